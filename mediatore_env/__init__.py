@@ -1,0 +1,16 @@
+"""mediatore-env: the Italian card game Mediatore as a rules engine and a PettingZoo environment.
+
+Layers, each importing only from those before it: ``cards`` -> ``rules`` -> ``game`` (the
+state machine) -> ``view`` (what a seat knows) -> ``records`` (game records and replay).
+"""
+
+from .cards import card_name, parse_card, format_cards, parse_cards
+from .rules import Rules, PRESETS
+from .game import Deal, move_text, parse_move, NUM_MOVES
+from .view import SeatView
+from .records import make_record, replay, save_record, load_record
+
+__all__ = ["Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "format_cards",
+           "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record", "replay",
+           "save_record", "load_record"]
+__version__ = "0.1.0"
