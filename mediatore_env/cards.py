@@ -122,17 +122,14 @@ def to_mask(cards: Iterable[int]) -> int:
     return mask
 
 
-# For each 10-bit suit pattern, the powers present, strongest first.
+# For each 10-bit suit pattern, the powers present, strongest first; and per suit the cards.
 _POWERS = tuple(tuple(p for p in range(9, -1, -1) if pattern >> p & 1) for pattern in range(1024))
+_D, _C, _S, _B = (tuple(tuple(10 * s + p for p in ps) for ps in _POWERS) for s in SUITS)
 
 
 def cards_of(mask: int) -> list[int]:
     """The cards of a bitset, grouped by suit (D, C, S, B), strongest first within a suit."""
-    out = []
-    for suit in SUITS:
-        base = suit * 10
-        out.extend(base + p for p in _POWERS[(mask >> base) & 1023])
-    return out
+    return [*_D[mask & 1023], *_C[(mask >> 10) & 1023], *_S[(mask >> 20) & 1023], *_B[mask >> 30]]
 
 
 def count(mask: int) -> int:

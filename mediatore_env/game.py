@@ -33,7 +33,7 @@ from __future__ import annotations
 import operator
 from typing import Sequence
 
-from .cards import (CARD_NAMES, LAST_TRICK_THIRDS, LOW_MASKS, NUM_CARDS, SUIT_MASKS,
+from .cards import (CARD_NAMES, LAST_TRICK_THIRDS, LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS,
                     _POWERS, cards_of, parse_card, thirds_of)
 from .rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, MEDIATORE, MEGLIO,
                     NO_SIGNAL, NUM_SIGNALS, RIBUSSO, RIBUSSO_MEGLIO, SIGNAL_NAMES, SOLO,
@@ -50,6 +50,8 @@ NUM_MOVES = PLAY_BASE + NUM_SIGNALS * NUM_CARDS  # 486
 # -- phases -----------------------------------------------------------------------------------
 AUCTION, CALL, DISCARD, GIVE, PLAY, END = range(6)
 PHASE_NAMES = ("auction", "call", "discard", "give", "play", "end")
+
+_BUSSO_OFFSET, _VOLO_OFFSET, _STRISCIO_OFFSET = BUSSO * NUM_CARDS, VOLO * NUM_CARDS, STRISCIO * NUM_CARDS
 
 HAND_SIZE = 9
 NUM_TRICKS = 9
@@ -121,12 +123,18 @@ def parse_move(text: str) -> int:
         f"like 'D3' and a signal among {', '.join(_SIGNAL_BY_NAME)}")
 
 
+_EVERY_CARD = frozenset(range(NUM_CARDS))
+
+
 def validate_pack(pack: Sequence) -> tuple[int, ...]:
     """A pack as a tuple of 40 card ids; accepts ids or card texts. Raises ``ValueError``."""
     if isinstance(pack, str):
         pack = pack.split()
+    ids = tuple(pack)
+    if len(ids) == NUM_CARDS and set(map(type, ids)) == {int} and set(ids) == _EVERY_CARD:
+        return ids  # the common case: already 40 distinct card ids
     try:
-        ids = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in pack)
+        ids = tuple(parse_card(c) if isinstance(c, str) else operator.index(c) for c in ids)
     except (TypeError, ValueError) as e:
         raise ValueError(f"bad pack: {e}") from None
     bad = [c for c in ids if not 0 <= c < NUM_CARDS]
@@ -261,7 +269,8 @@ class Deal:
         return self.phase == END and self.contract is None
 
     def legal_moves(self) -> list[int]:
-        """Legal move ids of the seat to move, ascending within each phase (empty at the end)."""
+        """Legal move ids of the seat to move (empty at the end). Plays come card by card,
+        strongest first within a suit, each card followed by its legal signals."""
         phase = self.phase
         if phase == PLAY:
             hand = self.hands[self.to_move]
@@ -285,13 +294,26 @@ class Deal:
         return []
 
     def _lead_moves(self, hand: int) -> list[int]:
-        signals = self.rules.signals
+        code = self.rules.signals
+        if code == "off":
+            return [PLAY_BASE + c for c in cards_of(hand)]
         moves = []
+        if code == "alternative":
+            for c in cards_of(hand):
+                moves.append(PLAY_BASE + c)
+                moves.extend(PLAY_BASE + s * NUM_CARDS + c for s in self._lead_signals(hand, c))
+            return moves
+        # Standard code (with or without striscio), inlined: this is the hot path of leads.
+        striscio = code == "standard"
         for c in cards_of(hand):
-            moves.append(PLAY_BASE + c)
-            if signals != "off":
-                for s in self._lead_signals(hand, c):
-                    moves.append(PLAY_BASE + s * NUM_CARDS + c)
+            move = PLAY_BASE + c
+            rest = hand & ~(1 << c)
+            moves.append(move)
+            moves.append(move + _BUSSO_OFFSET)
+            if not rest & SUIT_MASKS[c // 10]:
+                moves.append(move + _VOLO_OFFSET)
+            if striscio and rest & LOW_MASKS[c // 10]:
+                moves.append(move + _STRISCIO_OFFSET)
         return moves
 
     def _lead_signals(self, hand: int, card: int) -> list[int]:
@@ -331,8 +353,10 @@ class Deal:
         return out
 
     def is_legal(self, move) -> bool:
-        if not isinstance(move, int) or isinstance(move, bool):
-            return False
+        """Whether ``move`` (an int id) is legal for the seat to move."""
+        return type(move) is int and self._is_legal(move)
+
+    def _is_legal(self, move: int) -> bool:
         phase = self.phase
         if phase == PLAY:
             if not PLAY_BASE <= move < NUM_MOVES:
@@ -363,11 +387,10 @@ class Deal:
         """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
         move, the seat, the phase and the legal moves; the state is then left unchanged."""
         if type(move) is not int:  # numpy integers are welcome; floats, bools, strings are not
-            try:
-                move = operator.index(move) if not isinstance(move, bool) else move
-            except TypeError:
-                pass
-        if not self.is_legal(move):
+            if isinstance(move, bool) or not hasattr(move, "__index__"):
+                self._raise_illegal(move)
+            move = operator.index(move)
+        if not self._is_legal(move):
             self._raise_illegal(move)
         self._apply(move)
 
@@ -484,7 +507,7 @@ class Deal:
         leader = self.leader
         winner = trick_winner(leader, trick)
         self.tricks.append(Trick(leader, tuple(trick), self.trick_signal, winner))
-        self.thirds_won[winner] += thirds_of((1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3]))
+        self.thirds_won[winner] += POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
         self.tricks_won[winner] += 1
         self.trick = []
         self.trick_signal = NO_SIGNAL

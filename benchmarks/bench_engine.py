@@ -1,0 +1,75 @@
+"""Engine speed: random legal play on mediatore_env.game.Deal, one core.
+
+    python3 benchmarks/bench_engine.py [--deals 20000] [--seed 0] [--preset standard] [--bid-rate 0.3]
+
+Each decision is one ``legal_moves()`` call and one validated ``apply()``. The bidding of the
+random players passes with probability ``1 - bid-rate`` (uniformly random bids escalate to
+Arcisolissimo almost every deal and skip the call and exchange phases). Prints decisions/s and
+deals/s, with the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+
+import numpy as np
+
+from mediatore_env.game import AUCTION, PASS, Deal
+from mediatore_env.rules import Rules
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}; Python {platform.python_version()} ({sys.implementation.name}); {platform.system()}"
+
+
+def play_random(rules: Rules, packs: list[list[int]], seed: int, bid_rate: float) -> int:
+    """Play one deal per pack with random legal moves; return the number of decisions."""
+    rng = random.Random(seed)
+    choice, rand = rng.choice, rng.random
+    decisions = 0
+    for i, pack in enumerate(packs):
+        deal = Deal(rules, i % 4, pack)
+        legal_moves, apply = deal.legal_moves, deal.apply
+        while deal.to_move is not None:
+            moves = legal_moves()
+            if deal.phase == AUCTION and rand() >= bid_rate:
+                move = PASS
+            else:
+                move = choice(moves)
+            apply(move)
+            decisions += 1
+    return decisions
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--deals", type=int, default=20000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--preset", default="standard")
+    p.add_argument("--bid-rate", type=float, default=0.3)
+    args = p.parse_args(argv)
+    rules = Rules.preset(args.preset)
+    gen = np.random.default_rng(args.seed)
+    packs = [gen.permutation(40).tolist() for _ in range(args.deals)]  # shuffling is not timed
+    play_random(rules, packs[:200], args.seed, args.bid_rate)  # warm-up
+    t0 = time.perf_counter()
+    decisions = play_random(rules, packs, args.seed, args.bid_rate)
+    dt = time.perf_counter() - t0
+    print(f"machine: {machine()}")
+    print(f"engine, preset {args.preset!r}, {args.deals} deals, {decisions} decisions in {dt:.2f} s")
+    print(f"  {decisions / dt:,.0f} decisions/s   {args.deals / dt:,.0f} deals/s   "
+          f"({decisions / args.deals:.1f} decisions/deal)")
+
+
+if __name__ == "__main__":
+    main()
