@@ -116,7 +116,7 @@ class SeatView:
     def given_back(self) -> int | None:
         """Mediatore: the card passed back to the giver, known to declarer and giver only."""
         d = self._deal
-        if self.seat in (d.declarer, d.giver) or d.phase == END:
+        if self.seat in (d.declarer, d.giver):
             return d.given_back
         return None
 
