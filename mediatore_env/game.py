@@ -130,7 +130,10 @@ def validate_pack(pack: Sequence) -> tuple[int, ...]:
     """A pack as a tuple of 40 card ids; accepts ids or card texts. Raises ``ValueError``."""
     if isinstance(pack, str):
         pack = pack.split()
-    ids = tuple(pack)
+    try:
+        ids = tuple(pack)
+    except TypeError:
+        raise ValueError(f"bad pack: expected a sequence of 40 cards, got {pack!r}") from None
     if len(ids) == NUM_CARDS and set(map(type, ids)) == {int} and set(ids) == _EVERY_CARD:
         return ids  # the common case: already 40 distinct card ids
     try:
@@ -219,8 +222,10 @@ class Deal:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a Rules object, got {type(rules).__name__}")
-        if not isinstance(dealer, int) or not 0 <= dealer < 4:
+        seat = None if isinstance(dealer, bool) else getattr(dealer, "__index__", lambda: None)()
+        if seat is None or not 0 <= seat < 4:  # numpy ints are welcome; bools, floats are not
             raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
+        dealer = seat
         if pack is None:
             if rng is None:
                 import numpy as np  # only for shuffling; the engine itself needs no numpy
