@@ -327,6 +327,8 @@ class Deal:
         Requests are always allowed; statements of fact only when true (RULES.md 6 and 8.7).
         """
         code = self.rules.signals
+        if code == "off":
+            return []
         suit = card // 10
         rest = hand & ~(1 << card)  # the leader's hand after leading
         if code != "alternative":
