@@ -47,16 +47,19 @@ static inline int thirds_of(u64 m) {
  * trick included), never on a running total, so `taken` plays no part. */
 typedef struct {
     u64 a, b, c;
-    uint32_t epoch;   /* valid only when equal to tt_epoch */
+    uint16_t epoch;   /* valid only when equal to tt_epoch */
     int8_t lo, hi;    /* lo <= future thirds <= hi */
     uint8_t ncards;   /* cards left: a cheap measure of the work an entry saves */
     uint8_t age;      /* low bits of the call serial that last wrote it */
+    uint8_t best;     /* lead that last proved a bound: suit * 16 + rank from the top
+                         among the suit's cards in play (so it survives squeezing); 255 none */
+    uint8_t spare;
 } Entry;
 
 #define TT_WAYS 4
 #define TT_BUCKET_BITS 17 /* 2^17 buckets x 4 ways x 32 bytes = 16 MiB */
 static Entry *tt = NULL;
-static uint32_t tt_epoch = 1;
+static uint16_t tt_epoch = 1;
 static uint8_t tt_age = 0;
 static int ctx_side = -1, ctx_bonus = -1;
 
@@ -112,6 +115,71 @@ static inline Entry *tt_victim(Entry *bucket) {
         }
     }
     return best;
+}
+
+/* ---- canonical keys ------------------------------------------------------------------ */
+
+/* The value of a position depends only on, in each suit, the order of the cards still in
+ * play, their points and who holds them -- not on their exact ranks.  So the table key
+ * describes each suit by (a) the sequence of point values of its cards in play, as a small
+ * id from SIG, and (b) each hand's cards of the suit with the gaps left by played cards
+ * squeezed out.  Positions that differ only by which equivalent small cards are gone then
+ * share an entry: after D4 and D6 have been played, D5 D7 play the roles of D4 D5. */
+static uint8_t SIG[1024];
+#define LANES 0x0000000100010001ULL /* one 16-bit lane per hand 0, 1, 2 */
+
+static void init_signatures(void) {
+    uint32_t codes[1024];
+    int ncodes = 0;
+    for (int pattern = 0; pattern < 1024; pattern++) {
+        uint32_t code = 0;
+        for (int p = 9; p >= 0; p--) /* base 4, digit = points class + 1 */
+            if ((pattern >> p) & 1) code = code * 4 + (POINTS_BY_POWER[p] == 0 ? 1 : POINTS_BY_POWER[p] == 1 ? 2 : 3);
+        int id = 0;
+        while (id < ncodes && codes[id] != code) id++;
+        if (id == ncodes) codes[ncodes++] = code;
+        SIG[pattern] = (uint8_t)id; /* fewer than 128 distinct sequences */
+    }
+}
+
+/* 38 bits for one suit: SIG id, then hands 0, 1, 2 squeezed (hand 3 holds the rest). */
+static inline u64 suit_key(const u64 *hand, u64 all, int suit) {
+    int shift = 10 * suit;
+    unsigned present = (unsigned)((all >> shift) & SUIT_BITS);
+    u64 lanes = ((hand[0] >> shift) & SUIT_BITS) | (((hand[1] >> shift) & SUIT_BITS) << 16) |
+                (((hand[2] >> shift) & SUIT_BITS) << 32);
+    if (present) {
+        unsigned gaps = ~present & ((2u << (31 - __builtin_clz(present))) - 1);
+        while (gaps) { /* squeeze out each gap, highest first */
+            int r = 31 - __builtin_clz(gaps);
+            gaps &= ~(1u << r);
+            u64 low = (((u64)1 << r) - 1) * LANES;
+            lanes = (lanes & low) | ((lanes >> 1) & ~low & (SUIT_BITS * LANES));
+        }
+    }
+    u64 squeezed = (lanes & SUIT_BITS) | ((lanes >> 6) & (SUIT_BITS << 10)) | ((lanes >> 12) & (SUIT_BITS << 20));
+    return squeezed | ((u64)SIG[present] << 30);
+}
+
+static inline void tt_key(const u64 *hand, u64 all, int leader, u64 *ka, u64 *kb, u64 *kc) {
+    u64 k0 = suit_key(hand, all, 0), k1 = suit_key(hand, all, 1);
+    u64 k2 = suit_key(hand, all, 2), k3 = suit_key(hand, all, 3);
+    *ka = k0 | (k1 << 38);
+    *kb = (k1 >> 26) | (k2 << 12) | (k3 << 50);
+    *kc = (k3 >> 14) | ((u64)leader << 24);
+}
+
+/* A card as its suit and its rank from the top among the suit's cards in play, and back. */
+#define NO_MOVE 255
+static inline uint8_t rank_of_card(u64 all, int card) {
+    u64 above = all & suit_mask(card / 10) & ~(((u64)2 << card) - 1);
+    return (uint8_t)((card / 10) * 16 + popcount(above));
+}
+
+static inline int card_of_rank(u64 all, uint8_t code) {
+    u64 in_suit = all & suit_mask(code >> 4);
+    for (int i = code & 15; i > 0 && in_suit; i--) in_suit &= ~((u64)1 << top_card(in_suit));
+    return in_suit ? top_card(in_suit) : -1;
 }
 
 /* ---- search ------------------------------------------------------------------------- */
@@ -240,40 +308,97 @@ static int forced_finish(Search *S) {
     return on_side(S, (S->leader + win_pos) & 3) ? pts + S->bonus : 0;
 }
 
-/* Does the declarer side win at least `need` more thirds from here, with best play? */
-static int reach(Search *S, int need) {
+/* Thirds the side of the seat on lead can take for sure by cashing its top cards: in each
+ * suit, the run of highest cards still in play that the leader holds wins one trick each,
+ * and the leader keeps the lead all the while.  The other cards of those tricks and the
+ * last trick are not counted, so this is a lower bound. */
+static int quick_thirds(const Search *S, u64 all) {
+    u64 mine = S->hand[S->leader];
+    int q = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        u64 in_suit = all & suit_mask(suit);
+        while (in_suit) {
+            int top = top_card(in_suit);
+            if (!((mine >> top) & 1)) break;
+            q += POINTS[top];
+            in_suit &= ~((u64)1 << top);
+        }
+    }
+    return q;
+}
+
+/* Does the declarer side win at least `need` more thirds from here, with best play?
+ * Fail-soft: `*bound` receives a lower bound on those thirds (>= need) when the answer is
+ * yes, an upper bound (< need) when it is no. */
+static int reach(Search *S, int need, int *bound) {
     S->nodes++;
-    if (need <= 0) return 1;
+    if (need <= 0) {
+        *bound = 0;
+        return 1;
+    }
     u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
     int trick_pts = 0;
     for (int i = 0; i < S->ntrick; i++) trick_pts += POINTS[S->trick[i]];
-    if (need > thirds_of(all) + trick_pts + S->bonus) return 0;
+    int rem = thirds_of(all) + trick_pts + S->bonus;
+    if (need > rem) {
+        *bound = rem;
+        return 0;
+    }
     int mover = (S->leader + S->ntrick) & 3;
     if (popcount(S->hand[0]) <= 1 && popcount(S->hand[1]) <= 1 && popcount(S->hand[2]) <= 1 &&
-        popcount(S->hand[3]) <= 1)
-        return forced_finish(S) >= need;
+        popcount(S->hand[3]) <= 1) {
+        *bound = forced_finish(S);
+        return *bound >= need;
+    }
 
     Entry *bucket = NULL, *e = NULL;
     u64 ka = 0, kb = 0, kc = 0;
     if (S->ntrick == 0) {
-        ka = S->hand[0] | (S->hand[1] << 40);
-        kb = (S->hand[1] >> 24) | (S->hand[2] << 16);
-        kc = S->hand[3] | ((u64)S->leader << 40);
+        tt_key(S->hand, all, S->leader, &ka, &kb, &kc);
         bucket = tt_bucket(ka, kb, kc);
         e = tt_probe(bucket, ka, kb, kc);
         if (e) {
-            if (e->lo >= need) return 1;
-            if (e->hi < need) return 0;
+            if (e->lo >= need) {
+                *bound = e->lo;
+                return 1;
+            }
+            if (e->hi < need) {
+                *bound = e->hi;
+                return 0;
+            }
+        }
+        int q = quick_thirds(S, all);
+        if (on_side(S, S->leader)) {
+            if (q >= need) {
+                *bound = q;
+                return 1;
+            }
+        } else if (need > rem - q) {
+            *bound = rem - q;
+            return 0;
         }
     }
 
     int mv[10];
     int n = gen_moves(S, mover, mv);
-    if (n > 1) order_moves(S, mover, mv, n);
+    if (n > 1) {
+        order_moves(S, mover, mv, n);
+        if (e && e->best != NO_MOVE) { /* the lead that worked before goes first */
+            int c = card_of_rank(all, e->best);
+            for (int i = 1; i < n; i++)
+                if (mv[i] == c) {
+                    memmove(mv + 1, mv, i * sizeof *mv);
+                    mv[0] = c;
+                    break;
+                }
+        }
+    }
     int maximize = on_side(S, mover);
-    int result = !maximize;
+    int result = !maximize, cut_card = -1;
+    /* Bound when no child decides: the best child bound for the side that failed. */
+    int best = maximize ? -1 : 1 << 20;
     for (int i = 0; i < n; i++) {
-        int c = mv[i], r;
+        int c = mv[i], r, b;
         S->hand[mover] &= ~((u64)1 << c);
         S->trick[S->ntrick++] = c;
         if (S->ntrick == 4) {
@@ -289,22 +414,28 @@ static int reach(Search *S, int need) {
             memcpy(saved_trick, S->trick, sizeof saved_trick);
             int winner = (S->leader + win_pos) & 3;
             if (!(S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3])) pts += S->bonus;
+            if (!on_side(S, winner)) pts = 0;
             S->leader = winner;
             S->ntrick = 0;
-            r = reach(S, on_side(S, winner) ? need - pts : need);
+            r = reach(S, need - pts, &b);
+            b += pts;
             S->leader = saved_leader;
             S->ntrick = 4;
             memcpy(S->trick, saved_trick, sizeof saved_trick);
         } else {
-            r = reach(S, need);
+            r = reach(S, need, &b);
         }
         S->ntrick--;
         S->hand[mover] |= (u64)1 << c;
         if (r == maximize) {
             result = r;
+            best = b;
+            cut_card = c;
             break;
         }
+        if (maximize ? b > best : b < best) best = b;
     }
+    *bound = best;
 
     if (S->ntrick == 0) {
         if (!e) {
@@ -314,21 +445,24 @@ static int reach(Search *S, int need) {
             e->c = kc;
             e->epoch = tt_epoch;
             e->lo = 0;
-            e->hi = (int8_t)(thirds_of(all) + S->bonus);
+            e->hi = (int8_t)rem;
             e->ncards = (uint8_t)popcount(all);
+            e->best = NO_MOVE;
         }
         e->age = tt_age;
+        if (cut_card >= 0) e->best = rank_of_card(all, cut_card);
         if (result) {
-            if (e->lo < need) e->lo = (int8_t)need;
+            if (e->lo < best) e->lo = (int8_t)best;
         } else {
-            if (e->hi > need - 1) e->hi = (int8_t)(need - 1);
+            if (e->hi > best) e->hi = (int8_t)best;
         }
     }
     return result;
 }
 
-/* Exact thirds still to be won by the declarer side: binary search over targets, each
- * step a null-window search; the table carries bounds from one step to the next. */
+/* Exact thirds still to be won by the declarer side: a bisection over targets, each step
+ * a null-window search whose fail-soft bound can move the interval further than the
+ * target tested; the table carries bounds from one step to the next. */
 static int solve_future(Search *S) {
     u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
     int trick_pts = 0;
@@ -336,11 +470,11 @@ static int solve_future(Search *S) {
     int lo = 0, hi = thirds_of(all) + trick_pts + S->bonus;
     if (!all && S->ntrick == 0) return 0;
     while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (reach(S, mid))
-            lo = mid;
+        int mid = (lo + hi + 1) / 2, b;
+        if (reach(S, mid, &b))
+            lo = b;
         else
-            hi = mid - 1;
+            hi = b;
     }
     return lo;
 }
@@ -406,7 +540,7 @@ static PyObject *py_reach(PyObject *self, PyObject *args) {
     if (need == -1 && PyErr_Occurred()) return NULL;
     if (need > 127) need = 127;
     if (need < -127) need = -127;
-    int r = reach(&S, (int)need);
+    int b, r = reach(&S, (int)need, &b);
     last_nodes = S.nodes;
     return PyBool_FromLong(r);
 }
@@ -453,5 +587,6 @@ PyMODINIT_FUNC PyInit__dds(void) {
         if (POINTS[c] == 3) ACES_MASK |= (u64)1 << c;
         if (POINTS[c] == 1) ONES_MASK |= (u64)1 << c;
     }
+    init_signatures();
     return PyModule_Create(&module);
 }
