@@ -49,6 +49,9 @@ class SeatView:
     trick_signal = property(lambda self: self._deal.trick_signal)
     played = property(lambda self: self._deal.played)
     payoffs = property(lambda self: self._deal.payoffs)
+    # Decisions made so far (public: everyone sees each one being made, if not always what it
+    # was). It only grows as the deal goes on, so observers use it to notice that nothing changed.
+    move_count = property(lambda self: len(self._deal.history))
 
     @property
     def auction(self) -> tuple[tuple[int, int], ...]:

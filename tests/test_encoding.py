@@ -1,0 +1,221 @@
+"""The observation encoder (mediatore_env/encoding.py): its layout table agrees with the code,
+the vector holds exactly what the seat view says the seat knows, and the incremental encoder
+gives the same vector as one built from scratch at every step."""
+
+import random
+import re
+
+import numpy as np
+import pytest
+
+from mediatore_env import encoding
+from mediatore_env.cards import cards_of
+from mediatore_env.encoding import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, SIZES,
+                                    Encoder, action_mask, decode_observation, observation,
+                                    observation_text)
+from mediatore_env.game import AUCTION, DISCARD_BASE, NUM_MOVES, PASS, PHASE_NAMES, Deal
+from mediatore_env.rules import PRESETS, SWITCHES, Rules
+
+PRESET_NAMES = list(PRESETS)
+
+
+def random_deal(rules: Rules, rng: random.Random, bid_rate=0.35, dealer=None) -> Deal:
+    """A deal with a pack from ``rng`` (not yet played)."""
+    pack = list(range(40))
+    rng.shuffle(pack)
+    return Deal(rules, rng.randrange(4) if dealer is None else dealer, pack)
+
+
+def random_move(deal: Deal, rng: random.Random, bid_rate=0.35) -> int:
+    """A random legal move; in the auction, pass with probability 1 - bid_rate and otherwise
+    bid the lowest legal bid (sometimes one higher), so every contract and phase comes up."""
+    moves = deal.legal_moves()
+    if deal.phase == AUCTION and len(moves) > 1:
+        if rng.random() >= bid_rate:
+            return PASS
+        return moves[1] if len(moves) == 2 or rng.random() < 0.7 else moves[2]
+    return rng.choice(moves)
+
+
+def played_deals(n, seed, presets=PRESET_NAMES, bid_rate=0.35):
+    """Yield (deal, step) after every move of ``n`` random deals (and before the first)."""
+    rng = random.Random(seed)
+    for i in range(n):
+        deal = random_deal(Rules.preset(presets[i % len(presets)]), rng)
+        yield deal
+        while not deal.is_over():
+            deal.apply(random_move(deal, rng, bid_rate))
+            yield deal
+
+
+# -- the layout -----------------------------------------------------------------------------------
+
+def test_layout_is_contiguous_and_sized():
+    offset = 0
+    for name, length, meaning in LAYOUT:
+        assert OFFSETS[name] == offset and SIZES[name] == length and meaning
+        offset += length
+    assert offset == OBSERVATION_SIZE == 2132
+    assert OBSERVATION_VERSION == 1
+    assert SIZES["rules"] == sum(len(v) for v in SWITCHES.values())
+    assert SIZES["tricks"] == 9 * encoding.TRICK_LEN
+    assert encoding.TRICK_LEN == encoding.T_WINNER + 4
+    assert encoding.CURRENT_TRICK_LEN == encoding.T_WINNER
+
+
+def test_documented_layout_table_matches_the_code():
+    # The module docstring's table: "offset  length  block  meaning" rows.
+    rows = re.findall(r"^(\d+)\s+(\d+)\s+(\w+)\s+\S", encoding.__doc__, re.MULTILINE)
+    assert [(int(o), int(n), name) for o, n, name in rows] == \
+        [(OFFSETS[name], length, name) for name, length, _ in LAYOUT]
+    assert f"Size {OBSERVATION_SIZE}." in encoding.__doc__
+    assert f"version {OBSERVATION_VERSION}" in encoding.__doc__
+    table = encoding.layout_table()
+    for name, length, _ in LAYOUT:
+        assert f"| {OFFSETS[name]} | {length} | `{name}` |" in table
+
+
+# -- what the vector holds ------------------------------------------------------------------------
+
+def facts(view) -> dict:
+    """What a seat knows, read from its SeatView, in the shape of decode_observation()."""
+    me = view.seat
+    rel = lambda s: None if s is None else (s - me) % 4  # noqa: E731
+    by_rel = lambda values: [values[(me + r) % 4] for r in range(4)]  # noqa: E731
+
+    def trick(leader, cards, signal, winner=None):
+        return {"leader": rel(leader), "signal": signal,
+                "cards": {rel(leader + i): c for i, c in enumerate(cards)}, "winner": rel(winner)}
+
+    tricks = [trick(t.leader, t.cards, t.signal, t.winner) for t in view.tricks]
+    current = None
+    if view.trick:
+        current = trick(view.leader, view.trick, view.trick_signal)
+        del current["winner"]
+        tricks.append({**current, "winner": None})
+    thirds = list(view.thirds_won)
+    if view.alone is True:
+        ours = thirds[view.declarer]
+    elif view.partner is not None:
+        ours = thirds[view.declarer] + thirds[view.partner]
+    else:
+        ours = None
+    return {
+        "rules": view.rules.to_dict(),
+        "dealer": rel(view.dealer),
+        "phase": PHASE_NAMES[view.phase],
+        "to_move": rel(view.to_move),
+        "hand": cards_of(view.hand),
+        "bids": {bid: rel(seat) for seat, bid in view.auction if bid},
+        "contract": view.contract,
+        "declarer": rel(view.declarer),
+        "called_card": view.called_card,
+        "giver": rel(view.giver),
+        "alone": view.alone,
+        "partner": rel(view.partner),
+        "monte_seen": cards_of(view.monte_seen),
+        "discards": cards_of(view.discards),
+        "given_back": view.given_back,
+        "final_monte": cards_of(view.final_monte),
+        "played": cards_of(view.played),
+        "thirds_won": by_rel(thirds),
+        "tricks_won": by_rel(view.tricks_won),
+        "side_thirds": None if ours is None else [ours, sum(thirds) - ours],
+        "current_trick": current,
+        "tricks": tricks,
+    }
+
+
+def test_vector_holds_what_the_view_knows_at_every_step():
+    checked = set()
+    for deal in played_deals(60, seed=1):
+        for seat in range(4):
+            view = deal.view(seat)
+            obs = observation(view)
+            assert obs["observation"].dtype == np.float32 and obs["observation"].shape == (OBSERVATION_SIZE,)
+            assert obs["observation"].min() >= 0 and obs["observation"].max() <= 1
+            assert decode_observation(obs["observation"]) == facts(view)
+            checked.add((seat, deal.phase))
+    assert checked == {(s, p) for s in range(4) for p in range(len(PHASE_NAMES))}
+
+
+def test_incremental_encoder_equals_scratch_at_every_step():
+    rng = random.Random(7)
+    encoders = None
+    deal_seen = None
+    for deal in played_deals(150, seed=2, bid_rate=0.45):
+        if deal is not deal_seen:
+            deal_seen = deal
+            encoders = [Encoder() for _ in range(4)]
+            views = [deal.view(s) for s in range(4)]
+        for seat in range(4):
+            # Observe at irregular moments, so the encoder sometimes catches up on many moves.
+            if rng.random() < 0.6 or deal.is_over():
+                got = encoders[seat].encode(views[seat])
+                want = observation(deal.view(seat))["observation"]
+                np.testing.assert_array_equal(got, want)
+                # Asking again without a move changes nothing.
+                assert encoders[seat].encode(views[seat]) is got
+                np.testing.assert_array_equal(got, want)
+
+
+def test_encoder_restarts_on_a_new_view():
+    rng = random.Random(3)
+    enc = Encoder()
+    for preset in PRESET_NAMES:
+        deal = random_deal(Rules.preset(preset), rng)
+        while not deal.is_over():
+            deal.apply(random_move(deal, rng))
+        for seat in range(4):
+            np.testing.assert_array_equal(enc.encode(deal.view(seat)),
+                                          observation(deal.view(seat))["observation"])
+
+
+def test_observation_is_a_fresh_copy():
+    deal = Deal(Rules(), 3, list(range(40)))
+    a, b = observation(deal.view(0)), observation(deal.view(0))
+    assert a["observation"] is not b["observation"]
+    a["observation"][:] = 0
+    assert b["observation"].any()
+
+
+def test_action_mask_is_the_legal_moves():
+    for deal in played_deals(20, seed=4):
+        for seat in range(4):
+            mask = action_mask(deal.view(seat))
+            assert mask.dtype == np.int8 and mask.shape == (NUM_MOVES,)
+            legal = deal.legal_moves() if seat == deal.to_move else []
+            assert sorted(np.flatnonzero(mask).tolist()) == sorted(legal)
+
+
+def test_rules_block_tells_variants_apart():
+    vectors = {name: encoding.rules_vector(rules).tobytes() for name, rules in PRESETS.items()}
+    assert len(set(vectors.values())) == len(PRESETS)
+    for name, rules in PRESETS.items():
+        assert decode_observation(observation(Deal(rules, 0, list(range(40))).view(1))
+                                  ["observation"])["rules"] == rules.to_dict()
+
+
+def test_observation_text():
+    deal = Deal(Rules(), 3, list(range(40)))
+    text = observation_text(observation(deal.view(0))["observation"])
+    assert "hand: D6 D5 D4 CF C7 C6 SR SC SF" in text and "you to act" in text
+    # Seat 0 bids Chiamo, the others pass, 0 calls D7 (seat 1 holds it), discards, leads.
+    for move in ("bid chiamo", "pass", "pass", "pass", "call D7"):
+        deal.apply_text(move)
+    for card in cards_of(deal.hands[0])[:4]:
+        deal.apply(DISCARD_BASE + card)
+    deal.apply(deal.legal_moves()[0])
+    text0, text1, text2 = (observation_text(observation(deal.view(s))["observation"])
+                           for s in range(3))
+    assert "contract: chiamo by you, called D7" in text0
+    assert "partnership: partner not known" in text0  # the declarer knows there is a partner
+    assert "partnership: partner you" in text1        # the holder knows it is the partner
+    assert "partnership: not known" in text2
+    assert "discards:" in text0 and "discards:" not in text2
+    assert "trick 1: you " in text0 and "trick 1: across " in text2
+
+
+def test_decode_refuses_wrong_shapes():
+    with pytest.raises(ValueError, match="shape"):
+        decode_observation(np.zeros(10, np.float32))
