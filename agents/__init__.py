@@ -1,0 +1,91 @@
+"""Baseline agents for Mediatore, and the registry that names them.
+
+An agent (:class:`~agents.base.Agent`) chooses a move for one seat from that seat's view.
+The built-in ones:
+
+=============  ================================================================================
+name           agent
+=============  ================================================================================
+``random``     :class:`RandomAgent`: uniform legal moves; bids one step up with probability 0.2
+``greedy``     :class:`GreedyAgent`: heuristic bidding, calling, exchange and card play
+=============  ================================================================================
+
+:func:`make_agent` turns a text into an agent: a name above, with options after a colon
+(``random:bid_rate=0.5``, ``greedy:bidding=cautious``), or a user's class as
+``package.module:Class`` (options after a second colon: ``mypkg.bots:Bot:depth=3``)::
+
+    >>> make_agent("random:bid_rate=0.5").bid_rate
+    0.5
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+
+from .base import Agent, play_deal
+from .random_agent import RandomAgent
+from .greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy, GreedyAgent,
+                     PlayPolicy)
+
+#: name -> factory taking the options as keyword arguments
+AGENTS = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+}
+
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "BiddingPolicy", "CallingPolicy",
+           "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent",
+           "load_object", "play_deal"]
+
+
+def parse_options(text: str) -> dict:
+    """``'a=1,b=x'`` -> ``{'a': 1, 'b': 'x'}``: values are Python literals where they parse,
+    else text."""
+    options = {}
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise ValueError(f"bad option {item!r}: options are key=value, separated by commas")
+        try:
+            options[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            options[key.strip()] = value.strip()
+    return options
+
+
+def load_object(path: str):
+    """The object named by ``'package.module:Name'``."""
+    module_name, colon, attr = path.partition(":")
+    if not colon or not module_name or not attr:
+        raise ValueError(f"not a 'module:Name' path: {path!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"cannot import module {module_name!r} (from {path!r}): {e}") from None
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ValueError(f"module {module_name!r} has no {attr!r} (from {path!r})") from None
+
+
+def make_agent(spec: str, **overrides) -> Agent:
+    """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
+    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. Raises
+    ``ValueError`` listing the known names when the text names nothing."""
+    name, _, rest = spec.strip().partition(":")
+    if name in AGENTS:
+        factory, options = AGENTS[name], parse_options(rest)
+    elif rest:
+        attr, _, opts = rest.partition(":")
+        factory, options = load_object(f"{name}:{attr}"), parse_options(opts)
+    else:
+        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(AGENTS)}, "
+                         f"or a 'package.module:Class' path to your own")
+    options.update(overrides)
+    try:
+        agent = factory(**options)
+    except TypeError as e:
+        raise ValueError(f"cannot make agent {spec!r} with options {options}: {e}") from None
+    agent.name = spec
+    return agent
