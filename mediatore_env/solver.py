@@ -243,17 +243,44 @@ def move_values(pos: Position, *, backend: str | None = None) -> dict[int, int]:
 
 
 def brute_force(pos: Position) -> int:
-    """The same value as :func:`solve` by plain minimax over every card: no pruning, no
-    table. Exponential; for checking the solver on small endings only."""
+    """The same value as :func:`solve` by plain minimax over every legal card, with none of
+    the solver's devices (no bounds, no pruning, no card equivalence, no move ordering).
+    The only shortcut is a memo of exact values at trick boundaries, keyed by the full
+    hands and the leader. For checking the solver on small endings only."""
     _check(pos)
+    side, bonus = pos.declarer_side, LAST_TRICK_THIRDS + pos.monte_thirds
+    hands = list(pos.hands)
+    memo: dict[tuple[int, int, int, int, int], int] = {}
 
-    def value(p: Position) -> int:
-        if not any(p.hands):
-            return p.taken
-        values = [value(play(p, c)) for c in legal_cards(p)]
-        return max(values) if p.declarer_side >> to_move(p) & 1 else min(values)
+    def future(leader: int, trick: list[int]) -> int:
+        # Thirds the declarer side wins from here on (taken excluded).
+        if len(trick) == 4:
+            winner = (leader + _trick_winner_offset(trick)) % 4
+            thirds = sum(POINTS[c] for c in trick)
+            if not any(hands):
+                thirds += bonus
+            won = thirds if side >> winner & 1 else 0
+            return won + (future(winner, []) if any(hands) else 0)
+        if not trick:
+            key = (*hands, leader)
+            if key in memo:
+                return memo[key]
+        mover = (leader + len(trick)) % 4
+        hand = hands[mover]
+        legal = hand & SUIT_MASKS[trick[0] // 10] if trick else 0
+        values = []
+        for c in cards_of(legal or hand):
+            hands[mover] = hand & ~(1 << c)
+            values.append(future(leader, trick + [c]))
+        hands[mover] = hand
+        v = max(values) if side >> mover & 1 else min(values)
+        if not trick:
+            memo[key] = v
+        return v
 
-    return value(pos)
+    if not any(hands) and not pos.trick:
+        return pos.taken
+    return pos.taken + future(pos.leader, list(pos.trick))
 
 
 # -- the pure-Python core: the same algorithm as _dds.c ----------------------------------
