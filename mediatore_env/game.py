@@ -80,8 +80,8 @@ def play_move(card: int, signal: int = NO_SIGNAL) -> int:
 
 def move_text(move: int) -> str:
     """Canonical text of a move id (see the module docstring)."""
-    if not isinstance(move, int) or not 0 <= move < NUM_MOVES:
-        raise ValueError(f"move id {move!r} out of range; valid ids are 0..{NUM_MOVES - 1}")
+    if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < NUM_MOVES:
+        raise ValueError(f"move id {move!r} out of range; valid ids are integers 0..{NUM_MOVES - 1}")
     if move == PASS:
         return "pass"
     if move < CALL_BASE:
@@ -126,6 +126,12 @@ def parse_move(text: str) -> int:
 _EVERY_CARD = frozenset(range(NUM_CARDS))
 
 
+def _card_id(c) -> int:
+    if isinstance(c, bool):
+        raise ValueError(f"{c!r} is not a card")
+    return operator.index(c)
+
+
 def validate_pack(pack: Sequence) -> tuple[int, ...]:
     """A pack as a tuple of 40 card ids; accepts ids or card texts. Raises ``ValueError``."""
     if isinstance(pack, str):
@@ -137,7 +143,7 @@ def validate_pack(pack: Sequence) -> tuple[int, ...]:
     if len(ids) == NUM_CARDS and set(map(type, ids)) == {int} and set(ids) == _EVERY_CARD:
         return ids  # the common case: already 40 distinct card ids
     try:
-        ids = tuple(parse_card(c) if isinstance(c, str) else operator.index(c) for c in ids)
+        ids = tuple(parse_card(c) if isinstance(c, str) else _card_id(c) for c in ids)
     except (TypeError, ValueError) as e:
         raise ValueError(f"bad pack: {e}") from None
     bad = [c for c in ids if not 0 <= c < NUM_CARDS]

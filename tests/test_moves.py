@@ -122,3 +122,13 @@ def test_numpy_move_ids_accepted():
     assert deal.high_bid == 1 and type(deal.history[-1][1]) is int
     deal.apply(np.int32(0))
     assert deal.to_move == 2
+
+
+def test_bools_are_not_move_ids_or_cards():
+    # True == 1 in Python; a bool is still not a move id nor a card of a pack.
+    import pytest
+    from mediatore_env.game import Deal, move_text
+    with pytest.raises(ValueError, match="integers 0..485"):
+        move_text(True)
+    with pytest.raises(ValueError, match="not a card"):
+        Deal(pack=[True] + list(range(2, 40)) + [0])
