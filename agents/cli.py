@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import time
@@ -88,7 +89,6 @@ def machine() -> str:
             cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    import os
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
@@ -149,6 +149,14 @@ def main(argv=None) -> int:
                 bar.close()
     except ValueError as e:
         parser.exit(2, f"mediatore-bench: error: {e}\n")
+    try:
+        _output(args, result)
+    except BrokenPipeError:  # e.g. piped into `head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _output(args, result) -> None:
     print(result.report())
     print(f"machine: {machine()}")
     if args.json:
@@ -162,11 +170,10 @@ def main(argv=None) -> int:
         several = len(result.lineups) > 1
         for rec in result.records:
             m = rec["meta"]
-            name = f"deal{m['deal']:05d}" + (f"_lineup{m['lineup']}" if several else "") \
+            name = f"deal{m['deal_index']:05d}" + (f"_lineup{m['lineup']}" if several else "") \
                 + f"_rot{m['rotation']}.json"
             save_record(rec, out / name)
         print(f"{len(result.records)} game records saved in {out}/")
-    return 0
 
 
 if __name__ == "__main__":

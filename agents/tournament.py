@@ -294,7 +294,7 @@ class _Player:
                 games.append(GameResult.of(deal, k, r))
                 if index in self.record_deals:
                     records.append(make_record(
-                        deal, agents=[a.name for a in seated], deal=index, lineup=k,
+                        deal, agents=[a.name for a in seated], deal_index=index, lineup=k,
                         rotation=r, seed=self.seed))
         return games, records
 

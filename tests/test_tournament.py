@@ -1,0 +1,241 @@
+"""The duplicate tournament: rotations, seeds, the arithmetic of units per deal and confidence
+intervals, the exact zero of identical agents, independence from the number of jobs, records."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from mediatore_env.game import Deal
+from mediatore_env.records import replay
+from mediatore_env.rules import CHIAMO, MEDIATORE, SOLO, Rules
+
+from agents import Agent, make_agent
+from agents.cli import main, parse_deal_list, parse_rules
+from agents.tournament import (GameResult, cyclic_lineups, deal_dealer, deal_pack, derive_seed,
+                               mean_ci, rotate, run_bidding_tournament, run_tournament, standings,
+                               t95)
+
+
+# -- rotations, packs, seeds --------------------------------------------------------------
+
+def test_every_slot_plays_every_seat_once_over_the_rotations():
+    lineup = ["a", "b", "c", "d"]
+    seats_of = {name: [] for name in lineup}
+    for r in range(4):
+        for seat, name in enumerate(rotate(lineup, r)):
+            seats_of[name].append(seat)
+    assert all(sorted(seats) == [0, 1, 2, 3] for seats in seats_of.values())
+    assert rotate(lineup, 0) == lineup
+    assert rotate(lineup, 1) == ["d", "a", "b", "c"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_cyclic_lineups_give_each_name_the_same_number_of_slots(n):
+    names = [f"p{i}" for i in range(n)]
+    lineups = cyclic_lineups(names)
+    counts = {name: sum(l.count(name) for l in lineups) for name in names}
+    assert set(counts.values()) == {4}
+    assert all(len(l) == 4 for l in lineups)
+
+
+def test_deal_pack_and_dealer_come_from_the_seed_and_the_deal_number():
+    assert deal_pack(1, 7) == np.random.default_rng([1, 7]).permutation(40).tolist()
+    assert deal_pack(1, 7) == deal_pack(1, 7) != deal_pack(1, 8) != deal_pack(2, 7)
+    assert [deal_dealer(i) for i in range(6)] == [0, 1, 2, 3, 0, 1]
+
+
+def test_derived_seeds_are_fixed_and_distinct():
+    seeds = {derive_seed(s, i, seat) for s in range(3) for i in range(50) for seat in range(4)}
+    assert len(seeds) == 3 * 50 * 4
+    assert derive_seed(5, 6, 2) == derive_seed(5, 6, 2)
+    assert all(0 <= x < 2 ** 64 for x in seeds)
+
+
+# -- statistics ---------------------------------------------------------------------------
+
+def test_mean_ci_by_hand():
+    mean, low, high = mean_ci([1.0, 2.0, 3.0, 4.0])
+    half = 3.182 * math.sqrt(5 / 3) / 2  # t(3) * sd / sqrt(n), sd^2 = 5/3
+    assert mean == 2.5
+    assert low == pytest.approx(2.5 - half) and high == pytest.approx(2.5 + half)
+    assert mean_ci([3.0, 3.0, 3.0]) == (3.0, 3.0, 3.0)
+    m, lo, hi = mean_ci([2.0])
+    assert m == 2.0 and math.isnan(lo) and math.isnan(hi)
+
+
+def test_t_quantiles():
+    assert t95(1) == 12.706 and t95(30) == 2.042
+    assert t95(1000) == pytest.approx(1.962, abs=0.001)
+    assert t95(10 ** 6) == pytest.approx(1.95996, abs=1e-4)
+
+
+def _game(lineup, rotation, payoffs, contract=CHIAMO, declarer=0, partner=None, won=True):
+    return GameResult(lineup, rotation, payoffs, contract, declarer, partner, won)
+
+
+def test_units_per_deal_are_seat_means_over_the_rotations():
+    # Lineup (A, B, B, B): A's result is the sum of its four seat payoffs / 4,
+    # B's the sum over its twelve seats / 12.
+    lineup = ("A", "B", "B", "B")
+    deal0 = [
+        _game(0, 0, (5, -4, 3, -4), CHIAMO, declarer=0, partner=2),       # A at seat 0
+        _game(0, 1, (-24, 8, 8, 8), MEDIATORE, declarer=0),               # A at seat 1
+        _game(0, 2, (0, 0, 0, 0), None, None),                            # thrown in
+        _game(0, 3, (12, 12, 12, -36), SOLO, declarer=3, won=False),      # A at seat 3
+    ]
+    deal1 = [_game(0, r, (4, 4, 4, -12), SOLO, declarer=3, won=False) for r in range(4)]
+    result = standings(["A", "B"], [lineup], [deal0, deal1])
+    a = next(s for s in result if s.name == "A")
+    b = next(s for s in result if s.name == "B")
+    # deal 0: A sat at 0, 1, 2, 3 in rotations 0..3 -> 5 + 8 + 0 - 36
+    assert a.per_deal[0] == (5 + 8 + 0 - 36) / 4
+    assert b.per_deal[0] == -(5 + 8 + 0 - 36) / 12
+    # deal 1: A sat at seats 0, 1, 2, 3 -> 4 + 4 + 4 - 12 = 0
+    assert a.per_deal[1] == 0.0 and b.per_deal[1] == 0.0
+    assert a.mean == pytest.approx((5 + 8 - 36) / 8)
+    assert a.copies == 1 and b.copies == 3 and a.plays == 8 and b.plays == 24
+    # roles, by hand: A declared in deal 0 rotations 0 and 3 and deal 1 rotation 3
+    assert a.roles["declarer"] == {"count": 3, "units": 5 - 36 - 12}
+    assert a.roles["none"] == {"count": 1, "units": 0}
+    assert a.roles["partner"] == {"count": 0, "units": 0}
+    assert a.roles["defender"] == {"count": 4, "units": 8 + 4 + 4 + 4}
+    assert b.roles["partner"] == {"count": 1, "units": 3}
+    # role contributions add up to the mean
+    assert sum(row[3] for row in a.role_rows()) == pytest.approx(a.mean)
+    assert a.contracts == {"chiamo": {"declared": 1, "made": 1, "units": 5},
+                           "solo": {"declared": 2, "made": 0, "units": -36 - 12}}
+    assert b.contracts == {"mediatore": {"declared": 1, "made": 1, "units": -24},
+                           "solo": {"declared": 3, "made": 0, "units": -36}}
+    # the agents' results, weighted by copies, sum to zero in every deal
+    for i in range(2):
+        assert a.per_deal[i] * 1 + b.per_deal[i] * 3 == pytest.approx(0.0)
+    assert result[0].name == "B"  # sorted best first
+
+
+def test_four_identical_agents_come_out_at_exactly_zero():
+    for name in ("random", "greedy"):
+        result = run_tournament([name] * 4, deals=12, seed=3)
+        (s,) = result.standings
+        assert s.mean == 0.0 and s.ci == (0.0, 0.0)
+        assert all(x == 0.0 for x in s.per_deal)
+
+
+def test_identical_agents_listed_twice_are_one_agent():
+    result = run_tournament(["greedy", "random", "greedy", "random"], deals=6, seed=1)
+    assert [s.copies for s in result.standings] == [2, 2]
+    g, r = result.standing("greedy"), result.standing("random")
+    assert all(x + y == 0.0 for x, y in zip(g.per_deal, r.per_deal))
+
+
+def test_results_do_not_depend_on_the_number_of_jobs():
+    lineup = ["greedy", "random", "random:bid_rate=0.5", "random"]
+    one = run_tournament(lineup, deals=24, seed=9, jobs=1)
+    two = run_tournament(lineup, deals=24, seed=9, jobs=2)
+    assert one.games == two.games
+    assert [s.to_dict() for s in one.standings] == [s.to_dict() for s in two.standings]
+
+
+def test_bidding_tournament_ranks_policies_and_is_zero_sum():
+    result = run_bidding_tournament(["greedy", "pass", "random"], deals=4, seed=2)
+    assert result.mode == "bidding" and len(result.lineups) == 3
+    assert sorted(s.name for s in result.standings) == ["greedy", "pass", "random"]
+    assert [s.mean for s in result.standings] == sorted((s.mean for s in result.standings), reverse=True)
+    for i in range(4):
+        assert sum(s.per_deal[i] for s in result.standings) == pytest.approx(0.0, abs=1e-12)
+    assert "pass" in result.report()
+
+
+def test_records_of_chosen_deals_replay():
+    result = run_tournament(["greedy", "random", "random", "random"], deals=3, seed=4,
+                            record_deals=[1, 7])
+    assert len(result.records) == 4  # deal 1 in its four rotations; deal 7 is not played
+    for rec in result.records:
+        meta = rec["meta"]
+        assert meta["deal_index"] == 1 and meta["seed"] == 4
+        assert meta["agents"] == rotate(["greedy", "random", "random", "random"], meta["rotation"])
+        deal = replay(rec)
+        game = result.games[1][meta["rotation"]]
+        assert tuple(deal.payoffs) == game.payoffs
+        assert rec["pack"] == [rec["pack"][i] for i in range(40)] and deal.dealer == 1
+
+
+def test_a_thrown_in_deal_counts_with_zero():
+    class Passer(Agent):
+        wants_observation = False
+
+        def act(self, observation, view):
+            return 0
+    passer = Passer()  # one agent in four slots (four separate instances are four agents)
+    result = run_tournament([passer] * 4, deals=3, seed=0)
+    (s,) = result.standings
+    assert s.per_deal == [0.0, 0.0, 0.0] and result.thrown_in_share() == 1.0
+    assert s.roles["none"]["count"] == 3 * 16
+
+
+def test_an_agent_reading_observations_gets_the_seat_view_encoding():
+    from mediatore_env.encoding import observation
+
+    class MaskReader(Agent):
+        """Plays the first move its action mask allows (and checks it against the view)."""
+
+        def act(self, obs, view):
+            assert obs is not None
+            allowed = np.flatnonzero(obs["action_mask"]).tolist()
+            assert allowed == sorted(view.legal_moves())
+            assert np.array_equal(obs["observation"], observation(view)["observation"])
+            return allowed[0]
+
+    result = run_tournament([MaskReader(), "greedy", "greedy", "greedy"], deals=2, seed=5)
+    assert {s.name for s in result.standings} == {"agent", "greedy"}
+
+
+def test_illegal_moves_are_reported_with_the_agent():
+    class Cheat(Agent):
+        name = "cheat"
+        wants_observation = False
+
+        def act(self, observation, view):
+            return 485
+    with pytest.raises(ValueError, match="cheat.*seat"):
+        run_tournament([Cheat(), "random", "random", "random"], deals=1)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="4 agents"):
+        run_tournament(["greedy"] * 3)
+    with pytest.raises(ValueError, match="known agents: random, greedy"):
+        run_tournament(["greedy", "grumpy", "greedy", "greedy"], deals=1)
+    with pytest.raises(ValueError, match="seed"):
+        run_tournament(["random"] * 4, deals=1, seed=-1)
+    with pytest.raises(ValueError, match="at least two"):
+        run_bidding_tournament(["greedy"], deals=1)
+
+
+# -- command line ---------------------------------------------------------------------------
+
+def test_cli_prints_the_tables_and_saves_json_and_records(tmp_path, capsys):
+    out_json = tmp_path / "r.json"
+    main(["--agents", "greedy", "random", "random", "random", "--deals", "5", "--seed", "1",
+          "--json", str(out_json), "--save-records", str(tmp_path / "recs"),
+          "--record-deals", "0,2", "-q"])
+    text = capsys.readouterr().out
+    assert "units/deal" in text and "95% CI" in text and "declarer" in text
+    data = json.loads(out_json.read_text())
+    assert data["deals"] == 5 and len(data["standings"]) == 2
+    assert len(data["standings"][0]["per_deal"]) == 5
+    files = sorted(p.name for p in (tmp_path / "recs").iterdir())
+    assert files == [f"deal0000{d}_rot{r}.json" for d in (0, 2) for r in range(4)]
+
+
+def test_cli_rules_and_errors(capsys):
+    assert parse_rules("low", ["signals=off"]) == Rules.preset("low").replace(signals="off")
+    assert parse_rules("standard", ["chiamo_monte=false"]) == Rules(chiamo_monte=False)
+    assert parse_deal_list("0,5,10-12") == [0, 5, 10, 11, 12]
+    with pytest.raises(SystemExit):
+        main(["--agents", "greedy", "nobody", "random", "random", "--deals", "1", "-q"])
+    assert "known agents" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--agents", "random", "random", "random", "random", "--rule", "signals=loud", "-q"])
+    assert "valid" in capsys.readouterr().err
