@@ -1,0 +1,102 @@
+"""Double-dummy solver speed on full 9-trick deals, one core.
+
+    python3 benchmarks/bench_solver.py [--deals 1000] [--seed 0] [--backend c|python]
+
+Each deal: the 40 cards shuffled by a seeded numpy Generator, 9 to each seat, the last 4
+as the monte (its thirds go to the last trick's winner), a random leader and a random
+declarer side of 1 or 2 seats. Times ``reaches(pos, 18)`` and ``solve(pos)`` separately,
+each from a cold transposition table (the C core's table is cleared before every call),
+and prints the median, 90th percentile, maximum and mean in milliseconds -- wall-clock time
+and the calling thread's CPU time (the same on an idle machine; CPU time is the fair figure
+when other jobs share the cores) -- with the backend and the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+
+import numpy as np
+
+from mediatore_env import solver
+from mediatore_env.cards import thirds_of, to_mask
+from mediatore_env.solver import Position, reaches, solve
+
+SIDES = (0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001)
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}; Python {platform.python_version()} ({sys.implementation.name}); {platform.platform()}"
+
+
+def random_deals(n: int, seed: int) -> list[Position]:
+    rng = np.random.default_rng(seed)
+    deals = []
+    for _ in range(n):
+        pack = [int(c) for c in rng.permutation(40)]
+        hands = tuple(to_mask(pack[9 * s:9 * s + 9]) for s in range(4))
+        monte = thirds_of(to_mask(pack[36:]))
+        leader = int(rng.integers(4))
+        side = SIDES[int(rng.integers(len(SIDES)))]
+        deals.append(Position(hands, leader, (), side, 0, monte))
+    return deals
+
+
+def timed(fn, pos: Position, backend: str) -> tuple[float, float, object]:
+    """(wall ms, CPU ms of this thread, result) of one call from a cold table."""
+    if backend == "c":
+        solver._dds.clear()  # cold table: no help from earlier deals or calls
+    wall, cpu = time.perf_counter_ns(), time.thread_time_ns()
+    result = fn(pos, backend=backend)
+    return (time.perf_counter_ns() - wall) / 1e6, (time.thread_time_ns() - cpu) / 1e6, result
+
+
+def summary(name: str, ms: list[float]) -> str:
+    a = np.asarray(ms)
+    return (f"{name:<18} median {np.median(a):8.2f}   p90 {np.percentile(a, 90):8.2f}   "
+            f"max {a.max():8.2f}   mean {a.mean():8.2f}  (ms)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=1000, help="number of random deals (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the numpy Generator (default 0)")
+    parser.add_argument("--backend", choices=("c", "python"), default=solver.BACKEND,
+                        help=f"search core (default: the active one, {solver.BACKEND})")
+    args = parser.parse_args(argv)
+
+    deals = random_deals(args.deals, args.seed)
+    reach_ms, reach_cpu, solve_ms, solve_cpu, wins, values = [], [], [], [], 0, []
+    for pos in deals:
+        wall, cpu, won = timed(lambda p, backend: reaches(p, 18, backend=backend), pos, args.backend)
+        reach_ms.append(wall)
+        reach_cpu.append(cpu)
+        wall, cpu, value = timed(solve, pos, args.backend)
+        solve_ms.append(wall)
+        solve_cpu.append(cpu)
+        if won != (value >= 18):
+            raise SystemExit(f"reaches and solve disagree on {pos}")
+        wins += won
+        values.append(value)
+
+    print(f"solver backend: {args.backend} (active: {solver.BACKEND})")
+    print(f"machine: {machine()}")
+    print(f"{args.deals} random full deals, seed {args.seed}; declarer side won {wins} "
+          f"({100 * wins / args.deals:.1f}%), mean value {np.mean(values):.2f} thirds")
+    print(summary("reaches(18) wall", reach_ms))
+    print(summary("solve wall", solve_ms))
+    # CPU time of the calling thread: what the search costs, whatever else the machine runs.
+    print(summary("reaches(18) cpu", reach_cpu))
+    print(summary("solve cpu", solve_cpu))
+
+
+if __name__ == "__main__":
+    main()
