@@ -69,7 +69,7 @@ import numpy as np
 
 from .cards import CARD_NAMES, NUM_CARDS, POINTS, TOTAL_THIRDS, cards_of
 from .game import (AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY)
-from .rules import CONTRACT_NAMES, CONTRACTS, NUM_SIGNALS, SIGNAL_NAMES, SWITCHES, Rules
+from .rules import CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, NUM_SIGNALS, SIGNAL_NAMES, SWITCHES, Rules
 
 OBSERVATION_VERSION = 1
 
@@ -144,6 +144,7 @@ _CURRENT = OFFSETS["current_trick"]
 _TRICKS = OFFSETS["tricks"]
 
 _CARD_AT = tuple(T_CARDS + 40 * r for r in range(4))  # a relative seat's card block in a trick
+_SLOTS = tuple(_TRICKS + t * TRICK_LEN for t in range(NUM_TRICKS))
 _THIRD = 1.0 / TOTAL_THIRDS
 _TRICK = 1.0 / NUM_TRICKS
 
@@ -168,6 +169,11 @@ def rules_vector(rules: Rules) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _rules_block(rules: Rules) -> memoryview:
+    return memoryview(rules_vector(rules))
+
+
 def _write_bits(mv, base: int, mask: int, value: float) -> None:
     while mask:
         low = mask & -mask
@@ -190,7 +196,7 @@ class Encoder:
     """
 
     __slots__ = ("array", "_mv", "_view", "_seat", "_moves", "_phase", "_to_move", "_hand",
-                 "_auction", "_contract", "_called", "_giver", "_alone", "_partner", "_monte",
+                 "_auction", "_auction_open", "_contract", "_declarer", "_called", "_giver", "_alone", "_partner", "_monte",
                  "_discards", "_given", "_final", "_cards", "_played", "_revealed", "_tricks", "_current", "_thirds",
                  "_won", "_sides")
 
@@ -207,19 +213,37 @@ class Encoder:
             return self.array
         self._moves = moves
         phase = view.phase
-        if phase == self._phase:
-            # Within one phase only that phase's moves happened.
-            if phase == PLAY:
-                self._update_play(view)
-            elif phase == AUCTION:
-                self._update_to_move(view)
-                self._update_auction(view)
-            elif phase == DISCARD:
+        if phase != self._phase:
+            self._update_all(view)
+        elif phase == PLAY:
+            # The hot path: between two looks in the play, only cards were played.
+            mv, me = self._mv, self._seat
+            to_move = view.to_move
+            if to_move != self._to_move:
+                mv[_TO_MOVE + ((self._to_move - me) & 3)] = 0.0
+                mv[_TO_MOVE + ((to_move - me) & 3)] = 1.0
+                self._to_move = to_move
+            hand = view.hand
+            gone = self._hand & ~hand  # in the play a hand only loses cards
+            if gone:
+                self._hand = hand
+                while gone:
+                    low = gone & -gone
+                    mv[_HAND + low.bit_length() - 1] = 0.0
+                    gone ^= low
+            self._update_cards(view)
+            # The partnership changes only when the called card is played.
+            if not self._revealed and self._called is not None and self._played >> self._called & 1:
+                self._revealed = True
+                self._update_partnership(view)
+        elif phase == AUCTION:
+            self._update_to_move(view)
+            self._update_auction(view)
+        elif phase == DISCARD:
+            if self._seat == self._declarer:
                 self._update_hand(view)
                 self._update_discards(view)
-            else:  # pragma: no cover - call and give are single moves, the end has none
-                self._update_all(view)
-        else:
+        else:  # pragma: no cover - the call and the give are single moves, the end has none
             self._update_all(view)
         return self.array
 
@@ -227,16 +251,19 @@ class Encoder:
 
     def _start(self, view) -> None:
         self._view = view
-        self._seat = view.seat
+        self._seat = me = view.seat
         self.array.fill(0.0)
-        self.array[_RULES:_RULES + _RULES_LEN] = rules_vector(view.rules)
-        self._mv[_DEALER + (view.dealer - self._seat) % 4] = 1.0
+        mv = self._mv
+        mv[_RULES:_RULES + _RULES_LEN] = _rules_block(view.rules)
+        mv[_DEALER + ((view.dealer - me) & 3)] = 1.0
         self._moves = -1
         self._phase = -1
         self._to_move = None
         self._hand = 0
         self._auction = 0
+        self._auction_open = True
         self._contract = None
+        self._declarer = None
         self._called = None
         self._giver = None
         self._alone = None
@@ -255,6 +282,7 @@ class Encoder:
         self._sides = None
 
     def _update_all(self, view) -> None:
+        """Everything that may have changed since the last look, the phase having changed."""
         mv, me = self._mv, self._seat
         phase = view.phase
         if self._phase >= 0:
@@ -263,35 +291,44 @@ class Encoder:
         self._phase = phase
         self._update_to_move(view)
         self._update_hand(view)
-        self._update_auction(view)
-        if self._contract is None and view.contract is not None:
-            self._contract = view.contract
-            mv[_CONTRACT + view.contract - 1] = 1.0
-            mv[_DECLARER + (view.declarer - me) % 4] = 1.0
-        if self._called is None and view.called_card is not None:
-            self._called = view.called_card
-            mv[_CALLED + self._called] = 1.0
-        if self._giver is None and view.giver is not None:
-            self._giver = view.giver
-            mv[_GIVER + (self._giver - me) % 4] = 1.0
+        if self._auction_open:
+            self._update_auction(view)
+            self._auction_open = phase == AUCTION
+        if self._contract is None:
+            if phase == AUCTION or view.contract is None:
+                return  # the auction is on, or the deal was thrown in: nothing else to know
+            self._contract, self._declarer = view.contract, view.declarer
+            mv[_CONTRACT + self._contract - 1] = 1.0
+            mv[_DECLARER + ((self._declarer - me) & 3)] = 1.0
+        contract, declarer = self._contract, self._declarer
+        if self._called is None and (contract == CHIAMO or contract == MEDIATORE):
+            called = view.called_card
+            if called is not None:
+                self._called = called
+                mv[_CALLED + called] = 1.0
+                giver = view.giver
+                if giver is not None:
+                    self._giver = giver
+                    mv[_GIVER + ((giver - me) & 3)] = 1.0
         if not self._monte:
             self._monte = view.monte_seen
             _write_bits(mv, _MONTE, self._monte, 1.0)
-        self._update_discards(view)
-        given = view.given_back
-        if given != self._given:
-            if self._given is not None:
-                mv[_GIVEN + self._given] = 0.0
+        if me == declarer or phase == END:
+            self._update_discards(view)
+        if self._given is None and self._giver is not None and (me == declarer or me == self._giver):
+            given = view.given_back
             if given is not None:
+                self._given = given
                 mv[_GIVEN + given] = 1.0
-            self._given = given
-        final = view.final_monte
-        if final != self._final:
-            _write_diff(mv, _FINAL, self._final, final)
-            self._final = final
-        self._update_cards(view)
-        self._update_partnership(view)
-        self._update_scores(view)
+        if phase == END:
+            self._final = view.final_monte
+            _write_bits(mv, _FINAL, self._final, 1.0)
+        if phase >= PLAY:
+            self._update_cards(view)
+        if self._alone is not True and self._partner is None:
+            self._update_partnership(view)
+        if phase == END:
+            self._update_scores(view)  # the monte and the last trick are counted at the end
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -327,85 +364,62 @@ class Encoder:
             _write_diff(self._mv, _DISCARDS, self._discards, discards)
             self._discards = discards
 
-    def _update_play(self, view) -> None:
-        # The hot path, inlined: between two looks in the play only cards were played.
-        mv, me = self._mv, self._seat
-        to_move = view.to_move
-        if to_move != self._to_move:
-            mv[_TO_MOVE + ((self._to_move - me) & 3)] = 0.0
-            mv[_TO_MOVE + ((to_move - me) & 3)] = 1.0
-            self._to_move = to_move
-        hand = view.hand
-        gone = self._hand & ~hand  # in the play a hand only loses cards
-        if gone:
-            self._hand = hand
-            while gone:
-                low = gone & -gone
-                mv[_HAND + low.bit_length() - 1] = 0.0
-                gone ^= low
-        self._update_cards(view)
-        # In play, the partnership changes only when the called card is played.
-        if not self._revealed and self._called is not None and self._played >> self._called & 1:
-            self._revealed = True
-            self._update_partnership(view)
-
     def _update_cards(self, view) -> None:
-        """Write the cards played since the last call: trick slots, the table, the scores."""
+        """Write the cards played since the last look: trick slots, the table, the scores."""
         played = view.played
         n = played.bit_count()
-        if n == self._cards:
+        k = self._cards
+        if n == k:
             return
         self._played = played
+        self._cards = n
         mv, me = self._mv, self._seat
+        card_at = _CARD_AT
+        current = self._current
         tricks = view.tricks
         done = len(tricks)
-        current = self._current
-        if self._tricks < done:  # the trick on the table was completed: clear the table
-            for i in current:
+        if self._tricks < done:
+            # Tricks completed since the last look: their remaining cards, winners, scores.
+            for i in current:  # the trick on the table was one of them
                 mv[i] = 0.0
             current.clear()
-        if n > 4 * done:
-            trick, cur_leader, cur_signal = view.trick, view.leader, view.trick_signal
-        k = self._cards
-        t, pos = k >> 2, k & 3
-        while k < n:
-            if t < done:
-                tr = tricks[t]
-                leader, card = tr.leader, tr.cards[pos]
-            else:
-                leader, card = cur_leader, trick[pos]
-            base = _TRICKS + t * TRICK_LEN
-            i = _CARD_AT[(leader + pos - me) & 3] + card
-            mv[base + i] = 1.0
-            mv[_PLAYED + card] = 1.0
-            if pos == 0:
-                j = T_LEADER + ((leader - me) & 3)
-                signal = T_SIGNAL + (tr.signal if t < done else cur_signal)
-                mv[base + j] = mv[base + signal] = 1.0
-                if t == done:
-                    current += (_CURRENT + j, _CURRENT + signal)
-                    mv[_CURRENT + j] = mv[_CURRENT + signal] = 1.0
-            if t == done:
-                current.append(_CURRENT + i)
-                mv[_CURRENT + i] = 1.0
-            k += 1
-            pos += 1
-            if pos == 4:
-                t, pos = t + 1, 0
-        self._cards = n
-        if self._tricks < done:
             thirds, won = self._thirds, self._won
             for t in range(self._tricks, done):
                 tr = tricks[t]
-                w, rel = tr.winner, (tr.winner - me) & 3
-                mv[_TRICKS + t * TRICK_LEN + T_WINNER + rel] = 1.0
-                c = tr.cards
-                thirds[w] += POINTS[c[0]] + POINTS[c[1]] + POINTS[c[2]] + POINTS[c[3]]
+                base, cards, rel = _SLOTS[t], tr.cards, (tr.leader - me) & 3
+                pos = k - 4 * t
+                if pos <= 0:
+                    pos = 0
+                    mv[base + T_LEADER + rel] = mv[base + T_SIGNAL + tr.signal] = 1.0
+                while pos < 4:
+                    card = cards[pos]
+                    mv[base + card_at[(rel + pos) & 3] + card] = mv[_PLAYED + card] = 1.0
+                    pos += 1
+                w = tr.winner
+                r = (w - me) & 3
+                mv[base + T_WINNER + r] = 1.0
+                thirds[w] += POINTS[cards[0]] + POINTS[cards[1]] + POINTS[cards[2]] + POINTS[cards[3]]
                 won[w] += 1
-                mv[_THIRDS + rel] = thirds[w] * _THIRD
-                mv[_TRICKS_WON + rel] = won[w] * _TRICK
+                mv[_THIRDS + r] = thirds[w] * _THIRD
+                mv[_TRICKS_WON + r] = won[w] * _TRICK
             self._tricks = done
-            self._update_sides()
+            k = 4 * done
+            if self._alone is True or self._partner is not None:
+                self._update_sides()
+        if n > k:
+            # The trick in progress: into its slot and onto the table.
+            trick = view.trick
+            base, rel = _SLOTS[done], (view.leader - me) & 3
+            pos = k - 4 * done
+            if pos == 0:
+                i, j = T_LEADER + rel, T_SIGNAL + view.trick_signal
+                mv[base + i] = mv[base + j] = mv[_CURRENT + i] = mv[_CURRENT + j] = 1.0
+                current += (_CURRENT + i, _CURRENT + j)
+            for pos in range(pos, len(trick)):
+                card = trick[pos]
+                i = card_at[(rel + pos) & 3] + card
+                mv[base + i] = mv[_CURRENT + i] = mv[_PLAYED + card] = 1.0
+                current.append(_CURRENT + i)
 
     def _update_partnership(self, view) -> None:
         alone, partner = view.alone, view.partner
@@ -579,11 +593,12 @@ def observation_text(vector) -> str:
     if d["given_back"] is not None:
         lines.append(f"passed back: {CARD_NAMES[d['given_back']]}")
     for i, t in enumerate(d["tricks"], 1):
-        cards = " ".join(f"{seat(r)} {CARD_NAMES[t['cards'][r]]}"
-                         for r in ((t["leader"] + k) % 4 for k in range(4)) if r in t["cards"])
-        signal = f" ({SIGNAL_NAMES[t['signal']]})" if t["signal"] else ""
+        cards = [f"{seat(r)} {CARD_NAMES[t['cards'][r]]}"
+                 for r in ((t["leader"] + k) % 4 for k in range(4)) if r in t["cards"]]
+        if t["signal"]:
+            cards[0] += " " + SIGNAL_NAMES[t["signal"]]
         won = f" -> {seat(t['winner'])}" if t["winner"] is not None else ""
-        lines.append(f"trick {i}: {cards}{signal}{won}")
+        lines.append(f"trick {i}: {', '.join(cards)}{won}")
     if d["contract"] is not None:
         lines.append("thirds: " + ", ".join(f"{seat(r)} {x}" for r, x in enumerate(d["thirds_won"]))
                      + ("" if d["side_thirds"] is None else
