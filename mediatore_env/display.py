@@ -39,7 +39,7 @@ from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWI
 __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
            "moves_lines", "auction_lines", "contract_lines", "monte_lines", "tricks_table",
-           "trick_line", "points_line", "view_text", "result_lines", "snapshot", "changes"]
+           "trick_lines", "points_line", "view_text", "result_lines", "snapshot", "changes"]
 
 STYLES = ("english", "italian", "french", "short")
 DEFAULT_NAMES = ("seat 0", "seat 1", "seat 2", "seat 3")
@@ -225,8 +225,8 @@ def _verb(name: str, third: str, second: str) -> str:
     return f"{name} {second if name == YOU else third}"
 
 
-def _cell_width(names: Sequence[str]) -> int:
-    return max(9, *(len(n) for n in names)) + 2
+def _cell_width(names: Sequence[str], least: int = 9) -> int:
+    return max(least, *(len(n) for n in names)) + 2
 
 
 def auction_lines(auction: Sequence[tuple[int, int]], mano: int,
@@ -237,7 +237,7 @@ def auction_lines(auction: Sequence[tuple[int, int]], mano: int,
         pass       chiamo     pass       pass
         pass
     """
-    w = _cell_width(names)
+    w = _cell_width(names, max(len(bid_text(b)) for _, b in auction) if auction else 9)
     order = [(mano + k) % 4 for k in range(4)]
     lines = ["".join(f"{names[s]:<{w}}" for s in order).rstrip()]
     row = ""
@@ -351,18 +351,24 @@ def tricks_table(tricks, mano: int, names: Sequence[str] = DEFAULT_NAMES,
     return lines
 
 
-def trick_line(leader: int, cards: Sequence[int], signal: int, names: Sequence[str] = DEFAULT_NAMES,
-               style: str = "english") -> str:
-    """The trick in progress: ``'seat 1 led ace of swords (SA), busso; seat 2 played ...'``."""
-    parts = []
+def trick_lines(leader: int, cards: Sequence[int], signal: int, names: Sequence[str] = DEFAULT_NAMES,
+                style: str = "english", to_move: int | None = None) -> list[str]:
+    """The trick in progress, a line per card in playing order, then who is to play::
+
+        seat 1  ace of swords (SA), busso   (led)
+        seat 2  4 of swords (S4)
+        seat 3  to play
+    """
+    w = max(map(len, names))
+    lines = []
     for k, card in enumerate(cards):
-        seat = (leader + k) % 4
+        text = card_label(card, style)
         if k == 0:
-            parts.append(f"{names[seat]} led {card_label(card, style)}"
-                         + (f", {SIGNAL_NAMES[signal]}" if signal else ""))
-        else:
-            parts.append(f"{names[seat]} {card_label(card, style)}")
-    return "; ".join(parts)
+            text += (f", {SIGNAL_NAMES[signal]}" if signal else "") + "   (led)"
+        lines.append(f"{names[(leader + k) % 4]:<{w}}  {text}")
+    if to_move is not None and len(cards) < 4:
+        lines.append(f"{names[to_move]:<{w}}  to play")
+    return lines
 
 
 def points_line(thirds_won: Sequence[int], side: Sequence[int] | None) -> str:
@@ -415,8 +421,8 @@ def view_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "englis
     lines += _section("Tricks", tricks_table(source.tricks, source.mano, names, style,
                                              source.thirds_won))
     if source.trick:
-        lines += _section("On table", [trick_line(source.leader, source.trick, source.trick_signal,
-                                                   names, style)])
+        lines += _section("On table", trick_lines(source.leader, source.trick, source.trick_signal,
+                                                  names, style, source.to_move))
     if source.tricks:
         lines += _section("Points", [points_line(source.thirds_won, _known_side(source))])
     if source.phase == END:

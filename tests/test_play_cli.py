@@ -1,0 +1,329 @@
+"""mediatore-play: reading what a person types, a full deal driven by scripted input (bad input
+included), quitting, several deals with a running score, and the saved game record."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from agents import RandomAgent
+from mediatore_env.cards import CARD_NAMES, parse_card, to_mask
+from mediatore_env.display import hand_inline
+from mediatore_env.game import PLAY_BASE, Deal, parse_move
+from mediatore_env.play import (HELP, HELP_TEXT, QUIT, TABLE, BadInput, Quit, Terminal, main,
+                                play_deal_at_terminal, read_answer)
+from mediatore_env.records import load_record, make_record, replay
+
+from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
+
+
+class Script:
+    """An ``input`` replacement: answers from a list, echoed to ``out`` after the prompt like a
+    terminal would; EOFError when the list runs out (or ``then`` forever, if given)."""
+
+    def __init__(self, answers, out, then=None):
+        self.answers, self.out, self.then = list(answers), out, then
+        self.prompts = []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        if self.answers:
+            answer = self.answers.pop(0)
+        elif self.then is not None:
+            answer = self.then
+        else:
+            raise EOFError
+        self.out.write(prompt + answer + "\n")
+        return answer
+
+
+# -- reading answers ------------------------------------------------------------------------------
+
+def auction():
+    return make_deal(SIX_DENARI, SIX_DENARI_MONTE)  # seat 0 (il mano) to speak
+
+
+def leading():
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE)
+    play(deal, "bid solissimo", "pass", "pass", "pass")
+    return deal  # seat 0 leads: D3 D2 DA DR DC DF C4 S4 B4
+
+
+def answer(deal, text):
+    view = deal.view(deal.to_move)
+    return read_answer(text, view, view.legal_moves())
+
+
+@pytest.mark.parametrize("text,move", [
+    ("1", "pass"), ("pass", "pass"), ("P", "pass"), ("solo", "bid solo"), ("bid solo", "bid solo"),
+    ("  Bid   Mediatore ", "bid mediatore"), ("arci", "bid arcisolissimo"), ("ch", "bid chiamo"),
+    ("soli", "bid solissimo"), ("3", "bid mediatore"),
+])
+def test_auction_answers(text, move):
+    assert answer(auction(), text) == [parse_move(move)]
+
+
+@pytest.mark.parametrize("text,move", [
+    ("D3", "play D3"), ("d3", "play D3"), ("3D", "play D3"), ("3 of coins", "play D3"),
+    ("play 3 of coins", "play D3"), ("tre", None), ("D3 busso", "play D3 busso"),
+    ("play D3 busso", "play D3 busso"), ("D3 b", "play D3 busso"), ("d3, striscio", "play D3 striscio"),
+    ("C4 v", "play C4 volo"), ("c4 volo", "play C4 volo"), ("AD", "play DA"), ("A♦", "play DA"),
+    ("asso di denari", "play DA"), ("king of coins", "play DR"), ("DK", "play DR"),
+    ("dq", "play DC"), ("DJ", "play DF"), ("ace of coins knock", "play DA busso"),
+    ("2", "play D3 busso"),
+])
+def test_play_answers(text, move):
+    if move is None:
+        with pytest.raises(BadInput, match="Not a card or a move"):
+            answer(leading(), text)
+    else:
+        assert answer(leading(), text) == [parse_move(move)]
+
+
+@pytest.mark.parametrize("text,words", [
+    ("", "Type the number of a move"),
+    ("0", "There is no move 0: choose a number from 1 to 27"),
+    ("28", "There is no move 28"),
+    ("1 2", "One move at a time"),
+    ("bid solo", "Now it is the play, not the auction"),
+    ("S3", "You do not hold the 3 of swords (S3)"),
+    ("D3 volo", "You cannot lead D3 with volo: it says this is your last card of the suit"),
+    ("C4 striscio", "You cannot lead C4 with striscio: it says you hold another low card"),
+    ("D3 hello", "not a signal: 'hello'"),
+    ("D3 D2", "Play one card at a time"),
+    ("xyzzy", "Not a card or a move: 'xyzzy'"),
+])
+def test_bad_play_answers_explain(text, words):
+    with pytest.raises(BadInput) as e:
+        answer(leading(), text)
+    assert words in str(e.value)
+
+
+def test_follow_suit_and_signal_only_on_lead_are_explained():
+    deal = leading()
+    play(deal, "play C4")  # seat 1 (all cups) follows
+    with pytest.raises(BadInput, match="Only the player who leads a trick may signal"):
+        answer(deal, "C3 busso")
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, dealer=0)  # il mano: seat 1, all cups
+    play(deal, "bid solissimo", "pass", "pass", "pass", "play C5", "play S5", "play B5")
+    assert deal.to_move == 0
+    with pytest.raises(BadInput, match="You must follow suit: cups were led and you hold C4."):
+        answer(deal, "S4")
+    assert answer(deal, "1") == [parse_move("play C4")]
+
+
+def test_bids_explained():
+    deal = auction()
+    play(deal, "bid solo")
+    with pytest.raises(BadInput, match="A bid must be higher than solo: pass, or bid one of "
+                                       "solissimo, arcisolissimo"):
+        answer(deal, "chiamo")
+    play(deal, "bid arcisolissimo")
+    with pytest.raises(BadInput, match="arcisolissimo is the top bid: everyone else can only pass"):
+        answer(deal, "solo")
+    with pytest.raises(BadInput, match="not a bid: 'hello'"):
+        answer(deal, "hello")
+
+
+def test_calls_discards_and_the_card_passed_back():
+    from mediatore_env.rules import Rules
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, rules=Rules(call_restriction="three"))
+    play(deal, "bid mediatore", "pass", "pass", "pass")
+    assert answer(deal, "3 of cups") == [parse_move("call C3")]
+    assert answer(deal, "call c3") == [parse_move("call C3")]
+    with pytest.raises(BadInput, match="you may call only a 3; ace of cups is not allowed"):
+        answer(deal, "CA")
+    play(deal, "call C3")
+    assert answer(deal, "D7 D6 5D 4 of coins") == [parse_move(f"discard {c}") for c in "D7 D6 D5 D4".split()]
+    assert answer(deal, "discard D7") == [parse_move("discard D7")]
+    with pytest.raises(BadInput, match="You have 4 cards left to discard, not 5"):
+        answer(deal, "D7 D6 D5 D4 C4")
+    with pytest.raises(BadInput, match="The same card twice"):
+        answer(deal, "D7 D7")
+    with pytest.raises(BadInput, match="You do not hold the ace of swords"):
+        answer(deal, "SA")
+    play(deal, "discard D7", "discard D6", "discard D5", "discard D4")
+    assert answer(deal, "give C3") == [parse_move("give C3")]
+    assert answer(deal, "B4") == [parse_move("give B4")]
+
+
+@pytest.mark.parametrize("text,command", [("q", QUIT), ("QUIT", QUIT), ("?", HELP), ("help", HELP),
+                                          ("t", TABLE)])
+def test_commands(text, command):
+    assert answer(auction(), text) == command
+
+
+# -- a full deal through the terminal -------------------------------------------------------------
+
+# Seat 0 holds six coins and one card of each other suit; seats 1-3 hold only cups, swords and
+# batons. Seat 0 bids arcisolissimo, leads its six coins (no one can follow: it wins them all),
+# then C4: seat 1 wins with a cup and leads cups twice; seat 0 chooses S4 (B4 then is forced).
+# Whatever the random agents play, these answers are legal in this order.
+SCRIPT = [
+    "hello",               # not a bid
+    "9",                   # no such number
+    "",                    # empty
+    "call D3",             # wrong phase
+    "?",                   # help
+    "t",                   # the table again
+    "arci",                # bid arcisolissimo
+    "D7",                  # not in hand (it is in the monte)
+    "play D3 volo",        # a false volo
+    "D3 busso",
+    "d2", "AD", "king of coins", "DC b", "play DF",
+    "C4",
+    "B4 busso",            # not the leader: no signal
+    "s4",
+]
+
+
+def play_scripted(answers, out, **kw):
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE)
+    agents = [None] + [RandomAgent(bid_rate=0) for _ in range(3)]
+    names = ["You", "random(1)", "random(2)", "random(3)"]
+    script = Script(answers, out)
+    play_deal_at_terminal(deal, 0, agents, names, Terminal(script, out), title="Deal",
+                          seeds=[0, 1, 2, 3], **kw)
+    return deal, script
+
+
+def test_a_full_deal_with_scripted_input():
+    out = io.StringIO()
+    deal, script = play_scripted(SCRIPT, out)
+    assert deal.is_over() and not script.answers
+    text = out.getvalue()
+    # the hand, sorted by suit, strongest first, with the short notation
+    assert "  coins   3  2  ace  king  horse  jack   D3 D2 DA DR DC DF" in text
+    assert "  batons  4                              B4" in text
+    # every bad answer got an explanation and the same question again
+    for words in ["not a bid: 'hello'", "There is no move 9: choose a number from 1 to 6",
+                  "Type the number of a move", "Now it is the auction, not the call",
+                  "How to answer", "You do not hold the 7 of coins (D7)",
+                  "You cannot lead D3 with volo", "Only the player who leads a trick may signal"]:
+        assert words in text
+    assert script.prompts.count("Your move [1-6, ? help, q quit]: ") == 7
+    # the auction so far, the contract, the trick in progress and the tricks table
+    assert "You        bid arcisolissimo" in text
+    assert "Contract  arcisolissimo by You" in text
+    assert "Monte     face down until the end" in text
+    assert "Lead a card (a signal may go with it):" in text
+    assert "   1  3 of coins        2 busso    3 striscio\n" in text
+    assert "  1  >D3*" in text
+    assert "On table  random(1)  " in text
+    assert "Points    declarer's side" in text
+    # forced moves are played and said
+    assert "(your only legal move: play 4 of batons)" in text
+    # the end: the whole table, then nothing more from the deal
+    assert "== Deal: the end" in text
+    # before the first card is played nothing of the other hands is shown
+    opening = text[:text.index("You        lead ")].replace(HELP_TEXT, "")
+    hidden = {c for hand in SIX_DENARI[1:] for c in hand.split()} | set(SIX_DENARI_MONTE.split())
+    assert not [c for c in hidden if f" {c}" in opening and c != "D7"]  # D7: the human typed it
+    assert deal.tricks_won[0] >= 6
+
+
+def test_quit_and_end_of_input_stop_cleanly():
+    for answers in (["q"], [], ["arci", "D3", "quit"]):
+        out = io.StringIO()
+        with pytest.raises(Quit):
+            play_scripted(answers, out)
+
+
+def test_forced_moves_can_be_asked():
+    out = io.StringIO()
+    deal, script = play_scripted(SCRIPT[6:7] + ["D3", "D2", "DA", "DR", "DC", "DF", "C4", "S4", "1"],
+                                 out, auto=False)
+    assert deal.is_over() and "your only legal move" not in out.getvalue()
+
+
+# -- the command: sessions, running score, saved records -------------------------------------------
+
+def run_main(args, answers, then=None):
+    out = io.StringIO()
+    script = Script(answers, out, then)
+    status = main(args, ask=script, out=out)
+    return status, out.getvalue()
+
+
+def test_main_plays_a_deal_and_saves_its_record(tmp_path):
+    path = tmp_path / "game.json"
+    status, text = run_main(["--agents", "random:bid_rate=0", "--seed", "3", "--save", str(path)],
+                            ["arcisolissimo"], then="1")
+    assert status == 0
+    assert "Mediatore · rules: standard · seed 3 · deal 0" in text
+    assert "== Deal: the result" in text and "payoffs: You " in text
+    assert f"record saved to {path}" in text
+    record = load_record(path)
+    deal = replay(record)
+    assert record["meta"] == {"agents": ["human", "random:bid_rate=0", "random:bid_rate=0",
+                                         "random:bid_rate=0"], "human_seat": 0, "seed": 3,
+                              "deal_index": 0, "program": "mediatore-play"}
+    assert record["result"]["contract"] == "arcisolissimo" and record["result"]["declarer"] == 0
+    pays = " · ".join(f"{n} {p:+d}" for n, p in zip(["You", "random(1)", "random(2)", "random(3)"],
+                                                      deal.payoffs))
+    assert f"payoffs: {pays}" in text
+    # every hand is revealed at the end
+    for hand in record["hands"]:
+        assert hand_inline(to_mask(parse_card(c) for c in hand)) in text
+
+
+def test_same_cards_as_the_tournament_deal():
+    from agents.tournament import deal_pack
+    _, text = run_main(["--agents", "random:bid_rate=0", "--seed", "8", "--deal", "5", "--seat", "2"],
+                       [], then="1")
+    deal = Deal(None, 5 % 4, deal_pack(8, 5))
+    mine = " ".join(CARD_NAMES[c] for c in sorted(range(40), key=lambda c: (c // 10, -c))
+                    if deal.hands[2] >> c & 1)
+    assert "You are seat 2" in text
+    assert "All four passed: the deal is thrown in, no one pays." in text
+    assert all(card in text.split("Your hand:")[1].split("\n  random")[0] for card in mine.split())
+
+
+def test_several_deals_keep_a_running_score(tmp_path):
+    path = tmp_path / "g.json"
+    status, text = run_main(["--agents", "random:bid_rate=0", "random:bid_rate=0", "random",
+                             "--seed", "1", "--deals", "3", "--save", str(path)],
+                            ["1", "", "1", "q"])
+    assert status == 0
+    assert "Deal 1 of 3" in text and "Deal 2 of 3" in text and "Deal 3 of 3" not in text
+    assert "Running score after 2 deals: You " in text
+    assert "Stopped. Score over 2 finished deals" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-0.json", "g-1.json"]
+    for p in tmp_path.iterdir():
+        replay(load_record(p))
+
+
+def test_eof_mid_deal_is_a_clean_stop():
+    status, text = run_main(["--agents", "random:bid_rate=0", "--seed", "3"], ["solo"])
+    assert status == 0 and text.rstrip().endswith("Stopped. No deal was finished.")
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--agents", "nosuch"], "unknown agent 'nosuch'"),
+    (["--agents", "greedy", "greedy"], "one agent (for all three seats) or three"),
+    (["--rule", "signals=loud"], "bad value 'loud' for rules switch 'signals'"),
+    (["--rule", "colour=red"], "unknown rules switch 'colour'"),
+    (["--deals", "0"], "--deals must be 1 or more"),
+])
+def test_bad_options(args, words, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(args, ask=lambda p: "q", out=io.StringIO())
+    assert e.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_piped_stdin_full_deal_no_traceback(tmp_path):
+    """The real program, input from a pipe (not a terminal): bad input, a full deal, a record."""
+    path = tmp_path / "piped.json"
+    answers = "what?\n99\narcisolissimo\n" + "1\n" * 12
+    proc = subprocess.run([sys.executable, "-m", "mediatore_env.play", "--agents", "random:bid_rate=0",
+                           "--seed", "4", "--save", str(path)], input=answers, text=True,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert "Your move [1-6, ? help, q quit]: what?\n" in proc.stdout  # answers are echoed
+    assert "There is no move 99" in proc.stdout
+    assert "== Deal: the result" in proc.stdout
+    assert json.loads(path.read_text())["result"]["contract"] == "arcisolissimo"
