@@ -11,10 +11,10 @@ import pytest
 from agents import RandomAgent
 from mediatore_env.cards import CARD_NAMES, parse_card, to_mask
 from mediatore_env.display import hand_inline
-from mediatore_env.game import PLAY_BASE, Deal, parse_move
+from mediatore_env.game import Deal, parse_move
 from mediatore_env.play import (HELP, HELP_TEXT, QUIT, TABLE, BadInput, Quit, Terminal, main,
                                 play_deal_at_terminal, read_answer)
-from mediatore_env.records import load_record, make_record, replay
+from mediatore_env.records import load_record, replay
 
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
 
