@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
-from .display import (STYLES, YOU, cards_inline, changes, hand_inline, hand_lines, result_lines, rules_text,
+from .display import (STYLES, YOU, cards_inline, changes, format_thirds, hand_inline, hand_lines, result_lines, rules_text,
                       snapshot, view_text)
 from .game import AUCTION, END, PLAY, Deal, parse_move
 from .records import replay
@@ -185,7 +185,11 @@ def show_record(record: dict, seat: int | None = None, style: str = "english",
                 pager.say(*(f"  {names[s]:<{w}}  {hand_inline(source.hands[s], style)}"
                             for s in range(4) if source.hands[s]))
             else:
-                pager.say(f"  {names[seat]} holds: {hand_inline(source.hand, style)}")
+                whose = "your hand" if names[seat] == YOU else f"{names[seat]} holds"
+                pager.say(f"  {whose}: {hand_inline(source.hand, style)}")
+            if source.tricks:
+                pager.say("  points taken: " + " · ".join(
+                    f"{names[s]} {format_thirds(source.thirds_won[s])}" for s in range(4)))
         if not pager.wait():
             return False
     return True
