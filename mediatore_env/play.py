@@ -25,6 +25,7 @@ as a game record (:mod:`mediatore_env.records`) for ``mediatore-replay``.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from pathlib import Path
@@ -576,6 +577,9 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     except KeyboardInterrupt:
         term.say("", "Interrupted.")
         return 130
+    except BrokenPipeError:  # the output was cut short (| head): not an error
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except OSError as e:
         term.say(f"mediatore-play: error: {e}")
         return 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
@@ -37,9 +38,11 @@ class BadRecord(ValueError):
 
 
 def load_records(path) -> list[dict]:
-    """The records in ``path``: a JSON file holding one record or a list of records, or a
-    folder of such files (in name order). Each is checked with :func:`records.replay`.
-    Raises :class:`BadRecord` naming the file and what is wrong."""
+    """The records in ``path``: a JSON file holding one record or a list of records, a folder
+    of such files (in name order), or ``-`` for standard input. Each is checked with
+    :func:`records.replay`. Raises :class:`BadRecord` naming the file and what is wrong."""
+    if str(path) == "-":
+        return _checked(sys.stdin.read(), "standard input")
     path = Path(path)
     if path.is_dir():
         files = sorted(path.glob("*.json"))
@@ -47,11 +50,17 @@ def load_records(path) -> list[dict]:
             raise BadRecord(f"{path}: no .json files in this folder")
         return [r for f in files for r in load_records(f)]
     try:
-        data = json.loads(path.read_text())
+        text = path.read_text()
     except FileNotFoundError:
         raise BadRecord(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise BadRecord(f"{path}: cannot read it: {e}") from None
+    return _checked(text, str(path))
+
+
+def _checked(text: str, path: str) -> list[dict]:
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise BadRecord(f"{path}: not JSON ({e})") from None
     records = data if isinstance(data, list) else [data]
@@ -201,7 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Step through recorded Mediatore deals trick by trick (records from "
                     "mediatore-play --save, mediatore-bench --save-records or the environment).")
     p.add_argument("records", nargs="+", metavar="RECORD",
-                   help="a record file (one record or a JSON list of them) or a folder of them")
+                   help="a record file (one record or a JSON list of them), a folder of them, "
+                        "or - for standard input")
     p.add_argument("--seat", type=int, choices=range(4),
                    help="show only what this seat knew (default: the open table)")
     p.add_argument("--all", action="store_true",
@@ -224,7 +234,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
         print(f"mediatore-replay: error: {e}", file=sys.stderr)
         return 2
     if interactive is None:
-        interactive = sys.stdin.isatty()
+        interactive = sys.stdin.isatty() and "-" not in args.records
     pager = Pager(interactive and not args.all, ask or input, out)
     try:
         for label, record in records:
@@ -233,6 +243,8 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     except KeyboardInterrupt:
         pager.say("", "Interrupted.")
         return 130
+    except BrokenPipeError:  # the output was cut short (| head): not an error
+        sys.stdout = open(os.devnull, "w")
     return 0
 
 

@@ -155,3 +155,9 @@ def test_empty_folder(tmp_path, capsys):
 def test_load_records_raises_bad_record(tmp_path):
     with pytest.raises(BadRecord):
         load_records(tmp_path / "missing.json")
+
+
+def test_standard_input(monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(make_record(finished()))))
+    status, text = run(["-"])
+    assert status == 0 and "== - " in text and "contract WON" in text
