@@ -183,6 +183,21 @@ def _columns(entries: list[str], width: int) -> list[str]:
     return lines
 
 
+def _call_columns(numbered, style: str, num_width: int) -> list[str]:
+    """Calls in four columns, one per suit under its name, strongest card first."""
+    by_suit = [[(i, m - CALL_BASE) for i, m in numbered if (m - CALL_BASE) // 10 == s]
+               for s in range(4)]
+    rank = (lambda c: card_tag(c, style)) if style in ("short", "french") \
+        else (lambda c: _RANKS[style][c % 10])
+    cells = [[f"{i:>{num_width}}  {rank(c)}" for i, c in column] for column in by_suit]
+    w = max(len(suit_label(s, style)) for s in range(4))
+    w = max(w, *(len(cell) for column in cells for cell in column)) + 4
+    lines = ["".join(f"{' ' * (num_width + 2) + suit_label(s, style):<{w}}" for s in range(4)).rstrip()]
+    for r in range(max(map(len, cells))):
+        lines.append("".join(f"{column[r] if r < len(column) else '':<{w}}" for column in cells).rstrip())
+    return lines
+
+
 def moves_lines(moves: Sequence[int], style: str = "english", width: int = 78) -> list[str]:
     """The numbered list of ``moves`` (numbered from 1 in the order given), laid out to read
     at a glance: a lead's signals on the line of its card, calls and discards in columns."""
@@ -206,6 +221,8 @@ def moves_lines(moves: Sequence[int], style: str = "english", width: int = 78) -
                 text += f"   {j:>{num_width}} {SIGNAL_NAMES[(s - PLAY_BASE) // NUM_CARDS]}"
             lines.append(text)
         return lines
+    if moves and all(CALL_BASE <= m < DISCARD_BASE for m in moves):
+        return _call_columns(numbered, style, num_width)
     verbs = {move_words(m, "short").split()[0] for m in moves}
     if len(verbs) == 1 and verbs & {"call", "discard", "give", "play"}:
         entries = [f"{i:>{num_width}}  {move_words(m, style).split(' ', 1)[1]}" for i, m in numbered]
