@@ -1,7 +1,8 @@
 """mediatore-env: the Italian card game Mediatore as a rules engine and a PettingZoo environment.
 
 Layers, each importing only from those before it: ``cards`` -> ``rules`` -> ``game`` (the
-state machine) -> ``view`` (what a seat knows) -> ``records`` (game records and replay).
+state machine) -> ``view`` (what a seat knows) -> ``records`` (game records and replay) ->
+``encoding`` (observation vectors) -> ``mediatore_v0`` (the PettingZoo environment).
 """
 
 from .cards import card_name, parse_card, format_cards, parse_cards
@@ -14,3 +15,18 @@ __all__ = ["Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "f
            "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record", "replay",
            "save_record", "load_record"]
 __version__ = "0.1.0"
+
+
+def _register_with_pettingzoo() -> None:
+    """Register ``mediatore/mediatore-v0`` (the AEC ``env()``) with PettingZoo's registry, so
+    ``pettingzoo.make("aec", "mediatore/mediatore-v0")`` works; PettingZoo before 1.27 has no
+    registry, and then nothing happens."""
+    try:
+        from pettingzoo import aec_registry, register
+    except ImportError:
+        return
+    if "mediatore/mediatore-v0" not in aec_registry:
+        register("aec", "mediatore/mediatore-v0", entry_point="mediatore_env.mediatore_v0:env")
+
+
+_register_with_pettingzoo()

@@ -1,0 +1,108 @@
+"""Environment speed: random legal play through the PettingZoo API, one core.
+
+    python3 benchmarks/bench_env.py [--episodes 3000] [--seed 0] [--preset standard]
+                                    [--bid-rate 0.3] [--env env raw_env standard_wrapped_env]
+                                    [--compare]
+
+Every decision is the loop PettingZoo users write: ``agent_iter()``, ``last()`` (which calls
+``observe``: the observation vector and the action mask), a uniformly random action among the
+mask's legal ids, ``step()``. In the auction the random players pass with probability
+``1 - bid-rate`` (``--bid-rate 1`` is uniform over the legal ids; uniformly random bids escalate
+to Arcisolissimo almost every deal and skip the call and exchange phases), as in
+bench_engine.py. The first reset is seeded, later ones continue the stream. Resets are timed
+too; the dead steps at the end of an episode are timed but not counted as decisions.
+
+``env`` is ``mediatore_v0.env()`` (PettingZoo's protections, built in), ``raw_env`` has none,
+``standard_wrapped_env`` is ``raw_env`` in PettingZoo's own three wrappers. ``--compare``
+also times PettingZoo's ``texas_holdem_v4`` (``env()``, needs rlcard) the same way and prints
+the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import warnings
+
+try:
+    from bench_engine import machine
+except ImportError:  # run from elsewhere
+    import platform
+
+    def machine() -> str:
+        return f"{platform.processor() or 'unknown CPU'}; Python {platform.python_version()}"
+
+from mediatore_env import mediatore_v0
+
+
+def play(env, episodes: int, seed: int, bid_rate: float) -> int:
+    """Play ``episodes`` episodes with random legal actions; return the number of decisions."""
+    rng = random.Random(seed)
+    rand = rng.random
+    decisions = 0
+    for episode in range(episodes):
+        env.reset(seed=seed if episode == 0 else None)  # seeded once, then the stream goes on
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0]
+            if legal[0] == 0 and rand() >= bid_rate:  # id 0 (pass) is legal only in the auction
+                action = 0
+            else:
+                action = int(legal[int(rand() * len(legal))])
+            env.step(action)
+            decisions += 1
+    return decisions
+
+
+def timed(make, episodes: int, seed: int, bid_rate: float) -> tuple[int, float]:
+    env = make()
+    play(env, max(episodes // 20, 10), seed + 10**6, bid_rate)  # warm-up
+    t0 = time.perf_counter()
+    decisions = play(env, episodes, seed, bid_rate)
+    return decisions, time.perf_counter() - t0
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--episodes", type=int, default=3000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--preset", default="standard")
+    p.add_argument("--bid-rate", type=float, default=0.3)
+    p.add_argument("--env", nargs="+", default=["env", "raw_env"],
+                   choices=["env", "raw_env", "standard_wrapped_env"])
+    p.add_argument("--compare", action="store_true",
+                   help="also time PettingZoo's texas_holdem_v4 env() (needs rlcard)")
+    args = p.parse_args(argv)
+    print(f"machine: {machine()}")
+    print(f"mediatore_v0, preset {args.preset!r}, bid rate {args.bid_rate}, "
+          f"{args.episodes} episodes of one deal")
+    rates = {}
+    for name in args.env:
+        make = lambda: getattr(mediatore_v0, name)(rules=args.preset)  # noqa: E731
+        decisions, dt = timed(make, args.episodes, args.seed, args.bid_rate)
+        rates[name] = decisions / dt
+        print(f"  {name + '()':24s} {decisions / dt:10,.0f} decisions/s   "
+              f"{args.episodes / dt:8,.0f} episodes/s   ({decisions / args.episodes:.1f} decisions/episode)")
+    if args.compare:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                from pettingzoo.classic import texas_holdem_v4
+        except ImportError as e:
+            print(f"  texas_holdem_v4: not installed ({e}); pip install rlcard to compare")
+            return
+        decisions, dt = timed(texas_holdem_v4.env, args.episodes, args.seed, bid_rate=1.0)
+        theirs = decisions / dt
+        print(f"  {'texas_holdem_v4.env()':24s} {theirs:10,.0f} decisions/s   "
+              f"{args.episodes / dt:8,.0f} episodes/s   ({decisions / args.episodes:.1f} decisions/episode)")
+        for name, rate in rates.items():
+            print(f"  mediatore_v0.{name}() / texas_holdem_v4.env(): {rate / theirs:.1f}x")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
