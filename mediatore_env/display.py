@@ -237,6 +237,16 @@ def _name(names: Sequence[str], seat: int | None) -> str:
     return "nobody" if seat is None else names[seat]
 
 
+def _obj(name: str) -> str:
+    """A seat's name after a verb or preposition: ``'seat 1'``, ``'you'``."""
+    return "you" if name == YOU else name
+
+
+def _poss(name: str) -> str:
+    """``"seat 1's"``, ``'your'``."""
+    return "your" if name == YOU else f"{name}'s"
+
+
 def _verb(name: str, third: str, second: str) -> str:
     """``'seat 1 passes'`` or ``'You pass'``."""
     return f"{name} {second if name == YOU else third}"
@@ -289,12 +299,11 @@ def contract_lines(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "e
     ``source`` (a SeatView or, for an open table, a Deal). Empty before the auction ends."""
     if source.contract is None:
         return []
-    declarer = names[source.declarer]
-    text = f"{CONTRACT_NAMES[source.contract]} by {declarer}"
+    text = f"{CONTRACT_NAMES[source.contract]} by {_obj(names[source.declarer])}"
     if source.called_card is not None:
         text += f", called {card_label(source.called_card, style)}"
         if source.giver is not None:
-            text += f", given by {names[source.giver]}"
+            text += f", given by {_obj(names[source.giver])}"
     alone, partner = _knowledge(source)
     if source.contract in (CHIAMO, MEDIATORE) and source.called_card is None:
         side = "card not called yet"
@@ -303,8 +312,8 @@ def contract_lines(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "e
     elif alone:
         side = "alone against three (the called card is in the declarer's hand or the monte)"
     elif partner is not None:
-        side = f"partner {names[partner]}" + (" (you)" if partner == _source_parts(source)[0]
-                                              and names[partner] != YOU else "")
+        side = f"partner {_obj(names[partner])}" + (
+            " (you)" if partner == _source_parts(source)[0] and names[partner] != YOU else "")
     elif alone is False:
         side = "with a secret partner, not known who"
     else:
@@ -334,7 +343,8 @@ def monte_lines(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engl
     if source.discards and source.phase != END:
         lines.append(f"discarded: {cards_inline(source.discards, style)}   (the new monte)")
     if source.given_back is not None:
-        lines.append(f"passed back to {names[source.giver]}: {card_label(source.given_back, style)}")
+        lines.append(f"passed back to {_obj(names[source.giver])}: "
+                     f"{card_label(source.given_back, style)}")
     if final:
         lines.append(f"at the end: {cards_inline(final, style)}   (goes with the last trick)")
     return lines
@@ -468,12 +478,11 @@ def result_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES, style: str 
     if result.get("thrown_in"):
         lines.append("All four passed: the deal is thrown in, no one pays.")
     else:
-        declarer = names[result["declarer"]]
-        text = f"{result['contract']} by {declarer}"
+        text = f"{result['contract']} by {_obj(names[result['declarer']])}"
         if result["called_card"]:
             text += f", called {card_label(_card(result['called_card']), style)}"
         if result["giver"] is not None:
-            text += f", given by {names[result['giver']]}"
+            text += f", given by {_obj(names[result['giver']])}"
         if result["partner"] is not None:
             text += f"; partner {names[result['partner']]}"
         else:
@@ -486,7 +495,7 @@ def result_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES, style: str 
                      + (" with capotto (all nine tricks)" if result["capotto"] else ""))
         last = result["tricks"][-1]["winner"]
         final = result["discards"] or result["monte"]
-        lines.append(f"the monte {' '.join(final)} and the last trick went to {names[last]}")
+        lines.append(f"the monte {' '.join(final)} and the last trick went to {_obj(names[last])}")
     lines.append("payoffs: " + " · ".join(f"{names[s]} {p:+d}" for s, p in enumerate(result["payoffs"])))
     if "hands" in record:
         w = max(map(len, names))
@@ -498,9 +507,9 @@ def result_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES, style: str 
         lines.append(f"  {'monte':<{w}}  {cards_inline(monte, style)}")
     if not result.get("thrown_in"):
         if result["discards"]:
-            lines.append(f"discarded by {names[result['declarer']]}: {' '.join(result['discards'])}")
+            lines.append(f"discarded by {_obj(names[result['declarer']])}: {' '.join(result['discards'])}")
         if result["given_back"]:
-            lines.append(f"passed back to {names[result['giver']]}: {result['given_back']}")
+            lines.append(f"passed back to {_obj(names[result['giver']])}: {result['given_back']}")
     return lines
 
 
@@ -565,7 +574,7 @@ def changes(before: dict, after: dict, names: Sequence[str] = DEFAULT_NAMES,
         if after["giver"] is not None:
             out.append(f"{_verb(names[after['giver']], 'holds', 'hold')} it and "
                        f"{'give' if names[after['giver']] == YOU else 'gives'} it openly to "
-                       f"{names[declarer]}.")
+                       f"{_obj(names[declarer])}.")
     # Phases are numbered in the order they come (AUCTION < CALL < DISCARD < GIVE < PLAY <
     # END), so each event is told once however many moves lie between the two snapshots.
     if contract is not None and before["phase"] <= CALL < after["phase"]:
@@ -584,20 +593,20 @@ def changes(before: dict, after: dict, names: Sequence[str] = DEFAULT_NAMES,
     if before["phase"] <= GIVE < after["phase"] and after["giver"] is not None:
         card = after["given_back"]
         what = card_label(card, style) if card is not None else "a card face down"
-        out.append(f"{_verb(names[declarer], 'passes', 'pass')} {what} to {names[after['giver']]}.")
+        out.append(f"{_verb(names[declarer], 'passes', 'pass')} {what} to {_obj(names[after['giver']])}.")
     for i in range(old, len(plays)):
         seat, card, signal = plays[i]
         text = card_label(card, style) + (f", {SIGNAL_NAMES[signal]}" if signal else "")
         if card == after["called_card"] and contract == CHIAMO:
             text += ("   (the called card: the declarer plays alone)" if seat == declarer
-                     else f"   (the called card: partner of {names[declarer]})")
+                     else f"   (the called card: partner of {_obj(names[declarer])})")
         if i % 4 == 0:
             say(seat, "leads " + text, "lead " + text)
         else:
             say(seat, "plays " + text, "play " + text)
         if i % 4 == 3:
             n = i // 4
-            out.append(f"  {'':<{w}}  -> trick {n + 1} to {names[after['winners'][n]]}, "
+            out.append(f"  {'':<{w}}  -> trick {n + 1} to {_obj(names[after['winners'][n]])}, "
                        f"{_points(after['trick_thirds'][n])}")
     return out
 
@@ -631,8 +640,8 @@ def _partner_event(after: dict, names: Sequence[str]) -> list[str]:
         if partner == viewer or (viewer is None and after["phase"] != END
                                  and not any(c == after["called_card"] for _, c, _ in after["plays"])):
             return [f"{_verb(p, 'holds', 'hold')} the called card and "
-                    f"{'are' if p == YOU else 'is'} {d}'s secret partner."]
-        return [f"{p} is {d}'s partner."]
+                    f"{'are' if p == YOU else 'is'} {_poss(d)} secret partner."]
+        return [f"{p} {'are' if p == YOU else 'is'} {_poss(d)} partner."]
     if alone is False:
         return [f"{_verb(d, 'has', 'have')} a secret partner: the called card is in another hand."]
     return []

@@ -164,7 +164,7 @@ def test_narration_keeps_the_chiamo_partner_secret():
     by_seat = {s: "\n".join(narrate(make_deal(SIX_DENARI, SIX_DENARI_MONTE), moves, s, names))
                for s in range(4)}
     assert "You win the auction: chiamo." in by_seat[1]
-    assert "seat 3 holds the called card and is You's secret partner." in by_seat[3]
+    assert "seat 3 holds the called card and is your secret partner." in by_seat[3]
     assert "You have a secret partner" in by_seat[0]
     assert "partner" not in by_seat[1] and "partner" not in by_seat[2]
     deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE)
@@ -172,7 +172,7 @@ def test_narration_keeps_the_chiamo_partner_secret():
     view = deal.view(2)
     assert "partner not known yet" in view_text(view, names)
     text = "\n".join(narrate(deal, ["play D3", "play C7", "play S7", "play B3"], 2, names))
-    assert "seat 3  plays 3 of batons (B3)   (the called card: partner of You)" in text
+    assert "seat 3  plays 3 of batons (B3)   (the called card: partner of you)" in text
     assert "partner seat 3" in view_text(view, names)
 
 

@@ -206,7 +206,7 @@ def test_a_full_deal_with_scripted_input():
     assert script.prompts.count("Your move [1-6, ? help, q quit]: ") == 7
     # the auction so far, the contract, the trick in progress and the tricks table
     assert "You        bid arcisolissimo" in text
-    assert "Contract  arcisolissimo by You" in text
+    assert "Contract  arcisolissimo by you" in text
     assert "Monte     face down until the end" in text
     assert "Lead a card (a signal may go with it):" in text
     assert "   1  3 of coins        2 busso    3 striscio\n" in text
