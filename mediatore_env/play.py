@@ -28,6 +28,7 @@ import argparse
 import os
 import random
 import sys
+import textwrap
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
@@ -339,7 +340,7 @@ def choose_move(view, names: Sequence[str], style: str, term: Terminal, title: s
                 answer = read_answer(term.ask(f"Your move [1-{len(listed)}, ? help, q quit]: "),
                                      view, listed)
             except BadInput as e:
-                term.say(f"  {e}")
+                term.say(textwrap.fill(str(e), 78, initial_indent="  ", subsequent_indent="  "))
                 continue
             if answer == QUIT:
                 raise Quit
