@@ -374,7 +374,7 @@ def tricks_table(tricks, mano: int, names: Sequence[str] = DEFAULT_NAMES,
                      + format_thirds(thirds))
     if thirds_won is not None:
         lines.append("taken" + "".join(f" {format_thirds(thirds_won[s]):<{w - 1}}" for s in order).rstrip())
-    lines.append("     (> led, * won the trick; the last trick also takes 1 point and the monte)")
+    lines.append("     (> led, * won; the last trick also takes 1 point and the monte)")
     return lines
 
 
@@ -445,8 +445,10 @@ def view_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "englis
         lines += _section("Auction", auction_lines(source.auction, source.mano, names))
     lines += _section("Contract", contract_lines(source, names, style))
     lines += _section("Monte", monte_lines(source, names, style))
-    lines += _section("Tricks", tricks_table(source.tricks, source.mano, names, style,
-                                             source.thirds_won))
+    if source.tricks:  # the widest part: under its label rather than beside it
+        lines.append("Tricks")
+        lines += ["  " + line for line in tricks_table(source.tricks, source.mano, names, style,
+                                                       source.thirds_won)]
     if source.trick:
         lines += _section("On table", trick_lines(source.leader, source.trick, source.trick_signal,
                                                   names, style, source.to_move))
@@ -483,11 +485,9 @@ def result_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES, style: str 
             text += f", called {card_label(_card(result['called_card']), style)}"
         if result["giver"] is not None:
             text += f", given by {_obj(names[result['giver']])}"
-        if result["partner"] is not None:
-            text += f"; partner {names[result['partner']]}"
-        else:
-            text += "; alone against three"
         lines.append(text)
+        lines.append("alone against three" if result["partner"] is None
+                     else f"with {_obj(names[result['partner']])} as partner")
         (ours, theirs), (a, b) = result["thirds"], result["scores"]
         verdict = "WON" if result["declarer_won"] else "LOST"
         lines.append(f"declarer's side {format_thirds(ours)} -> {a} points, defenders "

@@ -38,7 +38,7 @@ from .display import (STYLES, YOU, card_text, changes, hand_lines, moves_lines, 
 from .game import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE, NUM_CARDS,
                    PASS, PLAY, PLAY_BASE, Deal, parse_move)
 from .records import make_record, save_record
-from .rules import CONTRACT_NAMES, PRESETS, SIGNAL_NAMES, SWITCHES, Rules
+from .rules import CHIAMO, CONTRACT_NAMES, PRESETS, SIGNAL_NAMES, SWITCHES, Rules
 
 # -- reading what a person types ----------------------------------------------------------------
 
@@ -358,7 +358,9 @@ def _heading(view) -> str:
     if phase == AUCTION:
         return "Your call in the auction:"
     if phase == CALL:
-        return "Call a card (its holder becomes your partner in chiamo, gives it to you in mediatore):"
+        if view.contract == CHIAMO:
+            return "Call a card: its holder becomes your secret partner:"
+        return "Call a card: its holder gives it to you:"
     if phase == DISCARD:
         left = 4 - view.discards.bit_count()
         return f"Discard {left} card{'s' if left != 1 else ''} to form the new monte:"
@@ -459,7 +461,7 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None
     term.say(f"Mediatore · rules: {rules_text(rules)} · seed {seed}"
              + (f" · deals {first_deal}-{first_deal + deals - 1}" if deals > 1 else
                 f" · deal {first_deal}"),
-             "Players, in playing order: " + " -> ".join(names) + " -> ...  (? for help)")
+             "Playing order: " + " -> ".join(names) + "   (? for help)")
     played = 0
     try:
         for k in range(deals):
@@ -477,7 +479,7 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None
             path = _record_path(save, index, deals > 1)
             if path is not None:
                 save_record(record, path)
-                term.say(f"record saved to {path}  (replay it: mediatore-replay {path})")
+                term.say(f"record saved to {path}", f"replay it with: mediatore-replay {path}")
             if deals > 1:
                 term.say(f"Running score after {played} deal{'s' if played > 1 else ''}: "
                          + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals)))
