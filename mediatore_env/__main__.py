@@ -3,46 +3,20 @@
     python -m mediatore_env replay RECORD.json     replay a game record (or a list of them)
     python -m mediatore_env docs [--check]                  write (or check) docs/environment.md
 
-``replay`` re-simulates the record (mediatore_env.records: every move is checked and the result
-compared), then prints every move with the trick winners, and the result with the hands as
-dealt.
-A file that does not replay exits with status 1 and the reason.
+``replay`` is ``mediatore-replay`` (mediatore_env.replay_cli, the one replay viewer): it
+re-simulates the record (mediatore_env.records: every move is checked and the result
+compared), then steps through it trick by trick (``--seat N``: one seat's view; ``--all``: no
+stops), and ends with the result and the hands as dealt. A file that does not replay exits
+with status 2 and the reason.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 from pathlib import Path
 
-from .game import Deal, parse_move
-from .records import load_record, replay
-from .rules import Rules
-
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "environment.md"
-
-
-def replay_text(record: dict) -> str:
-    """The text ``replay`` prints for a record (which must replay: see records.replay)."""
-    from .display import result_lines, rules_text
-    from .mediatore_v0 import AGENTS
-    replay(record)  # raises ValueError naming the first problem
-    deal = Deal(Rules.from_dict(record["rules"]), record["dealer"], record["pack"])
-    lines = [f"dealer {AGENTS[deal.dealer]} · il mano {AGENTS[deal.mano]} · rules: {rules_text(deal.rules)}",
-             "moves:"]
-    for entry in record["moves"]:
-        tricks = len(deal.tricks)
-        deal.apply(parse_move(entry["move"]))
-        line = f"  {AGENTS[entry['seat']]}: {entry['move']}"
-        if len(deal.tricks) > tricks:
-            t = deal.tricks[-1]
-            line = f"{line:<32}-> trick {len(deal.tricks)} to {AGENTS[t.winner]}"
-        lines.append(line)
-    lines.append("result:")
-    lines += ["  " + line for line in result_lines(record, AGENTS)]
-    return "\n".join(lines)
 
 
 def documentation() -> str:
@@ -66,29 +40,16 @@ def documentation() -> str:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["replay"]:  # every option after it belongs to mediatore-replay
+        from .replay_cli import main as replay_main
+        return replay_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m mediatore_env", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("replay", help="replay a game record (JSON) and print it")
-    p.add_argument("record", help="path of a record file (one record or a list), or - for standard input")
+    sub.add_parser("replay", help="replay game records: mediatore-replay (replay -h for its options)")
     p = sub.add_parser("docs", help="write docs/environment.md from the code")
     p.add_argument("--check", action="store_true", help="only check that the file is up to date")
     args = parser.parse_args(argv)
-
-    if args.command == "replay":
-        try:
-            data = json.load(sys.stdin) if args.record == "-" else load_record(args.record)
-            records = data if isinstance(data, list) else [data]  # an episode's records, or one
-            for i, record in enumerate(records, 1):
-                if len(records) > 1:
-                    print(f"{'' if i == 1 else chr(10)}== deal {i} of {len(records)}")
-                print(replay_text(record))
-        except BrokenPipeError:  # the output was cut short (| head): not an error
-            sys.stdout = open(os.devnull, "w")
-            return 0
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            print(f"cannot replay {args.record}: {e}", file=sys.stderr)
-            return 1
-        return 0
 
     text = documentation()
     if args.check:

@@ -321,15 +321,15 @@ def test_replay_command(tmp_path):
     out = subprocess.run([sys.executable, "-m", "mediatore_env", "replay", str(one)],
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert "moves:" in out.stdout and "payoffs:" in out.stdout
+    assert "-- end" in out.stdout and "payoffs:" in out.stdout  # the viewer of mediatore-replay
     out = subprocess.run([sys.executable, "-m", "mediatore_env", "replay", str(both)],
                          capture_output=True, text=True)
-    assert out.returncode == 0 and "== deal 2 of 2" in out.stdout
+    assert out.returncode == 0 and f"== {both} #2" in out.stdout
     bad = dict(env.unwrapped.records[0], moves=env.unwrapped.records[0]["moves"][:-1])
     (tmp_path / "bad.json").write_text(json.dumps(bad))
     out = subprocess.run([sys.executable, "-m", "mediatore_env", "replay", str(tmp_path / "bad.json")],
                          capture_output=True, text=True)
-    assert out.returncode == 1 and "cannot replay" in out.stderr
+    assert out.returncode == 2 and "not a valid game record" in out.stderr
 
 
 # -- illegal actions --------------------------------------------------------------------------------
