@@ -161,3 +161,19 @@ def test_standard_input(monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(make_record(finished()))))
     status, text = run(["-"])
     assert status == 0 and "== - " in text and "contract WON" in text
+
+
+def test_environment_records(tmp_path):
+    import random
+    from mediatore_env import mediatore_v0
+    env = mediatore_v0.env(deals=2)
+    env.reset(seed=4)
+    rng = random.Random(4)
+    for name in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        legal = [a for a, ok in enumerate(obs["action_mask"]) if ok]
+        env.step(None if terminated or truncated else rng.choice(legal))
+    path = tmp_path / "episode.json"
+    path.write_text(json.dumps(env.unwrapped.records))
+    status, text = run([str(path), "--seat", "3"])
+    assert status == 0 and f"== {path} #2 " in text and text.count("seen by seat 3 only") == 2
