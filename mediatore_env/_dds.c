@@ -65,8 +65,11 @@ static int ctx_side = -1, ctx_bonus = -1;
 
 static int tt_init(void) {
     if (tt) return 0;
-    tt = (Entry *)calloc((size_t)TT_WAYS << TT_BUCKET_BITS, sizeof(Entry));
-    return tt ? 0 : -1;
+    size_t bytes = ((size_t)TT_WAYS << TT_BUCKET_BITS) * sizeof(Entry);
+    tt = (Entry *)aligned_alloc(64, bytes); /* a bucket starts on a cache line */
+    if (!tt) return -1;
+    memset(tt, 0, bytes);
+    return 0;
 }
 
 static void tt_clear(void) {
@@ -192,6 +195,7 @@ typedef struct {
     int side;     /* seat bitmask of the declarer side */
     int bonus;    /* thirds carried by the last trick besides its cards */
     long long nodes;
+    int killer[41][4]; /* by cards in hands and leader: the last lead that cut off, or -1 */
 } Search;
 
 static inline int on_side(const Search *S, int seat) { return (S->side >> seat) & 1; }
@@ -289,6 +293,16 @@ static void order_moves(const Search *S, int mover, int *mv, int n) {
     }
 }
 
+/* Move `card` to the front of the first n moves, if it is among them. */
+static inline void move_to_front(int *mv, int n, int card) {
+    for (int i = 1; i < n; i++)
+        if (mv[i] == card) {
+            memmove(mv + 1, mv, i * sizeof *mv);
+            mv[0] = card;
+            return;
+        }
+}
+
 /* Every seat holds at most one card: play the rest out, return the declarer side's thirds. */
 static int forced_finish(Search *S) {
     int trick[4], n = S->ntrick;
@@ -356,6 +370,19 @@ static int reach(Search *S, int need, int *bound) {
     if (S->ntrick == 0) {
         tt_key(S->hand, all, S->leader, &ka, &kb, &kc);
         bucket = tt_bucket(ka, kb, kc);
+        __builtin_prefetch(bucket);
+        __builtin_prefetch((char *)bucket + 64);
+        /* The quick bound first: it needs no memory access and hides the fetch. */
+        int q = quick_thirds(S, all);
+        if (on_side(S, S->leader)) {
+            if (q >= need) {
+                *bound = q;
+                return 1;
+            }
+        } else if (need > rem - q) {
+            *bound = rem - q;
+            return 0;
+        }
         e = tt_probe(bucket, ka, kb, kc);
         if (e) {
             if (e->lo >= need) {
@@ -367,30 +394,17 @@ static int reach(Search *S, int need, int *bound) {
                 return 0;
             }
         }
-        int q = quick_thirds(S, all);
-        if (on_side(S, S->leader)) {
-            if (q >= need) {
-                *bound = q;
-                return 1;
-            }
-        } else if (need > rem - q) {
-            *bound = rem - q;
-            return 0;
-        }
     }
 
     int mv[10];
     int n = gen_moves(S, mover, mv);
     if (n > 1) {
         order_moves(S, mover, mv, n);
-        if (e && e->best != NO_MOVE) { /* the lead that worked before goes first */
-            int c = card_of_rank(all, e->best);
-            for (int i = 1; i < n; i++)
-                if (mv[i] == c) {
-                    memmove(mv + 1, mv, i * sizeof *mv);
-                    mv[0] = c;
-                    break;
-                }
+        if (S->ntrick == 0) {
+            /* Leads: the last lead that cut off at this depth for this seat (a "killer"),
+             * then before it the lead that last proved a bound here, from the table. */
+            move_to_front(mv, n, S->killer[popcount(all)][mover]);
+            if (e && e->best != NO_MOVE) move_to_front(mv, n, card_of_rank(all, e->best));
         }
     }
     int maximize = on_side(S, mover);
@@ -431,6 +445,7 @@ static int reach(Search *S, int need, int *bound) {
             result = r;
             best = b;
             cut_card = c;
+            if (S->ntrick == 0) S->killer[popcount(all)][mover] = c;
             break;
         }
         if (maximize ? b > best : b < best) best = b;
@@ -515,6 +530,7 @@ static int parse_position(PyObject *args, Search *S, PyObject **rest_out) {
     S->ntrick = (int)n;
     Py_DECREF(seq);
     S->bonus = LAST_TRICK_THIRDS + monte;
+    memset(S->killer, 0xff, sizeof S->killer);
     if (tt_init() < 0) {
         PyErr_NoMemory();
         return -1;

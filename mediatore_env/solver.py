@@ -294,6 +294,12 @@ def _rank_of_card(in_play: int, card: int) -> tuple[int, int]:
     return card // 10, above.bit_count()
 
 
+def _move_to_front(moves: list[int], card: int | None) -> None:
+    if card in moves[1:]:
+        moves.remove(card)
+        moves.insert(0, card)
+
+
 def _card_of_rank(in_play: int, code: tuple[int, int]) -> int:
     suit, rank = code
     in_suit = in_play & SUIT_MASKS[suit]
@@ -327,6 +333,7 @@ class _PySearch:
         self.side = side
         self.bonus = bonus
         self.nodes = 0
+        self.killer: dict[tuple[int, int], int] = {}  # (cards in hands, leader) -> card
 
     def reach(self, hands, leader, trick, side, monte, need) -> bool:
         self._setup(hands, leader, trick, side, monte)
@@ -479,6 +486,13 @@ class _PySearch:
 
         key = entry = None
         if not trick:
+            # The quick bound first (in C it hides the fetch of the table entry).
+            q = self._quick_thirds(all_cards)
+            if self.side >> self.leader & 1:
+                if q >= need:
+                    return True, q
+            elif need > rem - q:
+                return False, rem - q
             key = self._key(all_cards)
             entry = self.table.get(key)
             if entry is not None:
@@ -486,21 +500,16 @@ class _PySearch:
                     return True, entry[0]
                 if entry[1] < need:
                     return False, entry[1]
-            q = self._quick_thirds(all_cards)
-            if self.side >> self.leader & 1:
-                if q >= need:
-                    return True, q
-            elif need > rem - q:
-                return False, rem - q
 
         moves = self._moves(mover)
         if len(moves) > 1:
             moves = self._order(mover, moves)
-            if entry is not None and entry[2] is not None:
-                c = _card_of_rank(all_cards, entry[2])
-                if c in moves[1:]:
-                    moves.remove(c)
-                    moves.insert(0, c)
+            if not trick:
+                # Leads: the killer (last lead that cut off at this depth for this seat),
+                # then before it the lead that last proved a bound here.
+                _move_to_front(moves, self.killer.get((all_cards.bit_count(), mover)))
+                if entry is not None and entry[2] is not None:
+                    _move_to_front(moves, _card_of_rank(all_cards, entry[2]))
         maximize = bool(self.side >> mover & 1)
         result = not maximize
         best = -1 if maximize else 1 << 20
@@ -527,6 +536,8 @@ class _PySearch:
             hand[mover] |= 1 << c
             if r == maximize:
                 result, best, cut_card = r, b, c
+                if not trick:
+                    self.killer[all_cards.bit_count(), mover] = c
                 break
             best = max(best, b) if maximize else min(best, b)
 
