@@ -30,10 +30,8 @@ def documentation() -> str:
         f"## Observation layout (version {encoding.OBSERVATION_VERSION}, "
         f"{encoding.OBSERVATION_SIZE} floats)",
         encoding.layout_table(),
-        "Inside each `tricks` slot (177 floats, the `current_trick` block is the same without the "
-        f"winner): leader at {encoding.T_LEADER} (4), the card of relative seat r at "
-        f"{encoding.T_CARDS} + 40 r (40 each), the signal at {encoding.T_SIGNAL} (9), the winner "
-        f"at {encoding.T_WINNER} (4).",
+        "Slots 0 to 8 of `leaders`, `winners`, `signals` and `cards` are the finished tricks in "
+        "order, slot 9 the trick on the table. Relative seat r is the seat (observer + r) % 4.",
         "## Every action id",
         mediatore_v0.action_table(),
     ]) + "\n"

@@ -15,7 +15,10 @@ Everything is seat-relative: the observer is seat 0, seat 1 the next to act afte
 right), 2 the seat across, 3 the seat to its left. Cards are card ids (cards.py: ``suit * 10 +
 power``); one-hot blocks of 40 are indexed by card id. All values lie in [0, 1].
 
-Layout, version 1 (``OBSERVATION_VERSION``; ``LAYOUT`` holds the same table, ``OFFSETS`` and
+The tricks have ten slots: slot ``t`` < 9 is the finished trick ``t + 1``, slot 9 the trick
+on the table (a finished trick leaves the table for its slot).
+
+Layout, version 2 (``OBSERVATION_VERSION``; ``LAYOUT`` holds the same table, ``OFFSETS`` and
 ``SIZES`` the numbers; :func:`layout_table` prints it):
 
 ======  ======  ===============  ==========================================================
@@ -40,23 +43,27 @@ offset  length  block            meaning
 196     40      discards         the declarer's discards: to the declarer at once, to all at the end
 236     40      given_back       Mediatore: the card passed back (declarer and giver only)
 276     40      final_monte      the monte turned over after the last trick
-316     40      played           every card played to a trick so far
-356     4       thirds_won       thirds of a point taken by each relative seat / 35
+316     4       thirds_won       thirds of a point taken by each relative seat / 35
                                  (the monte and the last trick included once the deal is over)
-360     4       tricks_won       tricks taken by each relative seat / 9
-364     2       side_thirds      (declarer's side, other side) thirds / 35, when the observer
+320     4       tricks_won       tricks taken by each relative seat / 9
+324     2       side_thirds      (declarer's side, other side) thirds / 35, when the observer
                                  knows the sides (partnership block), else 0
-366     173     current_trick    the trick on the table: leader (4), the card of each
-                                 relative seat (4 x 40), the lead's signal (9, signal ids)
-539     1593    tricks           9 slots of 177, one per trick in order, the trick in progress
-                                 included: leader (4), card of each relative seat (4 x 40),
-                                 signal (9), winner (4; once the trick is complete)
+326     40      leaders          ``4 * slot + relative seat``: who led each trick
+366     36      winners          ``4 * slot + relative seat``: who won each finished trick
+402     40      played           every card played so far (on the table included)
+442     90      signals          ``9 * slot + signal``: the signal of each lead (signal ids of
+                                 rules.py; 0 = none)
+532     1600    cards            ``400 * relative seat + 40 * slot + card``: the card each
+                                 seat played to each trick
 ======  ======  ===============  ==========================================================
 
 Size 2132. Relative seat ``r`` of a 4-wide block is the seat ``(observer + r) % 4``.
 
-Speed: :class:`Encoder` keeps one preallocated buffer per seat and writes only what changed
-since it last looked (new bids, new cards, a finished trick), so observing costs O(new
+Speed: the public part of the tricks (``played``, ``signals``, ``cards``) is the same for every
+seat but for the order of the four ``cards`` blocks, so a :class:`Table` writes it once per
+card, with absolute seats, and each seat's :class:`Encoder` copies it in rotated (three slice
+copies). Everything else an Encoder writes incrementally in a preallocated buffer, only what
+changed since it last looked (new bids, a finished trick, ...), so observing costs O(new
 events). :func:`observation` builds from scratch; both give the same vector (a test checks it
 at every step of random games).
 """
@@ -67,17 +74,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cards import CARD_NAMES, NUM_CARDS, POINTS, TOTAL_THIRDS, cards_of
-from .game import (AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY)
-from .rules import CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, NUM_SIGNALS, SIGNAL_NAMES, SWITCHES, Rules
+from .cards import CARD_NAMES, NUM_CARDS, TOTAL_THIRDS, cards_of
+from .game import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY
+from .rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, NUM_SIGNALS, SIGNAL_NAMES,
+                    SWITCHES, Rules)
 
-OBSERVATION_VERSION = 1
+# 1: a trick block per slot, the trick in progress also in its slot; 2: blocks by kind.
+OBSERVATION_VERSION = 2
 
 _RULES_LEN = sum(len(values) for values in SWITCHES.values())
-CURRENT_TRICK_LEN = 4 + 4 * NUM_CARDS + NUM_SIGNALS          # 173
-TRICK_LEN = CURRENT_TRICK_LEN + 4                             # 177
-# Offsets inside a trick slot (and the current-trick block, which has no winner).
-T_LEADER, T_CARDS, T_SIGNAL, T_WINNER = 0, 4, 4 + 4 * NUM_CARDS, 4 + 4 * NUM_CARDS + NUM_SIGNALS
+SLOTS = NUM_TRICKS + 1  # nine finished tricks and the table
+TABLE = NUM_TRICKS      # the slot of the trick on the table
 
 LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("rules", _RULES_LEN, "the table's rules switches, one-hot per switch, in the order of "
@@ -99,17 +106,18 @@ LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("discards", NUM_CARDS, "the declarer's discards: to the declarer at once, to all at the end"),
     ("given_back", NUM_CARDS, "Mediatore: the card passed back (declarer and giver only)"),
     ("final_monte", NUM_CARDS, "the monte turned over after the last trick"),
-    ("played", NUM_CARDS, "every card played to a trick so far"),
     ("thirds_won", 4, f"thirds taken by each relative seat / {TOTAL_THIRDS} (monte and last "
      "trick included once the deal is over)"),
     ("tricks_won", 4, f"tricks taken by each relative seat / {NUM_TRICKS}"),
     ("side_thirds", 2, f"(declarer's side, other side) thirds / {TOTAL_THIRDS} when the observer "
      "knows the sides, else 0"),
-    ("current_trick", CURRENT_TRICK_LEN, "the trick on the table: leader (4), card of each "
-     f"relative seat (4 x 40), the lead's signal ({NUM_SIGNALS}, signal ids)"),
-    ("tricks", NUM_TRICKS * TRICK_LEN, f"{NUM_TRICKS} slots of {TRICK_LEN}, one per trick in "
-     "order, the trick in progress included: leader (4), card of each relative seat (4 x 40), "
-     f"signal ({NUM_SIGNALS}), winner (4)"),
+    ("leaders", 4 * SLOTS, "4 * slot + relative seat: who led each trick (slot 9: the table)"),
+    ("winners", 4 * NUM_TRICKS, "4 * slot + relative seat: who won each finished trick"),
+    ("played", NUM_CARDS, "every card played so far (on the table included)"),
+    ("signals", NUM_SIGNALS * SLOTS, f"{NUM_SIGNALS} * slot + signal: the signal of each lead "
+     "(signal ids of rules.py; 0 = none)"),
+    ("cards", 4 * SLOTS * NUM_CARDS, f"{SLOTS * NUM_CARDS} * relative seat + 40 * slot + card: "
+     "the card each seat played to each trick"),
 )
 
 OFFSETS: dict[str, int] = {}
@@ -136,17 +144,24 @@ _MONTE = OFFSETS["monte_seen"]
 _DISCARDS = OFFSETS["discards"]
 _GIVEN = OFFSETS["given_back"]
 _FINAL = OFFSETS["final_monte"]
-_PLAYED = OFFSETS["played"]
 _THIRDS = OFFSETS["thirds_won"]
 _TRICKS_WON = OFFSETS["tricks_won"]
 _SIDES = OFFSETS["side_thirds"]
-_CURRENT = OFFSETS["current_trick"]
-_TRICKS = OFFSETS["tricks"]
+_LEADERS = OFFSETS["leaders"]
+_WINNERS = OFFSETS["winners"]
+_PUBLIC = OFFSETS["played"]  # played, signals and cards: the part a Table writes
+_PUBLIC_LEN = OBSERVATION_SIZE - _PUBLIC
+_CARDS = OFFSETS["cards"]
+_SEAT_CARDS = SLOTS * NUM_CARDS  # one seat's cards block
 
-_CARD_AT = tuple(T_CARDS + 40 * r for r in range(4))  # a relative seat's card block in a trick
-_SLOTS = tuple(_TRICKS + t * TRICK_LEN for t in range(NUM_TRICKS))
+# Offsets inside a Table's buffer (played, signals, then the cards of seats 0, 1, 2, 3).
+_T_PLAYED = OFFSETS["played"] - _PUBLIC
+_T_SIGNALS = OFFSETS["signals"] - _PUBLIC
+_T_CARDS = OFFSETS["cards"] - _PUBLIC
+
 _THIRD = 1.0 / TOTAL_THIRDS
 _TRICK = 1.0 / NUM_TRICKS
+_ROTATIONS = tuple(tuple((me + r) & 3 for r in range(4)) for me in range(4))  # relative -> seat
 
 
 def layout_table() -> str:
@@ -181,10 +196,97 @@ def _write_bits(mv, base: int, mask: int, value: float) -> None:
         mask ^= low
 
 
+# The ten values of one suit's block for each set of powers (a 10-bit pattern).
+_SUIT_BLOCKS = tuple(memoryview(np.array([p >> i & 1 for i in range(10)], np.float32))
+                     for p in range(1024))
+
+
+def _write_cards(mv, base: int, mask: int) -> None:
+    """Write the 40-card block at ``base`` from scratch: 1 for the cards of ``mask``, else 0."""
+    blocks = _SUIT_BLOCKS
+    mv[base:base + 10] = blocks[mask & 1023]
+    mv[base + 10:base + 20] = blocks[mask >> 10 & 1023]
+    mv[base + 20:base + 30] = blocks[mask >> 20 & 1023]
+    mv[base + 30:base + 40] = blocks[mask >> 30]
+
+
 def _write_diff(mv, base: int, old: int, new: int) -> None:
     """Rewrite the bits of a 40-card block that differ between ``old`` and ``new``."""
-    _write_bits(mv, base, old & ~new, 0.0)
-    _write_bits(mv, base, new & ~old, 1.0)
+    if (old ^ new).bit_count() > 2:  # three cards or more: rewrite the whole block
+        _write_cards(mv, base, new)
+    else:
+        _write_bits(mv, base, old & ~new, 0.0)
+        _write_bits(mv, base, new & ~old, 1.0)
+
+
+class Table:
+    """The public part of the tricks of one deal (``played``, ``signals``, ``cards``), written
+    once per card with absolute seats; the :class:`Encoder` of each seat copies it in, rotated.
+
+    The four encoders of one deal may share a Table (``Encoder(table)``); then whoever starts a
+    new deal must :meth:`reset` it. An Encoder made without one keeps its own.
+    """
+
+    __slots__ = ("array", "_mv", "cards", "_tricks", "_table")
+
+    def __init__(self):
+        self.array = np.zeros(_PUBLIC_LEN, np.float32)
+        self._mv = memoryview(self.array)
+        self.reset()
+
+    def reset(self) -> None:
+        self.array.fill(0.0)
+        self.cards = 0      # cards written (the version an Encoder compares with its own)
+        self._tricks = 0    # finished tricks written into their slots
+        self._table = []    # indices set for the trick on the table
+
+    def update(self, tricks, trick, leader: int, signal: int, n: int) -> None:
+        """Catch up with a deal where ``n`` cards have been played (see SeatView.play_state)."""
+        mv = self._mv
+        k = self.cards
+        done = len(tricks)
+        if self._tricks < done:
+            for i in self._table:  # the trick on the table is finished: off the table ...
+                mv[i] = 0.0
+            self._table = []
+            for t in range(self._tricks, done):  # ... and into its slot
+                tr = tricks[t]
+                base = _T_CARDS + 40 * t
+                lead = tr.leader
+                c0, c1, c2, c3 = tr.cards
+                mv[base + _SEAT_CARDS * lead + c0] = 1.0
+                mv[base + _SEAT_CARDS * ((lead + 1) & 3) + c1] = 1.0
+                mv[base + _SEAT_CARDS * ((lead + 2) & 3) + c2] = 1.0
+                mv[base + _SEAT_CARDS * ((lead + 3) & 3) + c3] = 1.0
+                mv[_T_PLAYED + c0] = mv[_T_PLAYED + c1] = mv[_T_PLAYED + c2] = mv[_T_PLAYED + c3] = 1.0
+                mv[_T_SIGNALS + 9 * t + tr.signal] = 1.0
+            self._tricks = done
+            k = 4 * done
+        if n > k:
+            table = self._table
+            pos = k - 4 * done
+            if pos == 0:
+                i = _T_SIGNALS + 9 * TABLE + signal
+                mv[i] = 1.0
+                table.append(i)
+            base = _T_CARDS + 40 * TABLE
+            for pos in range(pos, len(trick)):
+                card = trick[pos]
+                i = base + _SEAT_CARDS * ((leader + pos) & 3) + card
+                mv[i] = mv[_T_PLAYED + card] = 1.0
+                table.append(i)
+        self.cards = n
+
+    def copy_into(self, mv, me: int) -> None:
+        """Write this public part into a seat's buffer ``mv``, as seen from seat ``me``."""
+        src = self._mv
+        if me == 0:
+            mv[_PUBLIC:] = src
+        else:
+            split = _CARDS + _SEAT_CARDS * (4 - me)
+            mv[_PUBLIC:_CARDS] = src[:_T_CARDS]
+            mv[_CARDS:split] = src[_T_CARDS + _SEAT_CARDS * me:]
+            mv[split:] = src[_T_CARDS:_T_CARDS + _SEAT_CARDS * me]
 
 
 class Encoder:
@@ -192,38 +294,40 @@ class Encoder:
 
     ``encode(view)`` returns the internal buffer: read it, copy it to keep it. A new view (a new
     deal, or another seat) starts the buffer afresh; the same view again writes only what
-    happened since the last call.
+    happened since the last call. ``table``: a :class:`Table` shared with the encoders of the
+    other seats of the same deal (the caller resets it for each deal), or None for its own.
     """
 
-    __slots__ = ("array", "_mv", "_view", "_seat", "_moves", "_phase", "_to_move", "_hand",
-                 "_auction", "_auction_open", "_contract", "_declarer", "_called", "_giver", "_alone", "_partner", "_monte",
-                 "_discards", "_given", "_final", "_cards", "_played", "_revealed", "_tricks", "_current", "_thirds",
-                 "_won", "_sides")
+    __slots__ = ("array", "_mv", "_view", "_seat", "_table", "_own_table", "_moves", "_phase",
+                 "_to_move", "_hand", "_auction", "_auction_open", "_contract", "_declarer",
+                 "_called", "_giver", "_alone", "_partner", "_monte", "_discards", "_given",
+                 "_final", "_cards", "_played", "_revealed", "_tricks", "_table_leader",
+                 "_thirds", "_sides_known")
 
-    def __init__(self):
+    def __init__(self, table: Table | None = None):
         self.array = np.zeros(OBSERVATION_SIZE, np.float32)
         self._mv = memoryview(self.array)
         self._view = None
+        self._own_table = table is None
+        self._table = Table() if table is None else table
 
     def encode(self, view) -> np.ndarray:
         if view is not self._view:
             self._start(view)
-        moves = view.move_count
-        if moves == self._moves:
+        state = view.play_state()
+        if state[0] == self._moves:
             return self.array
+        moves, phase, to_move, hand, played, tricks, trick, leader, signal, thirds, won = state
         self._moves = moves
-        phase = view.phase
         if phase != self._phase:
-            self._update_all(view)
+            self._update_all(view, state)
         elif phase == PLAY:
             # The hot path: between two looks in the play, only cards were played.
             mv, me = self._mv, self._seat
-            to_move = view.to_move
             if to_move != self._to_move:
                 mv[_TO_MOVE + ((self._to_move - me) & 3)] = 0.0
                 mv[_TO_MOVE + ((to_move - me) & 3)] = 1.0
                 self._to_move = to_move
-            hand = view.hand
             gone = self._hand & ~hand  # in the play a hand only loses cards
             if gone:
                 self._hand = hand
@@ -231,20 +335,21 @@ class Encoder:
                     low = gone & -gone
                     mv[_HAND + low.bit_length() - 1] = 0.0
                     gone ^= low
-            self._update_cards(view)
-            # The partnership changes only when the called card is played.
-            if not self._revealed and self._called is not None and self._played >> self._called & 1:
-                self._revealed = True
-                self._update_partnership(view)
+            if played != self._played:
+                self._update_cards(played, tricks, trick, leader, signal, thirds, won)
+                # The partnership changes only when the called card is played.
+                if not self._revealed and self._called is not None and played >> self._called & 1:
+                    self._revealed = True
+                    self._update_partnership(view)
         elif phase == AUCTION:
-            self._update_to_move(view)
+            self._update_to_move(to_move)
             self._update_auction(view)
         elif phase == DISCARD:
             if self._seat == self._declarer:
-                self._update_hand(view)
+                self._update_hand(hand)
                 self._update_discards(view)
         else:  # pragma: no cover - the call and the give are single moves, the end has none
-            self._update_all(view)
+            self._update_all(view, state)
         return self.array
 
     # -- from scratch -------------------------------------------------------------------------
@@ -252,6 +357,8 @@ class Encoder:
     def _start(self, view) -> None:
         self._view = view
         self._seat = me = view.seat
+        if self._own_table:
+            self._table.reset()
         self.array.fill(0.0)
         mv = self._mv
         mv[_RULES:_RULES + _RULES_LEN] = _rules_block(view.rules)
@@ -276,21 +383,20 @@ class Encoder:
         self._played = 0
         self._revealed = False
         self._tricks = 0
-        self._current: list[int] = []
-        self._thirds = [0, 0, 0, 0]
-        self._won = [0, 0, 0, 0]
-        self._sides = None
+        self._table_leader = None
+        self._thirds = (0, 0, 0, 0)
+        self._sides_known = False
 
-    def _update_all(self, view) -> None:
+    def _update_all(self, view, state) -> None:
         """Everything that may have changed since the last look, the phase having changed."""
         mv, me = self._mv, self._seat
-        phase = view.phase
+        _, phase, to_move, hand, played, tricks, trick, leader, signal, thirds, won = state
         if self._phase >= 0:
             mv[_PHASE + self._phase] = 0.0
         mv[_PHASE + phase] = 1.0
         self._phase = phase
-        self._update_to_move(view)
-        self._update_hand(view)
+        self._update_to_move(to_move)
+        self._update_hand(hand)
         if self._auction_open:
             self._update_auction(view)
             self._auction_open = phase == AUCTION
@@ -312,7 +418,8 @@ class Encoder:
                     mv[_GIVER + ((giver - me) & 3)] = 1.0
         if not self._monte:
             self._monte = view.monte_seen
-            _write_bits(mv, _MONTE, self._monte, 1.0)
+            if self._monte:
+                _write_cards(mv, _MONTE, self._monte)
         if me == declarer or phase == END:
             self._update_discards(view)
         if self._given is None and self._giver is not None and (me == declarer or me == self._giver):
@@ -322,18 +429,17 @@ class Encoder:
                 mv[_GIVEN + given] = 1.0
         if phase == END:
             self._final = view.final_monte
-            _write_bits(mv, _FINAL, self._final, 1.0)
-        if phase >= PLAY:
-            self._update_cards(view)
+            _write_cards(mv, _FINAL, self._final)
+        if phase >= PLAY and played != self._played:
+            self._update_cards(played, tricks, trick, leader, signal, thirds, won)
         if self._alone is not True and self._partner is None:
             self._update_partnership(view)
         if phase == END:
-            self._update_scores(view)  # the monte and the last trick are counted at the end
+            self._update_scores(thirds, won)  # the monte and the last trick count at the end
 
     # -- pieces -------------------------------------------------------------------------------
 
-    def _update_to_move(self, view) -> None:
-        to_move = view.to_move
+    def _update_to_move(self, to_move) -> None:
         if to_move != self._to_move:
             mv, me = self._mv, self._seat
             if self._to_move is not None:
@@ -342,8 +448,7 @@ class Encoder:
                 mv[_TO_MOVE + (to_move - me) % 4] = 1.0
             self._to_move = to_move
 
-    def _update_hand(self, view) -> None:
-        hand = view.hand
+    def _update_hand(self, hand: int) -> None:
         if hand != self._hand:
             _write_diff(self._mv, _HAND, self._hand, hand)
             self._hand = hand
@@ -364,62 +469,41 @@ class Encoder:
             _write_diff(self._mv, _DISCARDS, self._discards, discards)
             self._discards = discards
 
-    def _update_cards(self, view) -> None:
-        """Write the cards played since the last look: trick slots, the table, the scores."""
-        played = view.played
+    def _update_cards(self, played: int, tricks, trick, leader, signal, thirds, won) -> None:
+        """The cards played since the last look: the public part from the Table, and this
+        seat's view of the leaders, winners and scores."""
         n = played.bit_count()
-        k = self._cards
-        if n == k:
-            return
+        table = self._table
+        if table.cards != n:
+            table.update(tricks, trick, leader, signal, n)
+        mv, me = self._mv, self._seat
+        table.copy_into(mv, me)
         self._played = played
         self._cards = n
-        mv, me = self._mv, self._seat
-        card_at = _CARD_AT
-        current = self._current
-        tricks = view.tricks
         done = len(tricks)
         if self._tricks < done:
-            # Tricks completed since the last look: their remaining cards, winners, scores.
-            for i in current:  # the trick on the table was one of them
-                mv[i] = 0.0
-            current.clear()
-            thirds, won = self._thirds, self._won
             for t in range(self._tricks, done):
                 tr = tricks[t]
-                base, cards, rel = _SLOTS[t], tr.cards, (tr.leader - me) & 3
-                pos = k - 4 * t
-                if pos <= 0:
-                    pos = 0
-                    mv[base + T_LEADER + rel] = mv[base + T_SIGNAL + tr.signal] = 1.0
-                while pos < 4:
-                    card = cards[pos]
-                    mv[base + card_at[(rel + pos) & 3] + card] = mv[_PLAYED + card] = 1.0
-                    pos += 1
                 w = tr.winner
                 r = (w - me) & 3
-                mv[base + T_WINNER + r] = 1.0
-                thirds[w] += POINTS[cards[0]] + POINTS[cards[1]] + POINTS[cards[2]] + POINTS[cards[3]]
-                won[w] += 1
+                mv[_LEADERS + 4 * t + ((tr.leader - me) & 3)] = 1.0
+                mv[_WINNERS + 4 * t + r] = 1.0
                 mv[_THIRDS + r] = thirds[w] * _THIRD
                 mv[_TRICKS_WON + r] = won[w] * _TRICK
             self._tricks = done
-            k = 4 * done
-            if self._alone is True or self._partner is not None:
-                self._update_sides()
-        if n > k:
-            # The trick in progress: into its slot and onto the table.
-            trick = view.trick
-            base, rel = _SLOTS[done], (view.leader - me) & 3
-            pos = k - 4 * done
-            if pos == 0:
-                i, j = T_LEADER + rel, T_SIGNAL + view.trick_signal
-                mv[base + i] = mv[base + j] = mv[_CURRENT + i] = mv[_CURRENT + j] = 1.0
-                current += (_CURRENT + i, _CURRENT + j)
-            for pos in range(pos, len(trick)):
-                card = trick[pos]
-                i = card_at[(rel + pos) & 3] + card
-                mv[base + i] = mv[_CURRENT + i] = mv[_PLAYED + card] = 1.0
-                current.append(_CURRENT + i)
+            self._thirds = thirds
+            if self._sides_known:
+                declarer, partner = self._declarer, self._partner
+                ours = thirds[declarer] + (0 if partner is None else thirds[partner])
+                mv[_SIDES] = ours * _THIRD
+                mv[_SIDES + 1] = (thirds[0] + thirds[1] + thirds[2] + thirds[3] - ours) * _THIRD
+        lead = leader if n > 4 * done else None  # who led the trick on the table
+        if lead != self._table_leader:
+            if self._table_leader is not None:
+                mv[_LEADERS + 4 * TABLE + ((self._table_leader - me) & 3)] = 0.0
+            if lead is not None:
+                mv[_LEADERS + 4 * TABLE + ((lead - me) & 3)] = 1.0
+            self._table_leader = lead
 
     def _update_partnership(self, view) -> None:
         alone, partner = view.alone, view.partner
@@ -435,28 +519,29 @@ class Encoder:
         self._alone, self._partner = alone, partner
         self._update_sides()
 
-    def _update_scores(self, view) -> None:
-        """Rewrite the scores from the view (at the end they include the monte and last trick)."""
+    def _update_scores(self, thirds, won) -> None:
+        """Rewrite the scores (at the end they include the monte and the last trick)."""
         mv, me = self._mv, self._seat
-        thirds, won = list(view.thirds_won), list(view.tricks_won)
-        if thirds != self._thirds or won != self._won:
-            for r in range(4):
-                mv[_THIRDS + r] = thirds[(me + r) & 3] * _THIRD
-                mv[_TRICKS_WON + r] = won[(me + r) & 3] * _TRICK
-            self._thirds, self._won = thirds, won
+        a, b, c, d = _ROTATIONS[me]
+        mv[_THIRDS] = thirds[a] * _THIRD
+        mv[_THIRDS + 1] = thirds[b] * _THIRD
+        mv[_THIRDS + 2] = thirds[c] * _THIRD
+        mv[_THIRDS + 3] = thirds[d] * _THIRD
+        mv[_TRICKS_WON] = won[a] * _TRICK
+        mv[_TRICKS_WON + 1] = won[b] * _TRICK
+        mv[_TRICKS_WON + 2] = won[c] * _TRICK
+        mv[_TRICKS_WON + 3] = won[d] * _TRICK
+        self._thirds = thirds
         self._update_sides()
 
     def _update_sides(self) -> None:
-        if self._alone is True or self._partner is not None:
+        """The sides' thirds, once this seat knows the sides (the partnership block)."""
+        self._sides_known = self._alone is True or self._partner is not None
+        if self._sides_known:
             thirds = self._thirds
-            ours = thirds[self._view.declarer] + (thirds[self._partner] if self._partner is not None else 0)
-            sides = (ours, sum(thirds) - ours)
-        else:
-            sides = (0, 0)
-        if sides != self._sides:
-            self._mv[_SIDES] = sides[0] * _THIRD
-            self._mv[_SIDES + 1] = sides[1] * _THIRD
-            self._sides = sides
+            ours = thirds[self._declarer] + (thirds[self._partner] if self._partner is not None else 0)
+            self._mv[_SIDES] = ours * _THIRD
+            self._mv[_SIDES + 1] = (sum(thirds) - ours) * _THIRD
 
 
 def action_mask(view) -> np.ndarray:
@@ -511,23 +596,26 @@ def decode_observation(vector) -> dict:
     bids = {CONTRACTS[k // 4]: k % 4 for k in np.flatnonzero(auction)}
     contract = _one(block("contract"))
     partnership = block("partnership")
+    leaders, winners = block("leaders"), block("winners")
+    signals, cards = block("signals"), block("cards")
+
+    def trick(t):
+        leader = _one(leaders[4 * t:4 * t + 4])
+        if leader is None:
+            return None
+        by_seat = {r: _one(cards[_SEAT_CARDS * r + 40 * t:_SEAT_CARDS * r + 40 * t + 40])
+                   for r in range(4)}
+        return {"leader": leader, "signal": _one(signals[9 * t:9 * t + 9]),
+                "cards": {r: c for r, c in by_seat.items() if c is not None}}
+
     tricks = []
     for t in range(NUM_TRICKS):
-        slot = v[_TRICKS + t * TRICK_LEN:_TRICKS + (t + 1) * TRICK_LEN]
-        leader = _one(slot[T_LEADER:T_LEADER + 4])
-        if leader is None:
+        finished = trick(t)
+        if finished is None:
             break
-        cards = {r: _one(slot[T_CARDS + 40 * r:T_CARDS + 40 * (r + 1)]) for r in range(4)}
-        tricks.append({"leader": leader, "signal": _one(slot[T_SIGNAL:T_SIGNAL + NUM_SIGNALS]),
-                       "cards": {r: c for r, c in cards.items() if c is not None},
-                       "winner": _one(slot[T_WINNER:T_WINNER + 4])})
-    cur = block("current_trick")
-    current = None
-    if _one(cur[T_LEADER:T_LEADER + 4]) is not None:
-        cards = {r: _one(cur[T_CARDS + 40 * r:T_CARDS + 40 * (r + 1)]) for r in range(4)}
-        current = {"leader": _one(cur[T_LEADER:T_LEADER + 4]),
-                   "signal": _one(cur[T_SIGNAL:T_SIGNAL + NUM_SIGNALS]),
-                   "cards": {r: c for r, c in cards.items() if c is not None}}
+        finished["winner"] = _one(winners[4 * t:4 * t + 4])
+        tricks.append(finished)
+    current = trick(TABLE)
     sides_known = bool(partnership[0] or _one(partnership[2:6]) is not None)
     return {
         "rules": rules,
@@ -592,13 +680,17 @@ def observation_text(vector) -> str:
             lines.append(f"{label}: {names(d[key])}")
     if d["given_back"] is not None:
         lines.append(f"passed back: {CARD_NAMES[d['given_back']]}")
-    for i, t in enumerate(d["tricks"], 1):
+    def trick(t):
         cards = [f"{seat(r)} {CARD_NAMES[t['cards'][r]]}"
                  for r in ((t["leader"] + k) % 4 for k in range(4)) if r in t["cards"]]
         if t["signal"]:
             cards[0] += " " + SIGNAL_NAMES[t["signal"]]
-        won = f" -> {seat(t['winner'])}" if t["winner"] is not None else ""
-        lines.append(f"trick {i}: {', '.join(cards)}{won}")
+        return ", ".join(cards)
+
+    for i, t in enumerate(d["tricks"], 1):
+        lines.append(f"trick {i}: {trick(t)} -> {seat(t['winner'])}")
+    if d["current_trick"]:
+        lines.append(f"table: {trick(d['current_trick'])}")
     if d["contract"] is not None:
         lines.append("thirds: " + ", ".join(f"{seat(r)} {x}" for r, x in enumerate(d["thirds_won"]))
                      + ("" if d["side_thirds"] is None else

@@ -55,7 +55,7 @@ two space objects serve every agent.
 
 The vector is seat-relative (the observer is relative seat 0, the next seat to act after it 1,
 ...) and holds everything that seat knows and nothing else, with perfect recall of the deal.
-It is written by `mediatore_env.encoding` from the seat's `SeatView` alone. Layout version 1
+It is written by `mediatore_env.encoding` from the seat's `SeatView` alone. Layout version 2
 (`encoding.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
 
 | offset | length | block | meaning |
@@ -75,12 +75,16 @@ It is written by `mediatore_env.encoding` from the seat's `SeatView` alone. Layo
 | 196 | 40 | `discards` | the declarer's discards (the declarer; everyone at the end) |
 | 236 | 40 | `given_back` | Mediatore: the card passed back (declarer and giver) |
 | 276 | 40 | `final_monte` | the monte turned over after the last trick |
-| 316 | 40 | `played` | every card played so far |
-| 356 | 4 | `thirds_won` | thirds taken by each relative seat / 35 |
-| 360 | 4 | `tricks_won` | tricks taken by each relative seat / 9 |
-| 364 | 2 | `side_thirds` | declarer's side, other side, / 35, when this seat knows the sides |
-| 366 | 173 | `current_trick` | the trick on the table: leader (4), card of each relative seat (160), signal (9) |
-| 539 | 1593 | `tricks` | 9 slots of 177: leader, card of each relative seat, signal, winner (4) |
+| 316 | 4 | `thirds_won` | thirds taken by each relative seat / 35 |
+| 320 | 4 | `tricks_won` | tricks taken by each relative seat / 9 |
+| 324 | 2 | `side_thirds` | declarer's side, other side, / 35, when this seat knows the sides |
+| 326 | 40 | `leaders` | `4 * slot + relative seat`: who led each trick |
+| 366 | 36 | `winners` | `4 * slot + relative seat`: who won each finished trick |
+| 402 | 40 | `played` | every card played so far |
+| 442 | 90 | `signals` | `9 * slot + signal`: the signal of each lead |
+| 532 | 1600 | `cards` | `400 * relative seat + 40 * slot + card`: the card each seat played to each trick |
+
+Slots 0 to 8 are the finished tricks in order, slot 9 the trick on the table.
 
 Card ids are `suit * 10 + power` (suits D, C, S, B; powers 4 5 6 7 F C R A 2 3, weakest
 first). `encoding.observation_text(vector)` prints a vector back as readable text;
@@ -136,7 +140,7 @@ the dealer. A bad value raises `ValueError`.
 
 ## Version History
 
-* v0: Initial release (observation layout version 1).
+* v0: Initial release (observation layout version 2).
 """
 
 from __future__ import annotations
@@ -154,7 +158,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .display import view_text
-from .encoding import OBSERVATION_SIZE, Encoder
+from .encoding import OBSERVATION_SIZE, Encoder, Table
 from .game import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES, PLAY_BASE, Deal,
                    move_text, parse_move, validate_pack)
 from .records import make_record
@@ -294,7 +298,8 @@ class raw_env(AECEnv, EzPickle):
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
 
         self._rng = None
-        self._encoders = [Encoder() for _ in range(4)]
+        self._table = Table()  # the public part of the observations, shared by the seats
+        self._encoders = [Encoder(self._table) for _ in range(4)]
         self.deal: Deal | None = None
         self._finished: list[Deal] = []
 
@@ -351,6 +356,7 @@ class raw_env(AECEnv, EzPickle):
     def _start_deal(self, dealer: int, pack=None) -> None:
         self.deal = Deal(self.rules, dealer, pack, rng=self._rng)
         self._views = [self.deal.view(seat) for seat in range(4)]
+        self._table.reset()
         self._legal_at = -1  # len(deal.history) when self._legal was listed
 
     # -- observations -------------------------------------------------------------------------
@@ -385,9 +391,15 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         move = action if type(action) is int else _as_move(action)
-        if move is None or not self.deal.is_legal(move):
+        if move is None or not self._is_legal(move):
             raise ValueError(self._illegal_message(agent, action))
         self._apply(agent, move)
+
+    def _is_legal(self, move: int) -> bool:
+        deal = self.deal
+        if self._legal_at == len(deal.history):  # the mask was just listed: look it up
+            return move in self._legal
+        return deal.is_legal(move)
 
     def _apply(self, agent, move: int) -> None:
         """Play a legal move of ``agent`` (the agent to act) and do the bookkeeping."""
@@ -537,7 +549,7 @@ class ProtectedEnv(OrderEnforcingWrapper):
             e._was_dead_step(action)
             return
         move = operator.index(action)
-        if e.deal.is_legal(move):
+        if e._is_legal(move):
             e._apply(agent, move)
             return
         # TerminateIllegalWrapper: the episode ends, the offender pays.

@@ -60,6 +60,15 @@ class SeatView:
     # was). It only grows as the deal goes on, so observers use it to notice that nothing changed.
     move_count = property(lambda self: len(self._deal.history))
 
+    def play_state(self) -> tuple:
+        """``(move_count, phase, to_move, hand, played, tricks, trick, leader, trick_signal,
+        thirds_won, tricks_won)``: the facts an observer reads after every move, in one call
+        (the properties of the same names; the observation encoder's hot path). The four
+        sequences are the deal's own lists, not copies: read them, do not keep or change them."""
+        d = self._deal
+        return (len(d.history), d.phase, d.to_move, d.hands[self.seat], d.played,
+                d.tricks, d.trick, d.leader, d.trick_signal, d.thirds_won, d.tricks_won)
+
     @property
     def auction(self) -> tuple[tuple[int, int], ...]:
         """Every call of the auction as (seat, bid), bid 0 = pass."""

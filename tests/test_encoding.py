@@ -56,11 +56,12 @@ def test_layout_is_contiguous_and_sized():
         assert OFFSETS[name] == offset and SIZES[name] == length and meaning
         offset += length
     assert offset == OBSERVATION_SIZE == 2132
-    assert OBSERVATION_VERSION == 1
+    assert OBSERVATION_VERSION == 2
     assert SIZES["rules"] == sum(len(v) for v in SWITCHES.values())
-    assert SIZES["tricks"] == 9 * encoding.TRICK_LEN
-    assert encoding.TRICK_LEN == encoding.T_WINNER + 4
-    assert encoding.CURRENT_TRICK_LEN == encoding.T_WINNER
+    assert SIZES["cards"] == 4 * 10 * 40 and SIZES["signals"] == 10 * 9
+    assert SIZES["leaders"] == 4 * 10 and SIZES["winners"] == 4 * 9
+    # The public part a Table writes is the end of the vector: played, signals, cards.
+    assert [name for name, _, _ in LAYOUT[-3:]] == ["played", "signals", "cards"]
 
 
 def test_documented_layout_table_matches_the_code():
@@ -92,7 +93,6 @@ def facts(view) -> dict:
     if view.trick:
         current = trick(view.leader, view.trick, view.trick_signal)
         del current["winner"]
-        tricks.append({**current, "winner": None})
     thirds = list(view.thirds_won)
     if view.alone is True:
         ours = thirds[view.declarer]
@@ -213,7 +213,7 @@ def test_observation_text():
     assert "partnership: partner you" in text1        # the holder knows it is the partner
     assert "partnership: not known" in text2
     assert "discards:" in text0 and "discards:" not in text2
-    assert "trick 1: you " in text0 and "trick 1: across " in text2
+    assert "table: you " in text0 and "table: across " in text2
 
 
 def test_decode_refuses_wrong_shapes():
