@@ -30,8 +30,10 @@ def documentation() -> str:
         f"## Observation layout (version {encoding.OBSERVATION_VERSION}, "
         f"{encoding.OBSERVATION_SIZE} floats)",
         encoding.layout_table(),
-        "Slots 0 to 8 of `leaders`, `winners`, `signals` and `cards` are the finished tricks in "
-        "order, slot 9 the trick on the table. Relative seat r is the seat (observer + r) % 4.",
+        "Slots 0 to 8 of `signals` and of the seat blocks are the finished tricks in order, slot 9 "
+        "the trick on the table. Relative seat r is the seat (observer + r) % 4. Inside a seat "
+        f"block: the cards at {encoding.S_CARDS} (40 per slot), led at {encoding.S_LED} (10), won "
+        f"at {encoding.S_WON} (9), thirds at {encoding.S_THIRDS}, tricks at {encoding.S_TRICKS}.",
         "## Every action id",
         mediatore_v0.action_table(),
     ]) + "\n"

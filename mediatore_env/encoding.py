@@ -18,7 +18,7 @@ power``); one-hot blocks of 40 are indexed by card id. All values lie in [0, 1].
 The tricks have ten slots: slot ``t`` < 9 is the finished trick ``t + 1``, slot 9 the trick
 on the table (a finished trick leaves the table for its slot).
 
-Layout, version 2 (``OBSERVATION_VERSION``; ``LAYOUT`` holds the same table, ``OFFSETS`` and
+Layout, version 3 (``OBSERVATION_VERSION``; ``LAYOUT`` holds the same table, ``OFFSETS`` and
 ``SIZES`` the numbers; :func:`layout_table` prints it):
 
 ======  ======  ===============  ==========================================================
@@ -43,25 +43,26 @@ offset  length  block            meaning
 196     40      discards         the declarer's discards: to the declarer at once, to all at the end
 236     40      given_back       Mediatore: the card passed back (declarer and giver only)
 276     40      final_monte      the monte turned over after the last trick
-316     4       thirds_won       thirds of a point taken by each relative seat / 35
-                                 (the monte and the last trick included once the deal is over)
-320     4       tricks_won       tricks taken by each relative seat / 9
-324     2       side_thirds      (declarer's side, other side) thirds / 35, when the observer
+316     2       side_thirds      (declarer's side, other side) thirds / 35, when the observer
                                  knows the sides (partnership block), else 0
-326     40      leaders          ``4 * slot + relative seat``: who led each trick
-366     36      winners          ``4 * slot + relative seat``: who won each finished trick
-402     40      played           every card played so far (on the table included)
-442     90      signals          ``9 * slot + signal``: the signal of each lead (signal ids of
+318     40      played           every card played so far (on the table included)
+358     90      signals          ``9 * slot + signal``: the signal of each lead (signal ids of
                                  rules.py; 0 = none)
-532     1600    cards            ``400 * relative seat + 40 * slot + card``: the card each
-                                 seat played to each trick
+448     421     seat_0           what relative seat 0 (the observer) did in the play:
+                                 ``40 * slot + card`` (400) the card it played to each trick,
+                                 then led (10, by slot), won (9, by finished slot), its thirds
+                                 taken / 35 (the monte and the last trick included at the end),
+                                 its tricks taken / 9
+869     421     seat_1           the same for relative seat 1
+1290    421     seat_2           the same for relative seat 2
+1711    421     seat_3           the same for relative seat 3
 ======  ======  ===============  ==========================================================
 
 Size 2132. Relative seat ``r`` of a 4-wide block is the seat ``(observer + r) % 4``.
 
-Speed: the public part of the tricks (``played``, ``signals``, ``cards``) is the same for every
-seat but for the order of the four ``cards`` blocks, so a :class:`Table` writes it once per
-card, with absolute seats, and each seat's :class:`Encoder` copies it in rotated (three slice
+Speed: the play (``played``, ``signals`` and the four ``seat_`` blocks) is the same for every
+observer but for the order of the seat blocks, so a :class:`Table` writes it once per card,
+with absolute seats, and each seat's :class:`Encoder` copies it in rotated (three slice
 copies). Everything else an Encoder writes incrementally in a preallocated buffer, only what
 changed since it last looked (new bids, a finished trick, ...), so observing costs O(new
 events). :func:`observation` builds from scratch; both give the same vector (a test checks it
@@ -79,12 +80,18 @@ from .game import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLA
 from .rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, NUM_SIGNALS, SIGNAL_NAMES,
                     SWITCHES, Rules)
 
-# 1: a trick block per slot, the trick in progress also in its slot; 2: blocks by kind.
-OBSERVATION_VERSION = 2
+# 1: a block per trick, the trick in progress in its slot too; 2: blocks by kind (leaders,
+# winners, played, signals, cards) with the table as slot 9; 3: the play grouped by seat.
+OBSERVATION_VERSION = 3
 
 _RULES_LEN = sum(len(values) for values in SWITCHES.values())
 SLOTS = NUM_TRICKS + 1  # nine finished tricks and the table
 TABLE = NUM_TRICKS      # the slot of the trick on the table
+# Inside a seat block: cards by slot, led by slot, won by finished slot, thirds, tricks.
+S_CARDS, S_LED, S_WON = 0, SLOTS * NUM_CARDS, SLOTS * NUM_CARDS + SLOTS
+S_THIRDS = S_WON + NUM_TRICKS
+S_TRICKS = S_THIRDS + 1
+SEAT_LEN = S_TRICKS + 1  # 421
 
 LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("rules", _RULES_LEN, "the table's rules switches, one-hot per switch, in the order of "
@@ -106,18 +113,18 @@ LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("discards", NUM_CARDS, "the declarer's discards: to the declarer at once, to all at the end"),
     ("given_back", NUM_CARDS, "Mediatore: the card passed back (declarer and giver only)"),
     ("final_monte", NUM_CARDS, "the monte turned over after the last trick"),
-    ("thirds_won", 4, f"thirds taken by each relative seat / {TOTAL_THIRDS} (monte and last "
-     "trick included once the deal is over)"),
-    ("tricks_won", 4, f"tricks taken by each relative seat / {NUM_TRICKS}"),
     ("side_thirds", 2, f"(declarer's side, other side) thirds / {TOTAL_THIRDS} when the observer "
      "knows the sides, else 0"),
-    ("leaders", 4 * SLOTS, "4 * slot + relative seat: who led each trick (slot 9: the table)"),
-    ("winners", 4 * NUM_TRICKS, "4 * slot + relative seat: who won each finished trick"),
     ("played", NUM_CARDS, "every card played so far (on the table included)"),
     ("signals", NUM_SIGNALS * SLOTS, f"{NUM_SIGNALS} * slot + signal: the signal of each lead "
      "(signal ids of rules.py; 0 = none)"),
-    ("cards", 4 * SLOTS * NUM_CARDS, f"{SLOTS * NUM_CARDS} * relative seat + 40 * slot + card: "
-     "the card each seat played to each trick"),
+    ("seat_0", SEAT_LEN, f"what relative seat 0 (the observer) did in the play: 40 * slot + card "
+     f"({SLOTS * NUM_CARDS}) the card it played to each trick, then led ({SLOTS}, by slot), won "
+     f"({NUM_TRICKS}, by finished slot), its thirds taken / {TOTAL_THIRDS} (monte and last trick "
+     f"included at the end), its tricks taken / {NUM_TRICKS}"),
+    ("seat_1", SEAT_LEN, "the same for relative seat 1"),
+    ("seat_2", SEAT_LEN, "the same for relative seat 2"),
+    ("seat_3", SEAT_LEN, "the same for relative seat 3"),
 )
 
 OFFSETS: dict[str, int] = {}
@@ -144,24 +151,19 @@ _MONTE = OFFSETS["monte_seen"]
 _DISCARDS = OFFSETS["discards"]
 _GIVEN = OFFSETS["given_back"]
 _FINAL = OFFSETS["final_monte"]
-_THIRDS = OFFSETS["thirds_won"]
-_TRICKS_WON = OFFSETS["tricks_won"]
 _SIDES = OFFSETS["side_thirds"]
-_LEADERS = OFFSETS["leaders"]
-_WINNERS = OFFSETS["winners"]
-_PUBLIC = OFFSETS["played"]  # played, signals and cards: the part a Table writes
+_PUBLIC = OFFSETS["played"]  # played, signals and the seat blocks: the part a Table writes
 _PUBLIC_LEN = OBSERVATION_SIZE - _PUBLIC
-_CARDS = OFFSETS["cards"]
-_SEAT_CARDS = SLOTS * NUM_CARDS  # one seat's cards block
+_SEATS = OFFSETS["seat_0"]
 
-# Offsets inside a Table's buffer (played, signals, then the cards of seats 0, 1, 2, 3).
+# Offsets inside a Table's buffer: played, signals, then the blocks of seats 0, 1, 2, 3.
 _T_PLAYED = OFFSETS["played"] - _PUBLIC
 _T_SIGNALS = OFFSETS["signals"] - _PUBLIC
-_T_CARDS = OFFSETS["cards"] - _PUBLIC
+_T_SEATS = _SEATS - _PUBLIC
+_T_SEAT = tuple(_T_SEATS + SEAT_LEN * seat for seat in range(4))
 
 _THIRD = 1.0 / TOTAL_THIRDS
 _TRICK = 1.0 / NUM_TRICKS
-_ROTATIONS = tuple(tuple((me + r) & 3 for r in range(4)) for me in range(4))  # relative -> seat
 
 
 def layout_table() -> str:
@@ -220,8 +222,8 @@ def _write_diff(mv, base: int, old: int, new: int) -> None:
 
 
 class Table:
-    """The public part of the tricks of one deal (``played``, ``signals``, ``cards``), written
-    once per card with absolute seats; the :class:`Encoder` of each seat copies it in, rotated.
+    """The play of one deal (``played``, ``signals`` and the seat blocks), written once per
+    card with absolute seats; the :class:`Encoder` of each seat copies it in, rotated.
 
     The four encoders of one deal may share a Table (``Encoder(table)``); then whoever starts a
     new deal must :meth:`reset` it. An Encoder made without one keeps its own.
@@ -240,7 +242,7 @@ class Table:
         self._tricks = 0    # finished tricks written into their slots
         self._table = []    # indices set for the trick on the table
 
-    def update(self, tricks, trick, leader: int, signal: int, n: int) -> None:
+    def update(self, tricks, trick, leader: int, signal: int, n: int, thirds, won) -> None:
         """Catch up with a deal where ``n`` cards have been played (see SeatView.play_state)."""
         mv = self._mv
         k = self.cards
@@ -251,42 +253,46 @@ class Table:
             self._table = []
             for t in range(self._tricks, done):  # ... and into its slot
                 tr = tricks[t]
-                base = _T_CARDS + 40 * t
-                lead = tr.leader
+                lead, w = tr.leader, tr.winner
                 c0, c1, c2, c3 = tr.cards
-                mv[base + _SEAT_CARDS * lead + c0] = 1.0
-                mv[base + _SEAT_CARDS * ((lead + 1) & 3) + c1] = 1.0
-                mv[base + _SEAT_CARDS * ((lead + 2) & 3) + c2] = 1.0
-                mv[base + _SEAT_CARDS * ((lead + 3) & 3) + c3] = 1.0
+                at = 40 * t
+                mv[_T_SEAT[lead] + at + c0] = mv[_T_SEAT[(lead + 1) & 3] + at + c1] = 1.0
+                mv[_T_SEAT[(lead + 2) & 3] + at + c2] = mv[_T_SEAT[(lead + 3) & 3] + at + c3] = 1.0
                 mv[_T_PLAYED + c0] = mv[_T_PLAYED + c1] = mv[_T_PLAYED + c2] = mv[_T_PLAYED + c3] = 1.0
                 mv[_T_SIGNALS + 9 * t + tr.signal] = 1.0
+                mv[_T_SEAT[lead] + S_LED + t] = mv[_T_SEAT[w] + S_WON + t] = 1.0
+                mv[_T_SEAT[w] + S_THIRDS] = thirds[w] * _THIRD
+                mv[_T_SEAT[w] + S_TRICKS] = won[w] * _TRICK
             self._tricks = done
             k = 4 * done
+            if done == NUM_TRICKS:  # the end: the monte and the last trick are counted
+                for seat in range(4):
+                    mv[_T_SEAT[seat] + S_THIRDS] = thirds[seat] * _THIRD
         if n > k:
             table = self._table
             pos = k - 4 * done
             if pos == 0:
-                i = _T_SIGNALS + 9 * TABLE + signal
-                mv[i] = 1.0
-                table.append(i)
-            base = _T_CARDS + 40 * TABLE
+                i, j = _T_SIGNALS + 9 * TABLE + signal, _T_SEAT[leader] + S_LED + TABLE
+                mv[i] = mv[j] = 1.0
+                table += (i, j)
+            at = 40 * TABLE
             for pos in range(pos, len(trick)):
                 card = trick[pos]
-                i = base + _SEAT_CARDS * ((leader + pos) & 3) + card
+                i = _T_SEAT[(leader + pos) & 3] + at + card
                 mv[i] = mv[_T_PLAYED + card] = 1.0
                 table.append(i)
         self.cards = n
 
     def copy_into(self, mv, me: int) -> None:
-        """Write this public part into a seat's buffer ``mv``, as seen from seat ``me``."""
+        """Write the play into a seat's buffer ``mv``, as seen from seat ``me``."""
         src = self._mv
         if me == 0:
             mv[_PUBLIC:] = src
         else:
-            split = _CARDS + _SEAT_CARDS * (4 - me)
-            mv[_PUBLIC:_CARDS] = src[:_T_CARDS]
-            mv[_CARDS:split] = src[_T_CARDS + _SEAT_CARDS * me:]
-            mv[split:] = src[_T_CARDS:_T_CARDS + _SEAT_CARDS * me]
+            split = _SEATS + SEAT_LEN * (4 - me)
+            mv[_PUBLIC:_SEATS] = src[:_T_SEATS]
+            mv[_SEATS:split] = src[_T_SEAT[me]:]
+            mv[split:] = src[_T_SEATS:_T_SEAT[me]]
 
 
 class Encoder:
@@ -301,8 +307,7 @@ class Encoder:
     __slots__ = ("array", "_mv", "_view", "_seat", "_table", "_own_table", "_moves", "_phase",
                  "_to_move", "_hand", "_auction", "_auction_open", "_contract", "_declarer",
                  "_called", "_giver", "_alone", "_partner", "_monte", "_discards", "_given",
-                 "_final", "_cards", "_played", "_revealed", "_tricks", "_table_leader",
-                 "_thirds", "_sides_known")
+                 "_final", "_played", "_revealed", "_tricks", "_thirds", "_sides_known")
 
     def __init__(self, table: Table | None = None):
         self.array = np.zeros(OBSERVATION_SIZE, np.float32)
@@ -379,11 +384,9 @@ class Encoder:
         self._discards = 0
         self._given = None
         self._final = 0
-        self._cards = 0
         self._played = 0
         self._revealed = False
         self._tricks = 0
-        self._table_leader = None
         self._thirds = (0, 0, 0, 0)
         self._sides_known = False
 
@@ -434,8 +437,8 @@ class Encoder:
             self._update_cards(played, tricks, trick, leader, signal, thirds, won)
         if self._alone is not True and self._partner is None:
             self._update_partnership(view)
-        if phase == END:
-            self._update_scores(thirds, won)  # the monte and the last trick count at the end
+        if phase == END and self._sides_known:
+            self._update_sides()  # the monte and the last trick count at the end
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -470,40 +473,18 @@ class Encoder:
             self._discards = discards
 
     def _update_cards(self, played: int, tricks, trick, leader, signal, thirds, won) -> None:
-        """The cards played since the last look: the public part from the Table, and this
-        seat's view of the leaders, winners and scores."""
+        """The cards played since the last look: the play from the Table, and the sides'
+        thirds when this seat knows the sides."""
         n = played.bit_count()
         table = self._table
         if table.cards != n:
-            table.update(tricks, trick, leader, signal, n)
-        mv, me = self._mv, self._seat
-        table.copy_into(mv, me)
+            table.update(tricks, trick, leader, signal, n, thirds, won)
+        table.copy_into(self._mv, self._seat)
         self._played = played
-        self._cards = n
-        done = len(tricks)
-        if self._tricks < done:
-            for t in range(self._tricks, done):
-                tr = tricks[t]
-                w = tr.winner
-                r = (w - me) & 3
-                mv[_LEADERS + 4 * t + ((tr.leader - me) & 3)] = 1.0
-                mv[_WINNERS + 4 * t + r] = 1.0
-                mv[_THIRDS + r] = thirds[w] * _THIRD
-                mv[_TRICKS_WON + r] = won[w] * _TRICK
-            self._tricks = done
-            self._thirds = thirds
-            if self._sides_known:
-                declarer, partner = self._declarer, self._partner
-                ours = thirds[declarer] + (0 if partner is None else thirds[partner])
-                mv[_SIDES] = ours * _THIRD
-                mv[_SIDES + 1] = (thirds[0] + thirds[1] + thirds[2] + thirds[3] - ours) * _THIRD
-        lead = leader if n > 4 * done else None  # who led the trick on the table
-        if lead != self._table_leader:
-            if self._table_leader is not None:
-                mv[_LEADERS + 4 * TABLE + ((self._table_leader - me) & 3)] = 0.0
-            if lead is not None:
-                mv[_LEADERS + 4 * TABLE + ((lead - me) & 3)] = 1.0
-            self._table_leader = lead
+        self._thirds = thirds
+        if self._sides_known and self._tricks != len(tricks):
+            self._update_sides()
+        self._tricks = len(tricks)
 
     def _update_partnership(self, view) -> None:
         alone, partner = view.alone, view.partner
@@ -517,21 +498,6 @@ class Encoder:
         if partner is not None:
             mv[_PARTNERSHIP + 2 + (partner - me) % 4] = 1.0
         self._alone, self._partner = alone, partner
-        self._update_sides()
-
-    def _update_scores(self, thirds, won) -> None:
-        """Rewrite the scores (at the end they include the monte and the last trick)."""
-        mv, me = self._mv, self._seat
-        a, b, c, d = _ROTATIONS[me]
-        mv[_THIRDS] = thirds[a] * _THIRD
-        mv[_THIRDS + 1] = thirds[b] * _THIRD
-        mv[_THIRDS + 2] = thirds[c] * _THIRD
-        mv[_THIRDS + 3] = thirds[d] * _THIRD
-        mv[_TRICKS_WON] = won[a] * _TRICK
-        mv[_TRICKS_WON + 1] = won[b] * _TRICK
-        mv[_TRICKS_WON + 2] = won[c] * _TRICK
-        mv[_TRICKS_WON + 3] = won[d] * _TRICK
-        self._thirds = thirds
         self._update_sides()
 
     def _update_sides(self) -> None:
@@ -596,16 +562,14 @@ def decode_observation(vector) -> dict:
     bids = {CONTRACTS[k // 4]: k % 4 for k in np.flatnonzero(auction)}
     contract = _one(block("contract"))
     partnership = block("partnership")
-    leaders, winners = block("leaders"), block("winners")
-    signals, cards = block("signals"), block("cards")
+    seats = [block(f"seat_{r}") for r in range(4)]
 
     def trick(t):
-        leader = _one(leaders[4 * t:4 * t + 4])
+        leader = next((r for r in range(4) if seats[r][S_LED + t]), None)
         if leader is None:
             return None
-        by_seat = {r: _one(cards[_SEAT_CARDS * r + 40 * t:_SEAT_CARDS * r + 40 * t + 40])
-                   for r in range(4)}
-        return {"leader": leader, "signal": _one(signals[9 * t:9 * t + 9]),
+        by_seat = {r: _one(seats[r][40 * t:40 * t + 40]) for r in range(4)}
+        return {"leader": leader, "signal": _one(block("signals")[9 * t:9 * t + 9]),
                 "cards": {r: c for r, c in by_seat.items() if c is not None}}
 
     tricks = []
@@ -613,7 +577,7 @@ def decode_observation(vector) -> dict:
         finished = trick(t)
         if finished is None:
             break
-        finished["winner"] = _one(winners[4 * t:4 * t + 4])
+        finished["winner"] = next(r for r in range(4) if seats[r][S_WON + t])
         tricks.append(finished)
     current = trick(TABLE)
     sides_known = bool(partnership[0] or _one(partnership[2:6]) is not None)
@@ -635,8 +599,8 @@ def decode_observation(vector) -> dict:
         "given_back": _one(block("given_back")),
         "final_monte": _cards_in(block("final_monte")),
         "played": _cards_in(block("played")),
-        "thirds_won": [round(float(x) * TOTAL_THIRDS) for x in block("thirds_won")],
-        "tricks_won": [round(float(x) * NUM_TRICKS) for x in block("tricks_won")],
+        "thirds_won": [round(float(seats[r][S_THIRDS]) * TOTAL_THIRDS) for r in range(4)],
+        "tricks_won": [round(float(seats[r][S_TRICKS]) * NUM_TRICKS) for r in range(4)],
         "side_thirds": ([round(float(x) * TOTAL_THIRDS) for x in block("side_thirds")]
                         if sides_known else None),
         "current_trick": current,

@@ -55,7 +55,7 @@ two space objects serve every agent.
 
 The vector is seat-relative (the observer is relative seat 0, the next seat to act after it 1,
 ...) and holds everything that seat knows and nothing else, with perfect recall of the deal.
-It is written by `mediatore_env.encoding` from the seat's `SeatView` alone. Layout version 2
+It is written by `mediatore_env.encoding` from the seat's `SeatView` alone. Layout version 3
 (`encoding.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
 
 | offset | length | block | meaning |
@@ -75,14 +75,13 @@ It is written by `mediatore_env.encoding` from the seat's `SeatView` alone. Layo
 | 196 | 40 | `discards` | the declarer's discards (the declarer; everyone at the end) |
 | 236 | 40 | `given_back` | Mediatore: the card passed back (declarer and giver) |
 | 276 | 40 | `final_monte` | the monte turned over after the last trick |
-| 316 | 4 | `thirds_won` | thirds taken by each relative seat / 35 |
-| 320 | 4 | `tricks_won` | tricks taken by each relative seat / 9 |
-| 324 | 2 | `side_thirds` | declarer's side, other side, / 35, when this seat knows the sides |
-| 326 | 40 | `leaders` | `4 * slot + relative seat`: who led each trick |
-| 366 | 36 | `winners` | `4 * slot + relative seat`: who won each finished trick |
-| 402 | 40 | `played` | every card played so far |
-| 442 | 90 | `signals` | `9 * slot + signal`: the signal of each lead |
-| 532 | 1600 | `cards` | `400 * relative seat + 40 * slot + card`: the card each seat played to each trick |
+| 316 | 2 | `side_thirds` | declarer's side, other side, / 35, when this seat knows the sides |
+| 318 | 40 | `played` | every card played so far |
+| 358 | 90 | `signals` | `9 * slot + signal`: the signal of each lead |
+| 448 | 421 | `seat_0` | the play of relative seat 0: `40 * slot + card` (400) its card in each trick, led (10), won (9), thirds / 35, tricks / 9 |
+| 869 | 421 | `seat_1` | the same for relative seat 1 |
+| 1290 | 421 | `seat_2` | the same for relative seat 2 |
+| 1711 | 421 | `seat_3` | the same for relative seat 3 |
 
 Slots 0 to 8 are the finished tricks in order, slot 9 the trick on the table.
 
@@ -140,7 +139,7 @@ the dealer. A bad value raises `ValueError`.
 
 ## Version History
 
-* v0: Initial release (observation layout version 2).
+* v0: Initial release (observation layout version 3).
 """
 
 from __future__ import annotations

@@ -56,12 +56,14 @@ def test_layout_is_contiguous_and_sized():
         assert OFFSETS[name] == offset and SIZES[name] == length and meaning
         offset += length
     assert offset == OBSERVATION_SIZE == 2132
-    assert OBSERVATION_VERSION == 2
+    assert OBSERVATION_VERSION == 3
     assert SIZES["rules"] == sum(len(v) for v in SWITCHES.values())
-    assert SIZES["cards"] == 4 * 10 * 40 and SIZES["signals"] == 10 * 9
-    assert SIZES["leaders"] == 4 * 10 and SIZES["winners"] == 4 * 9
-    # The public part a Table writes is the end of the vector: played, signals, cards.
-    assert [name for name, _, _ in LAYOUT[-3:]] == ["played", "signals", "cards"]
+    assert SIZES["signals"] == 10 * 9
+    assert encoding.SEAT_LEN == 10 * 40 + 10 + 9 + 1 + 1 == 421
+    # The play a Table writes is the end of the vector: played, signals, the four seat blocks.
+    assert [name for name, _, _ in LAYOUT[-6:]] == ["played", "signals", "seat_0", "seat_1",
+                                                    "seat_2", "seat_3"]
+    assert all(SIZES[f"seat_{r}"] == 421 for r in range(4))
 
 
 def test_documented_layout_table_matches_the_code():
