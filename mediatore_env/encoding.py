@@ -482,9 +482,15 @@ class Encoder:
         table.copy_into(self._mv, self._seat)
         self._played = played
         self._thirds = thirds
-        if self._sides_known and self._tricks != len(tricks):
-            self._update_sides()
-        self._tricks = len(tricks)
+        done = len(tricks)
+        if self._tricks != done:
+            self._tricks = done
+            if self._sides_known:
+                declarer, partner = self._declarer, self._partner
+                ours = thirds[declarer] if partner is None else thirds[declarer] + thirds[partner]
+                mv = self._mv
+                mv[_SIDES] = ours * _THIRD
+                mv[_SIDES + 1] = (sum(thirds) - ours) * _THIRD
 
     def _update_partnership(self, view) -> None:
         alone, partner = view.alone, view.partner

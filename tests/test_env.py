@@ -551,6 +551,13 @@ def test_documented_observation_layout_matches_the_encoder():
     assert f"Layout version {encoding.OBSERVATION_VERSION}" in mediatore_v0.__doc__
 
 
+def test_usage_example_runs(capsys):
+    doc = mediatore_v0.__doc__
+    code = doc[doc.index("```python\nfrom mediatore_env"):].split("```")[1][len("python"):]
+    exec(compile(code, "mediatore_v0 usage", "exec"), {})
+    assert "payoffs" in capsys.readouterr().out
+
+
 def test_docs_page_is_generated_from_the_code():
     from mediatore_env.__main__ import DOCS, documentation
     assert DOCS.read_text() == documentation(), "run: python -m mediatore_env docs"
