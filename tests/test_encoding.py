@@ -161,6 +161,23 @@ def test_incremental_encoder_equals_scratch_at_every_step():
                 np.testing.assert_array_equal(got, want)
 
 
+def test_encoders_sharing_a_table_equal_scratch_at_every_step():
+    """The four seats' encoders of the environment share one Table (the play, written once)."""
+    rng = random.Random(8)
+    deal_seen = None
+    table = encoding.Table()
+    encoders = [Encoder(table) for _ in range(4)]
+    for deal in played_deals(120, seed=9, bid_rate=0.45):
+        if deal is not deal_seen:
+            deal_seen = deal
+            table.reset()
+            views = [deal.view(s) for s in range(4)]
+        for seat in rng.sample(range(4), 4):
+            if rng.random() < 0.4 or deal.is_over():
+                np.testing.assert_array_equal(encoders[seat].encode(views[seat]),
+                                              observation(deal.view(seat))["observation"])
+
+
 def test_encoder_restarts_on_a_new_view():
     rng = random.Random(3)
     enc = Encoder()
