@@ -238,7 +238,8 @@ static int gen_moves(const Search *S, int mover, int *mv) {
  * - Lead: a card no one can beat (it takes the trick and whatever the others add), then
  *   a low card to a partner who holds the top card of the suit, then low cards.
  * - Follow: a card that wins the trick for sure, richest first; if the trick is safely
- *   the own side's, add points to it; otherwise play cheap. */
+ *   the own side's (won already, or a partner still to play holds a card above every
+ *   card left against it), add points to it; otherwise play cheap. */
 static void order_moves(const Search *S, int mover, int *mv, int n) {
     int score[10];
     u64 all = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
@@ -265,14 +266,18 @@ static void order_moves(const Search *S, int mover, int *mv, int n) {
                 win_pos = i;
             }
         int win_seat = (S->leader + win_pos) & 3;
-        u64 later_opp = 0;
+        u64 later_opp = 0, later_partner = 0;
         for (int k = S->ntrick + 1; k < 4; k++) {
             int seat = (S->leader + k) & 3;
             if (on_side(S, seat) != my_side) later_opp |= S->hand[seat];
+            else later_partner |= S->hand[seat];
         }
         later_opp &= suit_mask(led);
+        later_partner &= suit_mask(led);
         int opp_top = later_opp ? top_card(later_opp) : -1;
-        int ours_safe = on_side(S, win_seat) == my_side && win > opp_top;
+        int partner_top = later_partner ? top_card(later_partner) : -1;
+        int ours_safe = (on_side(S, win_seat) == my_side && win > opp_top) ||
+                        (partner_top > win && partner_top > opp_top);
         for (int i = 0; i < n; i++) {
             int c = mv[i], pts = POINTS[c], p = c % 10;
             if (c / 10 == led && c > win)

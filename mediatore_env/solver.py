@@ -35,7 +35,14 @@ transposition table at trick boundaries, equivalent cards searched once and heur
 ordering; exact values come from a binary search over N. It runs in the C extension
 ``mediatore_env._dds`` when that was built, else in the same algorithm in pure Python
 (about a hundred times slower). :data:`BACKEND` says which: ``"c"`` or ``"python"``. Setting
-the environment variable ``MEDIATORE_SOLVER=python`` before import forces the fallback.
+the environment variable ``MEDIATORE_SOLVER=python`` before import forces the fallback, and
+every function takes ``backend="c"`` or ``backend="python"`` to choose per call.
+
+The C core keeps its transposition table (16 MiB, allocated on first use) between calls, so
+repeated calls on positions of one deal -- :func:`move_values`, or one call per card as a
+deal is played -- reuse each other's work; :func:`clear_table` empties it. The table's
+entries are exact facts about positions, so the reuse never changes an answer. The core
+holds the GIL while it searches: calls from several threads run one at a time.
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ __all__ = [
     "BACKEND",
     "Position",
     "brute_force",
+    "clear_table",
     "legal_cards",
     "move_values",
     "play",
@@ -240,6 +248,13 @@ def move_values(pos: Position, *, backend: str | None = None) -> dict[int, int]:
         out[card] = child.taken + core.solve(child.hands, child.leader, child.trick,
                                              child.declarer_side, child.monte_thirds)
     return out
+
+
+def clear_table() -> None:
+    """Empty the C core's transposition table (the Python core makes a new one per call).
+    Answers never depend on it; timings do."""
+    if _dds is not None:
+        _dds.clear()
 
 
 def brute_force(pos: Position) -> int:
@@ -439,14 +454,18 @@ class _PySearch:
             win_pos = _trick_winner_offset(trick)
             win = trick[win_pos]
             win_seat = (self.leader + win_pos) % 4
-            later_opp = 0
+            later_opp = later_partner = 0
             for k in range(len(trick) + 1, 4):
                 seat = (self.leader + k) % 4
                 if (side >> seat & 1) != my_side:
                     later_opp |= hand[seat]
-            later_opp &= SUIT_MASKS[led]
-            opp_top = later_opp.bit_length() - 1  # -1 when empty
-            ours_safe = (side >> win_seat & 1) == my_side and win > opp_top
+                else:
+                    later_partner |= hand[seat]
+            opp_top = (later_opp & SUIT_MASKS[led]).bit_length() - 1  # -1 when none
+            partner_top = (later_partner & SUIT_MASKS[led]).bit_length() - 1
+            ours_safe = ((side >> win_seat & 1) == my_side and win > opp_top) or (
+                partner_top > win and partner_top > opp_top
+            )
             for c in moves:
                 pts, p = POINTS[c], c % 10
                 if c // 10 == led and c > win:
