@@ -1,0 +1,145 @@
+"""Contract value tables (mediatore_env.tables): entries, the table policy, files, command."""
+
+import numpy as np
+import pytest
+
+from mediatore_env import Deal, Rules
+from mediatore_env.cards import parse_card, thirds_of
+from mediatore_env.game import DISCARD, GIVE, PLAY, deal_hands
+from mediatore_env.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO, SOLO,
+                                 payments)
+from mediatore_env.solver import reaches, solve
+from mediatore_env.tables import (ContractTable, build_table, call_candidates, contract_deal,
+                                  contract_position, deal_of, main, plan_exchange, suit_score,
+                                  table_exchange)
+
+from packs import mask
+
+
+@pytest.fixture(scope="module")
+def exact():
+    return build_table(1, seed=11)
+
+
+@pytest.fixture(scope="module")
+def quick():
+    return build_table(3, seed=11, values="made", jobs=2)
+
+
+def test_deals_are_the_tournament_deals():
+    from agents.tournament import deal_dealer, deal_pack
+    for i in range(5):
+        assert deal_of(4, i) == (deal_dealer(i), deal_pack(4, i))
+
+
+def test_entries_are_consistent(exact):
+    hands, _ = deal_hands(exact.packs[0].tolist(), int(exact.dealers[0]))
+    entries = exact.entries(0)
+    assert len(entries) == sum(len(exact.call_cards(0, s, c)) for s in range(4)
+                               for c in (CHIAMO, MEDIATORE)) + 4 * 3
+    for e in entries:
+        assert sum(e.payoffs) == 0
+        assert e.made == (e.thirds >= 18)
+        assert 0 <= e.thirds <= 35
+        if e.called is not None:
+            holder = next((s for s in range(4) if hands[s] >> e.called & 1), None)
+            other = holder if holder not in (None, e.seat) else None
+            assert (e.partner if e.contract == CHIAMO else e.giver) == other
+            assert not hands[e.seat] >> e.called & 1
+        assert e.payoffs == payments(exact.rules, e.contract, e.seat, e.partner, e.giver, e.made, False)
+    # every seat has every contract
+    assert {(e.seat, e.contract) for e in entries} == {(s, c) for s in range(4) for c in CONTRACTS}
+
+
+def test_an_entry_is_the_solved_deal(exact):
+    dealer, pack = deal_of(11, 0)
+    for seat, contract in ((0, SOLO), (2, ARCISOLISSIMO), (3, MEDIATORE)):
+        e = exact.entry(0, seat, contract)
+        deal = contract_deal(Rules(), dealer, pack, seat, contract, e.called)
+        pos = contract_position(deal)
+        assert deal.phase == PLAY and not any(deal.tricks)
+        assert pos.leader == deal.mano and pos.taken == 0
+        assert pos.monte_thirds == thirds_of(deal.monte)
+        assert solve(pos) == e.thirds
+        assert reaches(pos, 18) == e.made
+
+
+def test_made_only_tables_agree_with_exact_ones(exact):
+    quick = build_table(1, seed=11, values="made")
+    assert (quick.thirds == -1).all()
+    assert np.array_equal(quick.made, exact.made)
+    assert np.array_equal(quick.calls, exact.calls)
+    assert quick.entry(0, 1, SOLISSIMO).thirds is None
+
+
+def test_call_candidates():
+    rules = Rules()
+    hand = mask("D3 D2 DA C2 S7 S6 S5 B4 B5")
+    assert call_candidates(rules, hand) == [parse_card(c) for c in ("DR", "C3", "S3", "B3")]
+    assert len(call_candidates(rules, hand, "all")) == 40 - 9
+    three = Rules(call_restriction="three")
+    assert call_candidates(three, hand) == [parse_card(c) for c in ("C3", "S3", "B3")]
+    all_threes = mask("D3 C3 S3 B3 D4 C4 S4 B4 D5")
+    assert call_candidates(three, all_threes) == [parse_card("B3")]  # plays alone
+
+
+def test_table_exchange_keeps_masters_and_is_legal():
+    assert suit_score(0b1110000000) > suit_score(0b0110000000) > suit_score(0)
+    hand = mask("D3 D2 DA DR C4 C5 C6 S4 S7 B3 B2 BA B4")
+    removed, give = plan_exchange(hand, 4, False)
+    assert removed.bit_count() == 4 and give is None and removed & ~hand == 0
+    assert not removed & mask("D3 D2 DA DR B3 B2 BA")
+    for seed in range(6):
+        dealer, pack = deal_of(seed, 0)
+        for contract, called in ((MEDIATORE, "B3"), (SOLO, None), (CHIAMO, "S3")):
+            card = parse_card(called) if called else None
+            deal = contract_deal(Rules(), dealer, pack, seed % 4, contract, card)
+            assert deal.phase == PLAY and deal.discards.bit_count() == 4
+            assert [h.bit_count() for h in deal.hands] == [9, 9, 9, 9]
+            if deal.giver is not None:
+                assert deal.given_back is not None
+
+
+def test_save_load_and_concatenate(tmp_path, quick):
+    path = tmp_path / "t.npz"
+    quick.save(path)
+    back = ContractTable.load(path)
+    assert len(back) == 3 and back.rules == quick.rules and back.seed == 11
+    assert back.values == "made" and back.call_mode == "top"
+    for i in range(3):
+        assert back.entries(i) == quick.entries(i)
+        assert back.deal(i).pack == quick.deal(i).pack
+    both = ContractTable.concatenate([quick, back])
+    assert len(both) == 6 and both.entries(4) == quick.entries(1)
+    assert path.stat().st_size < 3 * 600
+    (tmp_path / "bad.npz").write_bytes(b"not a table")
+    with pytest.raises(Exception):
+        ContractTable.load(tmp_path / "bad.npz")
+
+
+def test_jobs_do_not_change_the_table(quick):
+    one = build_table(3, seed=11, values="made", jobs=1)
+    assert np.array_equal(one.made, quick.made) and np.array_equal(one.calls, quick.calls)
+
+
+def test_entry_errors(quick):
+    with pytest.raises(ValueError, match="not tabled"):
+        quick.entry(0, 0, CHIAMO, called=next(c for c in range(40)
+                                              if c not in quick.call_cards(0, 0, CHIAMO)))
+    with pytest.raises(ValueError, match="has no call"):
+        quick.entry(0, 0, SOLO, called=3)
+
+
+def test_command_line(tmp_path, capsys):
+    path = str(tmp_path / "cli.npz")
+    assert main(["build", "--deals", "2", "--seed", "5", "--jobs", "2", "--values", "made",
+                 "--out", path]) == 0
+    out, err = capsys.readouterr()
+    assert "2/2 deals" in err and "wrote" in out and "chiamo" in out
+    assert main(["show", path]) == 0
+    assert "2 deals, seed 5" in capsys.readouterr().out
+    assert main(["show", path, "--deal", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("deal 1: dealer 1") and "seat 3 arcisolissimo" in text
+    assert main(["show", path, "--deal", "7"]) == 2
+    assert main(["show", str(tmp_path / "missing.npz")]) == 2
