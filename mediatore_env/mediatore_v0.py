@@ -474,11 +474,10 @@ class raw_env(AECEnv, EzPickle):
     @property
     def records(self) -> list[dict]:
         """Game records of the deals finished in this episode (mediatore_env.records format)."""
-        n = len(self._finished)
         if self.deals == 1:
             return [make_record(d) for d in self._finished]
         return [make_record(d, episode_deal=i + 1, episode_deals=self.deals)
-                for i, d in enumerate(self._finished[:n])]
+                for i, d in enumerate(self._finished)]
 
     @property
     def record(self) -> dict | None:
