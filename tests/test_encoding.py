@@ -137,6 +137,9 @@ def test_vector_holds_what_the_view_knows_at_every_step():
             assert obs["observation"].dtype == np.float32 and obs["observation"].shape == (OBSERVATION_SIZE,)
             assert obs["observation"].min() >= 0 and obs["observation"].max() <= 1
             assert decode_observation(obs["observation"]) == facts(view)
+            if deal.phase != AUCTION or not deal.history:  # the text, at every phase
+                text = observation_text(obs["observation"])
+                assert f"phase: {PHASE_NAMES[deal.phase]}" in text
             checked.add((seat, deal.phase))
     assert checked == {(s, p) for s in range(4) for p in range(len(PHASE_NAMES))}
 
