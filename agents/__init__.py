@@ -8,6 +8,7 @@ name           agent
 =============  ================================================================================
 ``random``     :class:`RandomAgent`: uniform legal moves; bids one step up with probability 0.2
 ``greedy``     :class:`GreedyAgent`: heuristic bidding, calling, exchange and card play
+``pimc``       :class:`PIMCAgent`: card play by sampled worlds solved double dummy, the rest greedy
 =============  ================================================================================
 
 :func:`make_agent` turns a text into an agent: a name above, with options after a colon
@@ -27,14 +28,16 @@ from .base import Agent, play_deal
 from .random_agent import RandomAgent
 from .greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy, GreedyAgent,
                      PlayPolicy)
+from .pimc import PIMCAgent
 
 #: name -> factory taking the options as keyword arguments
 AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "pimc": PIMCAgent,
 }
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "BiddingPolicy", "CallingPolicy",
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "BiddingPolicy", "CallingPolicy",
            "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent",
            "load_object", "play_deal"]
 

@@ -1,0 +1,213 @@
+"""PIMCAgent: card play by Perfect Information Monte Carlo over the double-dummy solver.
+
+For each card it has to play, the agent
+
+1. draws worlds -- where every unseen card may lie now -- uniformly among those consistent
+   with what its seat knows (:meth:`SeatView.world_sampler`: hand sizes, voids shown by play,
+   volo and striscio, the monte as seen, the called card's holder as far as known, the cards
+   given and passed back);
+2. solves each world double dummy (:mod:`mediatore_env.solver`, the C core): for each legal
+   card, does the declarer's side still reach 18 thirds (6 points) after it, with perfect
+   play by everyone from there on;
+3. plays the card with the best mean payoff over the worlds -- the payment this seat receives
+   in each world if the contract is made or lost there (RULES.md 7; capotto is not counted).
+
+Ties (common: a contract already made or lost in every world, or cards that are the same in
+every world) go to the greedy agent's choice when it is among the best, else to the highest
+of the best cards. A lead carries the greedy agent's signal when greedy would lead the same
+card, else *volo* when the card is the last of its suit, else none.
+
+**Budget.** ``worlds`` worlds at most, and no new world once ``time_limit`` seconds of the
+process's CPU time have gone into the decision (at least one world is always solved). Early
+in the deal a double-dummy search costs milliseconds, late in the deal microseconds, so the
+limit binds only in the first two or three tricks. CPU time rather than wall-clock time
+keeps the agent's play the same on a busy machine; with ``time_limit=None`` the agent is
+reproducible exactly (same seed, same moves). Decision timings accumulate in
+:attr:`PIMCAgent.timings`.
+
+**Bidding, calling, exchange.** These come from the greedy agent's policies (its bidding
+models were fitted to greedy card play, so they underbid a little for a stronger player:
+``bidding="bold"`` and the other names of :data:`agents.greedy.BIDDING_POLICIES` are
+accepted, as are ``calling``, ``exchange`` and ``play`` policy objects). Double-dummy
+contract values per deal, for bidding studies, are in :mod:`mediatore_env.tables`.
+
+**Known bias.** PIMC assumes that after its card everyone plays as if every card were
+visible ("strategy fusion"), and it never plays to hide or find information. It also reads
+no signal as a request: it follows its own worlds.
+
+    >>> from agents.tournament import run_tournament
+    >>> result = run_tournament(["pimc", "greedy", "greedy", "greedy"], deals=2, seed=1)
+    >>> len(result.standings)
+    2
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from mediatore_env.cards import NUM_CARDS, POINTS, SUIT_MASKS, thirds_of
+from mediatore_env.game import PLAY, PLAY_BASE
+from mediatore_env.rules import CHIAMO, MEDIATORE, VOLO, payments
+from mediatore_env.solver import Position, play as play_card, reaches
+
+from .base import Agent
+from .greedy import GreedyAgent
+
+WIN_THIRDS = 18
+
+
+def equivalent_cards(hand: int, cards: list[int], gone: int) -> dict[int, int]:
+    """Groups of ``cards`` that are the same double dummy in every world: same suit, same
+    points, and every card of the suit between them either in ``hand`` or ``gone`` (played
+    to a finished trick). Maps each card to its group's highest card, which represents it."""
+    rep = {}
+    prev = None
+    for c in sorted(cards, reverse=True):
+        if prev is not None and prev // 10 == c // 10 and POINTS[prev] == POINTS[c]:
+            between = SUIT_MASKS[c // 10] & ((1 << prev) - 1) & ~((2 << c) - 1)
+            if not between & ~(hand | gone):
+                rep[c] = rep[prev]
+                prev = c
+                continue
+        rep[c] = c
+        prev = c
+    return rep
+
+
+BOOSTED = (CHIAMO, MEDIATORE)
+
+
+class _Boosted:
+    """A bidding model (logit of the chance to make a contract) shifted by ``boost``."""
+
+    def __init__(self, model, boost: float):
+        self.model, self.boost = model, boost
+
+    def __call__(self, hand: int) -> float:
+        return self.model(hand) + self.boost
+
+
+class PIMCAgent(Agent):
+    """Plays cards by PIMC (see the module docstring); bids, calls and exchanges like
+    :class:`~agents.greedy.GreedyAgent`, whose policies it takes as options."""
+
+    name = "pimc"
+    wants_observation = False
+
+    def __init__(self, worlds: int = 24, time_limit: float | None = 0.08, bidding=None,
+                 bid_boost: float = 0.0, calling=None, exchange=None, play=None):
+        if not isinstance(worlds, int) or worlds < 1:
+            raise ValueError(f"worlds must be a positive int, got {worlds!r}")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        self.worlds = worlds
+        self.time_limit = time_limit
+        if isinstance(bidding, (int, float)) and not isinstance(bidding, bool) or bid_boost:
+            from .greedy import BID_MODELS, BiddingPolicy
+            margin = 0.0 if bidding is None else float(bidding)
+            models = {c: _Boosted(m, bid_boost if c in BOOSTED else 0.0) for c, m in BID_MODELS.items()}
+            bidding = BiddingPolicy(margin=margin, models=models)
+        self.greedy = GreedyAgent(bidding=bidding, calling=calling, exchange=exchange, play=play)
+        self.rng = random.Random(0)
+        #: per decision: (phase, trick number, worlds solved, CPU seconds, wall seconds)
+        self.timings: list[tuple[int, int, int, float, float]] = []
+
+    def reset(self, seed=None):
+        self.rng.seed(seed)
+        self.greedy.reset(seed)
+
+    def act(self, observation, view) -> int:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        if view.phase == PLAY:
+            move, n = self.play(view)
+        else:
+            move, n = self.greedy.act(observation, view), 0
+        self.timings.append((view.phase, len(view.tricks), n, time.thread_time() - cpu,
+                             time.perf_counter() - wall))
+        return move
+
+    # -- card play ----------------------------------------------------------------------------
+
+    def play(self, view) -> tuple[int, int]:
+        """(the move to play, the number of worlds solved for it)."""
+        legal = view.legal_moves()
+        cards = sorted({(m - PLAY_BASE) % NUM_CARDS for m in legal})
+        trick_cards = 0
+        for c in view.trick:
+            trick_cards |= 1 << c
+        rep = equivalent_cards(view.hand, cards, view.played & ~trick_cards)
+        candidates = sorted(set(rep.values()), reverse=True)
+        if len(candidates) == 1:
+            return self._with_signal(view, candidates[0], legal), 0
+        values, n = self.card_values(view, candidates)
+        best = max(values.values())
+        top = [c for c in candidates if values[c] == best]
+        if len(top) > 1:
+            greedy = self.greedy.play.play(view)
+            if rep[(greedy - PLAY_BASE) % NUM_CARDS] in top:
+                return greedy, n
+        return self._with_signal(view, top[0], legal), n
+
+    def card_values(self, view, cards: list[int]) -> tuple[dict[int, float], int]:
+        """The sum over sampled worlds of this seat's payoff after each card of ``cards``
+        (see the module docstring), and the number of worlds."""
+        rng = self.rng
+        sampler = view.world_sampler()
+        rules, contract, declarer, giver, me = (view.rules, view.contract, view.declarer,
+                                                view.giver, view.seat)
+        leader, trick, won = view.leader, tuple(view.trick), view.thirds_won
+        values = dict.fromkeys(cards, 0.0)
+        pays = {}
+        limit = self.time_limit
+        start = time.thread_time()
+        n = 0
+        while n < self.worlds:
+            world = sampler.sample(rng)
+            partner = world.partner if contract == CHIAMO else None
+            if partner not in pays:
+                pays[partner] = (payments(rules, contract, declarer, partner, giver, True, False)[me],
+                                 payments(rules, contract, declarer, partner, giver, False, False)[me])
+            win, loss = pays[partner]
+            side = 1 << declarer | (1 << partner if partner is not None else 0)
+            taken = sum(won[s] for s in range(4) if side >> s & 1)
+            pos = Position(world.hands, leader, trick, side, taken, thirds_of(world.monte))
+            results = []
+            for c in cards:
+                results.append(reaches(play_card(pos, c), WIN_THIRDS))
+                if n and limit is not None and time.thread_time() - start > limit:
+                    break  # out of time: this world is left out
+            else:
+                for c, made in zip(cards, results):
+                    values[c] += win if made else loss
+                n += 1
+                if limit is None or time.thread_time() - start <= limit:
+                    continue
+            break
+        return values, n
+
+    def _with_signal(self, view, card: int, legal: list[int]) -> int:
+        """The move playing ``card``: on a lead, with greedy's signal for it, or volo."""
+        move = PLAY_BASE + card
+        if view.trick or len(legal) == len({(m - PLAY_BASE) % NUM_CARDS for m in legal}):
+            return move
+        greedy = self.greedy.play.play(view)
+        if (greedy - PLAY_BASE) % NUM_CARDS == card:
+            return greedy
+        volo = move + VOLO * NUM_CARDS
+        return volo if volo in legal else move
+
+    # -- reports ------------------------------------------------------------------------------
+
+    def timing_summary(self) -> dict:
+        """Mean and worst CPU and wall time per decision, over all decisions and card plays."""
+        def stats(rows):
+            if not rows:
+                return {"decisions": 0}
+            cpu = sorted(r[3] for r in rows)
+            wall = sorted(r[4] for r in rows)
+            return {"decisions": len(rows), "cpu_mean_ms": 1e3 * sum(cpu) / len(cpu),
+                    "cpu_p90_ms": 1e3 * cpu[int(0.9 * (len(cpu) - 1))], "cpu_max_ms": 1e3 * cpu[-1],
+                    "wall_mean_ms": 1e3 * sum(wall) / len(wall), "wall_max_ms": 1e3 * wall[-1],
+                    "worlds_mean": sum(r[2] for r in rows) / len(rows)}
+        return {"all": stats(self.timings), "play": stats([r for r in self.timings if r[0] == PLAY])}

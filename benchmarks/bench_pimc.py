@@ -1,0 +1,126 @@
+"""PIMC against the greedy agent: duplicate tournaments with the time per decision.
+
+    python3 benchmarks/bench_pimc.py [--deals 300] [--seed 0] [--jobs 2] [--lineup pimc-1|pimc-3]
+                                     [--pimc pimc] [--json out.json]
+
+``pimc-1``: one PIMC agent and three greedy agents (``pimc greedy greedy greedy``);
+``pimc-3``: three PIMC agents and one greedy agent. Each deal is played in the four
+rotations of :mod:`agents.tournament` (the same deals, seeds and arithmetic as
+``mediatore-bench``; this script plays them itself only to collect the PIMC agents' timings
+from the worker processes). Prints the standings with 95% confidence intervals, and the
+CPU and wall-clock time per decision of the PIMC agents (all decisions, and card plays
+only), with the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import platform
+import sys
+import time
+
+from agents.tournament import _Player, spec_name, standings
+from mediatore_env.rules import PRESETS
+
+LINEUPS = {"pimc-1": ("P", "greedy", "greedy", "greedy"), "pimc-3": ("P", "P", "P", "greedy")}
+
+_PLAYER = None
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}; Python {platform.python_version()}; {platform.platform()}"
+
+
+def _init(*args):
+    global _PLAYER
+    _PLAYER = _Player(*args)
+
+
+def _work(bounds):
+    out = [_PLAYER.play(i)[0] for i in range(*bounds)]
+    timings = []
+    for agents in _PLAYER.agents:
+        for agent in agents:
+            if hasattr(agent, "timings"):
+                timings.extend(agent.timings)
+                agent.timings = []
+    return out, timings
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--lineup", choices=sorted(LINEUPS), default="pimc-1")
+    parser.add_argument("--pimc", default="pimc", help="the PIMC agent's spec, e.g. pimc:worlds=16")
+    parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
+    parser.add_argument("--json", help="write the results here")
+    args = parser.parse_args(argv)
+
+    names = [args.pimc if n == "P" else n for n in LINEUPS[args.lineup]]
+    entries = {n: n for n in names}
+    lineups = [tuple(names)]
+    rules = PRESETS[args.preset]
+    chunk = 5
+    bounds = [(i, min(i + chunk, args.deals)) for i in range(0, args.deals, chunk)]
+    start = time.perf_counter()
+    games, timings = [], []
+    init = (rules, args.seed, entries, lineups)
+    with multiprocessing.Pool(args.jobs, _init, init) as pool:
+        for k, (part, t) in enumerate(pool.imap(_work, bounds)):
+            games.extend(part)
+            timings.extend(t)
+            done = bounds[k][1]
+            sys.stderr.write(f"\r{done}/{args.deals} deals, {time.perf_counter() - start:.0f} s ")
+            sys.stderr.flush()
+    sys.stderr.write("\n")
+    seconds = time.perf_counter() - start
+    table = standings(list(entries), lineups, games)
+
+    def stats(rows):
+        cpu = sorted(r[3] for r in rows)
+        wall = sorted(r[4] for r in rows)
+        n = len(rows)
+        return {"decisions": n, "cpu_mean_ms": 1e3 * sum(cpu) / n, "cpu_p50_ms": 1e3 * cpu[n // 2],
+                "cpu_p90_ms": 1e3 * cpu[int(0.9 * (n - 1))], "cpu_p99_ms": 1e3 * cpu[int(0.99 * (n - 1))],
+                "cpu_max_ms": 1e3 * cpu[-1], "wall_mean_ms": 1e3 * sum(wall) / n,
+                "wall_p90_ms": 1e3 * wall[int(0.9 * (n - 1))], "wall_max_ms": 1e3 * wall[-1],
+                "worlds_mean": sum(r[2] for r in rows) / n}
+
+    play_rows = [r for r in timings if r[0] == 4]  # game.PLAY
+    result = {"lineup": names, "deals": args.deals, "seed": args.seed, "jobs": args.jobs,
+              "preset": args.preset, "seconds": round(seconds, 1), "machine": machine(),
+              "standings": [{"name": s.name, "mean": s.mean, "ci95": list(s.ci),
+                             "per_deal": s.per_deal} for s in table],
+              "time_all": stats(timings), "time_play": stats(play_rows)}
+    print(f"{' '.join(names)}: {args.deals} deals x 4 rotations, seed {args.seed}, "
+          f"{args.jobs} jobs, {seconds:.0f} s; {machine()}")
+    for s in table:
+        print(f"  {s.name:24s} {s.mean:+7.2f} units/deal  95% CI [{s.ci[0]:+.2f}, {s.ci[1]:+.2f}]")
+        print("      " + "; ".join(f"{role} {share:.0%} {contrib:+.2f}" for role, share, _, contrib
+                                    in s.role_rows() if share))
+        print("      " + "; ".join(f"{c} {share:.1%} made {made:.0%} {units:+.1f}" for c, share, made, units
+                                    in s.contract_rows()))
+    for label, key in (("all decisions", "time_all"), ("card plays", "time_play")):
+        t = result[key]
+        print(f"  PIMC {label}: {t['decisions']} decisions, CPU mean {t['cpu_mean_ms']:.1f} ms, "
+              f"p50 {t['cpu_p50_ms']:.1f}, p90 {t['cpu_p90_ms']:.1f}, p99 {t['cpu_p99_ms']:.1f}, "
+              f"max {t['cpu_max_ms']:.1f}; wall mean {t['wall_mean_ms']:.1f} ms, "
+              f"p90 {t['wall_p90_ms']:.1f}, max {t['wall_max_ms']:.1f}; worlds mean {t['worlds_mean']:.1f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
