@@ -34,7 +34,7 @@ The search (see docs/solver.md) is a null-window alpha-beta "does the side reach
 transposition table at trick boundaries, equivalent cards searched once and heuristic move
 ordering; exact values come from a binary search over N. It runs in the C extension
 ``mediatore_env._dds`` when that was built, else in the same algorithm in pure Python
-(about a hundred times slower). :data:`BACKEND` says which: ``"c"`` or ``"python"``. Setting
+(120-150 times slower). :data:`BACKEND` says which: ``"c"`` or ``"python"``. Setting
 the environment variable ``MEDIATORE_SOLVER=python`` before import forces the fallback, and
 every function takes ``backend="c"`` or ``backend="python"`` to choose per call.
 
