@@ -275,3 +275,11 @@ def test_full_deals_backends_agree():
         value = solve(pos, backend="c")
         assert value == solve(pos, backend="python"), str(pos)
         assert reaches(pos, 18, backend="python") == (value >= 18)
+
+
+def test_ci_runs_the_c_core():
+    # The extension is optional so installs never fail, but CI must notice when it did not
+    # build: PIMC and the tables are ~100x slower on the fallback.
+    import os
+    if os.environ.get("CI") and solver.BACKEND != "c":
+        pytest.fail("the C solver did not build; mediatore_env.solver fell back to pure Python")
