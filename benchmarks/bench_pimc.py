@@ -2,6 +2,7 @@
 
     python3 benchmarks/bench_pimc.py [--deals 300] [--seed 0] [--jobs 2] [--lineup pimc-1|pimc-3]
                                      [--pimc pimc] [--json out.json]
+    python3 benchmarks/bench_pimc.py --calibrate 400 [--pimc pimc] [--seed 1]
 
 ``pimc-1``: one PIMC agent and three greedy agents (``pimc greedy greedy greedy``);
 ``pimc-3``: three PIMC agents and one greedy agent. Each deal is played in the four
@@ -10,6 +11,12 @@ rotations of :mod:`agents.tournament` (the same deals, seeds and arithmetic as
 from the worker processes). Prints the standings with 95% confidence intervals, and the
 CPU and wall-clock time per decision of the PIMC agents (all decisions, and card plays
 only), with the machine it ran on.
+
+``--calibrate N``: N deals of forced declarations (each seat in turn declares Chiamo,
+Mediatore and Solo when the greedy bidding models give its hand a chance between 25% and
+95%; the PIMC agent declares and plays, three greedy agents defend or partner), and the
+logit shift per contract that makes the greedy models fit the PIMC agent's results: the
+``bid_boost`` of :class:`agents.pimc.PIMCAgent`.
 """
 
 from __future__ import annotations
@@ -55,6 +62,69 @@ def _work(bounds):
     return out, timings
 
 
+def _calibrate(task):
+    """Forced declarations: the PIMC agent declares, three greedy agents play the others."""
+    import math
+    from agents import make_agent
+    from agents.base import play_deal
+    from agents.greedy import BID_MODELS, MANO_BONUS
+    from agents.tournament import deal_pack
+    from mediatore_env.game import PASS, Deal
+    rules, seed, start, stop, spec, contracts, low, high = task
+    pimc, greedy = make_agent(spec), make_agent("greedy")
+    rows = []
+    for i in range(start, stop):
+        pack, dealer = deal_pack(seed, i), i % 4
+        for declarer in range(4):
+            for contract in contracts:
+                deal = Deal(rules, dealer, pack)
+                x = BID_MODELS[contract](deal.hands[declarer])
+                if rules.declarer_leads_first(contract) or deal.mano == declarer:
+                    x += MANO_BONUS.get(contract, 0.0)
+                if not low <= 1 / (1 + math.exp(-x)) <= high:
+                    continue
+                while deal.to_move != declarer:
+                    deal.apply(PASS)
+                deal.apply(contract)
+                for _ in range(3):
+                    deal.apply(PASS)
+                agents = [pimc if s == declarer else greedy for s in range(4)]
+                play_deal(deal, agents, seeds=[i * 4 + s for s in range(4)])
+                rows.append((contract, x, int(deal.declarer_won)))
+    return rows
+
+
+def calibrate(args) -> int:
+    """How much more often the PIMC agent makes a contract than the greedy bidding models
+    predict: the logit shift that fits, per contract, over forced declarations of hands the
+    models give a chance between --low and --high."""
+    import math
+    from mediatore_env.rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, SOLO
+    contracts = (CHIAMO, MEDIATORE, SOLO)
+    rules = PRESETS[args.preset]
+    tasks = [(rules, args.seed, i, min(i + 10, args.calibrate), args.pimc, contracts, 0.25, 0.95)
+             for i in range(0, args.calibrate, 10)]
+    rows = []
+    with multiprocessing.Pool(args.jobs) as pool:
+        for part in pool.imap(_calibrate, tasks):
+            rows.extend(part)
+    for contract in contracts:
+        data = [(x, y) for c, x, y in rows if c == contract]
+        if not data:
+            continue
+        shift = 0.0
+        for _ in range(50):  # Newton on the log-likelihood of y ~ sigmoid(x + shift)
+            p = [1 / (1 + math.exp(-(x + shift))) for x, _ in data]
+            grad = sum(y - q for (_, y), q in zip(data, p))
+            hess = sum(q * (1 - q) for q in p)
+            shift += grad / hess
+        made = sum(y for _, y in data) / len(data)
+        predicted = sum(1 / (1 + math.exp(-x)) for x, _ in data) / len(data)
+        print(f"{CONTRACT_NAMES[contract]:10s} {len(data):4d} declarations: made {made:.1%}, "
+              f"greedy models predict {predicted:.1%}; logit shift {shift:+.2f}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=300)
@@ -64,7 +134,11 @@ def main(argv=None) -> int:
     parser.add_argument("--pimc", default="pimc", help="the PIMC agent's spec, e.g. pimc:worlds=16")
     parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--calibrate", type=int, metavar="DEALS",
+                        help="instead: fit the PIMC agent's bidding boost on forced declarations")
     args = parser.parse_args(argv)
+    if args.calibrate:
+        return calibrate(args)
 
     names = [args.pimc if n == "P" else n for n in LINEUPS[args.lineup]]
     entries = {n: n for n in names}

@@ -12,7 +12,7 @@ from agents.pimc import equivalent_cards
 from mediatore_env import Deal, Rules
 from mediatore_env.cards import thirds_of
 from mediatore_env.game import PLAY, PLAY_BASE
-from mediatore_env.rules import payments
+from mediatore_env.rules import CHIAMO, MEDIATORE, SOLO, payments
 from mediatore_env.solver import Position, move_values
 
 from packs import mask
@@ -22,6 +22,14 @@ def test_registered_and_options():
     agent = make_agent("pimc:worlds=8,time_limit=None,bidding='bold'")
     assert isinstance(agent, PIMCAgent) and agent.worlds == 8 and agent.time_limit is None
     assert make_agent("pimc:bidding=-2.0").greedy.bidding.margin == -2.0
+    # the default bidding: greedy's models, with the PIMC agent's better chances
+    view = Deal(Rules(), 0, pack=list(range(40))).view(1)
+    boosted, plain = PIMCAgent().greedy.bidding, GreedyAgent().bidding
+    for contract, boost in ((CHIAMO, 0.4), (MEDIATORE, 0.7), (SOLO, 0.0)):
+        assert boosted.models[contract](view.hand) == pytest.approx(plain.models[contract](view.hand) + boost)
+    assert make_agent("pimc:bid_boost=chiamo:0.3;mediatore:0.8").bid_boost == {CHIAMO: 0.3, MEDIATORE: 0.8}
+    with pytest.raises(ValueError):
+        PIMCAgent(bid_boost="tressette:1")
     with pytest.raises(ValueError):
         PIMCAgent(worlds=0)
     with pytest.raises(ValueError):
