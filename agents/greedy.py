@@ -8,11 +8,12 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
-from mediatore_env.cards import ALL_CARDS, POINTS, SUIT_MASKS, cards_of
+from mediatore_env.cards import ALL_CARDS, POINTS, SUIT_MASKS, cards_of, highest
 from mediatore_env.game import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE,
                                 PASS, PLAY, PLAY_BASE, NUM_CARDS)
-from mediatore_env.rules import (BUSSO, CHIAMO, CONTRACTS, MEDIATORE, NO_SIGNAL, SOLISSIMO, SOLO,
-                                 ARCISOLISSIMO, VOLO, payments)
+from mediatore_env.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACTS, MEDIATORE,
+                                 MEGLIO, NO_SIGNAL, RIBUSSO, RIBUSSO_MEGLIO, SOLISSIMO, SOLO, VOLO,
+                                 payments)
 
 from .base import Agent
 
@@ -70,19 +71,17 @@ class LinearEvaluation:
         self.weights = dict(weights)
         self.bias = bias
         w = [weights.get(name, 0.0) for name in FEATURES]
-        self._table = tuple(sum(a * b for a, b in zip(w, feats)) for feats in _SUIT_FEATURES)
+        #: the score of each suit pattern (bit ``power`` set for each card held)
+        self.table = tuple(sum(a * b for a, b in zip(w, feats)) for feats in _SUIT_FEATURES)
 
     def __call__(self, hand: int) -> float:
-        t = self._table
+        t = self.table
         return (self.bias + t[hand & 1023] + t[(hand >> 10) & 1023] + t[(hand >> 20) & 1023]
                 + t[(hand >> 30) & 1023])
 
 
-# Strength: the thirds a hand of 9 cards is expected to take playing alone against three
-# (no monte). Initial guess; replaced by the calibrated one.
-STRENGTH = LinearEvaluation({
-    "three": 2.5, "two_top": 2.0, "two": 1.0, "ace_top": 4.0, "ace_half": 2.0, "ace_long": 1.0,
-    "king_top": 1.0, "courts": 0.4, "long4": 1.0, "void": 0.5}, bias=2.0)
+# CALIBRATED_STRENGTH (agents/calibrate.py)
+STRENGTH = LinearEvaluation({"three": 1.810, "two_top": 3.484, "two": 1.791, "two_single": 0.417, "ace_top": 2.648, "ace_half": 1.722, "ace_long": 1.096, "ace_short": 0.563, "king_top": 0.318, "courts": 0.400, "long4": 0.800, "long6": -0.078, "void": 0.627, "singleton": 0.339}, bias=2.357)
 
 
 # -- what a seat can deduce ------------------------------------------------------------------
@@ -93,6 +92,9 @@ def _higher(card: int) -> int:
 
 
 HIGHER = tuple(_higher(c) for c in range(NUM_CARDS))
+# Signals that ask the partner to play its highest card of the suit and return the suit.
+REQUESTS = {"standard": (BUSSO,), "no_striscio": (BUSSO,), "off": (),
+            "alternative": (MEGLIO, BUSSO_MEGLIO, RIBUSSO_MEGLIO)}
 FRIEND, FOE, UNKNOWN = 1, -1, 0
 
 
@@ -105,8 +107,9 @@ class Situation:
     - ``team[s]``: FRIEND, FOE or UNKNOWN (Chiamo before the called card shows).
     """
 
-    def __init__(self, view):
+    def __init__(self, view, infer: bool = True):
         self.view = view
+        self.infer = infer
         me = self.me = view.seat
         hand = self.hand = view.hand
         played = self.played = view.played
@@ -116,17 +119,28 @@ class Situation:
         self.leader = view.leader
         self.tricks = view.tricks
         void = [0, 0, 0, 0]
-        for t in self.tricks:
-            suit_mask = SUIT_MASKS[t.cards[0] // 10]
-            for i in (1, 2, 3):
-                if not (1 << t.cards[i]) & suit_mask:
-                    void[(t.leader + i) % 4] |= suit_mask
-        trick = self.trick
-        if trick:
-            suit_mask = SUIT_MASKS[trick[0] // 10]
-            for i in range(1, len(trick)):
-                if not (1 << trick[i]) & suit_mask:
-                    void[(self.leader + i) % 4] |= suit_mask
+        code = self.code = view.rules.signals
+        volo_is_fact = code in ("standard", "no_striscio")
+        self.facts = []  # (seat, card): a seat's signal says it holds the card (alternative code)
+        before = 0  # cards played before the trick being read
+        tricks = [(t.leader, t.cards, t.signal) for t in self.tricks]
+        if self.trick:
+            tricks.append((self.leader, self.trick, view.trick_signal))
+        for leader, cards, signal in tricks:
+            suit_mask = SUIT_MASKS[cards[0] // 10]
+            for i in range(1, len(cards)):
+                if not (1 << cards[i]) & suit_mask:
+                    void[(leader + i) % 4] |= suit_mask
+            if signal == VOLO and volo_is_fact:
+                void[leader] |= suit_mask  # "the card led was my last of the suit"
+            elif code == "alternative" and signal in (BUSSO, RIBUSSO, BUSSO_MEGLIO, RIBUSSO_MEGLIO):
+                out = suit_mask & ~(before | 1 << cards[0])
+                top = out.bit_length() - 1
+                if signal in (RIBUSSO, RIBUSSO_MEGLIO):
+                    top = (out & ~(1 << top)).bit_length() - 1
+                self.facts.append((leader, top))
+            for c in cards:
+                before |= 1 << c
         self.void = void
         hidden = ALL_CARDS & ~hand & ~played
         if me == declarer:
@@ -154,13 +168,26 @@ class Situation:
                 partner = view.partner
                 if partner is not None and partner != me:
                     self._place(possible, called, partner)
+        for seat, card in self.facts:
+            if seat != me and hidden >> card & 1:
+                self._place(possible, card, seat)
         self.possible = possible
         out = 0
         for s in range(4):
             if s != me:
                 out |= possible[s]
         self.outstanding = out
-        self.team = self._teams()
+        self.team = team = self._teams()
+        # A friend's request signal (busso; la meglio in the alternative code): play the
+        # highest card of the suit, and return the suit after winning the trick.
+        requests = REQUESTS[code]
+        self.request = bool(self.trick) and view.trick_signal in requests \
+            and self.leader != me and team[self.leader] == FRIEND
+        self.return_suit = None
+        if self.tricks:
+            t = self.tricks[-1]
+            if t.signal in requests and t.leader != me and t.winner == me and team[t.leader] == FRIEND:
+                self.return_suit = t.cards[0] // 10
 
     def _place(self, possible, card, seat):
         bit = 1 << card
@@ -194,6 +221,8 @@ class Situation:
                     team[s] = FOE if s not in candidates else UNKNOWN
             if alone is False and len(candidates) == 1:
                 team[candidates[0]] = FRIEND
+            elif self.infer:
+                self._infer(team)
             return team
         if partner == me or (self.hand >> called & 1):
             return [FRIEND if s in (me, declarer) else FOE for s in range(4)]
@@ -209,12 +238,69 @@ class Situation:
             for s in others:  # a seat void in the called suit cannot be the partner
                 if not self.possible[s] >> called & 1:
                     team[s] = FRIEND
+        if self.infer and UNKNOWN in team:
+            self._infer(team)
         return team
+
+    def loads(self) -> list[tuple[int, int]]:
+        """(a, b): seat ``a``, void in the suit led, discarded a card with points on a trick
+        that seat ``b`` was winning -- a sign that ``a`` and ``b`` play together."""
+        out = []
+        tricks = [(t.leader, t.cards) for t in self.tricks]
+        if self.trick:
+            tricks.append((self.leader, self.trick))
+        for leader, cards in tricks:
+            suit = cards[0] // 10
+            best, bi = cards[0], 0
+            for i in range(1, len(cards)):
+                c = cards[i]
+                if c // 10 != suit:
+                    if POINTS[c]:
+                        out.append(((leader + i) % 4, (leader + bi) % 4))
+                elif c > best:
+                    best, bi = c, i
+        return out
+
+    def _infer(self, team: list[int]) -> None:
+        """Chiamo, partner not shown yet: guess teams from who loaded points on whose tricks."""
+        me, declarer = self.me, self.declarer
+        for a, b in self.loads():
+            if team[a] != UNKNOWN or a == b:
+                continue
+            if me == declarer:
+                if b == me:
+                    for s in range(4):
+                        if s != me:
+                            team[s] = FRIEND if s == a else FOE
+                    return
+                if team[b] == UNKNOWN or team[b] == FOE:  # two defenders together
+                    team[a] = FOE
+                    if team[b] == UNKNOWN:
+                        team[b] = FOE
+            else:
+                if b == declarer:  # a is the partner
+                    for s in range(4):
+                        if team[s] == UNKNOWN:
+                            team[s] = FOE if s == a else FRIEND
+                    return
+                team[a] = FRIEND  # loaded for a defender: a defender
+                if team[b] == UNKNOWN:
+                    team[b] = FRIEND
+        if me == declarer and self.view.alone is False:
+            unknown = [s for s in range(4) if team[s] == UNKNOWN]
+            if len(unknown) == 1 and FRIEND not in (team[s] for s in range(4) if s != me):
+                team[unknown[0]] = FRIEND
 
     # -- card facts ---------------------------------------------------------------------
     def is_master(self, card: int) -> bool:
         """No card another seat may hold beats ``card``."""
         return not self.outstanding & HIGHER[card]
+
+    def side_master(self, card: int) -> bool:
+        """Only friends may hold a card that beats ``card``."""
+        higher = HIGHER[card]
+        team = self.team
+        return not any(team[s] != FRIEND and self.possible[s] & higher for s in range(4) if s != self.me)
 
     def can_beat(self, seat: int, card: int) -> bool:
         return bool(self.possible[seat] & HIGHER[card])
@@ -235,8 +321,10 @@ class BiddingPolicy:
     partner bring on average. The expected payoff uses the rules' payment schedule.
     """
 
-    def __init__(self, margin: float = 0.0, models: dict | None = None, max_contract: int | None = None):
+    def __init__(self, margin: float = 0.0, overcall_margin: float | None = None,
+                 models: dict | None = None, max_contract: int | None = None):
         self.margin = margin
+        self.overcall_margin = margin if overcall_margin is None else overcall_margin
         self.models = BID_MODELS if models is None else models
         self.max_contract = max_contract
 
@@ -254,7 +342,8 @@ class BiddingPolicy:
 
     def bid(self, view) -> int:
         legal = view.legal_moves()
-        best, best_value = PASS, self.margin
+        others_bid = any(bid and seat != view.seat for seat, bid in view.auction)
+        best, best_value = PASS, self.overcall_margin if others_bid else self.margin
         for move in legal[1:]:
             contract = move  # bid move ids are the contract ids
             if self.max_contract is not None and contract > self.max_contract:
@@ -274,16 +363,16 @@ def _declarer_win_payment(rules, contract: int) -> float:
     return payments(rules, contract, 0, None, 1 if contract == MEDIATORE else None, True, False)[0]
 
 
-# Per-contract models of the chance to make the contract (logit); initial guesses.
-def _bid_model(scale, shift):
-    w = {k: v * scale for k, v in STRENGTH.weights.items()}
-    return LinearEvaluation(w, STRENGTH.bias * scale - shift)
+# CALIBRATED_BID_MODELS (agents/calibrate.py)
+BID_MODELS = {
+    CHIAMO: LinearEvaluation({"three": 0.340, "two_top": 0.566, "two": 0.352, "two_single": 0.355, "ace_top": 0.924, "ace_half": 0.208, "ace_long": 0.107, "ace_short": 0.055, "king_top": -0.008, "courts": 0.019, "long4": 0.034, "long6": 0.003, "void": -0.143, "singleton": -0.019}, bias=-0.240),  # made 61.0%, mean payoff +1.06
+    MEDIATORE: LinearEvaluation({"three": 0.769, "two_top": 0.526, "two": 0.599, "two_single": 0.177, "ace_top": 0.465, "ace_half": 0.341, "ace_long": 0.202, "ace_short": 0.098, "king_top": -0.328, "courts": -0.048, "long4": 0.191, "long6": 0.253, "singleton": 0.098}, bias=-2.137),  # made 33.7%, mean payoff -7.52
+    SOLO: LinearEvaluation({"three": 0.718, "two_top": 0.840, "two": 0.497, "two_single": 0.116, "ace_top": 0.597, "ace_half": 0.392, "ace_long": 0.425, "ace_short": 0.295, "king_top": 0.209, "courts": 0.016, "long4": 0.088, "long6": 0.453, "void": -0.377, "singleton": -0.123}, bias=-4.192),  # made 18.0%, mean payoff -23.98
+    SOLISSIMO: LinearEvaluation({"three": 0.759, "two_top": 1.001, "two": 0.795, "two_single": 0.265, "ace_top": 0.582, "ace_half": 0.582, "ace_long": 0.713, "ace_short": 0.200, "king_top": 0.402, "courts": 0.049, "long4": 0.292, "long6": 0.104, "void": 0.100, "singleton": 0.195}, bias=-4.930),  # made 8.4%, mean payoff -40.97
+    ARCISOLISSIMO: LinearEvaluation({"three": 0.709, "two_top": 0.921, "two": 0.784, "two_single": 0.412, "ace_top": 0.522, "ace_half": 0.530, "ace_long": 0.597, "ace_short": 0.230, "king_top": 0.321, "courts": 0.049, "long4": 0.251, "long6": 0.084, "void": 0.051, "singleton": 0.170}, bias=-4.718),  # made 8.7%, mean payoff -45.71
+}
+MANO_BONUS = {CHIAMO: -0.417, MEDIATORE: -0.366, SOLO: -0.723, SOLISSIMO: -0.804, ARCISOLISSIMO: -0.669}
 
-
-BID_MODELS = {CHIAMO: _bid_model(0.35, 4.5), MEDIATORE: _bid_model(0.35, 6.0),
-              SOLO: _bid_model(0.35, 6.5), SOLISSIMO: _bid_model(0.35, 7.5),
-              ARCISOLISSIMO: _bid_model(0.35, 7.8)}
-MANO_BONUS: dict[int, float] = {}
 
 
 class CallingPolicy:
@@ -310,82 +399,119 @@ class CallingPolicy:
 
 class ExchangePolicy:
     """Discards the 4 cards (and, in Mediatore, passes back the 1 card) whose removal leaves
-    the strongest 9-card hand, with ``discard_points`` the value of a third put in the monte
-    (which goes to the last trick's winner) relative to a third kept in hand."""
+    the strongest 9-card hand by ``strength``, counting ``discard_points`` per third put in the
+    monte (it goes to the last trick's winner) and ``give_points`` per third passed to the
+    opponent who gave the called card.
 
-    def __init__(self, strength=None, discard_points: float = -0.5, give_points: float = -1.0):
+    The strength of a hand is a sum over its suits, so the best removal is found suit by suit
+    (every subset of each suit) and combined by dynamic programming over the number removed.
+    """
+
+    def __init__(self, strength=None, discard_points: float = 0.5, give_points: float = -1.0):
         self.strength = STRENGTH if strength is None else strength
         self.discard_points = discard_points
         self.give_points = give_points
 
-    def _plan(self, hand: int, discards_left: int, give: bool):
-        cards = cards_of(hand)
-        best, best_value = None, -math.inf
-        strength = self.strength
-        for out in combinations(cards, discards_left + give):
-            removed = 0
-            for c in out:
-                removed |= 1 << c
-            kept = hand & ~removed
-            value = strength(kept)
-            if give:
-                # the card passed back goes to an opponent: the least valuable one of `out`
-                g = min(out, key=lambda c: (POINTS[c], c % 10))
-                value += self.give_points * POINTS[g] - 0.05 * (g % 10)
-                value += self.discard_points * sum(POINTS[c] for c in out if c != g)
-            else:
-                value += self.discard_points * sum(POINTS[c] for c in out)
-            if value > best_value:
-                best, best_value = out, value
-        return best
+    def plan(self, hand: int, removals: int, give: bool) -> tuple[int, int | None]:
+        """(cards to remove as a bitset, the one of them to pass back or None)."""
+        table = self.strength.table
+        discard_points = self.discard_points
+        dp = {(0, False): (0.0, 0, None)}  # (removed, gave) -> (value, removed cards, give card)
+        for s in range(4):
+            pattern = (hand >> (10 * s)) & 1023
+            options = []  # (count, gives, value, removed bits, give card)
+            sub = pattern
+            while True:  # every subset of the suit's cards
+                n = sub.bit_count()
+                if n <= removals:
+                    removed = sub << (10 * s)
+                    pts = sum(POINTS[c] for c in cards_of(removed))
+                    base = table[pattern & ~sub] + discard_points * pts
+                    options.append((n, False, base, removed, None))
+                    if give and n:
+                        g = max(cards_of(removed), key=lambda c: (self.give_points - discard_points) * POINTS[c] - 0.05 * (c % 10))
+                        extra = (self.give_points - discard_points) * POINTS[g] - 0.05 * (g % 10)
+                        options.append((n, True, base + extra, removed, g))
+                if sub == 0:
+                    break
+                sub = (sub - 1) & pattern
+            new = {}
+            for (k, gave), (value, removed, g) in dp.items():
+                for n, gives, v, bits, g2 in options:
+                    if k + n > removals or (gave and gives):
+                        continue
+                    key = (k + n, gave or gives)
+                    total = value + v
+                    if key not in new or total > new[key][0]:
+                        new[key] = (total, removed | bits, g if g is not None else g2)
+            dp = new
+        _, removed, g = dp[(removals, give)]
+        return removed, g
 
     def discard(self, view) -> int:
-        hand = view.hand
-        left = 4 - view.discards.bit_count()
         give = view.giver is not None
-        out = self._plan(hand, left, give)
-        if give:
-            g = min(out, key=lambda c: (POINTS[c], c % 10))
-            out = [c for c in out if c != g]
-        return DISCARD_BASE + max(out)
+        removed, g = self.plan(view.hand, 4 - view.discards.bit_count() + give, give)
+        if g is not None:
+            removed &= ~(1 << g)
+        return DISCARD_BASE + removed.bit_length() - 1
 
     def give(self, view) -> int:
-        out = self._plan(view.hand, 0, True)
-        return GIVE_BASE + out[0]
+        _, g = self.plan(view.hand, 1, True)
+        return GIVE_BASE + g
 
 
 class PlayPolicy:
-    """Card play: see the module docstring."""
+    """Card play, from what the seat knows (:class:`Situation`); see the module docstring."""
 
-    def __init__(self, signals: bool = True):
+    #: lead value of a master card, on top of its points and 0.3 per card held in its suit
+    MASTER_LEAD = 1.0
+    #: lead value per card held in the suit of a low card led
+    LONG_LEAD = 0.1
+    #: a friend's card that may be beaten after us is secured when the trick holds this many thirds
+    SECURE_POINTS = 2
+
+    def __init__(self, signals: bool = True, infer: bool = True, take_points: int = 3,
+                 master_keep: float = 2.0):
         self.signals = signals
+        self.infer = infer
+        self.take_points = take_points
+        self.master_keep = master_keep
 
     def play(self, view) -> int:
         legal = view.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        sit = Situation(view)
+        sit = Situation(view, self.infer)
         if sit.trick:
             return PLAY_BASE + self.follow(sit)
-        card, signal = self.lead(sit)
+        card = self.lead(sit)
+        signal = self.lead_signal(sit, card) if self.signals else NO_SIGNAL
         move = PLAY_BASE + signal * NUM_CARDS + card
-        return move if move in legal else PLAY_BASE + card
+        return move if signal and move in legal else PLAY_BASE + card
 
     # -- values of cards --------------------------------------------------------------------
     def keep_value(self, sit: Situation, card: int) -> float:
-        """What keeping ``card`` for later is worth, in thirds (roughly)."""
+        """What keeping ``card`` for later is worth, in thirds (roughly): a master is a sure
+        trick, a card with one outstanding card above it a likely one; an Asso that may be
+        captured is worth nothing to keep."""
         if sit.is_master(card):
-            return 2.0 + POINTS[card]
+            return self.master_keep + POINTS[card]
         higher_out = (sit.outstanding & HIGHER[card]).bit_count()
         suit_len = (sit.hand & SUIT_MASKS[card // 10]).bit_count()
-        if POINTS[card] == 3:  # an Asso that may be captured
+        if POINTS[card] == 3:
             return 0.5 if higher_out == 1 and suit_len >= 3 else 0.0
         if higher_out == 1:
             return 1.0
         return 0.1 * (card % 10) / 9
 
     def dump_cost(self, sit: Situation, card: int) -> float:
+        """What playing ``card`` to a trick the other side wins costs: its points, and its
+        value kept."""
         return POINTS[card] + self.keep_value(sit, card)
+
+    def load_value(self, sit: Situation, card: int) -> float:
+        """What playing ``card`` to a trick our side wins gains: its points, less its value kept."""
+        return POINTS[card] - self.keep_value(sit, card)
 
     # -- following ------------------------------------------------------------------------------
     def follow(self, sit: Situation) -> int:
@@ -404,28 +530,32 @@ class PlayPolicy:
             return not any(team[s] != FRIEND and sit.can_beat(s, card) for s in after)
 
         friend_wins = team[winner] == FRIEND
-        if not mine:  # void: discard
+        if not mine:  # void: load points on a sure friend's trick, else discard
             if friend_wins and secure(best):
-                return max(cards, key=lambda c: (POINTS[c] - self.keep_value(sit, c), -(c % 10)))
+                return max(cards, key=lambda c: (self.load_value(sit, c), -(c % 10)))
             return self.discard_low(sit, cards)
+        if sit.request and cards[0] > best:
+            return cards[0]  # the partner knocked: our highest card of the suit, and it wins
         if friend_wins and secure(best):
-            return max(cards, key=lambda c: (POINTS[c] - self.keep_value(sit, c), -(c % 10)))
+            return max(cards, key=lambda c: (self.load_value(sit, c), -(c % 10)))
         winners = [c for c in cards if c > best]
         safe = [c for c in winners if secure(c)]
         if friend_wins:
-            # partner winning but threatened: secure it if cheap and worth it
-            if safe and trick_points >= 2:
+            # the friend's card may be beaten after us: secure the trick if it is worth it
+            if safe and trick_points >= self.SECURE_POINTS:
                 c = min(safe)
                 if not sit.is_master(c) or trick_points + POINTS[c] >= 3:
                     return c
             return min(cards, key=lambda c: (self.dump_cost(sit, c), c))
         if safe:
             c = min(safe)
-            if trick_points + POINTS[c] >= 1 or not sit.is_master(c) or any(team[s] == FRIEND for s in after):
+            if trick_points + POINTS[c] >= self.take_points or not sit.is_master(c) \
+                    or any(team[s] == FRIEND for s in after):
                 return c
         return min(cards, key=lambda c: (self.dump_cost(sit, c), c))
 
     def discard_low(self, sit: Situation, cards) -> int:
+        """The cheapest card to throw away, from a short suit where possible (towards a void)."""
         hand = sit.hand
 
         def cost(c):
@@ -434,34 +564,48 @@ class PlayPolicy:
         return min(cards, key=cost)
 
     # -- leading ---------------------------------------------------------------------------------
-    def lead(self, sit: Situation) -> tuple[int, int]:
+    def lead(self, sit: Situation) -> int:
         hand = sit.hand
         team = sit.team
         friends = [s for s in range(4) if s != sit.me and team[s] == FRIEND]
         best, best_value = None, -math.inf
+        foes = [s for s in range(4) if s != sit.me and team[s] != FRIEND]
         for card in cards_of(hand):
             suit_mask = SUIT_MASKS[card // 10]
             n = (hand & suit_mask).bit_count()
-            outstanding_in_suit = (sit.outstanding & suit_mask).bit_count()
-            if sit.is_master(card):
-                value = 1.0 + POINTS[card]
-                if outstanding_in_suit == 0:
-                    value -= 0.5
+            if not any(sit.can_beat(f, card) for f in foes):  # only friends may beat it
+                value = self.MASTER_LEAD + POINTS[card] + 0.3 * n
+                if not sit.outstanding & suit_mask:
+                    value -= 0.5  # no one follows: it takes only itself
                 if any(sit.void[f] & suit_mask and sit.possible[f] for f in friends):
-                    value += 2.0
-                # more masters behind it in the suit: cashing keeps control
-                value += 0.3 * n
+                    value += 2.0  # a void friend loads points on it
             else:
-                value = -self.dump_cost(sit, card) - 0.5 * POINTS[card]
-                value += 0.1 * n
+                value = -self.dump_cost(sit, card) - 0.5 * POINTS[card] + self.LONG_LEAD * n
+            if sit.return_suit == card // 10:
+                value += 3.0 if card == min(c for c in cards_of(hand & suit_mask)) else 1.0
             if value > best_value:
                 best, best_value = card, value
-        signal = NO_SIGNAL
-        if self.signals:
-            rest = hand & ~(1 << best) & SUIT_MASKS[best // 10]
-            if not rest:
-                signal = VOLO
-        return best, signal
+        return best
+
+    def lead_signal(self, sit: Situation, card: int) -> int:
+        """Volo when leading the last card of a suit; a request (busso, or la meglio in the
+        alternative code) when leading low from a suit where a friend's top card would make
+        ours the master."""
+        code = sit.code
+        if code == "off":
+            return NO_SIGNAL
+        suit_mask = SUIT_MASKS[card // 10]
+        rest = sit.hand & ~(1 << card) & suit_mask
+        if not rest:
+            return VOLO if code != "alternative" else NO_SIGNAL
+        if sit.is_master(card):
+            return NO_SIGNAL
+        mine = highest(rest)
+        above = sit.outstanding & HIGHER[mine]
+        friends = [s for s in range(4) if s != sit.me and sit.team[s] == FRIEND]
+        if above.bit_count() == 1 and any(sit.possible[f] & above for f in friends):
+            return BUSSO if code != "alternative" else MEGLIO
+        return NO_SIGNAL
 
 
 class GreedyAgent(Agent):

@@ -1,0 +1,151 @@
+"""Fit the greedy agent's hand evaluations by simulation (how the numbers in greedy.py were made).
+
+    python3 -m agents.calibrate --packs 3000 --seed 7 --jobs 2
+
+For each pack and each seat, the seat is made declarer of each contract in turn (the others
+pass), and four greedy agents play the deal out. From these games:
+
+- ``STRENGTH``: least squares of the thirds the declarer took, playing alone with no monte
+  (Solissimo and Arcisolissimo), on the features of its 9 cards;
+- ``BID_MODELS[c]``: logistic regression of "the declarer's side made contract c" on the
+  features of the declarer's hand *before* the auction, so each includes what the call, the
+  monte and the partner bring on average to that contract; plus a term for leading first.
+
+It prints the fitted tables as Python to paste into greedy.py. The games use the greedy agent
+as it is, so re-run it after changing the play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from mediatore_env.game import PASS, Deal
+from mediatore_env.rules import CONTRACT_NAMES, CONTRACTS, Rules
+
+from .base import play_deal
+from .greedy import FEATURES, GreedyAgent, hand_features
+from .tournament import deal_pack
+
+
+def forced_deal(rules: Rules, pack, dealer: int, declarer: int, contract: int) -> Deal:
+    """A deal whose auction made ``declarer`` the declarer of ``contract`` (all others pass)."""
+    deal = Deal(rules, dealer, pack)
+    while deal.to_move != declarer:
+        deal.apply(PASS)
+    deal.apply(contract)
+    for _ in range(3):
+        deal.apply(PASS)
+    return deal
+
+
+def _simulate(args):
+    rules, seed, start, stop, contracts, agent_spec = args
+    from . import make_agent
+    agents = [make_agent(agent_spec) for _ in range(4)]
+    rows = []
+    for i in range(start, stop):
+        pack = deal_pack(seed, i)
+        dealer = i % 4
+        for declarer in range(4):
+            for contract in contracts:
+                deal = forced_deal(rules, pack, dealer, declarer, contract)
+                hand = deal.hands[declarer]
+                leads = int(rules.declarer_leads_first(contract) or deal.mano == declarer)
+                play_deal(deal, agents, seeds=[i * 4 + s for s in range(4)])
+                rows.append((contract, hand_features(hand), leads, deal.side_thirds()[0],
+                             int(deal.declarer_won), deal.payoffs[declarer]))
+    return rows
+
+
+def simulate(packs: int, seed: int, rules: Rules, contracts=CONTRACTS, jobs: int = 1,
+             agent: str = "greedy"):
+    chunks = [(rules, seed, i, min(i + 20, packs), tuple(contracts), agent) for i in range(0, packs, 20)]
+    rows = []
+    if jobs == 1:
+        for c in chunks:
+            rows.extend(_simulate(c))
+    else:
+        import multiprocessing
+        with multiprocessing.Pool(jobs) as pool:
+            for part in pool.imap(_simulate, chunks):
+                rows.extend(part)
+    return rows
+
+
+def fit_ols(X: np.ndarray, y: np.ndarray, l2: float = 1.0) -> np.ndarray:
+    A = np.column_stack([np.ones(len(X)), X])
+    reg = l2 * np.eye(A.shape[1])
+    reg[0, 0] = 0.0
+    return np.linalg.solve(A.T @ A + reg, A.T @ y)
+
+
+def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 50) -> np.ndarray:
+    """Logistic regression by Newton's method with a small ridge penalty; [bias, weights...]."""
+    A = np.column_stack([np.ones(len(X)), X])
+    w = np.zeros(A.shape[1])
+    reg = l2 * np.eye(A.shape[1])
+    reg[0, 0] = 0.0
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-(A @ w)))
+        grad = A.T @ (p - y) + reg @ w
+        H = (A * (p * (1 - p))[:, None]).T @ A + reg
+        step = np.linalg.solve(H, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+def _fmt_weights(w) -> str:
+    return "{" + ", ".join(f'"{name}": {x:.3f}' for name, x in zip(FEATURES, w) if abs(x) >= 0.0005) + "}"
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python3 -m agents.calibrate", description=__doc__.split("\n")[0])
+    p.add_argument("--packs", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--agent", default="greedy")
+    p.add_argument("--save", help="save the simulated games (npz) here")
+    p.add_argument("--load", help="fit games saved by --save instead of simulating")
+    args = p.parse_args(argv)
+    if args.load:
+        data = np.load(args.load)
+        contract, X, leads, thirds, won, payoff = (data[k] for k in (
+            "contract", "X", "leads", "thirds", "won", "payoff"))
+    else:
+        t = time.perf_counter()
+        rows = simulate(args.packs, args.seed, Rules(), jobs=args.jobs, agent=args.agent)
+        print(f"# {len(rows)} games in {time.perf_counter() - t:.0f} s")
+        contract = np.array([r[0] for r in rows])
+        X = np.array([r[1] for r in rows], dtype=float)
+        leads = np.array([r[2] for r in rows], dtype=float)
+        thirds = np.array([r[3] for r in rows], dtype=float)
+        won = np.array([r[4] for r in rows], dtype=float)
+        payoff = np.array([r[5] for r in rows], dtype=float)
+    if args.save:
+        np.savez(args.save, contract=contract, X=X, leads=leads, thirds=thirds, won=won, payoff=payoff)
+    alone = (contract == 4) | (contract == 5)
+    w = fit_ols(np.column_stack([X[alone], leads[alone]]), thirds[alone])
+    resid = thirds[alone] - np.column_stack([np.ones(alone.sum()), X[alone], leads[alone]]) @ w
+    print(f"# strength: thirds alone with no monte; residual sd {resid.std():.2f}, "
+          f"leading first {w[-1]:+.2f}")
+    print(f"STRENGTH = LinearEvaluation({_fmt_weights(w[1:-1])}, bias={w[0]:.3f})")
+    print("BID_MODELS = {")
+    mano = {}
+    for c in CONTRACTS:
+        m = contract == c
+        wc = fit_logistic(np.column_stack([X[m], leads[m]]), won[m])
+        mano[c] = wc[-1]
+        print(f"    {CONTRACT_NAMES[c].upper()}: LinearEvaluation({_fmt_weights(wc[1:-1])}, "
+              f"bias={wc[0]:.3f}),  # made {won[m].mean():.1%}, mean payoff {payoff[m].mean():+.2f}")
+    print("}")
+    print("MANO_BONUS = {" + ", ".join(f"{CONTRACT_NAMES[c].upper()}: {v:.3f}" for c, v in mano.items()) + "}")
+
+
+if __name__ == "__main__":
+    main()
