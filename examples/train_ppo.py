@@ -85,7 +85,11 @@ def parse_args(argv=None):
                    help="reward = payment / largest payment (60) * this")
     p.add_argument("--pool-size", type=int, default=5, help="past versions kept for 'self'")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
-    p.add_argument("--init", default=None, help="start from this saved model instead")
+    p.add_argument("--init", default=None,
+                   help="continue training this saved model (its PPO settings; steps count on)")
+    p.add_argument("--previous", default=None,
+                   help="evaluations.json of the run --init continues, drawn on the curve")
+    p.add_argument("--stage-note", default="continued", help="label of the stage boundary")
     return p.parse_args(argv)
 
 
@@ -162,7 +166,7 @@ class EvalCallback(BaseCallback):
         t = time.perf_counter()
         self.model.policy.set_training_mode(False)
         ev = evaluate(self.model.policy, self.args.eval_deals, self.args.eval_seed, self.rules)
-        ev.update(step=int(self.num_timesteps), seconds=round(time.perf_counter() - self.start, 1),
+        ev.update(step=int(self.model.num_timesteps), seconds=round(time.perf_counter() - self.start, 1),
                   eval_seconds=round(time.perf_counter() - t, 1))
         self.log["evaluations"].append(ev)
         g, r = ev["vs_greedy"], ev["vs_random"]
@@ -178,6 +182,7 @@ class EvalCallback(BaseCallback):
 
     def _on_training_start(self):
         self.start = time.perf_counter()
+        self.next_eval = self.model.num_timesteps + self.args.eval_every
         self.run_eval()
 
     def _on_step(self) -> bool:
@@ -293,6 +298,22 @@ def imitate(model, rules: Rules, deals: int, epochs: int, scale: float, seed: in
 
 # -- output -------------------------------------------------------------------------------------
 
+def code_version() -> dict:
+    """The git commit of the checkout and its changed files (the agents evolve)."""
+    import subprocess
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*a):
+        try:
+            return subprocess.run(["git", *a], cwd=root, capture_output=True, text=True,
+                                  timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return None
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": git("rev-parse", "HEAD"),
+            "changed": status.splitlines() if status else []}
+
+
 def save_log(log: dict, path: Path) -> None:
     with open(path / "evaluations.json", "w") as f:
         json.dump(log, f, indent=1)
@@ -305,22 +326,32 @@ def plot(log: dict, png: Path) -> None:
     evs = log["evaluations"]
     if not evs:
         return
-    steps = np.array([e["step"] for e in evs]) / 1e6
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=90)
-    for key, color, label in (("vs_random", "tab:green", "PPO vs 3 random"),
-                              ("vs_greedy", "tab:blue", "PPO vs 3 greedy")):
-        mean = np.array([e[key]["mean"] for e in evs])
-        lo = np.array([e[key]["ci95"][0] for e in evs])
-        hi = np.array([e[key]["ci95"][1] for e in evs])
-        ax.plot(steps, mean, "o-", color=color, ms=3, label=label)
-        ax.fill_between(steps, lo, hi, color=color, alpha=0.2)
+    previous = (log.get("previous") or {}).get("evaluations") or []
+    stages = [(previous, ":", 0.1, " (first stage)"), (evs, "-", 0.2, "")] if previous else \
+        [(evs, "-", 0.2, "")]
+    for stage, ls, alpha, suffix in stages:
+        steps = np.array([e["step"] for e in stage]) / 1e6
+        for key, color, label in (("vs_random", "tab:green", "PPO vs 3 random"),
+                                  ("vs_greedy", "tab:blue", "PPO vs 3 greedy")):
+            mean = np.array([e[key]["mean"] for e in stage])
+            lo = np.array([e[key]["ci95"][0] for e in stage])
+            hi = np.array([e[key]["ci95"][1] for e in stage])
+            ax.plot(steps, mean, "o" + ls, color=color, ms=3, label=label + suffix)
+            ax.fill_between(steps, lo, hi, color=color, alpha=alpha)
+    if previous:
+        ax.axvline(evs[0]["step"] / 1e6, color="grey", lw=0.8)
+        ax.annotate(log.get("stage_note", "continued"), (evs[0]["step"] / 1e6, 0.5),
+                    textcoords="offset points", xytext=(-4, 0), fontsize=8, rotation=90,
+                    ha="right", va="bottom", color="grey")
+    first = previous or evs
     ref = log.get("reference", {})
     if "greedy_vs_random" in ref:
         ax.axhline(ref["greedy_vs_random"]["mean"], color="tab:green", ls="--", lw=1,
                    label="greedy vs 3 random")
     ax.axhline(0.0, color="tab:blue", ls="--", lw=1, label="greedy vs 3 greedy (0)")
-    if log.get("config", {}).get("imitate"):
-        ax.annotate("after imitation", (steps[0], evs[0]["vs_greedy"]["mean"]),
+    if ((log.get("previous") or {}).get("config") or log.get("config", {})).get("imitate"):
+        ax.annotate("after imitation", (first[0]["step"] / 1e6, first[0]["vs_greedy"]["mean"]),
                     textcoords="offset points", xytext=(5, -14), fontsize=8)
     ax.set_xlabel("PPO steps (millions of learner decisions)")
     ax.set_ylabel("units per deal (95% CI)")
@@ -365,7 +396,12 @@ def main(argv=None):
     log = {"format": "mediatore-ppo-training", "config": vars(args),
            "machine": {"python": platform.python_version(), "torch": torch.__version__,
                        "cpus": os.cpu_count(), "threads": args.threads},
-           "evaluations": []}
+           "code": code_version(), "stage_note": args.stage_note, "evaluations": []}
+    if args.previous:
+        with open(args.previous) as f:
+            previous = json.load(f)
+        log["previous"] = {k: previous.get(k) for k in ("config", "code", "evaluations", "final",
+                                                       "timing", "imitation")}
     t0 = time.perf_counter()
     log["reference"] = reference(args.eval_deals, args.eval_seed, rules)
     if args.imitate:
@@ -373,7 +409,8 @@ def main(argv=None):
                                    args.seed)
     callback = EvalCallback(args, rules, log, pool, out)
     t1 = time.perf_counter()
-    model.learn(total_timesteps=args.steps, callback=callback)
+    model.learn(total_timesteps=args.steps, callback=callback,
+                reset_num_timesteps=not args.init)
     train_seconds = time.perf_counter() - t1
     if callback.log["evaluations"][-1]["step"] < model.num_timesteps:
         callback.run_eval()
@@ -383,7 +420,7 @@ def main(argv=None):
                      "ppo_seconds": round(train_seconds, 1),
                      "eval_seconds_in_ppo": round(eval_seconds, 1),
                      "steps": int(model.num_timesteps),
-                     "ppo_steps_per_second": round(model.num_timesteps / max(1e-9, train_seconds - eval_seconds), 1)}
+                     "ppo_steps_per_second": round(args.steps / max(1e-9, train_seconds - eval_seconds), 1)}
     print("final evaluation ...", flush=True)
     log["final"] = evaluate(model.policy, args.final_deals, args.eval_seed + 1, rules)
     log["final"]["reference"] = reference(args.final_deals, args.eval_seed + 1, rules)
