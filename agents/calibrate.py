@@ -18,7 +18,6 @@ as it is, so re-run it after changing the play.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
@@ -27,7 +26,7 @@ from mediatore_env.game import PASS, Deal
 from mediatore_env.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
 from .base import play_deal
-from .greedy import FEATURES, GreedyAgent, hand_features
+from .greedy import FEATURES, hand_features
 from .tournament import deal_pack
 
 

@@ -6,12 +6,11 @@
 from __future__ import annotations
 
 import math
-from itertools import combinations
 
 from mediatore_env.cards import ALL_CARDS, POINTS, SUIT_MASKS, cards_of, highest
 from mediatore_env.game import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE,
                                 PASS, PLAY, PLAY_BASE, NUM_CARDS)
-from mediatore_env.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACTS, MEDIATORE,
+from mediatore_env.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE,
                                  MEGLIO, NO_SIGNAL, RIBUSSO, RIBUSSO_MEGLIO, SOLISSIMO, SOLO, VOLO,
                                  payments)
 
@@ -407,18 +406,24 @@ class ExchangePolicy:
     (every subset of each suit) and combined by dynamic programming over the number removed.
     """
 
-    def __init__(self, strength=None, discard_points: float = 0.5, give_points: float = -1.0):
+    def __init__(self, strength=None, discard_points: float = 0.5, give_points: float = -1.0,
+                 with_partner: bool = True):
+        self.with_partner = with_partner
         self.strength = STRENGTH if strength is None else strength
         self.discard_points = discard_points
         self.give_points = give_points
 
-    def plan(self, hand: int, removals: int, give: bool) -> tuple[int, int | None]:
-        """(cards to remove as a bitset, the one of them to pass back or None)."""
+    def plan(self, hand: int, removals: int, give: bool, partner_card: int = 0) -> tuple[int, int | None]:
+        """(cards to remove as a bitset, the one of them to pass back or None).
+
+        ``partner_card``: a bitset of the card a Chiamo partner holds, counted with the hand
+        when scoring it (it cannot be discarded)."""
         table = self.strength.table
         discard_points = self.discard_points
         dp = {(0, False): (0.0, 0, None)}  # (removed, gave) -> (value, removed cards, give card)
         for s in range(4):
             pattern = (hand >> (10 * s)) & 1023
+            theirs = (partner_card >> (10 * s)) & 1023
             options = []  # (count, gives, value, removed bits, give card)
             sub = pattern
             while True:  # every subset of the suit's cards
@@ -426,7 +431,7 @@ class ExchangePolicy:
                 if n <= removals:
                     removed = sub << (10 * s)
                     pts = sum(POINTS[c] for c in cards_of(removed))
-                    base = table[pattern & ~sub] + discard_points * pts
+                    base = table[(pattern & ~sub) | theirs] + discard_points * pts
                     options.append((n, False, base, removed, None))
                     if give and n:
                         g = max(cards_of(removed), key=lambda c: (self.give_points - discard_points) * POINTS[c] - 0.05 * (c % 10))
@@ -450,7 +455,10 @@ class ExchangePolicy:
 
     def discard(self, view) -> int:
         give = view.giver is not None
-        removed, g = self.plan(view.hand, 4 - view.discards.bit_count() + give, give)
+        partner_card = 0
+        if self.with_partner and view.contract == CHIAMO and view.alone is False:
+            partner_card = 1 << view.called_card
+        removed, g = self.plan(view.hand, 4 - view.discards.bit_count() + give, give, partner_card)
         if g is not None:
             removed &= ~(1 << g)
         return DISCARD_BASE + removed.bit_length() - 1

@@ -7,11 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from mediatore_env.game import Deal
 from mediatore_env.records import replay
 from mediatore_env.rules import CHIAMO, MEDIATORE, SOLO, Rules
 
-from agents import Agent, make_agent
+from agents import Agent
 from agents.cli import main, parse_deal_list, parse_rules
 from agents.tournament import (GameResult, cyclic_lineups, deal_dealer, deal_pack, derive_seed,
                                mean_ci, rotate, run_bidding_tournament, run_tournament, standings,

@@ -1,0 +1,305 @@
+"""The agents: the interface and registry, RandomAgent, and each greedy policy's decisions on
+hand-built situations (deals injected with tests/packs.py; dealer 3, so seat 0 is il mano)."""
+
+import random
+
+import numpy as np
+import pytest
+
+from mediatore_env.cards import SUIT_MASKS, format_cards, parse_card, parse_cards
+from mediatore_env.game import DISCARD, GIVE, PASS, Deal, move_text
+from mediatore_env.rules import (BUSSO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO, SOLO, VOLO,
+                                 Rules)
+
+from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent, play_deal
+from agents.greedy import (BIDDING_POLICIES, FEATURES, BiddingPolicy, CallingPolicy, ExchangePolicy,
+                           FRIEND, FOE, UNKNOWN, PassBidding, PlayPolicy, Situation,
+                           hand_features, make_bidding_policy)
+from packs import make_deal, play
+
+
+def texts(deal, agent, seat=None):
+    return move_text(agent.act(None, deal.view(deal.to_move if seat is None else seat)))
+
+
+# -- interface and registry ---------------------------------------------------------------------
+
+def test_registry_makes_agents_with_options_and_user_classes():
+    assert {"random", "greedy"} <= set(AGENTS)
+    a = make_agent("random:bid_rate=0.5")
+    assert isinstance(a, RandomAgent) and a.bid_rate == 0.5 and a.name == "random:bid_rate=0.5"
+    g = make_agent("greedy:bidding=cautious")
+    assert isinstance(g, GreedyAgent) and g.bidding.margin > 0
+    u = make_agent("agents.random_agent:RandomAgent:bid_rate=None")
+    assert isinstance(u, RandomAgent) and u.bid_rate is None
+    assert make_agent("greedy", bidding="pass").bidding.bid(None) == PASS
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("grumpy", "unknown agent 'grumpy'; known agents: random, greedy"),
+    ("random:bid_rate", "bad option"),
+    ("random:speed=3", "cannot make agent"),
+    ("nosuchmodule:Agent", "cannot import module"),
+    ("agents.base:Nothing", "has no 'Nothing'"),
+])
+def test_registry_errors_name_the_problem(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec)
+
+
+def test_a_users_agent_in_a_few_lines_plays_a_deal():
+    class FirstLegal(Agent):
+        wants_observation = False
+
+        def act(self, observation, view):
+            return view.legal_moves()[0]
+    deal = play_deal(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
+    assert deal.is_over()
+
+
+@pytest.mark.parametrize("name", ["random", "greedy"])
+def test_agents_are_deterministic_given_the_seed(name):
+    def run(seed):
+        deal = Deal(Rules(), 2, pack=list(range(40))[::-1])
+        return play_deal(deal, [make_agent(name) for _ in range(4)], seeds=[seed] * 4).history
+    assert run(7) == run(7)
+
+
+@pytest.mark.parametrize("preset", ["standard", "low", "alternative_signals", "no_signals",
+                                    "chiamo_blind", "call_three", "declarer_leads"])
+def test_greedy_plays_legal_moves_under_every_preset(preset):
+    rules = Rules.preset(preset)
+    for i in range(6):
+        deal = Deal(rules, i % 4, rng=np.random.default_rng(i))
+        play_deal(deal, [GreedyAgent(), RandomAgent(0.3), GreedyAgent(), RandomAgent(0.3)],
+                  seeds=[i] * 4)
+        assert deal.is_over()
+
+
+# -- RandomAgent --------------------------------------------------------------------------------
+
+def test_random_agent_bidding_eagerness():
+    deal = Deal(Rules(), 3, pack=list(range(40)))
+    view = deal.view(0)
+    assert RandomAgent(bid_rate=0.0).act(None, view) == PASS
+    assert RandomAgent(bid_rate=1.0).act(None, view) == 1  # the lowest bid: chiamo
+    uniform = RandomAgent(bid_rate=None, seed=1)
+    assert {uniform.act(None, view) for _ in range(200)} == {0, 1, 2, 3, 4, 5}
+    with pytest.raises(ValueError):
+        RandomAgent(bid_rate=1.5)
+
+
+def test_random_agent_reset_reseeds():
+    deal = Deal(Rules(), 3, pack=list(range(40)))
+    play(deal, "bid solo", "pass", "pass", "pass")
+    view = deal.view(0)
+    agent = RandomAgent()
+    agent.reset(5)
+    first = [agent.act(None, view) for _ in range(10)]
+    agent.reset(5)
+    assert [agent.act(None, view) for _ in range(10)] == first
+    assert all(m in view.legal_moves() for m in first)
+
+
+# -- hand evaluation and bidding -------------------------------------------------------------------
+
+def deal_for(hand, seed=0, **switches):
+    """Seat 0 holds ``hand``; the other cards are dealt at random."""
+    mine = parse_cards(hand)
+    rest = [c for c in range(40) if c not in mine]
+    random.Random(seed).shuffle(rest)
+    return make_deal([mine, rest[:9], rest[9:18], rest[18:27]], rest[27:], **switches)
+
+
+def test_hand_features_count_high_cards_aces_and_lengths():
+    f = dict(zip(FEATURES, hand_features(sum(1 << c for c in parse_cards("D3 D2 DA DR C2 C7 SA B4 B5")))))
+    assert f["three"] == 1 and f["two_top"] == 1 and f["ace_top"] == 1 and f["king_top"] == 1
+    assert f["two"] == 1 and f["ace_short"] == 1 and f["void"] == 0 and f["singleton"] == 1
+    assert f["long4"] == 1 and f["courts"] == 1
+
+
+WEAK, MEDIUM, STRONG, HUGE = ("D4 D5 D6 C4 C5 C6 S4 S5 S6", "D3 DA D5 C2 C6 S3 SR S6 B7",
+                              "C4 C7 S3 S2 SA B3 B2 D5 BR", "D3 D2 DA C3 C2 CA S3 S2 SA")
+
+
+def test_bidding_weak_passes_medium_calls_strong_plays_alone():
+    bid = BiddingPolicy()
+    assert bid.bid(deal_for(WEAK).view(0)) == PASS
+    assert bid.bid(deal_for(MEDIUM).view(0)) == CHIAMO
+    assert bid.bid(deal_for(STRONG).view(0)) >= MEDIATORE
+    assert bid.bid(deal_for(HUGE).view(0)) >= SOLISSIMO
+
+
+def test_win_chances_grow_with_the_hand():
+    bid = BiddingPolicy()
+    for contract in CONTRACTS:
+        chances = [bid.win_chance(deal_for(h).view(0), contract) for h in (WEAK, MEDIUM, STRONG, HUGE)]
+        assert chances == sorted(chances), contract
+    # the monte, the call and the partner make Chiamo the easiest contract to make
+    view = deal_for(MEDIUM).view(0)
+    assert bid.win_chance(view, CHIAMO) > bid.win_chance(view, MEDIATORE) > bid.win_chance(view, SOLO)
+
+
+def test_bidding_overcalls_only_with_a_better_hand_and_policies_can_be_swapped():
+    deal = deal_for(MEDIUM)
+    play(deal, "pass", "bid mediatore", "pass", "pass")  # seat 0 speaks again
+    assert BiddingPolicy().bid(deal.view(0)) == PASS
+    strong = deal_for(STRONG)
+    assert BiddingPolicy(max_contract=CHIAMO).bid(strong.view(0)) == CHIAMO
+    assert PassBidding().bid(strong.view(0)) == PASS
+    assert isinstance(make_bidding_policy("cautious"), BiddingPolicy)
+    assert set(BIDDING_POLICIES) >= {"greedy", "cautious", "bold", "chiamo", "random", "pass"}
+    with pytest.raises(ValueError, match="known: greedy"):
+        make_bidding_policy("wild")
+    # a GreedyAgent with another bidding policy keeps the other three
+    agent = GreedyAgent(bidding="pass")
+    assert isinstance(agent.play, PlayPolicy) and agent.act(None, strong.view(0)) == PASS
+
+
+# -- calling -----------------------------------------------------------------------------------
+
+CALL_HANDS = ["D2 DA DR D7 C2 CA S5 S6 B7", "D3 C3 C4 S3 S2 SA B3 B2 BA",
+              "D4 D5 D6 C5 C6 C7 S4 SF SC", "DC DF CR CC CF SR S7 BR BC"]
+CALL_MONTE = "BF B6 B5 B4"
+
+
+def test_calling_the_three_of_the_strongest_suit():
+    deal = make_deal(CALL_HANDS, CALL_MONTE)
+    play(deal, "bid chiamo", "pass", "pass", "pass")
+    assert texts(deal, GreedyAgent()) == "call D3"
+
+
+def test_calling_a_two_when_holding_every_three():
+    deal = deal_for("D3 C3 S3 B3 DA D2 C5 S6 B7")
+    play(deal, "bid chiamo", "pass", "pass", "pass")
+    called = CallingPolicy().call(deal.view(0)) - 6
+    assert called % 10 == 8 and not deal.hands[0] >> called & 1  # a 2 it does not hold
+
+
+def test_calling_respects_the_call_restriction():
+    deal = deal_for("D2 DA DR D7 C2 CA S5 S6 B7", call_restriction="no_ace")
+    play(deal, "bid mediatore", "pass", "pass", "pass")
+    assert texts(deal, GreedyAgent()) == "call D3"
+
+
+# -- the exchange ------------------------------------------------------------------------------
+
+def test_chiamo_discards_make_a_void_and_keep_the_called_suit():
+    deal = make_deal(CALL_HANDS, CALL_MONTE)
+    play(deal, "bid chiamo", "pass", "pass", "pass", "call D3")
+    agent = GreedyAgent()
+    while deal.phase == DISCARD:
+        deal.apply(agent.act(None, deal.view(0)))
+    kept = deal.hands[0]
+    assert not kept & SUIT_MASKS[2]  # the two low spades went: a void
+    for card in ("D2", "DA", "DR"):  # with the partner's D3: four sure tricks in Denari
+        assert kept >> parse_card(card) & 1, format_cards(kept)
+
+
+def test_mediatore_passes_back_a_worthless_card():
+    deal = make_deal(CALL_HANDS, CALL_MONTE)
+    play(deal, "bid mediatore", "pass", "pass", "pass", "call D3")
+    assert deal.giver == 1
+    agent = GreedyAgent()
+    while deal.phase == DISCARD:
+        deal.apply(agent.act(None, deal.view(0)))
+    assert deal.phase == GIVE
+    given = agent.act(None, deal.view(0)) - 86
+    assert given % 10 <= 3  # a 4, 5, 6 or 7: no points for the opponent
+    kept = deal.hands[0] & ~(1 << given)
+    for card in ("D3", "D2", "DA", "C2", "CA"):
+        assert kept >> parse_card(card) & 1
+
+
+def test_exchange_plan_counts_points_in_the_monte():
+    hand = sum(1 << c for c in parse_cards("D3 D2 DA DR C3 C2 CA SR SC SF S4 B4 B5"))
+    keep_points, _ = ExchangePolicy(discard_points=-3.0).plan(hand, 4, False)
+    dump_points, _ = ExchangePolicy(discard_points=1.0).plan(hand, 4, False)
+    assert format_cards(keep_points) != format_cards(dump_points)
+    from mediatore_env.cards import thirds_of
+    assert thirds_of(dump_points) > thirds_of(keep_points)
+
+
+# -- card play -------------------------------------------------------------------------------
+
+# Seat 0 declares Solissimo (no monte, alone against three) and leads first.
+PLAY_HANDS = ["C4 C7 S3 S2 SA B3 B2 D5 BR", "C3 D3 BA D6 S4 S5 B4 B5 CF",
+              "DA D4 C5 CR S6 S7 B6 B7 CC", "C6 D2 DR DC DF D7 C2 CA SF"]
+PLAY_MONTE = "SR SC BC BF"
+
+
+def solissimo(*moves, **switches):
+    deal = make_deal(PLAY_HANDS, PLAY_MONTE, **switches)
+    return play(deal, "bid solissimo", "pass", "pass", "pass", *moves)
+
+
+def test_loads_an_asso_on_a_friends_sure_trick():
+    # seat 1 leads the 3 of Denari; seat 2 drops its Asso on it (the 3 is master)
+    deal = solissimo("play C4", "play C3", "play C5", "play C6", "play D3")
+    assert texts(deal, GreedyAgent()) == "play DA"
+
+
+def test_dumps_its_lowest_card_under_the_declarers_master():
+    deal = solissimo("play B3")
+    assert texts(deal, GreedyAgent()) == "play B4"  # keeps BA away from the trick
+
+
+def test_wins_with_the_cheapest_card_that_surely_wins():
+    # the declarer leads D5; seat 1 holds D3 and D6, and only friends play after it
+    deal = solissimo("play D5")
+    assert texts(deal, GreedyAgent()) == "play D6"
+
+
+def test_does_not_lead_an_asso_the_three_or_two_can_capture():
+    deal = solissimo("play C7", "play CF", "play CR", "play C6")  # seat 2 wins with CR
+    move = texts(deal, GreedyAgent())
+    assert move != "play DA" and move.startswith("play")
+
+
+def test_answers_a_friends_busso_with_its_highest_card():
+    asked = solissimo("play C4", "play C3", "play C5", "play C6", "play D6 busso")
+    assert texts(asked, GreedyAgent()) == "play DA"
+    plain = solissimo("play C4", "play C3", "play C5", "play C6", "play D6")
+    assert texts(plain, GreedyAgent()) == "play D4"  # the declarer may still beat the Asso
+
+
+def test_leads_with_signals_only_when_the_code_allows():
+    deal = solissimo("play C4", "play C3", "play C5", "play C6")  # seat 1 leads
+    sit = Situation(deal.view(1))
+    assert PlayPolicy().lead_signal(sit, parse_card("CF")) == VOLO  # its last Coppe
+    assert PlayPolicy().lead_signal(sit, parse_card("D6")) in (BUSSO, 0)
+    off = solissimo("play C4", "play C3", "play C5", "play C6", signals="off")
+    assert PlayPolicy().lead_signal(Situation(off.view(1)), parse_card("CF")) == 0
+    assert all(m < 126 + 40 for m in off.legal_moves())
+
+
+def test_volo_tells_everyone_the_leader_is_void():
+    deal = solissimo("play C4", "play C3", "play C5", "play C6", "play CF volo")
+    sit = Situation(deal.view(2))
+    assert sit.void[1] == SUIT_MASKS[1]
+    assert not sit.possible[1] & SUIT_MASKS[1]
+
+
+def test_teams_in_solo_and_chiamo():
+    deal = solissimo()
+    assert Situation(deal.view(2)).team == [FOE, FRIEND, FRIEND, FRIEND]
+    # Chiamo: seat 0 calls CA (held by seat 3). Seat 3 knows; seats 1 and 2 do not.
+    chiamo = make_deal(PLAY_HANDS, PLAY_MONTE)
+    play(chiamo, "bid chiamo", "pass", "pass", "pass", "call CA")
+    agent = GreedyAgent()
+    while chiamo.phase == DISCARD:
+        chiamo.apply(agent.act(None, chiamo.view(0)))
+    assert Situation(chiamo.view(3)).team == [FRIEND, FOE, FOE, FRIEND]
+    assert Situation(chiamo.view(1)).team == [FOE, FRIEND, UNKNOWN, UNKNOWN]
+    assert Situation(chiamo.view(0)).team == [FRIEND, UNKNOWN, UNKNOWN, UNKNOWN]
+
+
+def test_partner_guessed_from_points_loaded_on_the_declarers_trick():
+    chiamo = make_deal(PLAY_HANDS, PLAY_MONTE)
+    play(chiamo, "bid chiamo", "pass", "pass", "pass", "call CA")
+    play(chiamo, "discard C4", "discard C7", "discard D5", "discard BR")
+    # seat 0 leads B3; seats 1 and 2 follow; seat 3, void in Bastoni, drops DR (a point) on it
+    play(chiamo, "play B3", "play B4", "play B6", "play DR")
+    assert Situation(chiamo.view(0)).team == [FRIEND, FOE, FOE, FRIEND]
+    assert Situation(chiamo.view(1)).team == [FOE, FRIEND, FRIEND, FOE]
+    assert Situation(chiamo.view(1), infer=False).team[2:] == [UNKNOWN, UNKNOWN]
