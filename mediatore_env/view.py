@@ -252,7 +252,7 @@ class _Scenario:
                     if v:
                         w += v
                         options.append((w, split, tuple(rest)))
-                self.choices[key] = options
+                self.choices[key] = ([o[0] for o in options], options)
             self.memo[key] = w
         return w
 
@@ -264,9 +264,8 @@ class _Scenario:
             if i == self.last:
                 split, rest = tuple(caps[l] for l in locs), None
             else:
-                options = self.choices[(i, caps)]
-                r = rng.random() * options[-1][0]
-                j = bisect.bisect_right([o[0] for o in options], r) if len(options) > 1 else 0
+                totals, options = self.choices[(i, caps)]
+                j = bisect.bisect_right(totals, rng.random() * totals[-1]) if len(totals) > 1 else 0
                 _, split, rest = options[min(j, len(options) - 1)]
             cards = cards[:]
             start = 0
