@@ -18,15 +18,17 @@ __version__ = "0.1.0"
 
 
 def _register_with_pettingzoo() -> None:
-    """Register ``mediatore/mediatore-v0`` (the AEC ``env()``) with PettingZoo's registry, so
-    ``pettingzoo.make("aec", "mediatore/mediatore-v0")`` works; PettingZoo before 1.27 has no
-    registry, and then nothing happens."""
+    """Register ``mediatore/mediatore-v0`` and ``mediatore/mediatore-bidding-v0`` (their AEC
+    ``env()``) with PettingZoo's registry, so ``pettingzoo.make("aec", "mediatore/mediatore-v0")``
+    works; PettingZoo before 1.27 has no registry, and then nothing happens."""
     try:
         from pettingzoo import aec_registry, register
     except ImportError:
         return
-    if "mediatore/mediatore-v0" not in aec_registry:
-        register("aec", "mediatore/mediatore-v0", entry_point="mediatore_env.mediatore_v0:env")
+    for name, module in (("mediatore/mediatore-v0", "mediatore_v0"),
+                         ("mediatore/mediatore-bidding-v0", "mediatore_bidding_v0")):
+        if name not in aec_registry:
+            register("aec", name, entry_point=f"mediatore_env.{module}:env")
 
 
 _register_with_pettingzoo()

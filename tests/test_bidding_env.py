@@ -136,3 +136,10 @@ def test_without_a_table_deals_are_solved_on_the_spot():
         env.step(PASS)
     assert sum(env._cumulative_rewards.values()) == 0 and any(env._cumulative_rewards.values())
     assert "solo" in env.render()
+
+
+def test_registered_with_pettingzoo():
+    import pettingzoo
+    import mediatore_env  # noqa: F401  (registers the environments)
+    env = pettingzoo.make("aec", "mediatore/mediatore-bidding-v0")
+    assert env.metadata["name"] == "mediatore_bidding_v0"
