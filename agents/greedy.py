@@ -1,6 +1,64 @@
 """GreedyAgent: a heuristic Mediatore player built from four swappable policies.
 
-(Draft: the full description of the heuristics is written once they are tuned.)
+``GreedyAgent(bidding=..., calling=..., exchange=..., play=...)`` composes a
+:class:`BiddingPolicy`, a :class:`CallingPolicy`, an :class:`ExchangePolicy` and a
+:class:`PlayPolicy`; replace one and keep the others (``GreedyAgent(bidding="cautious")``, or
+any object with a ``bid(view)`` method). Every policy reads only the seat's view and is
+deterministic. docs/agents.md gives the measurements behind each choice.
+
+**Hand evaluation.** A hand is described suit by suit (:func:`suit_features`): the 3; the 2
+with the 3, the 2 without it (guarded or bare); the Asso with both the 3 and the 2, with one
+of them, or with neither (in a suit of 3+ cards or of 1-2); the Re under 3-2-A; the court
+cards; length beyond 3 and beyond 5; voids and singletons. A :class:`LinearEvaluation` weighs
+these features, so a hand's score is a sum over its four suits.
+
+**Bidding.** For each contract it may bid, the chance to make it is
+``sigmoid(BID_MODELS[c](hand) + MANO_BONUS[c] if the declarer would lead first)``: logistic
+regressions fitted by simulation (agents/calibrate.py: every seat of 3000 packs made declarer
+of each contract, four greedy players), so each model already holds what that contract's call,
+monte and partner bring on average. Its expected payoff is ``p * W - (1 - p) * W``, with ``W``
+what the declarer receives under the table's schedule (Chiamo: 87% with a partner, 13%
+alone, the chance the called card lies in the monte). It bids the contract with the best
+expected payoff when that beats ``margin`` (0 units), else passes. Variants by name
+(:data:`BIDDING_POLICIES`): ``cautious`` (margin 2), ``bold`` (margin -1), ``chiamo`` (never
+above Chiamo), ``random`` (the random agent's bidding), ``pass``.
+
+**Calling.** The callable card, not in hand, that raises :data:`STRENGTH` of the hand the most
+as if it were held: typically the 3 of the suit where the hand holds the 2 and the Asso (in
+self-play 56% of calls are a 3, 39% a 2). Its own card only when nothing else may be called.
+
+**Exchange.** The 4 discards (and in Mediatore the 1 card passed back) leaving the strongest
+hand by :data:`STRENGTH`, with the Chiamo partner's called card counted in; each third
+discarded counts +0.5, because the monte goes to the last trick's winner while a court card that
+takes no trick is lost in play; each third passed back to the giver counts -1. As strength
+rewards voids and sure tricks, the discards are low cards of short suits (making voids) and lone
+court cards; 3s, guarded 2s and protected Assi stay. The best set is found suit by suit
+(every subset of each suit) and combined over the number removed.
+
+**Card play.** :class:`Situation` works out what the seat can know: which cards each other
+seat may still hold (voids shown, a volo signal, the monte shown in Mediatore and Solo, the
+called card given openly, the card passed back, the partner once known), which seats are
+friends, foes, or unknown (Chiamo before the called card shows; a seat void in the called suit
+is not the partner; a seat that, void, throws a point card on a trick someone is winning is
+taken as that seat's partner). A card is *sure* if no foe or unknown seat still to play can
+beat it. The *keep value* of a card: a master (no outstanding card beats it) 2 + its points, a
+card with one outstanding card above it 1, an Asso that may be captured 0.
+
+- Following, with a friend winning the trick for sure: it loads the card with the most points
+  for the least keep value (an Asso the 3 or 2 could capture goes first); answering a friend's
+  busso, it plays its highest card of the suit when that wins.
+- A friend winning but threatened: it secures the trick with its cheapest sure winner when the
+  trick holds 2 thirds (a master only for 3), else plays its cheapest card.
+- A foe or unknown winning: it takes the trick with its cheapest sure winner -- a master only
+  when the trick is worth a point (3 thirds) with it, or a friend still plays after it --
+  else it plays its cheapest card (points plus keep value: low cards, never a protected Asso).
+- Void: it loads a friend's sure trick, else throws its cheapest card, from its shortest suit.
+- Leading: a card only friends can beat is cashed first (points, suit length, and more when a
+  friend is void in the suit and will load), else the lowest pointless card of a long suit; an
+  Asso or 2 that can be captured is not led. After winning a trick on a friend's busso it
+  returns the suit.
+- Signals (standard code): volo with the last card of a suit; busso when leading low from a
+  suit where a friend may hold the one card above ours (la meglio in the alternative code).
 """
 
 from __future__ import annotations
@@ -79,8 +137,14 @@ class LinearEvaluation:
                 + t[(hand >> 30) & 1023])
 
 
-# CALIBRATED_STRENGTH (agents/calibrate.py)
-STRENGTH = LinearEvaluation({"three": 1.810, "two_top": 3.484, "two": 1.791, "two_single": 0.417, "ace_top": 2.648, "ace_half": 1.722, "ace_long": 1.096, "ace_short": 0.563, "king_top": 0.318, "courts": 0.400, "long4": 0.800, "long6": -0.078, "void": 0.627, "singleton": 0.339}, bias=2.357)
+# The strength of a hand, for the call and the exchange: about the thirds it takes playing
+# alone with no monte. Started from the least-squares fit of agents/calibrate.py on Solissimo
+# and Arcisolissimo games; "courts" and "long4" then raised by duplicate A/B tests (+0.10 units
+# per deal: a fit says what goes with strong hands, not what a discard should keep).
+STRENGTH = LinearEvaluation({
+    "three": 1.81, "two_top": 3.48, "two": 1.79, "two_single": 0.42, "ace_top": 2.65,
+    "ace_half": 1.72, "ace_long": 1.10, "ace_short": 0.56, "king_top": 0.32, "courts": 0.40,
+    "long4": 0.80, "long6": -0.08, "void": 0.63, "singleton": 0.34}, bias=2.36)
 
 
 # -- what a seat can deduce ------------------------------------------------------------------
@@ -362,15 +426,33 @@ def _declarer_win_payment(rules, contract: int) -> float:
     return payments(rules, contract, 0, None, 1 if contract == MEDIATORE else None, True, False)[0]
 
 
-# CALIBRATED_BID_MODELS (agents/calibrate.py)
+# The logit of the chance to make each contract, from the declarer's hand before the auction:
+# logistic regressions fitted by agents/calibrate.py (3000 packs x 4 declarers, four greedy
+# players, seed 8), so each includes what that contract's call, monte and partner bring on
+# average. MANO_BONUS is added when the declarer leads the first trick.
 BID_MODELS = {
-    CHIAMO: LinearEvaluation({"three": 0.340, "two_top": 0.566, "two": 0.352, "two_single": 0.355, "ace_top": 0.924, "ace_half": 0.208, "ace_long": 0.107, "ace_short": 0.055, "king_top": -0.008, "courts": 0.019, "long4": 0.034, "long6": 0.003, "void": -0.143, "singleton": -0.019}, bias=-0.240),  # made 61.0%, mean payoff +1.06
-    MEDIATORE: LinearEvaluation({"three": 0.769, "two_top": 0.526, "two": 0.599, "two_single": 0.177, "ace_top": 0.465, "ace_half": 0.341, "ace_long": 0.202, "ace_short": 0.098, "king_top": -0.328, "courts": -0.048, "long4": 0.191, "long6": 0.253, "singleton": 0.098}, bias=-2.137),  # made 33.7%, mean payoff -7.52
-    SOLO: LinearEvaluation({"three": 0.718, "two_top": 0.840, "two": 0.497, "two_single": 0.116, "ace_top": 0.597, "ace_half": 0.392, "ace_long": 0.425, "ace_short": 0.295, "king_top": 0.209, "courts": 0.016, "long4": 0.088, "long6": 0.453, "void": -0.377, "singleton": -0.123}, bias=-4.192),  # made 18.0%, mean payoff -23.98
-    SOLISSIMO: LinearEvaluation({"three": 0.759, "two_top": 1.001, "two": 0.795, "two_single": 0.265, "ace_top": 0.582, "ace_half": 0.582, "ace_long": 0.713, "ace_short": 0.200, "king_top": 0.402, "courts": 0.049, "long4": 0.292, "long6": 0.104, "void": 0.100, "singleton": 0.195}, bias=-4.930),  # made 8.4%, mean payoff -40.97
-    ARCISOLISSIMO: LinearEvaluation({"three": 0.709, "two_top": 0.921, "two": 0.784, "two_single": 0.412, "ace_top": 0.522, "ace_half": 0.530, "ace_long": 0.597, "ace_short": 0.230, "king_top": 0.321, "courts": 0.049, "long4": 0.251, "long6": 0.084, "void": 0.051, "singleton": 0.170}, bias=-4.718),  # made 8.7%, mean payoff -45.71
+    CHIAMO: LinearEvaluation({
+        "three": 0.34, "two_top": 0.57, "two": 0.35, "two_single": 0.35, "ace_top": 0.92,
+        "ace_half": 0.21, "ace_long": 0.11, "ace_short": 0.06, "king_top": -0.01,
+        "courts": 0.02, "long4": 0.03, "long6": 0.00, "void": -0.14, "singleton": -0.02}, bias=-0.24),
+    MEDIATORE: LinearEvaluation({
+        "three": 0.77, "two_top": 0.53, "two": 0.60, "two_single": 0.18, "ace_top": 0.47,
+        "ace_half": 0.34, "ace_long": 0.20, "ace_short": 0.10, "king_top": -0.33,
+        "courts": -0.05, "long4": 0.19, "long6": 0.25, "singleton": 0.10}, bias=-2.14),
+    SOLO: LinearEvaluation({
+        "three": 0.72, "two_top": 0.84, "two": 0.50, "two_single": 0.12, "ace_top": 0.60,
+        "ace_half": 0.39, "ace_long": 0.42, "ace_short": 0.29, "king_top": 0.21,
+        "courts": 0.02, "long4": 0.09, "long6": 0.45, "void": -0.38, "singleton": -0.12}, bias=-4.19),
+    SOLISSIMO: LinearEvaluation({
+        "three": 0.76, "two_top": 1.00, "two": 0.80, "two_single": 0.27, "ace_top": 0.58,
+        "ace_half": 0.58, "ace_long": 0.71, "ace_short": 0.20, "king_top": 0.40,
+        "courts": 0.05, "long4": 0.29, "long6": 0.10, "void": 0.10, "singleton": 0.20}, bias=-4.93),
+    ARCISOLISSIMO: LinearEvaluation({
+        "three": 0.71, "two_top": 0.92, "two": 0.78, "two_single": 0.41, "ace_top": 0.52,
+        "ace_half": 0.53, "ace_long": 0.60, "ace_short": 0.23, "king_top": 0.32,
+        "courts": 0.05, "long4": 0.25, "long6": 0.08, "void": 0.05, "singleton": 0.17}, bias=-4.72),
 }
-MANO_BONUS = {CHIAMO: -0.417, MEDIATORE: -0.366, SOLO: -0.723, SOLISSIMO: -0.804, ARCISOLISSIMO: -0.669}
+MANO_BONUS = {CHIAMO: -0.42, MEDIATORE: -0.37, SOLO: -0.72, SOLISSIMO: -0.80, ARCISOLISSIMO: -0.67}
 
 
 
@@ -473,6 +555,8 @@ class PlayPolicy:
 
     #: lead value of a master card, on top of its points and 0.3 per card held in its suit
     MASTER_LEAD = 1.0
+    #: added to the lead value of a master that is the last card of its suit
+    BARE_MASTER = 0.0
     #: lead value per card held in the suit of a low card led
     LONG_LEAD = 0.1
     #: a friend's card that may be beaten after us is secured when the trick holds this many thirds
@@ -583,6 +667,8 @@ class PlayPolicy:
             n = (hand & suit_mask).bit_count()
             if not any(sit.can_beat(f, card) for f in foes):  # only friends may beat it
                 value = self.MASTER_LEAD + POINTS[card] + 0.3 * n
+                if n == 1:
+                    value += self.BARE_MASTER
                 if not sit.outstanding & suit_mask:
                     value -= 0.5  # no one follows: it takes only itself
                 if any(sit.void[f] & suit_mask and sit.possible[f] for f in friends):

@@ -56,17 +56,18 @@ def format_report(result) -> str:
     for s in result.standings:
         for role, share, mean, contrib in s.role_rows():
             if role == "none":
-                continue
+                role, mean = "thrown in", math.nan
             rows.append([s.name, role, _pct(share), _signed(mean), _signed(contrib)])
     out += _table(["agent", "role", "share", "mean", "units/deal"], rows, "llrrr")
-    out += ["", "By contract (as declarer: share of seat-plays that won the auction with it, "
-            "share made, mean payoff):"]
+    out += ["", "By contract (as declarer: times it won the auction with it, as a share of its "
+            "seat-plays, share made, mean payoff):"]
     rows = []
     for s in result.standings:
         for name, share, made, mean in s.contract_rows():
-            rows.append([s.name, name, _pct(share), _pct(made), _signed(mean)])
+            rows.append([s.name, name, str(s.contracts[name]["declared"]), _pct(share), _pct(made),
+                         _signed(mean)])
     if rows:
-        out += _table(["agent", "contract", "declared", "made", "mean"], rows, "llrrr")
+        out += _table(["agent", "contract", "times", "share", "made", "mean"], rows, "llrrrr")
     else:
         out.append("(every deal was thrown in)")
     return "\n".join(out)
