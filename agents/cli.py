@@ -14,39 +14,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
-import time
 from pathlib import Path
 
 from mediatore_env.records import save_record
+from mediatore_env.runinfo import ProgressBar, machine
 from mediatore_env.rules import PRESETS, SWITCHES, Rules
 
 from . import AGENTS
 from .greedy import BIDDING_POLICIES
 from .tournament import run_bidding_tournament, run_tournament
-
-
-class ProgressBar:
-    """A one-line progress bar on stderr: deals done, elapsed time, time left."""
-
-    def __init__(self, total: int, stream=None, width: int = 30):
-        self.total, self.done, self.width = total, 0, width
-        self.stream = stream or sys.stderr
-        self.start = time.perf_counter()
-
-    def __call__(self, n: int) -> None:
-        self.done += n
-        elapsed = time.perf_counter() - self.start
-        filled = self.width * self.done // self.total
-        left = elapsed / self.done * (self.total - self.done) if self.done else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} "
-                          f"deals, {elapsed:.0f} s, ~{left:.0f} s left ")
-        self.stream.flush()
-
-    def close(self) -> None:
-        self.stream.write("\r" + " " * (self.width + 50) + "\r")
-        self.stream.flush()
 
 
 def _switch_value(name: str, text: str):
@@ -80,16 +57,6 @@ def parse_deal_list(text: str) -> list[int]:
         except ValueError:
             raise ValueError(f"bad deal list {text!r}: write numbers and ranges, e.g. 0,5,10-19") from None
     return out
-
-
-def machine() -> str:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def build_parser() -> argparse.ArgumentParser:

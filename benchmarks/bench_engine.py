@@ -11,25 +11,16 @@ deals/s, with the machine it ran on.
 from __future__ import annotations
 
 import argparse
-import platform
 import random
-import sys
 import time
 
 import numpy as np
 
 from mediatore_env.game import AUCTION, PASS, Deal
 from mediatore_env.rules import Rules
+from mediatore_env.runinfo import machine
 
 
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}; Python {platform.python_version()} ({sys.implementation.name}); {platform.system()}"
 
 
 def play_random(rules: Rules, packs: list[list[int]], seed: int, bid_rate: float) -> int:

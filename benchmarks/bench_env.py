@@ -31,15 +31,8 @@ import warnings
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-try:
-    from bench_engine import machine
-except ImportError:  # run from elsewhere
-    import platform
-
-    def machine() -> str:
-        return f"{platform.processor() or 'unknown CPU'}; Python {platform.python_version()}"
-
-from mediatore_env import mediatore_v0
+from mediatore_env import mediatore_v0  # noqa: E402  (after the BLAS settings)
+from mediatore_env.runinfo import machine  # noqa: E402
 
 
 def play(env, episodes: int, seed: int, bid_rate: float) -> int:

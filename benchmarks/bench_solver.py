@@ -14,27 +14,18 @@ when other jobs share the cores) -- with the backend and the machine it ran on.
 from __future__ import annotations
 
 import argparse
-import platform
-import sys
 import time
 
 import numpy as np
 
 from mediatore_env import solver
 from mediatore_env.cards import thirds_of, to_mask
+from mediatore_env.runinfo import machine
 from mediatore_env.solver import Position, reaches, solve
 
 SIDES = (0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001)
 
 
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}; Python {platform.python_version()} ({sys.implementation.name}); {platform.platform()}"
 
 
 def random_deals(n: int, seed: int) -> list[Position]:

@@ -31,13 +31,16 @@ Everything a seat may know is in :meth:`Deal.view`; the rest of this object is t
 from __future__ import annotations
 
 import operator
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .cards import (CARD_NAMES, LAST_TRICK_THIRDS, LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS,
                     _POWERS, cards_of, parse_card, thirds_of)
 from .rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, MEDIATORE, MEGLIO,
                     NO_SIGNAL, NUM_SIGNALS, RIBUSSO, RIBUSSO_MEGLIO, SIGNAL_NAMES, SOLO,
                     STRISCIO, TUTTO_FUORI, VOLO, Rules, payments)
+
+if TYPE_CHECKING:
+    from .view import SeatView
 
 # -- move ids ---------------------------------------------------------------------------------
 PASS = 0

@@ -18,7 +18,7 @@ RULES.md section 7 in one place.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 
 # Contracts (bids), lowest first. The values double as the bid move ids of game.py.
 CHIAMO, MEDIATORE, SOLO, SOLISSIMO, ARCISOLISSIMO = 1, 2, 3, 4, 5

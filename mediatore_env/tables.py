@@ -66,7 +66,8 @@ from .cards import CARD_NAMES, NUM_CARDS, POINTS, cards_of, format_cards, thirds
 from .game import (CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE, PASS, PLAY, Deal,
                    deal_hands)
 from .rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, PRESETS,
-                    SOLISSIMO, SOLO, Rules, payments)
+                    Rules, payments)
+from .runinfo import ProgressBar
 from .solver import Position, reaches, solve
 
 __all__ = ["ContractTable", "Entry", "build_table", "call_candidates", "contract_deal",
@@ -464,28 +465,6 @@ def build_table(deals: int, seed: int = 0, rules: Rules | None = None, calls: st
 
 # -- command line ---------------------------------------------------------------------------------
 
-class _Progress:
-    """A one-line progress bar on stderr: deals done, elapsed time, time left."""
-
-    def __init__(self, total: int, stream=None, width: int = 30):
-        self.total, self.done, self.width = total, 0, width
-        self.stream = stream or sys.stderr
-        self.start = time.perf_counter()
-
-    def __call__(self, n: int) -> None:
-        self.done += n
-        elapsed = time.perf_counter() - self.start
-        filled = self.width * self.done // self.total
-        left = elapsed / self.done * (self.total - self.done)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} "
-                          f"deals, {elapsed:.0f} s, ~{left:.0f} s left ")
-        self.stream.flush()
-
-    def close(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
-
-
 def _summary(table: ContractTable) -> str:
     lines = [f"{len(table)} deals, seed {table.seed}, calls {table.call_mode}, values "
              f"{table.values}, rules {table.rules.to_dict()}"]
@@ -530,7 +509,7 @@ def main(argv=None) -> int:
     if args.command == "build":
         if args.deals < 1 or args.jobs < 1:
             parser.error("--deals and --jobs must be positive")
-        bar = None if args.quiet else _Progress(args.deals)
+        bar = None if args.quiet else ProgressBar(args.deals)
         table = build_table(args.deals, args.seed, PRESETS[args.preset], args.calls,
                             args.values, args.jobs, bar, args.start)
         if bar:

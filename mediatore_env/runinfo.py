@@ -1,0 +1,48 @@
+"""What long command-line runs print about themselves: a progress bar and the machine.
+
+Shared by ``mediatore-bench``, ``mediatore-tables`` and the scripts in ``benchmarks/``, so
+every figure the project reports names its machine the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import time
+
+
+def machine() -> str:
+    """``'AMD EPYC, 2 cores, Python 3.11.7 (Linux)'``: the CPU model, core count and Python."""
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()} ({platform.system()})"
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr: deals done, elapsed time, time left.
+
+    Call it with the number of deals just finished; :meth:`close` wipes the line.
+    """
+
+    def __init__(self, total: int, stream=None, width: int = 30):
+        self.total, self.done, self.width = total, 0, width
+        self.stream = stream or sys.stderr
+        self.start = time.perf_counter()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        elapsed = time.perf_counter() - self.start
+        filled = self.width * self.done // self.total
+        left = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} "
+                          f"deals, {elapsed:.0f} s, ~{left:.0f} s left ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\r" + " " * (self.width + 50) + "\r")
+        self.stream.flush()
