@@ -359,7 +359,7 @@ def plot(log: dict, png: Path) -> None:
     ax.set_title(f"MaskablePPO on Mediatore ({cfg.get('eval_deals')} duplicate deals per point)",
                  fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="center right")
     fig.tight_layout()
     fig.savefig(png)
     plt.close(fig)

@@ -20,7 +20,7 @@ one deal. ::
 
 =================  ===========================================================================
 Observation        ``Box(0, 1, (2132,), float32)``: the learner's seat observation vector of
-                   :mod:`mediatore_env.encoding` (seat-relative, layout version 1)
+                   :mod:`mediatore_env.encoding` (seat-relative), as in the PettingZoo env
 Action             ``Discrete(486)``: the engine's move ids (:mod:`mediatore_env.game`)
 Mask               ``env.action_masks()``: bool ``(486,)``, True for the legal moves (the
                    method sb3-contrib's ``MaskablePPO`` calls); the same array is
@@ -38,8 +38,8 @@ finished deal.
 
 **The reward reaches the learner however the deal ends.** When the learner's move is not the
 last of the deal, the opponents play on to the end within the same ``step``, which returns
-``terminated=True`` with the learner's payment. (PettingZoo's SB3 tutorial wrapper loses the
-reward when an opponent makes the last move; this one cannot.)
+``terminated=True`` with the learner's payment. (PettingZoo's SB3 tutorial wrapper returns
+``last()`` of whichever agent moves next, which is not always the learner.)
 
 **Arguments** of ``MediatoreSeatEnv(opponents, seat=None, rules=None, ...)``:
 
