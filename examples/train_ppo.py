@@ -50,7 +50,8 @@ from agents.ppo_agent import PPOAgent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
 from mediatore_env.encoding import Encoder  # noqa: E402
 from mediatore_env.game import Deal  # noqa: E402
-from mediatore_env.single_seat import MediatoreSeatEnv, max_payment  # noqa: E402
+from mediatore_env.rules import max_payment  # noqa: E402
+from mediatore_env.single_seat import MediatoreSeatEnv  # noqa: E402
 from mediatore_env.rules import Rules  # noqa: E402
 
 

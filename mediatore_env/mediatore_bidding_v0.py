@@ -107,7 +107,7 @@ from pettingzoo.utils import wrappers
 
 from .encoding import rules_vector
 from .game import AUCTION, CALL, CALL_BASE, END, NUM_CARDS, move_text
-from .rules import CONTRACTS, Rules
+from .rules import CONTRACTS, Rules, max_payment
 from .tables import ContractTable, build_table
 
 __all__ = ["env", "raw_env", "NUM_ACTIONS", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS"]
@@ -154,14 +154,11 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"table must be a ContractTable, a path to one or None, got {table!r}")
         if table is not None and rules is not None:
             raise ValueError("give a table (its rules are the game's) or rules, not both")
-        if isinstance(rules, str):
-            rules = Rules.preset(rules)
         self.table = table
-        self.rules = table.rules if table is not None else (rules or Rules())
+        self.rules = table.rules if table is not None else Rules.coerce(rules)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, 'ansi', 'human'")
         self.render_mode = render_mode
-        from .mediatore_v0 import max_payment
         self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
 
         self.possible_agents = list(AGENTS)

@@ -186,7 +186,7 @@ from .encoding import OBSERVATION_SIZE, Encoder, Table
 from .game import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES, PLAY_BASE, Deal,
                    move_text, parse_move, validate_pack)
 from .records import make_record
-from .rules import CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, PRESETS, SWITCHES, Rules, payments
+from .rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
            "action_table", "max_payment", "NUM_MOVES", "OBSERVATION_SIZE"]
@@ -219,39 +219,13 @@ def action_table() -> str:
     return "\n".join(rows)
 
 
-def max_payment(rules: Rules) -> int:
-    """The largest payment any seat can receive or pay in one deal under ``rules``."""
-    best = 0
-    for contract in CONTRACTS:
-        if contract > rules.top_contract:
-            continue
-        for partner in ((None, 1) if contract == CHIAMO else (None,)):
-            for giver in ((None, 1) if contract == MEDIATORE else (None,)):
-                for won in (True, False):
-                    for capotto in (True, False):
-                        pay = payments(rules, contract, 0, partner, giver, won, capotto)
-                        best = max(best, *map(abs, pay))
-    return best
-
-
 def _make_rules(rules, switches: dict) -> Rules:
     unknown = sorted(set(switches) - set(SWITCHES))
     if unknown:
         raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
                         f"mediatore_v0; valid: rules, render_mode, deals, normalize_rewards, "
                         f"render_all, and the rules switches {', '.join(SWITCHES)}")
-    if rules is None:
-        base = Rules()
-    elif isinstance(rules, Rules):
-        base = rules
-    elif isinstance(rules, str):
-        base = Rules.preset(rules)
-    elif isinstance(rules, dict):
-        base = Rules.from_dict(rules)
-    else:
-        raise ValueError(f"rules must be a Rules object, a preset name ({', '.join(PRESETS)}) "
-                         f"or a dict of switches, got {rules!r}")
-    return base.replace(**switches) if switches else base
+    return Rules.coerce(rules, **switches)
 
 
 def _as_move(action):

@@ -108,6 +108,23 @@ class Rules:
     def replace(self, **switches) -> "Rules":
         return self.from_dict({**self.to_dict(), **switches})
 
+    @classmethod
+    def coerce(cls, rules=None, **switches) -> "Rules":
+        """Rules from what a user may pass: None (the standard game), a Rules object, a preset
+        name or a dict of switches; then ``switches`` on top. Bad input raises ``ValueError``."""
+        if rules is None:
+            base = cls()
+        elif isinstance(rules, Rules):
+            base = rules
+        elif isinstance(rules, str):
+            base = cls.preset(rules)
+        elif isinstance(rules, dict):
+            base = cls.from_dict(rules)
+        else:
+            raise ValueError(f"rules must be a Rules object, a preset name ({', '.join(PRESETS)}) "
+                             f"or a dict of switches, got {rules!r}")
+        return base.replace(**switches) if switches else base
+
     # -- what the switches mean ----------------------------------------------------------
 
     @property
@@ -199,3 +216,19 @@ def payments(rules: Rules, contract: int, declarer: int, partner: int | None,
     if not won:
         pay = [-p for p in pay]
     return tuple(pay)
+
+
+def max_payment(rules: Rules) -> int:
+    """The largest payment any seat can receive or pay in one deal under ``rules`` (the scale of
+    normalised rewards)."""
+    best = 0
+    for contract in CONTRACTS:
+        if contract > rules.top_contract:
+            continue
+        for partner in ((None, 1) if contract == CHIAMO else (None,)):
+            for giver in ((None, 1) if contract == MEDIATORE else (None,)):
+                for won in (True, False):
+                    for capotto in (True, False):
+                        pay = payments(rules, contract, 0, partner, giver, won, capotto)
+                        best = max(best, *map(abs, pay))
+    return best

@@ -82,24 +82,9 @@ from gymnasium import spaces
 
 from .encoding import OBSERVATION_SIZE, Encoder, action_mask, observation_text
 from .game import NUM_MOVES, Deal, validate_pack
-from .rules import CHIAMO, CONTRACTS, MEDIATORE, PRESETS, SWITCHES, Rules, payments
+from .rules import SWITCHES, Rules, max_payment
 
-__all__ = ["MediatoreSeatEnv", "max_payment"]
-
-
-def max_payment(rules: Rules) -> int:
-    """The largest payment any seat can receive or pay in one deal under ``rules``."""
-    best = 0
-    for contract in CONTRACTS:
-        if contract > rules.top_contract:
-            continue
-        for partner in ((None, 1) if contract == CHIAMO else (None,)):
-            for giver in ((None, 1) if contract == MEDIATORE else (None,)):
-                for won in (True, False):
-                    for capotto in (True, False):
-                        pay = payments(rules, contract, 0, partner, giver, won, capotto)
-                        best = max(best, *map(abs, pay))
-    return best
+__all__ = ["MediatoreSeatEnv"]
 
 
 def _make_rules(rules, switches: dict) -> Rules:
@@ -107,18 +92,7 @@ def _make_rules(rules, switches: dict) -> Rules:
     if unknown:
         raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))}; valid "
                         f"rules switches: {', '.join(SWITCHES)}")
-    if rules is None:
-        base = Rules()
-    elif isinstance(rules, Rules):
-        base = rules
-    elif isinstance(rules, str):
-        base = Rules.preset(rules)
-    elif isinstance(rules, dict):
-        base = Rules.from_dict(rules)
-    else:
-        raise ValueError(f"rules must be a Rules object, a preset name ({', '.join(PRESETS)}) "
-                         f"or a dict of switches, got {rules!r}")
-    return base.replace(**switches) if switches else base
+    return Rules.coerce(rules, **switches)
 
 
 def _check_seat(seat, what: str = "seat") -> int:

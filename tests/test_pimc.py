@@ -8,7 +8,7 @@ import pytest
 from agents import PIMCAgent, make_agent
 from agents.base import play_deal
 from agents.greedy import GreedyAgent
-from agents.pimc import equivalent_cards
+from agents.pimc import BID_BOOST, equivalent_cards
 from mediatore_env import Deal, Rules
 from mediatore_env.cards import thirds_of
 from mediatore_env.game import PLAY, PLAY_BASE
@@ -25,7 +25,7 @@ def test_registered_and_options():
     # the default bidding: greedy's models, with the PIMC agent's better chances
     view = Deal(Rules(), 0, pack=list(range(40))).view(1)
     boosted, plain = PIMCAgent().greedy.bidding, GreedyAgent().bidding
-    for contract, boost in ((CHIAMO, 0.4), (MEDIATORE, 0.7), (SOLO, 0.0)):
+    for contract, boost in ((CHIAMO, BID_BOOST[CHIAMO]), (MEDIATORE, BID_BOOST[MEDIATORE]), (SOLO, 0.0)):
         assert boosted.models[contract](view.hand) == pytest.approx(plain.models[contract](view.hand) + boost)
     assert make_agent("pimc:bid_boost=chiamo:0.3;mediatore:0.8").bid_boost == {CHIAMO: 0.3, MEDIATORE: 0.8}
     with pytest.raises(ValueError):

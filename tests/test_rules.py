@@ -111,3 +111,20 @@ def test_declarer_leads_first(first_lead, declarer_leads):
     rules = Rules(first_lead=first_lead)
     contracts = (CHIAMO, MEDIATORE, SOLO, SOLISSIMO, ARCISOLISSIMO)
     assert tuple(rules.declarer_leads_first(c) for c in contracts) == declarer_leads
+
+
+def test_coerce_accepts_what_users_pass_and_names_the_rest():
+    from mediatore_env.rules import PRESETS, Rules
+    assert Rules.coerce() == Rules()
+    assert Rules.coerce("low") == PRESETS["low"]
+    assert Rules.coerce({"signals": "off"}, capotto_bonus=False) == Rules(signals="off", capotto_bonus=False)
+    with pytest.raises(ValueError, match="preset name"):
+        Rules.coerce(3)
+
+
+def test_max_payment_is_the_largest_line_of_the_schedule():
+    from mediatore_env.rules import PRESETS, Rules, max_payment
+    # Standard: Arcisolissimo with capotto, 3 x (18 + 2) = 60. Low: Solissimo capotto 3 x (8 + 2).
+    assert max_payment(Rules()) == 60
+    assert max_payment(PRESETS["low"]) == 30
+    assert max_payment(Rules(capotto_bonus=False)) == 54

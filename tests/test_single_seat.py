@@ -10,7 +10,8 @@ from agents import Agent, GreedyAgent, RandomAgent
 from mediatore_env import Rules
 from mediatore_env.encoding import OBSERVATION_SIZE, observation
 from mediatore_env.game import NUM_MOVES, PASS, parse_move
-from mediatore_env.single_seat import MediatoreSeatEnv, max_payment
+from mediatore_env.rules import max_payment
+from mediatore_env.single_seat import MediatoreSeatEnv
 
 
 def random_opponents(rng):
