@@ -24,23 +24,12 @@ import time
 
 import numpy as np
 
-from mediatore_env.game import PASS, Deal
 from mediatore_env.rules import CONTRACT_NAMES, CONTRACTS, Rules
+from mediatore_env.tables import forced_deal
 
 from .base import play_deal
 from .greedy import FEATURES, hand_features
 from .tournament import deal_pack
-
-
-def forced_deal(rules: Rules, pack, dealer: int, declarer: int, contract: int) -> Deal:
-    """A deal whose auction made ``declarer`` the declarer of ``contract`` (all others pass)."""
-    deal = Deal(rules, dealer, pack)
-    while deal.to_move != declarer:
-        deal.apply(PASS)
-    deal.apply(contract)
-    for _ in range(3):
-        deal.apply(PASS)
-    return deal
 
 
 def _simulate(args):

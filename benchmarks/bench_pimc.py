@@ -24,26 +24,16 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import platform
 import sys
 import time
 
-from agents.tournament import _Player, spec_name, standings
+from agents.tournament import _Player, standings
 from mediatore_env.rules import PRESETS
+from mediatore_env.runinfo import machine
 
 LINEUPS = {"pimc-1": ("P", "greedy", "greedy", "greedy"), "pimc-3": ("P", "P", "P", "greedy")}
 
 _PLAYER = None
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}; Python {platform.python_version()}; {platform.platform()}"
 
 
 def _init(*args):

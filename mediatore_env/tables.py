@@ -187,17 +187,23 @@ def call_candidates(rules: Rules, hand: int, calls: str = "top") -> list[int]:
     return out
 
 
-def contract_deal(rules: Rules, dealer: int, pack: Sequence[int], declarer: int, contract: int,
-                  called: int | None = None, exchange: Callable = table_exchange) -> Deal:
-    """The deal at its first lead after ``declarer`` wins the auction with ``contract`` (the
-    others passing), calls ``called`` (Chiamo, Mediatore) and exchanges by ``exchange``
-    (a function of the declarer's view returning a move)."""
+def forced_deal(rules: Rules, pack: Sequence[int], dealer: int, declarer: int, contract: int) -> Deal:
+    """A deal whose auction made ``declarer`` the declarer of ``contract`` (all others pass)."""
     deal = Deal(rules, dealer, pack)
     while deal.to_move != declarer:
         deal.apply(PASS)
     deal.apply(contract)
     for _ in range(3):
         deal.apply(PASS)
+    return deal
+
+
+def contract_deal(rules: Rules, dealer: int, pack: Sequence[int], declarer: int, contract: int,
+                  called: int | None = None, exchange: Callable = table_exchange) -> Deal:
+    """The deal at its first lead after ``declarer`` wins the auction with ``contract`` (the
+    others passing), calls ``called`` (Chiamo, Mediatore) and exchanges by ``exchange``
+    (a function of the declarer's view returning a move)."""
+    deal = forced_deal(rules, pack, dealer, declarer, contract)
     if contract in CALL_CONTRACTS:
         if called is None:
             raise ValueError(f"{CONTRACT_NAMES[contract]} needs a called card")
