@@ -458,6 +458,10 @@ static int reach(Search *S, int need, int *bound) {
     *bound = best;
 
     if (S->ntrick == 0) {
+        /* The entry probed on the way in may have been replaced by a sub-search (same
+         * bucket, a victim): then this position has no entry any more, and writing its
+         * bounds into the slot would give them to another position. */
+        if (e && (e->epoch != tt_epoch || e->a != ka || e->b != kb || e->c != kc)) e = NULL;
         if (!e) {
             e = tt_victim(bucket);
             e->a = ka;
