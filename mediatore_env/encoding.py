@@ -304,7 +304,7 @@ class Encoder:
     other seats of the same deal (the caller resets it for each deal), or None for its own.
     """
 
-    __slots__ = ("array", "_mv", "_view", "_seat", "_table", "_own_table", "_moves", "_phase",
+    __slots__ = ("array", "_mv", "_view", "_rules", "_rules_mv", "_seat", "_table", "_own_table", "_moves", "_phase",
                  "_to_move", "_hand", "_auction", "_auction_open", "_contract", "_declarer",
                  "_called", "_giver", "_alone", "_partner", "_monte", "_discards", "_given",
                  "_final", "_played", "_revealed", "_tricks", "_thirds", "_sides_known")
@@ -312,7 +312,7 @@ class Encoder:
     def __init__(self, table: Table | None = None):
         self.array = np.zeros(OBSERVATION_SIZE, np.float32)
         self._mv = memoryview(self.array)
-        self._view = None
+        self._view = self._rules = None
         self._own_table = table is None
         self._table = Table() if table is None else table
 
@@ -366,7 +366,10 @@ class Encoder:
             self._table.reset()
         self.array.fill(0.0)
         mv = self._mv
-        mv[_RULES:_RULES + _RULES_LEN] = _rules_block(view.rules)
+        rules = view.rules
+        if rules is not self._rules:  # hashing the rules for the cache costs more than the rest
+            self._rules, self._rules_mv = rules, _rules_block(rules)
+        mv[_RULES:_RULES + _RULES_LEN] = self._rules_mv
         mv[_DEALER + ((view.dealer - me) & 3)] = 1.0
         self._moves = -1
         self._phase = -1

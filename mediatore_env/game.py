@@ -34,7 +34,7 @@ import operator
 from typing import TYPE_CHECKING, Sequence
 
 from .cards import (CARD_NAMES, LAST_TRICK_THIRDS, LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS,
-                    _POWERS, cards_of, parse_card, thirds_of)
+                    cards_of, parse_card, thirds_of)
 from .rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, MEDIATORE, MEGLIO,
                     NO_SIGNAL, NUM_SIGNALS, RIBUSSO, RIBUSSO_MEGLIO, SIGNAL_NAMES, SOLO,
                     STRISCIO, TUTTO_FUORI, VOLO, Rules, payments)
@@ -163,12 +163,15 @@ def validate_pack(pack: Sequence) -> tuple[int, ...]:
     return ids
 
 
+# The seat receiving each of the first 36 cards of the pack, by dealer.
+_DEAL_ORDER = tuple(tuple((dealer + 1 + i // 3) % 4 for i in range(36)) for dealer in range(4))
+
+
 def deal_hands(pack: Sequence[int], dealer: int) -> tuple[list[int], int]:
     """Hands (bitsets by seat) and monte of a pack: batches of three from il mano, then the monte."""
     hands = [0, 0, 0, 0]
-    for i in range(36):
-        seat = (dealer + 1 + i // 3) % 4
-        hands[seat] |= 1 << pack[i]
+    for seat, card in zip(_DEAL_ORDER[dealer], pack):
+        hands[seat] |= 1 << card
     monte = 0
     for c in pack[36:]:
         monte |= 1 << c
@@ -209,6 +212,34 @@ class Trick:
                 f"{sig}, winner={self.winner})")
 
 
+def _suit_lead_moves(suit: int, held: int, striscio: bool) -> tuple[int, ...]:
+    """The lead moves with the cards ``held`` of ``suit`` (a 10-bit pattern of powers) under
+    the standard code, or the code without striscio: each card strongest first, then its
+    signals -- busso always (a request), volo when the card is the last of its suit in hand,
+    striscio when a low card of the suit (Re or lower) stays in hand (RULES.md 6)."""
+    hand = held << 10 * suit
+    moves = []
+    for card in cards_of(hand):
+        move = PLAY_BASE + card
+        rest = hand & ~(1 << card)
+        moves += (move, move + _BUSSO_OFFSET)
+        if not rest:
+            moves.append(move + _VOLO_OFFSET)
+        if striscio and rest & LOW_MASKS[suit]:
+            moves.append(move + _STRISCIO_OFFSET)
+    return tuple(moves)
+
+
+# By suit and the 10-bit pattern of powers held in it: the plays without a signal (a follow;
+# a lead under signals "off"), and by code the leads with their signals.
+_PLAIN_MOVES = tuple(tuple(tuple(PLAY_BASE + card for card in cards_of(held << 10 * suit))
+                           for held in range(1024)) for suit in range(4))
+_LEAD_MOVES = {code: tuple(tuple(_suit_lead_moves(suit, held, code == "standard") for held in range(1024))
+                           for suit in range(4))
+               for code in ("standard", "no_striscio")}
+_LEAD_MOVES["off"] = _PLAIN_MOVES
+
+
 class Deal:
     """The full state of one deal. Mutable; :meth:`clone` copies it cheaply.
 
@@ -239,8 +270,9 @@ class Deal:
             if rng is None:
                 import numpy as np  # only for shuffling; the engine itself needs no numpy
                 rng = np.random.default_rng()
-            pack = rng.permutation(NUM_CARDS).tolist()
-        self.pack = validate_pack(pack)
+            self.pack = tuple(rng.permutation(NUM_CARDS).tolist())  # valid by construction
+        else:
+            self.pack = validate_pack(pack)
         self.dealer = dealer
         self.hands, self.monte = deal_hands(self.pack, dealer)
         self.original_monte = self.monte
@@ -290,11 +322,11 @@ class Deal:
             hand = self.hands[self.to_move]
             if self.trick:
                 suit = self.trick[0] // 10
-                base = suit * 10
-                powers = _POWERS[(hand >> base) & 1023]
-                if powers:
-                    return [PLAY_BASE + base + p for p in powers]
-                return [PLAY_BASE + c for c in cards_of(hand)]
+                follow = _PLAIN_MOVES[suit][hand >> 10 * suit & 1023]
+                if follow:
+                    return list(follow)
+                d, c, s, b = _PLAIN_MOVES  # void in the suit led: any card
+                return [*d[hand & 1023], *c[hand >> 10 & 1023], *s[hand >> 20 & 1023], *b[hand >> 30]]
             return self._lead_moves(hand)
         if phase == AUCTION:
             return [PASS, *range(self.high_bid + 1, self.rules.top_contract + 1)]
@@ -309,26 +341,15 @@ class Deal:
 
     def _lead_moves(self, hand: int) -> list[int]:
         code = self.rules.signals
-        if code == "off":
-            return [PLAY_BASE + c for c in cards_of(hand)]
-        moves = []
         if code == "alternative":
+            moves = []
             for c in cards_of(hand):
                 moves.append(PLAY_BASE + c)
                 moves.extend(PLAY_BASE + s * NUM_CARDS + c for s in self._lead_signals(hand, c))
             return moves
-        # Standard code (with or without striscio), inlined: this is the hot path of leads.
-        striscio = code == "standard"
-        for c in cards_of(hand):
-            move = PLAY_BASE + c
-            rest = hand & ~(1 << c)
-            moves.append(move)
-            moves.append(move + _BUSSO_OFFSET)
-            if not rest & SUIT_MASKS[c // 10]:
-                moves.append(move + _VOLO_OFFSET)
-            if striscio and rest & LOW_MASKS[c // 10]:
-                moves.append(move + _STRISCIO_OFFSET)
-        return moves
+        # The hot path of leads: a suit's moves depend only on the cards held in that suit.
+        d, c, s, b = _LEAD_MOVES[code]
+        return [*d[hand & 1023], *c[hand >> 10 & 1023], *s[hand >> 20 & 1023], *b[hand >> 30]]
 
     def _lead_signals(self, hand: int, card: int) -> list[int]:
         """Signals (besides none) the leader may announce with ``card`` under the rules' code.

@@ -187,11 +187,13 @@ from .game import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES, P
                    move_text, parse_move, validate_pack)
 from .records import make_record
 from .rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
+from .view import SeatView
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
            "action_table", "max_payment", "NUM_MOVES", "OBSERVATION_SIZE"]
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
+_INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
 
 # The action table of the docstring, as data: (first id, last id, phase, action).
 ACTIONS = (
@@ -353,7 +355,7 @@ class raw_env(AECEnv, EzPickle):
 
     def _start_deal(self, dealer: int, pack=None) -> None:
         self.deal = Deal(self.rules, dealer, pack, rng=self._rng)
-        self._views = [self.deal.view(seat) for seat in range(4)]
+        self._views = [SeatView(self.deal, seat) for seat in range(4)]  # deal.view, sans its import
         self._table.reset()
         self._legal_at = -1  # len(deal.history) when self._legal was listed
 
@@ -370,8 +372,8 @@ class raw_env(AECEnv, EzPickle):
             mask = bytearray(NUM_MOVES)
             for move in self._legal:
                 mask[move] = 1
-            return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
-        return {"observation": observation, "action_mask": np.zeros(NUM_MOVES, np.int8)}
+            return {"observation": observation, "action_mask": np.frombuffer(mask, _INT8)}
+        return {"observation": observation, "action_mask": np.zeros(NUM_MOVES, _INT8)}
 
     def last(self, observe: bool = True):
         agent = self.agent_selection
@@ -389,19 +391,18 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         move = action if type(action) is int else _as_move(action)
-        if move is None or not self._is_legal(move):
+        if move is None or not self._play(agent, move):
             raise ValueError(self._illegal_message(agent, action))
-        self._apply(agent, move)
 
-    def _is_legal(self, move: int) -> bool:
+    def _play(self, agent, move: int) -> bool:
+        """Play ``move`` for ``agent`` (the agent to act) and do the bookkeeping, if it is
+        legal; return whether it was."""
         deal = self.deal
         if self._legal_at == len(deal.history):  # the mask was just listed: look it up
-            return move in self._legal
-        return deal.is_legal(move)
-
-    def _apply(self, agent, move: int) -> None:
-        """Play a legal move of ``agent`` (the agent to act) and do the bookkeeping."""
-        deal = self.deal
+            if move not in self._legal:
+                return False
+        elif not deal.is_legal(move):
+            return False
         deal._apply(move)
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
@@ -415,6 +416,7 @@ class raw_env(AECEnv, EzPickle):
             self._end_deal()
         if self.render_mode == "human":
             self.render()
+        return True
 
     def _end_deal(self) -> None:
         deal = self.deal
@@ -545,9 +547,7 @@ class ProtectedEnv(OrderEnforcingWrapper):
         if dead:
             e._was_dead_step(action)
             return
-        move = operator.index(action)
-        if e._is_legal(move):
-            e._apply(agent, move)
+        if e._play(agent, operator.index(action)):
             return
         # TerminateIllegalWrapper: the episode ends, the offender pays.
         EnvLogger.warn_on_illegal_move()
