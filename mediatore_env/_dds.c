@@ -15,9 +15,14 @@
  * about a position for one (side, bonus) context, so they stay valid across calls with
  * the same context; a call with another context invalidates them all at once by moving
  * to a new epoch.  The GIL is held throughout, which is what makes the table safe.
+ *
+ * A search can be given a node budget (a node is one call of reach()): out of nodes, it
+ * unwinds at once without writing the table, so the entries left behind are those of
+ * sub-searches that finished, exact facts like any other.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +77,14 @@ static int tt_init(void) {
     return 0;
 }
 
+/* Forget every entry: a new epoch makes them all invalid at once (an invalid entry is
+ * what a zeroed one is to the search), so clearing costs nothing; the memory is wiped only
+ * when the epoch counter wraps. */
 static void tt_clear(void) {
-    if (tt) memset(tt, 0, ((size_t)TT_WAYS << TT_BUCKET_BITS) * sizeof(Entry));
-    tt_epoch = 1;
+    if (tt && ++tt_epoch == 0) {
+        memset(tt, 0, ((size_t)TT_WAYS << TT_BUCKET_BITS) * sizeof(Entry));
+        tt_epoch = 1;
+    }
     ctx_side = ctx_bonus = -1;
 }
 
@@ -195,6 +205,8 @@ typedef struct {
     int side;     /* seat bitmask of the declarer side */
     int bonus;    /* thirds carried by the last trick besides its cards */
     long long nodes;
+    long long node_limit; /* give up when a search would visit more nodes than this */
+    int aborted;          /* set when it did; the search state is then garbage */
     int killer[41][4]; /* by cards in hands and leader: the last lead that cut off, or -1 */
 } Search;
 
@@ -348,8 +360,20 @@ static int quick_thirds(const Search *S, u64 all) {
 
 /* Does the declarer side win at least `need` more thirds from here, with best play?
  * Fail-soft: `*bound` receives a lower bound on those thirds (>= need) when the answer is
- * yes, an upper bound (< need) when it is no. */
+ * yes, an upper bound (< need) when it is no.
+ *
+ * A node is one call of this function.  When the search has already visited
+ * `S->node_limit` nodes, the call sets `S->aborted` and returns at once, and every caller
+ * returns as soon as it sees the flag, before it writes the table: so the table only ever
+ * receives bounds proven by sub-searches that ran to the end, and an aborted search
+ * leaves it as correct as it found it.  After an abort, `S` itself (hands, trick) is not
+ * restored and must be thrown away. */
 static int reach(Search *S, int need, int *bound) {
+    if (__builtin_expect(S->nodes >= S->node_limit, 0)) {
+        S->aborted = 1;
+        *bound = 0;
+        return 0;
+    }
     S->nodes++;
     if (need <= 0) {
         *bound = 0;
@@ -444,6 +468,7 @@ static int reach(Search *S, int need, int *bound) {
         } else {
             r = reach(S, need, &b);
         }
+        if (__builtin_expect(S->aborted, 0)) return 0; /* out of nodes: store nothing */
         S->ntrick--;
         S->hand[mover] |= (u64)1 << c;
         if (r == maximize) {
@@ -495,7 +520,9 @@ static int solve_future(Search *S) {
     if (!all && S->ntrick == 0) return 0;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2, b;
-        if (reach(S, mid, &b))
+        int r = reach(S, mid, &b);
+        if (S->aborted) return -1;
+        if (r)
             lo = b;
         else
             hi = b;
@@ -507,15 +534,33 @@ static int solve_future(Search *S) {
 
 static long long last_nodes = 0;
 
-/* Parse (hands, leader, trick, side, monte) into S; the caller (solver.py) has validated. */
-static int parse_position(PyObject *args, Search *S, PyObject **rest_out) {
+/* A node budget from Python: None (or absent) for none, else an int >= 0. */
+static int parse_node_limit(PyObject *obj, long long *limit) {
+    *limit = LLONG_MAX;
+    if (!obj || obj == Py_None) return 0;
+    long long v = PyLong_AsLongLong(obj);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0) {
+        PyErr_SetString(PyExc_ValueError, "node_limit must be None or an int >= 0");
+        return -1;
+    }
+    *limit = v;
+    return 0;
+}
+
+/* Parse (hands, leader, trick, side, monte, [need,] [node_limit]) into S, need and the
+ * budget; the caller (solver.py) has validated the position. */
+static int parse_position(PyObject *args, Search *S, PyObject **need_out, PyObject **limit_out) {
     PyObject *trick_obj;
     unsigned long long h0, h1, h2, h3;
     int monte;
     memset(S, 0, sizeof *S);
-    if (!PyArg_ParseTuple(args, "(KKKK)iOii|O", &h0, &h1, &h2, &h3, &S->leader, &trick_obj,
-                          &S->side, &monte, rest_out))
+    if (need_out ? !PyArg_ParseTuple(args, "(KKKK)iOiiO|O", &h0, &h1, &h2, &h3, &S->leader, &trick_obj,
+                                     &S->side, &monte, need_out, limit_out)
+                 : !PyArg_ParseTuple(args, "(KKKK)iOii|O", &h0, &h1, &h2, &h3, &S->leader, &trick_obj,
+                                     &S->side, &monte, limit_out))
         return -1;
+    if (parse_node_limit(*limit_out, &S->node_limit) < 0) return -1;
     S->hand[0] = h0;
     S->hand[1] = h1;
     S->hand[2] = h2;
@@ -550,36 +595,36 @@ static int parse_position(PyObject *args, Search *S, PyObject **rest_out) {
 }
 
 PyDoc_STRVAR(reach_doc,
-             "reach(hands, leader, trick, side, monte_thirds, need) -> bool\n\n"
-             "Whether the declarer side (seat bitmask `side`) wins at least `need` more thirds.");
+             "reach(hands, leader, trick, side, monte_thirds, need, node_limit=None) -> bool | None\n\n"
+             "Whether the declarer side (seat bitmask `side`) wins at least `need` more thirds;\n"
+             "None when that takes more than `node_limit` nodes (calls of the search).");
 
 static PyObject *py_reach(PyObject *self, PyObject *args) {
     Search S;
-    PyObject *need_obj = NULL;
-    if (parse_position(args, &S, &need_obj) < 0) return NULL;
-    if (!need_obj) {
-        PyErr_SetString(PyExc_TypeError, "reach() needs a target");
-        return NULL;
-    }
+    PyObject *need_obj = NULL, *limit_obj = NULL;
+    if (parse_position(args, &S, &need_obj, &limit_obj) < 0) return NULL;
     long need = PyLong_AsLong(need_obj);
     if (need == -1 && PyErr_Occurred()) return NULL;
     if (need > 127) need = 127;
     if (need < -127) need = -127;
     int b, r = reach(&S, (int)need, &b);
     last_nodes = S.nodes;
+    if (S.aborted) Py_RETURN_NONE;
     return PyBool_FromLong(r);
 }
 
 PyDoc_STRVAR(solve_doc,
-             "solve(hands, leader, trick, side, monte_thirds) -> int\n\n"
-             "Exact thirds the declarer side still wins with best play by both sides.");
+             "solve(hands, leader, trick, side, monte_thirds, node_limit=None) -> int | None\n\n"
+             "Exact thirds the declarer side still wins with best play by both sides; None when\n"
+             "that takes more than `node_limit` nodes in all.");
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     Search S;
-    PyObject *unused = NULL;
-    if (parse_position(args, &S, &unused) < 0) return NULL;
+    PyObject *limit_obj = NULL;
+    if (parse_position(args, &S, NULL, &limit_obj) < 0) return NULL;
     int v = solve_future(&S);
     last_nodes = S.nodes;
+    if (S.aborted) Py_RETURN_NONE;
     return PyLong_FromLong(v);
 }
 
@@ -596,7 +641,8 @@ static PyMethodDef methods[] = {
     {"reach", py_reach, METH_VARARGS, reach_doc},
     {"solve", py_solve, METH_VARARGS, solve_doc},
     {"clear", py_clear, METH_NOARGS, "Forget every transposition-table entry."},
-    {"last_nodes", py_last_nodes, METH_NOARGS, "Nodes searched by the last reach() or solve()."},
+    {"last_nodes", py_last_nodes, METH_NOARGS,
+     "Nodes (calls of the search) visited by the last reach() or solve(), aborted or not."},
     {NULL, NULL, 0, NULL},
 };
 

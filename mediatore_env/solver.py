@@ -22,6 +22,7 @@ Functions:
 
 - :func:`reaches` -- does the declarer side end with at least ``target`` thirds?
 - :func:`solve` -- its exact final thirds (``taken`` included).
+- :func:`last_nodes` -- how many nodes the last search visited.
 - :func:`move_values` -- the exact final thirds after each legal card of the seat to move.
 - :func:`brute_force` -- plain minimax, slow, for checking the others.
 - :func:`legal_cards`, :func:`play`, :func:`to_move` -- stepping a position by hand.
@@ -43,6 +44,16 @@ repeated calls on positions of one deal -- :func:`move_values`, or one call per 
 deal is played -- reuse each other's work; :func:`clear_table` empties it. The table's
 entries are exact facts about positions, so the reuse never changes an answer. The core
 holds the GIL while it searches: calls from several threads run one at a time.
+
+**Node budgets.** :func:`reaches` and :func:`solve` take ``node_limit``: past that many
+nodes (calls of the recursive search, counted alike by both cores) the search gives up and
+returns ``None``. A caller with a time budget turns it into nodes at a cautious rate,
+:data:`NODES_PER_SECOND` (the C core runs about 11,000 nodes per CPU millisecond). An aborted
+search writes no bound it has not proven, so the table stays correct, and it costs no more
+than ``node_limit`` nodes; :func:`last_nodes` tells how many a search used. The answers never
+depend on the table, but the node counts do (a warm table saves nodes), and so does whether
+a search fits its budget: :func:`clear_table` first (it costs nothing) when that must be
+reproducible.
 """
 
 from __future__ import annotations
@@ -63,9 +74,11 @@ from .cards import (
 
 __all__ = [
     "BACKEND",
+    "NODES_PER_SECOND",
     "Position",
     "brute_force",
     "clear_table",
+    "last_nodes",
     "legal_cards",
     "move_values",
     "play",
@@ -85,6 +98,12 @@ except ImportError:
 
 BACKEND = "c" if _dds is not None else "python"
 """Which search core :func:`solve` and friends use by default: ``"c"`` or ``"python"``."""
+
+NODES_PER_SECOND = 8_000_000 if BACKEND == "c" else 60_000
+"""A cautious search rate of the default core, to turn CPU time into a ``node_limit``.
+The C core measured 10,000-11,000 nodes per CPU millisecond on the project machine, and
+never under 9,200 in a search of 100,000 nodes or more (docs/solver.md); 8,000 leaves room
+for a slower or busier machine. The Python core runs about 100,000 nodes per second."""
 
 
 class Position(NamedTuple):
@@ -216,43 +235,97 @@ def _pick(backend: str | None):
     raise ValueError(f"unknown solver backend {backend!r}; valid: 'c', 'python'")
 
 
-def reaches(pos: Position, target: int = 18, *, backend: str | None = None) -> bool:
+_last_nodes = 0
+
+
+def _nodes_of(core) -> int:
+    return core.last_nodes() if core is _dds else core.nodes
+
+
+def _check_limit(node_limit) -> None:
+    if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 0):
+        raise ValueError(f"node_limit must be None or an int >= 0, not {node_limit!r}")
+
+
+def reaches(pos: Position, target: int = 18, *, node_limit: int | None = None,
+            backend: str | None = None) -> bool | None:
     """Whether the declarer side ends the deal with at least ``target`` thirds (``taken``
-    included) when both sides play perfectly. 18 thirds (6 points) wins a contract."""
+    included) when both sides play perfectly. 18 thirds (6 points) wins a contract.
+
+    ``node_limit``: give up, and return ``None``, when the search would visit more than
+    this many nodes (calls of the recursive search; :func:`last_nodes` counts them). A
+    search that needs ``n`` nodes answers when ``node_limit >= n`` -- the same answer as
+    without a limit -- and returns ``None`` after exactly ``node_limit`` nodes otherwise.
+    Answers that need no search (``target`` already reached, or more than is left to win)
+    come at once, whatever the limit."""
+    global _last_nodes
     _check(pos)
+    _check_limit(node_limit)
+    _last_nodes = 0
     need = target - pos.taken
     if need <= 0:
         return True
     if need > _future_max(pos):
         return False
-    return bool(_pick(backend).reach(pos.hands, pos.leader, pos.trick, pos.declarer_side,
-                                     pos.monte_thirds, need))
+    core = _pick(backend)
+    r = core.reach(pos.hands, pos.leader, pos.trick, pos.declarer_side, pos.monte_thirds, need,
+                   node_limit)
+    _last_nodes = _nodes_of(core)
+    return r if r is None else bool(r)
 
 
-def solve(pos: Position, *, backend: str | None = None) -> int:
+def solve(pos: Position, *, node_limit: int | None = None, backend: str | None = None) -> int | None:
     """The declarer side's exact final thirds (``taken`` included) with perfect play:
-    the declarer side maximises them, the other side minimises them."""
+    the declarer side maximises them, the other side minimises them. ``None`` when that
+    takes more than ``node_limit`` nodes in all (as in :func:`reaches`)."""
+    global _last_nodes
     _check(pos)
-    return pos.taken + _pick(backend).solve(pos.hands, pos.leader, pos.trick,
-                                            pos.declarer_side, pos.monte_thirds)
+    _check_limit(node_limit)
+    core = _pick(backend)
+    v = core.solve(pos.hands, pos.leader, pos.trick, pos.declarer_side, pos.monte_thirds, node_limit)
+    _last_nodes = _nodes_of(core)
+    return None if v is None else pos.taken + v
 
 
 def move_values(pos: Position, *, backend: str | None = None) -> dict[int, int]:
     """For each legal card of the seat to move, the declarer side's exact final thirds
     after playing it, then perfect play by both sides."""
+    global _last_nodes
     _check(pos)
     core = _pick(backend)  # one table for all the moves
     out = {}
+    nodes = 0
     for card in legal_cards(pos):
         child = play(pos, card)
         out[card] = child.taken + core.solve(child.hands, child.leader, child.trick,
                                              child.declarer_side, child.monte_thirds)
+        nodes += _nodes_of(core)
+    _last_nodes = nodes
     return out
+
+
+def last_nodes() -> int:
+    """Nodes visited by the last :func:`reaches`, :func:`solve` or :func:`move_values`
+    call in this process (all its searches for ``move_values``), whichever backend ran it
+    and whether or not it ran out of its ``node_limit``; 0 when no search was needed. With
+    the C core the count depends on what the table already holds (a warm table saves
+    nodes), so clear it to compare counts::
+
+        >>> from mediatore_env.cards import parse_cards, to_mask
+        >>> hands = tuple(to_mask(parse_cards(t)) for t in ("DA C3", "D3 C4", "D5 C5", "D6 C6"))
+        >>> pos = Position(hands, leader=0, trick=(), declarer_side=0b0001)
+        >>> clear_table(); reaches(pos, 4), last_nodes()
+        (True, 9)
+        >>> clear_table(); reaches(pos, 4, node_limit=5), last_nodes()
+        (None, 5)
+    """
+    return _last_nodes
 
 
 def clear_table() -> None:
     """Empty the C core's transposition table (the Python core makes a new one per call).
-    Answers never depend on it; timings do."""
+    Answers never depend on it; timings and node counts do. It costs nothing: the entries
+    are marked stale all at once, not wiped."""
     if _dds is not None:
         _dds.clear()
 
@@ -323,6 +396,13 @@ def _card_of_rank(in_play: int, code: tuple[int, int]) -> int:
     return in_suit.bit_length() - 1
 
 
+_NO_LIMIT = 1 << 62
+
+
+class _OutOfNodes(Exception):
+    """The search reached its node limit (caught by :meth:`_PySearch.reach` and ``solve``)."""
+
+
 class _PySearch:
     """Null-window search with a transposition table: ``_dds.c`` function by function.
 
@@ -336,8 +416,9 @@ class _PySearch:
         self.table: dict[tuple, list] = {}
         self.context: tuple[int, int] | None = None
         self.nodes = 0
+        self.node_limit = _NO_LIMIT
 
-    def _setup(self, hands, leader, trick, side, monte) -> None:
+    def _setup(self, hands, leader, trick, side, monte, node_limit) -> None:
         bonus = LAST_TRICK_THIRDS + monte
         if self.context != (side, bonus):
             self.table.clear()
@@ -348,15 +429,27 @@ class _PySearch:
         self.side = side
         self.bonus = bonus
         self.nodes = 0
+        self.node_limit = _NO_LIMIT if node_limit is None else node_limit
         self.killer: dict[tuple[int, int], int] = {}  # (cards in hands, leader) -> card
 
-    def reach(self, hands, leader, trick, side, monte, need) -> bool:
-        self._setup(hands, leader, trick, side, monte)
-        return self._reach(need)[0]
+    def reach(self, hands, leader, trick, side, monte, need, node_limit=None) -> bool | None:
+        """Does the side win ``need`` more thirds; ``None`` when out of nodes (reach in C)."""
+        self._setup(hands, leader, trick, side, monte, node_limit)
+        try:
+            return self._reach(need)[0]
+        except _OutOfNodes:
+            return None
 
-    def solve(self, hands, leader, trick, side, monte) -> int:
+    def solve(self, hands, leader, trick, side, monte, node_limit=None) -> int | None:
+        """Exact future thirds, or ``None`` when out of nodes."""
+        self._setup(hands, leader, trick, side, monte, node_limit)
+        try:
+            return self._solve()
+        except _OutOfNodes:
+            return None
+
+    def _solve(self) -> int:
         """Bisection over targets with fail-soft null-window searches (solve_future in C)."""
-        self._setup(hands, leader, trick, side, monte)
         all_cards = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
         lo = 0
         hi = thirds_of(all_cards) + sum(POINTS[c] for c in self.trick) + self.bonus
@@ -488,7 +581,12 @@ class _PySearch:
 
     def _reach(self, need: int) -> tuple[bool, int]:
         """(does the declarer side win >= need more thirds, fail-soft bound): the bound is
-        a lower bound >= need on those thirds when yes, an upper bound < need when no."""
+        a lower bound >= need on those thirds when yes, an upper bound < need when no.
+
+        A node is one call; past ``node_limit`` of them this raises :class:`_OutOfNodes`,
+        which unwinds every caller before it writes the table (as the C core's abort)."""
+        if self.nodes >= self.node_limit:
+            raise _OutOfNodes
         self.nodes += 1
         if need <= 0:
             return True, 0

@@ -164,6 +164,114 @@ def test_best_line_keeps_the_value():
         assert pos.taken == value
 
 
+# -- node budgets ----------------------------------------------------------------------
+
+def fresh_counts(pos, backend, target=18, node_limit=None):
+    """(reaches, nodes) from an empty table."""
+    solver.clear_table()
+    return reaches(pos, target, node_limit=node_limit, backend=backend), solver.last_nodes()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_node_limit_answers_exactly_when_the_search_fits(backend):
+    """A search of n nodes answers as without a limit when allowed n nodes or more, and
+    gives up after exactly node_limit nodes when allowed fewer."""
+    rng = random.Random(21)
+    for i in range(80 if backend == "c" else 40):
+        pos = random_position(rng, 6 if backend == "c" and i % 2 else 5)
+        target = rng.choice((18, pos.taken + rng.randrange(1, 20)))
+        answer, n = fresh_counts(pos, backend, target)
+        assert isinstance(answer, bool)
+        for limit in (n, n + 1, 10**12):
+            assert fresh_counts(pos, backend, target, limit) == (answer, n), (str(pos), limit)
+        if n:
+            for limit in {0, n // 2, n - 1}:
+                assert fresh_counts(pos, backend, target, limit) == (None, limit), (str(pos), limit)
+        solver.clear_table()
+        value = solve(pos, backend=backend)
+        m = solver.last_nodes()
+        solver.clear_table()
+        assert solve(pos, node_limit=m, backend=backend) == value
+        solver.clear_table()
+        assert solve(pos, node_limit=m - 1, backend=backend) is None and solver.last_nodes() == m - 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tiny_node_limit_on_a_full_deal_gives_none(backend):
+    rng = random.Random(22)
+    for _ in range(5):
+        pos = random_deal(rng)
+        assert reaches(pos, 18, node_limit=10, backend=backend) is None
+        assert solver.last_nodes() == 10
+        assert solve(pos, node_limit=100, backend=backend) is None
+        assert solver.last_nodes() == 100
+
+
+def test_answers_that_need_no_search_ignore_the_limit():
+    pos = Position(hands_of("DA C3", "D3 C4", "D5 C5", "D6 C6"), 0, (), 0b0001, taken=18)
+    for backend in AVAILABLE:
+        assert reaches(pos, 18, node_limit=0, backend=backend) is True and solver.last_nodes() == 0
+        assert reaches(pos, 28, node_limit=0, backend=backend) is False and solver.last_nodes() == 0
+        assert solve(pos, node_limit=0, backend=backend) is None  # 4 more thirds to find
+        with pytest.raises(ValueError, match="node_limit"):
+            reaches(pos, 20, node_limit=-1, backend=backend)
+
+
+def test_aborted_searches_leave_the_c_table_correct():
+    """Searches cut off at every depth, on one table, then exact values: the table holds
+    only bounds that sub-searches proved, so nothing goes wrong."""
+    if solver._dds is None:
+        pytest.skip("C core not built")
+    rng = random.Random(23)
+    solver.clear_table()
+    for _ in range(200):
+        pos = random_position(rng, rng.choice((3, 4, 4)))
+        for limit in (1, 2, 5, 17, 60, 250, 1000):
+            reaches(pos, rng.randrange(pos.taken, pos.taken + 25), node_limit=limit, backend="c")
+        assert solve(pos, backend="c") == brute_force(pos), str(pos)
+    # Full deals, where the table holds much more: cut-off searches of the deal and of the
+    # positions after its first cards, then the exact value against a fresh table.
+    for _ in range(4):
+        pos = random_deal(rng)
+        solver.clear_table()
+        expected = solve(pos, backend="c")
+        for limit in (10, 1000, 30000, 100000):
+            for card in legal_cards(pos):
+                reaches(play(pos, card), 18, node_limit=limit, backend="c")
+            solve(pos, node_limit=limit, backend="c")
+        assert solve(pos, backend="c") == expected, str(pos)
+
+
+def test_aborted_searches_leave_the_python_table_correct():
+    rng = random.Random(24)
+    for _ in range(100):
+        pos = random_position(rng, 4)
+        core = solver._PySearch()  # one table for all the calls, as the C core's
+        args = (pos.hands, pos.leader, pos.trick, pos.declarer_side, pos.monte_thirds)
+        for limit in (1, 2, 5, 17, 60, 250):
+            assert core.reach(*args, rng.randrange(1, 25), limit) in (True, False, None)
+        assert pos.taken + core.solve(*args) == brute_force(pos), str(pos)
+
+
+def test_backends_count_nodes_alike_with_limits_and_after_aborts():
+    """Same moves, same table contents: the C and Python cores run out of nodes at the same
+    node, and after aborted searches their (kept) tables still lead to equal counts."""
+    if solver._dds is None:
+        pytest.skip("C core not built")
+    rng = random.Random(25)
+    for _ in range(40):
+        pos = random_position(rng, 5)
+        args = (pos.hands, pos.leader, pos.trick, pos.declarer_side, pos.monte_thirds)
+        py = solver._PySearch()
+        solver._dds.clear()
+        for limit in (3, 40, 400, None):
+            need = rng.randrange(1, 30)
+            c_answer = solver._dds.reach(*args, need, limit)
+            c_nodes = solver._dds.last_nodes()
+            assert (py.reach(*args, need, limit), py.nodes) == (c_answer, c_nodes), (str(pos), need, limit)
+        assert (py.solve(*args, 500), py.nodes) == (solver._dds.solve(*args, 500), solver._dds.last_nodes())
+
+
 # -- hand-worked endings ---------------------------------------------------------------
 
 @pytest.mark.parametrize("backend", BACKENDS)
