@@ -18,12 +18,17 @@ of the best cards. A lead carries the greedy agent's signal when greedy would le
 card, else *volo* when the card is the last of its suit, else none.
 
 **Budget.** ``worlds`` worlds at most, and no new world once ``time_limit`` seconds of the
-process's CPU time have gone into the decision (at least one world is always solved). Early
-in the deal a double-dummy search costs milliseconds, late in the deal microseconds, so the
-limit binds only in the first two or three tricks. CPU time rather than wall-clock time
-keeps the agent's play the same on a busy machine; with ``time_limit=None`` the agent is
-reproducible exactly (same seed, same moves). Decision timings accumulate in
-:attr:`PIMCAgent.timings`.
+process's CPU time have gone into the decision. Early in the deal a double-dummy search
+costs milliseconds, late in the deal microseconds, so the limit binds only in the first two
+or three tricks. A hard ceiling, ``max_time`` (0.09 s), holds even for one search: every
+search gets a node budget (``solver.reaches(node_limit=)``), the nodes the CPU time left
+before the ceiling buys at the cautious rate :data:`~mediatore_env.solver.NODES_PER_SECOND`;
+a world whose search runs out is left out, and when no world was finished the agent plays
+the greedy agent's card. CPU time rather than wall-clock time keeps the agent's play the
+same on a busy machine; with ``time_limit=None`` the agent is reproducible exactly (same
+seed, same moves): the ceiling is then a fixed ``max_time * NODES_PER_SECOND`` nodes per
+decision, searched from an empty table (``max_time=None``: no ceiling). Decision timings
+accumulate in :attr:`PIMCAgent.timings`.
 
 **Bidding, calling, exchange.** These come from the greedy agent's policies. Its bidding
 models give the chance to make each contract as fitted to greedy card play; the PIMC agent
@@ -53,7 +58,8 @@ import time
 from mediatore_env.cards import NUM_CARDS, POINTS, SUIT_MASKS, thirds_of
 from mediatore_env.game import PLAY, PLAY_BASE
 from mediatore_env.rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, VOLO, payments
-from mediatore_env.solver import Position, play as play_card, reaches
+from mediatore_env.solver import (NODES_PER_SECOND, Position, clear_table, last_nodes,
+                                  play as play_card, reaches)
 
 from .base import Agent
 from .greedy import GreedyAgent
@@ -126,13 +132,23 @@ class PIMCAgent(Agent):
     wants_observation = False
 
     def __init__(self, worlds: int = 24, time_limit: float | None = 0.08, bidding=None,
-                 bid_boost: float | dict | None = None, calling=None, exchange=None, play=None):
+                 bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
+                 max_time: float | None = 0.09):
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a positive int, got {worlds!r}")
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        if max_time is not None and not max_time > 0:
+            raise ValueError(f"max_time must be a positive number of seconds or None, got {max_time!r}")
+        if max_time is not None and time_limit is not None and time_limit > max_time:
+            raise ValueError(f"time_limit {time_limit} is above the ceiling max_time {max_time}: "
+                             "raise max_time too, or set it to None")
         self.worlds = worlds
         self.time_limit = time_limit
+        #: hard CPU ceiling per card play, in seconds (see the module docstring's Budget)
+        self.max_time = max_time
+        #: nodes the last :meth:`card_values` searched, and its node budget (None: set by time)
+        self.nodes, self.node_budget = 0, None
         boosts = _boosts(BID_BOOST if bid_boost is None and bidding is None else bid_boost or 0.0)
         if isinstance(bidding, (int, float)) and not isinstance(bidding, bool) or any(boosts.values()):
             if bidding is not None and not isinstance(bidding, (int, float)):
@@ -186,7 +202,16 @@ class PIMCAgent(Agent):
 
     def card_values(self, view, cards: list[int]) -> tuple[dict[int, float], int]:
         """The sum over sampled worlds of this seat's payoff after each card of ``cards``
-        (see the module docstring), and the number of worlds."""
+        (see the module docstring), and the number of worlds.
+
+        Each search's node budget: with a ``time_limit``, the CPU time left before
+        ``max_time`` (counted from this call) at ``NODES_PER_SECOND``; with ``time_limit=None``,
+        what the decision has left of ``max_time * NODES_PER_SECOND`` nodes (after clearing
+        the table, so the count does not depend on earlier searches). A search out of nodes
+        drops its world and ends the sampling; with no world finished every value is 0, and
+        :meth:`play` then takes the greedy agent's card. :attr:`nodes` and
+        :attr:`node_budget` record the nodes used and the fixed budget."""
+        start = time.thread_time()
         rng = self.rng
         sampler = view.world_sampler()
         rules, contract, declarer, giver, me = (view.rules, view.contract, view.declarer,
@@ -194,8 +219,12 @@ class PIMCAgent(Agent):
         leader, trick, won = view.leader, tuple(view.trick), view.thirds_won
         values = dict.fromkeys(cards, 0.0)
         pays = {}
-        limit = self.time_limit
-        start = time.thread_time()
+        limit, ceiling = self.time_limit, self.max_time
+        budget = node_limit = None
+        if ceiling is not None and limit is None:
+            budget = int(ceiling * NODES_PER_SECOND)
+            clear_table()  # reproducible: the same nodes whatever was searched before
+        used = 0
         n = 0
         while n < self.worlds:
             world = sampler.sample(rng)
@@ -209,7 +238,15 @@ class PIMCAgent(Agent):
             pos = Position(world.hands, leader, trick, side, taken, thirds_of(world.monte))
             results = []
             for c in cards:
-                results.append(reaches(play_card(pos, c), WIN_THIRDS))
+                if budget is not None:
+                    node_limit = budget - used
+                elif ceiling is not None:
+                    node_limit = max(0, int((ceiling - (time.thread_time() - start)) * NODES_PER_SECOND))
+                made = reaches(play_card(pos, c), WIN_THIRDS, node_limit=node_limit)
+                used += last_nodes()
+                if made is None:
+                    break  # out of nodes: this world is left out, and no other is started
+                results.append(made)
                 if n and limit is not None and time.thread_time() - start > limit:
                     break  # out of time: this world is left out
             else:
@@ -219,6 +256,7 @@ class PIMCAgent(Agent):
                 if limit is None or time.thread_time() - start <= limit:
                     continue
             break
+        self.nodes, self.node_budget = used, budget
         return values, n
 
     def _with_signal(self, view, card: int, legal: list[int]) -> int:
