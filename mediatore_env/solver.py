@@ -99,11 +99,12 @@ except ImportError:
 BACKEND = "c" if _dds is not None else "python"
 """Which search core :func:`solve` and friends use by default: ``"c"`` or ``"python"``."""
 
-NODES_PER_SECOND = 8_000_000 if BACKEND == "c" else 60_000
+NODES_PER_SECOND = 7_000_000 if BACKEND == "c" else 60_000
 """A cautious search rate of the default core, to turn CPU time into a ``node_limit``.
-The C core measured 10,000-11,000 nodes per CPU millisecond on the project machine, and
-never under 9,200 in a search of 100,000 nodes or more (docs/solver.md); 8,000 leaves room
-for a slower or busier machine. The Python core runs about 100,000 nodes per second."""
+The C core runs 11,000-12,000 nodes per CPU millisecond on the project machine, but single
+searches of 100,000 nodes or more dipped to 6,300-7,600 when other jobs shared the
+machine (docs/solver.md); 7,000 keeps a budget close to its time even then. The Python core
+runs about 100,000 nodes per second."""
 
 
 class Position(NamedTuple):
