@@ -229,11 +229,14 @@ class Table:
     new deal must :meth:`reset` it. An Encoder made without one keeps its own.
     """
 
-    __slots__ = ("array", "_mv", "cards", "_tricks", "_table")
+    __slots__ = ("array", "_mv", "_sources", "cards", "_tricks", "_table")
 
     def __init__(self):
         self.array = np.zeros(_PUBLIC_LEN, np.float32)
-        self._mv = memoryview(self.array)
+        self._mv = src = memoryview(self.array)
+        # For each observer, the slices copied into its public_parts, in the same order.
+        self._sources = tuple((src[:_T_SEATS], src[_T_SEAT[me]:], src[_T_SEATS:_T_SEAT[me]])
+                              for me in range(4))
         self.reset()
 
     def reset(self) -> None:
@@ -283,16 +286,25 @@ class Table:
                 table.append(i)
         self.cards = n
 
-    def copy_into(self, mv, me: int) -> None:
-        """Write the play into a seat's buffer ``mv``, as seen from seat ``me``."""
-        src = self._mv
-        if me == 0:
-            mv[_PUBLIC:] = src
-        else:
-            split = _SEATS + SEAT_LEN * (4 - me)
-            mv[_PUBLIC:_SEATS] = src[:_T_SEATS]
-            mv[_SEATS:split] = src[_T_SEAT[me]:]
-            mv[split:] = src[_T_SEATS:_T_SEAT[me]]
+    def copy_into(self, parts: tuple, me: int) -> None:
+        """Write the play into the buffer of seat ``me``, rotated: ``parts`` are that buffer's
+        :func:`public_parts`."""
+        a, b, c = parts
+        x, y, z = self._sources[me]
+        a[_ALL] = x
+        b[_ALL] = y
+        c[_ALL] = z
+
+
+def public_parts(mv, me: int) -> tuple:
+    """The three slices of an observation buffer ``mv`` of seat ``me`` that a Table fills:
+    played and signals, the seat blocks from ``me`` to seat 3, those from seat 0 to ``me``.
+    Made once and kept: slicing a memoryview costs more than copying a few kilobytes."""
+    split = _SEATS + SEAT_LEN * (4 - me)
+    return mv[_PUBLIC:_SEATS], mv[_SEATS:split], mv[split:]
+
+
+_ALL = slice(None)  # a prebuilt [:] for the copies
 
 
 class Encoder:
@@ -304,15 +316,15 @@ class Encoder:
     other seats of the same deal (the caller resets it for each deal), or None for its own.
     """
 
-    __slots__ = ("array", "_mv", "_view", "_rules", "_rules_mv", "_seat", "_table", "_own_table", "_moves", "_phase",
-                 "_to_move", "_hand", "_auction", "_auction_open", "_contract", "_declarer",
-                 "_called", "_giver", "_alone", "_partner", "_monte", "_discards", "_given",
+    __slots__ = ("array", "_mv", "_view", "_rules", "_rules_mv", "_seat", "_public", "_table",
+                 "_own_table", "_moves", "_phase", "_to_move", "_hand", "_auction",
+                 "_auction_open", "_contract", "_declarer", "_called", "_giver", "_alone", "_partner", "_monte", "_discards", "_given",
                  "_final", "_played", "_revealed", "_tricks", "_thirds", "_sides_known")
 
     def __init__(self, table: Table | None = None):
         self.array = np.zeros(OBSERVATION_SIZE, np.float32)
         self._mv = memoryview(self.array)
-        self._view = self._rules = None
+        self._view = self._rules = self._seat = None
         self._own_table = table is None
         self._table = Table() if table is None else table
 
@@ -361,7 +373,10 @@ class Encoder:
 
     def _start(self, view) -> None:
         self._view = view
-        self._seat = me = view.seat
+        if view.seat != self._seat:
+            self._seat = view.seat
+            self._public = public_parts(self._mv, view.seat)
+        me = self._seat
         if self._own_table:
             self._table.reset()
         self.array.fill(0.0)
@@ -482,7 +497,7 @@ class Encoder:
         table = self._table
         if table.cards != n:
             table.update(tricks, trick, leader, signal, n, thirds, won)
-        table.copy_into(self._mv, self._seat)
+        table.copy_into(self._public, self._seat)
         self._played = played
         self._thirds = thirds
         done = len(tricks)
