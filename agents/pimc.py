@@ -5,12 +5,15 @@ For each card it has to play, the agent
 1. draws worlds -- where every unseen card may lie now -- uniformly among those consistent
    with what its seat knows (:meth:`SeatView.world_sampler`: hand sizes, voids shown by play,
    volo and striscio, the monte as seen, the called card's holder as far as known, the cards
-   given and passed back);
+   given and passed back); with ``auction`` set, weighted by how likely the other seats were
+   to bid as they did with the hands each world deals them (:class:`AuctionLikelihood`);
 2. solves each world double dummy (:mod:`mediatore_env.solver`, the C core): for each legal
    card, does the declarer's side still reach 18 thirds (6 points) after it, with perfect
-   play by everyone from there on;
+   play by everyone from there on -- and, while a side has won every trick so far, can it
+   still win them all (capotto, :func:`_capotto_outcome`);
 3. plays the card with the best mean payoff over the worlds -- the payment this seat receives
-   in each world if the contract is made or lost there (RULES.md 7; capotto is not counted).
+   in each world for the outcome there (RULES.md 7: made or lost, with or without capotto;
+   ``capotto=False`` counts made or lost only).
 
 Ties (common: a contract already made or lost in every world, or cards that are the same in
 every world) go to the greedy agent's choice when it is among the best, else to the highest
@@ -52,12 +55,14 @@ no signal as a request: it follows its own worlds.
 
 from __future__ import annotations
 
+import bisect
+import math
 import random
 import time
 
-from mediatore_env.cards import NUM_CARDS, POINTS, SUIT_MASKS, thirds_of
+from mediatore_env.cards import NUM_CARDS, POINTS, SUIT_MASKS, TOTAL_THIRDS, cards_of, thirds_of
 from mediatore_env.game import PLAY, PLAY_BASE
-from mediatore_env.rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, VOLO, payments
+from mediatore_env.rules import CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, VOLO, payments
 from mediatore_env.solver import (NODES_PER_SECOND, Position, clear_table, last_nodes,
                                   play as play_card, reaches)
 
@@ -124,6 +129,154 @@ class _Boosted:
         return self.model(hand) + self.boost
 
 
+#: a world's outcomes, as indexes of its payoffs: (contract made, capotto) for each
+LOST, MADE, MADE_CAPOTTO, LOST_CAPOTTO = range(4)
+OUTCOMES = ((False, False), (True, False), (True, True), (False, True))
+
+
+def _capotto_alive(tricks, side: int) -> tuple[bool, bool] | None:
+    """(the declarer side ``side`` has won every finished trick, the other side has), or
+    None when neither has: no capotto is left to play for."""
+    ours = sum(side >> t.winner & 1 for t in tricks)
+    alive = ours == len(tricks), ours == 0
+    return alive if any(alive) else None
+
+
+def _capotto_outcome(pos: Position, after: Position, made: bool, alive: tuple[bool, bool],
+                     node_limit: int | None) -> tuple[int | None, int]:
+    """(the outcome of :data:`OUTCOMES` after a card, or None if out of nodes; nodes searched).
+
+    ``pos`` is the position before the card, ``after`` the one after it, ``made`` whether
+    the declarer side still reaches 18 thirds from ``after``, ``alive`` what
+    :func:`_capotto_alive` says before the card. The outcomes are ordered for the declarer
+    side (lost with capotto < lost < made < made with capotto), so its best sure outcome is
+    the highest level it can force: capotto for the declarer side when it can take every
+    third still to be won (35 in all: it has taken every trick so far), for the other side
+    when the declarer side cannot take a single third. (Thirds stand in for tricks: a side
+    could take every third and lose a trick of four pointless cards; in the solver's test
+    deals such a capotto that is not one never came up for the declarer side, and 4 times
+    in 2000 positions for the defenders.)"""
+    decl_alive, def_alive = alive
+    if len(pos.trick) == 3:  # the card finished a trick: its winner leads ``after``
+        won = after.declarer_side >> after.leader & 1
+        decl_alive, def_alive = decl_alive and won, def_alive and not won
+    if made and decl_alive:
+        sweep = reaches(after, TOTAL_THIRDS, node_limit=node_limit)
+        return (None if sweep is None else MADE_CAPOTTO if sweep else MADE), last_nodes()
+    if not made and def_alive:
+        any_third = reaches(after, after.taken + 1, node_limit=node_limit)
+        return (None if any_third is None else LOST if any_third else LOST_CAPOTTO), last_nodes()
+    return int(made), 0
+
+
+def initial_hands(sampler, world, rng) -> list[int]:
+    """The four hands as dealt, before the auction, in ``world`` (drawn by ``sampler``): the
+    cards each seat holds now and has played, with the exchange undone (the Mediatore called
+    card back in the giver's hand and the card passed back out of it; the monte the declarer
+    took out of its hand, where the seat did not see it: 4 of the declarer's 13 cards at
+    random). As :meth:`~mediatore_env.view.WorldSampler.deal` rebuilds them, without the replay."""
+    init = [world.hands[s] | sampler.played_by[s] for s in range(4)]
+    if sampler.taken:
+        declarer, giver, called = sampler.declarer, sampler.giver, sampler.called
+        back = None
+        if sampler.gave:
+            back = sampler.given_back
+            if back is None:
+                mine = init[giver] & sampler.pool_only
+                back = (mine if mine else _pick(init[giver] & ~sampler.pool_only, 1, rng)).bit_length() - 1
+            init[giver] &= ~(1 << back)
+        pool = init[declarer] | world.monte | (1 << back if back is not None else 0)
+        if giver is not None:
+            init[giver] |= 1 << called
+            pool &= ~(1 << called)
+        init[declarer] = pool & ~(sampler.monte_seen or _pick(pool, 4, rng))
+    return init
+
+
+def _pick(mask: int, k: int, rng) -> int:
+    """``k`` cards of ``mask`` at random, as a bitset."""
+    out = 0
+    for c in rng.sample(cards_of(mask), k):
+        out |= 1 << c
+    return out
+
+
+class AuctionLikelihood:
+    """How likely the other seats were to bid as they did, given the hands they were dealt.
+
+    Each call of the auction by another seat is scored as a softmax, at ``temperature``
+    units, over what the greedy bidding policy (:class:`~agents.greedy.BiddingPolicy`)
+    values each call it could have made: passing at 0, each contract above the last bid at
+    its expected payoff ``(2 p - 1) W`` (``p`` from :data:`~agents.greedy.BID_MODELS`). So a
+    declarer's hand should make its contract likely, a passer's hand should not make a bid
+    pay. Calls of the seat itself are known and not scored.
+
+        >>> from mediatore_env import Deal, Rules
+        >>> likelihood = AuctionLikelihood(Deal(Rules(), 0, pack=list(range(40))).view(1))
+        >>> likelihood([0, 0, 0, 0])  # no call made yet
+        1.0
+    """
+
+    def __init__(self, view, temperature: float = 2.0, models=None):
+        from .greedy import BID_MODELS, MANO_BONUS, _declarer_win_payment
+        rules = view.rules
+        self.temperature = temperature
+        self.models = BID_MODELS if models is None else models
+        top, current = rules.top_contract, 0
+        self.calls = []  # (seat, index of the call among the options, options)
+        for seat, bid in view.auction:
+            options = (0,) + tuple(c for c in CONTRACTS if current < c <= top)
+            if seat != view.seat and len(options) > 1:
+                self.calls.append((seat, options.index(bid), options))
+            current = max(current, bid)
+        self.win = {c: _declarer_win_payment(rules, c) for c in CONTRACTS if c <= top}
+        self.bonus = {(s, c): (MANO_BONUS.get(c, 0.0)
+                               if rules.declarer_leads_first(c) or view.mano == s else 0.0)
+                      for s in range(4) for c in self.win}
+
+    def __call__(self, hands) -> float:
+        """The chance of the auction's calls (the seat's own aside) with ``hands`` as dealt."""
+        likelihood = 1.0
+        t = self.temperature
+        values = {}
+        for seat, index, options in self.calls:
+            scores = []
+            for c in options:
+                if c == 0:
+                    scores.append(0.0)
+                    continue
+                v = values.get((seat, c))
+                if v is None:
+                    x = self.models[c](hands[seat]) + self.bonus[seat, c]
+                    p = 1.0 / (1.0 + math.exp(-x)) if x > -50 else 0.0
+                    v = values[seat, c] = (2 * p - 1) * self.win[c] / t
+                scores.append(v)
+            top = max(scores)
+            likelihood *= math.exp(scores[index] - top) / sum(math.exp(v - top) for v in scores)
+        return likelihood
+
+
+class WeightedSampler:
+    """Worlds drawn from ``sampler`` in proportion to ``weight(initial hands)``: ``pool``
+    worlds drawn uniformly once, then each :meth:`sample` picks one of them with probability
+    proportional to its weight (sampling importance resampling; a world may come twice)."""
+
+    def __init__(self, sampler, weight, pool: int, rng):
+        self.worlds, cumulative, total = [], [], 0.0
+        for _ in range(pool):
+            world = sampler.sample(rng)
+            total += weight(initial_hands(sampler, world, rng))
+            self.worlds.append(world)
+            cumulative.append(total)
+        if not total > 0:  # every world unlikely beyond floating point: keep them uniform
+            cumulative, total = list(range(1, pool + 1)), float(pool)
+        self.cumulative, self.total = cumulative, total
+
+    def sample(self, rng):
+        i = bisect.bisect_right(self.cumulative, rng.random() * self.total)
+        return self.worlds[min(i, len(self.worlds) - 1)]
+
+
 class PIMCAgent(Agent):
     """Plays cards by PIMC (see the module docstring); bids, calls and exchanges like
     :class:`~agents.greedy.GreedyAgent`, whose policies it takes as options."""
@@ -133,7 +286,8 @@ class PIMCAgent(Agent):
 
     def __init__(self, worlds: int = 24, time_limit: float | None = 0.08, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
-                 max_time: float | None = 0.09):
+                 max_time: float | None = 0.09, capotto: bool = True,
+                 auction: float | None = None, pool: int = 3):
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a positive int, got {worlds!r}")
         if time_limit is not None and not time_limit > 0:
@@ -147,6 +301,13 @@ class PIMCAgent(Agent):
         self.time_limit = time_limit
         #: hard CPU ceiling per card play, in seconds (see the module docstring's Budget)
         self.max_time = max_time
+        #: count capotto (a side taking all nine tricks: RULES.md 7) in each world's payoff
+        self.capotto = capotto
+        #: worlds weighted by the auction (:class:`AuctionLikelihood` at this temperature, in
+        #: units; None: uniform worlds), resampled from ``pool`` times ``worlds`` drawn
+        if auction is not None and not auction > 0:
+            raise ValueError(f"auction must be a positive temperature or None, got {auction!r}")
+        self.auction, self.pool = auction, pool
         #: nodes the last :meth:`card_values` searched, and its node budget (None: set by time)
         self.nodes, self.node_budget = 0, None
         boosts = _boosts(BID_BOOST if bid_boost is None and bidding is None else bid_boost or 0.0)
@@ -213,37 +374,47 @@ class PIMCAgent(Agent):
         :attr:`node_budget` record the nodes used and the fixed budget."""
         start = time.thread_time()
         rng = self.rng
-        sampler = view.world_sampler()
+        sampler = self.world_sampler(view)
         rules, contract, declarer, giver, me = (view.rules, view.contract, view.declarer,
                                                 view.giver, view.seat)
         leader, trick, won = view.leader, tuple(view.trick), view.thirds_won
         values = dict.fromkeys(cards, 0.0)
         pays = {}
+        capotto, tricks = self.capotto and rules.capotto_bonus, view.tricks
         limit, ceiling = self.time_limit, self.max_time
-        budget = node_limit = None
+        budget = None
         if ceiling is not None and limit is None:
             budget = int(ceiling * NODES_PER_SECOND)
             clear_table()  # reproducible: the same nodes whatever was searched before
         used = 0
+
+        def nodes_left():
+            if budget is not None:
+                return budget - used
+            if ceiling is not None:
+                return max(0, int((ceiling - (time.thread_time() - start)) * NODES_PER_SECOND))
+            return None
+
         n = 0
         while n < self.worlds:
             world = sampler.sample(rng)
             partner = world.partner if contract == CHIAMO else None
-            if partner not in pays:
-                pays[partner] = (payments(rules, contract, declarer, partner, giver, True, False)[me],
-                                 payments(rules, contract, declarer, partner, giver, False, False)[me])
-            win, loss = pays[partner]
+            if partner not in pays:  # indexed by outcome: LOST, MADE, MADE_CAPOTTO, LOST_CAPOTTO
+                pays[partner] = tuple(payments(rules, contract, declarer, partner, giver, won_, cap)[me]
+                                      for won_, cap in OUTCOMES)
+            pay = pays[partner]
             side = 1 << declarer | (1 << partner if partner is not None else 0)
+            alive = _capotto_alive(tricks, side) if capotto else None
             taken = sum(won[s] for s in range(4) if side >> s & 1)
             pos = Position(world.hands, leader, trick, side, taken, thirds_of(world.monte))
             results = []
             for c in cards:
-                if budget is not None:
-                    node_limit = budget - used
-                elif ceiling is not None:
-                    node_limit = max(0, int((ceiling - (time.thread_time() - start)) * NODES_PER_SECOND))
-                made = reaches(play_card(pos, c), WIN_THIRDS, node_limit=node_limit)
+                after = play_card(pos, c)
+                made = reaches(after, WIN_THIRDS, node_limit=nodes_left())
                 used += last_nodes()
+                if made is not None and alive is not None:
+                    made, extra = _capotto_outcome(pos, after, made, alive, nodes_left())
+                    used += extra
                 if made is None:
                     break  # out of nodes: this world is left out, and no other is started
                 results.append(made)
@@ -251,13 +422,24 @@ class PIMCAgent(Agent):
                     break  # out of time: this world is left out
             else:
                 for c, made in zip(cards, results):
-                    values[c] += win if made else loss
+                    values[c] += pay[made]
                 n += 1
                 if limit is None or time.thread_time() - start <= limit:
                     continue
             break
         self.nodes, self.node_budget = used, budget
         return values, n
+
+    def world_sampler(self, view):
+        """The worlds :meth:`card_values` draws from: the view's uniform sampler, or with
+        ``auction`` set, those worlds weighted by :class:`AuctionLikelihood`."""
+        sampler = view.world_sampler()
+        if self.auction is None:
+            return sampler
+        likelihood = AuctionLikelihood(view, self.auction)
+        if not likelihood.calls:
+            return sampler
+        return WeightedSampler(sampler, likelihood, self.pool * self.worlds, self.rng)
 
     def _with_signal(self, view, card: int, legal: list[int]) -> int:
         """The move playing ``card``: on a lead, with greedy's signal for it, or volo."""

@@ -15,6 +15,7 @@ from mediatore_env.cards import thirds_of
 from mediatore_env.game import PLAY, PLAY_BASE
 from mediatore_env.rules import CHIAMO, MEDIATORE, SOLO, payments
 from mediatore_env.solver import NODES_PER_SECOND, Position, move_values
+from mediatore_env.view import World
 
 from packs import mask
 
@@ -171,3 +172,152 @@ def test_max_time_option():
         PIMCAgent(time_limit=0.2)  # above the default ceiling of 0.09 s
     with pytest.raises(ValueError, match="max_time"):
         PIMCAgent(max_time=0)
+
+
+def sweep(pos, side):
+    """Plain minimax: do the seats of ``side`` win every trick still to play from ``pos``?"""
+    if not any(pos.hands) and not pos.trick:
+        return True
+    results = []
+    for card in solver.legal_cards(pos):
+        child = solver.play(pos, card)
+        if len(pos.trick) == 3 and not side >> child.leader & 1:
+            results.append(False)  # the other side took this trick
+        else:
+            results.append(sweep(child, side))
+    return any(results) if side >> solver.to_move(pos) & 1 else all(results)
+
+
+def outcome_levels(deal):
+    """Each legal card's double-dummy outcome for the seat to move, as its payment with
+    capotto counted (a Solo deal, every card known)."""
+    seat, declarer = deal.to_move, deal.declarer
+    side = 1 << declarer
+    pos = Position(tuple(deal.hands), deal.leader, tuple(deal.trick), side,
+                   deal.side_thirds()[0], thirds_of(deal.monte))
+    ours = sum(t.winner == declarer for t in deal.tricks)
+    out = {}
+    for card in solver.legal_cards(pos):
+        after = solver.play(pos, card)
+        trick_done = len(pos.trick) == 3
+        decl_alive = ours == len(deal.tricks) and (not trick_done or after.leader == declarer)
+        def_alive = ours == 0 and (not trick_done or after.leader != declarer)
+        won = solver.reaches(after, 18)
+        capotto = (won and decl_alive and sweep(after, side)) or \
+                  (not won and def_alive and sweep(after, 15 & ~side))
+        out[card] = payments(deal.rules, SOLO, declarer, None, None, won, capotto)[seat]
+    return out
+
+
+def capotto_positions(count):
+    """Solo positions where cards that all make (or all lose) the contract differ in capotto."""
+    rng = random.Random(5)
+    found, n = [], 0
+    while len(found) < count:
+        deal = Deal(Rules(signals="off"), n % 4, rng=np.random.default_rng([78, n]))
+        n += 1
+        deal.apply_text("bid solo")
+        for _ in range(3):
+            deal.apply_text("pass")
+        greedy = GreedyAgent()
+        while not deal.is_over():
+            view = deal.view(deal.to_move)
+            if deal.phase == PLAY and len(deal.tricks) >= 5 and len(deal.legal_moves()) > 1:
+                levels = outcome_levels(deal)
+                made = {v > 0 if deal.to_move == deal.declarer else v < 0 for v in levels.values()}
+                if len(set(levels.values())) > 1 and len(made) == 1:
+                    found.append((deal.clone(), levels))
+                    break
+            move = greedy.act(None, view) if rng.random() < 0.8 else rng.choice(deal.legal_moves())
+            deal.apply(move)
+    return found
+
+
+class TrueWorld:
+    """A world sampler that knows the real deal: every draw is the real world."""
+
+    def __init__(self, deal):
+        self.world = World(tuple(deal.hands), deal.monte, None)
+
+    def sample(self, rng):
+        return self.world
+
+
+def test_it_plays_for_capotto_and_against_it(monkeypatch):
+    """Where the contract is decided but capotto is not, the agent takes the card that keeps
+    (or stops) capotto; without counting capotto it does not always."""
+    worse_without = 0
+    for deal, levels in capotto_positions(12):
+        view = deal.view(deal.to_move)
+        best = max(levels.values())
+        agent, blind = PIMCAgent(worlds=1, time_limit=None), PIMCAgent(worlds=1, time_limit=None, capotto=False)
+        for a in (agent, blind):
+            monkeypatch.setattr(a, "world_sampler", lambda view: TrueWorld(deal))
+        assert levels[(agent.act(None, view) - PLAY_BASE) % 40] == best
+        worse_without += levels[(blind.act(None, view) - PLAY_BASE) % 40] < best
+    assert worse_without > 0
+
+
+def test_initial_hands_undo_the_exchange():
+    """The real world gives back the hands as dealt (Mediatore: the called card given and a
+    card passed back; Solo: the monte taken), from every seat's view."""
+    from agents.pimc import initial_hands
+    rng = random.Random(2)
+    checked = 0
+    for n in range(40):
+        deal = Deal(Rules(), n % 4, rng=np.random.default_rng([79, n]))
+        dealt = list(deal.hands)
+        greedy = GreedyAgent()
+        while not deal.is_over() and (deal.phase != PLAY or len(deal.tricks) < 3):
+            deal.apply(greedy.act(None, deal.view(deal.to_move)))
+        if deal.is_over() or deal.contract not in (MEDIATORE, SOLO):
+            continue
+        for seat in range(4):
+            sampler = deal.view(seat).world_sampler()
+            real = World(tuple(deal.hands), deal.monte, None)
+            assert sampler.allows(real)
+            hands = initial_hands(sampler, real, rng)
+            if deal.giver is not None and seat not in (deal.declarer, deal.giver):
+                # the card passed back is unknown to this seat: it may be put back wrong
+                pair = (deal.declarer, deal.giver)
+                for s in range(4):
+                    assert hands[s] == dealt[s] or s in pair
+                assert hands[pair[0]] | hands[pair[1]] == dealt[pair[0]] | dealt[pair[1]]
+            else:
+                assert hands == dealt
+            checked += 1
+    assert checked >= 8
+
+
+def test_auction_weights_favour_worlds_that_fit_the_bids():
+    """Worlds weighted by the auction give a Mediatore declarer a stronger hand, and the
+    passers weaker ones, than uniform worlds; the true dealt hands fit better than average."""
+    from agents.greedy import BID_MODELS
+    from agents.pimc import AuctionLikelihood, WeightedSampler, initial_hands
+    rng = random.Random(3)
+    cases = 0
+    for n in range(60):
+        deal = Deal(Rules(), n % 4, rng=np.random.default_rng([80, n]))
+        dealt = list(deal.hands)
+        greedy = GreedyAgent()
+        while not deal.is_over() and deal.phase != PLAY:
+            deal.apply(greedy.act(None, deal.view(deal.to_move)))
+        if deal.is_over() or deal.contract != MEDIATORE:
+            continue
+        declarer = deal.declarer
+        seat = next(s for s in range(4) if s not in (declarer, deal.giver))
+        view = deal.view(seat)
+        likelihood = AuctionLikelihood(view, 1.0)
+        assert likelihood.calls and all(s != seat for s, _, _ in likelihood.calls)
+        sampler = view.world_sampler()
+        weighted = WeightedSampler(sampler, likelihood, 200, rng)
+
+        def strength(worlds):
+            return sum(BID_MODELS[MEDIATORE](initial_hands(sampler, w, rng)[declarer])
+                       for w in worlds) / len(worlds)
+        uniform = [sampler.sample(rng) for _ in range(200)]
+        assert strength([weighted.sample(rng) for _ in range(200)]) > strength(uniform) + 0.2
+        mean = sum(likelihood(initial_hands(sampler, w, rng)) for w in uniform) / len(uniform)
+        assert likelihood(dealt) > mean
+        cases += 1
+    assert cases >= 3
