@@ -5,8 +5,8 @@ For each card it has to play, the agent
 1. draws worlds -- where every unseen card may lie now -- uniformly among those consistent
    with what its seat knows (:meth:`SeatView.world_sampler`: hand sizes, voids shown by play,
    volo and striscio, the monte as seen, the called card's holder as far as known, the cards
-   given and passed back); with ``auction`` set, weighted by how likely the other seats were
-   to bid as they did with the hands each world deals them (:class:`AuctionLikelihood`);
+   given and passed back), weighted by how likely the other seats were to bid as they did
+   with the hands each world deals them (see *Worlds and the auction* below);
 2. solves each world double dummy (:mod:`mediatore_env.solver`, the C core): for each legal
    card, does the declarer's side still reach 18 thirds (6 points) after it, with perfect
    play by everyone from there on -- and, while a side has won every trick so far, can it
@@ -19,6 +19,16 @@ Ties (common: a contract already made or lost in every world, or cards that are 
 every world) go to the greedy agent's choice when it is among the best, else to the highest
 of the best cards. A lead carries the greedy agent's signal when greedy would lead the same
 card, else *volo* when the card is the last of its suit, else none.
+
+**Worlds and the auction.** Uniform worlds ignore what the auction says: against a
+Mediatore declarer they deal the declarer an average hand. With ``auction=T`` (default 2.0
+units; None: uniform worlds) the agent draws ``pool`` times ``worlds`` worlds uniformly
+(about 0.05 ms each), rebuilds each world's hands as dealt (:func:`initial_hands`), weighs it
+by the chance of every call the other seats made (:class:`AuctionLikelihood`: a softmax at
+``T`` units over the greedy bidding policy's values of the calls each seat could have made),
+and resamples the worlds to solve by weight. The declarer's hand then scores as strong under
+the bidding models as real declarers' hands do (logit +0.5 weighted, +0.6 real, -0.1 uniform,
+60 Mediatore deals).
 
 **Budget.** ``worlds`` worlds at most, and no new world once ``time_limit`` seconds of the
 process's CPU time have gone into the decision. Early in the deal a double-dummy search
@@ -287,7 +297,7 @@ class PIMCAgent(Agent):
     def __init__(self, worlds: int = 24, time_limit: float | None = 0.08, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
                  max_time: float | None = 0.09, capotto: bool = True,
-                 auction: float | None = None, pool: int = 3):
+                 auction: float | None = 2.0, pool: int = 3):
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a positive int, got {worlds!r}")
         if time_limit is not None and not time_limit > 0:
