@@ -54,8 +54,6 @@ NUM_MOVES = PLAY_BASE + NUM_SIGNALS * NUM_CARDS  # 486
 AUCTION, CALL, DISCARD, GIVE, PLAY, END = range(6)
 PHASE_NAMES = ("auction", "call", "discard", "give", "play", "end")
 
-_BUSSO_OFFSET, _VOLO_OFFSET, _STRISCIO_OFFSET = BUSSO * NUM_CARDS, VOLO * NUM_CARDS, STRISCIO * NUM_CARDS
-
 HAND_SIZE = 9
 NUM_TRICKS = 9
 WIN_THIRDS = 18  # 6 points
@@ -212,22 +210,27 @@ class Trick:
                 f"{sig}, winner={self.winner})")
 
 
+def _standard_signals(hand: int, card: int, striscio: bool) -> list[int]:
+    """Signals besides none with ``card`` led from ``hand`` under the standard code (or the
+    code without striscio): busso always (a request), volo when the card is the last of its
+    suit in hand, striscio when a low card of the suit (Re or lower) stays in hand (RULES.md 6)."""
+    suit = card // 10
+    rest = hand & ~(1 << card)  # the leader's hand after leading
+    out = [BUSSO]
+    if not rest & SUIT_MASKS[suit]:
+        out.append(VOLO)
+    if striscio and rest & LOW_MASKS[suit]:
+        out.append(STRISCIO)
+    return out
+
+
 def _suit_lead_moves(suit: int, held: int, striscio: bool) -> tuple[int, ...]:
     """The lead moves with the cards ``held`` of ``suit`` (a 10-bit pattern of powers) under
-    the standard code, or the code without striscio: each card strongest first, then its
-    signals -- busso always (a request), volo when the card is the last of its suit in hand,
-    striscio when a low card of the suit (Re or lower) stays in hand (RULES.md 6)."""
+    the standard code, or the code without striscio: each card, strongest first, then the
+    card with each of its signals. The signals depend only on the cards of the led suit."""
     hand = held << 10 * suit
-    moves = []
-    for card in cards_of(hand):
-        move = PLAY_BASE + card
-        rest = hand & ~(1 << card)
-        moves += (move, move + _BUSSO_OFFSET)
-        if not rest:
-            moves.append(move + _VOLO_OFFSET)
-        if striscio and rest & LOW_MASKS[suit]:
-            moves.append(move + _STRISCIO_OFFSET)
-    return tuple(moves)
+    return tuple(PLAY_BASE + signal * NUM_CARDS + card for card in cards_of(hand)
+                 for signal in (NO_SIGNAL, *_standard_signals(hand, card, striscio)))
 
 
 # By suit and the 10-bit pattern of powers held in it: the plays without a signal (a follow;
@@ -359,15 +362,10 @@ class Deal:
         code = self.rules.signals
         if code == "off":
             return []
+        if code != "alternative":
+            return _standard_signals(hand, card, code == "standard")
         suit = card // 10
         rest = hand & ~(1 << card)  # the leader's hand after leading
-        if code != "alternative":
-            out = [BUSSO]
-            if not rest & SUIT_MASKS[suit]:
-                out.append(VOLO)
-            if code == "standard" and rest & LOW_MASKS[suit]:
-                out.append(STRISCIO)
-            return out
         # Alternative code: busso / ribusso claim the highest / second-highest card of the
         # suit not yet played (the led card counts as played), la meglio and tutto fuori
         # are requests or allowed bluffs.
