@@ -163,9 +163,9 @@ def _capotto_outcome(pos: Position, after: Position, made: bool, alive: tuple[bo
     the highest level it can force: capotto for the declarer side when it can take every
     third still to be won (35 in all: it has taken every trick so far), for the other side
     when the declarer side cannot take a single third. (Thirds stand in for tricks: a side
-    could take every third and lose a trick of four pointless cards; in the solver's test
-    deals such a capotto that is not one never came up for the declarer side, and 4 times
-    in 2000 positions for the defenders.)"""
+    could take every third and lose a trick of four pointless cards: at every position of
+    300 greedy deals, right in all 3,631 where it gave the declarer side capotto and in all
+    but 4 of 1,766 where it gave it to the defenders; docs/pimc.md.)"""
     decl_alive, def_alive = alive
     if len(pos.trick) == 3:  # the card finished a trick: its winner leads ``after``
         won = after.declarer_side >> after.leader & 1
