@@ -5,15 +5,18 @@ For each card it has to play, the agent
 1. draws worlds -- where every unseen card may lie now -- uniformly among those consistent
    with what its seat knows (:meth:`SeatView.world_sampler`: hand sizes, voids shown by play,
    volo and striscio, the monte as seen, the called card's holder as far as known, the cards
-   given and passed back), weighted by how likely the other seats were to bid as they did
-   with the hands each world deals them (see *Worlds and the auction* below);
+   given and passed back); with ``auction`` set, weighted by how likely the other seats were
+   to bid as they did with the hands each world deals them (*Worlds and the auction* below);
 2. solves each world double dummy (:mod:`mediatore_env.solver`, the C core): for each legal
    card, does the declarer's side still reach 18 thirds (6 points) after it, with perfect
-   play by everyone from there on -- and, while a side has won every trick so far, can it
-   still win them all (capotto, :func:`_capotto_outcome`);
+   play by everyone from there on -- and with ``capotto=True``, while a side has won every
+   trick so far, can it still win them all (:func:`_capotto_outcome`);
 3. plays the card with the best mean payoff over the worlds -- the payment this seat receives
-   in each world for the outcome there (RULES.md 7: made or lost, with or without capotto;
-   ``capotto=False`` counts made or lost only).
+   in each world for the outcome there (RULES.md 7: made or lost; with ``capotto=True``,
+   capotto too).
+
+Neither option is on by default: paired against the agent without them, over 300-deal runs
+on several seeds, neither showed a gain (docs/pimc.md, Measurements).
 
 Ties (common: a contract already made or lost in every world, or cards that are the same in
 every world) go to the greedy agent's choice when it is among the best, else to the highest
@@ -21,8 +24,8 @@ of the best cards. A lead carries the greedy agent's signal when greedy would le
 card, else *volo* when the card is the last of its suit, else none.
 
 **Worlds and the auction.** Uniform worlds ignore what the auction says: against a
-Mediatore declarer they deal the declarer an average hand. With ``auction=T`` (default 2.0
-units; None: uniform worlds) the agent draws ``pool`` times ``worlds`` worlds uniformly
+Mediatore declarer they deal the declarer an average hand. With ``auction=T`` (T in units,
+2.0 measured; default None: uniform worlds) the agent draws ``pool`` times ``worlds`` worlds uniformly
 (about 0.05 ms each), rebuilds each world's hands as dealt (:func:`initial_hands`), weighs it
 by the chance of every call the other seats made (:class:`AuctionLikelihood`: a softmax at
 ``T`` units over the greedy bidding policy's values of the calls each seat could have made),
@@ -296,8 +299,8 @@ class PIMCAgent(Agent):
 
     def __init__(self, worlds: int = 24, time_limit: float | None = 0.08, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
-                 max_time: float | None = 0.09, capotto: bool = True,
-                 auction: float | None = 2.0, pool: int = 3):
+                 max_time: float | None = 0.09, capotto: bool = False,
+                 auction: float | None = None, pool: int = 3):
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a positive int, got {worlds!r}")
         if time_limit is not None and not time_limit > 0:

@@ -250,7 +250,8 @@ def test_it_plays_for_capotto_and_against_it(monkeypatch):
     for deal, levels in capotto_positions(12):
         view = deal.view(deal.to_move)
         best = max(levels.values())
-        agent, blind = PIMCAgent(worlds=1, time_limit=None), PIMCAgent(worlds=1, time_limit=None, capotto=False)
+        agent = PIMCAgent(worlds=1, time_limit=None, capotto=True)
+        blind = PIMCAgent(worlds=1, time_limit=None, capotto=False)
         for a in (agent, blind):
             monkeypatch.setattr(a, "world_sampler", lambda view: TrueWorld(deal))
         assert levels[(agent.act(None, view) - PLAY_BASE) % 40] == best
