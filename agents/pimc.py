@@ -36,7 +36,7 @@ the bidding models as real declarers' hands do (logit +0.5 weighted, +0.6 real, 
 **Budget.** ``worlds`` worlds at most, and no new world once ``time_limit`` seconds of the
 process's CPU time have gone into the decision. Early in the deal a double-dummy search
 costs milliseconds, late in the deal microseconds, so the limit binds only in the first two
-or three tricks. A hard ceiling, ``max_time`` (0.09 s), holds even for one search: every
+or three tricks. A hard ceiling, ``max_time`` (0.075 s), holds even for one search: every
 search gets a node budget (``solver.reaches(node_limit=)``), the nodes the CPU time left
 before the ceiling buys at the cautious rate :data:`~mediatore_env.solver.NODES_PER_SECOND`;
 a world whose search runs out is left out, and when no world was finished the agent plays
@@ -297,9 +297,9 @@ class PIMCAgent(Agent):
     name = "pimc"
     wants_observation = False
 
-    def __init__(self, worlds: int = 24, time_limit: float | None = 0.08, bidding=None,
+    def __init__(self, worlds: int = 24, time_limit: float | None = 0.07, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
-                 max_time: float | None = 0.09, capotto: bool = False,
+                 max_time: float | None = 0.075, capotto: bool = False,
                  auction: float | None = None, pool: int = 3):
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a positive int, got {worlds!r}")

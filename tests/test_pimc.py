@@ -169,7 +169,7 @@ def test_max_time_option():
     assert make_agent("pimc:max_time=0.5,time_limit=0.4").max_time == 0.5
     assert PIMCAgent(time_limit=None, max_time=None).max_time is None
     with pytest.raises(ValueError, match="max_time"):
-        PIMCAgent(time_limit=0.2)  # above the default ceiling of 0.09 s
+        PIMCAgent(time_limit=0.2)  # above the default ceiling of 0.075 s
     with pytest.raises(ValueError, match="max_time"):
         PIMCAgent(max_time=0)
 
