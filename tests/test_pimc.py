@@ -63,13 +63,15 @@ def test_equivalent_cards():
     assert equivalent_cards(hand, [13, 12, 10], 1 << 11) == {13: 13, 12: 13, 10: 13}
 
 
-def known_positions(count):
-    """Positions where the seat to move can tell where every card is (a unique world)."""
-    rng = random.Random(4)
-    found = []
-    n = 0
+def solo_positions(count, seed, keep, greedy_rate):
+    """``count`` play positions of Solo deals (signals off) that ``keep(deal, view)`` accepts,
+    one per deal at most: the first it accepts, in play mostly by the greedy agent
+    (``greedy_rate`` of the moves, the rest at random). ``keep`` returns what to collect
+    (anything true), or a false value to go on."""
+    rng = random.Random(seed)
+    found, n = [], 0
     while len(found) < count:
-        deal = Deal(Rules(signals="off"), n % 4, rng=np.random.default_rng([77, n]))
+        deal = Deal(Rules(signals="off"), n % 4, rng=np.random.default_rng([seed + 73, n]))
         n += 1
         deal.apply_text("bid solo")
         for _ in range(3):
@@ -77,13 +79,22 @@ def known_positions(count):
         greedy = GreedyAgent()
         while not deal.is_over():
             view = deal.view(deal.to_move)
-            if deal.phase == PLAY and len(deal.tricks) >= 6 and view.world_sampler().count() == 1 \
-                    and len({(m - PLAY_BASE) % 40 for m in view.legal_moves()}) > 1:
-                found.append(deal.clone())
-                break
-            move = greedy.act(None, view) if rng.random() < 0.7 else rng.choice(deal.legal_moves())
+            if deal.phase == PLAY:
+                kept = keep(deal, view)
+                if kept:
+                    found.append(kept)
+                    break
+            move = greedy.act(None, view) if rng.random() < greedy_rate else rng.choice(deal.legal_moves())
             deal.apply(move)
     return found
+
+
+def known_positions(count):
+    """Positions where the seat to move can tell where every card is (a unique world)."""
+    def keep(deal, view):
+        return (len(deal.tricks) >= 6 and view.world_sampler().count() == 1
+                and len({(m - PLAY_BASE) % 40 for m in view.legal_moves()}) > 1 and deal.clone())
+    return solo_positions(count, 4, keep, 0.7)
 
 
 def test_with_everything_known_it_plays_a_double_dummy_best_card():
@@ -211,26 +222,13 @@ def outcome_levels(deal):
 
 def capotto_positions(count):
     """Solo positions where cards that all make (or all lose) the contract differ in capotto."""
-    rng = random.Random(5)
-    found, n = [], 0
-    while len(found) < count:
-        deal = Deal(Rules(signals="off"), n % 4, rng=np.random.default_rng([78, n]))
-        n += 1
-        deal.apply_text("bid solo")
-        for _ in range(3):
-            deal.apply_text("pass")
-        greedy = GreedyAgent()
-        while not deal.is_over():
-            view = deal.view(deal.to_move)
-            if deal.phase == PLAY and len(deal.tricks) >= 5 and len(deal.legal_moves()) > 1:
-                levels = outcome_levels(deal)
-                made = {v > 0 if deal.to_move == deal.declarer else v < 0 for v in levels.values()}
-                if len(set(levels.values())) > 1 and len(made) == 1:
-                    found.append((deal.clone(), levels))
-                    break
-            move = greedy.act(None, view) if rng.random() < 0.8 else rng.choice(deal.legal_moves())
-            deal.apply(move)
-    return found
+    def keep(deal, view):
+        if len(deal.tricks) < 5 or len(deal.legal_moves()) < 2:
+            return None
+        levels = outcome_levels(deal)
+        made = {v > 0 if deal.to_move == deal.declarer else v < 0 for v in levels.values()}
+        return len(set(levels.values())) > 1 and len(made) == 1 and (deal.clone(), levels)
+    return solo_positions(count, 5, keep, 0.8)
 
 
 class TrueWorld:
