@@ -243,6 +243,12 @@ _LEAD_MOVES = {code: tuple(tuple(_suit_lead_moves(suit, held, code == "standard"
 _LEAD_MOVES["off"] = _PLAIN_MOVES
 
 
+def _moves_by_suit(tables, hand: int) -> list[int]:
+    """The moves of ``hand`` from per-suit ``tables`` (_PLAIN_MOVES or one of _LEAD_MOVES)."""
+    d, c, s, b = tables
+    return [*d[hand & 1023], *c[hand >> 10 & 1023], *s[hand >> 20 & 1023], *b[hand >> 30]]
+
+
 class Deal:
     """The full state of one deal. Mutable; :meth:`clone` copies it cheaply.
 
@@ -328,8 +334,7 @@ class Deal:
                 follow = _PLAIN_MOVES[suit][hand >> 10 * suit & 1023]
                 if follow:
                     return list(follow)
-                d, c, s, b = _PLAIN_MOVES  # void in the suit led: any card
-                return [*d[hand & 1023], *c[hand >> 10 & 1023], *s[hand >> 20 & 1023], *b[hand >> 30]]
+                return _moves_by_suit(_PLAIN_MOVES, hand)  # void in the suit led: any card
             return self._lead_moves(hand)
         if phase == AUCTION:
             return [PASS, *range(self.high_bid + 1, self.rules.top_contract + 1)]
@@ -351,8 +356,7 @@ class Deal:
                 moves.extend(PLAY_BASE + s * NUM_CARDS + c for s in self._lead_signals(hand, c))
             return moves
         # The hot path of leads: a suit's moves depend only on the cards held in that suit.
-        d, c, s, b = _LEAD_MOVES[code]
-        return [*d[hand & 1023], *c[hand >> 10 & 1023], *s[hand >> 20 & 1023], *b[hand >> 30]]
+        return _moves_by_suit(_LEAD_MOVES[code], hand)
 
     def _lead_signals(self, hand: int, card: int) -> list[int]:
         """Signals (besides none) the leader may announce with ``card`` under the rules' code.
