@@ -18,9 +18,14 @@ For each card it has to play, the agent
 Neither option is on by default: paired against the agent without them, over 300-deal runs
 on several seeds, neither showed a gain (docs/pimc.md, Measurements).
 
-Ties (common: a contract already made or lost in every world, or cards that are the same in
-every world) go to the greedy agent's choice when it is among the best, else to the highest
-of the best cards. A lead carries the greedy agent's signal when greedy would lead the same
+Ties are common: a contract made in every world, or lost in every world, against perfect
+play. Real players err, so while every card has had the same outcome in each world so far
+the agent also asks, in each world, which cards leave the declarer's side ``margin`` thirds
+(default 3: a point) beyond that line -- reaching 21 where it makes 18, 15 where it misses
+-- and among the tied cards plays one that most often keeps that margin for its side: the
+declarer's side keeps a cushion or stays within reach, the other side the opposite.
+Remaining ties go to the greedy agent's choice when it is among the best, else to the
+highest of the best cards. A lead carries the greedy agent's signal when greedy would lead the same
 card, else *volo* when the card is the last of its suit, else none.
 
 **Worlds and the auction.** Uniform worlds ignore what the auction says: against a
@@ -126,10 +131,11 @@ def _boosts(bid_boost) -> dict[int, float]:
 
 CONTRACT_IDS = {name: c for c, name in CONTRACT_NAMES.items()}
 #: The default ``bid_boost``: fitted by ``benchmarks/bench_pimc.py --calibrate 300 --seed 1``
-#: against the greedy agent of commit 0c01ef6 (the PIMC agent declaring against greedy agents
-#: made Chiamo 71% and Mediatore 52% of the time where the greedy models predicted 61% and 43%:
-#: logit shifts +0.46 and +0.42); refit when the greedy agent changes.
-BID_BOOST = {CHIAMO: 0.5, MEDIATORE: 0.4}
+#: against the greedy agent of commit 0c01ef6, with the margin tie-break in the PIMC agent's
+#: play (declaring against greedy agents it made Chiamo 71% and Mediatore 55% of the time
+#: where the greedy models predicted 61% and 43%: logit shifts +0.47 and +0.52); refit when
+#: the greedy agent or the PIMC agent's card play changes.
+BID_BOOST = {CHIAMO: 0.5, MEDIATORE: 0.5}
 
 
 class _Boosted:
@@ -300,7 +306,7 @@ class PIMCAgent(Agent):
     def __init__(self, worlds: int = 24, time_limit: float | None = 0.07, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
                  max_time: float | None = 0.075, capotto: bool = False,
-                 auction: float | None = None, pool: int = 3):
+                 auction: float | None = None, pool: int = 3, margin: int = 3):
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a positive int, got {worlds!r}")
         if time_limit is not None and not time_limit > 0:
@@ -321,6 +327,11 @@ class PIMCAgent(Agent):
         if auction is not None and not auction > 0:
             raise ValueError(f"auction must be a positive temperature or None, got {auction!r}")
         self.auction, self.pool = auction, pool
+        #: thirds beyond the contract's line for the tie-break between cards of equal value
+        #: (0: none; see :meth:`card_values`)
+        if isinstance(margin, bool) or not isinstance(margin, int) or not 0 <= margin < WIN_THIRDS:
+            raise ValueError(f"margin must be a whole number of thirds from 0 to 17, got {margin!r}")
+        self.margin, self.margin_counts = margin, None
         #: nodes the last :meth:`card_values` searched, and its node budget (None: set by time)
         self.nodes, self.node_budget = 0, None
         boosts = _boosts(BID_BOOST if bid_boost is None and bidding is None else bid_boost or 0.0)
@@ -368,6 +379,9 @@ class PIMCAgent(Agent):
         values, n = self.card_values(view, candidates)
         best = max(values.values())
         top = [c for c in candidates if values[c] == best]
+        if len(top) > 1 and self.margin_counts:
+            closest = max(self.margin_counts[c] for c in top)
+            top = [c for c in top if self.margin_counts[c] == closest]
         if len(top) > 1:
             greedy = self.greedy.play.play(view)
             if rep[(greedy - PLAY_BASE) % NUM_CARDS] in top:
@@ -384,7 +398,9 @@ class PIMCAgent(Agent):
         the table, so the count does not depend on earlier searches). A search out of nodes
         drops its world and ends the sampling; with no world finished every value is 0, and
         :meth:`play` then takes the greedy agent's card. :attr:`nodes` and
-        :attr:`node_budget` record the nodes used and the fixed budget."""
+        :attr:`node_budget` record the nodes used and the fixed budget; :attr:`margin_counts`
+        the margin tie-break's count per card (None when two cards differed in a world, or
+        ``margin`` is 0)."""
         start = time.thread_time()
         rng = self.rng
         sampler = self.world_sampler(view)
@@ -408,6 +424,21 @@ class PIMCAgent(Agent):
                 return max(0, int((ceiling - (time.thread_time() - start)) * NODES_PER_SECOND))
             return None
 
+        def reaches_after(pos, target):
+            """Does the declarer side reach ``target`` after each card (None: out of nodes)?"""
+            nonlocal used
+            answers = []
+            for c in cards:
+                answer = reaches(play_card(pos, c), target, node_limit=nodes_left())
+                used += last_nodes()
+                if answer is None:
+                    return None
+                answers.append(answer)
+            return answers
+
+        # The margin tie-break (module docstring): counted while every card has had the same
+        # outcome in each world, +1 for the seat's side keeping the margin, -1 for the other.
+        margins = dict.fromkeys(cards, 0) if self.margin else None
         n = 0
         while n < self.worlds:
             world = sampler.sample(rng)
@@ -437,10 +468,21 @@ class PIMCAgent(Agent):
                 for c, made in zip(cards, results):
                     values[c] += pay[made]
                 n += 1
+                if margins is not None and results.count(results[0]) < len(results):
+                    margins = None  # two cards differ: no tie to break
+                if margins is not None:
+                    made = results[0] in (MADE, MADE_CAPOTTO)
+                    closer = reaches_after(pos, WIN_THIRDS + self.margin if made else WIN_THIRDS - self.margin)
+                    if closer is None:
+                        break  # out of nodes
+                    sign = 1 if side >> me & 1 else -1
+                    for c, answer in zip(cards, closer):
+                        margins[c] += sign * answer
                 if limit is None or time.thread_time() - start <= limit:
                     continue
             break
         self.nodes, self.node_budget = used, budget
+        self.margin_counts = margins
         return values, n
 
     def world_sampler(self, view):

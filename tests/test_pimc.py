@@ -36,6 +36,10 @@ def test_registered_and_options():
         PIMCAgent(worlds=0)
     with pytest.raises(ValueError):
         PIMCAgent(time_limit=0)
+    assert make_agent("pimc:margin=6").margin == 6 and PIMCAgent().margin == 3
+    for bad in (-1, 18, 1.5, True):
+        with pytest.raises(ValueError, match="margin"):
+            PIMCAgent(margin=bad)
 
 
 def test_plays_whole_deals_legally_and_reproducibly():
@@ -114,6 +118,36 @@ def test_with_everything_known_it_plays_a_double_dummy_best_card():
             return payments(deal.rules, deal.contract, deal.declarer, None, None, won, False)[seat]
         best = max(pay(c) for c in values)
         assert pay((move - PLAY_BASE) % 40) == best
+
+
+def test_when_every_card_has_the_same_payoff_it_keeps_the_margin():
+    """With every card known and every card making (or every card losing) the contract
+    double dummy, the agent plays a card after which the declarer side still reaches 21
+    thirds (or 15, when it loses) if it is on that side, and one after which it does not
+    if it defends, whenever some card does and some does not."""
+    def keep(deal, view):
+        if len(deal.tricks) < 6 or view.world_sampler().count() != 1:
+            return None
+        pos = Position(tuple(deal.hands), deal.leader, tuple(deal.trick), 1 << deal.declarer,
+                       deal.side_thirds()[0], thirds_of(deal.monte))
+        values = move_values(pos)
+        made = {v >= 18 for v in values.values()}
+        if len(made) != 1:
+            return None
+        target = 21 if made.pop() else 15
+        reached = {c: v >= target for c, v in values.items()}
+        return len(set(reached.values())) == 2 and (deal.clone(), reached)
+
+    found = solo_positions(6, 5, keep, 0.5)
+    for deal, reached in found:
+        seat = deal.to_move
+        want = seat == deal.declarer
+        move = PIMCAgent(worlds=2, time_limit=None).act(None, deal.view(seat))
+        assert reached[(move - PLAY_BASE) % 40] == want
+    # without the tie-break, the agent takes greedy's card, which misses it in some of them
+    misses = sum(reached[(PIMCAgent(worlds=2, time_limit=None, margin=0).act(None, deal.view(deal.to_move))
+                          - PLAY_BASE) % 40] != (deal.to_move == deal.declarer) for deal, reached in found)
+    assert misses > 0
 
 
 # -- the ceiling: node budgets per decision ----------------------------------------------
