@@ -79,7 +79,7 @@ import random
 import time
 
 from mediatore_env.cards import NUM_CARDS, POINTS, SUIT_MASKS, TOTAL_THIRDS, cards_of, thirds_of
-from mediatore_env.game import PLAY, PLAY_BASE
+from mediatore_env.game import PLAY, PLAY_BASE, WIN_THIRDS
 from mediatore_env.rules import CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, VOLO, payments
 from mediatore_env.solver import (NODES_PER_SECOND, Position, clear_table, last_nodes,
                                   play as play_card, reaches)
@@ -87,7 +87,6 @@ from mediatore_env.solver import (NODES_PER_SECOND, Position, clear_table, last_
 from .base import Agent
 from .greedy import GreedyAgent
 
-WIN_THIRDS = 18
 
 
 def equivalent_cards(hand: int, cards: list[int], gone: int) -> dict[int, int]:
