@@ -3,6 +3,7 @@
     python3 benchmarks/bench_pimc.py [--deals 300] [--seed 0] [--jobs 2] [--lineup pimc-1|pimc-3]
                                      [--pimc pimc] [--json out.json]
     python3 benchmarks/bench_pimc.py --calibrate 400 [--pimc pimc] [--seed 1]
+    python3 benchmarks/bench_pimc.py --defence 3000 [--pimc pimc] [--seed 7]
 
 ``pimc-1``: one PIMC agent and three greedy agents (``pimc greedy greedy greedy``);
 ``pimc-3``: three PIMC agents and one greedy agent. Each deal is played in the four
@@ -17,6 +18,11 @@ Mediatore and Solo when the greedy bidding models give its hand a chance between
 95%; the PIMC agent declares and plays, three greedy agents defend or partner), and the
 logit shift per contract that makes the greedy models fit the PIMC agent's results: the
 ``bid_boost`` of :class:`agents.pimc.PIMCAgent`.
+
+``--defence N``: the PIMC agent's defence against the greedy declarer. Of N deals, those where
+seat 0 declares when four greedy agents play are played again with seats 1-3 given to the
+PIMC agent (with ``bid_boost=0``, so the auction, call and exchange stay greedy's and only
+the card play differs); per contract, how often the declarer made it against each defence.
 """
 
 from __future__ import annotations
@@ -115,6 +121,50 @@ def calibrate(args) -> int:
     return 0
 
 
+def _defend(task):
+    """The deals of ``range(start, stop)`` where greedy seat 0 declares: (contract, made
+    against greedy defenders, made against PIMC ones, the declarer's payoff in each)."""
+    from agents import make_agent
+    from agents.base import play_deal
+    from agents.tournament import deal_pack, derive_seed
+    from mediatore_env.game import Deal
+    rules, seed, start, stop, spec = task
+    greedy = [make_agent("greedy") for _ in range(4)]
+    mixed = greedy[:1] + [make_agent(spec, bid_boost=0) for _ in range(3)]
+    rows = []
+    for i in range(start, stop):
+        pack, dealer, seeds = deal_pack(seed, i), i % 4, [derive_seed(seed, i, s) for s in range(4)]
+        base = play_deal(Deal(rules, dealer, pack), greedy, seeds)
+        if base.declarer != 0:
+            continue
+        deal = play_deal(Deal(rules, dealer, pack), mixed, seeds)
+        assert (deal.contract, deal.declarer) == (base.contract, 0), "bid_boost=0 bids like greedy"
+        rows.append((base.contract, base.declarer_won, deal.declarer_won,
+                     base.payoffs[0], deal.payoffs[0]))
+    return rows
+
+
+def defence(args) -> int:
+    """Make rates of the greedy declarer against greedy and against PIMC defenders."""
+    from agents.tournament import mean_ci
+    from mediatore_env.rules import CONTRACT_NAMES
+    rules = PRESETS[args.preset]
+    tasks = [(rules, args.seed, i, min(i + 20, args.defence), args.pimc)
+             for i in range(0, args.defence, 20)]
+    with multiprocessing.Pool(args.jobs) as pool:
+        rows = [row for part in pool.imap(_defend, tasks) for row in part]
+    print(f"{args.defence} deals of seed {args.seed}: greedy seat 0 declares in {len(rows)}; "
+          f"defenders greedy, then {args.pimc}")
+    for contract in sorted({r[0] for r in rows}):
+        mine = [r for r in rows if r[0] == contract]
+        change = mean_ci([r[4] - r[3] for r in mine])
+        print(f"{CONTRACT_NAMES[contract]:10s} {len(mine):4d} deals: made "
+              f"{sum(r[1] for r in mine) / len(mine):.1%} against greedy, "
+              f"{sum(r[2] for r in mine) / len(mine):.1%} against PIMC; declarer's payoff change "
+              f"{change[0]:+.2f} [{change[1]:+.2f}, {change[2]:+.2f}]")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=300)
@@ -126,9 +176,13 @@ def main(argv=None) -> int:
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--calibrate", type=int, metavar="DEALS",
                         help="instead: fit the PIMC agent's bidding boost on forced declarations")
+    parser.add_argument("--defence", type=int, metavar="DEALS",
+                        help="instead: the greedy declarer's make rate against PIMC defenders")
     args = parser.parse_args(argv)
     if args.calibrate:
         return calibrate(args)
+    if args.defence:
+        return defence(args)
 
     names = [args.pimc if n == "P" else n for n in LINEUPS[args.lineup]]
     entries = {n: n for n in names}
