@@ -138,7 +138,9 @@ def _defend(task):
         if base.declarer != 0:
             continue
         deal = play_deal(Deal(rules, dealer, pack), mixed, seeds)
-        assert (deal.contract, deal.declarer) == (base.contract, 0), "bid_boost=0 bids like greedy"
+        if (deal.contract, deal.declarer) != (base.contract, 0):
+            raise ValueError(f"{spec!r} with bid_boost=0 must bid like greedy; in deal {i} "
+                             "the auction went differently")
         rows.append((base.contract, base.declarer_won, deal.declarer_won,
                      base.payoffs[0], deal.payoffs[0]))
     return rows
