@@ -64,13 +64,13 @@ def _calibrate(task):
     from agents import make_agent
     from agents.base import play_deal
     from agents.greedy import BID_MODELS, MANO_BONUS
-    from agents.tournament import deal_pack
+    from agents.tournament import deal_dealer, deal_pack
     from mediatore_env.game import PASS, Deal
     rules, seed, start, stop, spec, contracts, low, high = task
     pimc, greedy = make_agent(spec), make_agent("greedy")
     rows = []
     for i in range(start, stop):
-        pack, dealer = deal_pack(seed, i), i % 4
+        pack, dealer = deal_pack(seed, i), deal_dealer(i)
         for declarer in range(4):
             for contract in contracts:
                 deal = Deal(rules, dealer, pack)
@@ -126,14 +126,14 @@ def _defend(task):
     against greedy defenders, made against PIMC ones, the declarer's payoff in each)."""
     from agents import make_agent
     from agents.base import play_deal
-    from agents.tournament import deal_pack, derive_seed
+    from agents.tournament import deal_dealer, deal_pack, derive_seed
     from mediatore_env.game import Deal
     rules, seed, start, stop, spec = task
     greedy = [make_agent("greedy") for _ in range(4)]
     mixed = greedy[:1] + [make_agent(spec, bid_boost=0) for _ in range(3)]
     rows = []
     for i in range(start, stop):
-        pack, dealer, seeds = deal_pack(seed, i), i % 4, [derive_seed(seed, i, s) for s in range(4)]
+        pack, dealer, seeds = deal_pack(seed, i), deal_dealer(i), [derive_seed(seed, i, s) for s in range(4)]
         base = play_deal(Deal(rules, dealer, pack), greedy, seeds)
         if base.declarer != 0:
             continue
