@@ -25,10 +25,10 @@ import ast
 import importlib
 
 from .base import Agent, play_deal
-from .random_agent import RandomAgent
 from .greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy, GreedyAgent,
                      PlayPolicy)
 from .pimc import PIMCAgent
+from .random_agent import RandomAgent
 
 #: name -> factory taking the options as keyword arguments
 AGENTS = {

@@ -45,8 +45,8 @@ from __future__ import annotations
 import operator
 from typing import Sequence
 
-from mediatore_env.game import Deal
-from mediatore_env.view import SeatView
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.view import SeatView
 
 
 class Agent:
@@ -81,7 +81,8 @@ def play_deal(deal: Deal, agents: Sequence[Agent], seeds: Sequence[int | None] |
     views = [deal.view(s) for s in range(4)]
     encode = None
     if any(a.wants_observation for a in agents):
-        from mediatore_env.encoding import observation as encode  # only when an agent reads it
+        from mediatore_env.codec.observation import \
+            observation as encode  # only when an agent reads it
     while not deal.is_over():
         seat = deal.to_move
         agent = agents[seat]

@@ -24,8 +24,8 @@ import time
 
 import numpy as np
 
-from mediatore_env.rules import CONTRACT_NAMES, CONTRACTS, Rules
-from mediatore_env.tables import forced_deal
+from mediatore_env.analysis.tables import forced_deal
+from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
 from .base import play_deal
 from .greedy import FEATURES, hand_features

@@ -65,12 +65,12 @@ from __future__ import annotations
 
 import math
 
-from mediatore_env.cards import ALL_CARDS, POINTS, SUIT_MASKS, cards_of, highest
-from mediatore_env.game import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE,
-                                PASS, PLAY, PLAY_BASE, NUM_CARDS)
-from mediatore_env.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE,
-                                 MEGLIO, NO_SIGNAL, RIBUSSO, RIBUSSO_MEGLIO, SOLISSIMO, SOLO, VOLO,
-                                 payments)
+from mediatore_env.core.cards import ALL_CARDS, NUM_CARDS, POINTS, SUIT_MASKS, cards_of, highest
+from mediatore_env.mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE,
+                                           GIVE_BASE, PASS, PLAY, PLAY_BASE)
+from mediatore_env.mediatore.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE,
+                                           MEGLIO, NO_SIGNAL, RIBUSSO, RIBUSSO_MEGLIO, SOLISSIMO,
+                                           SOLO, VOLO, payments)
 
 from .base import Agent
 

@@ -78,15 +78,18 @@ import math
 import random
 import time
 
-from mediatore_env.cards import NUM_CARDS, POINTS, SUIT_MASKS, TOTAL_THIRDS, cards_of, thirds_of
-from mediatore_env.game import PLAY, PLAY_BASE, WIN_THIRDS
-from mediatore_env.rules import CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, VOLO, payments
-from mediatore_env.solver import (NODES_PER_SECOND, Position, clear_table, last_nodes,
-                                  play as play_card, reaches)
+from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, clear_table, last_nodes
+from mediatore_env.analysis.solver import play as play_card
+from mediatore_env.analysis.solver import reaches
+from mediatore_env.core.cards import (NUM_CARDS, POINTS, SUIT_MASKS, TOTAL_THIRDS, cards_of,
+                                      thirds_of)
+from mediatore_env.mediatore.moves import PLAY, PLAY_BASE, WIN_THIRDS
+from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, VOLO,
+                                           payments)
+from mediatore_env.mediatore.worlds import WorldSampler
 
 from .base import Agent
 from .greedy import GreedyAgent
-
 
 
 def equivalent_cards(hand: int, cards: list[int], gone: int) -> dict[int, int]:
@@ -487,7 +490,7 @@ class PIMCAgent(Agent):
     def world_sampler(self, view):
         """The worlds :meth:`card_values` draws from: the view's uniform sampler, or with
         ``auction`` set, those worlds weighted by :class:`AuctionLikelihood`."""
-        sampler = view.world_sampler()
+        sampler = WorldSampler(view)
         if self.auction is None:
             return sampler
         likelihood = AuctionLikelihood(view, self.auction)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mediatore_env.encoding import Encoder
+from mediatore_env.codec.observation import Encoder
 
 from .base import Agent
 

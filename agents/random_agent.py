@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from mediatore_env.game import AUCTION, PASS
+from mediatore_env.mediatore.moves import AUCTION, PASS
 
 from .base import Agent
 

@@ -74,5 +74,5 @@ def format_report(result) -> str:
 
 
 def _presets():
-    from mediatore_env.rules import PRESETS
+    from mediatore_env.mediatore.rules import PRESETS
     return PRESETS

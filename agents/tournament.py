@@ -52,9 +52,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
-from mediatore_env.game import Deal
-from mediatore_env.records import make_record
-from mediatore_env.rules import CONTRACT_NAMES, CONTRACTS, Rules
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.records import make_record
+from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
 from .base import Agent, play_deal
 

@@ -16,11 +16,10 @@ import time
 
 import numpy as np
 
-from mediatore_env.game import AUCTION, PASS, Deal
-from mediatore_env.rules import Rules
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import AUCTION, PASS
+from mediatore_env.mediatore.rules import Rules
 from mediatore_env.runinfo import machine
-
-
 
 
 def play_random(rules: Rules, packs: list[list[int]], seed: int, bid_rate: float) -> int:

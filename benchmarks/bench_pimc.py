@@ -34,7 +34,7 @@ import sys
 import time
 
 from agents.tournament import _Player, standings
-from mediatore_env.rules import PRESETS
+from mediatore_env.mediatore.rules import PRESETS
 from mediatore_env.runinfo import machine
 
 LINEUPS = {"pimc-1": ("P", "greedy", "greedy", "greedy"), "pimc-3": ("P", "P", "P", "greedy")}
@@ -61,11 +61,13 @@ def _work(bounds):
 def _calibrate(task):
     """Forced declarations: the PIMC agent declares, three greedy agents play the others."""
     import math
+
     from agents import make_agent
     from agents.base import play_deal
     from agents.greedy import BID_MODELS, MANO_BONUS
     from agents.tournament import deal_dealer, deal_pack
-    from mediatore_env.game import PASS, Deal
+    from mediatore_env.mediatore.game import Deal
+    from mediatore_env.mediatore.moves import PASS
     rules, seed, start, stop, spec, contracts, low, high = task
     pimc, greedy = make_agent(spec), make_agent("greedy")
     rows = []
@@ -95,7 +97,8 @@ def calibrate(args) -> int:
     predict: the logit shift that fits, per contract, over forced declarations of hands the
     models give a chance between --low and --high."""
     import math
-    from mediatore_env.rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, SOLO
+
+    from mediatore_env.mediatore.rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, SOLO
     contracts = (CHIAMO, MEDIATORE, SOLO)
     rules = PRESETS[args.preset]
     tasks = [(rules, args.seed, i, min(i + 10, args.calibrate), args.pimc, contracts, 0.25, 0.95)
@@ -127,7 +130,7 @@ def _defend(task):
     from agents import make_agent
     from agents.base import play_deal
     from agents.tournament import deal_dealer, deal_pack, derive_seed
-    from mediatore_env.game import Deal
+    from mediatore_env.mediatore.game import Deal
     rules, seed, start, stop, spec = task
     greedy = [make_agent("greedy") for _ in range(4)]
     mixed = greedy[:1] + [make_agent(spec, bid_boost=0) for _ in range(3)]
@@ -149,7 +152,7 @@ def _defend(task):
 def defence(args) -> int:
     """Make rates of the greedy declarer against greedy and against PIMC defenders."""
     from agents.tournament import mean_ci
-    from mediatore_env.rules import CONTRACT_NAMES
+    from mediatore_env.mediatore.rules import CONTRACT_NAMES
     rules = PRESETS[args.preset]
     tasks = [(rules, args.seed, i, min(i + 20, args.defence), args.pimc)
              for i in range(0, args.defence, 20)]

@@ -24,10 +24,10 @@ import time
 
 import numpy as np
 
-from mediatore_env import solver
-from mediatore_env.cards import thirds_of, to_mask
+from mediatore_env.analysis import solver
+from mediatore_env.analysis.solver import Position, reaches, solve
+from mediatore_env.core.cards import thirds_of, to_mask
 from mediatore_env.runinfo import machine
-from mediatore_env.solver import Position, reaches, solve
 
 SIDES = (0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001)
 

@@ -22,7 +22,7 @@ from agents import GreedyAgent  # noqa: E402
 from agents.ppo_agent import PPOAgent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
 from mediatore_env import mediatore_v0  # noqa: E402
-from mediatore_env.game import move_text  # noqa: E402
+from mediatore_env.mediatore.moves import move_text  # noqa: E402
 
 
 def main(argv=None):

@@ -48,11 +48,11 @@ from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 from agents import GreedyAgent, RandomAgent, make_agent  # noqa: E402
 from agents.ppo_agent import PPOAgent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
-from mediatore_env.encoding import Encoder  # noqa: E402
-from mediatore_env.game import Deal  # noqa: E402
-from mediatore_env.rules import max_payment  # noqa: E402
-from mediatore_env.single_seat import MediatoreSeatEnv  # noqa: E402
-from mediatore_env.rules import Rules  # noqa: E402
+from mediatore_env.codec.observation import Encoder  # noqa: E402
+from mediatore_env.mediatore.game import Deal  # noqa: E402
+from mediatore_env.mediatore.rules import max_payment  # noqa: E402
+from mediatore_env.envs.single_seat import MediatoreSeatEnv  # noqa: E402
+from mediatore_env.mediatore.rules import Rules  # noqa: E402
 
 
 def parse_args(argv=None):

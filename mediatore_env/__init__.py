@@ -1,34 +1,59 @@
-"""mediatore-env: the Italian card game Mediatore as a rules engine and a PettingZoo environment.
+"""mediatore-env: the Italian card game Mediatore as a rules engine and PettingZoo environments.
 
-Layers, each importing only from those before it: ``cards`` -> ``rules`` -> ``game`` (the
-state machine) -> ``view`` (what a seat knows) -> ``records`` (game records and replay) ->
-``encoding`` (observation vectors) -> ``mediatore_v0`` (the PettingZoo environment).
+The package is built in layers; each imports only from the layers above it in this list::
+
+    core/        the 40-card pack, its notation, tricks without trumps   (every game of the family)
+    mediatore/   Mediatore's rules, moves, state machine, seat views, records, deductions, worlds
+    codec/       observation tensors, action ids from user input, text of the table
+    analysis/    the double-dummy solver and contract value tables
+    envs/        PettingZoo AEC and single-seat Gymnasium environments
+    agents       (the top-level package beside this one) random, greedy, PIMC, the tournament
+    tools/       command-line tools: mediatore-play, -replay, -bench, -tables
+
+``tests/test_layers.py`` fails if a module imports from a layer below it in this list. The
+engine (``core``, ``mediatore``) needs neither numpy nor PettingZoo nor Gymnasium.
+
+What most users need is here::
+
+    >>> from mediatore_env import Deal, Rules, parse_move
+    >>> deal = Deal(Rules(), dealer=3, pack=list(range(40)))
+    >>> deal.apply(parse_move("bid solo")); deal.to_move
+    1
+
+and the environments as ``mediatore_env.mediatore_v0``, ``mediatore_env.mediatore_bidding_v0``
+and ``mediatore_env.single_seat`` (imported on first use, so the engine alone never imports
+the RL stack).
 """
 
-from .cards import card_name, parse_card, format_cards, parse_cards
-from .rules import Rules, PRESETS
-from .game import Deal, move_text, parse_move, NUM_MOVES
-from .view import SeatView
-from .records import make_record, replay, save_record, load_record
+import importlib
+
+from .core.cards import card_name, format_cards, parse_card, parse_cards
+from .mediatore.game import Deal
+from .mediatore.moves import NUM_MOVES, move_text, parse_move
+from .mediatore.records import load_record, make_record, replay, save_record
+from .mediatore.rules import PRESETS, Rules
+from .mediatore.view import SeatView
 
 __all__ = ["Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "format_cards",
            "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record", "replay",
-           "save_record", "load_record"]
+           "save_record", "load_record", "mediatore_v0", "mediatore_bidding_v0", "single_seat"]
 __version__ = "0.1.0"
 
-
-def _register_with_pettingzoo() -> None:
-    """Register ``mediatore/mediatore-v0`` and ``mediatore/mediatore-bidding-v0`` (their AEC
-    ``env()``) with PettingZoo's registry, so ``pettingzoo.make("aec", "mediatore/mediatore-v0")``
-    works; PettingZoo before 1.27 has no registry, and then nothing happens."""
-    try:
-        from pettingzoo import aec_registry, register
-    except ImportError:
-        return
-    for name, module in (("mediatore/mediatore-v0", "mediatore_v0"),
-                         ("mediatore/mediatore-bidding-v0", "mediatore_bidding_v0")):
-        if name not in aec_registry:
-            register("aec", name, entry_point=f"mediatore_env.{module}:env")
+_ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat")
 
 
-_register_with_pettingzoo()
+def __getattr__(name: str):
+    """``mediatore_env.mediatore_v0`` and the other environments, imported when first asked for."""
+    if name in _ENVIRONMENTS:
+        return importlib.import_module(f".envs.{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_ENVIRONMENTS])
+
+
+# PettingZoo's registry is filled by mediatore_env.envs on import; here only when PettingZoo is
+# loaded already, so that importing the engine never imports it.
+if "pettingzoo" in __import__("sys").modules:
+    importlib.import_module(".envs", __name__)

@@ -12,9 +12,10 @@ a test comparing the two checks the engine's deal against RULES.md.
 
 from __future__ import annotations
 
-from mediatore_env.cards import parse_card, parse_cards, to_mask
-from mediatore_env.game import Deal, parse_move
-from mediatore_env.rules import Rules
+from mediatore_env.core.cards import parse_card, parse_cards, to_mask
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import parse_move
+from mediatore_env.mediatore.rules import Rules
 
 
 def _cards(cards) -> list[int]:

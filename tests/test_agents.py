@@ -5,17 +5,17 @@ import random
 
 import numpy as np
 import pytest
-
-from mediatore_env.cards import SUIT_MASKS, format_cards, parse_card, parse_cards
-from mediatore_env.game import DISCARD, GIVE, PASS, Deal, move_text
-from mediatore_env.rules import (BUSSO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO, SOLO, VOLO,
-                                 Rules)
+from packs import make_deal, play
 
 from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent, play_deal
-from agents.greedy import (BIDDING_POLICIES, FEATURES, BiddingPolicy, CallingPolicy, ExchangePolicy,
-                           FRIEND, FOE, UNKNOWN, PassBidding, PlayPolicy, Situation,
+from agents.greedy import (BIDDING_POLICIES, FEATURES, FOE, FRIEND, UNKNOWN, BiddingPolicy,
+                           CallingPolicy, ExchangePolicy, PassBidding, PlayPolicy, Situation,
                            hand_features, make_bidding_policy)
-from packs import make_deal, play
+from mediatore_env.core.cards import SUIT_MASKS, format_cards, parse_card, parse_cards
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import DISCARD, GIVE, PASS, move_text
+from mediatore_env.mediatore.rules import (BUSSO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO, SOLO,
+                                           VOLO, Rules)
 
 
 def texts(deal, agent, seat=None):
@@ -216,7 +216,7 @@ def test_exchange_plan_counts_points_in_the_monte():
     keep_points, _ = ExchangePolicy(discard_points=-3.0).plan(hand, 4, False)
     dump_points, _ = ExchangePolicy(discard_points=1.0).plan(hand, 4, False)
     assert format_cards(keep_points) != format_cards(dump_points)
-    from mediatore_env.cards import thirds_of
+    from mediatore_env.core.cards import thirds_of
     assert thirds_of(dump_points) > thirds_of(keep_points)
 
 

@@ -1,11 +1,10 @@
 """The auction (RULES.md section 4). Move ids: 0 = pass, 1..5 = bid chiamo..arcisolissimo."""
 
 import pytest
-
-from mediatore_env.game import AUCTION, CALL, DISCARD, END, PLAY, parse_move
-from mediatore_env.rules import ARCISOLISSIMO, CHIAMO, MEDIATORE, SOLISSIMO, SOLO
-
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, play
+
+from mediatore_env.mediatore.moves import AUCTION, CALL, DISCARD, END, PLAY, parse_move
+from mediatore_env.mediatore.rules import ARCISOLISSIMO, CHIAMO, MEDIATORE, SOLISSIMO, SOLO
 
 PASS = 0
 

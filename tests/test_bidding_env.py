@@ -7,9 +7,9 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from mediatore_env import mediatore_bidding_v0 as bidding
-from mediatore_env.game import CALL_BASE, PASS, move_text
-from mediatore_env.rules import CHIAMO, MEDIATORE, SOLO
-from mediatore_env.tables import ContractTable, build_table
+from mediatore_env.analysis.tables import ContractTable, build_table
+from mediatore_env.mediatore.moves import CALL_BASE, PASS, move_text
+from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, SOLO
 
 AGENTS = ["player_0", "player_1", "player_2", "player_3"]
 
@@ -140,6 +140,7 @@ def test_without_a_table_deals_are_solved_on_the_spot():
 
 def test_registered_with_pettingzoo():
     import pettingzoo
+
     import mediatore_env  # noqa: F401  (registers the environments)
     env = pettingzoo.make("aec", "mediatore/mediatore-bidding-v0")
     assert env.metadata["name"] == "mediatore_bidding_v0"

@@ -1,12 +1,13 @@
 """Cards (RULES.md section 1): notation, rank order, points in thirds, bitsets."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from mediatore_env import cards
-from mediatore_env.cards import (ALL_CARDS, CARD_NAMES, DECK_THIRDS, NUM_CARDS, TOTAL_THIRDS,
-                                 card_long_name, card_name, cards_of, format_cards, parse_card,
-                                 parse_cards, thirds_of, to_mask)
+from mediatore_env.core import cards
+from mediatore_env.core.cards import (ALL_CARDS, CARD_NAMES, DECK_THIRDS, NUM_CARDS, TOTAL_THIRDS,
+                                      card_long_name, card_name, cards_of, format_cards, parse_card,
+                                      parse_cards, thirds_of, to_mask)
 
 SUITS = "DCSB"
 # RULES.md 1: rank order within a suit, highest first.

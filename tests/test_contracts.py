@@ -5,12 +5,11 @@ seat 1 the Coppe, seat 2 the Spade, seat 3 the Bastoni; the monte is D4 C4 S4 B4
 """
 
 import pytest
-
-from mediatore_env.cards import parse_card
-from mediatore_env.game import (CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE, PLAY,
-                                parse_move)
-
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, mask, play
+
+from mediatore_env.core.cards import parse_card
+from mediatore_env.mediatore.moves import (CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE,
+                                           PLAY, parse_move)
 
 MONTE = mask(SEGREGATED_MONTE)
 

@@ -3,13 +3,14 @@ four cards; bad packs and dealers are refused."""
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-
-from mediatore_env.cards import CARD_NAMES, parse_cards, to_mask
-from mediatore_env.game import AUCTION, Deal
-from mediatore_env.rules import Rules
-
+from hypothesis import given
+from hypothesis import strategies as st
 from packs import SEGREGATED, SEGREGATED_MONTE, build_pack, make_deal, mask
+
+from mediatore_env.core.cards import CARD_NAMES, parse_cards, to_mask
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import AUCTION
+from mediatore_env.mediatore.rules import Rules
 
 
 def test_deal_in_batches_of_three_from_mano():

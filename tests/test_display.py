@@ -5,16 +5,17 @@ import re
 
 import numpy as np
 import pytest
-
-from mediatore_env.cards import CARD_NAMES, parse_card
-from mediatore_env.display import (auction_lines, card_label, card_text, changes, format_thirds,
-                                   hand_inline, hand_lines, move_words, moves_lines, result_lines,
-                                   rules_text, snapshot, tricks_table, view_text)
-from mediatore_env.game import Deal, parse_move
-from mediatore_env.records import make_record
-from mediatore_env.rules import Rules
-
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, mask, play, play_tricks
+
+from mediatore_env.codec.display import (auction_lines, card_label, card_text, changes,
+                                         format_thirds, hand_inline, hand_lines, move_words,
+                                         moves_lines, result_lines, rules_text, snapshot,
+                                         tricks_table, view_text)
+from mediatore_env.core.cards import CARD_NAMES, parse_card
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import parse_move
+from mediatore_env.mediatore.records import make_record
+from mediatore_env.mediatore.rules import Rules
 
 CODE = re.compile(r"\b[DCSB][4567FCRA23]\b")
 

@@ -8,13 +8,14 @@ import re
 import numpy as np
 import pytest
 
-from mediatore_env import encoding
-from mediatore_env.cards import cards_of
-from mediatore_env.encoding import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, SIZES,
-                                    Encoder, action_mask, decode_observation, observation,
-                                    observation_text)
-from mediatore_env.game import AUCTION, DISCARD_BASE, NUM_MOVES, PASS, PHASE_NAMES, Deal
-from mediatore_env.rules import PRESETS, SWITCHES, Rules
+from mediatore_env.codec import observation as encoding
+from mediatore_env.codec.observation import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS,
+                                             SIZES, Encoder, action_mask, decode_observation,
+                                             observation, observation_text)
+from mediatore_env.core.cards import cards_of
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import AUCTION, DISCARD_BASE, NUM_MOVES, PASS, PHASE_NAMES
+from mediatore_env.mediatore.rules import PRESETS, SWITCHES, Rules
 
 PRESET_NAMES = list(PRESETS)
 

@@ -25,11 +25,12 @@ from collections import Counter
 
 import numpy as np
 
-from mediatore_env.encoding import observation
-from mediatore_env.game import (AUCTION, DISCARD_BASE, END, GIVE_BASE, PASS, PHASE_NAMES,
-                                PLAY_BASE, Deal, deal_hands)
-from mediatore_env.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, PRESETS, SOLISSIMO, SOLO,
-                                 Rules)
+from mediatore_env.codec.observation import observation
+from mediatore_env.mediatore.game import Deal, deal_hands
+from mediatore_env.mediatore.moves import (AUCTION, DISCARD_BASE, END, GIVE_BASE, PASS, PHASE_NAMES,
+                                           PLAY_BASE)
+from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, PRESETS, SOLISSIMO,
+                                           SOLO, Rules)
 
 PRESET_NAMES = list(PRESETS)
 

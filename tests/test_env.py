@@ -17,12 +17,13 @@ from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils.env import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from mediatore_env import encoding, mediatore_v0
-from mediatore_env.game import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PASS, PHASE_NAMES,
-                                PLAY_BASE, move_text, parse_move)
-from mediatore_env.records import replay
-from mediatore_env.rules import PRESETS, Rules
-from mediatore_env.view import SeatView
+from mediatore_env import mediatore_v0
+from mediatore_env.codec import observation as encoding
+from mediatore_env.mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PASS,
+                                           PHASE_NAMES, PLAY_BASE, move_text, parse_move)
+from mediatore_env.mediatore.records import replay
+from mediatore_env.mediatore.rules import PRESETS, Rules
+from mediatore_env.mediatore.view import SeatView
 
 AGENTS = ["player_0", "player_1", "player_2", "player_3"]
 
@@ -487,7 +488,7 @@ def test_render_shows_the_acting_seat_or_everything(capsys):
     raw = env.unwrapped
     text = env.render()
     assert "player_0 (seat 0)" in text and "Hand" in text
-    from mediatore_env.display import hand_inline
+    from mediatore_env.codec.display import hand_inline
     for seat in (1, 2, 3):  # other hands are not in the acting seat's view
         assert hand_inline(raw.deal.hands[seat]) not in text
     everything = mediatore_v0.env(render_mode="ansi", render_all=True)

@@ -5,12 +5,12 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-
-from mediatore_env.cards import CARD_NAMES
-from mediatore_env.game import NUM_MOVES, move_text, parse_move
-
+from hypothesis import given
+from hypothesis import strategies as st
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, play
+
+from mediatore_env.core.cards import CARD_NAMES
+from mediatore_env.mediatore.moves import NUM_MOVES, move_text, parse_move
 
 SIGNALS = ["", "busso", "volo", "striscio", "ribusso", "meglio", "busso+meglio",
            "ribusso+meglio", "tutto fuori"]
@@ -127,7 +127,9 @@ def test_numpy_move_ids_accepted():
 def test_bools_are_not_move_ids_or_cards():
     # True == 1 in Python; a bool is still not a move id nor a card of a pack.
     import pytest
-    from mediatore_env.game import Deal, move_text
+
+    from mediatore_env.mediatore.game import Deal
+    from mediatore_env.mediatore.moves import move_text
     with pytest.raises(ValueError, match="integers 0..485"):
         move_text(True)
     with pytest.raises(ValueError, match="not a card"):

@@ -5,19 +5,19 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from packs import mask
 
 from agents import PIMCAgent, make_agent
 from agents.base import play_deal
 from agents.greedy import GreedyAgent
 from agents.pimc import BID_BOOST, equivalent_cards
-from mediatore_env import Deal, Rules, solver
-from mediatore_env.cards import thirds_of
-from mediatore_env.game import PLAY, PLAY_BASE
-from mediatore_env.rules import CHIAMO, MEDIATORE, SOLO, payments
-from mediatore_env.solver import NODES_PER_SECOND, Position, move_values
-from mediatore_env.view import World
-
-from packs import mask
+from mediatore_env import Deal, Rules
+from mediatore_env.analysis import solver
+from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, move_values
+from mediatore_env.core.cards import thirds_of
+from mediatore_env.mediatore.moves import PLAY, PLAY_BASE
+from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, SOLO, payments
+from mediatore_env.mediatore.worlds import World, WorldSampler
 
 
 def test_registered_and_options():
@@ -96,7 +96,7 @@ def solo_positions(count, seed, keep, greedy_rate):
 def known_positions(count):
     """Positions where the seat to move can tell where every card is (a unique world)."""
     def keep(deal, view):
-        return (len(deal.tricks) >= 6 and view.world_sampler().count() == 1
+        return (len(deal.tricks) >= 6 and WorldSampler(view).count() == 1
                 and len({(m - PLAY_BASE) % 40 for m in view.legal_moves()}) > 1 and deal.clone())
     return solo_positions(count, 4, keep, 0.7)
 
@@ -126,7 +126,7 @@ def test_when_every_card_has_the_same_payoff_it_keeps_the_margin():
     thirds (or 15, when it loses) if it is on that side, and one after which it does not
     if it defends, whenever some card does and some does not."""
     def keep(deal, view):
-        if len(deal.tricks) < 6 or view.world_sampler().count() != 1:
+        if len(deal.tricks) < 6 or WorldSampler(view).count() != 1:
             return None
         pos = Position(tuple(deal.hands), deal.leader, tuple(deal.trick), 1 << deal.declarer,
                        deal.side_thirds()[0], thirds_of(deal.monte))
@@ -306,7 +306,7 @@ def test_initial_hands_undo_the_exchange():
         if deal.is_over() or deal.contract not in (MEDIATORE, SOLO):
             continue
         for seat in range(4):
-            sampler = deal.view(seat).world_sampler()
+            sampler = WorldSampler(deal.view(seat))
             real = World(tuple(deal.hands), deal.monte, None)
             assert sampler.allows(real)
             hands = initial_hands(sampler, real, rng)
@@ -342,7 +342,7 @@ def test_auction_weights_favour_worlds_that_fit_the_bids():
         view = deal.view(seat)
         likelihood = AuctionLikelihood(view, 1.0)
         assert likelihood.calls and all(s != seat for s, _, _ in likelihood.calls)
-        sampler = view.world_sampler()
+        sampler = WorldSampler(view)
         weighted = WeightedSampler(sampler, likelihood, 200, rng)
 
         def strength(worlds):

@@ -1,11 +1,11 @@
 """Play (RULES.md section 6 and variant 6): the first lead, following suit, the trick winner."""
 
 import pytest
-
-from mediatore_env.cards import parse_card, parse_cards
-from mediatore_env.game import PLAY, PLAY_BASE, parse_move, trick_winner
-
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, mask, play
+
+from mediatore_env.core.cards import parse_card, parse_cards
+from mediatore_env.core.tricks import trick_winner
+from mediatore_env.mediatore.moves import PLAY, PLAY_BASE, parse_move
 
 # Mixed hands (dealer 3, il mano seat 0); the monte holds the low Bastoni.
 MIXED = (

@@ -7,16 +7,16 @@ import subprocess
 import sys
 
 import pytest
+from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
 
 from agents import RandomAgent
-from mediatore_env.cards import CARD_NAMES, parse_card, to_mask
-from mediatore_env.display import hand_inline
-from mediatore_env.game import Deal, parse_move
-from mediatore_env.play import (HELP, HELP_TEXT, QUIT, TABLE, BadInput, Quit, Terminal, main,
-                                play_deal_at_terminal, read_answer)
-from mediatore_env.records import load_record, replay
-
-from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
+from mediatore_env.codec.display import hand_inline
+from mediatore_env.core.cards import CARD_NAMES, parse_card, to_mask
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import parse_move
+from mediatore_env.mediatore.records import load_record, replay
+from mediatore_env.tools.play import (HELP, HELP_TEXT, QUIT, TABLE, BadInput, Quit, Terminal, main,
+                                      play_deal_at_terminal, read_answer)
 
 
 class Script:
@@ -128,7 +128,7 @@ def test_bids_explained():
 
 
 def test_calls_discards_and_the_card_passed_back():
-    from mediatore_env.rules import Rules
+    from mediatore_env.mediatore.rules import Rules
     deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, rules=Rules(call_restriction="three"))
     play(deal, "bid mediatore", "pass", "pass", "pass")
     assert answer(deal, "3 of cups") == [parse_move("call C3")]
@@ -318,7 +318,7 @@ def test_piped_stdin_full_deal_no_traceback(tmp_path):
     """The real program, input from a pipe (not a terminal): bad input, a full deal, a record."""
     path = tmp_path / "piped.json"
     answers = "what?\n99\narcisolissimo\n" + "1\n" * 12
-    proc = subprocess.run([sys.executable, "-m", "mediatore_env.play", "--agents", "random:bid_rate=0",
+    proc = subprocess.run([sys.executable, "-m", "mediatore_env.tools.play", "--agents", "random:bid_rate=0",
                            "--seed", "4", "--save", str(path)], input=answers, text=True,
                           capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

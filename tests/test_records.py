@@ -4,12 +4,11 @@ import copy
 import json
 
 import pytest
-
-from mediatore_env.game import Deal
-from mediatore_env.records import load_record, make_record, replay, save_record
-from mediatore_env.rules import Rules
-
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play, play_tricks
+
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.records import load_record, make_record, replay, save_record
+from mediatore_env.mediatore.rules import Rules
 
 # The Mediatore deal of test_scoring: seat 1 gives C3, seat 0 wins 18 thirds to 17.
 TRICKS = ("D3 C7 S7 B7", "D2 C6 S6 B6", "DA C5 S5 B2", "DR CF SF BF", "DC CC SC BC",

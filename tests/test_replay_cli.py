@@ -6,12 +6,11 @@ import io
 import json
 
 import pytest
-
-from mediatore_env.records import make_record, save_record
-from mediatore_env.replay_cli import BadRecord, load_records, main, stops
-
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
 from test_records import finished  # the Mediatore deal of the engine's record tests
+
+from mediatore_env.mediatore.records import make_record, save_record
+from mediatore_env.tools.replay import BadRecord, load_records, main, stops
 
 
 def run(args, answers=None):
@@ -82,7 +81,7 @@ def test_interactive_stepping_enter_all_and_quit(record_file):
 
 
 def test_a_play_record_replayed_from_the_humans_seat(tmp_path):
-    from mediatore_env.play import main as play_main
+    from mediatore_env.tools.play import main as play_main
     path = tmp_path / "played.json"
     answers = iter(["arcisolissimo"])
     play_main(["--agents", "random:bid_rate=0", "--seed", "3", "--save", str(path)],
@@ -95,7 +94,7 @@ def test_a_play_record_replayed_from_the_humans_seat(tmp_path):
 
 
 def test_tournament_records_folder(tmp_path):
-    from agents.cli import main as bench
+    from mediatore_env.tools.bench import main as bench
     bench(["--agents", "random", "random", "random", "random", "--deals", "2", "--seed", "5",
            "--save-records", str(tmp_path), "--record-deals", "1", "--quiet"])
     files = sorted(tmp_path.glob("*.json"))
@@ -165,6 +164,7 @@ def test_standard_input(monkeypatch):
 
 def test_environment_records(tmp_path):
     import random
+
     from mediatore_env import mediatore_v0
     env = mediatore_v0.env(deals=2)
     env.reset(seed=4)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from mediatore_env.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, PRESETS, SOLISSIMO, SOLO,
-                                 SWITCHES, Rules)
+from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, PRESETS, SOLISSIMO,
+                                           SOLO, SWITCHES, Rules)
 
 # RULES.md 8, one switch per variant, the default (the rule of sections 1-7) first.
 EXPECTED_SWITCHES = {
@@ -114,7 +114,7 @@ def test_declarer_leads_first(first_lead, declarer_leads):
 
 
 def test_coerce_accepts_what_users_pass_and_names_the_rest():
-    from mediatore_env.rules import PRESETS, Rules
+    from mediatore_env.mediatore.rules import PRESETS, Rules
     assert Rules.coerce() == Rules()
     assert Rules.coerce("low") == PRESETS["low"]
     assert Rules.coerce({"signals": "off"}, capotto_bonus=False) == Rules(signals="off", capotto_bonus=False)
@@ -123,7 +123,8 @@ def test_coerce_accepts_what_users_pass_and_names_the_rest():
 
 
 def test_max_payment_is_the_largest_line_of_the_schedule():
-    from mediatore_env.rules import PRESETS, Rules, max_payment
+    from mediatore_env.mediatore.rules import PRESETS, Rules, max_payment
+
     # Standard: Arcisolissimo with capotto, 3 x (18 + 2) = 60. Low: Solissimo capotto 3 x (8 + 2).
     assert max_payment(Rules()) == 60
     assert max_payment(PRESETS["low"]) == 30

@@ -13,15 +13,14 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, play
 
 from mediatore_env import Deal, Rules
-from mediatore_env.cards import cards_of
-from mediatore_env.encoding import observation
-from mediatore_env.game import AUCTION, DISCARD, END, PLAY, PLAY_BASE
-from mediatore_env.rules import CHIAMO, MEDIATORE, PRESETS
-from mediatore_env.view import MONTE, World
-
-from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, play
+from mediatore_env.codec.observation import observation
+from mediatore_env.core.cards import cards_of
+from mediatore_env.mediatore.moves import AUCTION, DISCARD, END, PLAY, PLAY_BASE
+from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, PRESETS
+from mediatore_env.mediatore.worlds import MONTE, World, WorldSampler
 
 PRESET_NAMES = ["standard", "chiamo_blind", "open_monte", "closed_monte", "call_three",
                 "no_arcisolissimo", "declarer_leads", "alternative_signals", "no_signals", "low"]
@@ -48,7 +47,7 @@ def true_world(deal):
 
 def check_point(deal, seat, rng, draws):
     view = deal.view(seat)
-    sampler = view.world_sampler()
+    sampler = WorldSampler(view)
     real = true_world(deal)
     assert sampler.allows(real), f"the real world is not allowed for seat {seat}"
     expected = observation(view)["observation"]
@@ -107,7 +106,7 @@ def test_known_facts_are_respected():
     play(deal, "play S4 volo")  # seat 1's only Spade
     play(deal, "play S3", "play B3", "play D3")  # seats 3 and 0 show out of Spade
     rng = random.Random(1)
-    sampler = deal.view(0).world_sampler()
+    sampler = WorldSampler(deal.view(0))
     spade = 0x3FF << 20
     for _ in range(200):
         w = sampler.sample(rng)
@@ -116,7 +115,7 @@ def test_known_facts_are_respected():
         rest = sum(1 << c for c in cards_of(deal.original_monte)) & ~deal.played
         assert (w.hands[1] | w.monte) & rest == rest
     # the declarer knows its discards: the monte is fixed
-    sampler = deal.view(1).world_sampler()
+    sampler = WorldSampler(deal.view(1))
     assert {sampler.sample(rng).monte for _ in range(20)} == {deal.monte}
 
 
@@ -130,7 +129,7 @@ def test_uniform_over_the_possible_worlds(tricks, cards):
         deal.apply_text(move)
     while len(deal.tricks) < tricks or len(deal.trick) < cards:
         deal.apply(rng.choice(deal.legal_moves()))
-    sampler = deal.view(0).world_sampler()
+    sampler = WorldSampler(deal.view(0))
     assert 20 < sampler.count() < 600
     draws = 50 * sampler.count()
     counts = Counter(sampler.sample(rng)[:2] for _ in range(draws))
@@ -146,7 +145,7 @@ def test_sample_world_is_a_deal_with_the_same_history():
     rng = random.Random(0)
     while deal.phase != PLAY or len(deal.tricks) < 2:
         deal.apply(choose(rng, deal))
-    other = deal.view(1).sample_world(np.random.default_rng(1))
+    other = WorldSampler(deal.view(1)).sample_deal(np.random.default_rng(1))
     assert isinstance(other, Deal)
     assert [m for _, m in other.history if m < 46 or m >= PLAY_BASE] == \
         [m for _, m in deal.history if m < 46 or m >= PLAY_BASE]

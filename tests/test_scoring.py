@@ -7,15 +7,15 @@ Dealer 3 throughout, so il mano is seat 0.
 """
 
 import pytest
-from hypothesis import given, strategies as st
-
-from mediatore_env.game import END
-from mediatore_env.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, SOLISSIMO, SOLO, Rules,
-                                 payments)
-
+from hypothesis import given
+from hypothesis import strategies as st
 from packs import (SEGREGATED, SEGREGATED_MONTE, SIX_DENARI, SIX_DENARI_MONTE, make_deal, play,
                    play_out, play_tricks)
 from schedule import CAPOTTO, LINES, expected, lost
+
+from mediatore_env.mediatore.moves import END
+from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, SOLISSIMO, SOLO, Rules,
+                                           payments)
 
 STANDARD = Rules()
 LOW = Rules.preset("low")

@@ -5,13 +5,12 @@ D3 DA D7 C2 CF SR B3 B2 BA. Seat 1 is void in Denari.
 """
 
 import pytest
-
-from mediatore_env.cards import parse_card
-from mediatore_env.game import NUM_MOVES, PLAY_BASE, parse_move
-from mediatore_env.rules import (BUSSO, BUSSO_MEGLIO, MEGLIO, NO_SIGNAL, RIBUSSO, RIBUSSO_MEGLIO,
-                                 STRISCIO, TUTTO_FUORI, VOLO)
-
 from packs import make_deal, play
+
+from mediatore_env.core.cards import parse_card
+from mediatore_env.mediatore.moves import NUM_MOVES, PLAY_BASE, parse_move
+from mediatore_env.mediatore.rules import (BUSSO, BUSSO_MEGLIO, MEGLIO, NO_SIGNAL, RIBUSSO,
+                                           RIBUSSO_MEGLIO, STRISCIO, TUTTO_FUORI, VOLO)
 
 HANDS = (
     "D3 DA D7 C2 CF SR B3 B2 BA",

@@ -20,14 +20,13 @@ import random
 from collections import Counter
 
 import pytest
-
-from mediatore_env.cards import card_name
-from mediatore_env.game import (AUCTION, DISCARD, END, GIVE, NUM_MOVES, PLAY, PLAY_BASE,
-                                Deal)
-from mediatore_env.records import make_record, replay
-from mediatore_env.rules import CHIAMO, MEDIATORE, PRESETS
-
 from schedule import CAPOTTO, LINES, expected, lost
+
+from mediatore_env.core.cards import card_name
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import AUCTION, DISCARD, END, GIVE, NUM_MOVES, PLAY, PLAY_BASE
+from mediatore_env.mediatore.records import make_record, replay
+from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, PRESETS
 
 ALL_CARDS = (1 << 40) - 1
 # RULES.md 1, by rank letter

@@ -10,18 +10,10 @@ import random
 
 import pytest
 
-from mediatore_env import solver
-from mediatore_env.cards import CARD_NAMES, parse_cards, thirds_of, to_mask
-from mediatore_env.solver import (
-    Position,
-    brute_force,
-    legal_cards,
-    move_values,
-    play,
-    reaches,
-    solve,
-    to_move,
-)
+from mediatore_env.analysis import solver
+from mediatore_env.analysis.solver import (Position, brute_force, legal_cards, move_values, play,
+                                           reaches, solve, to_move)
+from mediatore_env.core.cards import CARD_NAMES, parse_cards, thirds_of, to_mask
 
 BACKENDS = [
     "python",

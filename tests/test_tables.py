@@ -2,18 +2,19 @@
 
 import numpy as np
 import pytest
+from packs import mask
 
 from mediatore_env import Deal, Rules
-from mediatore_env.cards import parse_card, thirds_of
-from mediatore_env.game import DISCARD, GIVE, PLAY, deal_hands
-from mediatore_env.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO, SOLO,
-                                 payments)
-from mediatore_env.solver import reaches, solve
-from mediatore_env.tables import (ContractTable, build_table, call_candidates, contract_deal,
-                                  contract_position, deal_of, main, plan_exchange, suit_score,
-                                  table_exchange)
-
-from packs import mask
+from mediatore_env.analysis.solver import reaches, solve
+from mediatore_env.analysis.tables import (ContractTable, build_table, call_candidates,
+                                           contract_deal, contract_position, deal_of, plan_exchange,
+                                           suit_score, table_exchange)
+from mediatore_env.core.cards import parse_card, thirds_of
+from mediatore_env.mediatore.game import deal_hands
+from mediatore_env.mediatore.moves import DISCARD, GIVE, PLAY
+from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO,
+                                           SOLO, payments)
+from mediatore_env.tools.tables import main
 
 
 @pytest.fixture(scope="module")

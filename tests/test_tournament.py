@@ -7,15 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from mediatore_env.records import replay
-from mediatore_env.rules import CHIAMO, MEDIATORE, SOLO, Rules
-
 from agents import Agent
-from agents.cli import main, parse_deal_list, parse_rules
 from agents.tournament import (GameResult, cyclic_lineups, deal_dealer, deal_pack, derive_seed,
                                mean_ci, rotate, run_bidding_tournament, run_tournament, standings,
                                t95)
-
+from mediatore_env.mediatore.records import replay
+from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, SOLO, Rules
+from mediatore_env.tools.bench import main, parse_deal_list, parse_rules
 
 # -- rotations, packs, seeds --------------------------------------------------------------
 
@@ -174,7 +172,7 @@ def test_a_thrown_in_deal_counts_with_zero():
 
 
 def test_an_agent_reading_observations_gets_the_seat_view_encoding():
-    from mediatore_env.encoding import observation
+    from mediatore_env.codec.observation import observation
 
     class MaskReader(Agent):
         """Plays the first move its action mask allows (and checks it against the view)."""

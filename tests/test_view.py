@@ -6,11 +6,10 @@ monte D4 C4 S4 B4. In most tests seat 1 is the declarer, so the declarer is not 
 """
 
 import pytest
-
-from mediatore_env.cards import parse_card
-from mediatore_env.game import END, PLAY
-
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, mask, play, play_out
+
+from mediatore_env.core.cards import parse_card
+from mediatore_env.mediatore.moves import END, PLAY
 
 MONTE = mask(SEGREGATED_MONTE)
 ALL, DECLARER, NOBODY = {0, 1, 2, 3}, {1}, set()

@@ -1,0 +1,649 @@
+"""The table as text for people: hands, the auction, the contract, tricks, points and results.
+
+Small pure functions from a :class:`~mediatore_env.view.SeatView` (what one seat knows), a
+:class:`~mediatore_env.game.Deal` (everything: an open table, for replays) or a game record
+(:mod:`mediatore_env.records`) to lines of text. ``mediatore-play``, ``mediatore-replay`` and the
+environment's ``render()`` share them, so the game looks the same everywhere.
+
+Cards are written in one of four styles (``STYLES``)::
+
+    >>> from mediatore_env.cards import SA, D3
+    >>> [card_text(SA, style) for style in STYLES]
+    ['ace of swords', 'Asso di Spade', 'A♠', 'SA']
+    >>> from mediatore_env.game import parse_move
+    >>> move_words(parse_move("play SA volo"))
+    'play ace of swords, volo'
+    >>> hand_inline(1 << D3 | 1 << SA)
+    'D3 · - · SA · -'
+    >>> format_thirds(5)
+    '1 2/3'
+
+``names`` arguments are the four seats' names, by seat (default ``seat 0`` .. ``seat 3``);
+the name ``"You"`` gets verbs in the second person ("You pass", "seat 1 passes").
+
+What a seat may see is decided by the engine's :class:`SeatView`, never here: given a view,
+these functions print only what that view exposes. Given a Deal, they print everything.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, RANK_LETTERS, RANK_NAMES_EN, RANK_NAMES_IT,
+                          RANK_SYMBOLS_FR, SUIT_LETTERS, SUIT_NAMES_EN, SUIT_NAMES_FR,
+                          SUIT_NAMES_IT, SUIT_SYMBOLS_FR, card_long_name, cards_of)
+from ..mediatore.game import Deal
+from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE,
+                               GIVE_BASE, PASS, PHASE_NAMES, PLAY_BASE)
+from ..mediatore.rules import (CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWITCHES,
+                               Rules)
+
+__all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
+           "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
+           "moves_lines", "auction_lines", "contract_lines", "monte_lines", "tricks_table",
+           "trick_lines", "points_line", "view_text", "result_lines", "snapshot", "changes"]
+
+STYLES = ("english", "italian", "french", "short")
+DEFAULT_NAMES = ("seat 0", "seat 1", "seat 2", "seat 3")
+YOU = "You"
+
+_RANKS = {"english": RANK_NAMES_EN, "italian": RANK_NAMES_IT, "french": RANK_SYMBOLS_FR,
+          "short": tuple(RANK_LETTERS)}
+_SUITS = {"english": SUIT_NAMES_EN, "italian": SUIT_NAMES_IT,
+          "french": tuple(f"{sym} {name}" for sym, name in zip(SUIT_SYMBOLS_FR, SUIT_NAMES_FR)),
+          "short": tuple(SUIT_LETTERS)}
+
+
+def _check_style(style: str) -> None:
+    if style not in STYLES:
+        raise ValueError(f"unknown card style {style!r}; valid: {', '.join(STYLES)}")
+
+
+# -- cards ------------------------------------------------------------------------------------
+
+def card_text(card: int, style: str = "english") -> str:
+    """A card in words: ``'ace of swords'``, ``'Asso di Spade'``, ``'A♠'`` or ``'SA'``."""
+    _check_style(style)
+    return CARD_NAMES[card] if style == "short" else card_long_name(card, style)
+
+
+def card_tag(card: int, style: str = "english") -> str:
+    """A card in at most 3 characters, for tables: ``'A♠'`` in the french style, else ``'SA'``."""
+    return card_long_name(card, "french") if style == "french" else CARD_NAMES[card]
+
+
+def card_label(card: int, style: str = "english") -> str:
+    """A card for running text: its words with the short notation, ``'ace of swords (SA)'``."""
+    if style in ("short", "french"):
+        return card_text(card, style)
+    return f"{card_text(card, style)} ({CARD_NAMES[card]})"
+
+
+def suit_label(suit: int, style: str = "english") -> str:
+    _check_style(style)
+    return _SUITS[style][suit]
+
+
+def format_thirds(thirds: int) -> str:
+    """Points from thirds of a point, with the fraction: 5 -> ``'1 2/3'``, 1 -> ``'1/3'``."""
+    whole, rest = divmod(thirds, 3)
+    if not rest:
+        return str(whole)
+    return f"{whole} {rest}/3" if whole else f"{rest}/3"
+
+
+def hand_lines(mask: int, style: str = "english") -> list[str]:
+    """A hand sorted by suit, one line per suit, strongest card first::
+
+        coins    3  ace  king  7       D3 DA DR D7
+        cups     -
+
+    The short notation follows the words (it is what the input accepts); the french and
+    short styles show symbols or codes only.
+    """
+    _check_style(style)
+    cards = cards_of(mask)
+    labels = _SUITS[style]
+    label_width = max(map(len, labels))
+    rows = []
+    for s in range(4):
+        in_suit = [c for c in cards if c // 10 == s]
+        if style == "short":
+            words = " ".join(CARD_NAMES[c] for c in in_suit)
+        elif style == "french":
+            words = " ".join(card_tag(c, style) for c in in_suit)
+        else:
+            words = "  ".join(_RANKS[style][c % 10] for c in in_suit)
+        rows.append((labels[s], words or "-", " ".join(CARD_NAMES[c] for c in in_suit)))
+    if style in ("short", "french"):
+        return [f"{label:<{label_width}}  {words}" for label, words, _ in rows]
+    words_width = max(len(words) for _, words, _ in rows)
+    return [f"{label:<{label_width}}  {words:<{words_width}}   {codes}".rstrip()
+            for label, words, codes in rows]
+
+
+def _points(thirds: int) -> str:
+    return format_thirds(thirds) + (" point" if thirds == 3 or 0 < thirds < 3 else " points")
+
+
+def cards_inline(mask: int, style: str = "short") -> str:
+    """A few cards on one line, strongest first within each suit: ``'DA C5 B4'``."""
+    return " ".join(card_tag(c, style) for c in cards_of(mask))
+
+
+def hand_inline(mask: int, style: str = "short") -> str:
+    """A hand on one line, suits in order D C S B separated by dots: ``'D3 DA · - · SA · B4'``."""
+    cards = cards_of(mask)
+    return " · ".join(" ".join(card_tag(c, style) for c in cards if c // 10 == s) or "-"
+                      for s in range(4))
+
+
+# -- rules, bids and moves --------------------------------------------------------------------
+
+def rules_text(rules: Rules) -> str:
+    """The rules in a few words: a preset's name, or the switches that differ from the default."""
+    for name, preset in PRESETS.items():
+        if preset == rules:
+            return name
+    changed = [f"{k}={v}" for k, v in rules.to_dict().items() if v != SWITCHES[k][0]]
+    return "standard with " + ", ".join(changed)
+
+
+def bid_text(bid: int) -> str:
+    return "pass" if bid == PASS else CONTRACT_NAMES[bid]
+
+
+def move_words(move: int, style: str = "english") -> str:
+    """A move in words: ``'pass'``, ``'bid solo'``, ``'call 3 of coins'``, ``'discard 4 of cups'``,
+    ``'give king of batons'``, ``'play ace of swords, volo'``."""
+    if move == PASS:
+        return "pass"
+    if move < CALL_BASE:
+        return "bid " + CONTRACT_NAMES[move]
+    if move < DISCARD_BASE:
+        return "call " + card_text(move - CALL_BASE, style)
+    if move < GIVE_BASE:
+        return "discard " + card_text(move - DISCARD_BASE, style)
+    if move < PLAY_BASE:
+        return "give " + card_text(move - GIVE_BASE, style)
+    signal, card = divmod(move - PLAY_BASE, NUM_CARDS)
+    return "play " + card_text(card, style) + (", " + SIGNAL_NAMES[signal] if signal else "")
+
+
+def _columns(entries: list[str], width: int) -> list[str]:
+    """Entries laid out in as many columns as fit in ``width``, filled column by column."""
+    if not entries:
+        return []
+    cell = max(map(len, entries)) + 3
+    ncols = max(1, min(len(entries), (width + 3) // cell))
+    nrows = -(-len(entries) // ncols)
+    ncols = -(-len(entries) // nrows)
+    lines = []
+    for r in range(nrows):
+        row = [entries[c * nrows + r] for c in range(ncols) if c * nrows + r < len(entries)]
+        lines.append("".join(f"{e:<{cell}}" for e in row).rstrip())
+    return lines
+
+
+def _call_columns(numbered, style: str, num_width: int) -> list[str]:
+    """Calls in four columns, one per suit under its name, strongest card first."""
+    by_suit = [[(i, m - CALL_BASE) for i, m in numbered if (m - CALL_BASE) // 10 == s]
+               for s in range(4)]
+    rank = (lambda c: card_tag(c, style)) if style in ("short", "french") \
+        else (lambda c: _RANKS[style][c % 10])
+    cells = [[f"{i:>{num_width}}  {rank(c)}" for i, c in column] for column in by_suit]
+    w = max(len(suit_label(s, style)) for s in range(4))
+    w = max(w, *(len(cell) for column in cells for cell in column)) + 4
+    lines = ["".join(f"{' ' * (num_width + 2) + suit_label(s, style):<{w}}" for s in range(4)).rstrip()]
+    for r in range(max(map(len, cells))):
+        lines.append("".join(f"{column[r] if r < len(column) else '':<{w}}" for column in cells).rstrip())
+    return lines
+
+
+def moves_lines(moves: Sequence[int], style: str = "english", width: int = 78) -> list[str]:
+    """The numbered list of ``moves`` (numbered from 1 in the order given), laid out to read
+    at a glance: a lead's signals on the line of its card, calls and discards in columns."""
+    numbered = [(i, m) for i, m in enumerate(moves, 1)]
+    num_width = len(str(len(moves)))
+    if all(m >= PLAY_BASE for m in moves) and any(m >= PLAY_BASE + NUM_CARDS for m in moves):
+        # A lead: one line per card, its signals after it.
+        rows: list[list[tuple[int, int]]] = []
+        for i, m in numbered:
+            if (m - PLAY_BASE) < NUM_CARDS or not rows:
+                rows.append([(i, m)])
+            else:
+                rows[-1].append((i, m))
+        first = max(len(card_text((r[0][1] - PLAY_BASE) % NUM_CARDS, style)) for r in rows)
+        lines = []
+        for row in rows:
+            (i, m), rest = row[0], row[1:]
+            card = (m - PLAY_BASE) % NUM_CARDS
+            text = f"{i:>{num_width}}  {card_text(card, style):<{first}}"
+            for j, s in rest:
+                text += f"   {j:>{num_width}} {SIGNAL_NAMES[(s - PLAY_BASE) // NUM_CARDS]}"
+            lines.append(text)
+        return lines
+    if moves and all(CALL_BASE <= m < DISCARD_BASE for m in moves):
+        return _call_columns(numbered, style, num_width)
+    verbs = {move_words(m, "short").split()[0] for m in moves}
+    if len(verbs) == 1 and verbs & {"call", "discard", "give", "play"}:
+        entries = [f"{i:>{num_width}}  {move_words(m, style).split(' ', 1)[1]}" for i, m in numbered]
+    else:
+        entries = [f"{i:>{num_width}}  {move_words(m, style)}" for i, m in numbered]
+    return _columns(entries, width)
+
+
+# -- parts of the table -----------------------------------------------------------------------
+
+def _name(names: Sequence[str], seat: int | None) -> str:
+    return "nobody" if seat is None else names[seat]
+
+
+def _obj(name: str) -> str:
+    """A seat's name after a verb or preposition: ``'seat 1'``, ``'you'``."""
+    return "you" if name == YOU else name
+
+
+def _poss(name: str) -> str:
+    """``"seat 1's"``, ``'your'``."""
+    return "your" if name == YOU else f"{name}'s"
+
+
+def _verb(name: str, third: str, second: str) -> str:
+    """``'seat 1 passes'`` or ``'You pass'``."""
+    return f"{name} {second if name == YOU else third}"
+
+
+def _cell_width(names: Sequence[str], least: int = 9) -> int:
+    return max(least, *(len(n) for n in names)) + 2
+
+
+def auction_lines(auction: Sequence[tuple[int, int]], mano: int,
+                  names: Sequence[str] = DEFAULT_NAMES) -> list[str]:
+    """The auction as a grid, one column per seat from il mano (who speaks first)::
+
+        seat 0     seat 1     seat 2     seat 3
+        pass       chiamo     pass       pass
+        pass
+    """
+    w = _cell_width(names, max(len(bid_text(b)) for _, b in auction) if auction else 9)
+    order = [(mano + k) % 4 for k in range(4)]
+    lines = ["".join(f"{names[s]:<{w}}" for s in order).rstrip()]
+    row = ""
+    for k, (_, bid) in enumerate(auction):
+        row += f"{bid_text(bid):<{w}}"
+        if k % 4 == 3:
+            lines.append(row.rstrip())
+            row = ""
+    if row:
+        lines.append(row.rstrip())
+    return lines
+
+
+def _source_parts(source):
+    """(viewer seat or None, is open table) of a SeatView or a Deal."""
+    if isinstance(source, Deal):
+        return None, True
+    return source.seat, False
+
+
+def _knowledge(source) -> tuple[bool | None, int | None]:
+    """(alone, partner) as far as ``source`` knows: a SeatView's knowledge, or the truth."""
+    if isinstance(source, Deal):
+        if source.contract is None or (source.contract == CHIAMO and source.called_card is None):
+            return None, None
+        return source.partner is None, source.partner
+    return source.alone, source.partner
+
+
+def contract_lines(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> list[str]:
+    """The contract, the declarer, the called card, the giver and the partnership as known to
+    ``source`` (a SeatView or, for an open table, a Deal). Empty before the auction ends."""
+    if source.contract is None:
+        return []
+    text = f"{CONTRACT_NAMES[source.contract]} by {_obj(names[source.declarer])}"
+    if source.called_card is not None:
+        text += f", called {card_label(source.called_card, style)}"
+        if source.giver is not None:
+            text += f", given by {_obj(names[source.giver])}"
+    alone, partner = _knowledge(source)
+    if source.contract in (CHIAMO, MEDIATORE) and source.called_card is None:
+        side = "card not called yet"
+    elif source.contract != CHIAMO:
+        side = "alone against three"
+    elif alone:
+        side = "alone against three (the called card is in the declarer's hand or the monte)"
+    elif partner is not None:
+        side = f"partner {_obj(names[partner])}" + (
+            " (you)" if partner == _source_parts(source)[0] and names[partner] != YOU else "")
+    elif alone is False:
+        side = "with a secret partner, not known who"
+    else:
+        side = "partner not known yet"
+    return [text, side]
+
+
+def monte_lines(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> list[str]:
+    """What ``source`` knows of the monte: the original monte if seen, the declarer's
+    discards, the card passed back in Mediatore, the monte turned over at the end."""
+    _, open_table = _source_parts(source)
+    if source.contract is None:
+        return [] if source.phase == END else ["4 cards face down"]
+    who = source.rules.monte_seen_by(source.contract)
+    whom = {"all": "shown to all", "declarer": "seen by the declarer only",
+            "none": "face down until the end"}[who]
+    if open_table:
+        seen, final = source.original_monte, source.monte if source.phase == END else 0
+    else:
+        seen, final = source.monte_seen, source.final_monte
+    if seen:
+        lines = [f"{cards_inline(seen, style)}   ({whom})"]
+    elif source.contract in (CHIAMO, MEDIATORE) and source.called_card is None:
+        lines = ["4 cards face down"]
+    else:
+        lines = ["not seen by you" if who != "none" else whom]
+    if source.discards and source.phase != END:
+        lines.append(f"discarded: {cards_inline(source.discards, style)}   (the new monte)")
+    if source.given_back is not None:
+        lines.append(f"passed back to {_obj(names[source.giver])}: "
+                     f"{card_label(source.given_back, style)}")
+    if final:
+        lines.append(f"at the end: {cards_inline(final, style)}   (goes with the last trick)")
+    return lines
+
+
+def tricks_table(tricks, mano: int, names: Sequence[str] = DEFAULT_NAMES,
+                 style: str = "english", thirds_won: Sequence[int] | None = None) -> list[str]:
+    """Finished tricks, one row each: the card of every seat (columns from il mano), the led
+    card marked ``>`` and the winning card ``*``, the lead's signal, the winner, the points;
+    with ``thirds_won``, a last row of the points each seat has taken."""
+    if not tricks:
+        return []
+    w = _cell_width(names)
+    sw = max(8, *(len(SIGNAL_NAMES[t.signal]) + 2 for t in tricks))
+    order = [(mano + k) % 4 for k in range(4)]
+    lines = ["  #  " + "".join(f"{names[s]:<{w}}" for s in order)
+             + f"{'signal':<{sw}}{'won by':<{w}}points"]
+    for n, t in enumerate(tricks, 1):
+        cells = []
+        for s in order:
+            card = t.cards[(s - t.leader) % 4]
+            mark = (">" if s == t.leader else " ") + card_tag(card, style) + ("*" if s == t.winner else "")
+            cells.append(f"{mark:<{w}}")
+        thirds = sum(POINTS[c] for c in t.cards)
+        signal = SIGNAL_NAMES[t.signal] or "-"
+        lines.append(f"{n:>3}  " + "".join(cells) + f"{signal:<{sw}}{names[t.winner]:<{w}}"
+                     + format_thirds(thirds))
+    if thirds_won is not None:
+        lines.append("taken" + "".join(f" {format_thirds(thirds_won[s]):<{w - 1}}" for s in order).rstrip())
+    lines.append("     (> led, * won; the last trick also takes 1 point and the monte)")
+    return lines
+
+
+def trick_lines(leader: int, cards: Sequence[int], signal: int, names: Sequence[str] = DEFAULT_NAMES,
+                style: str = "english", to_move: int | None = None) -> list[str]:
+    """The trick in progress, a line per card in playing order, then who is to play::
+
+        seat 1  ace of swords (SA), busso   (led)
+        seat 2  4 of swords (S4)
+        seat 3  to play
+    """
+    w = max(map(len, names))
+    lines = []
+    for k, card in enumerate(cards):
+        text = card_label(card, style)
+        if k == 0:
+            text += (f", {SIGNAL_NAMES[signal]}" if signal else "") + "   (led)"
+        lines.append(f"{names[(leader + k) % 4]:<{w}}  {text}")
+    if to_move is not None and len(cards) < 4:
+        lines.append(f"{names[to_move]:<{w}}  to play")
+    return lines
+
+
+def points_line(thirds_won: Sequence[int], side: Sequence[int] | None) -> str:
+    """Points of the declarer's side (``side``: its seats, None while not known) and of the
+    defenders: ``"declarer's side 2 2/3, defenders 1 (the declarer's side needs 6)"``."""
+    if not side:
+        return "sides not known yet (the declarer's side needs 6 points)"
+    ours = sum(thirds_won[s] for s in side)
+    return (f"declarer's side {format_thirds(ours)}, defenders "
+            f"{format_thirds(sum(thirds_won) - ours)} (the declarer's side needs 6)")
+
+
+def _known_side(source) -> tuple[int, ...] | None:
+    if source.contract is None:
+        return None
+    alone, partner = _knowledge(source)
+    if alone:
+        return (source.declarer,)
+    if partner is not None:
+        return (source.declarer, partner)
+    return None
+
+
+_LABEL = 10
+
+
+def _section(label: str, lines: Sequence[str]) -> list[str]:
+    out = []
+    for k, line in enumerate(lines):
+        for sub in line.split("\n"):
+            out.append(f"{label if k == 0 and not out else '':<{_LABEL}}{sub}")
+    return out
+
+
+def view_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english",
+              title: str = "", width: int = 78) -> str:
+    """The whole table as ``source`` sees it: a SeatView (its own hand only) or, for an open
+    table, a Deal (every hand). Auction, contract, monte, tricks, the trick on the table,
+    points and hands, each under a label."""
+    viewer, open_table = _source_parts(source)
+    head = f" {title} " if title else " "
+    lines = [f"=={head}".ljust(width, "=")]
+    who = "" if open_table else f"{names[viewer]} (seat {viewer}) · "
+    lines.append(f"{who}dealer {names[source.dealer]} · il mano {names[source.mano]} · "
+                 f"rules: {rules_text(source.rules)}")
+    if source.auction:
+        lines += _section("Auction", auction_lines(source.auction, source.mano, names))
+    lines += _section("Contract", contract_lines(source, names, style))
+    lines += _section("Monte", monte_lines(source, names, style))
+    if source.tricks:  # the widest part: under its label rather than beside it
+        lines.append("Tricks")
+        lines += ["  " + line for line in tricks_table(source.tricks, source.mano, names, style,
+                                                       source.thirds_won)]
+    if source.trick:
+        lines += _section("On table", trick_lines(source.leader, source.trick, source.trick_signal,
+                                                  names, style, source.to_move))
+    if source.tricks:
+        lines += _section("Points", [points_line(source.thirds_won, _known_side(source))])
+    if source.phase == END:
+        pass
+    elif open_table:
+        w = max(map(len, names))
+        lines += _section("Hands", [f"{names[s]:<{w}}  {hand_inline(source.hands[s], style)}"
+                                    for s in range(4)])
+    else:
+        label = "Your hand" if names[viewer] == YOU else "Hand"
+        lines += _section(label, hand_lines(source.hand, style) if source.hand else ["(empty)"])
+        others = [f"{names[s]} {n}" for s, n in enumerate(source.hand_sizes) if s != viewer]
+        lines += _section("", ["cards held: " + ", ".join(others)])
+    if source.phase != END and source.to_move is not None:
+        lines += _section("To act", [f"{names[source.to_move]} ({PHASE_NAMES[source.phase]})"])
+    return "\n".join(lines)
+
+
+# -- the result of a finished deal, from its record --------------------------------------------
+
+def result_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> list[str]:
+    """The full result of a record: contract, points, won or lost, payoffs, every hand as
+    dealt, the monte and the discards. Everything is shown: the deal is over."""
+    result = record["result"]
+    lines = []
+    if result.get("thrown_in"):
+        lines.append("All four passed: the deal is thrown in, no one pays.")
+    else:
+        text = f"{result['contract']} by {_obj(names[result['declarer']])}"
+        if result["called_card"]:
+            text += f", called {card_label(_card(result['called_card']), style)}"
+        if result["giver"] is not None:
+            text += f", given by {_obj(names[result['giver']])}"
+        lines.append(text)
+        lines.append("alone against three" if result["partner"] is None
+                     else f"with {_obj(names[result['partner']])} as partner")
+        (ours, theirs), (a, b) = result["thirds"], result["scores"]
+        verdict = "WON" if result["declarer_won"] else "LOST"
+        lines.append(f"declarer's side {format_thirds(ours)} -> {a} points, defenders "
+                     f"{format_thirds(theirs)} -> {b}: contract {verdict}"
+                     + (" with capotto (all nine tricks)" if result["capotto"] else ""))
+        last = result["tricks"][-1]["winner"]
+        final = result["discards"] or result["monte"]
+        lines.append(f"the monte {' '.join(final)} and the last trick went to {_obj(names[last])}")
+    lines.append("payoffs: " + " · ".join(f"{names[s]} {p:+d}" for s, p in enumerate(result["payoffs"])))
+    if "hands" in record:
+        w = max(map(len, names))
+        lines.append("hands as dealt:")
+        for s, hand in enumerate(record["hands"]):
+            mask = sum(1 << _card(c) for c in hand)
+            lines.append(f"  {names[s]:<{w}}  {hand_inline(mask, style)}")
+        monte = sum(1 << _card(c) for c in record["pack"][36:])
+        lines.append(f"  {'monte':<{w}}  {cards_inline(monte, style)}")
+    if not result.get("thrown_in"):
+        if result["discards"]:
+            lines.append(f"discarded by {_obj(names[result['declarer']])}: {' '.join(result['discards'])}")
+        if result["given_back"]:
+            lines.append(f"passed back to {_obj(names[result['giver']])}: {result['given_back']}")
+    return lines
+
+
+def _card(text: str) -> int:
+    return CARD_NAMES.index(text)
+
+
+# -- what happened between two moments: narration from snapshots ------------------------------
+
+def snapshot(source) -> dict:
+    """The public facts of ``source`` (a SeatView, or a Deal for an open table) as plain data,
+    plus what that seat privately knows of the monte and the exchange. :func:`changes` turns
+    two snapshots into the lines that tell what happened in between."""
+    viewer, open_table = _source_parts(source)
+    plays = []
+    for t in source.tricks:
+        plays += [((t.leader + k) % 4, c, t.signal if k == 0 else 0) for k, c in enumerate(t.cards)]
+    plays += [((source.leader + k) % 4, c, source.trick_signal if k == 0 else 0)
+              for k, c in enumerate(source.trick)]
+    alone, partner = _knowledge(source)
+    if open_table:
+        monte_seen = source.original_monte if source.contract is not None else 0
+        discards, given_back = source.discards, source.given_back
+    else:
+        monte_seen, discards, given_back = source.monte_seen, source.discards, source.given_back
+    return {
+        "viewer": viewer, "rules": source.rules, "phase": source.phase,
+        "auction": tuple(source.auction), "contract": source.contract,
+        "declarer": source.declarer, "called_card": source.called_card, "giver": source.giver,
+        "alone": alone, "partner": partner, "monte_seen": monte_seen, "discards": discards,
+        "given_back": given_back, "plays": tuple(plays),
+        "winners": tuple(t.winner for t in source.tricks),
+        "trick_thirds": tuple(sum(POINTS[c] for c in t.cards) for t in source.tricks),
+    }
+
+
+def changes(before: dict, after: dict, names: Sequence[str] = DEFAULT_NAMES,
+            style: str = "english") -> list[str]:
+    """What happened between two :func:`snapshot` s of the same seat (or open table), one
+    line per event: calls of the auction, the call, the monte, the exchange, cards played,
+    tricks won, the partnership becoming known."""
+    out = []
+    w = max(map(len, names))
+
+    def say(seat, third, second):
+        out.append(f"  {names[seat]:<{w}}  {second if names[seat] == YOU else third}")
+
+    for seat, bid in after["auction"][len(before["auction"]):]:
+        if bid == PASS:
+            say(seat, "passes", "pass")
+        else:
+            say(seat, "bids " + bid_text(bid), "bid " + bid_text(bid))
+    contract, declarer = after["contract"], after["declarer"]
+    if before["phase"] == AUCTION and after["phase"] != AUCTION:
+        if contract is None:
+            out.append("All four passed: the deal is thrown in.")
+        else:
+            out.append(f"{_verb(names[declarer], 'wins', 'win')} the auction: "
+                       f"{CONTRACT_NAMES[contract]}.")
+    if after["called_card"] is not None and before["called_card"] is None:
+        out.append(f"{_verb(names[declarer], 'calls', 'call')} {card_label(after['called_card'], style)}.")
+        if after["giver"] is not None:
+            out.append(f"{_verb(names[after['giver']], 'holds', 'hold')} it and "
+                       f"{'give' if names[after['giver']] == YOU else 'gives'} it openly to "
+                       f"{_obj(names[declarer])}.")
+    # Phases are numbered in the order they come (AUCTION < CALL < DISCARD < GIVE < PLAY <
+    # END), so each event is told once however many moves lie between the two snapshots.
+    if contract is not None and before["phase"] <= CALL < after["phase"]:
+        out.extend(_monte_event(after, names, style))
+    plays, old = after["plays"], len(before["plays"])
+    revealed = any(c == after["called_card"] for _, c, _ in plays[old:])
+    if (contract == CHIAMO and not revealed
+            and (after["alone"], after["partner"]) != (before["alone"], before["partner"])):
+        out.extend(_partner_event(after, names))
+    if before["phase"] <= DISCARD < after["phase"] and after["rules"].takes_monte(contract):
+        if after["discards"]:
+            out.append(f"{_verb(names[declarer], 'discards', 'discard')} "
+                       f"{cards_inline(after['discards'], style)} as the new monte.")
+        else:
+            out.append(f"{_verb(names[declarer], 'discards', 'discard')} 4 cards face down.")
+    if before["phase"] <= GIVE < after["phase"] and after["giver"] is not None:
+        card = after["given_back"]
+        what = card_label(card, style) if card is not None else "a card face down"
+        out.append(f"{_verb(names[declarer], 'passes', 'pass')} {what} to {_obj(names[after['giver']])}.")
+    for i in range(old, len(plays)):
+        seat, card, signal = plays[i]
+        text = card_label(card, style) + (f", {SIGNAL_NAMES[signal]}" if signal else "")
+        if card == after["called_card"] and contract == CHIAMO:
+            text += ("   (the called card: the declarer plays alone)" if seat == declarer
+                     else f"   (the called card: partner of {_obj(names[declarer])})")
+        if i % 4 == 0:
+            say(seat, "leads " + text, "lead " + text)
+        else:
+            say(seat, "plays " + text, "play " + text)
+        if i % 4 == 3:
+            n = i // 4
+            out.append(f"  {'':<{w}}  -> trick {n + 1} to {_obj(names[after['winners'][n]])}, "
+                       f"{_points(after['trick_thirds'][n])}")
+    return out
+
+
+def _monte_event(after: dict, names: Sequence[str], style: str) -> list[str]:
+    rules, contract, declarer = after["rules"], after["contract"], after["declarer"]
+    d = names[declarer]
+    who = rules.monte_seen_by(contract)
+    cards = cards_inline(after["monte_seen"], style) if after["monte_seen"] else None
+    if rules.takes_monte(contract):
+        if who == "all":
+            return [f"{_verb(d, 'turns', 'turn')} the monte face up and "
+                    f"{'take' if d == YOU else 'takes'} it: {cards}."]
+        if cards:
+            return [f"{_verb(d, 'takes', 'take')} the monte without showing it: {cards}."]
+        return [f"{_verb(d, 'takes', 'take')} the monte without showing it."]
+    if who == "declarer":
+        return [f"{_verb(d, 'looks', 'look')} at the monte privately"
+                + (f": {cards}" if cards else "") + "; it stays aside."]
+    return ["The monte stays face down until the end."]
+
+
+def _partner_event(after: dict, names: Sequence[str]) -> list[str]:
+    viewer, declarer = after["viewer"], after["declarer"]
+    alone, partner = after["alone"], after["partner"]
+    d = names[declarer]
+    if alone:
+        return [f"{_verb(d, 'plays', 'play')} alone against three."]
+    if partner is not None:
+        p = names[partner]
+        if partner == viewer or (viewer is None and after["phase"] != END
+                                 and not any(c == after["called_card"] for _, c, _ in after["plays"])):
+            return [f"{_verb(p, 'holds', 'hold')} the called card and "
+                    f"{'are' if p == YOU else 'is'} {_poss(d)} secret partner."]
+        return [f"{p} {'are' if p == YOU else 'is'} {_poss(d)} partner."]
+    if alone is False:
+        return [f"{_verb(d, 'has', 'have')} a secret partner: the called card is in another hand."]
+    return []

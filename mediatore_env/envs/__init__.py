@@ -1,0 +1,24 @@
+"""The environments: PettingZoo AEC (:mod:`.mediatore_v0`, :mod:`.mediatore_bidding_v0`) and the
+single-seat Gymnasium environment (:mod:`.single_seat`).
+
+Importing this package registers ``mediatore/mediatore-v0`` and ``mediatore/mediatore-bidding-v0``
+with PettingZoo's registry, so ``pettingzoo.make("aec", "mediatore/mediatore-v0")`` works
+(PettingZoo before 1.27 has no registry; then nothing happens). ``import mediatore_env`` does
+the same when PettingZoo is already imported.
+"""
+
+REGISTERED = {"mediatore/mediatore-v0": "mediatore_v0",
+              "mediatore/mediatore-bidding-v0": "mediatore_bidding_v0"}
+
+
+def _register_with_pettingzoo() -> None:
+    try:
+        from pettingzoo import aec_registry, register
+    except ImportError:
+        return
+    for name, module in REGISTERED.items():
+        if name not in aec_registry:
+            register("aec", name, entry_point=f"{__name__}.{module}:env")
+
+
+_register_with_pettingzoo()

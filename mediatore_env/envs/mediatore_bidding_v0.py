@@ -1,0 +1,318 @@
+# noqa: D212, D415
+"""
+# Mediatore bidding
+
+The auction (and the call) of Mediatore alone, as a PettingZoo AEC environment: the play is
+not played, its result comes from the deal's double-dummy contract table
+(`mediatore_env.tables`). For fast training and benchmarking of bidding.
+
+| Import             | `from mediatore_env import mediatore_bidding_v0`              |
+|--------------------|---------------------------------------------------------------|
+| Actions            | Discrete                                                      |
+| Parallel API       | No                                                            |
+| Manual Control     | No                                                            |
+| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`    |
+| Agents             | 4                                                             |
+| Action Shape       | Discrete(46)                                                  |
+| Action Values      | Discrete(46)                                                  |
+| Observation Shape  | (99,)                                                         |
+| Observation Values | [0, 1]                                                        |
+
+Agent `player_i` sits in seat `i`, as in `mediatore_v0`: il mano, the seat after the dealer,
+speaks first, and the auction follows RULES.md 4 (a seat that passed may bid again; four
+passes throw the deal in; three passes after a bid end it). The declarer of Chiamo or
+Mediatore then calls a card. Then the episode ends.
+
+## Arguments
+
+```python
+mediatore_bidding_v0.env(table=None, render_mode=None, normalize_rewards=False,
+                         illegal_reward=-1, rules=None)
+```
+
+`table`: a `ContractTable` (`mediatore_env.tables`) or the path of a saved one
+(`mediatore-tables build ... --out tables.npz`); its rules are the game's. Each episode is
+one of its deals, drawn at random (or chosen with `reset(options={"deal": i})`). With
+`table=None` each episode deals a fresh random pack and computes its table on the spot under
+`rules` (a `Rules` or a preset name) -- with `values="made"`, about a second of CPU per
+deal: good for trying things, not for training.
+
+`normalize_rewards`: divide the payoffs by the largest payment possible under the rules.
+
+## Observation Space
+
+A dictionary: `'observation'`, a float32 vector of what the agent's seat knows at the
+auction, seat-relative (the observer is relative seat 0, the next seat to act after it 1,
+...), and `'action_mask'` (int8, 46).
+
+| offset | length | block | meaning |
+|---:|---:|---|---|
+| 0 | 23 | `rules` | the rules switches, one-hot per switch (as in `mediatore_v0`) |
+| 23 | 4 | `dealer` | the dealer's relative seat |
+| 27 | 2 | `phase` | auction, call |
+| 29 | 40 | `hand` | own cards, by card id |
+| 69 | 20 | `auction` | `4 * (contract - 1) + relative seat`: who bid what |
+| 89 | 6 | `high_bid` | the highest bid so far: none, chiamo .. arcisolissimo |
+| 95 | 4 | `high_bidder` | its relative seat |
+
+## Action Space
+
+`Discrete(46)`: the engine's move ids for these phases (`mediatore_env.game`), so
+`move_text(id)` reads them:
+
+| ids | phase | action |
+|---|---|---|
+| 0 | auction | pass |
+| 1 - 5 | auction | bid chiamo, mediatore, solo, solissimo, arcisolissimo |
+| 6 - 45 | call | call card `id - 6` |
+
+Only the cards the table holds a value for may be called (the mask): by default, in each
+suit the highest callable card the declarer does not hold (`mediatore_env.tables`, "cards
+worth calling"); with a table built with `--calls all`, every callable card.
+
+## Rewards
+
+When the episode ends every agent receives the payment of RULES.md 7 that the table gives
+for the contract, the declarer and the call: made or lost as the double-dummy play makes or
+loses it, with the partner (the called card's holder) or the giver of the deal. A thrown-in
+deal pays 0. Capotto is not counted.
+
+## Bias
+
+The payoffs are those of double-dummy play: everyone plays knowing where every card is,
+and the declarer exchanges by the table's fixed policy. Real play differs: defenders who
+cannot see the declarer's hand defend worse than double dummy in many deals, a declarer
+who does not know where the missing cards are plays worse, the partner in Chiamo is known to
+everyone at once, and the exchange is not the best possible. So contracts that need a
+lucky lie of the cards are valued by that lie alone: a policy trained here learns to bid
+what perfect players would make, which is not exactly what pays at a real table. Use it to
+train and compare bidding fast, then check the result with the full game (`mediatore_v0`,
+or the duplicate tournament).
+
+## Version History
+
+* v0: Initial release.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..analysis.tables import ContractTable, build_table
+from ..codec.observation import rules_vector
+from ..core.cards import NUM_CARDS
+from ..mediatore.moves import AUCTION, CALL, CALL_BASE, END, move_text
+from ..mediatore.rules import CONTRACTS, Rules, max_payment
+
+__all__ = ["env", "raw_env", "NUM_ACTIONS", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS"]
+
+AGENTS = tuple(f"player_{i}" for i in range(4))
+NUM_ACTIONS = CALL_BASE + NUM_CARDS  # 46: pass, five bids, forty calls
+
+LAYOUT = (("rules", len(rules_vector(Rules()))), ("dealer", 4), ("phase", 2),
+          ("hand", NUM_CARDS), ("auction", 4 * len(CONTRACTS)), ("high_bid", 1 + len(CONTRACTS)),
+          ("high_bidder", 4))
+OFFSETS: dict[str, int] = {}
+_offset = 0
+for _name, _length in LAYOUT:
+    OFFSETS[_name] = _offset
+    _offset += _length
+OBSERVATION_SIZE = _offset  # 99
+
+
+def env(**kwargs):
+    """The environment in PettingZoo's standard wrappers: an illegal action ends the episode
+    with ``illegal_reward`` (-1) to the offender, out-of-space actions fail an assertion, and
+    calls out of order are refused."""
+    illegal_reward = kwargs.pop("illegal_reward", -1)
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv, EzPickle):
+    """The bidding environment without wrappers: illegal actions raise ``ValueError``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "mediatore_bidding_v0",
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, table=None, render_mode: str | None = None,
+                 normalize_rewards: bool = False, rules=None):
+        EzPickle.__init__(self, table=table, render_mode=render_mode,
+                          normalize_rewards=normalize_rewards, rules=rules)
+        super().__init__()
+        if isinstance(table, (str, bytes)) or hasattr(table, "__fspath__"):
+            table = ContractTable.load(table)
+        if table is not None and not isinstance(table, ContractTable):
+            raise ValueError(f"table must be a ContractTable, a path to one or None, got {table!r}")
+        if table is not None and rules is not None:
+            raise ValueError("give a table (its rules are the game's) or rules, not both")
+        self.table = table
+        self.rules = table.rules if table is not None else Rules.coerce(rules)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"bad render_mode {render_mode!r}; valid: None, 'ansi', 'human'")
+        self.render_mode = render_mode
+        self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
+
+        self.possible_agents = list(AGENTS)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        })
+        self._action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
+        self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
+        self._rng = None
+        self.deal = None
+        self.index = None
+        self.entry = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        options = options or {}
+        unknown = set(options) - {"deal"}
+        if unknown:
+            warnings.warn(f"mediatore_bidding_v0.reset: ignoring unknown option(s) "
+                          f"{', '.join(map(repr, sorted(unknown)))}; known: 'deal'", stacklevel=3)
+        if self.table is None:
+            if "deal" in options:
+                raise ValueError("the 'deal' option needs a table")
+            seed_ = int(self._rng.integers(2 ** 31))
+            self._current = build_table(1, seed=seed_, rules=self.rules, values="made")
+            self.index = 0
+        else:
+            self._current = self.table
+            if "deal" in options:
+                i = options["deal"]
+                if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(self.table):
+                    raise ValueError(f"bad deal {i!r}; the table has deals 0..{len(self.table) - 1}")
+                self.index = int(i)
+            else:
+                self.index = int(self._rng.integers(len(self.table)))
+        self.deal = self._current.deal(self.index)
+        self.entry = None
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {agent: {} for agent in AGENTS}
+        self.agent_selection = AGENTS[self.deal.to_move]
+
+    # -- observations -------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the agent to act (empty once the episode is over)."""
+        deal = self.deal
+        if deal.phase == AUCTION:
+            return deal.legal_moves()
+        if deal.phase == CALL:
+            cards = self._current.call_cards(self.index, deal.declarer, deal.contract)
+            return [CALL_BASE + c for c in cards]
+        return []
+
+    def observe(self, agent):
+        seat = AGENTS.index(agent)
+        deal = self.deal
+        obs = np.zeros(OBSERVATION_SIZE, np.float32)
+        obs[:OFFSETS["dealer"]] = rules_vector(self.rules)
+        obs[OFFSETS["dealer"] + (deal.dealer - seat) % 4] = 1
+        if deal.phase in (AUCTION, CALL):
+            obs[OFFSETS["phase"] + (deal.phase == CALL)] = 1
+        hand = deal.hands[seat]
+        base = OFFSETS["hand"]
+        for c in range(NUM_CARDS):
+            if hand >> c & 1:
+                obs[base + c] = 1
+        for s, bid in deal.auction:
+            if bid:
+                obs[OFFSETS["auction"] + 4 * (bid - 1) + (s - seat) % 4] = 1
+        obs[OFFSETS["high_bid"] + deal.high_bid] = 1
+        if deal.high_bidder is not None:
+            obs[OFFSETS["high_bidder"] + (deal.high_bidder - seat) % 4] = 1
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if self.deal.to_move == seat and not self.terminations[agent]:
+            mask[self.legal_actions()] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True):
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        try:
+            move = int(action)
+        except (TypeError, ValueError):
+            move = None
+        legal = self.legal_actions()
+        if move is None or isinstance(action, bool) or move not in legal:
+            what = f"{move} ({move_text(move)})" if move is not None and 0 <= move < NUM_ACTIONS else repr(action)
+            raise ValueError(f"illegal action {what} for {agent}; legal actions: "
+                             + ", ".join(f"{m} ({move_text(m)})" for m in legal))
+        deal = self.deal
+        deal.apply(move)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        if deal.phase in (AUCTION, CALL):
+            self.agent_selection = AGENTS[deal.to_move]
+            return
+        if deal.phase == END:  # thrown in
+            payoffs = (0, 0, 0, 0)
+        else:
+            self.entry = self._current.entry(self.index, deal.declarer, deal.contract,
+                                             deal.called_card)
+            payoffs = self.entry.payoffs
+        for seat, a in enumerate(AGENTS):
+            self.rewards[a] = payoffs[seat] * self.reward_scale
+            self.infos[a] = {"deal": self.index, "entry": self.entry}
+        self._accumulate_rewards()
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        from ..core.cards import format_cards
+        deal = self.deal
+        lines = [f"mediatore_bidding_v0 · deal {self.index}, dealer {deal.dealer}"]
+        seat = deal.to_move if deal.phase in (AUCTION, CALL) else None
+        for s in range(4):
+            shown = format_cards(deal.hands[s]) if seat is None or s == seat else "..."
+            lines.append(f"  {AGENTS[s]}: {shown}")
+        lines.append("  auction: " + (", ".join(f"{AGENTS[s]} {move_text(b)}" for s, b in deal.auction) or "-"))
+        if self.entry is not None:
+            lines.append(f"  result: {self.entry}")
+        text = "\n".join(lines)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        pass

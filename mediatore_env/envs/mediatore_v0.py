@@ -1,0 +1,561 @@
+# noqa: D212, D415
+"""
+# Mediatore
+
+The Italian four-player trick-taking game of the Tressette family (rules: RULES.md), as a
+PettingZoo AEC environment.
+
+| Import             | `from mediatore_env import mediatore_v0`                      |
+|--------------------|---------------------------------------------------------------|
+| Creation           | `mediatore_v0.env()` or `pettingzoo.make("aec", "mediatore/mediatore-v0")` |
+| Actions            | Discrete                                                      |
+| Parallel API       | No                                                            |
+| Manual Control     | No                                                            |
+| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`    |
+| Agents             | 4                                                             |
+| Action Shape       | Discrete(486)                                                 |
+| Action Values      | Discrete(486)                                                 |
+| Observation Shape  | (2132,)                                                       |
+| Observation Values | [0, 1]                                                        |
+
+Agent `player_i` sits in seat `i` of RULES.md: seat `(s + 1) % 4` acts after seat `s`, and
+il mano, the seat after the dealer, speaks first.
+
+## Usage
+
+```python
+from mediatore_env import mediatore_v0
+
+env = mediatore_v0.env()
+env.reset(seed=42)
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    if termination or truncation:
+        action = None
+    else:
+        action = env.action_space(agent).sample(observation["action_mask"])  # a legal action
+    env.step(action)
+print(env.unwrapped.record["result"])  # the game record of the deal: contract, payoffs, ...
+```
+
+## Arguments
+
+```python
+mediatore_v0.env(rules=None, render_mode=None, deals=1, normalize_rewards=False,
+                 render_all=False, illegal_reward=-1, **switches)
+```
+
+`rules`: a `Rules` object, a preset name (`"standard"`, `"low"`, `"chiamo_blind"`, ... see
+`mediatore_env.PRESETS`) or a dict of switches; `None` is the standard game.
+
+`**switches`: rules switches on top of `rules` (`signals="off"`, `monte_shown="always"`, ...;
+see `mediatore_env.rules.SWITCHES`). Unknown names raise `TypeError`, bad values `ValueError`.
+
+`render_mode`: `None`, `"ansi"` (`render()` returns the table as text) or `"human"` (prints it
+after every step).
+
+`deals`: episode length in deals. The dealer passes to the right after each deal, a thrown-in
+deal included (it counts as a deal, with zero payments); payoffs accumulate.
+
+`normalize_rewards`: divide every payoff by the largest payment possible under the rules (60
+units in the standard game, 30 with the low schedule), so rewards lie in [-1, 1].
+
+`render_all`: render every hand; by default the text shows the acting seat's view only.
+
+`illegal_reward` (`env()` only): the offender's reward for an illegal action (see below).
+
+## Observation Space
+
+The observation is a dictionary with an `'observation'` element, the float32 vector of what
+the agent's seat knows, and an `'action_mask'` (int8, 486) of its legal actions. The same
+two space objects serve every agent.
+
+The vector is seat-relative (the observer is relative seat 0, the next seat to act after it 1,
+...) and holds everything that seat knows and nothing else, with perfect recall of the deal.
+It is written by `mediatore_env.encoding` from the seat's `SeatView` alone. Layout version 3
+(`encoding.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
+
+| offset | length | block | meaning |
+|---:|---:|---|---|
+| 0 | 23 | `rules` | the rules switches, one-hot per switch (so one policy can train across variants) |
+| 23 | 4 | `dealer` | the dealer's relative seat |
+| 27 | 6 | `phase` | auction, call, discard, give, play, end |
+| 33 | 4 | `to_move` | relative seat to act |
+| 37 | 40 | `hand` | own cards, by card id |
+| 77 | 20 | `auction` | `4 * (contract - 1) + relative seat`: who bid what (passes follow from the turn order) |
+| 97 | 5 | `contract` | the contract won in the auction |
+| 102 | 4 | `declarer` | the declarer's relative seat |
+| 106 | 40 | `called_card` | the card called in Chiamo or Mediatore |
+| 146 | 4 | `giver` | Mediatore: who gave the called card |
+| 150 | 6 | `partnership` | declarer alone (known), has a partner (known), the partner's relative seat (known) |
+| 156 | 40 | `monte_seen` | the original monte, if this seat has seen it |
+| 196 | 40 | `discards` | the declarer's discards (the declarer; everyone at the end) |
+| 236 | 40 | `given_back` | Mediatore: the card passed back (declarer and giver) |
+| 276 | 40 | `final_monte` | the monte turned over after the last trick |
+| 316 | 2 | `side_thirds` | declarer's side, other side, / 35, when this seat knows the sides |
+| 318 | 40 | `played` | every card played so far |
+| 358 | 90 | `signals` | `9 * slot + signal`: the signal of each lead |
+| 448 | 421 | `seat_0` | the play of relative seat 0: `40 * slot + card` (400) its card in each trick, led (10), won (9), thirds / 35, tricks / 9 |
+| 869 | 421 | `seat_1` | the same for relative seat 1 |
+| 1290 | 421 | `seat_2` | the same for relative seat 2 |
+| 1711 | 421 | `seat_3` | the same for relative seat 3 |
+
+Slots 0 to 8 are the finished tricks in order, slot 9 the trick on the table.
+
+Card ids are `suit * 10 + power` (suits D, C, S, B; powers 4 5 6 7 F C R A 2 3, weakest
+first). `encoding.observation_text(vector)` prints a vector back as readable text;
+`encoding.LAYOUT` is this table as data.
+
+### Legal Actions Mask
+
+The legal actions of the agent to act are found in the `action_mask` element of its
+observation. The mask is all zeros for every other agent. With `raw_env()`, an illegal
+action raises `ValueError` naming the action, its meaning and the legal actions, and changes
+nothing. With `env()`, as with PettingZoo's standard wrappers, an illegal action ends the
+episode: the offender gets `illegal_reward` (-1), the others 0, and every agent is terminated
+and truncated. Note that -1 is less than most payments in units (a lost Solo costs 36): use
+`normalize_rewards=True` or a lower `illegal_reward` when agents may step outside the mask.
+
+## Action Space
+
+One `Discrete(486)` space serves every phase; the ids are the engine's move ids
+(`mediatore_env.game`), and `move_text(id)` / `parse_move(text)` turn them into text and back:
+
+| ids | phase | action | text |
+|---|---|---|---|
+| 0 | auction | pass | `pass` |
+| 1 - 5 | auction | bid chiamo, mediatore, solo, solissimo, arcisolissimo | `bid solo` |
+| 6 - 45 | call | call card `id - 6` | `call B3` |
+| 46 - 85 | discard | discard card `id - 46` (4 moves, one card each) | `discard SA` |
+| 86 - 125 | give | Mediatore: pass card `id - 86` back to the giver | `give D4` |
+| 126 - 485 | play | play card `(id - 126) % 40` with signal `(id - 126) // 40` | `play D3`, `play D3 busso` |
+
+Signals: 0 none, 1 busso, 2 volo, 3 striscio, 4 ribusso, 5 meglio, 6 busso+meglio,
+7 ribusso+meglio, 8 tutto fuori; which are legal depends on the `signals` switch and the hand
+(RULES.md 6 and 8.7). Only a lead may carry a signal. Every call of the auction is a decision,
+the forced passes after the top bid included. docs/environment.md lists all 486 ids.
+
+## Rewards
+
+At the end of each deal every agent receives its payment of RULES.md section 7 in units (the
+four sum to zero): e.g. a won Chiamo with a partner pays +5 to the declarer, +3 to the partner
+and -4 to each opponent. A thrown-in deal pays 0. Rewards go through the standard `rewards` /
+`_cumulative_rewards` machinery, so `last()` returns an agent's payments since it last acted.
+
+## Other attributes
+
+`env.unwrapped` (the `raw_env`) has `deal` (the engine's `Deal` of the current deal),
+`view(agent)` (that seat's `SeatView`), `records` (the game records of the deals finished in
+this episode, the JSON of `mediatore_env.records`) and `record` (the last of them).
+`python -m mediatore_env replay RECORD.json` replays and prints one.
+
+`reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the episode
+(the same seed, the same deals); without one, the generator seeded last goes on (or a fresh
+unseeded one). The options `{"pack": [...40 cards...], "dealer": 0..3}` replay a given deal
+(the first of the episode): cards as ids or texts (`"D3"`) or one string, the dealer as a seat
+or an agent name; give both, since the hands depend on the dealer. A bad value raises
+`ValueError`; an unknown option is ignored with a warning.
+
+`env()` is `raw_env` inside `ProtectedEnv`, one wrapper that behaves as PettingZoo's
+`TerminateIllegalWrapper`, `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` stacked
+(`standard_wrapped_env()` builds that stack, several times slower; a test runs both side by
+side). Random legal play runs at tens of thousands of decisions per second:
+`python benchmarks/bench_env.py --compare`.
+
+## Version History
+
+* v0: Initial release (observation layout version 3).
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from ..codec.display import view_text
+from ..codec.observation import OBSERVATION_SIZE, Encoder, Table
+from ..core.cards import validate_pack
+from ..mediatore.game import Deal
+from ..mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES,
+                               PLAY_BASE, move_text, parse_move)
+from ..mediatore.records import make_record
+from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
+from ..mediatore.view import SeatView
+
+__all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
+           "action_table", "max_payment", "NUM_MOVES", "OBSERVATION_SIZE"]
+
+AGENTS = tuple(f"player_{i}" for i in range(4))
+_INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
+
+# The action table of the docstring, as data: (first id, last id, phase, action).
+ACTIONS = (
+    (0, 0, "auction", "pass"),
+    (1, CALL_BASE - 1, "auction", "bid a contract: " + ", ".join(CONTRACT_NAMES[c] for c in CONTRACTS)),
+    (CALL_BASE, DISCARD_BASE - 1, "call", f"call card id - {CALL_BASE}"),
+    (DISCARD_BASE, GIVE_BASE - 1, "discard", f"discard card id - {DISCARD_BASE}"),
+    (GIVE_BASE, PLAY_BASE - 1, "give", f"pass card id - {GIVE_BASE} back to the giver"),
+    (PLAY_BASE, NUM_MOVES - 1, "play", f"play card (id - {PLAY_BASE}) % 40 with signal (id - {PLAY_BASE}) // 40"),
+)
+
+
+def action_phase(action: int) -> str:
+    """The phase in which an action id can be legal."""
+    for first, last, phase, _ in ACTIONS:
+        if first <= action <= last:
+            return phase
+    raise ValueError(f"action {action!r} out of range; valid ids are 0..{NUM_MOVES - 1}")
+
+
+def action_table() -> str:
+    """Every action id with its phase and text, as a Markdown table (docs/environment.md)."""
+    rows = ["| id | phase | action |", "|---:|---|---|"]
+    rows += [f"| {a} | {action_phase(a)} | `{move_text(a)}` |" for a in range(NUM_MOVES)]
+    return "\n".join(rows)
+
+
+def _make_rules(rules, switches: dict) -> Rules:
+    unknown = sorted(set(switches) - set(SWITCHES))
+    if unknown:
+        raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
+                        f"mediatore_v0; valid: rules, render_mode, deals, normalize_rewards, "
+                        f"render_all, and the rules switches {', '.join(SWITCHES)}")
+    return Rules.coerce(rules, **switches)
+
+
+def _as_move(action):
+    """An action as an int id, or None when it is not an integer."""
+    if type(action) is int:
+        return action
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
+
+
+def env(**kwargs):
+    """The environment with PettingZoo's protections: illegal actions end the episode with
+    ``illegal_reward`` (-1) to the offender, actions outside the action space fail an
+    assertion, and calls out of order are refused, exactly as with ``TerminateIllegalWrapper``,
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, in one fast layer."""
+    illegal_reward = kwargs.pop("illegal_reward", -1)
+    return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
+
+
+def standard_wrapped_env(**kwargs):
+    """``raw_env`` in PettingZoo's own standard wrappers, as the classic environments build
+    ``env()``. Same behaviour as :func:`env`, slower; kept for comparison and tests."""
+    from pettingzoo.utils import wrappers
+    illegal_reward = kwargs.pop("illegal_reward", -1)
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv, EzPickle):
+    """Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs."""
+
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "mediatore_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, rules=None, render_mode: str | None = None, deals: int = 1,
+                 normalize_rewards: bool = False, render_all: bool = False, **switches):
+        EzPickle.__init__(self, rules=rules, render_mode=render_mode, deals=deals,
+                          normalize_rewards=normalize_rewards, render_all=render_all, **switches)
+        super().__init__()
+        self.rules = _make_rules(rules, switches)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
+                             + ", ".join(map(repr, self.metadata["render_modes"])))
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+            raise ValueError(f"deals must be a positive int, got {deals!r}")
+        self.render_mode = render_mode
+        self.render_all = bool(render_all)
+        self.deals = deals
+        self.normalize_rewards = bool(normalize_rewards)
+        self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
+
+        self.possible_agents = list(AGENTS)
+        self._seats = {agent: seat for seat, agent in enumerate(AGENTS)}
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_MOVES,), np.int8),
+        })
+        self._action_space = spaces.Discrete(NUM_MOVES)
+        self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
+        self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
+
+        self._rng = None
+        self._table = Table()  # the public part of the observations, shared by the seats
+        self._encoders = [Encoder(self._table) for _ in range(4)]
+        self.deal: Deal | None = None
+        self._finished: list[Deal] = []
+
+    # -- spaces -------------------------------------------------------------------------------
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        pack, dealer = self._read_options(options)
+        if dealer is None:
+            dealer = int(self._rng.integers(4))
+        self._finished = []
+        self._start_deal(dealer, pack)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {agent: {} for agent in AGENTS}
+        self._rewarded = False
+        self._skip_agent_selection = None
+        self.agent_selection = AGENTS[self.deal.to_move]
+
+    @staticmethod
+    def _read_options(options):
+        if options is None:
+            return None, None
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict (keys 'pack', 'dealer'), got {options!r}")
+        unknown = sorted(set(options) - {"pack", "dealer"})
+        if unknown:
+            warnings.warn(f"mediatore_v0.reset: ignoring unknown option(s) {', '.join(map(repr, unknown))}; "
+                          "known: 'pack', 'dealer'", stacklevel=3)
+        pack = options.get("pack")
+        if pack is not None:
+            pack = list(validate_pack(pack))
+        dealer = options.get("dealer")
+        if dealer is not None:
+            if isinstance(dealer, str) and dealer in AGENTS:
+                dealer = AGENTS.index(dealer)
+            elif isinstance(dealer, bool) or _as_move(dealer) not in (0, 1, 2, 3):
+                raise ValueError(f"bad dealer {dealer!r} in options; valid: 0, 1, 2, 3 or an agent name")
+            dealer = _as_move(dealer)
+        return pack, dealer
+
+    def _start_deal(self, dealer: int, pack=None) -> None:
+        self.deal = Deal(self.rules, dealer, pack, rng=self._rng)
+        self._views = [SeatView(self.deal, seat) for seat in range(4)]  # deal.view, sans its import
+        self._table.reset()
+        self._legal_at = -1  # len(deal.history) when self._legal was listed
+
+    # -- observations -------------------------------------------------------------------------
+
+    def observe(self, agent):
+        seat = self._seats[agent]
+        observation = self._encoders[seat].encode(self._views[seat]).copy()
+        deal = self.deal
+        if seat == deal.to_move:
+            moves = len(deal.history)
+            if self._legal_at != moves:
+                self._legal, self._legal_at = deal.legal_moves(), moves
+            mask = bytearray(NUM_MOVES)
+            for move in self._legal:
+                mask[move] = 1
+            return {"observation": observation, "action_mask": np.frombuffer(mask, _INT8)}
+        return {"observation": observation, "action_mask": np.zeros(NUM_MOVES, _INT8)}
+
+    def last(self, observe: bool = True):
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def view(self, agent):
+        """The :class:`~mediatore_env.view.SeatView` of ``agent``'s seat in the current deal."""
+        return self._views[self._seats[agent]]
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        move = action if type(action) is int else _as_move(action)
+        if move is None or not self._play(agent, move):
+            raise ValueError(self._illegal_message(agent, action))
+
+    def _play(self, agent, move: int) -> bool:
+        """Play ``move`` for ``agent`` (the agent to act) and do the bookkeeping, if it is
+        legal; return whether it was."""
+        deal = self.deal
+        if self._legal_at == len(deal.history):  # the mask was just listed: look it up
+            if move not in self._legal:
+                return False
+        elif not deal.is_legal(move):
+            return False
+        deal._apply(move)
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewarded = False
+        if deal.to_move is not None:
+            self.agent_selection = AGENTS[deal.to_move]
+        else:
+            self._end_deal()
+        if self.render_mode == "human":
+            self.render()
+        return True
+
+    def _end_deal(self) -> None:
+        deal = self.deal
+        self._finished.append(deal)
+        scale = self.reward_scale
+        for seat, agent in enumerate(AGENTS):
+            reward = deal.payoffs[seat] * scale
+            self.rewards[agent] = reward
+            self._cumulative_rewards[agent] += reward
+        self._rewarded = True
+        if len(self._finished) < self.deals:
+            self._start_deal((deal.dealer + 1) % 4)  # RULES.md 2: the deal passes to the right
+            self.agent_selection = AGENTS[self.deal.to_move]
+        else:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+
+    def _illegal_message(self, agent, action) -> str:
+        move = _as_move(action)
+        if move is not None and not isinstance(action, bool) and 0 <= move < NUM_MOVES:
+            what = f"action {move} ({move_text(move)})"
+        else:
+            what = f"action {action!r} (not an action id: ids are integers 0..{NUM_MOVES - 1})"
+        deal = self.deal
+        legal = ", ".join(f"{m} ({move_text(m)})" for m in deal.legal_moves())
+        return (f"illegal {what} for {agent} in phase {PHASE_NAMES[deal.phase]}; "
+                f"legal actions: {legal}")
+
+    # -- records, rendering -------------------------------------------------------------------
+
+    @property
+    def records(self) -> list[dict]:
+        """Game records of the deals finished in this episode (mediatore_env.records format)."""
+        if self.deals == 1:
+            return [make_record(d) for d in self._finished]
+        return [make_record(d, episode_deal=i + 1, episode_deals=self.deals)
+                for i, d in enumerate(self._finished)]
+
+    @property
+    def record(self) -> dict | None:
+        """The record of the last finished deal of the episode (None before the first ends)."""
+        return self.records[-1] if self._finished else None
+
+    def render(self):
+        """The table as text (mediatore_env.display): what the acting seat sees, or the open
+        table with ``render_all`` and once the deal is over."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        deal = self.deal
+        number = len(self._finished) + (0 if deal.is_over() else 1)
+        source = deal if self.render_all or deal.to_move is None else self._views[deal.to_move]
+        text = view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        pass
+
+
+class ProtectedEnv(OrderEnforcingWrapper):
+    """``env()``: a ``raw_env`` with the behaviour of PettingZoo's ``TerminateIllegalWrapper``,
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` stacked, in one layer that
+    reaches the raw environment without a chain of ``__getattr__`` calls.
+
+    - before ``reset()``: ``step``, ``observe``, ``render``, ``state``, ``agent_iter`` fail an
+      assertion and the episode attributes raise ``AttributeError``; stepping with no agents
+      left warns and does nothing;
+    - an action outside ``Discrete(486)`` fails ``assert ..., "action is not in action space"``;
+    - an illegal action: a warning, ``illegal_reward`` to the offender (its pending rewards are
+      dropped), 0 to the others, every agent terminated and truncated.
+    """
+
+    def __init__(self, env: raw_env, illegal_reward: float = -1):
+        super().__init__(env)
+        self._illegal_reward = illegal_reward
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+    # The attributes read at every step, forwarded without __getattr__.
+    def _forward(name):  # noqa: N805 - a helper run at class creation
+        def get(self):
+            if not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self.env, name)
+        return property(get, doc=f"The raw environment's ``{name}``.")
+
+    agents = _forward("agents")
+    agent_selection = _forward("agent_selection")
+    rewards = _forward("rewards")
+    terminations = _forward("terminations")
+    truncations = _forward("truncations")
+    infos = _forward("infos")
+    num_agents = _forward("num_agents")
+    _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
+    del _forward
+
+    def observe(self, agent):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        e = self.env
+        agent = e.agent_selection
+        return (e.observe(agent) if observe else None, e._cumulative_rewards[agent],
+                e.terminations[agent], e.truncations[agent], e.infos[agent])
+
+    def step(self, action) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        e = self.env
+        if not e.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        agent = e.agent_selection
+        dead = e.terminations[agent] or e.truncations[agent]
+        if not (type(action) is int and 0 <= action < NUM_MOVES):
+            assert (action is None and dead) or e._action_space.contains(action), \
+                "action is not in action space"
+        if dead:
+            e._was_dead_step(action)
+            return
+        if e._play(agent, operator.index(action)):
+            return
+        # TerminateIllegalWrapper: the episode ends, the offender pays.
+        EnvLogger.warn_on_illegal_move()
+        e._cumulative_rewards[agent] = 0
+        e.terminations = dict.fromkeys(e.agents, True)
+        e.truncations = dict.fromkeys(e.agents, True)
+        e.rewards = dict.fromkeys(e.truncations, 0)
+        e.rewards[agent] = float(self._illegal_reward)
+        e._accumulate_rewards()
+        e._deads_step_first()

@@ -1,0 +1,12 @@
+"""Mediatore's rules as a pure state machine, and what each seat knows and can deduce.
+
+Modules, each importing only those above it in this list (and :mod:`mediatore_env.core`):
+
+- :mod:`.rules`: the variant switches (:class:`~.rules.Rules`), contracts, signals, payments;
+- :mod:`.moves`: the one id space of moves, and the phases of a deal;
+- :mod:`.view`: :class:`~.view.SeatView`, what one seat may know;
+- :mod:`.game`: :class:`~.game.Deal`, one deal from the shuffle to the payment;
+- :mod:`.records`: game records (JSON) and their bit-exact replay;
+- :mod:`.knowledge`: what a seat can deduce about the hidden cards;
+- :mod:`.worlds`: worlds that fit a seat's knowledge, drawn uniformly (for PIMC).
+"""

@@ -1,0 +1,511 @@
+"""One deal of Mediatore as a state machine: deal, auction, call, exchange, nine tricks, payment.
+
+Moves are small ints in one id space shared by every phase (the PettingZoo environment uses
+the same ids as its ``Discrete`` actions):
+
+=============  ==========================  ===============================================
+ids            move                        text
+=============  ==========================  ===============================================
+0              pass                        ``pass``
+1..5           bid a contract              ``bid chiamo`` .. ``bid arcisolissimo``
+6..45          call card ``id - 6``        ``call D3``
+46..85         discard card ``id - 46``    ``discard SA``
+86..125        give back card ``id - 86``  ``give B4`` (Mediatore: to the player who gave)
+126..485       play card with a signal     ``play D3`` / ``play D3 busso``;
+               ``126 + 40 * signal + card``  signal ids in rules.py
+=============  ==========================  ===============================================
+
+A deal is played by asking :meth:`Deal.legal_moves` and calling :meth:`Deal.apply`::
+
+    >>> from mediatore_env.cards import parse_cards
+    >>> deal = Deal(Rules(), dealer=3, pack=list(range(40)))
+    >>> deal.to_move, move_text(deal.legal_moves()[1])
+    (0, 'bid chiamo')
+    >>> deal.apply(parse_move("bid solo")); deal.to_move
+    1
+
+The seat to act after the dealer is ``(dealer + 1) % 4`` (il mano); play goes seat, seat + 1, ...
+Everything a seat may know is in :meth:`Deal.view`; the rest of this object is the whole truth.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Sequence
+
+from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS,
+                          cards_of, thirds_of, validate_pack)
+from ..core.tricks import trick_winner
+from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
+                    NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE, WIN_THIRDS,
+                    move_text, parse_move)
+from .rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE, MEGLIO, NO_SIGNAL, RIBUSSO,
+                    RIBUSSO_MEGLIO, SIGNAL_NAMES, SOLO, STRISCIO, TUTTO_FUORI, VOLO, Rules,
+                    payments)
+from .view import SeatView
+
+# The seat receiving each of the first 36 cards of the pack, by dealer.
+_DEAL_ORDER = tuple(tuple((dealer + 1 + i // 3) % 4 for i in range(36)) for dealer in range(4))
+
+
+def deal_hands(pack: Sequence[int], dealer: int) -> tuple[list[int], int]:
+    """Hands (bitsets by seat) and monte of a pack: batches of three from il mano, then the monte."""
+    hands = [0, 0, 0, 0]
+    for seat, card in zip(_DEAL_ORDER[dealer], pack):
+        hands[seat] |= 1 << card
+    monte = 0
+    for c in pack[36:]:
+        monte |= 1 << c
+    return hands, monte
+
+
+class Trick:
+    """A finished trick: who led, the cards in playing order, the lead's signal, who won."""
+
+    __slots__ = ("leader", "cards", "signal", "winner")
+
+    def __init__(self, leader: int, cards: tuple[int, ...], signal: int, winner: int):
+        self.leader, self.cards, self.signal, self.winner = leader, cards, signal, winner
+
+    def card_of(self, seat: int) -> int:
+        return self.cards[(seat - self.leader) % 4]
+
+    def __eq__(self, other):
+        return isinstance(other, Trick) and self.to_tuple() == other.to_tuple()
+
+    def to_tuple(self):
+        return (self.leader, self.cards, self.signal, self.winner)
+
+    def __repr__(self):
+        sig = f" {SIGNAL_NAMES[self.signal]}" if self.signal else ""
+        return (f"Trick(leader={self.leader}, {' '.join(CARD_NAMES[c] for c in self.cards)}"
+                f"{sig}, winner={self.winner})")
+
+
+def _standard_signals(hand: int, card: int, striscio: bool) -> list[int]:
+    """Signals besides none with ``card`` led from ``hand`` under the standard code (or the
+    code without striscio): busso always (a request), volo when the card is the last of its
+    suit in hand, striscio when a low card of the suit (Re or lower) stays in hand (RULES.md 6)."""
+    suit = card // 10
+    rest = hand & ~(1 << card)  # the leader's hand after leading
+    out = [BUSSO]
+    if not rest & SUIT_MASKS[suit]:
+        out.append(VOLO)
+    if striscio and rest & LOW_MASKS[suit]:
+        out.append(STRISCIO)
+    return out
+
+
+def _suit_lead_moves(suit: int, held: int, striscio: bool) -> tuple[int, ...]:
+    """The lead moves with the cards ``held`` of ``suit`` (a 10-bit pattern of powers) under
+    the standard code, or the code without striscio: each card, strongest first, then the
+    card with each of its signals. The signals depend only on the cards of the led suit."""
+    hand = held << 10 * suit
+    return tuple(PLAY_BASE + signal * NUM_CARDS + card for card in cards_of(hand)
+                 for signal in (NO_SIGNAL, *_standard_signals(hand, card, striscio)))
+
+
+# By suit and the 10-bit pattern of powers held in it: the plays without a signal (a follow;
+# a lead under signals "off"), and by code the leads with their signals.
+_PLAIN_MOVES = tuple(tuple(tuple(PLAY_BASE + card for card in cards_of(held << 10 * suit))
+                           for held in range(1024)) for suit in range(4))
+_LEAD_MOVES = {code: tuple(tuple(_suit_lead_moves(suit, held, code == "standard") for held in range(1024))
+                           for suit in range(4))
+               for code in ("standard", "no_striscio")}
+_LEAD_MOVES["off"] = _PLAIN_MOVES
+
+
+def _moves_by_suit(tables, hand: int) -> list[int]:
+    """The moves of ``hand`` from per-suit ``tables`` (_PLAIN_MOVES or one of _LEAD_MOVES)."""
+    d, c, s, b = tables
+    return [*d[hand & 1023], *c[hand >> 10 & 1023], *s[hand >> 20 & 1023], *b[hand >> 30]]
+
+
+class Deal:
+    """The full state of one deal. Mutable; :meth:`clone` copies it cheaply.
+
+    Public attributes are read-only by convention; change the state only through :meth:`apply`.
+    """
+
+    __slots__ = (
+        "rules", "dealer", "pack", "phase", "to_move", "hands", "monte", "original_monte",
+        "history", "auction", "high_bid", "high_bidder", "passes",
+        "contract", "declarer", "called_card", "holder", "partner", "giver", "given_back",
+        "discards", "leader", "trick", "trick_signal", "tricks", "played",
+        "thirds_won", "tricks_won", "payoffs", "called_played_by",
+    )
+
+    def __init__(self, rules: Rules | None = None, dealer: int = 0, pack: Sequence | None = None,
+                 rng=None):
+        """Deal from ``pack`` (40 distinct cards, ids or texts, in pack order) or, when it is
+        None, from a pack shuffled by ``rng`` (a ``numpy.random.Generator``; a fresh unseeded
+        one when None)."""
+        self.rules = Rules() if rules is None else rules
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"rules must be a Rules object, got {type(rules).__name__}")
+        seat = None if isinstance(dealer, bool) else getattr(dealer, "__index__", lambda: None)()
+        if seat is None or not 0 <= seat < 4:  # numpy ints are welcome; bools, floats are not
+            raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
+        dealer = seat
+        if pack is None:
+            if rng is None:
+                import numpy as np  # only for shuffling; the engine itself needs no numpy
+                rng = np.random.default_rng()
+            self.pack = tuple(rng.permutation(NUM_CARDS).tolist())  # valid by construction
+        else:
+            self.pack = validate_pack(pack)
+        self.dealer = dealer
+        self.hands, self.monte = deal_hands(self.pack, dealer)
+        self.original_monte = self.monte
+        self.phase = AUCTION
+        self.to_move = (dealer + 1) % 4
+        self.history: list[tuple[int, int]] = []  # (seat, move) of every decision
+        self.auction: list[tuple[int, int]] = []  # (seat, bid or PASS)
+        self.high_bid = PASS
+        self.high_bidder = None
+        self.passes = 0
+        self.contract = None
+        self.declarer = None
+        self.called_card = None
+        self.holder = None  # who held the called card when it was called (None: the monte)
+        self.partner = None
+        self.giver = None
+        self.given_back = None
+        self.discards = 0
+        self.leader = None
+        self.trick: list[int] = []
+        self.trick_signal = NO_SIGNAL
+        self.tricks: list[Trick] = []
+        self.played = 0
+        self.thirds_won = [0, 0, 0, 0]
+        self.tricks_won = [0, 0, 0, 0]
+        self.payoffs = None
+        self.called_played_by = None
+
+    # -- queries ----------------------------------------------------------------------------
+
+    @property
+    def mano(self) -> int:
+        return (self.dealer + 1) % 4
+
+    def is_over(self) -> bool:
+        return self.phase == END
+
+    @property
+    def thrown_in(self) -> bool:
+        return self.phase == END and self.contract is None
+
+    def legal_moves(self) -> list[int]:
+        """Legal move ids of the seat to move (empty at the end). Plays come card by card,
+        strongest first within a suit, each card followed by its legal signals."""
+        phase = self.phase
+        if phase == PLAY:
+            hand = self.hands[self.to_move]
+            if self.trick:
+                suit = self.trick[0] // 10
+                follow = _PLAIN_MOVES[suit][hand >> 10 * suit & 1023]
+                if follow:
+                    return list(follow)
+                return _moves_by_suit(_PLAIN_MOVES, hand)  # void in the suit led: any card
+            return self._lead_moves(hand)
+        if phase == AUCTION:
+            return [PASS, *range(self.high_bid + 1, self.rules.top_contract + 1)]
+        if phase == CALL:
+            powers = self.rules.callable_powers()
+            return [CALL_BASE + s * 10 + p for s in range(4) for p in powers]
+        if phase == DISCARD:
+            return [DISCARD_BASE + c for c in cards_of(self.hands[self.declarer])]
+        if phase == GIVE:
+            return [GIVE_BASE + c for c in cards_of(self.hands[self.declarer])]
+        return []
+
+    def _lead_moves(self, hand: int) -> list[int]:
+        code = self.rules.signals
+        if code == "alternative":
+            moves = []
+            for c in cards_of(hand):
+                moves.append(PLAY_BASE + c)
+                moves.extend(PLAY_BASE + s * NUM_CARDS + c for s in self._lead_signals(hand, c))
+            return moves
+        # The hot path of leads: a suit's moves depend only on the cards held in that suit.
+        return _moves_by_suit(_LEAD_MOVES[code], hand)
+
+    def _lead_signals(self, hand: int, card: int) -> list[int]:
+        """Signals (besides none) the leader may announce with ``card`` under the rules' code.
+
+        Requests are always allowed; statements of fact only when true (RULES.md 6 and 8.7).
+        """
+        code = self.rules.signals
+        if code == "off":
+            return []
+        if code != "alternative":
+            return _standard_signals(hand, card, code == "standard")
+        suit = card // 10
+        rest = hand & ~(1 << card)  # the leader's hand after leading
+        # Alternative code: busso / ribusso claim the highest / second-highest card of the
+        # suit not yet played (the led card counts as played), la meglio and tutto fuori
+        # are requests or allowed bluffs.
+        outstanding = SUIT_MASKS[suit] & ~(self.played | (1 << card))
+        first = outstanding.bit_length() - 1
+        second = (outstanding & ~(1 << first)).bit_length() - 1 if first >= 0 else -1
+        busso = first >= 0 and rest >> first & 1
+        ribusso = second >= 0 and rest >> second & 1
+        out = []
+        if busso:
+            out.append(BUSSO)
+        if ribusso:
+            out.append(RIBUSSO)
+        out.append(MEGLIO)
+        if busso:
+            out.append(BUSSO_MEGLIO)
+        if ribusso:
+            out.append(RIBUSSO_MEGLIO)
+        out.append(TUTTO_FUORI)
+        return out
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` (an int id) is legal for the seat to move."""
+        return type(move) is int and self._is_legal(move)
+
+    def _is_legal(self, move: int) -> bool:
+        phase = self.phase
+        if phase == PLAY:
+            if not PLAY_BASE <= move < NUM_MOVES:
+                return False
+            signal, card = divmod(move - PLAY_BASE, NUM_CARDS)
+            hand = self.hands[self.to_move]
+            if not hand >> card & 1:
+                return False
+            if self.trick:
+                if signal:
+                    return False
+                suit_mask = SUIT_MASKS[self.trick[0] // 10]
+                return bool((1 << card) & suit_mask) or not hand & suit_mask
+            return signal == NO_SIGNAL or signal in self._lead_signals(hand, card)
+        if phase == AUCTION:
+            return move == PASS or self.high_bid < move <= self.rules.top_contract
+        if phase == CALL:
+            return (CALL_BASE <= move < DISCARD_BASE
+                    and (move - CALL_BASE) % 10 in self.rules.callable_powers())
+        if phase in (DISCARD, GIVE):
+            base = DISCARD_BASE if phase == DISCARD else GIVE_BASE
+            return base <= move < base + NUM_CARDS and bool(self.hands[self.declarer] >> (move - base) & 1)
+        return False
+
+    # -- transitions ------------------------------------------------------------------------
+
+    def apply(self, move: int) -> None:
+        """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
+        move, the seat, the phase and the legal moves; the state is then left unchanged."""
+        if type(move) is not int:  # numpy integers are welcome; floats, bools, strings are not
+            if isinstance(move, bool) or not hasattr(move, "__index__"):
+                self._raise_illegal(move)
+            move = operator.index(move)
+        if not self._is_legal(move):
+            self._raise_illegal(move)
+        self._apply(move)
+
+    def _raise_illegal(self, move):
+        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_MOVES:
+            what = f"{move_text(move)!r} (id {move})"
+        else:
+            what = f"{move!r} (valid ids are integers 0..{NUM_MOVES - 1})"
+        if self.phase == END:
+            raise ValueError(f"illegal move {what}: the deal is over")
+        legal = self.legal_moves()
+        raise ValueError(
+            f"illegal move {what} for seat {self.to_move} in phase {PHASE_NAMES[self.phase]}; "
+            f"legal: {', '.join(f'{move_text(m)} ({m})' for m in legal)}")
+
+    def apply_text(self, text: str) -> None:
+        self.apply(parse_move(text))
+
+    def _apply(self, move: int) -> None:
+        """Apply a move already known to be legal (the hot path of simulations)."""
+        seat = self.to_move
+        self.history.append((seat, move))
+        phase = self.phase
+        if phase == PLAY:
+            self._play(seat, move)
+        elif phase == AUCTION:
+            self._bid(seat, move)
+        elif phase == CALL:
+            self._call(move - CALL_BASE)
+        elif phase == DISCARD:
+            card = move - DISCARD_BASE
+            self.hands[seat] &= ~(1 << card)
+            self.discards |= 1 << card
+            if self.discards.bit_count() == 4:
+                self.monte = self.discards
+                if self.giver is not None:
+                    self.phase = GIVE
+                else:
+                    self._start_play()
+        elif phase == GIVE:
+            card = move - GIVE_BASE
+            self.hands[seat] &= ~(1 << card)
+            self.hands[self.giver] |= 1 << card
+            self.given_back = card
+            self._start_play()
+
+    def _bid(self, seat: int, bid: int) -> None:
+        self.auction.append((seat, bid))
+        self.to_move = (seat + 1) % 4
+        if bid != PASS:
+            self.high_bid, self.high_bidder, self.passes = bid, seat, 0
+        elif self.high_bid == PASS:
+            if len(self.auction) == 4:  # four passes before any bid: thrown in
+                self.phase = END
+                self.to_move = None
+                self.payoffs = (0, 0, 0, 0)
+        else:
+            self.passes += 1
+            if self.passes == 3:
+                self._end_auction()
+
+    def _end_auction(self) -> None:
+        self.contract = contract = self.high_bid
+        self.declarer = declarer = self.high_bidder
+        self.to_move = declarer
+        if contract in (CHIAMO, MEDIATORE):
+            self.phase = CALL
+        elif contract == SOLO:
+            self._take_monte()
+        else:  # Solissimo, Arcisolissimo: the monte is not used
+            self._start_play()
+
+    def _call(self, card: int) -> None:
+        self.called_card = card
+        declarer = self.declarer
+        self.holder = next((s for s in range(4) if self.hands[s] >> card & 1), None)
+        if self.contract == CHIAMO:
+            if self.holder != declarer:
+                self.partner = self.holder
+            if self.rules.chiamo_monte:
+                self._take_monte()
+            else:
+                self._start_play()
+        else:  # Mediatore: the holder, if another player, gives the card openly
+            if self.holder is not None and self.holder != declarer:
+                self.giver = self.holder
+                self.hands[self.giver] &= ~(1 << card)
+                self.hands[declarer] |= 1 << card
+            self._take_monte()
+
+    def _take_monte(self) -> None:
+        self.hands[self.declarer] |= self.monte
+        self.monte = 0
+        self.phase = DISCARD
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        lead = self.declarer if self.rules.declarer_leads_first(self.contract) else self.mano
+        self.leader = self.to_move = lead
+
+    def _play(self, seat: int, move: int) -> None:
+        signal, card = divmod(move - PLAY_BASE, NUM_CARDS)
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        if card == self.called_card:
+            self.called_played_by = seat
+        trick = self.trick
+        trick.append(card)
+        if len(trick) == 1:
+            self.trick_signal = signal
+        if len(trick) < 4:
+            self.to_move = (seat + 1) % 4
+            return
+        leader = self.leader
+        winner = trick_winner(leader, trick)
+        self.tricks.append(Trick(leader, tuple(trick), self.trick_signal, winner))
+        self.thirds_won[winner] += POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.trick_signal = NO_SIGNAL
+        self.leader = self.to_move = winner
+        if len(self.tricks) == NUM_TRICKS:
+            self._score(winner)
+
+    def _score(self, last_winner: int) -> None:
+        # The monte (discards or untouched monte) and the last trick go to the last trick's winner.
+        self.thirds_won[last_winner] += LAST_TRICK_THIRDS + thirds_of(self.monte)
+        side = self.declarer_side
+        tricks = sum(self.tricks_won[s] for s in side)
+        self.payoffs = payments(self.rules, self.contract, self.declarer, self.partner, self.giver,
+                                won=self.side_thirds()[0] >= WIN_THIRDS,
+                                capotto=tricks in (0, NUM_TRICKS))
+        self.phase = END
+        self.to_move = None
+
+    # -- results ----------------------------------------------------------------------------
+
+    @property
+    def declarer_side(self) -> tuple[int, ...]:
+        if self.declarer is None:
+            return ()
+        return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
+
+    def side_thirds(self) -> tuple[int, int]:
+        """Thirds won so far by (declarer's side, the other side)."""
+        side = self.declarer_side
+        ours = sum(self.thirds_won[s] for s in side)
+        return ours, sum(self.thirds_won) - ours
+
+    def side_scores(self) -> tuple[int, int]:
+        """Points of (declarer's side, the other side): thirds rounded down. Sum to 11 at the end."""
+        ours, theirs = self.side_thirds()
+        return ours // 3, theirs // 3
+
+    @property
+    def declarer_won(self) -> bool | None:
+        if self.payoffs is None or self.contract is None:
+            return None
+        return self.side_thirds()[0] >= WIN_THIRDS
+
+    @property
+    def capotto(self) -> bool:
+        if self.payoffs is None or self.contract is None:
+            return False
+        return sum(self.tricks_won[s] for s in self.declarer_side) in (0, NUM_TRICKS)
+
+    # -- copies and text --------------------------------------------------------------------
+
+    def clone(self) -> "Deal":
+        other = object.__new__(Deal)
+        for name in Deal.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.history = self.history[:]
+        other.auction = self.auction[:]
+        other.trick = self.trick[:]
+        other.tricks = self.tricks[:]  # Trick objects are never mutated
+        other.thirds_won = self.thirds_won[:]
+        other.tricks_won = self.tricks_won[:]
+        return other
+
+    def to_json(self) -> dict:
+        """JSON-friendly state: the rules, dealer, pack and moves. :meth:`from_json` replays it."""
+        return {"rules": self.rules.to_dict(), "dealer": self.dealer,
+                "pack": [CARD_NAMES[c] for c in self.pack],
+                "moves": [move_text(m) for _, m in self.history]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Deal":
+        deal = cls(Rules.from_dict(data["rules"]), data["dealer"], data["pack"])
+        for text in data["moves"]:
+            deal.apply(parse_move(text))
+        return deal
+
+    def view(self, seat: int) -> "SeatView":
+        """What ``seat`` knows now (a live view: it follows this deal as it goes on)."""
+        return SeatView(self, seat)
+
+    def __eq__(self, other):
+        return isinstance(other, Deal) and all(
+            getattr(self, n) == getattr(other, n) for n in Deal.__slots__)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"<Deal {PHASE_NAMES[self.phase]} dealer={self.dealer} moves={len(self.history)}>"
+

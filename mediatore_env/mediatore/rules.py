@@ -1,0 +1,234 @@
+"""The rules of a Mediatore table: every variant switch of RULES.md section 8, and the scoring.
+
+``Rules()`` is the game of RULES.md sections 1-7. Each switch changes exactly what its
+variant says; the presets name common tables::
+
+    >>> Rules(signals="off").signals
+    'off'
+    >>> Rules.preset("low").schedule
+    'low'
+    >>> Rules(first_lead="dealer")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad value 'dealer' for rules switch 'first_lead'; valid: 'mano', 'declarer_solissimo', 'declarer_solo', 'declarer'
+
+The payment schedule lives here too (:func:`payments`), so a reader finds every number of
+RULES.md section 7 in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+# Contracts (bids), lowest first. The values double as the bid move ids of game.py.
+CHIAMO, MEDIATORE, SOLO, SOLISSIMO, ARCISOLISSIMO = 1, 2, 3, 4, 5
+CONTRACTS = (CHIAMO, MEDIATORE, SOLO, SOLISSIMO, ARCISOLISSIMO)
+CONTRACT_NAMES = {CHIAMO: "chiamo", MEDIATORE: "mediatore", SOLO: "solo",
+                  SOLISSIMO: "solissimo", ARCISOLISSIMO: "arcisolissimo"}
+
+# Signals a leader may announce with the card led. One id space for every code, so the
+# meaning of an id depends on Rules.signals (busso is a request in the standard code and a
+# statement of fact in the alternative one).
+NO_SIGNAL, BUSSO, VOLO, STRISCIO, RIBUSSO, MEGLIO, BUSSO_MEGLIO, RIBUSSO_MEGLIO, TUTTO_FUORI = range(9)
+SIGNAL_NAMES = ("", "busso", "volo", "striscio", "ribusso", "meglio", "busso+meglio",
+                "ribusso+meglio", "tutto fuori")
+NUM_SIGNALS = len(SIGNAL_NAMES)
+SIGNALS_OF_CODE = {
+    "off": (NO_SIGNAL,),
+    "standard": (NO_SIGNAL, BUSSO, VOLO, STRISCIO),
+    "no_striscio": (NO_SIGNAL, BUSSO, VOLO),
+    "alternative": (NO_SIGNAL, BUSSO, RIBUSSO, MEGLIO, BUSSO_MEGLIO, RIBUSSO_MEGLIO, TUTTO_FUORI),
+}
+
+# Switch name -> allowed values; the first value is the default (RULES.md sections 1-7).
+SWITCHES: dict[str, tuple] = {
+    # Variant 1: False = in Chiamo the declarer neither takes nor sees the monte.
+    "chiamo_monte": (True, False),
+    # Variants 2 and 3: who sees the monte in the contracts where the declarer takes it.
+    "monte_shown": ("standard", "always", "never"),
+    # Variant 4: which cards may be called in Chiamo and Mediatore.
+    "call_restriction": ("any", "three", "three_or_two", "no_ace"),
+    # Variant 5: False = no Arcisolissimo, and the Solissimo declarer may not see the monte.
+    "arcisolissimo": (True, False),
+    # Variant 6: who leads to the first trick.
+    "first_lead": ("mano", "declarer_solissimo", "declarer_solo", "declarer"),
+    # Variant 7: the signal code.
+    "signals": ("standard", "no_striscio", "off", "alternative"),
+    # Variant 8: the payment schedule, and whether capotto adds 2 per paying player.
+    "schedule": ("standard", "low"),
+    "capotto_bonus": (True, False),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The switches of one table. Immutable and hashable; build variants with ``replace``."""
+
+    chiamo_monte: bool = True
+    monte_shown: str = "standard"
+    call_restriction: str = "any"
+    arcisolissimo: bool = True
+    first_lead: str = "mano"
+    signals: str = "standard"
+    schedule: str = "standard"
+    capotto_bonus: bool = True
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            valid = SWITCHES[f.name]
+            # `True == 1` in Python, so check the type too: 1 is not a valid boolean switch.
+            if not any(value == v and type(value) is type(v) for v in valid):
+                raise ValueError(
+                    f"bad value {value!r} for rules switch {f.name!r}; valid: "
+                    + ", ".join(repr(v) for v in valid))
+        if self.schedule == "low" and self.arcisolissimo:
+            raise ValueError("the low schedule has no Arcisolissimo: use schedule='low' with "
+                             "arcisolissimo=False (or the preset 'low')")
+
+    @classmethod
+    def from_dict(cls, switches: dict) -> "Rules":
+        """Rules from a dict of switches; unknown names raise ``ValueError`` listing the valid ones."""
+        unknown = sorted(set(switches) - set(SWITCHES))
+        if unknown:
+            raise ValueError(f"unknown rules switch(es) {', '.join(map(repr, unknown))}; "
+                             f"valid: {', '.join(SWITCHES)}")
+        return cls(**switches)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def preset(cls, name: str) -> "Rules":
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown rules preset {name!r}; valid: {', '.join(PRESETS)}") from None
+
+    def replace(self, **switches) -> "Rules":
+        return self.from_dict({**self.to_dict(), **switches})
+
+    @classmethod
+    def coerce(cls, rules=None, **switches) -> "Rules":
+        """Rules from what a user may pass: None (the standard game), a Rules object, a preset
+        name or a dict of switches; then ``switches`` on top. Bad input raises ``ValueError``."""
+        if rules is None:
+            base = cls()
+        elif isinstance(rules, Rules):
+            base = rules
+        elif isinstance(rules, str):
+            base = cls.preset(rules)
+        elif isinstance(rules, dict):
+            base = cls.from_dict(rules)
+        else:
+            raise ValueError(f"rules must be a Rules object, a preset name ({', '.join(PRESETS)}) "
+                             f"or a dict of switches, got {rules!r}")
+        return base.replace(**switches) if switches else base
+
+    # -- what the switches mean ----------------------------------------------------------
+
+    @property
+    def top_contract(self) -> int:
+        return ARCISOLISSIMO if self.arcisolissimo else SOLISSIMO
+
+    @property
+    def signal_ids(self) -> tuple[int, ...]:
+        return SIGNALS_OF_CODE[self.signals]
+
+    def callable_powers(self) -> tuple[int, ...]:
+        """Powers (cards.py) of the ranks that may be called: 3 = 9, 2 = 8, Asso = 7."""
+        return {"any": tuple(range(10)), "three": (9,), "three_or_two": (8, 9),
+                "no_ace": (0, 1, 2, 3, 4, 5, 6, 8, 9)}[self.call_restriction]
+
+    def declarer_leads_first(self, contract: int) -> bool:
+        first_contract = {"mano": None, "declarer_solissimo": SOLISSIMO,
+                          "declarer_solo": SOLO, "declarer": CHIAMO}[self.first_lead]
+        return first_contract is not None and contract >= first_contract
+
+    def monte_seen_by(self, contract: int) -> str:
+        """Who sees the original monte before play: 'all', 'declarer' or 'none'."""
+        if contract == CHIAMO:
+            if not self.chiamo_monte:
+                return "none"
+            return "all" if self.monte_shown == "always" else "declarer"
+        if contract in (MEDIATORE, SOLO):
+            return "declarer" if self.monte_shown == "never" else "all"
+        if contract == SOLISSIMO:
+            return "declarer" if self.arcisolissimo else "none"
+        return "none"
+
+    def takes_monte(self, contract: int) -> bool:
+        return contract in (MEDIATORE, SOLO) or (contract == CHIAMO and self.chiamo_monte)
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    # Harder Chiamo: the declarer plays without the monte (variant 1).
+    "chiamo_blind": Rules(chiamo_monte=False),
+    "open_monte": Rules(monte_shown="always"),
+    "closed_monte": Rules(monte_shown="never"),
+    "call_three": Rules(call_restriction="three"),
+    "no_arcisolissimo": Rules(arcisolissimo=False),
+    "declarer_leads": Rules(first_lead="declarer"),
+    "alternative_signals": Rules(signals="alternative"),
+    "no_signals": Rules(signals="off"),
+    # The low schedule of seeds 000/002, which has no Arcisolissimo.
+    "low": Rules(schedule="low", arcisolissimo=False),
+}
+
+
+# -- payments (RULES.md section 7) ---------------------------------------------------------
+
+# What each opponent of the declarer pays for a won contract, per schedule.
+_OPPONENT_PAYS = {
+    "standard": {CHIAMO: 4, MEDIATORE: 8, SOLO: 12, SOLISSIMO: 16, ARCISOLISSIMO: 18},
+    "low": {CHIAMO: 2, MEDIATORE: 4, SOLO: 6, SOLISSIMO: 8},
+}
+# Mediatore: the player who gave the called card pays less.
+_GIVER_PAYS = {"standard": 6, "low": 3}
+# Chiamo with a partner: the declarer's share of the two opponents' payments; the partner
+# gets the rest (standard 5 + 3 of 8, low 3 + 1 of 4).
+_CHIAMO_DECLARER_GETS = {"standard": 5, "low": 3}
+CAPOTTO_BONUS = 2  # per paying player
+
+
+def payments(rules: Rules, contract: int, declarer: int, partner: int | None,
+             giver: int | None, won: bool, capotto: bool) -> tuple[int, int, int, int]:
+    """Units each seat receives (negative: pays) for a finished contract. Sums to zero.
+
+    ``partner`` is the called partner in Chiamo (None when playing alone), ``giver`` the seat
+    that gave the called card in Mediatore (None when no one did).
+    """
+    schedule = rules.schedule
+    bonus = CAPOTTO_BONUS if capotto and rules.capotto_bonus else 0
+    pay = [0, 0, 0, 0]
+    opponents = [s for s in range(4) if s != declarer and s != partner]
+    for s in opponents:
+        pay[s] = -(_OPPONENT_PAYS[schedule][contract] + bonus)
+    if contract == MEDIATORE and giver is not None:
+        pay[giver] = -(_GIVER_PAYS[schedule] + bonus)
+    if partner is not None:
+        declarer_share = _CHIAMO_DECLARER_GETS[schedule] + bonus
+        pay[partner] = -sum(pay) - declarer_share
+        pay[declarer] = declarer_share
+    else:
+        pay[declarer] = -sum(pay)
+    if not won:
+        pay = [-p for p in pay]
+    return tuple(pay)
+
+
+def max_payment(rules: Rules) -> int:
+    """The largest payment any seat can receive or pay in one deal under ``rules`` (the scale of
+    normalised rewards)."""
+    best = 0
+    for contract in CONTRACTS:
+        if contract > rules.top_contract:
+            continue
+        for partner in ((None, 1) if contract == CHIAMO else (None,)):
+            for giver in ((None, 1) if contract == MEDIATORE else (None,)):
+                for won in (True, False):
+                    for capotto in (True, False):
+                        pay = payments(rules, contract, 0, partner, giver, won, capotto)
+                        best = max(best, *map(abs, pay))
+    return best
