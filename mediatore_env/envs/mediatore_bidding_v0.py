@@ -39,6 +39,14 @@ deal: good for trying things, not for training.
 
 `normalize_rewards`: divide the payoffs by the largest payment possible under the rules.
 
+`illegal_reward` (`env()` only): with `env()`, as with PettingZoo's standard wrappers, an
+illegal action ends the episode with this reward to the offender (0 to the others); with
+`raw_env()` it raises `ValueError`. Actions are integers, as in `mediatore_v0` (a float such
+as `1.9` is not an action: `raw_env()` raises `ValueError`, `env()` fails PettingZoo's
+"action is not in action space" assertion). `env()` is `raw_env` in the wrapper of
+`mediatore_v0.env()` (`mediatore_env.envs.wrappers.ProtectedEnv`); `standard_wrapped_env()`
+is `raw_env` in PettingZoo's own three wrappers, which it behaves exactly as.
+
 ## Observation Space
 
 A dictionary: `'observation'`, a float32 vector of what the agent's seat knows at the

@@ -116,6 +116,12 @@ episode: the offender gets `illegal_reward` (-1), the others 0, and every agent 
 and truncated. Note that -1 is less than most payments in units (a lost Solo costs 36): use
 `normalize_rewards=True` or a lower `illegal_reward` when agents may step outside the mask.
 
+An action is an integer: a Python `int`, a numpy integer, a 0-d integer array (`raw_env()`
+also takes a 1-element one). A float (even `1.0`), a bool, `None` (except for an agent that
+is done), a string or an id out of range is not an action: `raw_env()` raises `ValueError`
+saying so, `env()` fails PettingZoo's `assert ..., "action is not in action space"`; either
+way nothing changes (`mediatore_env.codec.actions.as_move`).
+
 ## Action Space
 
 One `Discrete(486)` space serves every phase; the ids are the engine's move ids
@@ -156,10 +162,11 @@ unseeded one). The options `{"pack": [...40 cards...], "dealer": 0..3}` replay a
 or an agent name; give both, since the hands depend on the dealer. A bad value raises
 `ValueError`; an unknown option is ignored with a warning.
 
-`env()` is `raw_env` inside `ProtectedEnv`, one wrapper that behaves as PettingZoo's
+`env()` is `raw_env` inside `ProtectedEnv` (`mediatore_env.envs.wrappers`, shared with
+`mediatore_bidding_v0`), one wrapper that behaves exactly as PettingZoo's
 `TerminateIllegalWrapper`, `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` stacked
-(`standard_wrapped_env()` builds that stack, several times slower; a test runs both side by
-side). Random legal play runs at tens of thousands of decisions per second:
+(`standard_wrapped_env()` builds that stack, four to five times slower; tests/test_wrappers.py
+runs both side by side). Random legal play runs at tens of thousands of decisions per second:
 `python benchmarks/bench_env.py --compare`.
 
 ## Version History
