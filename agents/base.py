@@ -42,9 +42,9 @@ and :func:`play_deal` drives the engine directly (what the tournament does, fast
 
 from __future__ import annotations
 
-import operator
 from typing import Sequence
 
+from mediatore_env.codec.actions import as_move
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.view import SeatView
 
@@ -88,17 +88,13 @@ def play_deal(deal: Deal, agents: Sequence[Agent], seeds: Sequence[int | None] |
         agent = agents[seat]
         view = views[seat]
         move = agent.act(encode(view) if agent.wants_observation else None, view)
-        if type(move) is not int and not isinstance(move, bool):
-            try:
-                move = operator.index(move)  # numpy integers are fine
-            except TypeError:
-                pass
-        if not deal.is_legal(move):
-            try:
+        try:
+            move = as_move(move)  # numpy integers are fine; floats, bools, None are not
+            if not deal.is_legal(move):
                 deal.apply(move)  # raises the engine's message, which lists the legal moves
-            except ValueError as e:
-                raise ValueError(f"agent {agent.name!r} ({type(agent).__name__}) at seat {seat}: "
-                                 f"{e}") from None
-            continue  # not reached: the engine rejects what is_legal rejects
+                continue  # not reached: the engine rejects what is_legal rejects
+        except ValueError as e:
+            raise ValueError(f"agent {agent.name!r} ({type(agent).__name__}) at seat {seat}: "
+                             f"{e}") from None
         deal._apply(move)
     return deal

@@ -15,8 +15,9 @@ too; the dead steps at the end of an episode are timed but not counted as decisi
 environment plays the same episodes ``--repeat`` times and the fastest run is reported, as
 ``timeit`` does: other processes on the machine only ever slow a run down.
 
-``env`` is ``mediatore_v0.env()`` (PettingZoo's protections, built in), ``raw_env`` has none,
-``standard_wrapped_env`` is ``raw_env`` in PettingZoo's own three wrappers. ``--compare``
+``env`` is ``mediatore_v0.env()`` (PettingZoo's protections in one layer,
+``mediatore_env.envs.wrappers.ProtectedEnv``), ``raw_env`` has none, ``standard_wrapped_env``
+is ``raw_env`` in PettingZoo's own three wrappers, which ``env()`` behaves exactly as. ``--compare``
 also times PettingZoo's ``texas_holdem_v4`` (``env()``, needs rlcard) the same way and prints
 the ratio.
 """

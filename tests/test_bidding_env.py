@@ -8,7 +8,8 @@ from pettingzoo.test import api_test, seed_test
 
 from mediatore_env import mediatore_bidding_v0 as bidding
 from mediatore_env.analysis.tables import ContractTable, build_table
-from mediatore_env.mediatore.moves import CALL_BASE, PASS, move_text
+from mediatore_env.core.cards import cards_of, parse_card
+from mediatore_env.mediatore.moves import PASS, call_move, move_text
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, SOLO
 
 AGENTS = ["player_0", "player_1", "player_2", "player_3"]
@@ -65,17 +66,17 @@ def test_the_call_and_its_mask(table):
     assert env.agent_selection == AGENTS[declarer]
     obs = env.observe(AGENTS[declarer])
     calls = table.call_cards(1, declarer, CHIAMO)
-    assert list(np.flatnonzero(obs["action_mask"])) == [CALL_BASE + c for c in calls]
+    assert list(np.flatnonzero(obs["action_mask"])) == [call_move(c) for c in calls]
     assert obs["observation"][bidding.OFFSETS["phase"] + 1] == 1
     with pytest.raises(ValueError, match="illegal action"):
         env.step(PASS)
-    env.step(CALL_BASE + calls[-1])
+    env.step(call_move(calls[-1]))
     assert [env._cumulative_rewards[a] for a in AGENTS] == \
         list(table.entry(1, declarer, CHIAMO, calls[-1]).payoffs)
     run(env, [MEDIATORE, PASS, PASS, PASS], deal=2)
     mano = (int(table.dealers[2]) + 1) % 4
     card = table.call_cards(2, mano, MEDIATORE)[0]
-    env.step(CALL_BASE + card)
+    env.step(call_move(card))
     assert env.infos[AGENTS[0]]["entry"].called == card
 
 
@@ -98,7 +99,7 @@ def test_observation_blocks(table):
     obs = env.observe(AGENTS[seat])["observation"]
     o = bidding.OFFSETS
     hand = env.deal.hands[seat]
-    assert [c for c in range(40) if obs[o["hand"] + c]] == [c for c in range(40) if hand >> c & 1]
+    assert [c for c in range(40) if obs[o["hand"] + c]] == sorted(cards_of(hand))
     assert obs[o["dealer"] + (dealer - seat) % 4] == 1
     bids = [i for i in range(20) if obs[o["auction"] + i]]
     assert bids == sorted([4 * (CHIAMO - 1) + (mano - seat) % 4, 4 * (SOLO - 1) + (mano + 2 - seat) % 4])
@@ -113,7 +114,7 @@ def test_wrapped_env_punishes_illegal_actions(table):
     agent = env.agent_selection
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        env.step(CALL_BASE)
+        env.step(call_move(parse_card("D4")))  # a call in the auction
     assert env._cumulative_rewards[agent] == -1
 
 

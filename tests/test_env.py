@@ -19,10 +19,12 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from mediatore_env import mediatore_v0
 from mediatore_env.codec import observation as encoding
+from mediatore_env.core.cards import parse_card
 from mediatore_env.mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PASS,
-                                           PHASE_NAMES, PLAY_BASE, move_text, parse_move)
+                                           PHASE_NAMES, PLAY_BASE, move_text, parse_move,
+                                           play_move)
 from mediatore_env.mediatore.records import replay
-from mediatore_env.mediatore.rules import PRESETS, Rules
+from mediatore_env.mediatore.rules import BUSSO, PRESETS, Rules
 from mediatore_env.mediatore.view import SeatView
 
 AGENTS = ["player_0", "player_1", "player_2", "player_3"]
@@ -209,9 +211,9 @@ def test_options_replay_a_given_deal():
     play_episode(env, random.Random(2), seed=21, bid_rate=0.6)
     record = env.record
     again = mediatore_v0.raw_env()
-    for pack in (record["pack"], " ".join(record["pack"]), [parse_move("call " + c) - CALL_BASE for c in record["pack"]]):
+    for pack in (record["pack"], " ".join(record["pack"]), [parse_card(c) for c in record["pack"]]):
         again.reset(seed=999, options={"pack": pack, "dealer": record["dealer"]})
-        assert [c for c in again.deal.pack] == [parse_move("call " + c) - CALL_BASE for c in record["pack"]]
+        assert [c for c in again.deal.pack] == [parse_card(c) for c in record["pack"]]
         for entry in record["moves"]:
             assert again.agent_selection == AGENTS[entry["seat"]]
             again.step(parse_move(entry["move"]))
@@ -341,7 +343,7 @@ def test_raw_env_refuses_illegal_actions_and_changes_nothing():
     env.step(parse_move("bid solo"))
     before = (env.agent_selection, list(env.deal.history), dict(env.rewards),
               dict(env._cumulative_rewards), env.observe("player_1")["observation"].copy())
-    for bad, meaning in ((parse_move("bid chiamo"), "bid chiamo"), (PLAY_BASE + 3, "play D7"),
+    for bad, meaning in ((parse_move("bid chiamo"), "bid chiamo"), (play_move(parse_card("D7")), "play D7"),
                          (np.int64(2), "bid mediatore")):
         with pytest.raises(ValueError) as e:
             env.step(bad)
@@ -433,7 +435,7 @@ def test_env_illegal_action_ends_the_episode_with_a_penalty():
     assert env.agents == []
     env2 = mediatore_v0.env(illegal_reward=-60)
     env2.reset(seed=1, options={"dealer": 3})
-    env2.step(PLAY_BASE)
+    env2.step(play_move(parse_card("D4")))  # a play in the auction
     assert env2.rewards["player_0"] == -60
 
 
@@ -528,7 +530,7 @@ def test_documented_action_table_matches_the_code():
         assert text.split()[0] in verbs[mediatore_v0.action_phase(action)]
     table = mediatore_v0.action_table()
     assert table.count("\n") == NUM_MOVES + 1 and "| 131 | play | `play C4` |" not in table
-    assert f"| {PLAY_BASE + 40 + 9} | play | `play D3 busso` |" in table
+    assert f"| {play_move(parse_card('D3'), BUSSO)} | play | `play D3 busso` |" in table
 
 
 def test_legal_actions_lie_in_their_phase_rows():

@@ -152,7 +152,6 @@ def test_opponents_play_in_playing_order_after_the_learner():
 
 def test_reward_scaling():
     assert max_payment(Rules()) == 60 and max_payment(Rules.preset("low")) == 30
-    rng = np.random.default_rng(3)
     plain = MediatoreSeatEnv(GreedyAgent())
     scaled = MediatoreSeatEnv(GreedyAgent(), normalize_rewards=True, reward_scale=2.0)
     for ep in range(20):

@@ -1,5 +1,6 @@
-"""The environments: PettingZoo AEC (:mod:`.mediatore_v0`, :mod:`.mediatore_bidding_v0`) and the
-single-seat Gymnasium environment (:mod:`.single_seat`).
+"""The environments: PettingZoo AEC (:mod:`.mediatore_v0`, :mod:`.mediatore_bidding_v0`, whose
+``env()`` is the raw environment in :class:`.wrappers.ProtectedEnv`) and the single-seat
+Gymnasium environment (:mod:`.single_seat`).
 
 Importing this package registers ``mediatore/mediatore-v0`` and ``mediatore/mediatore-bidding-v0``
 with PettingZoo's registry, so ``pettingzoo.make("aec", "mediatore/mediatore-v0")`` works

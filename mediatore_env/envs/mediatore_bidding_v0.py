@@ -39,6 +39,14 @@ deal: good for trying things, not for training.
 
 `normalize_rewards`: divide the payoffs by the largest payment possible under the rules.
 
+`illegal_reward` (`env()` only): with `env()`, as with PettingZoo's standard wrappers, an
+illegal action ends the episode with this reward to the offender (0 to the others); with
+`raw_env()` it raises `ValueError`. Actions are integers, as in `mediatore_v0` (a float such
+as `1.9` is not an action: `raw_env()` raises `ValueError`, `env()` fails PettingZoo's
+"action is not in action space" assertion). `env()` is `raw_env` in the wrapper of
+`mediatore_v0.env()` (`mediatore_env.envs.wrappers.ProtectedEnv`); `standard_wrapped_env()`
+is `raw_env` in PettingZoo's own three wrappers, which it behaves exactly as.
+
 ## Observation Space
 
 A dictionary: `'observation'`, a float32 vector of what the agent's seat knows at the
@@ -102,15 +110,17 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..analysis.tables import ContractTable, build_table
+from ..codec.actions import as_move, illegal_action_message
 from ..codec.observation import rules_vector
-from ..core.cards import NUM_CARDS
-from ..mediatore.moves import AUCTION, CALL, CALL_BASE, END, move_text
+from ..core.cards import NUM_CARDS, cards_of
+from ..mediatore.moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_text
 from ..mediatore.rules import CONTRACTS, Rules, max_payment
+from .wrappers import ProtectedEnv, standard_wrappers
 
-__all__ = ["env", "raw_env", "NUM_ACTIONS", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS"]
+__all__ = ["env", "raw_env", "standard_wrapped_env", "NUM_ACTIONS", "OBSERVATION_SIZE", "LAYOUT",
+           "OFFSETS"]
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 NUM_ACTIONS = CALL_BASE + NUM_CARDS  # 46: pass, five bids, forty calls
@@ -127,14 +137,19 @@ OBSERVATION_SIZE = _offset  # 99
 
 
 def env(**kwargs):
-    """The environment in PettingZoo's standard wrappers: an illegal action ends the episode
-    with ``illegal_reward`` (-1) to the offender, out-of-space actions fail an assertion, and
-    calls out of order are refused."""
+    """The environment with PettingZoo's protections: an illegal action ends the episode with
+    ``illegal_reward`` (-1) to the offender, out-of-space actions fail an assertion, and calls
+    out of order are refused, exactly as with PettingZoo's standard wrappers, in one fast
+    layer (:class:`~mediatore_env.envs.wrappers.ProtectedEnv`, as ``mediatore_v0.env()``)."""
     illegal_reward = kwargs.pop("illegal_reward", -1)
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
+
+
+def standard_wrapped_env(**kwargs):
+    """``raw_env`` in PettingZoo's own standard wrappers. Same behaviour as :func:`env`,
+    slower; kept for comparison and tests."""
+    illegal_reward = kwargs.pop("illegal_reward", -1)
+    return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -224,7 +239,7 @@ class raw_env(AECEnv, EzPickle):
             return deal.legal_moves()
         if deal.phase == CALL:
             cards = self._current.call_cards(self.index, deal.declarer, deal.contract)
-            return [CALL_BASE + c for c in cards]
+            return [call_move(c) for c in cards]
         return []
 
     def observe(self, agent):
@@ -235,11 +250,9 @@ class raw_env(AECEnv, EzPickle):
         obs[OFFSETS["dealer"] + (deal.dealer - seat) % 4] = 1
         if deal.phase in (AUCTION, CALL):
             obs[OFFSETS["phase"] + (deal.phase == CALL)] = 1
-        hand = deal.hands[seat]
         base = OFFSETS["hand"]
-        for c in range(NUM_CARDS):
-            if hand >> c & 1:
-                obs[base + c] = 1
+        for card in cards_of(deal.hands[seat]):
+            obs[base + card] = 1
         for s, bid in deal.auction:
             if bid:
                 obs[OFFSETS["auction"] + 4 * (bid - 1) + (s - seat) % 4] = 1
@@ -263,14 +276,21 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         try:
-            move = int(action)
-        except (TypeError, ValueError):
+            move = as_move(action, NUM_ACTIONS)
+        except ValueError:  # not an action id: the message says why
             move = None
-        legal = self.legal_actions()
-        if move is None or isinstance(action, bool) or move not in legal:
-            what = f"{move} ({move_text(move)})" if move is not None and 0 <= move < NUM_ACTIONS else repr(action)
-            raise ValueError(f"illegal action {what} for {agent}; legal actions: "
-                             + ", ".join(f"{m} ({move_text(m)})" for m in legal))
+        if move is None or not self.play_if_legal(move):
+            raise ValueError(illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
+                                                    self.legal_actions(), NUM_ACTIONS))
+
+    def play_if_legal(self, move: int) -> bool:
+        """Play ``move`` (an id in range) for the agent to act, and end the episode with the
+        table's payoffs when the auction (and the call) is over, if it is legal (one of
+        :meth:`legal_actions`, the mask); return whether it was. An illegal move changes
+        nothing."""
+        if move not in self.legal_actions():
+            return False
+        agent = self.agent_selection
         deal = self.deal
         deal.apply(move)
         self._cumulative_rewards[agent] = 0.0
@@ -278,7 +298,7 @@ class raw_env(AECEnv, EzPickle):
             self.rewards[a] = 0.0
         if deal.phase in (AUCTION, CALL):
             self.agent_selection = AGENTS[deal.to_move]
-            return
+            return True
         if deal.phase == END:  # thrown in
             payoffs = (0, 0, 0, 0)
         else:
@@ -290,6 +310,7 @@ class raw_env(AECEnv, EzPickle):
             self.infos[a] = {"deal": self.index, "entry": self.entry}
         self._accumulate_rewards()
         self.terminations = dict.fromkeys(self.agents, True)
+        return True
 
     # -- rendering ----------------------------------------------------------------------------
 

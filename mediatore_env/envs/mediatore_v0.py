@@ -116,6 +116,12 @@ episode: the offender gets `illegal_reward` (-1), the others 0, and every agent 
 and truncated. Note that -1 is less than most payments in units (a lost Solo costs 36): use
 `normalize_rewards=True` or a lower `illegal_reward` when agents may step outside the mask.
 
+An action is an integer: a Python `int`, a numpy integer, a 0-d integer array (`raw_env()`
+also takes a 1-element one). A float (even `1.0`), a bool, `None` (except for an agent that
+is done), a string or an id out of range is not an action: `raw_env()` raises `ValueError`
+saying so, `env()` fails PettingZoo's `assert ..., "action is not in action space"`; either
+way nothing changes (`mediatore_env.codec.actions.as_move`).
+
 ## Action Space
 
 One `Discrete(486)` space serves every phase; the ids are the engine's move ids
@@ -156,10 +162,11 @@ unseeded one). The options `{"pack": [...40 cards...], "dealer": 0..3}` replay a
 or an agent name; give both, since the hands depend on the dealer. A bad value raises
 `ValueError`; an unknown option is ignored with a warning.
 
-`env()` is `raw_env` inside `ProtectedEnv`, one wrapper that behaves as PettingZoo's
+`env()` is `raw_env` inside `ProtectedEnv` (`mediatore_env.envs.wrappers`, shared with
+`mediatore_bidding_v0`), one wrapper that behaves exactly as PettingZoo's
 `TerminateIllegalWrapper`, `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` stacked
-(`standard_wrapped_env()` builds that stack, several times slower; a test runs both side by
-side). Random legal play runs at tens of thousands of decisions per second:
+(`standard_wrapped_env()` builds that stack, four to five times slower; tests/test_wrappers.py
+runs both side by side). Random legal play runs at tens of thousands of decisions per second:
 `python benchmarks/bench_env.py --compare`.
 
 ## Version History
@@ -169,7 +176,6 @@ side). Random legal play runs at tens of thousands of decisions per second:
 
 from __future__ import annotations
 
-import operator
 import warnings
 
 import gymnasium
@@ -177,9 +183,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from ..codec.actions import as_move, as_seat, illegal_action_message
 from ..codec.display import view_text
 from ..codec.observation import OBSERVATION_SIZE, Encoder, Table
 from ..core.cards import validate_pack
@@ -189,6 +194,7 @@ from ..mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PH
 from ..mediatore.records import make_record
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
 from ..mediatore.view import SeatView
+from .wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
            "action_table", "max_payment", "NUM_MOVES", "OBSERVATION_SIZE"]
@@ -231,21 +237,12 @@ def _make_rules(rules, switches: dict) -> Rules:
     return Rules.coerce(rules, **switches)
 
 
-def _as_move(action):
-    """An action as an int id, or None when it is not an integer."""
-    if type(action) is int:
-        return action
-    try:
-        return operator.index(action)
-    except TypeError:
-        return None
-
-
 def env(**kwargs):
     """The environment with PettingZoo's protections: illegal actions end the episode with
     ``illegal_reward`` (-1) to the offender, actions outside the action space fail an
     assertion, and calls out of order are refused, exactly as with ``TerminateIllegalWrapper``,
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, in one fast layer."""
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, in one fast layer
+    (:class:`~mediatore_env.envs.wrappers.ProtectedEnv`)."""
     illegal_reward = kwargs.pop("illegal_reward", -1)
     return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
 
@@ -253,12 +250,8 @@ def env(**kwargs):
 def standard_wrapped_env(**kwargs):
     """``raw_env`` in PettingZoo's own standard wrappers, as the classic environments build
     ``env()``. Same behaviour as :func:`env`, slower; kept for comparison and tests."""
-    from pettingzoo.utils import wrappers
     illegal_reward = kwargs.pop("illegal_reward", -1)
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -346,12 +339,14 @@ class raw_env(AECEnv, EzPickle):
         if pack is not None:
             pack = list(validate_pack(pack))
         dealer = options.get("dealer")
-        if dealer is not None:
-            if isinstance(dealer, str) and dealer in AGENTS:
-                dealer = AGENTS.index(dealer)
-            elif isinstance(dealer, bool) or _as_move(dealer) not in (0, 1, 2, 3):
-                raise ValueError(f"bad dealer {dealer!r} in options; valid: 0, 1, 2, 3 or an agent name")
-            dealer = _as_move(dealer)
+        if isinstance(dealer, str) and dealer in AGENTS:
+            dealer = AGENTS.index(dealer)
+        elif dealer is not None:
+            try:
+                dealer = as_seat(dealer, "dealer")
+            except ValueError:
+                raise ValueError(f"bad dealer {dealer!r} in options; valid: 0, 1, 2, 3 or an "
+                                 "agent name") from None
         return pack, dealer
 
     def _start_deal(self, dealer: int, pack=None) -> None:
@@ -391,13 +386,18 @@ class raw_env(AECEnv, EzPickle):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        move = action if type(action) is int else _as_move(action)
-        if move is None or not self._play(agent, move):
-            raise ValueError(self._illegal_message(agent, action))
+        try:
+            move = as_move(action)
+        except ValueError:  # not an action id: the message says why
+            move = None
+        if move is None or not self.play_if_legal(move):
+            raise ValueError(illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
+                                                    self.deal.legal_moves()))
 
-    def _play(self, agent, move: int) -> bool:
-        """Play ``move`` for ``agent`` (the agent to act) and do the bookkeeping, if it is
-        legal; return whether it was."""
+    def play_if_legal(self, move: int) -> bool:
+        """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
+        legal; return whether it was. An illegal move changes nothing."""
+        agent = self.agent_selection
         deal = self.deal
         if self._legal_at == len(deal.history):  # the mask was just listed: look it up
             if move not in self._legal:
@@ -435,17 +435,6 @@ class raw_env(AECEnv, EzPickle):
             self.terminations = dict.fromkeys(self.agents, True)
             self._deads_step_first()
 
-    def _illegal_message(self, agent, action) -> str:
-        move = _as_move(action)
-        if move is not None and not isinstance(action, bool) and 0 <= move < NUM_MOVES:
-            what = f"action {move} ({move_text(move)})"
-        else:
-            what = f"action {action!r} (not an action id: ids are integers 0..{NUM_MOVES - 1})"
-        deal = self.deal
-        legal = ", ".join(f"{m} ({move_text(m)})" for m in deal.legal_moves())
-        return (f"illegal {what} for {agent} in phase {PHASE_NAMES[deal.phase]}; "
-                f"legal actions: {legal}")
-
     # -- records, rendering -------------------------------------------------------------------
 
     @property
@@ -479,83 +468,3 @@ class raw_env(AECEnv, EzPickle):
     def close(self):
         pass
 
-
-class ProtectedEnv(OrderEnforcingWrapper):
-    """``env()``: a ``raw_env`` with the behaviour of PettingZoo's ``TerminateIllegalWrapper``,
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` stacked, in one layer that
-    reaches the raw environment without a chain of ``__getattr__`` calls.
-
-    - before ``reset()``: ``step``, ``observe``, ``render``, ``state``, ``agent_iter`` fail an
-      assertion and the episode attributes raise ``AttributeError``; stepping with no agents
-      left warns and does nothing;
-    - an action outside ``Discrete(486)`` fails ``assert ..., "action is not in action space"``;
-    - an illegal action: a warning, ``illegal_reward`` to the offender (its pending rewards are
-      dropped), 0 to the others, every agent terminated and truncated.
-    """
-
-    def __init__(self, env: raw_env, illegal_reward: float = -1):
-        super().__init__(env)
-        self._illegal_reward = illegal_reward
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-    # The attributes read at every step, forwarded without __getattr__.
-    def _forward(name):  # noqa: N805 - a helper run at class creation
-        def get(self):
-            if not self._has_reset:
-                raise AttributeError(f"{name} cannot be accessed before reset")
-            return getattr(self.env, name)
-        return property(get, doc=f"The raw environment's ``{name}``.")
-
-    agents = _forward("agents")
-    agent_selection = _forward("agent_selection")
-    rewards = _forward("rewards")
-    terminations = _forward("terminations")
-    truncations = _forward("truncations")
-    infos = _forward("infos")
-    num_agents = _forward("num_agents")
-    _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
-    del _forward
-
-    def observe(self, agent):
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        return self.env.observe(agent)
-
-    def last(self, observe: bool = True):
-        if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
-        e = self.env
-        agent = e.agent_selection
-        return (e.observe(agent) if observe else None, e._cumulative_rewards[agent],
-                e.terminations[agent], e.truncations[agent], e.infos[agent])
-
-    def step(self, action) -> None:
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        e = self.env
-        if not e.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-            return
-        self._has_updated = True
-        agent = e.agent_selection
-        dead = e.terminations[agent] or e.truncations[agent]
-        if not (type(action) is int and 0 <= action < NUM_MOVES):
-            assert (action is None and dead) or e._action_space.contains(action), \
-                "action is not in action space"
-        if dead:
-            e._was_dead_step(action)
-            return
-        if e._play(agent, operator.index(action)):
-            return
-        # TerminateIllegalWrapper: the episode ends, the offender pays.
-        EnvLogger.warn_on_illegal_move()
-        e._cumulative_rewards[agent] = 0
-        e.terminations = dict.fromkeys(e.agents, True)
-        e.truncations = dict.fromkeys(e.agents, True)
-        e.rewards = dict.fromkeys(e.truncations, 0)
-        e.rewards[agent] = float(self._illegal_reward)
-        e._accumulate_rewards()
-        e._deads_step_first()

@@ -56,7 +56,11 @@ last of the deal, the opponents play on to the end within the same ``step``, whi
   top (default 1).
 - ``illegal_reward``: an illegal action ends the episode with this reward (default: minus the
   largest payment, in the env's reward units: worse than any deal) and ``info["illegal_action"]``;
-  ``strict=True`` raises ``ValueError`` instead. Masked policies never play one.
+  ``strict=True`` raises ``ValueError`` instead. Masked policies never play one. An action
+  that is no action id at all (a float, even ``1.0``, a bool, None, a string, an integer out of
+  ``0..485``) raises ``ValueError`` in either mode and changes nothing
+  (:func:`mediatore_env.codec.actions.as_move`); integers, numpy integers and 0-d or 1-element
+  integer arrays are actions.
 - ``skip_forced``: play the learner's moves that have no alternative (a single legal move: the
   forced passes after the top bid, the last card) without asking it.
 - ``render_mode``: None or ``"ansi"`` (the learner's observation as text).
@@ -74,12 +78,12 @@ the learner's :class:`~mediatore_env.view.SeatView`.
 from __future__ import annotations
 
 import copy
-import operator
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from ..codec.actions import as_move, as_seat
 from ..codec.observation import OBSERVATION_SIZE, Encoder, action_mask, observation_text
 from ..core.cards import validate_pack
 from ..mediatore.game import Deal
@@ -95,12 +99,6 @@ def _make_rules(rules, switches: dict) -> Rules:
         raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))}; valid "
                         f"rules switches: {', '.join(SWITCHES)}")
     return Rules.coerce(rules, **switches)
-
-
-def _check_seat(seat, what: str = "seat") -> int:
-    if isinstance(seat, bool) or not hasattr(seat, "__index__") or not 0 <= operator.index(seat) < 4:
-        raise ValueError(f"bad {what} {seat!r}; valid: 0, 1, 2, 3")
-    return operator.index(seat)
 
 
 def _is_agent(obj) -> bool:
@@ -125,7 +123,7 @@ class MediatoreSeatEnv(gymnasium.Env):
             fixed = self._check_opponents(opponents)
             self._draw_opponents = None
         self.opponents: list | None = fixed
-        self.fixed_seat = None if seat is None else _check_seat(seat)
+        self.fixed_seat = None if seat is None else as_seat(seat)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, 'ansi'")
         self.render_mode = render_mode
@@ -182,12 +180,12 @@ class MediatoreSeatEnv(gymnasium.Env):
         if unknown:
             raise ValueError(f"unknown reset options {sorted(unknown)}; valid: pack, dealer, seat")
         if "seat" in options:
-            seat = _check_seat(options["seat"])
+            seat = as_seat(options["seat"])
         elif self.fixed_seat is not None:
             seat = self.fixed_seat
         else:
             seat = int(rng.integers(4))
-        dealer = (_check_seat(options["dealer"], "dealer") if "dealer" in options
+        dealer = (as_seat(options["dealer"], "dealer") if "dealer" in options
                   else int(rng.integers(4)))
         pack = validate_pack(options["pack"]) if "pack" in options else rng.permutation(40).tolist()
         if self._draw_opponents is not None:
@@ -218,13 +216,13 @@ class MediatoreSeatEnv(gymnasium.Env):
             raise RuntimeError("step() before reset(): call reset() first")
         if self._done:
             raise RuntimeError("the episode is over (terminated); call reset()")
-        move = self._as_move(action)
-        if move is None or not deal.is_legal(move):
+        move = as_move(action)  # not an action id: ValueError, and nothing changes
+        if not deal.is_legal(move):
             if self.strict:
-                deal.apply(action if move is None else move)  # raises the engine's message
+                deal.apply(move)  # raises the engine's message
             self._done = True
             info = self._info()
-            info["illegal_action"] = action if move is None else move
+            info["illegal_action"] = move
             return self._observation(), float(self.illegal_reward), True, False, info
         deal.apply(move)
         self._play_others()
@@ -249,17 +247,6 @@ class MediatoreSeatEnv(gymnasium.Env):
 
     # -- internals ----------------------------------------------------------------------------
 
-    @staticmethod
-    def _as_move(action) -> int | None:
-        if isinstance(action, (bool, np.bool_)):
-            return None
-        if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
-            action = action.reshape(())[()]
-        try:
-            return operator.index(action)
-        except TypeError:
-            return None
-
     def _play_others(self) -> None:
         """Play the opponents' moves (and the learner's forced ones when ``skip_forced``)
         until the learner has a choice to make or the deal is over."""
@@ -282,9 +269,8 @@ class MediatoreSeatEnv(gymnasium.Env):
                 obs = None
             move = agent.act(obs, view)
             try:
-                move = operator.index(move)
-                deal.apply(move)
-            except (TypeError, ValueError) as e:
+                deal.apply(as_move(move))
+            except ValueError as e:
                 raise ValueError(f"opponent {getattr(agent, 'name', agent)!r} "
                                  f"({type(agent).__name__}) at seat {seat} played "
                                  f"{move!r}: {e}") from None

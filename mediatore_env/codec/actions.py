@@ -1,0 +1,91 @@
+"""A user's action as a move id: the one input check of every environment and agent wrapper.
+
+The environments' actions are the engine's move ids (:mod:`mediatore_env.mediatore.moves`),
+``Discrete(n)`` spaces. What a PettingZoo or Gymnasium user may pass as an action, and what
+an agent may return as its move, is decided here, once:
+
+- accepted: a Python ``int``, a numpy integer scalar (``np.int64(3)``: a policy's argmax, an
+  element of a sampled array), a 0-d or 1-element integer array (``np.array(3)``,
+  ``np.array([3])``: what vectorised single-agent libraries hand one environment), in range;
+- refused with ``ValueError``, naming the value and the valid ids: ``bool`` (``True`` is not
+  move 1), floats, even whole ones (``1.0``, ``np.float32(1)``: truncating ``1.9`` to ``1``
+  would play a move nobody chose), ``None``, strings (``parse_move`` reads a move's text),
+  and integers out of range.
+
+Whether a move id is *legal* now is the game's question (:meth:`Deal.is_legal`), not this
+module's: an id in range may still be illegal, and each environment has its own rule for
+that. (The engine's :meth:`Deal.apply` keeps its own guard, in the layer below this one; it
+refuses the same values, except that it takes no 1-element arrays.)
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ..mediatore.moves import NUM_MOVES, move_text
+
+__all__ = ["as_move", "as_seat", "illegal_action_message"]
+
+
+def _integer(value) -> int | None:
+    """``value`` as a Python int if it is an integer (Python, numpy, or a 0-d or 1-element
+    integer array); None if it is anything else, bools included."""
+    if isinstance(value, np.ndarray):
+        if value.shape not in ((), (1,)):
+            return None
+        value = value.reshape(())[()]  # the numpy scalar inside
+    if isinstance(value, (bool, np.bool_)):  # bool is an int subclass: True would be move 1
+        return None
+    try:
+        return operator.index(value)  # int, numpy integers, anything else that is an integer
+    except TypeError:
+        return None
+
+
+def _why_not(value) -> str:
+    """What a refused value is, for the error message."""
+    scalar = value.reshape(())[()] if isinstance(value, np.ndarray) and value.size == 1 else value
+    if isinstance(scalar, (bool, np.bool_)):
+        return ", not bools"
+    if isinstance(scalar, (float, np.floating)):
+        return ", not floats"
+    if isinstance(scalar, str):
+        return " (parse_move turns a move's text into its id)"
+    return ""
+
+
+def as_move(action, num_actions: int = NUM_MOVES) -> int:
+    """The move id that ``action`` stands for, a Python int in ``0..num_actions - 1`` (see
+    the module docstring for what is accepted). Raises ``ValueError`` naming the value and
+    the valid ids otherwise."""
+    if type(action) is int and 0 <= action < num_actions:  # the common case, first
+        return action
+    move = _integer(action)
+    if move is None or not 0 <= move < num_actions:
+        raise ValueError(f"{action!r} is not an action id: action ids are integers "
+                         f"0..{num_actions - 1}{_why_not(action)}")
+    return move
+
+
+def as_seat(seat, what: str = "seat") -> int:
+    """A seat (0..3) given by a user, accepted as :func:`as_move` accepts an action id.
+    Raises ``ValueError`` ("bad dealer 4; valid: 0, 1, 2, 3")."""
+    index = _integer(seat)
+    if index is None or not 0 <= index < 4:
+        raise ValueError(f"bad {what} {seat!r}; valid: 0, 1, 2, 3")
+    return index
+
+
+def illegal_action_message(action, agent: str, phase: str, legal, num_actions: int = NUM_MOVES) -> str:
+    """The message of a raw environment refusing ``action`` from ``agent``: the action and
+    its meaning (or why it is no action id), the phase, and the legal actions."""
+    try:
+        move = as_move(action, num_actions)
+    except ValueError as e:
+        what = f"{action!r} ({e})"
+    else:
+        what = f"{move} ({move_text(move)})"
+    return (f"illegal action {what} for {agent} in phase {phase}; legal actions: "
+            + ", ".join(f"{m} ({move_text(m)})" for m in legal))
