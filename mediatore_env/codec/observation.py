@@ -1,6 +1,6 @@
 """Observation vectors: what one seat knows, as a flat float32 vector, and its legal-move mask.
 
-The encoder reads a :class:`~mediatore_env.view.SeatView` and nothing else, so it can only
+The writers read a :class:`~mediatore_env.view.SeatView` and nothing else, so they can only
 write what that seat knows (RULES.md section 5 and the monte switches of section 8)::
 
     >>> from mediatore_env import Deal, Rules
@@ -18,8 +18,8 @@ power``); one-hot blocks of 40 are indexed by card id. All values lie in [0, 1].
 The tricks have ten slots: slot ``t`` < 9 is the finished trick ``t + 1``, slot 9 the trick
 on the table (a finished trick leaves the table for its slot).
 
-Layout, version 3 (``OBSERVATION_VERSION``; ``LAYOUT`` holds the same table, ``OFFSETS`` and
-``SIZES`` the numbers; :func:`layout_table` prints it):
+Layout, version 3 (``OBSERVATION_VERSION``; ``LAYOUT`` of :mod:`.layout` holds the same table,
+``OFFSETS`` and ``SIZES`` the numbers; :func:`layout_table` prints it):
 
 ======  ======  ===============  ==========================================================
 offset  length  block            meaning
@@ -60,13 +60,17 @@ offset  length  block            meaning
 
 Size 2132. Relative seat ``r`` of a 4-wide block is the seat ``(observer + r) % 4``.
 
-Speed: the play (``played``, ``signals`` and the four ``seat_`` blocks) is the same for every
-observer but for the order of the seat blocks, so a :class:`Table` writes it once per card,
-with absolute seats, and each seat's :class:`Encoder` copies it in rotated (three slice
-copies). Everything else an Encoder writes incrementally in a preallocated buffer, only what
-changed since it last looked (new bids, a finished trick, ...), so observing costs O(new
-events). :func:`observation` builds from scratch; both give the same vector (a test checks it
-at every step of random games).
+Two writers fill this layout; a test holds them equal, bit for bit, after every move of random
+deals in every rules preset, for every seat:
+
+- :func:`~.reference.write_observation` (behind :func:`observation`) writes the vector from
+  scratch, block by block, from the view alone: the plain reference;
+- the :class:`Encoder` (behind the environments) keeps one seat's vector up to date in a
+  preallocated buffer, writing only what changed since it last looked (new bids, the cards
+  played, ...), so observing costs O(new events). The play (``played``, ``signals`` and the
+  four ``seat_`` blocks) is the same for every observer but for the order of the seat blocks,
+  so a :class:`Table` writes it once per card, with absolute seats, and each seat's Encoder
+  copies it in rotated (three slice copies).
 """
 
 from __future__ import annotations
@@ -75,66 +79,18 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.cards import CARD_NAMES, NUM_CARDS, TOTAL_THIRDS, cards_of
+from ..core.cards import CARD_NAMES, TOTAL_THIRDS, cards_of
 from ..mediatore.moves import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY
-from ..mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, NUM_SIGNALS,
-                               SIGNAL_NAMES, SWITCHES, Rules)
+from ..mediatore.rules import CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, SIGNAL_NAMES, SWITCHES, Rules
+# The layout's numbers, also this module's API (the envs, the docs and the tests read them here).
+from .layout import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, RULES_LEN, S_CARDS,
+                     S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SIZES, SLOTS, TABLE, layout_table)
+from .reference import write_observation
 
-# 1: a block per trick, the trick in progress in its slot too; 2: blocks by kind (leaders,
-# winners, played, signals, cards) with the table as slot 9; 3: the play grouped by seat.
-OBSERVATION_VERSION = 3
-
-_RULES_LEN = sum(len(values) for values in SWITCHES.values())
-SLOTS = NUM_TRICKS + 1  # nine finished tricks and the table
-TABLE = NUM_TRICKS      # the slot of the trick on the table
-# Inside a seat block: cards by slot, led by slot, won by finished slot, thirds, tricks.
-S_CARDS, S_LED, S_WON = 0, SLOTS * NUM_CARDS, SLOTS * NUM_CARDS + SLOTS
-S_THIRDS = S_WON + NUM_TRICKS
-S_TRICKS = S_THIRDS + 1
-SEAT_LEN = S_TRICKS + 1  # 421
-
-LAYOUT: tuple[tuple[str, int, str], ...] = (
-    ("rules", _RULES_LEN, "the table's rules switches, one-hot per switch, in the order of "
-     "rules.SWITCHES and of each switch's values"),
-    ("dealer", 4, "the dealer's relative seat"),
-    ("phase", len(PHASE_NAMES), "one-hot: " + ", ".join(PHASE_NAMES)),
-    ("to_move", 4, "relative seat to act (all 0 once the deal is over)"),
-    ("hand", NUM_CARDS, "the observer's cards now"),
-    ("auction", 4 * len(CONTRACTS), "4 * (contract - 1) + relative seat is 1 when that seat bid "
-     "that contract; with the dealer and the fixed turn order this is the whole auction"),
-    ("contract", len(CONTRACTS), "one-hot contract once the auction is won: "
-     + ", ".join(CONTRACT_NAMES[c] for c in CONTRACTS)),
-    ("declarer", 4, "the declarer's relative seat"),
-    ("called_card", NUM_CARDS, "the card called in Chiamo or Mediatore"),
-    ("giver", 4, "Mediatore: relative seat that gave the called card openly"),
-    ("partnership", 6, "[declarer plays alone (known), declarer has a partner (known), "
-     "the partner's relative seat (4) when known]"),
-    ("monte_seen", NUM_CARDS, "the original monte, if the observer has seen it"),
-    ("discards", NUM_CARDS, "the declarer's discards: to the declarer at once, to all at the end"),
-    ("given_back", NUM_CARDS, "Mediatore: the card passed back (declarer and giver only)"),
-    ("final_monte", NUM_CARDS, "the monte turned over after the last trick"),
-    ("side_thirds", 2, f"(declarer's side, other side) thirds / {TOTAL_THIRDS} when the observer "
-     "knows the sides, else 0"),
-    ("played", NUM_CARDS, "every card played so far (on the table included)"),
-    ("signals", NUM_SIGNALS * SLOTS, f"{NUM_SIGNALS} * slot + signal: the signal of each lead "
-     "(signal ids of rules.py; 0 = none)"),
-    ("seat_0", SEAT_LEN, f"what relative seat 0 (the observer) did in the play: 40 * slot + card "
-     f"({SLOTS * NUM_CARDS}) the card it played to each trick, then led ({SLOTS}, by slot), won "
-     f"({NUM_TRICKS}, by finished slot), its thirds taken / {TOTAL_THIRDS} (monte and last trick "
-     f"included at the end), its tricks taken / {NUM_TRICKS}"),
-    ("seat_1", SEAT_LEN, "the same for relative seat 1"),
-    ("seat_2", SEAT_LEN, "the same for relative seat 2"),
-    ("seat_3", SEAT_LEN, "the same for relative seat 3"),
-)
-
-OFFSETS: dict[str, int] = {}
-SIZES: dict[str, int] = {}
-_offset = 0
-for _name, _length, _ in LAYOUT:
-    OFFSETS[_name], SIZES[_name] = _offset, _length
-    _offset += _length
-OBSERVATION_SIZE = _offset  # 2132
-del _offset, _name, _length
+__all__ = ["OBSERVATION_VERSION", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS", "SIZES", "SLOTS", "TABLE",
+           "S_CARDS", "S_LED", "S_WON", "S_THIRDS", "S_TRICKS", "SEAT_LEN", "layout_table",
+           "rules_vector", "Table", "Encoder", "action_mask", "observation", "write_observation",
+           "decode_observation", "observation_text"]
 
 _RULES = OFFSETS["rules"]
 _DEALER = OFFSETS["dealer"]
@@ -166,17 +122,10 @@ _THIRD = 1.0 / TOTAL_THIRDS
 _TRICK = 1.0 / NUM_TRICKS
 
 
-def layout_table() -> str:
-    """The observation layout as a Markdown table (offset, length, block, meaning)."""
-    rows = ["| offset | length | block | meaning |", "|---:|---:|---|---|"]
-    rows += [f"| {OFFSETS[name]} | {length} | `{name}` | {meaning} |" for name, length, meaning in LAYOUT]
-    return "\n".join(rows)
-
-
 @lru_cache(maxsize=64)
 def rules_vector(rules: Rules) -> np.ndarray:
     """The ``rules`` block: one-hot per switch. Read-only."""
-    out = np.zeros(_RULES_LEN, np.float32)
+    out = np.zeros(RULES_LEN, np.float32)
     i = 0
     for name, values in SWITCHES.items():
         value = getattr(rules, name)
@@ -384,7 +333,7 @@ class Encoder:
         rules = view.rules
         if rules is not self._rules:  # hashing the rules for the cache costs more than the rest
             self._rules, self._rules_mv = rules, _rules_block(rules)
-        mv[_RULES:_RULES + _RULES_LEN] = self._rules_mv
+        mv[_RULES:_RULES + RULES_LEN] = self._rules_mv
         mv[_DEALER + ((view.dealer - me) & 3)] = 1.0
         self._moves = -1
         self._phase = -1
@@ -545,11 +494,12 @@ def action_mask(view) -> np.ndarray:
 
 def observation(view) -> dict:
     """``{"observation": float32[OBSERVATION_SIZE], "action_mask": int8[NUM_MOVES]}`` of a
-    seat view, built from scratch into fresh arrays (the caller may keep or modify them).
+    seat view, written from scratch into fresh arrays (the caller may keep or modify them) by
+    the plain writer, :func:`~.reference.write_observation`.
 
     For many calls on the same deal, keep an :class:`Encoder` per seat instead: it writes only
-    what changed."""
-    return {"observation": Encoder().encode(view), "action_mask": action_mask(view)}
+    what changed, about ten times faster."""
+    return {"observation": write_observation(view), "action_mask": action_mask(view)}
 
 
 # -- reading a vector back ----------------------------------------------------------------------
