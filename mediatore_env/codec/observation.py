@@ -81,7 +81,7 @@ import numpy as np
 
 from ..core.cards import CARD_NAMES, TOTAL_THIRDS, cards_of
 from ..mediatore.moves import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY
-from ..mediatore.rules import CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, SIGNAL_NAMES, SWITCHES, Rules
+from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SIGNAL_NAMES, SWITCHES, Rules
 # The layout's numbers, also this module's API (the envs, the docs and the tests read them here).
 from .layout import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, RULES_LEN, S_CARDS,
                      S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SIZES, SLOTS, TABLE, layout_table)
@@ -266,9 +266,10 @@ class Encoder:
     """
 
     __slots__ = ("array", "_mv", "_view", "_rules", "_rules_mv", "_seat", "_public", "_table",
-                 "_own_table", "_moves", "_phase", "_to_move", "_hand", "_auction",
-                 "_auction_open", "_contract", "_declarer", "_called", "_giver", "_alone", "_partner", "_monte", "_discards", "_given",
-                 "_final", "_played", "_revealed", "_tricks", "_thirds", "_sides_known")
+                 "_own_table",
+                 # What the buffer shows of the deal, to tell what changed since the last look.
+                 "_moves", "_phase", "_to_move", "_hand", "_auction", "_declarer", "_called",
+                 "_alone", "_partner", "_monte", "_discards", "_played", "_tricks")
 
     def __init__(self, table: Table | None = None):
         self.array = np.zeros(OBSERVATION_SIZE, np.float32)
@@ -303,10 +304,11 @@ class Encoder:
                     gone ^= low
             if played != self._played:
                 self._update_cards(played, tricks, trick, leader, signal, thirds, won)
-                # The partnership changes only when the called card is played.
-                if not self._revealed and self._called is not None and played >> self._called & 1:
-                    self._revealed = True
-                    self._update_partnership(view)
+                # The partnership changes only when the called card is played; then every seat
+                # knows the sides (the partnership block shows the sides known).
+                if (self._partner is None and self._alone is not True and self._called is not None
+                        and played >> self._called & 1):
+                    self._update_partnership(view, thirds)
         elif phase == AUCTION:
             self._update_to_move(to_move)
             self._update_auction(view)
@@ -339,23 +341,15 @@ class Encoder:
         self._phase = -1
         self._to_move = None
         self._hand = 0
-        self._auction = 0
-        self._auction_open = True
-        self._contract = None
-        self._declarer = None
+        self._auction = 0       # calls of the auction written
+        self._declarer = None   # None until the contract is written
         self._called = None
-        self._giver = None
         self._alone = None
         self._partner = None
         self._monte = 0
         self._discards = 0
-        self._given = None
-        self._final = 0
         self._played = 0
-        self._revealed = False
-        self._tricks = 0
-        self._thirds = (0, 0, 0, 0)
-        self._sides_known = False
+        self._tricks = 0        # finished tricks counted in the sides' thirds
 
     def _update_all(self, view, state) -> None:
         """Everything that may have changed since the last look, the phase having changed."""
@@ -367,24 +361,21 @@ class Encoder:
         self._phase = phase
         self._update_to_move(to_move)
         self._update_hand(hand)
-        if self._auction_open:
+        declarer = self._declarer
+        if declarer is None:  # the auction was on at the last look
             self._update_auction(view)
-            self._auction_open = phase == AUCTION
-        if self._contract is None:
             if phase == AUCTION or view.contract is None:
                 return  # the auction is on, or the deal was thrown in: nothing else to know
-            self._contract, self._declarer = view.contract, view.declarer
-            mv[_CONTRACT + self._contract - 1] = 1.0
-            mv[_DECLARER + ((self._declarer - me) & 3)] = 1.0
-        contract, declarer = self._contract, self._declarer
-        if self._called is None and (contract == CHIAMO or contract == MEDIATORE):
-            called = view.called_card
+            self._declarer = declarer = view.declarer
+            mv[_CONTRACT + view.contract - 1] = 1.0
+            mv[_DECLARER + ((declarer - me) & 3)] = 1.0
+        if self._called is None:
+            called = view.called_card  # Chiamo and Mediatore, after the call
             if called is not None:
                 self._called = called
                 mv[_CALLED + called] = 1.0
                 giver = view.giver
                 if giver is not None:
-                    self._giver = giver
                     mv[_GIVER + ((giver - me) & 3)] = 1.0
         if not self._monte:
             self._monte = view.monte_seen
@@ -392,20 +383,17 @@ class Encoder:
                 _write_cards(mv, _MONTE, self._monte)
         if me == declarer or phase == END:
             self._update_discards(view)
-        if self._given is None and self._giver is not None and (me == declarer or me == self._giver):
-            given = view.given_back
-            if given is not None:
-                self._given = given
-                mv[_GIVEN + given] = 1.0
+        given = view.given_back
+        if given is not None:
+            mv[_GIVEN + given] = 1.0
         if phase == END:
-            self._final = view.final_monte
-            _write_cards(mv, _FINAL, self._final)
+            _write_cards(mv, _FINAL, view.final_monte)
         if phase >= PLAY and played != self._played:
             self._update_cards(played, tricks, trick, leader, signal, thirds, won)
         if self._alone is not True and self._partner is None:
-            self._update_partnership(view)
-        if phase == END and self._sides_known:
-            self._update_sides()  # the monte and the last trick count at the end
+            self._update_partnership(view, thirds)
+        if phase == END and (self._alone is True or self._partner is not None):
+            self._update_sides(thirds)  # the monte and the last trick count at the end
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -448,18 +436,13 @@ class Encoder:
             table.update(tricks, trick, leader, signal, n, thirds, won)
         table.copy_into(self._public, self._seat)
         self._played = played
-        self._thirds = thirds
         done = len(tricks)
-        if self._tricks != done:
+        if self._tricks != done:  # a trick was won: the sides' thirds changed
             self._tricks = done
-            if self._sides_known:
-                declarer, partner = self._declarer, self._partner
-                ours = thirds[declarer] if partner is None else thirds[declarer] + thirds[partner]
-                mv = self._mv
-                mv[_SIDES] = ours * _THIRD
-                mv[_SIDES + 1] = (sum(thirds) - ours) * _THIRD
+            if self._alone is True or self._partner is not None:
+                self._update_sides(thirds)
 
-    def _update_partnership(self, view) -> None:
+    def _update_partnership(self, view, thirds) -> None:
         alone, partner = view.alone, view.partner
         if alone is self._alone and partner == self._partner:
             return
@@ -471,16 +454,15 @@ class Encoder:
         if partner is not None:
             mv[_PARTNERSHIP + 2 + (partner - me) % 4] = 1.0
         self._alone, self._partner = alone, partner
-        self._update_sides()
+        if alone is True or partner is not None:
+            self._update_sides(thirds)
 
-    def _update_sides(self) -> None:
-        """The sides' thirds, once this seat knows the sides (the partnership block)."""
-        self._sides_known = self._alone is True or self._partner is not None
-        if self._sides_known:
-            thirds = self._thirds
-            ours = thirds[self._declarer] + (thirds[self._partner] if self._partner is not None else 0)
-            self._mv[_SIDES] = ours * _THIRD
-            self._mv[_SIDES + 1] = (sum(thirds) - ours) * _THIRD
+    def _update_sides(self, thirds) -> None:
+        """The sides' thirds (``thirds``: by seat), once this seat knows the sides."""
+        declarer, partner = self._declarer, self._partner
+        ours = thirds[declarer] + (thirds[partner] if partner is not None else 0)
+        self._mv[_SIDES] = ours * _THIRD
+        self._mv[_SIDES + 1] = (sum(thirds) - ours) * _THIRD
 
 
 def action_mask(view) -> np.ndarray:
