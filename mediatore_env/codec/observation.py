@@ -67,10 +67,10 @@ deals in every rules preset, for every seat:
   scratch, block by block, from the view alone: the plain reference;
 - the :class:`Encoder` (behind the environments) keeps one seat's vector up to date in a
   preallocated buffer, writing only what changed since it last looked (new bids, the cards
-  played, ...), so observing costs O(new events). The play (``played``, ``signals`` and the
-  four ``seat_`` blocks) is the same for every observer but for the order of the seat blocks,
-  so a :class:`Table` writes it once per card, with absolute seats, and each seat's Encoder
-  copies it in rotated (three slice copies).
+  played, ...), so observing costs O(new events): about a tenth of the plain writer's time.
+  The play (``played``, ``signals`` and the four ``seat_`` blocks) is the same for every
+  observer but for the order of the seat blocks, so a :class:`Table` writes it once per card,
+  with absolute seats, and each seat's Encoder copies it in rotated (three slice copies).
 """
 
 from __future__ import annotations
@@ -79,16 +79,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.cards import CARD_NAMES, TOTAL_THIRDS, cards_of
+from ..core.cards import CARD_NAMES, NUM_CARDS, TOTAL_THIRDS, cards_of
 from ..mediatore.moves import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY
-from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SIGNAL_NAMES, SWITCHES, Rules
+from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, NUM_SIGNALS, SIGNAL_NAMES, SWITCHES, Rules
 # The layout's numbers, also this module's API (the envs, the docs and the tests read them here).
 from .layout import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, RULES_LEN, S_CARDS,
                      S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SIZES, SLOTS, TABLE, layout_table)
 from .reference import write_observation
 
-__all__ = ["OBSERVATION_VERSION", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS", "SIZES", "SLOTS", "TABLE",
-           "S_CARDS", "S_LED", "S_WON", "S_THIRDS", "S_TRICKS", "SEAT_LEN", "layout_table",
+__all__ = ["OBSERVATION_VERSION", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS", "SIZES", "SLOTS",
+           "TABLE", "S_CARDS", "S_LED", "S_WON", "S_THIRDS", "S_TRICKS", "SEAT_LEN", "layout_table",
            "rules_vector", "Table", "Encoder", "action_mask", "observation", "write_observation",
            "decode_observation", "observation_text"]
 
@@ -207,11 +207,11 @@ class Table:
                 tr = tricks[t]
                 lead, w = tr.leader, tr.winner
                 c0, c1, c2, c3 = tr.cards
-                at = 40 * t
+                at = NUM_CARDS * t
                 mv[_T_SEAT[lead] + at + c0] = mv[_T_SEAT[(lead + 1) & 3] + at + c1] = 1.0
                 mv[_T_SEAT[(lead + 2) & 3] + at + c2] = mv[_T_SEAT[(lead + 3) & 3] + at + c3] = 1.0
                 mv[_T_PLAYED + c0] = mv[_T_PLAYED + c1] = mv[_T_PLAYED + c2] = mv[_T_PLAYED + c3] = 1.0
-                mv[_T_SIGNALS + 9 * t + tr.signal] = 1.0
+                mv[_T_SIGNALS + NUM_SIGNALS * t + tr.signal] = 1.0
                 mv[_T_SEAT[lead] + S_LED + t] = mv[_T_SEAT[w] + S_WON + t] = 1.0
                 mv[_T_SEAT[w] + S_THIRDS] = thirds[w] * _THIRD
                 mv[_T_SEAT[w] + S_TRICKS] = won[w] * _TRICK
@@ -224,10 +224,10 @@ class Table:
             table = self._table
             pos = k - 4 * done
             if pos == 0:
-                i, j = _T_SIGNALS + 9 * TABLE + signal, _T_SEAT[leader] + S_LED + TABLE
+                i, j = _T_SIGNALS + NUM_SIGNALS * TABLE + signal, _T_SEAT[leader] + S_LED + TABLE
                 mv[i] = mv[j] = 1.0
                 table += (i, j)
-            at = 40 * TABLE
+            at = NUM_CARDS * TABLE
             for pos in range(pos, len(trick)):
                 card = trick[pos]
                 i = _T_SEAT[(leader + pos) & 3] + at + card
@@ -263,6 +263,11 @@ class Encoder:
     deal, or another seat) starts the buffer afresh; the same view again writes only what
     happened since the last call. ``table``: a :class:`Table` shared with the encoders of the
     other seats of the same deal (the caller resets it for each deal), or None for its own.
+
+    It writes the same vector as :func:`~.reference.write_observation` (the tests check it after
+    every move) and is kept for speed: about 3 us per observation against about 40 us, so
+    ``mediatore_v0`` steps about three times as fast with it as with the plain writer
+    (benchmarks/bench_observation.py, random play, one core).
     """
 
     __slots__ = ("array", "_mv", "_view", "_rules", "_rules_mv", "_seat", "_public", "_table",
@@ -524,8 +529,9 @@ def decode_observation(vector) -> dict:
         leader = next((r for r in range(4) if seats[r][S_LED + t]), None)
         if leader is None:
             return None
-        by_seat = {r: _one(seats[r][40 * t:40 * t + 40]) for r in range(4)}
-        return {"leader": leader, "signal": _one(block("signals")[9 * t:9 * t + 9]),
+        cards_at, signals_at = S_CARDS + NUM_CARDS * t, NUM_SIGNALS * t
+        by_seat = {r: _one(seats[r][cards_at:cards_at + NUM_CARDS]) for r in range(4)}
+        return {"leader": leader, "signal": _one(block("signals")[signals_at:signals_at + NUM_SIGNALS]),
                 "cards": {r: c for r, c in by_seat.items() if c is not None}}
 
     tricks = []
