@@ -1,6 +1,7 @@
-"""The observation encoder (mediatore_env/encoding.py): its layout table agrees with the code,
-the vector holds exactly what the seat view says the seat knows, and the incremental encoder
-gives the same vector as one built from scratch at every step."""
+"""The observation writers (mediatore_env/codec): the layout table agrees with the code, the
+vector holds exactly what the seat view says the seat knows, and the incremental Encoder
+equals the plain writer (codec/reference.py, an independent reference) bit for bit after every
+move, for every seat, in every rules preset and in both environments."""
 
 import random
 import re
@@ -8,14 +9,18 @@ import re
 import numpy as np
 import pytest
 
+from agents.base import Agent
 from mediatore_env.codec import observation as encoding
 from mediatore_env.codec.observation import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS,
-                                             SIZES, Encoder, action_mask, decode_observation,
+                                             SIZES, Encoder, Table, action_mask, decode_observation,
                                              observation, observation_text)
+from mediatore_env.codec.reference import write_observation
 from mediatore_env.core.cards import cards_of
+from mediatore_env.envs import mediatore_v0
+from mediatore_env.envs.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import AUCTION, DISCARD_BASE, NUM_MOVES, PASS, PHASE_NAMES
-from mediatore_env.mediatore.rules import PRESETS, SWITCHES, Rules
+from mediatore_env.mediatore.rules import CONTRACTS, PRESETS, SWITCHES, Rules
 
 PRESET_NAMES = list(PRESETS)
 
@@ -145,7 +150,52 @@ def test_vector_holds_what_the_view_knows_at_every_step():
     assert checked == {(s, p) for s in range(4) for p in range(len(PHASE_NAMES))}
 
 
-def test_incremental_encoder_equals_scratch_at_every_step():
+# -- the incremental Encoder against the plain writer ----------------------------------------------
+
+def assert_same(got: np.ndarray, want: np.ndarray, where: str) -> None:
+    """``got`` equals ``want`` bit for bit; else name the blocks that differ."""
+    assert got.dtype == want.dtype == np.float32 and got.shape == want.shape == (OBSERVATION_SIZE,)
+    if got.tobytes() != want.tobytes():
+        blocks = [name for name, _, _ in LAYOUT if got[OFFSETS[name]:OFFSETS[name] + SIZES[name]].tobytes()
+                  != want[OFFSETS[name]:OFFSETS[name] + SIZES[name]].tobytes()]
+        pytest.fail(f"{where}: the Encoder differs from write_observation in {', '.join(blocks)}")
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_encoder_equals_the_plain_writer_after_every_move(preset):
+    """Every seat after every move of random deals, with the Encoder kept as each env keeps it:
+    four sharing one Table (mediatore_v0), each with its own (single_seat); and started afresh."""
+    rng = random.Random(f"differential {preset}")
+    rules = Rules.preset(preset)
+    table = Table()
+    shared = [Encoder(table) for _ in range(4)]
+    own = [Encoder() for _ in range(4)]
+    contracts, phases = set(), set()
+    for d in range(40):
+        deal = random_deal(rules, rng)
+        table.reset()
+        views = [deal.view(seat) for seat in range(4)]
+        while True:
+            phases.add(deal.phase)
+            for seat in range(4):
+                want = write_observation(views[seat])
+                where = f"{preset} deal {d} seat {seat} after {len(deal.history)} moves"
+                assert_same(shared[seat].encode(views[seat]), want, where + " (shared Table)")
+                assert_same(own[seat].encode(views[seat]), want, where + " (own Table)")
+                assert_same(Encoder().encode(views[seat]), want, where + " (afresh)")
+            if deal.is_over():
+                break
+            if d % 2 and deal.phase == AUCTION:  # every other deal, aim at each contract in turn
+                aim = CONTRACTS[d // 2 % rules.top_contract]
+                deal.apply(aim if aim in deal.legal_moves() and rng.random() < 0.5 else PASS)
+            else:
+                deal.apply(random_move(deal, rng, bid_rate=(0.25, 0.45, 0.6)[d // 2 % 3]))
+        contracts.add(deal.contract)
+    assert contracts == {None, *CONTRACTS[:rules.top_contract]}
+    assert phases == set(range(len(PHASE_NAMES)))
+
+
+def test_incremental_encoder_equals_the_plain_writer_when_observed_now_and_then():
     rng = random.Random(7)
     encoders = None
     deal_seen = None
@@ -158,14 +208,14 @@ def test_incremental_encoder_equals_scratch_at_every_step():
             # Observe at irregular moments, so the encoder sometimes catches up on many moves.
             if rng.random() < 0.6 or deal.is_over():
                 got = encoders[seat].encode(views[seat])
-                want = observation(deal.view(seat))["observation"]
-                np.testing.assert_array_equal(got, want)
+                want = write_observation(deal.view(seat))
+                assert_same(got, want, f"seat {seat} after {len(deal.history)} moves")
                 # Asking again without a move changes nothing.
                 assert encoders[seat].encode(views[seat]) is got
-                np.testing.assert_array_equal(got, want)
+                assert_same(got, want, f"seat {seat} after {len(deal.history)} moves, again")
 
 
-def test_encoders_sharing_a_table_equal_scratch_at_every_step():
+def test_encoders_sharing_a_table_equal_the_plain_writer_when_observed_now_and_then():
     """The four seats' encoders of the environment share one Table (the play, written once)."""
     rng = random.Random(8)
     deal_seen = None
@@ -178,8 +228,8 @@ def test_encoders_sharing_a_table_equal_scratch_at_every_step():
             views = [deal.view(s) for s in range(4)]
         for seat in rng.sample(range(4), 4):
             if rng.random() < 0.4 or deal.is_over():
-                np.testing.assert_array_equal(encoders[seat].encode(views[seat]),
-                                              observation(deal.view(seat))["observation"])
+                assert_same(encoders[seat].encode(views[seat]), write_observation(deal.view(seat)),
+                            f"seat {seat} after {len(deal.history)} moves")
 
 
 def test_encoder_restarts_on_a_new_view():
@@ -190,8 +240,64 @@ def test_encoder_restarts_on_a_new_view():
         while not deal.is_over():
             deal.apply(random_move(deal, rng))
         for seat in range(4):
-            np.testing.assert_array_equal(enc.encode(deal.view(seat)),
-                                          observation(deal.view(seat))["observation"])
+            assert_same(enc.encode(deal.view(seat)), write_observation(deal.view(seat)),
+                        f"{preset} seat {seat}")
+
+
+def test_mediatore_v0_observes_as_the_plain_writer():
+    """Through the PettingZoo env (several deals an episode, so its Table is reset between
+    deals): every agent's observation after every step."""
+    rng = random.Random(11)
+    for k, preset in enumerate(PRESET_NAMES):
+        env = mediatore_v0.raw_env(rules=preset, deals=3)
+        env.reset(seed=k)
+        for agent in env.agent_iter():
+            for other in env.agents:
+                assert_same(env.observe(other)["observation"], write_observation(env.view(other)),
+                            f"{preset}: {other} after {len(env.deal.history)} moves")
+            _, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            deal = env.deal
+            env.step(random_move(deal, rng, bid_rate=0.45))
+
+
+class _CheckingAgent(Agent):
+    """A random player that checks the observation the single-seat env hands it."""
+
+    checked = 0
+
+    def reset(self, seed=None):
+        self.rng = random.Random(seed)
+
+    def act(self, observation, view):
+        assert_same(observation["observation"], write_observation(view),
+                    f"opponent at seat {view.seat} after {view.move_count} moves")
+        _CheckingAgent.checked += 1
+        moves = view.legal_moves()
+        if view.phase == AUCTION and self.rng.random() < 0.6:
+            return PASS
+        return self.rng.choice(moves)
+
+
+def test_single_seat_env_observes_as_the_plain_writer():
+    """Through the gymnasium env: the learner's observations, and those it gives the
+    opponents (each seat's Encoder is asked only when that seat acts)."""
+    rng = random.Random(12)
+    _CheckingAgent.checked = 0
+    learner = 0
+    for k, preset in enumerate(PRESET_NAMES):
+        env = MediatoreSeatEnv([_CheckingAgent() for _ in range(3)], rules=preset)
+        for episode in range(3):
+            obs, _ = env.reset(seed=10 * k + episode)
+            while True:
+                assert_same(obs, write_observation(env.view), f"{preset}: the learner")
+                learner += 1
+                if env.deal.is_over():
+                    break
+                obs, _, terminated, _, _ = env.step(random_move(env.deal, rng, bid_rate=0.45))
+    assert learner > 100 and _CheckingAgent.checked > 100
 
 
 def test_observation_is_a_fresh_copy():

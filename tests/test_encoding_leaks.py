@@ -18,6 +18,9 @@ Pairs of states come from a random deal by swapping two cards of the pack, or tw
 declarer's discards and later plays, then replaying the same decisions (pairs whose replay is
 illegal are dropped). When the two states give a seat the same knowledge, its observation
 vectors must be equal; when not, they must differ. Every seat and every phase is covered.
+
+The vectors are those of the plain writer (codec/reference.py), which reads nothing but the
+seat's view; the Encoder is held equal to it by tests/test_encoding.py.
 """
 
 import random
@@ -25,10 +28,11 @@ from collections import Counter
 
 import numpy as np
 
-from mediatore_env.codec.observation import observation
+from mediatore_env.codec.reference import write_observation
+from mediatore_env.core.cards import NUM_CARDS, suit_of
 from mediatore_env.mediatore.game import Deal, deal_hands
 from mediatore_env.mediatore.moves import (AUCTION, DISCARD_BASE, END, GIVE_BASE, PASS, PHASE_NAMES,
-                                           PLAY_BASE)
+                                           PLAY_BASE, discard_move, play_move)
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, PRESETS, SOLISSIMO,
                                            SOLO, Rules)
 
@@ -120,10 +124,11 @@ def variants(rng, rules, dealer, pack, moves):
 
         def moved(m):
             if DISCARD_BASE <= m < GIVE_BASE:
-                return DISCARD_BASE + swap.get(m - DISCARD_BASE, m - DISCARD_BASE)
+                card = m - DISCARD_BASE
+                return discard_move(swap.get(card, card))
             if m >= PLAY_BASE:
-                signal, card = divmod(m - PLAY_BASE, 40)
-                return PLAY_BASE + 40 * signal + swap.get(card, card)
+                signal, card = divmod(m - PLAY_BASE, NUM_CARDS)
+                return play_move(swap.get(card, card), signal)
             return m
         deal = replayed(rules, dealer, pack, [moved(m) for m in moves])
         if deal is not None:
@@ -146,8 +151,8 @@ def test_observations_depend_on_knowledge_only():
             base = replayed(rules, dealer, pack, moves[:k])
             for other in variants(rng, rules, dealer, pack, moves[:k]):
                 for seat in range(4):
-                    a = observation(base.view(seat))["observation"]
-                    b = observation(other.view(seat))["observation"]
+                    a = write_observation(base.view(seat))
+                    b = write_observation(other.view(seat))
                     key = (seat, PHASE_NAMES[base.phase])
                     if knowledge(base, seat) == knowledge(other, seat):
                         assert np.array_equal(a, b), f"leak: seat {seat} in {key[1]} after {k} moves"
@@ -176,14 +181,14 @@ def test_secret_partner_stays_secret_until_the_called_card_is_played():
         hands = deal_hands(pack, dealer)[0]
         # Swap the called card with a same-suit card of another opponent, so the plays stay legal.
         for target in others:
-            same_suit = [c for c in range(40) if hands[target] >> c & 1 and c // 10 == called // 10]
+            same_suit = [c for c in range(40) if hands[target] >> c & 1 and suit_of(c) == suit_of(called)]
             if not same_suit:
                 continue
             i, j = pack.index(called), pack.index(same_suit[0])
             other = pack[:]
             other[i], other[j] = other[j], other[i]
             played_at = next(k for k, (_, m) in enumerate(deal.history)
-                             if m >= PLAY_BASE and (m - PLAY_BASE) % 40 == called)
+                             if m >= PLAY_BASE and (m - PLAY_BASE) % NUM_CARDS == called)
             swapped = replayed(Rules(), dealer, other, moves[:played_at])
             if swapped is None:
                 continue
@@ -191,10 +196,10 @@ def test_secret_partner_stays_secret_until_the_called_card_is_played():
             base = replayed(Rules(), dealer, pack, moves[:played_at])
             third = next(s for s in range(4) if s not in (declarer, partner, target))
             for seat in (declarer, third):  # neither knows where the called card is
-                assert np.array_equal(observation(base.view(seat))["observation"],
-                                      observation(swapped.view(seat))["observation"])
+                assert np.array_equal(write_observation(base.view(seat)),
+                                      write_observation(swapped.view(seat)))
             for seat in (partner, target):  # they hold (or not) the called card
-                assert not np.array_equal(observation(base.view(seat))["observation"],
-                                          observation(swapped.view(seat))["observation"])
+                assert not np.array_equal(write_observation(base.view(seat)),
+                                          write_observation(swapped.view(seat)))
             checked += 1
     assert checked >= 5

@@ -3,7 +3,8 @@ in tests/data/records_0_1.json by tests/data/make_records_0_1.py: every preset, 
 agents, by one PIMC agent among greedy ones, and by random agents.
 
 The current code must replay each record bit-exactly, the same agents with the same seeds must
-choose the same moves, and every seat's observation after every move must hash the same.
+choose the same moves, and every seat's observation after every move must hash the same,
+whether written by the plain writer or by the environment's incremental Encoders.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from agents import make_agent, play_deal
 from agents.tournament import deal_dealer, deal_pack, derive_seed
 from mediatore_env import Deal, make_record, parse_move, replay
-from mediatore_env.codec.observation import observation
+from mediatore_env.codec.observation import Encoder, Table, action_mask, observation
 from mediatore_env.mediatore.rules import PRESETS
 
 DATA = json.loads((Path(__file__).parent / "data" / "records_0_1.json").read_text())
@@ -52,14 +53,29 @@ def test_pimc_still_chooses_the_same_moves(record):
     test_the_agents_still_choose_the_same_moves(record)
 
 
+def plain_observer(deal):
+    """observation(view): the plain writer, from scratch each time."""
+    return lambda seat: observation(deal.view(seat))
+
+
+def encoder_observer(deal):
+    """The env's way: four Encoders sharing a Table, kept along the deal."""
+    table = Table()
+    encoders, views = [Encoder(table) for _ in range(4)], [deal.view(seat) for seat in range(4)]
+    return lambda seat: {"observation": encoders[seat].encode(views[seat]),
+                         "action_mask": action_mask(views[seat])}
+
+
+@pytest.mark.parametrize("observer", [plain_observer, encoder_observer], ids=["plain", "encoder"])
 @pytest.mark.parametrize("k", range(len(DATA["observation_sha256"])))
-def test_observations_hash_as_in_0_1(k):
+def test_observations_hash_as_in_0_1(k, observer):
     record = RECORDS[k]
     deal = Deal(replay(record).rules, record["dealer"], record["pack"])
+    observe = observer(deal)
     h = hashlib.sha256()
     for entry in record["moves"]:
         for seat in range(4):
-            o = observation(deal.view(seat))
+            o = observe(seat)
             h.update(o["observation"].tobytes())
             h.update(o["action_mask"].tobytes())
         deal.apply(parse_move(entry["move"]))

@@ -1,6 +1,6 @@
 """Observation vectors: what one seat knows, as a flat float32 vector, and its legal-move mask.
 
-The encoder reads a :class:`~mediatore_env.view.SeatView` and nothing else, so it can only
+The writers read a :class:`~mediatore_env.view.SeatView` and nothing else, so they can only
 write what that seat knows (RULES.md section 5 and the monte switches of section 8)::
 
     >>> from mediatore_env import Deal, Rules
@@ -18,8 +18,8 @@ power``); one-hot blocks of 40 are indexed by card id. All values lie in [0, 1].
 The tricks have ten slots: slot ``t`` < 9 is the finished trick ``t + 1``, slot 9 the trick
 on the table (a finished trick leaves the table for its slot).
 
-Layout, version 3 (``OBSERVATION_VERSION``; ``LAYOUT`` holds the same table, ``OFFSETS`` and
-``SIZES`` the numbers; :func:`layout_table` prints it):
+Layout, version 3 (``OBSERVATION_VERSION``; ``LAYOUT`` of :mod:`.layout` holds the same table,
+``OFFSETS`` and ``SIZES`` the numbers; :func:`layout_table` prints it):
 
 ======  ======  ===============  ==========================================================
 offset  length  block            meaning
@@ -60,13 +60,17 @@ offset  length  block            meaning
 
 Size 2132. Relative seat ``r`` of a 4-wide block is the seat ``(observer + r) % 4``.
 
-Speed: the play (``played``, ``signals`` and the four ``seat_`` blocks) is the same for every
-observer but for the order of the seat blocks, so a :class:`Table` writes it once per card,
-with absolute seats, and each seat's :class:`Encoder` copies it in rotated (three slice
-copies). Everything else an Encoder writes incrementally in a preallocated buffer, only what
-changed since it last looked (new bids, a finished trick, ...), so observing costs O(new
-events). :func:`observation` builds from scratch; both give the same vector (a test checks it
-at every step of random games).
+Two writers fill this layout; a test holds them equal, bit for bit, after every move of random
+deals in every rules preset, for every seat:
+
+- :func:`~.reference.write_observation` (behind :func:`observation`) writes the vector from
+  scratch, block by block, from the view alone: the plain reference;
+- the :class:`Encoder` (behind the environments) keeps one seat's vector up to date in a
+  preallocated buffer, writing only what changed since it last looked (new bids, the cards
+  played, ...), so observing costs O(new events): about a tenth of the plain writer's time.
+  The play (``played``, ``signals`` and the four ``seat_`` blocks) is the same for every
+  observer but for the order of the seat blocks, so a :class:`Table` writes it once per card,
+  with absolute seats, and each seat's Encoder copies it in rotated (three slice copies).
 """
 
 from __future__ import annotations
@@ -77,64 +81,16 @@ import numpy as np
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, TOTAL_THIRDS, cards_of
 from ..mediatore.moves import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY
-from ..mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, NUM_SIGNALS,
-                               SIGNAL_NAMES, SWITCHES, Rules)
+from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, NUM_SIGNALS, SIGNAL_NAMES, SWITCHES, Rules
+# The layout's numbers, also this module's API (the envs, the docs and the tests read them here).
+from .layout import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, RULES_LEN, S_CARDS,
+                     S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SIZES, SLOTS, TABLE, layout_table)
+from .reference import write_observation
 
-# 1: a block per trick, the trick in progress in its slot too; 2: blocks by kind (leaders,
-# winners, played, signals, cards) with the table as slot 9; 3: the play grouped by seat.
-OBSERVATION_VERSION = 3
-
-_RULES_LEN = sum(len(values) for values in SWITCHES.values())
-SLOTS = NUM_TRICKS + 1  # nine finished tricks and the table
-TABLE = NUM_TRICKS      # the slot of the trick on the table
-# Inside a seat block: cards by slot, led by slot, won by finished slot, thirds, tricks.
-S_CARDS, S_LED, S_WON = 0, SLOTS * NUM_CARDS, SLOTS * NUM_CARDS + SLOTS
-S_THIRDS = S_WON + NUM_TRICKS
-S_TRICKS = S_THIRDS + 1
-SEAT_LEN = S_TRICKS + 1  # 421
-
-LAYOUT: tuple[tuple[str, int, str], ...] = (
-    ("rules", _RULES_LEN, "the table's rules switches, one-hot per switch, in the order of "
-     "rules.SWITCHES and of each switch's values"),
-    ("dealer", 4, "the dealer's relative seat"),
-    ("phase", len(PHASE_NAMES), "one-hot: " + ", ".join(PHASE_NAMES)),
-    ("to_move", 4, "relative seat to act (all 0 once the deal is over)"),
-    ("hand", NUM_CARDS, "the observer's cards now"),
-    ("auction", 4 * len(CONTRACTS), "4 * (contract - 1) + relative seat is 1 when that seat bid "
-     "that contract; with the dealer and the fixed turn order this is the whole auction"),
-    ("contract", len(CONTRACTS), "one-hot contract once the auction is won: "
-     + ", ".join(CONTRACT_NAMES[c] for c in CONTRACTS)),
-    ("declarer", 4, "the declarer's relative seat"),
-    ("called_card", NUM_CARDS, "the card called in Chiamo or Mediatore"),
-    ("giver", 4, "Mediatore: relative seat that gave the called card openly"),
-    ("partnership", 6, "[declarer plays alone (known), declarer has a partner (known), "
-     "the partner's relative seat (4) when known]"),
-    ("monte_seen", NUM_CARDS, "the original monte, if the observer has seen it"),
-    ("discards", NUM_CARDS, "the declarer's discards: to the declarer at once, to all at the end"),
-    ("given_back", NUM_CARDS, "Mediatore: the card passed back (declarer and giver only)"),
-    ("final_monte", NUM_CARDS, "the monte turned over after the last trick"),
-    ("side_thirds", 2, f"(declarer's side, other side) thirds / {TOTAL_THIRDS} when the observer "
-     "knows the sides, else 0"),
-    ("played", NUM_CARDS, "every card played so far (on the table included)"),
-    ("signals", NUM_SIGNALS * SLOTS, f"{NUM_SIGNALS} * slot + signal: the signal of each lead "
-     "(signal ids of rules.py; 0 = none)"),
-    ("seat_0", SEAT_LEN, f"what relative seat 0 (the observer) did in the play: 40 * slot + card "
-     f"({SLOTS * NUM_CARDS}) the card it played to each trick, then led ({SLOTS}, by slot), won "
-     f"({NUM_TRICKS}, by finished slot), its thirds taken / {TOTAL_THIRDS} (monte and last trick "
-     f"included at the end), its tricks taken / {NUM_TRICKS}"),
-    ("seat_1", SEAT_LEN, "the same for relative seat 1"),
-    ("seat_2", SEAT_LEN, "the same for relative seat 2"),
-    ("seat_3", SEAT_LEN, "the same for relative seat 3"),
-)
-
-OFFSETS: dict[str, int] = {}
-SIZES: dict[str, int] = {}
-_offset = 0
-for _name, _length, _ in LAYOUT:
-    OFFSETS[_name], SIZES[_name] = _offset, _length
-    _offset += _length
-OBSERVATION_SIZE = _offset  # 2132
-del _offset, _name, _length
+__all__ = ["OBSERVATION_VERSION", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS", "SIZES", "SLOTS",
+           "TABLE", "S_CARDS", "S_LED", "S_WON", "S_THIRDS", "S_TRICKS", "SEAT_LEN", "layout_table",
+           "rules_vector", "Table", "Encoder", "action_mask", "observation", "write_observation",
+           "decode_observation", "observation_text"]
 
 _RULES = OFFSETS["rules"]
 _DEALER = OFFSETS["dealer"]
@@ -166,17 +122,10 @@ _THIRD = 1.0 / TOTAL_THIRDS
 _TRICK = 1.0 / NUM_TRICKS
 
 
-def layout_table() -> str:
-    """The observation layout as a Markdown table (offset, length, block, meaning)."""
-    rows = ["| offset | length | block | meaning |", "|---:|---:|---|---|"]
-    rows += [f"| {OFFSETS[name]} | {length} | `{name}` | {meaning} |" for name, length, meaning in LAYOUT]
-    return "\n".join(rows)
-
-
 @lru_cache(maxsize=64)
 def rules_vector(rules: Rules) -> np.ndarray:
     """The ``rules`` block: one-hot per switch. Read-only."""
-    out = np.zeros(_RULES_LEN, np.float32)
+    out = np.zeros(RULES_LEN, np.float32)
     i = 0
     for name, values in SWITCHES.items():
         value = getattr(rules, name)
@@ -258,11 +207,11 @@ class Table:
                 tr = tricks[t]
                 lead, w = tr.leader, tr.winner
                 c0, c1, c2, c3 = tr.cards
-                at = 40 * t
+                at = NUM_CARDS * t
                 mv[_T_SEAT[lead] + at + c0] = mv[_T_SEAT[(lead + 1) & 3] + at + c1] = 1.0
                 mv[_T_SEAT[(lead + 2) & 3] + at + c2] = mv[_T_SEAT[(lead + 3) & 3] + at + c3] = 1.0
                 mv[_T_PLAYED + c0] = mv[_T_PLAYED + c1] = mv[_T_PLAYED + c2] = mv[_T_PLAYED + c3] = 1.0
-                mv[_T_SIGNALS + 9 * t + tr.signal] = 1.0
+                mv[_T_SIGNALS + NUM_SIGNALS * t + tr.signal] = 1.0
                 mv[_T_SEAT[lead] + S_LED + t] = mv[_T_SEAT[w] + S_WON + t] = 1.0
                 mv[_T_SEAT[w] + S_THIRDS] = thirds[w] * _THIRD
                 mv[_T_SEAT[w] + S_TRICKS] = won[w] * _TRICK
@@ -275,10 +224,10 @@ class Table:
             table = self._table
             pos = k - 4 * done
             if pos == 0:
-                i, j = _T_SIGNALS + 9 * TABLE + signal, _T_SEAT[leader] + S_LED + TABLE
+                i, j = _T_SIGNALS + NUM_SIGNALS * TABLE + signal, _T_SEAT[leader] + S_LED + TABLE
                 mv[i] = mv[j] = 1.0
                 table += (i, j)
-            at = 40 * TABLE
+            at = NUM_CARDS * TABLE
             for pos in range(pos, len(trick)):
                 card = trick[pos]
                 i = _T_SEAT[(leader + pos) & 3] + at + card
@@ -314,12 +263,18 @@ class Encoder:
     deal, or another seat) starts the buffer afresh; the same view again writes only what
     happened since the last call. ``table``: a :class:`Table` shared with the encoders of the
     other seats of the same deal (the caller resets it for each deal), or None for its own.
+
+    It writes the same vector as :func:`~.reference.write_observation` (the tests check it after
+    every move) and is kept for speed: about 3 us per observation against about 40 us, so
+    ``mediatore_v0`` steps about three times as fast with it as with the plain writer
+    (benchmarks/bench_observation.py, random play, one core).
     """
 
     __slots__ = ("array", "_mv", "_view", "_rules", "_rules_mv", "_seat", "_public", "_table",
-                 "_own_table", "_moves", "_phase", "_to_move", "_hand", "_auction",
-                 "_auction_open", "_contract", "_declarer", "_called", "_giver", "_alone", "_partner", "_monte", "_discards", "_given",
-                 "_final", "_played", "_revealed", "_tricks", "_thirds", "_sides_known")
+                 "_own_table",
+                 # What the buffer shows of the deal, to tell what changed since the last look.
+                 "_moves", "_phase", "_to_move", "_hand", "_auction", "_declarer", "_called",
+                 "_alone", "_partner", "_monte", "_discards", "_played", "_tricks")
 
     def __init__(self, table: Table | None = None):
         self.array = np.zeros(OBSERVATION_SIZE, np.float32)
@@ -354,10 +309,11 @@ class Encoder:
                     gone ^= low
             if played != self._played:
                 self._update_cards(played, tricks, trick, leader, signal, thirds, won)
-                # The partnership changes only when the called card is played.
-                if not self._revealed and self._called is not None and played >> self._called & 1:
-                    self._revealed = True
-                    self._update_partnership(view)
+                # The partnership changes only when the called card is played; then every seat
+                # knows the sides (the partnership block shows the sides known).
+                if (self._partner is None and self._alone is not True and self._called is not None
+                        and played >> self._called & 1):
+                    self._update_partnership(view, thirds)
         elif phase == AUCTION:
             self._update_to_move(to_move)
             self._update_auction(view)
@@ -384,29 +340,21 @@ class Encoder:
         rules = view.rules
         if rules is not self._rules:  # hashing the rules for the cache costs more than the rest
             self._rules, self._rules_mv = rules, _rules_block(rules)
-        mv[_RULES:_RULES + _RULES_LEN] = self._rules_mv
+        mv[_RULES:_RULES + RULES_LEN] = self._rules_mv
         mv[_DEALER + ((view.dealer - me) & 3)] = 1.0
         self._moves = -1
         self._phase = -1
         self._to_move = None
         self._hand = 0
-        self._auction = 0
-        self._auction_open = True
-        self._contract = None
-        self._declarer = None
+        self._auction = 0       # calls of the auction written
+        self._declarer = None   # None until the contract is written
         self._called = None
-        self._giver = None
         self._alone = None
         self._partner = None
         self._monte = 0
         self._discards = 0
-        self._given = None
-        self._final = 0
         self._played = 0
-        self._revealed = False
-        self._tricks = 0
-        self._thirds = (0, 0, 0, 0)
-        self._sides_known = False
+        self._tricks = 0        # finished tricks counted in the sides' thirds
 
     def _update_all(self, view, state) -> None:
         """Everything that may have changed since the last look, the phase having changed."""
@@ -418,24 +366,21 @@ class Encoder:
         self._phase = phase
         self._update_to_move(to_move)
         self._update_hand(hand)
-        if self._auction_open:
+        declarer = self._declarer
+        if declarer is None:  # the auction was on at the last look
             self._update_auction(view)
-            self._auction_open = phase == AUCTION
-        if self._contract is None:
             if phase == AUCTION or view.contract is None:
                 return  # the auction is on, or the deal was thrown in: nothing else to know
-            self._contract, self._declarer = view.contract, view.declarer
-            mv[_CONTRACT + self._contract - 1] = 1.0
-            mv[_DECLARER + ((self._declarer - me) & 3)] = 1.0
-        contract, declarer = self._contract, self._declarer
-        if self._called is None and (contract == CHIAMO or contract == MEDIATORE):
-            called = view.called_card
+            self._declarer = declarer = view.declarer
+            mv[_CONTRACT + view.contract - 1] = 1.0
+            mv[_DECLARER + ((declarer - me) & 3)] = 1.0
+        if self._called is None:
+            called = view.called_card  # Chiamo and Mediatore, after the call
             if called is not None:
                 self._called = called
                 mv[_CALLED + called] = 1.0
                 giver = view.giver
                 if giver is not None:
-                    self._giver = giver
                     mv[_GIVER + ((giver - me) & 3)] = 1.0
         if not self._monte:
             self._monte = view.monte_seen
@@ -443,20 +388,17 @@ class Encoder:
                 _write_cards(mv, _MONTE, self._monte)
         if me == declarer or phase == END:
             self._update_discards(view)
-        if self._given is None and self._giver is not None and (me == declarer or me == self._giver):
-            given = view.given_back
-            if given is not None:
-                self._given = given
-                mv[_GIVEN + given] = 1.0
+        given = view.given_back
+        if given is not None:
+            mv[_GIVEN + given] = 1.0
         if phase == END:
-            self._final = view.final_monte
-            _write_cards(mv, _FINAL, self._final)
+            _write_cards(mv, _FINAL, view.final_monte)
         if phase >= PLAY and played != self._played:
             self._update_cards(played, tricks, trick, leader, signal, thirds, won)
         if self._alone is not True and self._partner is None:
-            self._update_partnership(view)
-        if phase == END and self._sides_known:
-            self._update_sides()  # the monte and the last trick count at the end
+            self._update_partnership(view, thirds)
+        if phase == END and (self._alone is True or self._partner is not None):
+            self._update_sides(thirds)  # the monte and the last trick count at the end
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -499,18 +441,13 @@ class Encoder:
             table.update(tricks, trick, leader, signal, n, thirds, won)
         table.copy_into(self._public, self._seat)
         self._played = played
-        self._thirds = thirds
         done = len(tricks)
-        if self._tricks != done:
+        if self._tricks != done:  # a trick was won: the sides' thirds changed
             self._tricks = done
-            if self._sides_known:
-                declarer, partner = self._declarer, self._partner
-                ours = thirds[declarer] if partner is None else thirds[declarer] + thirds[partner]
-                mv = self._mv
-                mv[_SIDES] = ours * _THIRD
-                mv[_SIDES + 1] = (sum(thirds) - ours) * _THIRD
+            if self._alone is True or self._partner is not None:
+                self._update_sides(thirds)
 
-    def _update_partnership(self, view) -> None:
+    def _update_partnership(self, view, thirds) -> None:
         alone, partner = view.alone, view.partner
         if alone is self._alone and partner == self._partner:
             return
@@ -522,16 +459,15 @@ class Encoder:
         if partner is not None:
             mv[_PARTNERSHIP + 2 + (partner - me) % 4] = 1.0
         self._alone, self._partner = alone, partner
-        self._update_sides()
+        if alone is True or partner is not None:
+            self._update_sides(thirds)
 
-    def _update_sides(self) -> None:
-        """The sides' thirds, once this seat knows the sides (the partnership block)."""
-        self._sides_known = self._alone is True or self._partner is not None
-        if self._sides_known:
-            thirds = self._thirds
-            ours = thirds[self._declarer] + (thirds[self._partner] if self._partner is not None else 0)
-            self._mv[_SIDES] = ours * _THIRD
-            self._mv[_SIDES + 1] = (sum(thirds) - ours) * _THIRD
+    def _update_sides(self, thirds) -> None:
+        """The sides' thirds (``thirds``: by seat), once this seat knows the sides."""
+        declarer, partner = self._declarer, self._partner
+        ours = thirds[declarer] + (thirds[partner] if partner is not None else 0)
+        self._mv[_SIDES] = ours * _THIRD
+        self._mv[_SIDES + 1] = (sum(thirds) - ours) * _THIRD
 
 
 def action_mask(view) -> np.ndarray:
@@ -545,11 +481,12 @@ def action_mask(view) -> np.ndarray:
 
 def observation(view) -> dict:
     """``{"observation": float32[OBSERVATION_SIZE], "action_mask": int8[NUM_MOVES]}`` of a
-    seat view, built from scratch into fresh arrays (the caller may keep or modify them).
+    seat view, written from scratch into fresh arrays (the caller may keep or modify them) by
+    the plain writer, :func:`~.reference.write_observation`.
 
     For many calls on the same deal, keep an :class:`Encoder` per seat instead: it writes only
-    what changed."""
-    return {"observation": Encoder().encode(view), "action_mask": action_mask(view)}
+    what changed, about ten times faster."""
+    return {"observation": write_observation(view), "action_mask": action_mask(view)}
 
 
 # -- reading a vector back ----------------------------------------------------------------------
@@ -592,8 +529,9 @@ def decode_observation(vector) -> dict:
         leader = next((r for r in range(4) if seats[r][S_LED + t]), None)
         if leader is None:
             return None
-        by_seat = {r: _one(seats[r][40 * t:40 * t + 40]) for r in range(4)}
-        return {"leader": leader, "signal": _one(block("signals")[9 * t:9 * t + 9]),
+        cards_at, signals_at = S_CARDS + NUM_CARDS * t, NUM_SIGNALS * t
+        by_seat = {r: _one(seats[r][cards_at:cards_at + NUM_CARDS]) for r in range(4)}
+        return {"leader": leader, "signal": _one(block("signals")[signals_at:signals_at + NUM_SIGNALS]),
                 "cards": {r: c for r, c in by_seat.items() if c is not None}}
 
     tricks = []
