@@ -6,7 +6,7 @@ current trick and what has been played to it, which seats form the declarer side
 how many thirds it has already taken -- the solver tells the declarer side's final
 thirds when both sides play perfectly::
 
-    >>> from mediatore_env.cards import CARD_NAMES, parse_cards, to_mask
+    >>> from mediatore_env.core.cards import CARD_NAMES, parse_cards, to_mask
     >>> hands = tuple(to_mask(parse_cards(t)) for t in ("DA C3", "D3 C4", "D5 C5", "D6 C6"))
     >>> pos = Position(hands, leader=0, trick=(), declarer_side=0b0001)
     >>> solve(pos), reaches(pos, 4), reaches(pos, 5)
@@ -292,7 +292,7 @@ def last_nodes() -> int:
     the C core the count depends on what the table already holds (a warm table saves
     nodes), so clear it to compare counts::
 
-        >>> from mediatore_env.cards import parse_cards, to_mask
+        >>> from mediatore_env.core.cards import parse_cards, to_mask
         >>> hands = tuple(to_mask(parse_cards(t)) for t in ("DA C3", "D3 C4", "D5 C5", "D6 C6"))
         >>> pos = Position(hands, leader=0, trick=(), declarer_side=0b0001)
         >>> clear_table(); reaches(pos, 4), last_nodes()

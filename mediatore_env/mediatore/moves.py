@@ -19,6 +19,8 @@ and :func:`play_move`; take them apart with :func:`phase_of_move`, :func:`card_o
 :func:`signal_of_move`; write and read them as text with :func:`move_text` and
 :func:`parse_move`::
 
+    >>> from mediatore_env.core.cards import SA
+    >>> from mediatore_env.mediatore.rules import BUSSO
     >>> move_text(play_move(parse_card("D3"), BUSSO)), parse_move("call SA") == call_move(SA)
     ('play D3 busso', True)
 """
@@ -103,7 +105,8 @@ def signal_of_move(move: int) -> int:
     return (move - PLAY_BASE) // NUM_CARDS
 
 
-_CARD_VERBS = {CALL: "call", DISCARD: "discard", GIVE: "give", PLAY: "play"}
+CARD_VERBS = {CALL: "call", DISCARD: "discard", GIVE: "give", PLAY: "play"}
+"""The verb that begins the text of a card move, by its phase."""
 
 
 def move_text(move: int) -> str:
@@ -115,7 +118,7 @@ def move_text(move: int) -> str:
     phase = phase_of_move(move)
     if phase == AUCTION:
         return "bid " + CONTRACT_NAMES[move]
-    text = _CARD_VERBS[phase] + " " + CARD_NAMES[card_of_move(move)]
+    text = CARD_VERBS[phase] + " " + CARD_NAMES[card_of_move(move)]
     signal = signal_of_move(move) if phase == PLAY else NO_SIGNAL
     return text + (" " + SIGNAL_NAMES[signal] if signal else "")
 
