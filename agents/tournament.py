@@ -52,6 +52,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
+from mediatore_env.core.cards import NUM_CARDS
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.records import make_record
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
@@ -68,7 +69,7 @@ _MASK64 = (1 << 64) - 1
 def deal_pack(seed: int, index: int) -> list[int]:
     """The pack of deal ``index`` of a run with ``seed``."""
     import numpy as np
-    return np.random.default_rng([seed, index]).permutation(40).tolist()
+    return np.random.default_rng([seed, index]).permutation(NUM_CARDS).tolist()
 
 
 def deal_dealer(index: int) -> int:

@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 
+from mediatore_env.core.cards import NUM_CARDS
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import AUCTION, PASS
 from mediatore_env.mediatore.rules import Rules
@@ -50,7 +51,7 @@ def main(argv=None) -> None:
     args = p.parse_args(argv)
     rules = Rules.preset(args.preset)
     gen = np.random.default_rng(args.seed)
-    packs = [gen.permutation(40).tolist() for _ in range(args.deals)]  # shuffling is not timed
+    packs = [gen.permutation(NUM_CARDS).tolist() for _ in range(args.deals)]  # shuffling is not timed
     play_random(rules, packs[:200], args.seed, args.bid_rate)  # warm-up
     t0, c0 = time.perf_counter(), time.process_time()
     decisions = play_random(rules, packs, args.seed, args.bid_rate)

@@ -26,7 +26,7 @@ import numpy as np
 
 from mediatore_env.analysis import solver
 from mediatore_env.analysis.solver import Position, reaches, solve
-from mediatore_env.core.cards import thirds_of, to_mask
+from mediatore_env.core.cards import NUM_CARDS, thirds_of, to_mask
 from mediatore_env.runinfo import machine
 
 SIDES = (0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001)
@@ -38,7 +38,7 @@ def random_deals(n: int, seed: int) -> list[Position]:
     rng = np.random.default_rng(seed)
     deals = []
     for _ in range(n):
-        pack = [int(c) for c in rng.permutation(40)]
+        pack = [int(c) for c in rng.permutation(NUM_CARDS)]
         hands = tuple(to_mask(pack[9 * s:9 * s + 9]) for s in range(4))
         monte = thirds_of(to_mask(pack[36:]))
         leader = int(rng.integers(4))

@@ -49,6 +49,7 @@ from agents import GreedyAgent, RandomAgent, make_agent  # noqa: E402
 from agents.ppo_agent import PPOAgent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
 from mediatore_env.codec.observation import Encoder  # noqa: E402
+from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.rules import max_payment  # noqa: E402
 from mediatore_env.envs.single_seat import MediatoreSeatEnv  # noqa: E402
@@ -204,7 +205,7 @@ def greedy_decisions(rules: Rules, deals: int, scale: float, rng):
             [GreedyAgent()] + [RandomAgent() for _ in range(3)]
         order = rng.permutation(4)
         table = [table[k] for k in order]
-        deal = Deal(rules, int(rng.integers(4)), rng.permutation(40).tolist())
+        deal = Deal(rules, int(rng.integers(4)), rng.permutation(NUM_CARDS).tolist())
         for s, agent in enumerate(table):
             agent.reset(int(rng.integers(2 ** 62)))
         views = [deal.view(s) for s in range(4)]

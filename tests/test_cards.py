@@ -48,7 +48,19 @@ def test_rank_order_within_suit():
     for s in SUITS:
         ids = [parse_card(s + r) for r in RANKS_HIGH_FIRST]
         assert ids == sorted(ids, reverse=True)
-        assert all(i // 10 == ids[0] // 10 for i in ids)
+        assert all(cards.suit_of(i) == SUITS.index(s) for i in ids)
+
+
+@pytest.mark.parametrize("text", ALL_TEXTS)
+def test_suit_power_and_bit(text):
+    card = parse_card(text)
+    suit, power = SUITS.index(text[0]), RANKS_HIGH_FIRST[::-1].index(text[1])  # power: weakest 0
+    assert (cards.suit_of(card), cards.power_of(card)) == (suit, power)
+    assert (cards.SUIT_OF[card], cards.POWER_OF[card]) == (suit, power)
+    assert cards.make_card(suit, power) == card
+    assert cards.bit(card) == cards.BIT_OF[card] == to_mask([card])
+    assert cards.bit(card) & cards.SUIT_MASKS[suit] and cards.cards_of(cards.bit(card)) == [card]
+    assert bool(cards.bit(card) & cards.LOW_MASKS[suit]) == (text[1] in "4567FCR")  # Re or lower
 
 
 @pytest.mark.parametrize("text", ALL_TEXTS)

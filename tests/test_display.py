@@ -11,9 +11,9 @@ from mediatore_env.codec.display import (auction_lines, card_label, card_text, c
                                          format_thirds, hand_inline, hand_lines, move_words,
                                          moves_lines, result_lines, rules_text, snapshot,
                                          tricks_table, view_text)
-from mediatore_env.core.cards import CARD_NAMES, parse_card
+from mediatore_env.core.cards import CARD_NAMES, parse_card, suit_of
 from mediatore_env.mediatore.game import Deal
-from mediatore_env.mediatore.moves import parse_move
+from mediatore_env.mediatore.moves import card_of_move, parse_move
 from mediatore_env.mediatore.records import make_record
 from mediatore_env.mediatore.rules import Rules
 
@@ -75,7 +75,7 @@ def test_moves_list_auction_and_calls_fit_the_width():
     lines = moves_lines(deal.legal_moves())
     assert "1  pass" in lines[0] and any("bid arcisolissimo" in line for line in lines)
     play(deal, "bid chiamo", "pass", "pass", "pass")
-    strongest_first = sorted(deal.legal_moves(), key=lambda m: ((m - 6) // 10, -m))
+    strongest_first = sorted(deal.legal_moves(), key=lambda m: (suit_of(card_of_move(m)), -m))
     calls = moves_lines(strongest_first)  # one column per suit
     assert len(calls) == 11 and all(len(line) <= 78 for line in calls)
     assert calls[0].split() == ["coins", "cups", "swords", "batons"]

@@ -10,7 +10,10 @@ from hypothesis import strategies as st
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, play
 
 from mediatore_env.core.cards import CARD_NAMES
-from mediatore_env.mediatore.moves import NUM_MOVES, move_text, parse_move
+from mediatore_env.mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, NUM_MOVES, PLAY, bid_move,
+                                           call_move, card_of_move, discard_move, give_move,
+                                           move_text, parse_move, phase_of_move, play_move,
+                                           signal_of_move)
 
 SIGNALS = ["", "busso", "volo", "striscio", "ribusso", "meglio", "busso+meglio",
            "ribusso+meglio", "tutto fuori"]
@@ -42,6 +45,37 @@ def test_move_text_round_trip(move):
     assert parse_move(text) == move
     assert parse_move(text.upper()) == move
     assert parse_move("  " + text + " ") == move
+
+
+@pytest.mark.parametrize("move", range(NUM_MOVES))
+def test_builders_and_decoders(move):
+    # The layout of the table, written out independently: (phase, card, signal) of each id.
+    if move <= 5:
+        assert phase_of_move(move) == AUCTION and bid_move(move) == move
+        with pytest.raises(ValueError, match="names no card"):
+            card_of_move(move)
+        with pytest.raises(ValueError, match="not a play"):
+            signal_of_move(move)
+        return
+    for phase, base, build in ((CALL, 6, call_move), (DISCARD, 46, discard_move), (GIVE, 86, give_move)):
+        if move < base + 40:
+            assert (phase_of_move(move), card_of_move(move)) == (phase, move - base)
+            assert build(move - base) == move
+            with pytest.raises(ValueError, match="not a play"):
+                signal_of_move(move)
+            return
+    signal, card = divmod(move - 126, 40)
+    assert (phase_of_move(move), card_of_move(move), signal_of_move(move)) == (PLAY, card, signal)
+    assert play_move(card, signal) == move
+    assert signal or play_move(card) == move
+
+
+@pytest.mark.parametrize("bad", [-1, NUM_MOVES])
+def test_decoders_reject_ids_out_of_range(bad):
+    with pytest.raises(ValueError):
+        card_of_move(bad)
+    with pytest.raises(ValueError):
+        signal_of_move(bad)
 
 
 @given(st.integers(0, NUM_MOVES - 1))

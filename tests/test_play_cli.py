@@ -11,7 +11,7 @@ from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
 
 from agents import RandomAgent
 from mediatore_env.codec.display import hand_inline
-from mediatore_env.core.cards import CARD_NAMES, parse_card, to_mask
+from mediatore_env.core.cards import CARD_NAMES, parse_card, suit_of, to_mask
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import parse_move
 from mediatore_env.mediatore.records import load_record, replay
@@ -274,7 +274,7 @@ def test_same_cards_as_the_tournament_deal():
     _, text = run_main(["--agents", "random:bid_rate=0", "--seed", "8", "--deal", "5", "--seat", "2"],
                        [], then="1")
     deal = Deal(None, 5 % 4, deal_pack(8, 5))
-    mine = " ".join(CARD_NAMES[c] for c in sorted(range(40), key=lambda c: (c // 10, -c))
+    mine = " ".join(CARD_NAMES[c] for c in sorted(range(40), key=lambda c: (suit_of(c), -c))
                     if deal.hands[2] >> c & 1)
     assert "You are seat 2" in text
     assert "All four passed: the deal is thrown in, no one pays." in text

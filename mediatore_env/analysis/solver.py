@@ -6,7 +6,7 @@ current trick and what has been played to it, which seats form the declarer side
 how many thirds it has already taken -- the solver tells the declarer side's final
 thirds when both sides play perfectly::
 
-    >>> from mediatore_env.cards import CARD_NAMES, parse_cards, to_mask
+    >>> from mediatore_env.core.cards import CARD_NAMES, parse_cards, to_mask
     >>> hands = tuple(to_mask(parse_cards(t)) for t in ("DA C3", "D3 C4", "D5 C5", "D6 C6"))
     >>> pos = Position(hands, leader=0, trick=(), declarer_side=0b0001)
     >>> solve(pos), reaches(pos, 4), reaches(pos, 5)
@@ -61,8 +61,10 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
-from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, cards_of,
-                          format_cards, thirds_of)
+from ..core.cards import (BIT_OF, CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, POWER_OF, SUITS,
+                          SUIT_MASKS, SUIT_OF, bit, cards_of, format_cards, highest, suit_of,
+                          thirds_of)
+from ..core.tricks import playable, trick_winner
 
 __all__ = [
     "BACKEND",
@@ -156,7 +158,7 @@ def _check(pos: Position) -> None:
             raise ValueError(f"not a card: {c!r}")
         if seen >> c & 1:
             raise ValueError(f"card {CARD_NAMES[c]} is both in a hand and in the trick")
-        seen |= 1 << c
+        seen |= bit(c)
     played = {(pos.leader + i) % 4 for i in range(len(pos.trick))}
     sizes = [h.bit_count() + (s in played) for s, h in enumerate(pos.hands)]
     if len(set(sizes)) != 1 or (pos.trick and sizes[0] == 0):
@@ -169,21 +171,7 @@ def _check(pos: Position) -> None:
 
 def legal_cards(pos: Position) -> list[int]:
     """The cards the seat to move may play: the suit led if it has any, else anything."""
-    hand = pos.hands[to_move(pos)]
-    if pos.trick:
-        follow = hand & SUIT_MASKS[pos.trick[0] // 10]
-        if follow:
-            hand = follow
-    return cards_of(hand)
-
-
-def _trick_winner_offset(trick) -> int:
-    led = trick[0] // 10
-    best = 0
-    for i in range(1, len(trick)):
-        if trick[i] // 10 == led and trick[i] > trick[best]:
-            best = i
-    return best
+    return cards_of(playable(pos.hands[to_move(pos)], pos.trick))
 
 
 def play(pos: Position, card: int) -> Position:
@@ -197,11 +185,11 @@ def play(pos: Position, card: int) -> Position:
         raise ValueError(f"{CARD_NAMES[card] if 0 <= card < NUM_CARDS else card!r} is not legal here")
     mover = to_move(pos)
     hands = list(pos.hands)
-    hands[mover] &= ~(1 << card)
+    hands[mover] &= ~bit(card)
     trick = pos.trick + (card,)
     if len(trick) < 4:
         return pos._replace(hands=tuple(hands), trick=trick)
-    winner = (pos.leader + _trick_winner_offset(trick)) % 4
+    winner = trick_winner(pos.leader, trick)
     thirds = sum(POINTS[c] for c in trick)
     if not any(hands):
         thirds += LAST_TRICK_THIRDS + pos.monte_thirds
@@ -304,7 +292,7 @@ def last_nodes() -> int:
     the C core the count depends on what the table already holds (a warm table saves
     nodes), so clear it to compare counts::
 
-        >>> from mediatore_env.cards import parse_cards, to_mask
+        >>> from mediatore_env.core.cards import parse_cards, to_mask
         >>> hands = tuple(to_mask(parse_cards(t)) for t in ("DA C3", "D3 C4", "D5 C5", "D6 C6"))
         >>> pos = Position(hands, leader=0, trick=(), declarer_side=0b0001)
         >>> clear_table(); reaches(pos, 4), last_nodes()
@@ -336,7 +324,7 @@ def brute_force(pos: Position) -> int:
     def future(leader: int, trick: list[int]) -> int:
         # Thirds the declarer side wins from here on (taken excluded).
         if len(trick) == 4:
-            winner = (leader + _trick_winner_offset(trick)) % 4
+            winner = trick_winner(leader, trick)
             thirds = sum(POINTS[c] for c in trick)
             if not any(hands):
                 thirds += bonus
@@ -348,10 +336,9 @@ def brute_force(pos: Position) -> int:
                 return memo[key]
         mover = (leader + len(trick)) % 4
         hand = hands[mover]
-        legal = hand & SUIT_MASKS[trick[0] // 10] if trick else 0
         values = []
-        for c in cards_of(legal or hand):
-            hands[mover] = hand & ~(1 << c)
+        for c in cards_of(playable(hand, trick)):
+            hands[mover] = hand & ~bit(c)
             values.append(future(leader, trick + [c]))
         hands[mover] = hand
         v = max(values) if side >> mover & 1 else min(values)
@@ -365,14 +352,14 @@ def brute_force(pos: Position) -> int:
 
 
 # -- the pure-Python core: the same algorithm as _dds.c ----------------------------------
-
-_POINTS_BY_POWER = (0, 0, 0, 0, 1, 1, 1, 3, 1, 1)
-
+# Its loops run once per node: they index the card tables SUIT_OF, POWER_OF and BIT_OF
+# (core.cards) instead of calling suit_of(), power_of() and bit(), which cost a call each.
 
 def _rank_of_card(in_play: int, card: int) -> tuple[int, int]:
     """A card as (suit, rank from the top among the suit's cards in play)."""
-    above = in_play & SUIT_MASKS[card // 10] & ~((2 << card) - 1)
-    return card // 10, above.bit_count()
+    suit = suit_of(card)
+    above = in_play & SUIT_MASKS[suit] & ~((bit(card) << 1) - 1)
+    return suit, above.bit_count()
 
 
 def _move_to_front(moves: list[int], card: int | None) -> None:
@@ -385,8 +372,8 @@ def _card_of_rank(in_play: int, code: tuple[int, int]) -> int:
     suit, rank = code
     in_suit = in_play & SUIT_MASKS[suit]
     for _ in range(rank):
-        in_suit &= ~(1 << (in_suit.bit_length() - 1))
-    return in_suit.bit_length() - 1
+        in_suit &= ~bit(highest(in_suit))
+    return highest(in_suit)
 
 
 _NO_LIMIT = 1 << 62
@@ -462,13 +449,11 @@ class _PySearch:
         positions that differ only in exact ranks of the cards gone share it."""
         hand = self.hand
         suits = []
-        for suit in range(4):
-            base = 10 * suit
+        for suit in SUITS:
             cards = []
-            for p in range(9, -1, -1):
-                if all_cards >> (base + p) & 1:
-                    holder = next(s for s in range(4) if hand[s] >> (base + p) & 1)
-                    cards.append(holder * 4 + _POINTS_BY_POWER[p])
+            for c in cards_of(all_cards & SUIT_MASKS[suit]):  # top down
+                holder = next(s for s in range(4) if hand[s] >> c & 1)
+                cards.append(holder * 4 + POINTS[c])
             suits.append(tuple(cards))
         return tuple(suits), self.leader
 
@@ -476,41 +461,34 @@ class _PySearch:
         """Thirds the leader's side takes for sure by cashing the leader's top cards."""
         mine = self.hand[self.leader]
         q = 0
-        for suit in range(4):
+        for suit in SUITS:
             in_suit = all_cards & SUIT_MASKS[suit]
             while in_suit:
                 top = in_suit.bit_length() - 1
                 if not mine >> top & 1:
                     break
                 q += POINTS[top]
-                in_suit &= ~(1 << top)
+                in_suit &= ~BIT_OF[top]
         return q
 
     def _moves(self, mover: int) -> list[int]:
         """Legal cards of ``mover``, one per class of equivalent cards (gen_moves in C)."""
-        hand = self.hand[mover]
-        legal = hand
+        legal = playable(self.hand[mover], self.trick)
         in_play = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
         for c in self.trick:
-            in_play |= 1 << c
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0] // 10]
-            if follow:
-                legal = follow
+            in_play |= BIT_OF[c]
         moves = []
-        for suit in range(4):
-            mine = (legal >> (10 * suit)) & 1023
-            if not mine:
+        for suit_mask in SUIT_MASKS:
+            if not legal & suit_mask:
                 continue
-            present = (in_play >> (10 * suit)) & 1023
+            # The suit's cards in play, top down: a card next below one of mine with the
+            # same points is equivalent to it.
             prev_mine, prev_points = False, -1
-            for p in range(9, -1, -1):
-                if not present >> p & 1:
-                    continue
-                if mine >> p & 1:
-                    pts = _POINTS_BY_POWER[p]
+            for c in cards_of(in_play & suit_mask):
+                if legal >> c & 1:
+                    pts = POINTS[c]
                     if not (prev_mine and prev_points == pts):
-                        moves.append(suit * 10 + p)
+                        moves.append(c)
                     prev_mine, prev_points = True, pts
                 else:
                     prev_mine = False
@@ -525,8 +503,8 @@ class _PySearch:
         scores = []
         if not self.trick:
             for c in moves:
-                pts, p = POINTS[c], c % 10
-                others = all_cards & ~hand[mover] & SUIT_MASKS[c // 10]
+                pts, p = POINTS[c], POWER_OF[c]
+                others = all_cards & ~hand[mover] & SUIT_MASKS[SUIT_OF[c]]
                 if not others or c > others.bit_length() - 1:
                     scores.append(1000 + 20 * pts + p)
                 else:
@@ -536,10 +514,9 @@ class _PySearch:
                     scores.append((500 if ours else 0) - 20 * pts - p)
         else:
             trick = self.trick
-            led = trick[0] // 10
-            win_pos = _trick_winner_offset(trick)
-            win = trick[win_pos]
-            win_seat = (self.leader + win_pos) % 4
+            led = SUIT_OF[trick[0]]
+            win_seat = trick_winner(self.leader, trick)
+            win = trick[(win_seat - self.leader) % 4]
             later_opp = later_partner = 0
             for k in range(len(trick) + 1, 4):
                 seat = (self.leader + k) % 4
@@ -553,8 +530,8 @@ class _PySearch:
                 partner_top > win and partner_top > opp_top
             )
             for c in moves:
-                pts, p = POINTS[c], c % 10
-                if c // 10 == led and c > win:
+                pts, p = POINTS[c], POWER_OF[c]
+                if SUIT_OF[c] == led and c > win:
                     scores.append(1000 + 20 * pts - p if c > opp_top else 200 + p - 20 * pts)
                 else:
                     scores.append(800 + 20 * pts - p if ours_safe else -20 * pts - p)
@@ -567,7 +544,7 @@ class _PySearch:
         trick = list(self.trick)
         for k in range(len(trick), 4):
             trick.append(self.hand[(self.leader + k) % 4].bit_length() - 1)
-        winner = (self.leader + _trick_winner_offset(trick)) % 4
+        winner = trick_winner(self.leader, trick)
         if self.side >> winner & 1:
             return sum(POINTS[c] for c in trick) + self.bonus
         return 0
@@ -625,12 +602,11 @@ class _PySearch:
         best = -1 if maximize else 1 << 20
         cut_card = None
         for c in moves:
-            hand[mover] &= ~(1 << c)
+            hand[mover] &= ~BIT_OF[c]
             trick.append(c)
             if len(trick) == 4:
-                win_pos = _trick_winner_offset(trick)
+                winner = trick_winner(self.leader, trick)
                 pts = sum(POINTS[x] for x in trick)
-                winner = (self.leader + win_pos) % 4
                 if not (hand[0] | hand[1] | hand[2] | hand[3]):
                     pts += self.bonus
                 if not self.side >> winner & 1:
@@ -643,7 +619,7 @@ class _PySearch:
             else:
                 r, b = self._reach(need)
             trick.pop()
-            hand[mover] |= 1 << c
+            hand[mover] |= BIT_OF[c]
             if r == maximize:
                 result, best, cut_card = r, b, c
                 if not trick:

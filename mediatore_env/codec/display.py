@@ -7,13 +7,13 @@ environment's ``render()`` share them, so the game looks the same everywhere.
 
 Cards are written in one of four styles (``STYLES``)::
 
-    >>> from mediatore_env.cards import SA, D3
+    >>> from mediatore_env.core.cards import SA, D3, bit
     >>> [card_text(SA, style) for style in STYLES]
     ['ace of swords', 'Asso di Spade', 'A♠', 'SA']
-    >>> from mediatore_env.game import parse_move
+    >>> from mediatore_env.mediatore.moves import parse_move
     >>> move_words(parse_move("play SA volo"))
     'play ace of swords, volo'
-    >>> hand_inline(1 << D3 | 1 << SA)
+    >>> hand_inline(bit(D3) | bit(SA))
     'D3 · - · SA · -'
     >>> format_thirds(5)
     '1 2/3'
@@ -29,12 +29,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, RANK_LETTERS, RANK_NAMES_EN, RANK_NAMES_IT,
+from ..core.cards import (CARD_NAMES, POINTS, RANK_LETTERS, RANK_NAMES_EN, RANK_NAMES_IT,
                           RANK_SYMBOLS_FR, SUIT_LETTERS, SUIT_NAMES_EN, SUIT_NAMES_FR,
-                          SUIT_NAMES_IT, SUIT_SYMBOLS_FR, card_long_name, cards_of)
+                          SUIT_NAMES_IT, SUIT_SYMBOLS_FR, SUITS, card_long_name, cards_of,
+                          power_of, suit_of, to_mask)
 from ..mediatore.game import Deal
-from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE,
-                               GIVE_BASE, PASS, PHASE_NAMES, PLAY_BASE)
+from ..mediatore.moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES,
+                               PLAY, card_of_move, phase_of_move, signal_of_move)
+from ..mediatore.rules import NO_SIGNAL
 from ..mediatore.rules import (CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWITCHES,
                                Rules)
 
@@ -106,14 +108,14 @@ def hand_lines(mask: int, style: str = "english") -> list[str]:
     labels = _SUITS[style]
     label_width = max(map(len, labels))
     rows = []
-    for s in range(4):
-        in_suit = [c for c in cards if c // 10 == s]
+    for s in SUITS:
+        in_suit = [c for c in cards if suit_of(c) == s]
         if style == "short":
             words = " ".join(CARD_NAMES[c] for c in in_suit)
         elif style == "french":
             words = " ".join(card_tag(c, style) for c in in_suit)
         else:
-            words = "  ".join(_RANKS[style][c % 10] for c in in_suit)
+            words = "  ".join(_RANKS[style][power_of(c)] for c in in_suit)
         rows.append((labels[s], words or "-", " ".join(CARD_NAMES[c] for c in in_suit)))
     if style in ("short", "french"):
         return [f"{label:<{label_width}}  {words}" for label, words, _ in rows]
@@ -134,8 +136,8 @@ def cards_inline(mask: int, style: str = "short") -> str:
 def hand_inline(mask: int, style: str = "short") -> str:
     """A hand on one line, suits in order D C S B separated by dots: ``'D3 DA · - · SA · B4'``."""
     cards = cards_of(mask)
-    return " · ".join(" ".join(card_tag(c, style) for c in cards if c // 10 == s) or "-"
-                      for s in range(4))
+    return " · ".join(" ".join(card_tag(c, style) for c in cards if suit_of(c) == s) or "-"
+                      for s in SUITS)
 
 
 # -- rules, bids and moves --------------------------------------------------------------------
@@ -158,16 +160,12 @@ def move_words(move: int, style: str = "english") -> str:
     ``'give king of batons'``, ``'play ace of swords, volo'``."""
     if move == PASS:
         return "pass"
-    if move < CALL_BASE:
+    phase = phase_of_move(move)
+    if phase == AUCTION:
         return "bid " + CONTRACT_NAMES[move]
-    if move < DISCARD_BASE:
-        return "call " + card_text(move - CALL_BASE, style)
-    if move < GIVE_BASE:
-        return "discard " + card_text(move - DISCARD_BASE, style)
-    if move < PLAY_BASE:
-        return "give " + card_text(move - GIVE_BASE, style)
-    signal, card = divmod(move - PLAY_BASE, NUM_CARDS)
-    return "play " + card_text(card, style) + (", " + SIGNAL_NAMES[signal] if signal else "")
+    text = CARD_VERBS[phase] + " " + card_text(card_of_move(move), style)
+    signal = signal_of_move(move) if phase == PLAY else NO_SIGNAL
+    return text + (", " + SIGNAL_NAMES[signal] if signal else "")
 
 
 def _columns(entries: list[str], width: int) -> list[str]:
@@ -187,14 +185,14 @@ def _columns(entries: list[str], width: int) -> list[str]:
 
 def _call_columns(numbered, style: str, num_width: int) -> list[str]:
     """Calls in four columns, one per suit under its name, strongest card first."""
-    by_suit = [[(i, m - CALL_BASE) for i, m in numbered if (m - CALL_BASE) // 10 == s]
-               for s in range(4)]
+    by_suit = [[(i, card_of_move(m)) for i, m in numbered if suit_of(card_of_move(m)) == s]
+               for s in SUITS]
     rank = (lambda c: card_tag(c, style)) if style in ("short", "french") \
-        else (lambda c: _RANKS[style][c % 10])
+        else (lambda c: _RANKS[style][power_of(c)])
     cells = [[f"{i:>{num_width}}  {rank(c)}" for i, c in column] for column in by_suit]
-    w = max(len(suit_label(s, style)) for s in range(4))
+    w = max(len(suit_label(s, style)) for s in SUITS)
     w = max(w, *(len(cell) for column in cells for cell in column)) + 4
-    lines = ["".join(f"{' ' * (num_width + 2) + suit_label(s, style):<{w}}" for s in range(4)).rstrip()]
+    lines = ["".join(f"{' ' * (num_width + 2) + suit_label(s, style):<{w}}" for s in SUITS).rstrip()]
     for r in range(max(map(len, cells))):
         lines.append("".join(f"{column[r] if r < len(column) else '':<{w}}" for column in cells).rstrip())
     return lines
@@ -205,28 +203,28 @@ def moves_lines(moves: Sequence[int], style: str = "english", width: int = 78) -
     at a glance: a lead's signals on the line of its card, calls and discards in columns."""
     numbered = [(i, m) for i, m in enumerate(moves, 1)]
     num_width = len(str(len(moves)))
-    if all(m >= PLAY_BASE for m in moves) and any(m >= PLAY_BASE + NUM_CARDS for m in moves):
+    phases = {phase_of_move(m) for m in moves}
+    if phases == {PLAY} and any(signal_of_move(m) != NO_SIGNAL for m in moves):
         # A lead: one line per card, its signals after it.
         rows: list[list[tuple[int, int]]] = []
         for i, m in numbered:
-            if (m - PLAY_BASE) < NUM_CARDS or not rows:
+            if signal_of_move(m) == NO_SIGNAL or not rows:
                 rows.append([(i, m)])
             else:
                 rows[-1].append((i, m))
-        first = max(len(card_text((r[0][1] - PLAY_BASE) % NUM_CARDS, style)) for r in rows)
+        first = max(len(card_text(card_of_move(r[0][1]), style)) for r in rows)
         lines = []
         for row in rows:
             (i, m), rest = row[0], row[1:]
-            card = (m - PLAY_BASE) % NUM_CARDS
-            text = f"{i:>{num_width}}  {card_text(card, style):<{first}}"
+            text = f"{i:>{num_width}}  {card_text(card_of_move(m), style):<{first}}"
             for j, s in rest:
-                text += f"   {j:>{num_width}} {SIGNAL_NAMES[(s - PLAY_BASE) // NUM_CARDS]}"
+                text += f"   {j:>{num_width}} {SIGNAL_NAMES[signal_of_move(s)]}"
             lines.append(text)
         return lines
-    if moves and all(CALL_BASE <= m < DISCARD_BASE for m in moves):
+    if phases == {CALL}:
         return _call_columns(numbered, style, num_width)
     verbs = {move_words(m, "short").split()[0] for m in moves}
-    if len(verbs) == 1 and verbs & {"call", "discard", "give", "play"}:
+    if len(verbs) == 1 and verbs & set(CARD_VERBS.values()):
         entries = [f"{i:>{num_width}}  {move_words(m, style).split(' ', 1)[1]}" for i, m in numbered]
     else:
         entries = [f"{i:>{num_width}}  {move_words(m, style)}" for i, m in numbered]
@@ -503,9 +501,9 @@ def result_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES, style: str 
         w = max(map(len, names))
         lines.append("hands as dealt:")
         for s, hand in enumerate(record["hands"]):
-            mask = sum(1 << _card(c) for c in hand)
+            mask = to_mask(_card(c) for c in hand)
             lines.append(f"  {names[s]:<{w}}  {hand_inline(mask, style)}")
-        monte = sum(1 << _card(c) for c in record["pack"][36:])
+        monte = to_mask(_card(c) for c in record["pack"][36:])
         lines.append(f"  {'monte':<{w}}  {cards_inline(monte, style)}")
     if not result.get("thrown_in"):
         if result["discards"]:

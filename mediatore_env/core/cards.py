@@ -45,35 +45,50 @@ RANK_NAMES_IT = ("4", "5", "6", "7", "Fante", "Cavallo", "Re", "Asso", "2", "3")
 RANK_NAMES_EN = ("4", "5", "6", "7", "jack", "horse", "king", "ace", "2", "3")
 RANK_SYMBOLS_FR = ("4", "5", "6", "7", "J", "Q", "K", "A", "2", "3")
 
-# Card points in thirds of a point, by power: A = 3, the 3, 2 and court cards 1, 4-7 nothing.
-_POINTS_BY_POWER = (0, 0, 0, 0, 1, 1, 1, 3, 1, 1)
-POINTS = tuple(_POINTS_BY_POWER[c % 10] for c in range(NUM_CARDS))
-DECK_THIRDS = sum(POINTS)  # 32
-LAST_TRICK_THIRDS = 3
-TOTAL_THIRDS = DECK_THIRDS + LAST_TRICK_THIRDS  # 35 thirds = 11 2/3 points
-
-SUIT_MASKS = tuple(((1 << 10) - 1) << (10 * s) for s in SUITS)
-# "Low" cards for the striscio signal: Re or lower (power <= 6).
-LOW_MASKS = tuple(((1 << 7) - 1) << (10 * s) for s in SUITS)
-ACES = sum(1 << c for c in range(NUM_CARDS) if POINTS[c] == 3)
-ONE_THIRD_CARDS = sum(1 << c for c in range(NUM_CARDS) if POINTS[c] == 1)
-
 
 def suit_of(card: int) -> int:
+    """The suit of a card: ``DENARI``, ``COPPE``, ``SPADE`` or ``BASTONI`` (0..3)."""
     return card // 10
 
 
 def power_of(card: int) -> int:
+    """A card's strength within its suit, 0 (the 4) .. 9 (the 3); see the table above."""
     return card % 10
 
 
 def make_card(suit: int, power: int) -> int:
+    """The card of ``suit`` with ``power``: the inverse of :func:`suit_of` and :func:`power_of`."""
     return suit * 10 + power
+
+
+def bit(card: int) -> int:
+    """The one-card bitset of ``card``."""
+    return 1 << card
+
+
+# The same by table, for hot loops (the solver's search, the engine): indexing a tuple costs
+# less than a call and no more than the arithmetic, and names what it means.
+SUIT_OF = tuple(suit_of(c) for c in range(NUM_CARDS))
+POWER_OF = tuple(power_of(c) for c in range(NUM_CARDS))
+BIT_OF = tuple(bit(c) for c in range(NUM_CARDS))
+
+# Card points in thirds of a point, by power: A = 3, the 3, 2 and court cards 1, 4-7 nothing.
+_POINTS_BY_POWER = (0, 0, 0, 0, 1, 1, 1, 3, 1, 1)
+POINTS = tuple(_POINTS_BY_POWER[power_of(c)] for c in range(NUM_CARDS))
+DECK_THIRDS = sum(POINTS)  # 32
+LAST_TRICK_THIRDS = 3
+TOTAL_THIRDS = DECK_THIRDS + LAST_TRICK_THIRDS  # 35 thirds = 11 2/3 points
+
+SUIT_MASKS = tuple(sum(bit(make_card(s, p)) for p in range(10)) for s in SUITS)
+# "Low" cards for the striscio signal: Re or lower (power <= 6).
+LOW_MASKS = tuple(sum(bit(make_card(s, p)) for p in range(7)) for s in SUITS)
+ACES = sum(bit(c) for c in range(NUM_CARDS) if POINTS[c] == 3)
+ONE_THIRD_CARDS = sum(bit(c) for c in range(NUM_CARDS) if POINTS[c] == 1)
 
 
 def card_name(card: int) -> str:
     """Canonical two-letter text of a card: suit letter then rank letter, e.g. ``'D3'``."""
-    return SUIT_LETTERS[card // 10] + RANK_LETTERS[card % 10]
+    return SUIT_LETTERS[suit_of(card)] + RANK_LETTERS[power_of(card)]
 
 
 CARD_NAMES = tuple(card_name(c) for c in range(NUM_CARDS))
@@ -100,7 +115,7 @@ def parse_card(text: str) -> int:
 
 def card_long_name(card: int, style: str = "italian") -> str:
     """Display name: ``'Asso di Spade'`` (italian), ``'ace of swords'`` (english), ``'A♠'`` (french)."""
-    suit, power = divmod(card, 10)
+    suit, power = suit_of(card), power_of(card)
     if style == "italian":
         return f"{RANK_NAMES_IT[power]} di {SUIT_NAMES_IT[suit]}"
     if style == "english":
@@ -112,20 +127,17 @@ def card_long_name(card: int, style: str = "italian") -> str:
 
 # -- bitsets -----------------------------------------------------------------------------
 
-def bit(card: int) -> int:
-    return 1 << card
-
-
 def to_mask(cards: Iterable[int]) -> int:
+    """The bitset of some cards."""
     mask = 0
     for c in cards:
-        mask |= 1 << c
+        mask |= BIT_OF[c]
     return mask
 
 
 # For each 10-bit suit pattern, the powers present, strongest first; and per suit the cards.
 _POWERS = tuple(tuple(p for p in range(9, -1, -1) if pattern >> p & 1) for pattern in range(1024))
-_D, _C, _S, _B = (tuple(tuple(10 * s + p for p in ps) for ps in _POWERS) for s in SUITS)
+_D, _C, _S, _B = (tuple(tuple(make_card(s, p) for p in ps) for ps in _POWERS) for s in SUITS)
 
 
 def cards_of(mask: int) -> list[int]:

@@ -2,19 +2,39 @@
 the highest card of the suit led wins.
 
 Cards are ids ``suit * 10 + power`` (:mod:`.cards`), so within a suit the larger id wins.
+Hands are bitsets.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
+from .cards import SUIT_MASKS, SUIT_OF
+
 
 def trick_winner(leader: int, cards: Sequence[int]) -> int:
-    """Seat winning a complete trick: the highest card of the suit led (no trumps)."""
-    suit = cards[0] // 10
+    """Seat winning a trick: the one that played the highest card of the suit led (no
+    trumps). ``cards`` are in playing order from ``leader``'s; for a trick still in
+    progress, the seat winning it so far."""
+    # SUIT_OF rather than suit_of(): this runs once a trick in the engine and in every node
+    # of the solver's pure-Python search.
+    suit = SUIT_OF[cards[0]]
     best = 0
-    for i in range(1, 4):
+    for i in range(1, len(cards)):
         c = cards[i]
-        if c // 10 == suit and c > cards[best]:
+        if SUIT_OF[c] == suit and c > cards[best]:
             best = i
     return (leader + best) % 4
+
+
+def follow_suit(hand: int, led: int) -> int:
+    """The cards of ``hand`` that may be played to a trick led with the card ``led``: those
+    of the suit led if the hand holds any, else every card (no obligation to win)."""
+    follow = hand & SUIT_MASKS[SUIT_OF[led]]
+    return follow or hand
+
+
+def playable(hand: int, trick: Sequence[int]) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (its cards so far): any when
+    leading, else as :func:`follow_suit`."""
+    return follow_suit(hand, trick[0]) if trick else hand

@@ -15,8 +15,12 @@ ids            move                        text
 =============  ==========================  ===============================================
 
 Build ids with :func:`bid_move`, :func:`call_move`, :func:`discard_move`, :func:`give_move`
-and :func:`play_move`; read them back with :func:`move_text` and :func:`parse_move`::
+and :func:`play_move`; take them apart with :func:`phase_of_move`, :func:`card_of_move` and
+:func:`signal_of_move`; write and read them as text with :func:`move_text` and
+:func:`parse_move`::
 
+    >>> from mediatore_env.core.cards import SA
+    >>> from mediatore_env.mediatore.rules import BUSSO
     >>> move_text(play_move(parse_card("D3"), BUSSO)), parse_move("call SA") == call_move(SA)
     ('play D3 busso', True)
 """
@@ -44,23 +48,65 @@ WIN_THIRDS = 18  # 6 points
 
 
 def bid_move(contract: int) -> int:
+    """The move bidding ``contract`` (a contract id of rules.py, ``CHIAMO`` .. ``ARCISOLISSIMO``)."""
     return contract
 
 
 def call_move(card: int) -> int:
+    """The declarer's move calling ``card``: its holder becomes the partner (Mediatore: gives it)."""
     return CALL_BASE + card
 
 
 def discard_move(card: int) -> int:
+    """The declarer's move discarding ``card`` to the monte."""
     return DISCARD_BASE + card
 
 
 def give_move(card: int) -> int:
+    """The declarer's move giving ``card`` back to the player who gave the called card."""
     return GIVE_BASE + card
 
 
 def play_move(card: int, signal: int = NO_SIGNAL) -> int:
+    """The move playing ``card`` to the trick with ``signal`` (only a lead may carry one)."""
     return PLAY_BASE + signal * NUM_CARDS + card
+
+
+# -- reading move ids back --------------------------------------------------------------------
+
+def phase_of_move(move: int) -> int:
+    """The phase whose move ``move`` is: ``AUCTION`` (pass and the bids), ``CALL``,
+    ``DISCARD``, ``GIVE`` or ``PLAY``."""
+    if move < CALL_BASE:
+        return AUCTION
+    if move < DISCARD_BASE:
+        return CALL
+    if move < GIVE_BASE:
+        return DISCARD
+    if move < PLAY_BASE:
+        return GIVE
+    return PLAY
+
+
+def card_of_move(move: int) -> int:
+    """The card that a call, discard, give or play move names; the inverse of
+    :func:`call_move` .. :func:`play_move`. ``ValueError`` for pass and the bids."""
+    if not CALL_BASE <= move < NUM_MOVES:
+        raise ValueError(f"move {move!r} names no card; card moves are {CALL_BASE}..{NUM_MOVES - 1}")
+    # From CALL_BASE on the ids run in blocks of NUM_CARDS, one per kind of card move and
+    # one per signal of a play, each block in card order.
+    return (move - CALL_BASE) % NUM_CARDS
+
+
+def signal_of_move(move: int) -> int:
+    """The signal a play move carries (``NO_SIGNAL`` for none). ``ValueError`` for any other move."""
+    if not PLAY_BASE <= move < NUM_MOVES:
+        raise ValueError(f"move {move!r} is not a play; plays are {PLAY_BASE}..{NUM_MOVES - 1}")
+    return (move - PLAY_BASE) // NUM_CARDS
+
+
+CARD_VERBS = {CALL: "call", DISCARD: "discard", GIVE: "give", PLAY: "play"}
+"""The verb that begins the text of a card move, by its phase."""
 
 
 def move_text(move: int) -> str:
@@ -69,21 +115,17 @@ def move_text(move: int) -> str:
         raise ValueError(f"move id {move!r} out of range; valid ids are integers 0..{NUM_MOVES - 1}")
     if move == PASS:
         return "pass"
-    if move < CALL_BASE:
+    phase = phase_of_move(move)
+    if phase == AUCTION:
         return "bid " + CONTRACT_NAMES[move]
-    if move < DISCARD_BASE:
-        return "call " + CARD_NAMES[move - CALL_BASE]
-    if move < GIVE_BASE:
-        return "discard " + CARD_NAMES[move - DISCARD_BASE]
-    if move < PLAY_BASE:
-        return "give " + CARD_NAMES[move - GIVE_BASE]
-    signal, card = divmod(move - PLAY_BASE, NUM_CARDS)
-    return "play " + CARD_NAMES[card] + (" " + SIGNAL_NAMES[signal] if signal else "")
+    text = CARD_VERBS[phase] + " " + CARD_NAMES[card_of_move(move)]
+    signal = signal_of_move(move) if phase == PLAY else NO_SIGNAL
+    return text + (" " + SIGNAL_NAMES[signal] if signal else "")
 
 
 _CONTRACT_BY_NAME = {name: c for c, name in CONTRACT_NAMES.items()}
 _SIGNAL_BY_NAME = {name: s for s, name in enumerate(SIGNAL_NAMES) if name}
-_CARD_VERBS = {"call": CALL_BASE, "discard": DISCARD_BASE, "give": GIVE_BASE, "play": PLAY_BASE}
+_MOVE_BY_VERB = {"call": call_move, "discard": discard_move, "give": give_move, "play": play_move}
 
 
 def parse_move(text: str) -> int:
@@ -93,11 +135,11 @@ def parse_move(text: str) -> int:
         if words == ["pass"]:
             return PASS
         if len(words) == 2 and words[0] == "bid":
-            return _CONTRACT_BY_NAME[words[1]]
-        if words and words[0] in _CARD_VERBS:
+            return bid_move(_CONTRACT_BY_NAME[words[1]])
+        if words and words[0] in _MOVE_BY_VERB:
             card = parse_card(words[1])
             if len(words) == 2:
-                return _CARD_VERBS[words[0]] + card
+                return _MOVE_BY_VERB[words[0]](card)
             if words[0] == "play":
                 return play_move(card, _SIGNAL_BY_NAME[words[2]])
     except (KeyError, IndexError, ValueError):

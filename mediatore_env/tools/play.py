@@ -34,12 +34,16 @@ from typing import Callable, Sequence, TextIO
 
 from ..codec.display import (STYLES, YOU, card_text, changes, hand_lines, move_words, moves_lines,
                              result_lines, rules_text, snapshot, view_text)
-from ..core.cards import CARD_NAMES, LOW_MASKS, NUM_CARDS, SUIT_MASKS, SUIT_NAMES_EN, cards_of
+from ..core.cards import (CARD_NAMES, CC, LOW_MASKS, SUIT_MASKS, SUIT_NAMES_EN, bit, cards_of,
+                          make_card, suit_of)
+from ..core.tricks import follow_suit
 from ..mediatore.game import Deal
-from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE,
-                               PASS, PLAY, PLAY_BASE, parse_move)
+from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
+                               discard_move, give_move, parse_move, phase_of_move, play_move,
+                               signal_of_move)
 from ..mediatore.records import make_record, save_record
-from ..mediatore.rules import CHIAMO, CONTRACT_NAMES, PRESETS, SIGNAL_NAMES, SWITCHES, Rules
+from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, NO_SIGNAL, PRESETS,
+                               SIGNAL_NAMES, STRISCIO, SWITCHES, TUTTO_FUORI, VOLO, Rules)
 
 # -- reading what a person types ----------------------------------------------------------------
 
@@ -81,9 +85,8 @@ def _compact_card(token: str) -> int | None:
     for suit_ch, rank_ch in ((first, second), (second, first)):
         if suit_ch in "dcsb♦♥♠♣" and rank_ch in _RANK_WORDS and len(rank_ch) == 1:
             if suit_ch == rank_ch == "c":
-                return 15  # CC, the Cavallo di Coppe, either way round
-            suit = _SUIT_WORDS[suit_ch]
-            return suit * 10 + _RANK_WORDS[rank_ch]
+                return CC  # the Cavallo di Coppe, either way round
+            return make_card(_SUIT_WORDS[suit_ch], _RANK_WORDS[rank_ch])
     return None
 
 
@@ -101,7 +104,7 @@ def parse_cards_words(tokens: Sequence[str]) -> tuple[list[int], list[str]]:
             i += 1
             continue
         if (i + 1 < len(tokens) and tokens[i] in _RANK_WORDS and tokens[i + 1] in _SUIT_WORDS):
-            cards.append(_SUIT_WORDS[tokens[i + 1]] * 10 + _RANK_WORDS[tokens[i]])
+            cards.append(make_card(_SUIT_WORDS[tokens[i + 1]], _RANK_WORDS[tokens[i]]))
             i += 2
             continue
         break
@@ -112,10 +115,11 @@ def _signal_of(words: Sequence[str], allowed: Sequence[int]) -> int:
     """The signal named by ``words`` (``volo``, ``v``, ``busso e cerco la meglio``)."""
     text = "+".join(w for w in words if w not in _FILLER).replace("++", "+")
     if not text:
-        return 0
+        return NO_SIGNAL
     names = {SIGNAL_NAMES[s]: s for s in range(1, len(SIGNAL_NAMES))}
-    names.update({"tutto+fuori": 8, "tuttofuori": 8, "knock": 1, "fly": 2, "piombo": 2,
-                  "stroke": 3, "liscio": 3, "busso+la+meglio": 6, "meglio+busso": 6})
+    names.update({"tutto+fuori": TUTTO_FUORI, "tuttofuori": TUTTO_FUORI, "knock": BUSSO,
+                  "fly": VOLO, "piombo": VOLO, "stroke": STRISCIO, "liscio": STRISCIO,
+                  "busso+la+meglio": BUSSO_MEGLIO, "meglio+busso": BUSSO_MEGLIO})
     if text in names:
         return names[text]
     matches = {s for name, s in names.items() if name.startswith(text) and s in allowed}
@@ -189,17 +193,17 @@ def read_answer(text: str, view, listed: Sequence[int]) -> list[int] | str:
         if len(cards) > 1:
             raise BadInput("Play one card at a time.")
         card = cards[0]
-        allowed = [(m - PLAY_BASE) // NUM_CARDS for m in listed if (m - PLAY_BASE) % NUM_CARDS == card]
+        allowed = [signal_of_move(m) for m in listed if card_of_move(m) == card]
         signal = _signal_of(rest, allowed or range(len(SIGNAL_NAMES)))
-        move = PLAY_BASE + signal * NUM_CARDS + card
+        move = play_move(card, signal)
     elif rest:
         raise BadInput(f"I do not understand {' '.join(rest)!r} after the card. " + _what_to_type(view))
     elif phase == DISCARD:
-        return _check_discards([DISCARD_BASE + c for c in cards], view)
+        return _check_discards([discard_move(c) for c in cards], view)
     elif len(cards) > 1:
         raise BadInput("One card, please.")
     else:
-        move = {CALL: CALL_BASE, GIVE: GIVE_BASE}[phase] + cards[0]
+        move = {CALL: call_move, GIVE: give_move}[phase](cards[0])
     if move not in legal:
         raise BadInput(explain_illegal(move, view))
     return [move]
@@ -208,7 +212,7 @@ def read_answer(text: str, view, listed: Sequence[int]) -> list[int] | str:
 def _check_discards(moves: list[int], view) -> list[int]:
     left = 4 - view.discards.bit_count()
     for m in moves:
-        if not view.hand >> (m - DISCARD_BASE) & 1:
+        if not view.hand >> card_of_move(m) & 1:
             raise BadInput(explain_illegal(m, view))
     if len(set(moves)) != len(moves):
         raise BadInput("The same card twice: name each card to discard once.")
@@ -244,16 +248,16 @@ def explain_illegal(move: int, view) -> str:
     if phase == CALL:
         only = {"three": "a 3", "three_or_two": "a 3 or a 2", "no_ace": "any card but an ace"}
         return (f"At this table you may call only {only.get(view.rules.call_restriction, 'any card')}; "
-                f"{card_text(move - CALL_BASE)} is not allowed.")
+                f"{card_text(card_of_move(move))} is not allowed.")
+    card = card_of_move(move)
     if phase in (DISCARD, GIVE):
-        card = move - (DISCARD_BASE if phase == DISCARD else GIVE_BASE)
         return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
-    signal, card = divmod(move - PLAY_BASE, NUM_CARDS)
+    signal = signal_of_move(move)
     if not hand >> card & 1:
         return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
     if view.trick:
-        suit = view.trick[0] // 10
-        if card // 10 != suit and hand & SUIT_MASKS[suit]:
+        if not follow_suit(hand, view.trick[0]) >> card & 1:
+            suit = suit_of(view.trick[0])
             held = " ".join(CARD_NAMES[c] for c in cards_of(hand & SUIT_MASKS[suit]))
             return f"You must follow suit: {SUIT_NAMES_EN[suit]} were led and you hold {held}."
         if signal:
@@ -263,12 +267,12 @@ def explain_illegal(move: int, view) -> str:
         return "Signals are off at this table: play the card without one."
     if name not in _SIGNAL_CODE.get(view.rules.signals, ()):
         return f"{name} is not a signal of this table's code ({view.rules.signals})."
-    rest = hand & ~(1 << card)
+    rest = hand & ~bit(card)
     why = {
         "volo": ("it says this is your last card of the suit, and you hold more"
-                 if rest & SUIT_MASKS[card // 10] else ""),
+                 if rest & SUIT_MASKS[suit_of(card)] else ""),
         "striscio": ("it says you hold another low card (king or lower) of the suit"
-                     if not rest & LOW_MASKS[card // 10] else ""),
+                     if not rest & LOW_MASKS[suit_of(card)] else ""),
         "busso": "busso here says you hold the highest card of the suit still out",
         "ribusso": "ribusso says you hold the second highest card of the suit still out",
         "busso+meglio": "busso says you hold the highest card of the suit still out",
@@ -303,8 +307,8 @@ class Quit(Exception):
 
 def _orderly(moves: list[int]) -> list[int]:
     """Legal moves in the order shown: calls by suit, strongest card first; others as given."""
-    if moves and CALL_BASE <= moves[0] < DISCARD_BASE:
-        return sorted(moves, key=lambda m: ((m - CALL_BASE) // 10, -(m - CALL_BASE)))
+    if moves and phase_of_move(moves[0]) == CALL:
+        return sorted(moves, key=lambda m: (suit_of(card_of_move(m)), -card_of_move(m)))
     return list(moves)
 
 
