@@ -8,15 +8,15 @@ An agent is anything with two methods::
         def act(self, observation, view):   # -> a move id, one of view.legal_moves()
             return self.rng.choice(view.legal_moves())
 
-``view`` is the :class:`~mediatore_env.view.SeatView` of the seat to move: its hand, the
+``view`` is the :class:`~mediatore_env.mediatore.view.SeatView` of the seat to move: its hand, the
 auction, the contract, the tricks, ``view.legal_moves()`` -- only what that seat may know.
 ``observation`` is the environment's observation of that seat,
 ``{"observation": float32 array, "action_mask": int8 array}`` from
-``mediatore_env.encoding.observation(view)``, for agents that read tensors (a neural
+``mediatore_env.codec.observation.observation(view)``, for agents that read tensors (a neural
 network). Building it costs time, so an agent that only reads the view sets
 ``wants_observation = False`` and receives ``None``.
 
-Move ids are those of :mod:`mediatore_env.game` (``pass``, ``bid solo``, ``call D3``,
+Move ids are those of :mod:`mediatore_env.mediatore.game` (``pass``, ``bid solo``, ``call D3``,
 ``discard SA``, ``give B4``, ``play D3 busso``...), which are also the environment's action
 ids. ``reset(seed)`` is called before every deal with a seed derived from the tournament's
 seed, the deal's number and the seat, so that a seeded agent's decisions do not depend on

@@ -13,7 +13,7 @@ model or policy held in memory::
 or by name, through the registry's ``module:Class:options`` form (``mediatore-bench --agents
 agents.ppo_agent:PPOAgent:path=runs/ppo/model.zip greedy greedy greedy``).
 
-The agent encodes its own seat's view with :class:`mediatore_env.encoding.Encoder` (the
+The agent encodes its own seat's view with :class:`mediatore_env.codec.observation.Encoder` (the
 observation the model was trained on), takes the policy's action logits, and plays the legal
 move with the highest one (``deterministic=True``, the default), or draws from the policy's
 distribution over the legal moves with a generator seeded by :meth:`reset`.

@@ -1,4 +1,4 @@
-"""Engine speed: random legal play on mediatore_env.game.Deal, one core.
+"""Engine speed: random legal play on mediatore_env.mediatore.game.Deal, one core.
 
     python3 benchmarks/bench_engine.py [--deals 20000] [--seed 0] [--preset standard] [--bid-rate 0.3]
 

@@ -37,7 +37,7 @@ from .mediatore.view import SeatView
 __all__ = ["Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "format_cards",
            "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record", "replay",
            "save_record", "load_record", "mediatore_v0", "mediatore_bidding_v0", "single_seat"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat")
 

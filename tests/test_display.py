@@ -1,4 +1,4 @@
-"""The text of the table (mediatore_env.display): card styles, hands, moves, the auction grid,
+"""The text of the table (mediatore_env.codec.display): card styles, hands, moves, the auction grid,
 tricks, results, narration, and that a seat's text never shows a card the seat does not know."""
 
 import re

@@ -18,7 +18,7 @@ from mediatore_env.core.cards import CARD_NAMES, parse_cards, thirds_of, to_mask
 BACKENDS = [
     "python",
     pytest.param(
-        "c", marks=pytest.mark.skipif(solver._dds is None, reason="C core mediatore_env._dds not built")
+        "c", marks=pytest.mark.skipif(solver._dds is None, reason="C core mediatore_env.analysis._dds not built")
     ),
 ]
 SIDES = (0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001)
@@ -382,4 +382,4 @@ def test_ci_runs_the_c_core():
     # build: PIMC and the tables are ~100x slower on the fallback.
     import os
     if os.environ.get("CI") and solver.BACKEND != "c":
-        pytest.fail("the C solver did not build; mediatore_env.solver fell back to pure Python")
+        pytest.fail("the C solver did not build; mediatore_env.analysis.solver fell back to pure Python")

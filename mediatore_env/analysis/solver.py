@@ -34,7 +34,7 @@ carries 3 thirds plus the monte's thirds to its winner's side.
 The search (see docs/solver.md) is a null-window alpha-beta "does the side reach N?" with a
 transposition table at trick boundaries, equivalent cards searched once and heuristic move
 ordering; exact values come from a binary search over N. It runs in the C extension
-``mediatore_env._dds`` when that was built, else in the same algorithm in pure Python
+``mediatore_env.analysis._dds`` when that was built, else in the same algorithm in pure Python
 (120-150 times slower). :data:`BACKEND` says which: ``"c"`` or ``"python"``. Setting
 the environment variable ``MEDIATORE_SOLVER=python`` before import forces the fallback, and
 every function takes ``backend="c"`` or ``backend="python"`` to choose per call.
@@ -209,7 +209,7 @@ def _pick(backend: str | None):
     backend = backend or BACKEND
     if backend == "c":
         if _dds is None:
-            raise RuntimeError("the C solver core mediatore_env._dds is not built")
+            raise RuntimeError("the C solver core mediatore_env.analysis._dds is not built")
         return _dds
     if backend == "python":
         return _PySearch()  # a fresh table per call, like the C core's per-context table

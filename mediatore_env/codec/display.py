@@ -1,8 +1,8 @@
 """The table as text for people: hands, the auction, the contract, tricks, points and results.
 
-Small pure functions from a :class:`~mediatore_env.view.SeatView` (what one seat knows), a
-:class:`~mediatore_env.game.Deal` (everything: an open table, for replays) or a game record
-(:mod:`mediatore_env.records`) to lines of text. ``mediatore-play``, ``mediatore-replay`` and the
+Small pure functions from a :class:`~mediatore_env.mediatore.view.SeatView` (what one seat knows), a
+:class:`~mediatore_env.mediatore.game.Deal` (everything: an open table, for replays) or a game record
+(:mod:`mediatore_env.mediatore.records`) to lines of text. ``mediatore-play``, ``mediatore-replay`` and the
 environment's ``render()`` share them, so the game looks the same everywhere.
 
 Cards are written in one of four styles (``STYLES``)::

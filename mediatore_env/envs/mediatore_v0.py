@@ -49,7 +49,7 @@ mediatore_v0.env(rules=None, render_mode=None, deals=1, normalize_rewards=False,
 `mediatore_env.PRESETS`) or a dict of switches; `None` is the standard game.
 
 `**switches`: rules switches on top of `rules` (`signals="off"`, `monte_shown="always"`, ...;
-see `mediatore_env.rules.SWITCHES`). Unknown names raise `TypeError`, bad values `ValueError`.
+see `mediatore_env.mediatore.rules.SWITCHES`). Unknown names raise `TypeError`, bad values `ValueError`.
 
 `render_mode`: `None`, `"ansi"` (`render()` returns the table as text) or `"human"` (prints it
 after every step).
@@ -72,7 +72,7 @@ two space objects serve every agent.
 
 The vector is seat-relative (the observer is relative seat 0, the next seat to act after it 1,
 ...) and holds everything that seat knows and nothing else, with perfect recall of the deal.
-It is written by `mediatore_env.encoding` from the seat's `SeatView` alone. Layout version 3
+It is written by `mediatore_env.codec.observation` from the seat's `SeatView` alone. Layout version 3
 (`encoding.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
 
 | offset | length | block | meaning |
@@ -125,7 +125,7 @@ way nothing changes (`mediatore_env.codec.actions.as_move`).
 ## Action Space
 
 One `Discrete(486)` space serves every phase; the ids are the engine's move ids
-(`mediatore_env.game`), and `move_text(id)` / `parse_move(text)` turn them into text and back:
+(`mediatore_env.mediatore.game`), and `move_text(id)` / `parse_move(text)` turn them into text and back:
 
 | ids | phase | action | text |
 |---|---|---|---|
@@ -152,7 +152,7 @@ and -4 to each opponent. A thrown-in deal pays 0. Rewards go through the standar
 
 `env.unwrapped` (the `raw_env`) has `deal` (the engine's `Deal` of the current deal),
 `view(agent)` (that seat's `SeatView`), `records` (the game records of the deals finished in
-this episode, the JSON of `mediatore_env.records`) and `record` (the last of them).
+this episode, the JSON of `mediatore_env.mediatore.records`) and `record` (the last of them).
 `python -m mediatore_env replay RECORD.json` replays and prints one.
 
 `reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the episode
@@ -377,7 +377,7 @@ class raw_env(AECEnv, EzPickle):
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def view(self, agent):
-        """The :class:`~mediatore_env.view.SeatView` of ``agent``'s seat in the current deal."""
+        """The :class:`~mediatore_env.mediatore.view.SeatView` of ``agent``'s seat in the current deal."""
         return self._views[self._seats[agent]]
 
     # -- steps --------------------------------------------------------------------------------
@@ -439,7 +439,7 @@ class raw_env(AECEnv, EzPickle):
 
     @property
     def records(self) -> list[dict]:
-        """Game records of the deals finished in this episode (mediatore_env.records format)."""
+        """Game records of the deals finished in this episode (mediatore_env.mediatore.records format)."""
         if self.deals == 1:
             return [make_record(d) for d in self._finished]
         return [make_record(d, episode_deal=i + 1, episode_deals=self.deals)
@@ -451,7 +451,7 @@ class raw_env(AECEnv, EzPickle):
         return self.records[-1] if self._finished else None
 
     def render(self):
-        """The table as text (mediatore_env.display): what the acting seat sees, or the open
+        """The table as text (mediatore_env.codec.display): what the acting seat sees, or the open
         table with ``render_all`` and once the deal is over."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")

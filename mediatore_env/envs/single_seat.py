@@ -20,8 +20,8 @@ one deal. ::
 
 =================  ===========================================================================
 Observation        ``Box(0, 1, (2132,), float32)``: the learner's seat observation vector of
-                   :mod:`mediatore_env.encoding` (seat-relative), as in the PettingZoo env
-Action             ``Discrete(486)``: the engine's move ids (:mod:`mediatore_env.game`)
+                   :mod:`mediatore_env.codec.observation` (seat-relative), as in the PettingZoo env
+Action             ``Discrete(486)``: the engine's move ids (:mod:`mediatore_env.mediatore.game`)
 Mask               ``env.action_masks()``: bool ``(486,)``, True for the legal moves (the
                    method sb3-contrib's ``MaskablePPO`` calls); the same array is
                    ``info["action_mask"]`` after every ``reset`` and ``step``
@@ -49,7 +49,7 @@ last of the deal, the opponents play on to the end within the same ``step``, whi
   generator (a mix of opponents, a pool of past versions). The agents are reset before each
   deal with seeds drawn from that generator, so ``reset(seed=s)`` replays the same episode.
 - ``seat``: the learner's seat 0..3, or None to draw it each episode.
-- ``rules``: a :class:`~mediatore_env.rules.Rules`, a preset name or a dict of switches;
+- ``rules``: a :class:`~mediatore_env.mediatore.rules.Rules`, a preset name or a dict of switches;
   ``**switches`` add rules switches on top (``signals="off"``).
 - ``normalize_rewards``: divide payments by the largest payment possible under the rules
   (60 units in the standard game), so rewards lie in [-1, 1]; ``reward_scale`` multiplies on
@@ -71,8 +71,8 @@ the opponents and their seeds. ``options`` may give ``{"pack": [...40 cards...],
 
 ``info`` holds ``"action_mask"``, ``"seat"``, ``"dealer"``; at the end also ``"payoffs"`` (the
 four seats' payments in units, unscaled), ``"contract"`` (None when thrown in) and
-``"declarer"``. ``env.deal`` is the engine's :class:`~mediatore_env.game.Deal`, ``env.view``
-the learner's :class:`~mediatore_env.view.SeatView`.
+``"declarer"``. ``env.deal`` is the engine's :class:`~mediatore_env.mediatore.game.Deal`, ``env.view``
+the learner's :class:`~mediatore_env.mediatore.view.SeatView`.
 """
 
 from __future__ import annotations

@@ -13,13 +13,13 @@ list or with the move in words: ``solo`` / ``bid solo``, ``pass``, ``D3`` / ``3D
 several cards at once (``D4 D5 C4 C5``). ``?`` shows help, ``t`` the table again, ``q`` quits
 (so does Ctrl-D). Bad input gets an explanation and the same question again.
 
-The screen is built from the human's :class:`~mediatore_env.view.SeatView` only, so it cannot
+The screen is built from the human's :class:`~mediatore_env.mediatore.view.SeatView` only, so it cannot
 show what the seat may not know; the full record, every hand included, is shown at the end.
 
 Deal ``k`` of seed ``S`` has the same cards and dealer as deal ``k`` of
 ``mediatore-bench --seed S`` (:func:`agents.tournament.deal_pack`), so a deal seen in a
 tournament can be played by hand with ``--seed S --deal k``. Each finished deal can be saved
-as a game record (:mod:`mediatore_env.records`) for ``mediatore-replay``.
+as a game record (:mod:`mediatore_env.mediatore.records`) for ``mediatore-replay``.
 """
 
 from __future__ import annotations

@@ -4,16 +4,16 @@
     mediatore-replay game.json --seat 2         # only what seat 2 knew, as it knew it
     mediatore-replay recs/ --all                # every record in a folder, without stopping
 
-Reads the game records (:mod:`mediatore_env.records`) written by ``mediatore-play --save``,
+Reads the game records (:mod:`mediatore_env.mediatore.records`) written by ``mediatore-play --save``,
 ``mediatore-bench --save-records`` and the environment (``env.unwrapped.records``): a file
 holding one record or a list of them, or a folder of such files. Each record is first
-re-simulated with :func:`mediatore_env.records.replay`, so what is shown is what the rules
+re-simulated with :func:`mediatore_env.mediatore.records.replay`, so what is shown is what the rules
 give; a file that is not a valid record gets a clear error.
 
 The replay rebuilds the deal move by move and stops after the auction, after the exchange and
 after every trick; at a terminal it waits for Enter (``a`` shows the rest without stopping,
 ``q`` quits), otherwise (``--all``, or input from a pipe) it prints everything. With
-``--seat N`` the text is built from that seat's :class:`~mediatore_env.view.SeatView`, so it
+``--seat N`` the text is built from that seat's :class:`~mediatore_env.mediatore.view.SeatView`, so it
 shows exactly what that player knew; the full result is shown at the end either way.
 """
 
