@@ -221,3 +221,25 @@ def test_undo_exchange_draws_what_the_seat_cannot_tell():
     assert asked == [(mask(SEGREGATED[0]) | FOURS, 4)]
     assert got.hands == deal_hands(deal.pack, deal.dealer)[0] and got.monte == FOURS
     assert got.discards == mask("D5 D6 D7 S4") and got.given_back is None
+
+
+def test_a_pool_card_placed_by_a_signal_was_the_card_passed_back():
+    """Mediatore, alternative code: the declarer passes S3 (from the monte) back to the giver,
+    whose busso then says it holds S3. A third seat knows the card passed back: the giver holds
+    no other card of the pool, and every world it draws can be dealt."""
+    hands = ("D3 D2 DA DR DC DF D7 D6 S5", "C3 C2 CA CR CC CF C7 C6 C5",
+             "S2 SA SR SC SF S7 S6 S4 D5", "B3 B2 BA BR BC BF B7 B6 B5")
+    deal = make_deal(hands, "S3 D4 C4 B4", signals="alternative")
+    play(deal, "pass", "bid mediatore", "pass", "pass", "pass", "call D3")
+    for text in ("C4", "C5", "C6", "C7"):
+        play(deal, "discard " + text)
+    play(deal, "give S3", "play S5 busso")  # S3 is the highest Spade out: seat 0 holds it
+    pool = mask("S3 D4 C4 B4 D3")
+    k = deduce(deal.view(2))
+    assert k.held == ((0, card("S3")),) and k.pool_only == pool and k.back_pool == 0
+    sampler = WorldSampler(deal.view(2))
+    rng = random.Random(4)
+    for _ in range(30):
+        world = sampler.sample(rng)
+        assert world.hands[0] & pool == mask("S3")
+        sampler.deal(world, rng)  # replays the history: the world is a possible deal

@@ -75,7 +75,7 @@ class Knowledge(NamedTuple):
     pool_only: int
     #: the cards of ``pool_only`` one of which the giver may hold, passed back to it, where
     #: this seat cannot tell which card was passed back (0 when it can, or when the giver has
-    #: already played the card passed back)
+    #: already shown it: played it, or a signal placed it in its hand)
     back_pool: int
 
 
@@ -151,10 +151,16 @@ def deduce(view: "SeatView") -> Knowledge:
         pool_only = monte_seen
         if contract == MEDIATORE and called is not None:
             pool_only |= bit(called)
+    # The giver's own cards hold none of the pool, so a pool card it played, or a signal
+    # placed in its hand, was the card passed back: then no other can be.
     back_pool = 0
-    if (gave and me not in (declarer, giver) and given_back is None
-            and not played_by[giver] & pool_only):
-        back_pool = pool_only
+    if gave and me not in (declarer, giver) and given_back is None:
+        shown = played_by[giver]
+        for seat, c in held:
+            if seat == giver:
+                shown |= bit(c)
+        if not shown & pool_only:
+            back_pool = pool_only
 
     return Knowledge(me, view.hand, view.hand_sizes, played, tuple(played_by), tuple(voids),
                      tuple(held), tuple(holds_one_of), contract, declarer, called, giver, taken,
