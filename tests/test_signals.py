@@ -8,7 +8,7 @@ import pytest
 from packs import make_deal, play
 
 from mediatore_env.core.cards import ALL_CARDS, LOW_MASKS, SUIT_MASKS, bit, parse_card
-from mediatore_env.mediatore.moves import NUM_MOVES, PLAY_BASE, parse_move
+from mediatore_env.mediatore.moves import NUM_MOVES, parse_move, play_move
 from mediatore_env.mediatore.rules import (BUSSO, BUSSO_MEGLIO, MEGLIO, NO_SIGNAL, RIBUSSO,
                                            RIBUSSO_MEGLIO, STRISCIO, TUTTO_FUORI, VOLO, Claim,
                                            allowed_signals, signal_claim)
@@ -33,7 +33,7 @@ def moves(spec):
     out = []
     for card, signals in spec.items():
         c = parse_card(card)
-        out.extend(PLAY_BASE + 40 * s + c for s in (NO_SIGNAL, *signals))
+        out.extend(play_move(c, s) for s in (NO_SIGNAL, *signals))
     return sorted(out)
 
 
@@ -85,7 +85,7 @@ def test_standard_codes_never_allow_alternative_signals(code):
     deal = leading(code)
     for s in (RIBUSSO, MEGLIO, BUSSO_MEGLIO, RIBUSSO_MEGLIO, TUTTO_FUORI):
         for card in LEADER_HAND:
-            assert not deal.is_legal(PLAY_BASE + 40 * s + parse_card(card))
+            assert not deal.is_legal(play_move(parse_card(card), s))
 
 
 def alternative(busso, ribusso):
@@ -114,8 +114,8 @@ def test_alternative_code_first_lead():
     assert sorted(deal.legal_moves()) == moves(spec)
     check_is_legal_agrees(deal)
     for card in LEADER_HAND:  # the standard code's statements do not exist here
-        assert not deal.is_legal(PLAY_BASE + 40 * VOLO + parse_card(card))
-        assert not deal.is_legal(PLAY_BASE + 40 * STRISCIO + parse_card(card))
+        assert not deal.is_legal(play_move(parse_card(card), VOLO))
+        assert not deal.is_legal(play_move(parse_card(card), STRISCIO))
 
 
 def test_alternative_code_counts_played_cards():
