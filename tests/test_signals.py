@@ -169,14 +169,16 @@ def test_what_each_signal_states():
     assert signal_claim("no_striscio", STRISCIO, da, 0) is None  # not a signal of the code
     # Alternative: with D2 played and DA led, D3 is the highest Denari out and DR the second.
     played = bit(d2)
-    assert signal_claim("alternative", BUSSO, da, played) == Claim(one_of=bit(parse_card("D3")))
-    assert signal_claim("alternative", BUSSO_MEGLIO, da, played) == Claim(one_of=bit(parse_card("D3")))
-    assert signal_claim("alternative", RIBUSSO, da, played) == Claim(one_of=bit(parse_card("DR")))
+    d3, dr = bit(parse_card("D3")), bit(parse_card("DR"))
+    assert signal_claim("alternative", BUSSO, da, played) == Claim(one_of=d3)
+    assert signal_claim("alternative", BUSSO_MEGLIO, da, played) == Claim(one_of=d3)
+    assert signal_claim("alternative", RIBUSSO, da, played) == Claim(one_of=dr)
     for request in (MEGLIO, TUTTO_FUORI, NO_SIGNAL):
         assert signal_claim("alternative", request, da, played) is None
     # No Denari out: busso states the impossible.
     every_other = denari & ~bit(parse_card("D4"))
     assert signal_claim("alternative", BUSSO, parse_card("D4"), every_other) == Claim(one_of=0)
     hand = ALL_CARDS & ~every_other
-    assert allowed_signals("alternative", hand, parse_card("D4"), every_other) == (MEGLIO, TUTTO_FUORI)
+    requests = (MEGLIO, TUTTO_FUORI)
+    assert allowed_signals("alternative", hand, parse_card("D4"), every_other) == requests
 

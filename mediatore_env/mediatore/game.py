@@ -25,8 +25,9 @@ from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT
                           cards_of, make_card, suit_of, thirds_of, to_mask, validate_pack)
 from ..core.tricks import trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
-                    HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE, WIN_THIRDS,
-                    call_move, discard_move, give_move, move_text, parse_move, play_move)
+                    HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
+                    WIN_THIRDS, call_move, discard_move, give_move, move_text, parse_move,
+                    play_move)
 from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SIGNAL_NAMES, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
                     statement_truths)
@@ -105,7 +106,8 @@ _LEAD_MOVES_BY_TRUTHS = {
 # The moves of the call and the exchange: by the call_restriction switch (the one switch that
 # Rules.callable_powers reads), the legal calls; by card, its discard and its give-back.
 _CALL_MOVES = {restriction: tuple(call_move(make_card(suit, power)) for suit in range(4)
-                                  for power in Rules(call_restriction=restriction).callable_powers())
+                                  for power in Rules(call_restriction=restriction)
+                                  .callable_powers())
                for restriction in SWITCHES["call_restriction"]}
 _DISCARD_MOVE = tuple(discard_move(card) for card in range(NUM_CARDS))
 _GIVE_MOVE = tuple(give_move(card) for card in range(NUM_CARDS))

@@ -86,9 +86,9 @@ def _holds_second(led: int, played: int) -> tuple[int, int | None]:
 
 # By code, each signal besides none in the order the legal moves list them, and what it
 # states: a function ``(card led, cards played to earlier tricks) -> (none_of, one_of)`` of a
-# Claim, or None for a request (busso in the standard code, la meglio) or a signal whose bluff is allowed (tutto
-# fuori), which state nothing sure and are always allowed. A statement is allowed only when
-# true (RULES.md 6 and 8.7).
+# Claim, or None for a request (busso in the standard code, la meglio) or a signal whose bluff
+# is allowed (tutto fuori), which state nothing sure and are always allowed. A statement is
+# allowed only when true (RULES.md 6 and 8.7).
 SIGNAL_MEANINGS: dict[str, dict[int, Callable[[int, int], tuple[int, int | None]] | None]] = {
     "off": {},
     "standard": {BUSSO: None, VOLO: _last_of_suit, STRISCIO: _low_card_kept},
