@@ -35,12 +35,13 @@ rewards voids and sure tricks, the discards are low cards of short suits (making
 court cards; 3s, guarded 2s and protected Assi stay. The best set is found suit by suit
 (every subset of each suit) and combined over the number removed.
 
-**Card play.** :class:`Situation` works out what the seat can know: which cards each other
-seat may still hold (voids shown, a volo signal, the monte shown in Mediatore and Solo, the
-called card given openly, the card passed back, the partner once known), which seats are
-friends, foes, or unknown (Chiamo before the called card shows; a seat void in the called suit
-is not the partner; a seat that, void, throws a point card on a trick someone is winning is
-taken as that seat's partner). A card is *sure* if no foe or unknown seat still to play can
+**Card play.** :class:`Situation` works out, from the facts that
+:mod:`mediatore_env.mediatore.knowledge` deduces, which cards each other seat may still hold
+(voids shown, a volo signal, the monte shown in Mediatore and Solo, the called card given
+openly, the card passed back, the partner once known), which seats are friends, foes, or
+unknown (Chiamo before the called card shows; a seat void in the called suit is not the
+partner; a seat that, void, throws a point card on a trick someone is winning is taken as
+that seat's partner). A card is *sure* if no foe or unknown seat still to play can
 beat it. The *keep value* of a card: a master (no outstanding card beats it) 2 + its points, a
 card with one outstanding card above it 1, an Asso that may be captured 0.
 
@@ -65,12 +66,15 @@ from __future__ import annotations
 
 import math
 
-from mediatore_env.core.cards import ALL_CARDS, NUM_CARDS, POINTS, SUIT_MASKS, cards_of, highest
-from mediatore_env.mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, GIVE,
-                                           GIVE_BASE, PASS, PLAY, PLAY_BASE)
+from mediatore_env.analysis.exchange import best_removal
+from mediatore_env.core.cards import (ALL_CARDS, NUM_CARDS, POINTS, SUIT_MASKS, bit, cards_of,
+                                      highest, power_of, suit_of, thirds_of)
+from mediatore_env.mediatore.knowledge import deduce
+from mediatore_env.mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, GIVE, PASS, PLAY,
+                                           discard_move, give_move, play_move)
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE,
-                                           MEGLIO, NO_SIGNAL, RIBUSSO, RIBUSSO_MEGLIO, SOLISSIMO,
-                                           SOLO, VOLO, payments)
+                                           MEGLIO, NO_SIGNAL, RIBUSSO_MEGLIO, SIGNAL_MEANINGS,
+                                           SOLISSIMO, SOLO, VOLO, payments)
 
 from .base import Agent
 
@@ -151,7 +155,7 @@ STRENGTH = LinearEvaluation({
 
 def _higher(card: int) -> int:
     """Cards of ``card``'s suit that beat it."""
-    return SUIT_MASKS[card // 10] & ~((2 << card) - 1)
+    return SUIT_MASKS[suit_of(card)] & ~((bit(card) << 1) - 1)
 
 
 HIGHER = tuple(_higher(c) for c in range(NUM_CARDS))
@@ -162,7 +166,8 @@ FRIEND, FOE, UNKNOWN = 1, -1, 0
 
 
 class Situation:
-    """What the seat to move knows and deduces, computed once per decision from its view.
+    """What the seat to move knows and deduces, computed once per decision from its view, on
+    the facts of :func:`~mediatore_env.mediatore.knowledge.deduce` (``knowledge``):
 
     - ``possible[s]``: cards seat ``s`` may hold (not in my hand, not played, not known to be
       in the monte or elsewhere, not in a suit ``s`` has shown void in);
@@ -181,59 +186,30 @@ class Situation:
         self.trick = view.trick
         self.leader = view.leader
         self.tricks = view.tricks
-        void = [0, 0, 0, 0]
         code = self.code = view.rules.signals
-        volo_is_fact = code in ("standard", "no_striscio")
-        self.facts = []  # (seat, card): a seat's signal says it holds the card (alternative code)
-        before = 0  # cards played before the trick being read
-        tricks = [(t.leader, t.cards, t.signal) for t in self.tricks]
-        if self.trick:
-            tricks.append((self.leader, self.trick, view.trick_signal))
-        for leader, cards, signal in tricks:
-            suit_mask = SUIT_MASKS[cards[0] // 10]
-            for i in range(1, len(cards)):
-                if not (1 << cards[i]) & suit_mask:
-                    void[(leader + i) % 4] |= suit_mask
-            if signal == VOLO and volo_is_fact:
-                void[leader] |= suit_mask  # "the card led was my last of the suit"
-            elif code == "alternative" and signal in (BUSSO, RIBUSSO, BUSSO_MEGLIO, RIBUSSO_MEGLIO):
-                out = suit_mask & ~(before | 1 << cards[0])
-                top = out.bit_length() - 1
-                if signal in (RIBUSSO, RIBUSSO_MEGLIO):
-                    top = (out & ~(1 << top)).bit_length() - 1
-                self.facts.append((leader, top))
-            for c in cards:
-                before |= 1 << c
-        self.void = void
+        # The facts of the seat's view (voids, the signals' statements, the monte, the cards
+        # placed); which of them greedy uses, and how, is its own choice below.
+        k = self.knowledge = deduce(view)
+        void = self.void = k.voids
         hidden = ALL_CARDS & ~hand & ~played
-        if me == declarer:
-            hidden &= ~view.discards
-            if contract == SOLISSIMO:
-                hidden &= ~view.monte_seen  # seen, then put back: it is not in play
+        if k.monte is not None:
+            hidden &= ~k.monte  # the declarer's discards, the monte the Solissimo declarer saw
         possible = [hidden & ~void[s] for s in range(4)]
         possible[me] = hand
-        # Known places: the monte shown in Mediatore and Solo went to the declarer (hand or
-        # discards), the called card of Mediatore is in the declarer's hand, the card passed
-        # back is in the giver's hand.
-        if contract is not None:
-            seen = view.monte_seen & hidden
-            if seen and contract in (MEDIATORE, SOLO):
-                for s in range(4):
-                    if s != declarer and s != me:
-                        possible[s] &= ~seen
-            called = view.called_card
-            if contract == MEDIATORE and called is not None and not played >> called & 1:
-                self._place(possible, called, declarer)
-            back = view.given_back
-            if back is not None and not played >> back & 1 and view.giver != me:
-                self._place(possible, back, view.giver)
-            if contract == CHIAMO and called is not None and not played >> called & 1:
-                partner = view.partner
-                if partner is not None and partner != me:
-                    self._place(possible, called, partner)
-        for seat, card in self.facts:
-            if seat != me and hidden >> card & 1:
-                self._place(possible, card, seat)
+        # Known places: greedy reads the monte shown only in Mediatore and Solo (not the
+        # Chiamo monte shown under monte_shown="always"): it went to the declarer (hand or
+        # discards; greedy overlooks the one card that may have been passed back to the
+        # giver); greedy takes the called card of Mediatore to be in the declarer's hand
+        # (though it may have been discarded); then the cards known to be in a seat's hand.
+        if contract in (MEDIATORE, SOLO):
+            for s in range(4):
+                if s != declarer and s != me:
+                    possible[s] &= ~k.pool_only
+        called = k.called
+        if contract == MEDIATORE and called is not None and not played >> called & 1:
+            self._place(possible, called, declarer)
+        for seat, card in k.held:
+            self._place(possible, card, seat)
         self.possible = possible
         out = 0
         for s in range(4):
@@ -250,15 +226,15 @@ class Situation:
         if self.tricks:
             t = self.tricks[-1]
             if t.signal in requests and t.leader != me and t.winner == me and team[t.leader] == FRIEND:
-                self.return_suit = t.cards[0] // 10
+                self.return_suit = suit_of(t.cards[0])
 
     def _place(self, possible, card, seat):
-        bit = 1 << card
+        """Put ``card`` in ``seat``'s hand and out of every other seat's."""
         for s in range(4):
             if s != self.me:
-                possible[s] &= ~bit
+                possible[s] &= ~bit(card)
         if seat != self.me:
-            possible[seat] |= bit
+            possible[seat] |= bit(card)
 
     def _teams(self) -> list[int]:
         me, declarer, contract, view = self.me, self.declarer, self.contract, self.view
@@ -313,11 +289,11 @@ class Situation:
         if self.trick:
             tricks.append((self.leader, self.trick))
         for leader, cards in tricks:
-            suit = cards[0] // 10
+            suit = suit_of(cards[0])
             best, bi = cards[0], 0
             for i in range(1, len(cards)):
                 c = cards[i]
-                if c // 10 != suit:
+                if suit_of(c) != suit:
                     if POINTS[c]:
                         out.append(((leader + i) % 4, (leader + bi) % 4))
                 elif c > best:
@@ -472,7 +448,7 @@ class CallingPolicy:
             if hand >> card & 1:
                 value = -1e9 + card  # own card: plays alone; only when nothing else is legal
             else:
-                value = self.strength(hand | 1 << card) + 0.001 * (card % 10)
+                value = self.strength(hand | bit(card)) + 0.001 * power_of(card)
             if value > best_value:
                 best, best_value = move, value
         return best
@@ -502,52 +478,31 @@ class ExchangePolicy:
         when scoring it (it cannot be discarded)."""
         table = self.strength.table
         discard_points = self.discard_points
-        dp = {(0, False): (0.0, 0, None)}  # (removed, gave) -> (value, removed cards, give card)
-        for s in range(4):
-            pattern = (hand >> (10 * s)) & 1023
-            theirs = (partner_card >> (10 * s)) & 1023
-            options = []  # (count, gives, value, removed bits, give card)
-            sub = pattern
-            while True:  # every subset of the suit's cards
-                n = sub.bit_count()
-                if n <= removals:
-                    removed = sub << (10 * s)
-                    pts = sum(POINTS[c] for c in cards_of(removed))
-                    base = table[(pattern & ~sub) | theirs] + discard_points * pts
-                    options.append((n, False, base, removed, None))
-                    if give and n:
-                        g = max(cards_of(removed), key=lambda c: (self.give_points - discard_points) * POINTS[c] - 0.05 * (c % 10))
-                        extra = (self.give_points - discard_points) * POINTS[g] - 0.05 * (g % 10)
-                        options.append((n, True, base + extra, removed, g))
-                if sub == 0:
-                    break
-                sub = (sub - 1) & pattern
-            new = {}
-            for (k, gave), (value, removed, g) in dp.items():
-                for n, gives, v, bits, g2 in options:
-                    if k + n > removals or (gave and gives):
-                        continue
-                    key = (k + n, gave or gives)
-                    total = value + v
-                    if key not in new or total > new[key][0]:
-                        new[key] = (total, removed | bits, g if g is not None else g2)
-            dp = new
-        _, removed, g = dp[(removals, give)]
-        return removed, g
+        give_third = self.give_points - discard_points  # a third passed back, not discarded
+
+        def suit_value(suit: int, kept: int, removed: int) -> float:
+            theirs = partner_card >> 10 * suit & 1023
+            return table[kept | theirs] + discard_points * thirds_of(removed)
+
+        def give_choice(removed: int) -> tuple[int, float]:
+            # pass back the card that costs least, the lowest of equal points
+            g = max(cards_of(removed), key=lambda c: give_third * POINTS[c] - 0.05 * power_of(c))
+            return g, give_third * POINTS[g] - 0.05 * power_of(g)
+        return best_removal(hand, removals, give, suit_value, give_choice)
 
     def discard(self, view) -> int:
         give = view.giver is not None
         partner_card = 0
         if self.with_partner and view.contract == CHIAMO and view.alone is False:
-            partner_card = 1 << view.called_card
+            partner_card = bit(view.called_card)
         removed, g = self.plan(view.hand, 4 - view.discards.bit_count() + give, give, partner_card)
         if g is not None:
-            removed &= ~(1 << g)
-        return DISCARD_BASE + removed.bit_length() - 1
+            removed &= ~bit(g)
+        return discard_move(highest(removed))
 
     def give(self, view) -> int:
         _, g = self.plan(view.hand, 1, True)
-        return GIVE_BASE + g
+        return give_move(g)
 
 
 class PlayPolicy:
@@ -575,11 +530,11 @@ class PlayPolicy:
             return legal[0]
         sit = Situation(view, self.infer)
         if sit.trick:
-            return PLAY_BASE + self.follow(sit)
+            return play_move(self.follow(sit))
         card = self.lead(sit)
         signal = self.lead_signal(sit, card) if self.signals else NO_SIGNAL
-        move = PLAY_BASE + signal * NUM_CARDS + card
-        return move if signal and move in legal else PLAY_BASE + card
+        move = play_move(card, signal)
+        return move if signal and move in legal else play_move(card)
 
     # -- values of cards --------------------------------------------------------------------
     def keep_value(self, sit: Situation, card: int) -> float:
@@ -589,12 +544,12 @@ class PlayPolicy:
         if sit.is_master(card):
             return self.master_keep + POINTS[card]
         higher_out = (sit.outstanding & HIGHER[card]).bit_count()
-        suit_len = (sit.hand & SUIT_MASKS[card // 10]).bit_count()
+        suit_len = (sit.hand & SUIT_MASKS[suit_of(card)]).bit_count()
         if POINTS[card] == 3:
             return 0.5 if higher_out == 1 and suit_len >= 3 else 0.0
         if higher_out == 1:
             return 1.0
-        return 0.1 * (card % 10) / 9
+        return 0.1 * power_of(card) / 9
 
     def dump_cost(self, sit: Situation, card: int) -> float:
         """What playing ``card`` to a trick the other side wins costs: its points, and its
@@ -608,8 +563,8 @@ class PlayPolicy:
     # -- following ------------------------------------------------------------------------------
     def follow(self, sit: Situation) -> int:
         trick, leader = sit.trick, sit.leader
-        suit = trick[0] // 10
-        best_i = max(range(len(trick)), key=lambda i: trick[i] if trick[i] // 10 == suit else -1)
+        suit = suit_of(trick[0])
+        best_i = max(range(len(trick)), key=lambda i: trick[i] if suit_of(trick[i]) == suit else -1)
         best = trick[best_i]
         winner = (leader + best_i) % 4
         after = [(leader + i) % 4 for i in range(len(trick) + 1, 4)]
@@ -624,12 +579,12 @@ class PlayPolicy:
         friend_wins = team[winner] == FRIEND
         if not mine:  # void: load points on a sure friend's trick, else discard
             if friend_wins and secure(best):
-                return max(cards, key=lambda c: (self.load_value(sit, c), -(c % 10)))
+                return max(cards, key=lambda c: (self.load_value(sit, c), -power_of(c)))
             return self.discard_low(sit, cards)
         if sit.request and cards[0] > best:
             return cards[0]  # the partner knocked: our highest card of the suit, and it wins
         if friend_wins and secure(best):
-            return max(cards, key=lambda c: (self.load_value(sit, c), -(c % 10)))
+            return max(cards, key=lambda c: (self.load_value(sit, c), -power_of(c)))
         winners = [c for c in cards if c > best]
         safe = [c for c in winners if secure(c)]
         if friend_wins:
@@ -651,8 +606,8 @@ class PlayPolicy:
         hand = sit.hand
 
         def cost(c):
-            n = (hand & SUIT_MASKS[c // 10]).bit_count()
-            return (self.dump_cost(sit, c) + 0.05 * n, c % 10)
+            n = (hand & SUIT_MASKS[suit_of(c)]).bit_count()
+            return (self.dump_cost(sit, c) + 0.05 * n, power_of(c))
         return min(cards, key=cost)
 
     # -- leading ---------------------------------------------------------------------------------
@@ -663,7 +618,7 @@ class PlayPolicy:
         best, best_value = None, -math.inf
         foes = [s for s in range(4) if s != sit.me and team[s] != FRIEND]
         for card in cards_of(hand):
-            suit_mask = SUIT_MASKS[card // 10]
+            suit_mask = SUIT_MASKS[suit_of(card)]
             n = (hand & suit_mask).bit_count()
             if not any(sit.can_beat(f, card) for f in foes):  # only friends may beat it
                 value = self.MASTER_LEAD + POINTS[card] + 0.3 * n
@@ -675,7 +630,7 @@ class PlayPolicy:
                     value += 2.0  # a void friend loads points on it
             else:
                 value = -self.dump_cost(sit, card) - 0.5 * POINTS[card] + self.LONG_LEAD * n
-            if sit.return_suit == card // 10:
+            if sit.return_suit == suit_of(card):
                 value += 3.0 if card == min(c for c in cards_of(hand & suit_mask)) else 1.0
             if value > best_value:
                 best, best_value = card, value
@@ -688,10 +643,10 @@ class PlayPolicy:
         code = sit.code
         if code == "off":
             return NO_SIGNAL
-        suit_mask = SUIT_MASKS[card // 10]
-        rest = sit.hand & ~(1 << card) & suit_mask
+        suit_mask = SUIT_MASKS[suit_of(card)]
+        rest = sit.hand & ~bit(card) & suit_mask
         if not rest:
-            return VOLO if code != "alternative" else NO_SIGNAL
+            return VOLO if VOLO in SIGNAL_MEANINGS[code] else NO_SIGNAL
         if sit.is_master(card):
             return NO_SIGNAL
         mine = highest(rest)

@@ -3,10 +3,12 @@
 For each card it has to play, the agent
 
 1. draws worlds -- where every unseen card may lie now -- uniformly among those consistent
-   with what its seat knows (:meth:`SeatView.world_sampler`: hand sizes, voids shown by play,
-   volo and striscio, the monte as seen, the called card's holder as far as known, the cards
-   given and passed back); with ``auction`` set, weighted by how likely the other seats were
-   to bid as they did with the hands each world deals them (*Worlds and the auction* below);
+   with what its seat knows (:class:`~mediatore_env.mediatore.worlds.WorldSampler`, on the
+   facts of :mod:`mediatore_env.mediatore.knowledge`: hand sizes, voids shown by play, the
+   signals' statements, the monte as seen, the called card's holder as far as known, the
+   cards given and passed back); with ``auction`` set, weighted by how likely the other
+   seats were to bid as they did with the hands each world deals them (*Worlds and the
+   auction* below);
 2. solves each world double dummy (:mod:`mediatore_env.solver`, the C core): for each legal
    card, does the declarer's side still reach 18 thirds (6 points) after it, with perfect
    play by everyone from there on -- and with ``capotto=True``, while a side has won every
@@ -81,12 +83,12 @@ import time
 from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, clear_table, last_nodes
 from mediatore_env.analysis.solver import play as play_card
 from mediatore_env.analysis.solver import reaches
-from mediatore_env.core.cards import (NUM_CARDS, POINTS, SUIT_MASKS, TOTAL_THIRDS, cards_of,
-                                      thirds_of)
-from mediatore_env.mediatore.moves import PLAY, PLAY_BASE, WIN_THIRDS
+from mediatore_env.core.cards import (NUM_CARDS, POINTS, SUIT_MASKS, TOTAL_THIRDS, bit, cards_of,
+                                      suit_of, thirds_of)
+from mediatore_env.mediatore.moves import PLAY, PLAY_BASE, WIN_THIRDS, play_move
 from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, VOLO,
                                            payments)
-from mediatore_env.mediatore.worlds import WorldSampler
+from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 
 from .base import Agent
 from .greedy import GreedyAgent
@@ -99,8 +101,8 @@ def equivalent_cards(hand: int, cards: list[int], gone: int) -> dict[int, int]:
     rep = {}
     prev = None
     for c in sorted(cards, reverse=True):
-        if prev is not None and prev // 10 == c // 10 and POINTS[prev] == POINTS[c]:
-            between = SUIT_MASKS[c // 10] & ((1 << prev) - 1) & ~((2 << c) - 1)
+        if prev is not None and suit_of(prev) == suit_of(c) and POINTS[prev] == POINTS[c]:
+            between = SUIT_MASKS[suit_of(c)] & (bit(prev) - 1) & ~((bit(c) << 1) - 1)
             if not between & ~(hand | gone):
                 rep[c] = rep[prev]
                 prev = c
@@ -192,33 +194,20 @@ def _capotto_outcome(pos: Position, after: Position, made: bool, alive: tuple[bo
 
 def initial_hands(sampler, world, rng) -> list[int]:
     """The four hands as dealt, before the auction, in ``world`` (drawn by ``sampler``): the
-    cards each seat holds now and has played, with the exchange undone (the Mediatore called
-    card back in the giver's hand and the card passed back out of it; the monte the declarer
-    took out of its hand, where the seat did not see it: 4 of the declarer's 13 cards at
-    random). As :meth:`~mediatore_env.view.WorldSampler.deal` rebuilds them, without the replay."""
-    init = [world.hands[s] | sampler.played_by[s] for s in range(4)]
-    if sampler.taken:
-        declarer, giver, called = sampler.declarer, sampler.giver, sampler.called
-        back = None
-        if sampler.gave:
-            back = sampler.given_back
-            if back is None:
-                mine = init[giver] & sampler.pool_only
-                back = (mine if mine else _pick(init[giver] & ~sampler.pool_only, 1, rng)).bit_length() - 1
-            init[giver] &= ~(1 << back)
-        pool = init[declarer] | world.monte | (1 << back if back is not None else 0)
-        if giver is not None:
-            init[giver] |= 1 << called
-            pool &= ~(1 << called)
-        init[declarer] = pool & ~(sampler.monte_seen or _pick(pool, 4, rng))
-    return init
+    cards each seat holds now and has played, with the exchange undone by
+    :func:`~mediatore_env.mediatore.worlds.undo_exchange`, as
+    :meth:`~mediatore_env.mediatore.worlds.WorldSampler.deal` does without the replay (where
+    the seat cannot tell, the card passed back and 4 of the declarer's 13 cards as the monte
+    are drawn at random from ``rng``, a ``random.Random``)."""
+    return undo_exchange(sampler.knowledge, world, lambda cards, k: _pick(cards, k, rng)).hands
 
 
 def _pick(mask: int, k: int, rng) -> int:
-    """``k`` cards of ``mask`` at random, as a bitset."""
+    """``k`` cards of ``mask`` at random, as a bitset. Drawn with ``rng.sample``, not like the
+    sampler's own draws, so that the agent's choices stay those it has always made."""
     out = 0
     for c in rng.sample(cards_of(mask), k):
-        out |= 1 << c
+        out |= bit(c)
     return out
 
 
@@ -373,7 +362,7 @@ class PIMCAgent(Agent):
         cards = sorted({(m - PLAY_BASE) % NUM_CARDS for m in legal})
         trick_cards = 0
         for c in view.trick:
-            trick_cards |= 1 << c
+            trick_cards |= bit(c)
         rep = equivalent_cards(view.hand, cards, view.played & ~trick_cards)
         candidates = sorted(set(rep.values()), reverse=True)
         if len(candidates) == 1:
@@ -500,13 +489,13 @@ class PIMCAgent(Agent):
 
     def _with_signal(self, view, card: int, legal: list[int]) -> int:
         """The move playing ``card``: on a lead, with greedy's signal for it, or volo."""
-        move = PLAY_BASE + card
+        move = play_move(card)
         if view.trick or len(legal) == len({(m - PLAY_BASE) % NUM_CARDS for m in legal}):
             return move
         greedy = self.greedy.play.play(view)
         if (greedy - PLAY_BASE) % NUM_CARDS == card:
             return greedy
-        volo = move + VOLO * NUM_CARDS
+        volo = play_move(card, VOLO)
         return volo if volo in legal else move
 
     # -- reports ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent, play_dea
 from agents.greedy import (BIDDING_POLICIES, FEATURES, FOE, FRIEND, UNKNOWN, BiddingPolicy,
                            CallingPolicy, ExchangePolicy, PassBidding, PlayPolicy, Situation,
                            hand_features, make_bidding_policy)
-from mediatore_env.core.cards import SUIT_MASKS, format_cards, parse_card, parse_cards
+from mediatore_env.core.cards import SUIT_MASKS, format_cards, parse_card, parse_cards, power_of
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import DISCARD, GIVE, PASS, move_text
 from mediatore_env.mediatore.rules import (BUSSO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO, SOLO,
@@ -173,7 +173,7 @@ def test_calling_a_two_when_holding_every_three():
     deal = deal_for("D3 C3 S3 B3 DA D2 C5 S6 B7")
     play(deal, "bid chiamo", "pass", "pass", "pass")
     called = CallingPolicy().call(deal.view(0)) - 6
-    assert called % 10 == 8 and not deal.hands[0] >> called & 1  # a 2 it does not hold
+    assert power_of(called) == 8 and not deal.hands[0] >> called & 1  # a 2 it does not hold
 
 
 def test_calling_respects_the_call_restriction():
@@ -205,7 +205,7 @@ def test_mediatore_passes_back_a_worthless_card():
         deal.apply(agent.act(None, deal.view(0)))
     assert deal.phase == GIVE
     given = agent.act(None, deal.view(0)) - 86
-    assert given % 10 <= 3  # a 4, 5, 6 or 7: no points for the opponent
+    assert power_of(given) <= 3  # a 4, 5, 6 or 7: no points for the opponent
     kept = deal.hands[0] & ~(1 << given)
     for card in ("D3", "D2", "DA", "C2", "CA"):
         assert kept >> parse_card(card) & 1

@@ -291,6 +291,17 @@ def test_it_plays_for_capotto_and_against_it(monkeypatch):
     assert worse_without > 0
 
 
+def greedy_deal(seed: int, n: int, tricks: int = 0):
+    """(deal ``n`` of ``seed`` played by greedy agents up to the end of its first ``tricks``
+    tricks, or its end; the hands as dealt)."""
+    deal = Deal(Rules(), n % 4, rng=np.random.default_rng([seed, n]))
+    dealt = list(deal.hands)
+    greedy = GreedyAgent()
+    while not deal.is_over() and (deal.phase != PLAY or len(deal.tricks) < tricks):
+        deal.apply(greedy.act(None, deal.view(deal.to_move)))
+    return deal, dealt
+
+
 def test_initial_hands_undo_the_exchange():
     """The real world gives back the hands as dealt (Mediatore: the called card given and a
     card passed back; Solo: the monte taken), from every seat's view."""
@@ -298,11 +309,7 @@ def test_initial_hands_undo_the_exchange():
     rng = random.Random(2)
     checked = 0
     for n in range(40):
-        deal = Deal(Rules(), n % 4, rng=np.random.default_rng([79, n]))
-        dealt = list(deal.hands)
-        greedy = GreedyAgent()
-        while not deal.is_over() and (deal.phase != PLAY or len(deal.tricks) < 3):
-            deal.apply(greedy.act(None, deal.view(deal.to_move)))
+        deal, dealt = greedy_deal(79, n, tricks=3)
         if deal.is_over() or deal.contract not in (MEDIATORE, SOLO):
             continue
         for seat in range(4):
@@ -330,11 +337,7 @@ def test_auction_weights_favour_worlds_that_fit_the_bids():
     rng = random.Random(3)
     cases = 0
     for n in range(60):
-        deal = Deal(Rules(), n % 4, rng=np.random.default_rng([80, n]))
-        dealt = list(deal.hands)
-        greedy = GreedyAgent()
-        while not deal.is_over() and deal.phase != PLAY:
-            deal.apply(greedy.act(None, deal.view(deal.to_move)))
+        deal, dealt = greedy_deal(80, n)
         if deal.is_over() or deal.contract != MEDIATORE:
             continue
         declarer = deal.declarer

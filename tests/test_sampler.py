@@ -18,9 +18,9 @@ from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, play
 from mediatore_env import Deal, Rules
 from mediatore_env.codec.observation import observation
 from mediatore_env.core.cards import cards_of
-from mediatore_env.mediatore.moves import AUCTION, DISCARD, END, PLAY, PLAY_BASE
-from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, PRESETS
-from mediatore_env.mediatore.worlds import MONTE, World, WorldSampler
+from mediatore_env.mediatore.moves import AUCTION, DISCARD, DISCARD_BASE, PLAY, PLAY_BASE
+from mediatore_env.mediatore.rules import CHIAMO, PRESETS
+from mediatore_env.mediatore.worlds import World, WorldSampler
 
 PRESET_NAMES = ["standard", "chiamo_blind", "open_monte", "closed_monte", "call_three",
                 "no_arcisolissimo", "declarer_leads", "alternative_signals", "no_signals", "low"]
@@ -147,6 +147,6 @@ def test_sample_world_is_a_deal_with_the_same_history():
         deal.apply(choose(rng, deal))
     other = WorldSampler(deal.view(1)).sample_deal(np.random.default_rng(1))
     assert isinstance(other, Deal)
-    assert [m for _, m in other.history if m < 46 or m >= PLAY_BASE] == \
-        [m for _, m in deal.history if m < 46 or m >= PLAY_BASE]
+    assert [m for _, m in other.history if m < DISCARD_BASE or m >= PLAY_BASE] == \
+        [m for _, m in deal.history if m < DISCARD_BASE or m >= PLAY_BASE]
     assert other.hands[1] == deal.hands[1]

@@ -7,10 +7,11 @@ D3 DA D7 C2 CF SR B3 B2 BA. Seat 1 is void in Denari.
 import pytest
 from packs import make_deal, play
 
-from mediatore_env.core.cards import parse_card
-from mediatore_env.mediatore.moves import NUM_MOVES, PLAY_BASE, parse_move
+from mediatore_env.core.cards import ALL_CARDS, LOW_MASKS, SUIT_MASKS, bit, parse_card
+from mediatore_env.mediatore.moves import NUM_MOVES, parse_move, play_move
 from mediatore_env.mediatore.rules import (BUSSO, BUSSO_MEGLIO, MEGLIO, NO_SIGNAL, RIBUSSO,
-                                           RIBUSSO_MEGLIO, STRISCIO, TUTTO_FUORI, VOLO)
+                                           RIBUSSO_MEGLIO, STRISCIO, TUTTO_FUORI, VOLO, Claim,
+                                           allowed_signals, signal_claim)
 
 HANDS = (
     "D3 DA D7 C2 CF SR B3 B2 BA",
@@ -32,7 +33,7 @@ def moves(spec):
     out = []
     for card, signals in spec.items():
         c = parse_card(card)
-        out.extend(PLAY_BASE + 40 * s + c for s in (NO_SIGNAL, *signals))
+        out.extend(play_move(c, s) for s in (NO_SIGNAL, *signals))
     return sorted(out)
 
 
@@ -84,7 +85,7 @@ def test_standard_codes_never_allow_alternative_signals(code):
     deal = leading(code)
     for s in (RIBUSSO, MEGLIO, BUSSO_MEGLIO, RIBUSSO_MEGLIO, TUTTO_FUORI):
         for card in LEADER_HAND:
-            assert not deal.is_legal(PLAY_BASE + 40 * s + parse_card(card))
+            assert not deal.is_legal(play_move(parse_card(card), s))
 
 
 def alternative(busso, ribusso):
@@ -113,8 +114,8 @@ def test_alternative_code_first_lead():
     assert sorted(deal.legal_moves()) == moves(spec)
     check_is_legal_agrees(deal)
     for card in LEADER_HAND:  # the standard code's statements do not exist here
-        assert not deal.is_legal(PLAY_BASE + 40 * VOLO + parse_card(card))
-        assert not deal.is_legal(PLAY_BASE + 40 * STRISCIO + parse_card(card))
+        assert not deal.is_legal(play_move(parse_card(card), VOLO))
+        assert not deal.is_legal(play_move(parse_card(card), STRISCIO))
 
 
 def test_alternative_code_counts_played_cards():
@@ -154,3 +155,30 @@ def test_signal_is_recorded_with_the_trick():
     assert deal.tricks[0].signal == VOLO and deal.tricks[0].winner == 1
     for seat in range(4):
         assert deal.view(seat).tricks[0].signal == VOLO
+
+
+def test_what_each_signal_states():
+    """rules.signal_claim, the one statement of each signal's meaning, by hand: DA led with
+    D2 played before."""
+    da, d2 = parse_card("DA"), parse_card("D2")
+    denari = SUIT_MASKS[0]
+    for code in ("standard", "no_striscio"):
+        assert signal_claim(code, BUSSO, da, 0) is None  # a request
+        assert signal_claim(code, VOLO, da, 0) == Claim(none_of=denari)
+    assert signal_claim("standard", STRISCIO, da, 0) == Claim(one_of=LOW_MASKS[0])  # DA is not low
+    assert signal_claim("no_striscio", STRISCIO, da, 0) is None  # not a signal of the code
+    # Alternative: with D2 played and DA led, D3 is the highest Denari out and DR the second.
+    played = bit(d2)
+    d3, dr = bit(parse_card("D3")), bit(parse_card("DR"))
+    assert signal_claim("alternative", BUSSO, da, played) == Claim(one_of=d3)
+    assert signal_claim("alternative", BUSSO_MEGLIO, da, played) == Claim(one_of=d3)
+    assert signal_claim("alternative", RIBUSSO, da, played) == Claim(one_of=dr)
+    for request in (MEGLIO, TUTTO_FUORI, NO_SIGNAL):
+        assert signal_claim("alternative", request, da, played) is None
+    # No Denari out: busso states the impossible.
+    every_other = denari & ~bit(parse_card("D4"))
+    assert signal_claim("alternative", BUSSO, parse_card("D4"), every_other) == Claim(one_of=0)
+    hand = ALL_CARDS & ~every_other
+    requests = (MEGLIO, TUTTO_FUORI)
+    assert allowed_signals("alternative", hand, parse_card("D4"), every_other) == requests
+

@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from packs import mask
 
-from mediatore_env import Deal, Rules
+from mediatore_env import Rules
 from mediatore_env.analysis.solver import reaches, solve
 from mediatore_env.analysis.tables import (ContractTable, build_table, call_candidates,
                                            contract_deal, contract_position, deal_of, plan_exchange,
-                                           suit_score, table_exchange)
+                                           suit_score)
 from mediatore_env.core.cards import parse_card, thirds_of
 from mediatore_env.mediatore.game import deal_hands
-from mediatore_env.mediatore.moves import DISCARD, GIVE, PLAY
+from mediatore_env.mediatore.moves import PLAY
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO,
                                            SOLO, payments)
 from mediatore_env.tools.tables import main
@@ -99,6 +99,18 @@ def test_table_exchange_keeps_masters_and_is_legal():
             assert [h.bit_count() for h in deal.hands] == [9, 9, 9, 9]
             if deal.giver is not None:
                 assert deal.given_back is not None
+
+
+@pytest.mark.parametrize("hand,discards,removed,given", [
+    ("D3 D2 DA DR C4 C5 C6 S4 S7 B3 B2 BA B4", "C6 C5 C4 S7", "C6 C5 C4 S7 S4", "S4"),
+    ("D3 DA D7 D4 C2 CF C5 SR S6 B2 BC B6 B5", "C2 CF C5 SR", "C2 CF C5 SR S6", "S6"),
+    ("DC D6 C3 CA CR C7 S3 S2 SA SC S5 BA BF", "DC D6 BA BF", "DC D6 CR BA BF", "D6"),
+])
+def test_the_table_policy_is_frozen(hand, discards, removed, given):
+    """The table policy's choices as the 0.1 code made them (tables must stay reproducible):
+    the 4 discards, and in Mediatore the 5 cards removed with the one passed back."""
+    assert plan_exchange(mask(hand), 4, False) == (mask(discards), None)
+    assert plan_exchange(mask(hand), 5, True) == (mask(removed), parse_card(given))
 
 
 def test_save_load_and_concatenate(tmp_path, quick):

@@ -31,7 +31,8 @@ whose removal leaves the 9-card hand with the highest strength, a sum over suits
 of the cards held in the suit (:func:`suit_score`: thirds a suit brings to a declarer playing
 alone: its top cards, guarded aces and twos, length, voids), plus half a third for each third
 put in the monte and minus one for each third passed to the giver. The best removal is found
-exactly, suit by suit, by dynamic programming over the number of cards removed.
+exactly, suit by suit, by dynamic programming over the number of cards removed (the search
+of :func:`.exchange.best_removal`, which the greedy agent's exchange shares).
 
 **Files.** :meth:`ContractTable.save` writes a compressed ``.npz``: the packs (40 bytes a
 deal), the dealers, the call cards and the thirds (int8, -1 where nothing was computed), and
@@ -59,11 +60,14 @@ from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, cards_of, format_cards, thirds_of
+from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, bit, cards_of, format_cards, highest,
+                          make_card, thirds_of, to_mask)
 from ..mediatore.game import Deal, deal_hands
-from ..mediatore.moves import CALL_BASE, DISCARD, DISCARD_BASE, GIVE, GIVE_BASE, PASS, PLAY
+from ..mediatore.moves import (DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move, discard_move,
+                               give_move)
 from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
                                payments)
+from .exchange import best_removal
 from .solver import Position, reaches, solve
 
 __all__ = ["ContractTable", "Entry", "build_table", "call_candidates", "contract_deal",
@@ -71,7 +75,6 @@ __all__ = ["ContractTable", "Entry", "build_table", "call_candidates", "contract
 
 FORMAT = "mediatore-tables"
 VERSION = 1
-WIN_THIRDS = 18
 CALL_CONTRACTS = (CHIAMO, MEDIATORE)
 _NUM_SLOTS = ARCISOLISSIMO + 1  # contract ids index the thirds array; slot 0 is unused
 
@@ -120,39 +123,14 @@ GIVE_THIRD = -1.0     # per third passed back to the opponent who gave the calle
 def plan_exchange(hand: int, removals: int, give: bool) -> tuple[int, int | None]:
     """(the cards to remove from ``hand`` as a bitset, the one of them passed back or None):
     the removal leaving the strongest hand by :func:`suit_score` (see the module docstring)."""
-    # (removed, gave) -> (value, removed cards, card given)
-    best = {(0, False): (0.0, 0, None)}
-    for s in range(4):
-        pattern = (hand >> (10 * s)) & 1023
-        options = []
-        sub = pattern
-        while True:  # every subset of the suit's cards
-            n = sub.bit_count()
-            if n <= removals:
-                removed = sub << (10 * s)
-                pts = thirds_of(removed)
-                value = _SUIT_SCORE[pattern & ~sub] + DISCARD_THIRD * pts
-                options.append((n, False, value, removed, None))
-                if give and n:
-                    # pass back the removed card with the fewest points (the lowest if tied)
-                    g = min(cards_of(removed), key=lambda c: (POINTS[c], c))
-                    options.append((n, True, value + (GIVE_THIRD - DISCARD_THIRD) * POINTS[g],
-                                    removed, g))
-            if sub == 0:
-                break
-            sub = (sub - 1) & pattern
-        new = {}
-        for (k, gave), (value, removed, g) in best.items():
-            for n, gives, v, bits, g2 in options:
-                if k + n > removals or (gave and gives):
-                    continue
-                key = (k + n, gave or gives)
-                total = value + v
-                if key not in new or total > new[key][0] + 1e-12:
-                    new[key] = (total, removed | bits, g if g is not None else g2)
-        best = new
-    _, removed, g = best[(removals, give)]
-    return removed, g
+    def suit_value(suit: int, kept: int, removed: int) -> float:
+        return _SUIT_SCORE[kept] + DISCARD_THIRD * thirds_of(removed)
+
+    def give_choice(removed: int) -> tuple[int, float]:
+        # pass back the removed card with the fewest points (the lowest if tied)
+        g = min(cards_of(removed), key=lambda c: (POINTS[c], c))
+        return g, (GIVE_THIRD - DISCARD_THIRD) * POINTS[g]
+    return best_removal(hand, removals, give, suit_value, give_choice, tolerance=1e-12)
 
 
 def table_exchange(view) -> int:
@@ -161,12 +139,12 @@ def table_exchange(view) -> int:
     hand = view.hand
     if view.phase == GIVE:
         _, g = plan_exchange(hand, 1, True)
-        return GIVE_BASE + g
+        return give_move(g)
     give = view.giver is not None
     removed, g = plan_exchange(hand, 4 - view.discards.bit_count() + give, give)
     if g is not None:
-        removed &= ~(1 << g)
-    return DISCARD_BASE + removed.bit_length() - 1
+        removed &= ~bit(g)
+    return discard_move(highest(removed))
 
 
 # -- one entry ------------------------------------------------------------------------------------
@@ -176,10 +154,11 @@ def call_candidates(rules: Rules, hand: int, calls: str = "top") -> list[int]:
     powers = rules.callable_powers()
     out = []
     for suit in range(4):
-        missing = [suit * 10 + p for p in sorted(powers, reverse=True) if not hand >> (suit * 10 + p) & 1]
+        missing = [make_card(suit, p) for p in sorted(powers, reverse=True)
+                   if not hand >> make_card(suit, p) & 1]
         out.extend(missing[:1] if calls == "top" else missing)
     if not out:
-        out = [max(suit * 10 + p for suit in range(4) for p in powers)]
+        out = [max(make_card(suit, p) for suit in range(4) for p in powers)]
     return out
 
 
@@ -203,7 +182,7 @@ def contract_deal(rules: Rules, dealer: int, pack: Sequence[int], declarer: int,
     if contract in CALL_CONTRACTS:
         if called is None:
             raise ValueError(f"{CONTRACT_NAMES[contract]} needs a called card")
-        deal.apply(CALL_BASE + called)
+        deal.apply(call_move(called))
     view = deal.view(declarer)
     while deal.phase in (DISCARD, GIVE):
         deal.apply(exchange(view))
@@ -323,7 +302,7 @@ class ContractTable:
                 called = cards[0]
             if called not in cards:
                 raise ValueError(f"{CARD_NAMES[called]} is not tabled for seat {seat} in "
-                                 f"{CONTRACT_NAMES[contract]}; tabled: {format_cards(sum(1 << c for c in cards))}")
+                                 f"{CONTRACT_NAMES[contract]}; tabled: {format_cards(to_mask(cards))}")
             j = cards.index(called)
         elif called is not None:
             raise ValueError(f"{CONTRACT_NAMES[contract]} has no call")

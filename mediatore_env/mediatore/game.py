@@ -1,19 +1,7 @@
 """One deal of Mediatore as a state machine: deal, auction, call, exchange, nine tricks, payment.
 
-Moves are small ints in one id space shared by every phase (the PettingZoo environment uses
-the same ids as its ``Discrete`` actions):
-
-=============  ==========================  ===============================================
-ids            move                        text
-=============  ==========================  ===============================================
-0              pass                        ``pass``
-1..5           bid a contract              ``bid chiamo`` .. ``bid arcisolissimo``
-6..45          call card ``id - 6``        ``call D3``
-46..85         discard card ``id - 46``    ``discard SA``
-86..125        give back card ``id - 86``  ``give B4`` (Mediatore: to the player who gave)
-126..485       play card with a signal     ``play D3`` / ``play D3 busso``;
-               ``126 + 40 * signal + card``  signal ids in rules.py
-=============  ==========================  ===============================================
+Moves are the small ints of :mod:`.moves`, one id space shared by every phase (the PettingZoo
+environment uses the same ids as its ``Discrete`` actions).
 
 A deal is played by asking :meth:`Deal.legal_moves` and calling :meth:`Deal.apply`::
 
@@ -33,30 +21,35 @@ from __future__ import annotations
 import operator
 from typing import Sequence
 
-from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS,
-                          cards_of, thirds_of, validate_pack)
+from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, bit,
+                          cards_of, make_card, suit_of, thirds_of, to_mask, validate_pack)
 from ..core.tricks import trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
-                    NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE, WIN_THIRDS,
-                    move_text, parse_move)
-from .rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE, MEGLIO, NO_SIGNAL, RIBUSSO,
-                    RIBUSSO_MEGLIO, SIGNAL_NAMES, SOLO, STRISCIO, TUTTO_FUORI, VOLO, Rules,
-                    payments)
+                    HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
+                    WIN_THIRDS, call_move, discard_move, give_move, move_text, parse_move,
+                    play_move)
+from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SIGNAL_NAMES, SOLO, STATEMENTS,
+                    SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
+                    statement_truths)
 from .view import SeatView
 
-# The seat receiving each of the first 36 cards of the pack, by dealer.
-_DEAL_ORDER = tuple(tuple((dealer + 1 + i // 3) % 4 for i in range(36)) for dealer in range(4))
+# The seat receiving each of the first 36 cards of the pack, by dealer (RULES.md 3): batches of
+# three, il mano (the seat after the dealer) first, in playing order; the last 4 are the monte.
+DEAL_ORDER = tuple(tuple((dealer + 1 + i // 3) % 4 for i in range(4 * HAND_SIZE))
+                   for dealer in range(4))
+
+
+def deal_order(dealer: int) -> tuple[int, ...]:
+    """The seat that receives each of the first 36 cards of the pack dealt by ``dealer``."""
+    return DEAL_ORDER[dealer]
 
 
 def deal_hands(pack: Sequence[int], dealer: int) -> tuple[list[int], int]:
     """Hands (bitsets by seat) and monte of a pack: batches of three from il mano, then the monte."""
     hands = [0, 0, 0, 0]
-    for seat, card in zip(_DEAL_ORDER[dealer], pack):
+    for seat, card in zip(DEAL_ORDER[dealer], pack):
         hands[seat] |= 1 << card
-    monte = 0
-    for c in pack[36:]:
-        monte |= 1 << c
-    return hands, monte
+    return hands, to_mask(pack[4 * HAND_SIZE:])
 
 
 class Trick:
@@ -82,37 +75,42 @@ class Trick:
                 f"{sig}, winner={self.winner})")
 
 
-def _standard_signals(hand: int, card: int, striscio: bool) -> list[int]:
-    """Signals besides none with ``card`` led from ``hand`` under the standard code (or the
-    code without striscio): busso always (a request), volo when the card is the last of its
-    suit in hand, striscio when a low card of the suit (Re or lower) stays in hand (RULES.md 6)."""
-    suit = card // 10
-    rest = hand & ~(1 << card)  # the leader's hand after leading
-    out = [BUSSO]
-    if not rest & SUIT_MASKS[suit]:
-        out.append(VOLO)
-    if striscio and rest & LOW_MASKS[suit]:
-        out.append(STRISCIO)
-    return out
-
-
-def _suit_lead_moves(suit: int, held: int, striscio: bool) -> tuple[int, ...]:
+def _suit_lead_moves(code: str, suit: int, held: int) -> tuple[int, ...]:
     """The lead moves with the cards ``held`` of ``suit`` (a 10-bit pattern of powers) under
     the standard code, or the code without striscio: each card, strongest first, then the
-    card with each of its signals. The signals depend only on the cards of the led suit."""
+    card with each of its signals. What these codes' signals state is about the led suit
+    alone and does not depend on the cards played (rules.SIGNAL_MEANINGS)."""
     hand = held << 10 * suit
-    return tuple(PLAY_BASE + signal * NUM_CARDS + card for card in cards_of(hand)
-                 for signal in (NO_SIGNAL, *_standard_signals(hand, card, striscio)))
+    return tuple(play_move(card, signal) for card in cards_of(hand)
+                 for signal in (NO_SIGNAL, *allowed_signals(code, hand, card, 0)))
 
 
-# By suit and the 10-bit pattern of powers held in it: the plays without a signal (a follow;
-# a lead under signals "off"), and by code the leads with their signals.
-_PLAIN_MOVES = tuple(tuple(tuple(PLAY_BASE + card for card in cards_of(held << 10 * suit))
+# The hot path of plays, precomputed. By suit and the 10-bit pattern of powers held in it: the
+# plays without a signal (a follow; a lead under signals "off"), and by code the leads with
+# their signals. By card: its suit (a tuple look-up is faster than suit_of).
+_PLAIN_MOVES = tuple(tuple(tuple(play_move(card) for card in cards_of(held << 10 * suit))
                            for held in range(1024)) for suit in range(4))
-_LEAD_MOVES = {code: tuple(tuple(_suit_lead_moves(suit, held, code == "standard") for held in range(1024))
+_LEAD_MOVES = {code: tuple(tuple(_suit_lead_moves(code, suit, held) for held in range(1024))
                            for suit in range(4))
                for code in ("standard", "no_striscio")}
 _LEAD_MOVES["off"] = _PLAIN_MOVES
+_SUIT_OF = tuple(suit_of(card) for card in range(NUM_CARDS))
+# The alternative code's statements depend on the cards played: by code, the truths of its
+# statements (rules.statement_truths) and the card led, the card's lead moves.
+_LEAD_MOVES_BY_TRUTHS = {
+    code: tuple(tuple(tuple(play_move(card, signal)
+                            for signal in (NO_SIGNAL, *signals_allowed_by(code, truths)))
+                      for card in range(NUM_CARDS))
+                for truths in range(1 << len(STATEMENTS[code])))
+    for code in SIGNAL_MEANINGS}
+# The moves of the call and the exchange: by the call_restriction switch (the one switch that
+# Rules.callable_powers reads), the legal calls; by card, its discard and its give-back.
+_CALL_MOVES = {restriction: tuple(call_move(make_card(suit, power)) for suit in range(4)
+                                  for power in Rules(call_restriction=restriction)
+                                  .callable_powers())
+               for restriction in SWITCHES["call_restriction"]}
+_DISCARD_MOVE = tuple(discard_move(card) for card in range(NUM_CARDS))
+_GIVE_MOVE = tuple(give_move(card) for card in range(NUM_CARDS))
 
 
 def _moves_by_suit(tables, hand: int) -> list[int]:
@@ -202,7 +200,7 @@ class Deal:
         if phase == PLAY:
             hand = self.hands[self.to_move]
             if self.trick:
-                suit = self.trick[0] // 10
+                suit = _SUIT_OF[self.trick[0]]
                 follow = _PLAIN_MOVES[suit][hand >> 10 * suit & 1023]
                 if follow:
                     return list(follow)
@@ -211,57 +209,23 @@ class Deal:
         if phase == AUCTION:
             return [PASS, *range(self.high_bid + 1, self.rules.top_contract + 1)]
         if phase == CALL:
-            powers = self.rules.callable_powers()
-            return [CALL_BASE + s * 10 + p for s in range(4) for p in powers]
+            return list(_CALL_MOVES[self.rules.call_restriction])
         if phase == DISCARD:
-            return [DISCARD_BASE + c for c in cards_of(self.hands[self.declarer])]
+            return [_DISCARD_MOVE[c] for c in cards_of(self.hands[self.declarer])]
         if phase == GIVE:
-            return [GIVE_BASE + c for c in cards_of(self.hands[self.declarer])]
+            return [_GIVE_MOVE[c] for c in cards_of(self.hands[self.declarer])]
         return []
 
     def _lead_moves(self, hand: int) -> list[int]:
         code = self.rules.signals
         if code == "alternative":
+            played, by_truths = self.played, _LEAD_MOVES_BY_TRUTHS[code]
             moves = []
             for c in cards_of(hand):
-                moves.append(PLAY_BASE + c)
-                moves.extend(PLAY_BASE + s * NUM_CARDS + c for s in self._lead_signals(hand, c))
+                moves.extend(by_truths[statement_truths(code, hand, c, played)][c])
             return moves
         # The hot path of leads: a suit's moves depend only on the cards held in that suit.
         return _moves_by_suit(_LEAD_MOVES[code], hand)
-
-    def _lead_signals(self, hand: int, card: int) -> list[int]:
-        """Signals (besides none) the leader may announce with ``card`` under the rules' code.
-
-        Requests are always allowed; statements of fact only when true (RULES.md 6 and 8.7).
-        """
-        code = self.rules.signals
-        if code == "off":
-            return []
-        if code != "alternative":
-            return _standard_signals(hand, card, code == "standard")
-        suit = card // 10
-        rest = hand & ~(1 << card)  # the leader's hand after leading
-        # Alternative code: busso / ribusso claim the highest / second-highest card of the
-        # suit not yet played (the led card counts as played), la meglio and tutto fuori
-        # are requests or allowed bluffs.
-        outstanding = SUIT_MASKS[suit] & ~(self.played | (1 << card))
-        first = outstanding.bit_length() - 1
-        second = (outstanding & ~(1 << first)).bit_length() - 1 if first >= 0 else -1
-        busso = first >= 0 and rest >> first & 1
-        ribusso = second >= 0 and rest >> second & 1
-        out = []
-        if busso:
-            out.append(BUSSO)
-        if ribusso:
-            out.append(RIBUSSO)
-        out.append(MEGLIO)
-        if busso:
-            out.append(BUSSO_MEGLIO)
-        if ribusso:
-            out.append(RIBUSSO_MEGLIO)
-        out.append(TUTTO_FUORI)
-        return out
 
     def is_legal(self, move) -> bool:
         """Whether ``move`` (an int id) is legal for the seat to move."""
@@ -279,14 +243,20 @@ class Deal:
             if self.trick:
                 if signal:
                     return False
-                suit_mask = SUIT_MASKS[self.trick[0] // 10]
+                suit_mask = SUIT_MASKS[_SUIT_OF[self.trick[0]]]
                 return bool((1 << card) & suit_mask) or not hand & suit_mask
-            return signal == NO_SIGNAL or signal in self._lead_signals(hand, card)
+            if signal == NO_SIGNAL:
+                return True
+            code = self.rules.signals
+            if code == "alternative":
+                truths = statement_truths(code, hand, card, self.played)
+                return move in _LEAD_MOVES_BY_TRUTHS[code][truths][card]
+            suit = _SUIT_OF[card]
+            return move in _LEAD_MOVES[code][suit][hand >> 10 * suit & 1023]
         if phase == AUCTION:
             return move == PASS or self.high_bid < move <= self.rules.top_contract
         if phase == CALL:
-            return (CALL_BASE <= move < DISCARD_BASE
-                    and (move - CALL_BASE) % 10 in self.rules.callable_powers())
+            return move in _CALL_MOVES[self.rules.call_restriction]
         if phase in (DISCARD, GIVE):
             base = DISCARD_BASE if phase == DISCARD else GIVE_BASE
             return base <= move < base + NUM_CARDS and bool(self.hands[self.declarer] >> (move - base) & 1)
@@ -333,8 +303,8 @@ class Deal:
             self._call(move - CALL_BASE)
         elif phase == DISCARD:
             card = move - DISCARD_BASE
-            self.hands[seat] &= ~(1 << card)
-            self.discards |= 1 << card
+            self.hands[seat] &= ~bit(card)
+            self.discards |= bit(card)
             if self.discards.bit_count() == 4:
                 self.monte = self.discards
                 if self.giver is not None:
@@ -343,8 +313,8 @@ class Deal:
                     self._start_play()
         elif phase == GIVE:
             card = move - GIVE_BASE
-            self.hands[seat] &= ~(1 << card)
-            self.hands[self.giver] |= 1 << card
+            self.hands[seat] &= ~bit(card)
+            self.hands[self.giver] |= bit(card)
             self.given_back = card
             self._start_play()
 
@@ -388,8 +358,8 @@ class Deal:
         else:  # Mediatore: the holder, if another player, gives the card openly
             if self.holder is not None and self.holder != declarer:
                 self.giver = self.holder
-                self.hands[self.giver] &= ~(1 << card)
-                self.hands[declarer] |= 1 << card
+                self.hands[self.giver] &= ~bit(card)
+                self.hands[declarer] |= bit(card)
             self._take_monte()
 
     def _take_monte(self) -> None:

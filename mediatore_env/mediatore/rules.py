@@ -13,12 +13,16 @@ variant says; the presets name common tables::
     ValueError: bad value 'dealer' for rules switch 'first_lead'; valid: 'mano', 'declarer_solissimo', 'declarer_solo', 'declarer'
 
 The payment schedule lives here too (:func:`payments`), so a reader finds every number of
-RULES.md section 7 in one place.
+RULES.md section 7 in one place; and what each signal of each code says about the leader's
+hand (:data:`SIGNAL_MEANINGS`), which decides both the legal leads and what a seat deduces.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Callable, NamedTuple
+
+from ..core.cards import LOW_MASKS, NUM_CARDS, SUIT_MASKS, bit, suit_of
 
 # Contracts (bids), lowest first. The values double as the bid move ids of game.py.
 CHIAMO, MEDIATORE, SOLO, SOLISSIMO, ARCISOLISSIMO = 1, 2, 3, 4, 5
@@ -28,17 +32,113 @@ CONTRACT_NAMES = {CHIAMO: "chiamo", MEDIATORE: "mediatore", SOLO: "solo",
 
 # Signals a leader may announce with the card led. One id space for every code, so the
 # meaning of an id depends on Rules.signals (busso is a request in the standard code and a
-# statement of fact in the alternative one).
+# statement of fact in the alternative one): SIGNAL_MEANINGS below says what each one means.
 NO_SIGNAL, BUSSO, VOLO, STRISCIO, RIBUSSO, MEGLIO, BUSSO_MEGLIO, RIBUSSO_MEGLIO, TUTTO_FUORI = range(9)
 SIGNAL_NAMES = ("", "busso", "volo", "striscio", "ribusso", "meglio", "busso+meglio",
                 "ribusso+meglio", "tutto fuori")
 NUM_SIGNALS = len(SIGNAL_NAMES)
-SIGNALS_OF_CODE = {
-    "off": (NO_SIGNAL,),
-    "standard": (NO_SIGNAL, BUSSO, VOLO, STRISCIO),
-    "no_striscio": (NO_SIGNAL, BUSSO, VOLO),
-    "alternative": (NO_SIGNAL, BUSSO, RIBUSSO, MEGLIO, BUSSO_MEGLIO, RIBUSSO_MEGLIO, TUTTO_FUORI),
+
+
+# -- what each signal says about the leader's hand (RULES.md 6 and 8.7) -----------------------
+
+class Claim(NamedTuple):
+    """What a signal states about the leader's hand after its lead: it holds none of the cards
+    ``none_of`` and, unless ``one_of`` is None, at least one of the cards ``one_of`` (a single
+    card: that very card). A statement is true when the hand after the lead bears it out
+    (:func:`statement_truths`)."""
+
+    none_of: int = 0
+    one_of: int | None = None
+
+
+# What each statement claims, as ``(none_of, one_of)`` of a Claim: the statements are computed
+# at every lead under the alternative code (its legal moves), so they return plain pairs and
+# take suit masks by card from a tuple.
+_SUIT_MASK_OF = tuple(SUIT_MASKS[suit_of(c)] for c in range(NUM_CARDS))
+
+
+def _last_of_suit(led: int, played: int) -> tuple[int, int | None]:
+    """Volo: the card led was the leader's last of its suit."""
+    return _SUIT_MASK_OF[led], None
+
+
+def _low_card_kept(led: int, played: int) -> tuple[int, int | None]:
+    """Striscio: the leader keeps a low card (Re or lower) of the suit led."""
+    return 0, LOW_MASKS[suit_of(led)] & ~bit(led)
+
+
+def _holds_highest(led: int, played: int) -> tuple[int, int | None]:
+    """Busso in the alternative code: the leader holds the highest card of the suit led that
+    is not yet played -- the card led counts as played, cards in the monte as not played
+    (RULES.md decision 8). With no card of the suit out it claims one of no cards: never true."""
+    out = _SUIT_MASK_OF[led] & ~(played | 1 << led)
+    return 0, 1 << out.bit_length() - 1 if out else 0
+
+
+def _holds_second(led: int, played: int) -> tuple[int, int | None]:
+    """Ribusso in the alternative code: the leader holds the second-highest card of the suit
+    led not yet played (as busso counts them)."""
+    out = _SUIT_MASK_OF[led] & ~(played | 1 << led)
+    if out:
+        out &= ~(1 << out.bit_length() - 1)
+    return 0, 1 << out.bit_length() - 1 if out else 0
+
+
+# By code, each signal besides none in the order the legal moves list them, and what it
+# states: a function ``(card led, cards played to earlier tricks) -> (none_of, one_of)`` of a
+# Claim, or None for a request (busso in the standard code, la meglio) or a signal whose bluff
+# is allowed (tutto fuori), which state nothing sure and are always allowed. A statement is
+# allowed only when true (RULES.md 6 and 8.7).
+SIGNAL_MEANINGS: dict[str, dict[int, Callable[[int, int], tuple[int, int | None]] | None]] = {
+    "off": {},
+    "standard": {BUSSO: None, VOLO: _last_of_suit, STRISCIO: _low_card_kept},
+    "no_striscio": {BUSSO: None, VOLO: _last_of_suit},
+    "alternative": {BUSSO: _holds_highest, RIBUSSO: _holds_second, MEGLIO: None,
+                    BUSSO_MEGLIO: _holds_highest, RIBUSSO_MEGLIO: _holds_second, TUTTO_FUORI: None},
 }
+SIGNALS_OF_CODE = {code: (NO_SIGNAL, *meanings) for code, meanings in SIGNAL_MEANINGS.items()}
+# By code: its distinct statements (busso and busso+meglio make the same one), numbered for
+# statement_truths.
+STATEMENTS = {code: tuple(dict.fromkeys(m for m in meanings.values() if m is not None))
+              for code, meanings in SIGNAL_MEANINGS.items()}
+
+
+def signal_claim(code: str, signal: int, led: int, played: int) -> Claim | None:
+    """What leading ``led`` with ``signal`` states under the signal ``code`` about the leader's
+    hand after the lead (None: nothing; no signal, a request, or a signal not of the code);
+    ``played``: the cards played to the tricks before."""
+    meaning = SIGNAL_MEANINGS[code].get(signal)
+    return None if meaning is None else Claim(*meaning(led, played))
+
+
+def statement_truths(code: str, hand: int, led: int, played: int) -> int:
+    """Which statements of ``code`` (:data:`STATEMENTS`) the leader may make leading ``led``
+    from ``hand``, ``played`` the cards played to the tricks before: bit ``k`` set when the
+    ``k``-th statement is true of the hand after the lead."""
+    rest = hand & ~bit(led)
+    truths = 0
+    for k, meaning in enumerate(STATEMENTS[code]):
+        none_of, one_of = meaning(led, played)
+        if not rest & none_of and (one_of is None or rest & one_of):
+            truths |= 1 << k
+    return truths
+
+
+def signals_allowed_by(code: str, truths: int) -> tuple[int, ...]:
+    """The signals besides none of ``code`` allowed when its statements' truths are
+    ``truths`` (as :func:`statement_truths` returns them): every request, and each true
+    statement."""
+    statements = STATEMENTS[code]
+    return tuple(signal for signal, meaning in SIGNAL_MEANINGS[code].items()
+                 if meaning is None or truths >> statements.index(meaning) & 1)
+
+
+def allowed_signals(code: str, hand: int, led: int, played: int) -> tuple[int, ...]:
+    """The signals besides none that the leader may announce leading ``led`` from ``hand``
+    under ``code``, with ``played`` the cards played to the tricks before: every request, and
+    each statement that is true of the hand after the lead."""
+    return signals_allowed_by(code, statement_truths(code, hand, led, played))
+
 
 # Switch name -> allowed values; the first value is the default (RULES.md sections 1-7).
 SWITCHES: dict[str, tuple] = {

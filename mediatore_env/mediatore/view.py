@@ -93,7 +93,7 @@ class SeatView:
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(h.bit_count() for h in self._deal.hands)
+        return tuple(map(int.bit_count, self._deal.hands))
 
     def legal_moves(self) -> list[int]:
         """This seat's legal moves: empty unless it is the seat to move."""

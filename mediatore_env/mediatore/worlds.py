@@ -7,12 +7,13 @@ from __future__ import annotations
 import bisect
 import math
 import random
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
-from ..core.cards import ALL_CARDS, LOW_MASKS, NUM_CARDS, SUIT_MASKS, cards_of
-from .game import Deal
-from .moves import AUCTION, CALL, CALL_BASE, DISCARD_BASE, END, GIVE_BASE, PLAY, play_move
-from .rules import BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE, RIBUSSO, RIBUSSO_MEGLIO, STRISCIO, VOLO
+from ..core.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, bit, cards_of, highest, suit_of
+from .game import Deal, deal_order
+from .knowledge import Knowledge, deduce
+from .moves import HAND_SIZE, call_move, discard_move, give_move, play_move
+from .rules import CHIAMO
 from .view import SeatView
 
 # -- worlds: the hidden cards dealt again, as this seat could imagine them --------------------
@@ -131,23 +132,11 @@ class WorldSampler:
     """Worlds -- where every card lies now -- that one seat cannot tell from the real one,
     drawn uniformly at random (for PIMC: sample worlds, solve each double dummy).
 
-    Built from a :class:`SeatView` alone, so it uses only what that seat knows:
-
-    - its own hand exactly, every card played, every seat's hand size and the monte's size;
-    - voids: a seat that did not follow suit, or led with *volo* (standard code), holds no
-      card of that suit; *striscio* says the leader still held a low card (Re or lower) of
-      the suit; in the alternative code *busso* and *ribusso* place the card they claim;
-    - the monte: where the seat saw it, the original monte's cards that the declarer took are
-      in the declarer's hand or in the new monte (or, in Mediatore, passed back to the giver:
-      at most one card, and none if the giver has already played one of them); the declarer
-      knows its discards, the Solissimo declarer the monte it looked at, everyone the monte
-      turned over at the end;
-    - the called card: in the partner's hand once the seat knows the partner; in Mediatore
-      in the declarer's hand or discards (it was given openly, or lay in the monte or the
-      declarer's own hand); the card passed back, to the declarer and the giver;
-
-    and every card still unseen lies anywhere those facts allow, each placement equally
-    likely: ``sample(rng)`` counts the placements (by classes of cards with the same possible
+    Built from a :class:`SeatView` alone, so it uses only what that seat knows: the facts
+    :func:`~.knowledge.deduce` draws from the view (:attr:`knowledge`) -- its own hand, every
+    card played, the hand sizes, the voids and the statements of signals, the monte as far as
+    it was seen, the called card and the card passed back -- and every card still unseen lies
+    anywhere those facts allow, each placement equally likely: ``sample(rng)`` counts the placements (by classes of cards with the same possible
     places) and draws one of them uniformly, without rejection, except for the rare
     *striscio* facts, checked afterwards. ``rng`` is anything with a ``random()`` method
     (``random.Random``, ``numpy.random.Generator``)::
@@ -161,149 +150,75 @@ class WorldSampler:
 
     :meth:`deal` turns a world into a whole :class:`Deal` -- a pack and the same history,
     with the hidden decisions (the declarer's discards, the card passed back) and the
-    original monte chosen to fit -- whose view from this seat equals the real one.
+    original monte chosen to fit (:func:`undo_exchange`) -- whose view from this seat equals
+    the real one.
     """
 
     def __init__(self, view: "SeatView"):
         self.view = view
-        self.seat = me = view.seat
-        rules = view.rules
-        self.contract = contract = view.contract
-        self.declarer = declarer = view.declarer
-        self.called = called = view.called_card
-        self.giver = giver = view.giver
-        phase = view.phase
-        hand, played = view.hand, view.played
-        sizes = list(view.hand_sizes)
-        self.taken = taken = (contract is not None and phase not in (AUCTION, CALL)
-                              and rules.takes_monte(contract))
-        self.gave = gave = giver is not None and phase in (PLAY, END)
-        self.monte_seen = view.monte_seen
-        self.given_back = view.given_back
+        #: what the seat knows and deduces (:func:`~.knowledge.deduce`): the facts drawn from
+        self.knowledge = k = deduce(view)
+        self.seat = me = k.seat
+        declarer, giver = k.declarer, k.giver
+        sizes = k.sizes
 
-        # Every card played, by whom, and what the plays say about the hands.
-        plays = []  # (seat, card, trick number)
-        void = [0, 0, 0, 0]
-        facts = []  # (seat, card) placed by an alternative-code signal
-        musts = []  # (seat, cards, trick number): striscio, one of these was still held
-        code = rules.signals
-        tricks = [(t.leader, t.cards, t.signal) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.leader, view.trick, view.trick_signal))
-        before = 0
-        for number, (leader, cards, signal) in enumerate(tricks):
-            led = cards[0]
-            suit = SUIT_MASKS[led // 10]
-            for i, c in enumerate(cards):
-                seat = (leader + i) % 4
-                plays.append((seat, c, number))
-                if i and not (1 << c) & suit:
-                    void[seat] |= suit
-            if signal == VOLO and code in ("standard", "no_striscio"):
-                void[leader] |= suit
-            elif signal == STRISCIO and code == "standard":
-                musts.append((leader, LOW_MASKS[led // 10] & ~(1 << led), number))
-            elif code == "alternative" and signal in (BUSSO, RIBUSSO, BUSSO_MEGLIO, RIBUSSO_MEGLIO):
-                out = suit & ~(before | 1 << led)
-                top = out.bit_length() - 1
-                if signal in (RIBUSSO, RIBUSSO_MEGLIO):
-                    top = (out & ~(1 << top)).bit_length() - 1
-                facts.append((leader, top))
-            for c in cards:
-                before |= 1 << c
-        self.played_by = played_by = [0, 0, 0, 0]
-        for seat, c, _ in plays:
-            played_by[seat] |= 1 << c
-
-        # Known places.
+        # Known places: my hand, the cards placed in other hands, the monte where known.
         fixed = [0, 0, 0, 0, 0]
-        fixed[me] = hand
-        monte_size = NUM_CARDS - sum(sizes) - played.bit_count()
-        monte_known = None
-        if phase == END and contract is not None:
-            monte_known = view.final_monte
-        elif taken and me == declarer:
-            monte_known = view.discards
-        elif contract is not None and not taken and self.monte_seen:
-            monte_known = self.monte_seen  # Solissimo: the declarer looked at it
-        if monte_known is not None:
-            fixed[MONTE] = monte_known
-        back = self.given_back
-        if back is not None and gave and not played >> back & 1 and me != giver:
-            fixed[giver] |= 1 << back
-        if contract == CHIAMO and called is not None and not played >> called & 1:
-            partner = view.partner
-            if partner is not None and partner != me:
-                fixed[partner] |= 1 << called
-        for seat, c in facts:
-            if seat != me and not played_by[seat] >> c & 1:
-                fixed[seat] |= 1 << c
-        known = played
+        fixed[me] = k.hand
+        for seat, c in k.held:
+            fixed[seat] |= bit(c)
+        if k.monte is not None:
+            fixed[MONTE] = k.monte
+        known = k.played
         for l in range(5):
             known |= fixed[l]
         hidden = ALL_CARDS & ~known
         caps = [sizes[s] - fixed[s].bit_count() for s in range(4)]
-        caps.append(monte_size - fixed[MONTE].bit_count() if monte_known is None else 0)
+        monte_size = NUM_CARDS - sum(sizes) - k.played.bit_count()
+        caps.append(monte_size - fixed[MONTE].bit_count() if k.monte is None else 0)
         caps[me] = 0
 
-        # Cards that can only be in the declarer's pool (hand or new monte).
-        pool_only = 0
-        if taken and me != declarer:
-            pool_only = self.monte_seen
-            if contract == MEDIATORE and called is not None:
-                pool_only |= 1 << called
-        self.pool_only = pool_only  # before removing the cards known elsewhere
-
+        # Where each hidden card may lie: any location with room, but not a seat void in its
+        # suit; and a card that only the declarer's pool can hold, only there (or, passed
+        # back, with the giver: the scenarios below).
+        pool_only = k.pool_only
         open_locs = [l for l in range(5) if caps[l] > 0]
         base = {}
         for suit in range(4):
             mask = 0
             for l in open_locs:
-                if l == MONTE or not void[l] & SUIT_MASKS[suit]:
+                if l == MONTE or not k.voids[l] & SUIT_MASKS[suit]:
                     mask |= 1 << l
             base[suit] = mask
         pool_locs = (1 << declarer | 1 << MONTE) if declarer is not None else 0
-
-        def allowed_of(extra_giver: bool) -> dict[int, int]:
-            out = {}
-            for c in cards_of(hidden):
-                locs = base[c // 10]
-                if pool_only >> c & 1:
-                    keep = pool_locs | (1 << giver if extra_giver else 0)
-                    locs &= keep
-                out[c] = locs
-            return out
+        allowed = {}
+        for c in cards_of(hidden):
+            locs = base[suit_of(c)]
+            if pool_only >> c & 1:
+                locs &= pool_locs
+            allowed[c] = locs
 
         # Mediatore, seen by a third seat: the card passed back may be one of the pool's
         # cards (at most one), so there is one scenario per such card plus one without.
-        scenarios = []
-        third = gave and me not in (declarer, giver) and back is None
-        if third and pool_only and not (played_by[giver] & pool_only):
-            allowed = allowed_of(False)
-            scenarios.append(_Scenario(fixed, allowed, caps))
-            for c in cards_of(pool_only & hidden):
-                if not base[c // 10] >> giver & 1:
+        scenarios = [_Scenario(fixed, allowed, caps)]
+        if k.back_pool:
+            for c in cards_of(k.back_pool & hidden):
+                if not base[suit_of(c)] >> giver & 1:
                     continue
                 f = fixed[:]
-                f[giver] |= 1 << c
+                f[giver] |= bit(c)
                 cp = caps[:]
                 cp[giver] -= 1
                 a = dict(allowed)
                 del a[c]
                 scenarios.append(_Scenario(f, a, cp))
-        else:
-            scenarios.append(_Scenario(fixed, allowed_of(False), caps))
         self.scenarios = [s for s in scenarios if s.weight]
         if not self.scenarios:
             raise ValueError(f"no world fits what seat {me} knows: {view!r}")
         self.total = sum(s.weight for s in self.scenarios)
 
         # Striscio facts still open: one of these cards is in the leader's hand now.
-        self.musts = []
-        for seat, low, number in musts:
-            if seat == me or any(s == seat and n > number and low >> c & 1 for s, c, n in plays):
-                continue
-            self.musts.append((seat, low & ~played))
+        self.musts = list(k.holds_one_of)
 
     def count(self) -> int:
         """How many placements of the hidden cards fit the facts (striscio facts aside)."""
@@ -328,21 +243,22 @@ class WorldSampler:
         raise RuntimeError(f"no world fitting the striscio signals found in {tries} draws")
 
     def _world(self, where: list[int]) -> World:
+        k = self.knowledge
         partner = None
-        if self.contract == CHIAMO and self.called is not None:
-            c = self.called
+        if k.contract == CHIAMO and k.called is not None:
+            c = k.called
             for s in range(4):
-                if s != self.declarer and (where[s] | self.played_by[s]) >> c & 1:
+                if s != k.declarer and (where[s] | k.played_by[s]) >> c & 1:
                     partner = s
         return World(tuple(where[:4]), where[MONTE], partner)
 
     def allows(self, world: World) -> bool:
         """Whether ``world`` (the hands and monte now) fits every fact the seat knows."""
         where = [*world.hands, world.monte]
-        sizes = self.view.hand_sizes
+        sizes = self.knowledge.sizes
         if any(where[s].bit_count() != sizes[s] for s in range(4)):
             return False
-        everything = self.view.played
+        everything = self.knowledge.played
         for l in range(5):
             if everything & where[l]:
                 return False
@@ -363,46 +279,25 @@ class WorldSampler:
         if rng is None:
             rng = random.Random()
         view = self.view
-        hands, monte = world.hands, world.monte
-        init = [hands[s] | self.played_by[s] for s in range(4)]
-        declarer, giver, called = self.declarer, self.giver, self.called
-        back = None
-        discards = 0
-        if self.taken:
-            discards = monte
-            if self.gave:
-                back = self.given_back
-                if back is None:
-                    mine = init[giver] & self.pool_only
-                    back = (mine.bit_length() - 1 if mine
-                            else _pick(init[giver] & ~self.pool_only, 1, rng).bit_length() - 1)
-                init[giver] &= ~(1 << back)
-            pool = init[declarer] | discards | (1 << back if back is not None else 0)
-            if giver is not None:
-                init[giver] |= 1 << called
-                pool &= ~(1 << called)
-            original = self.monte_seen or _pick(pool, 4, rng)
-            init[declarer] = pool & ~original
-        else:
-            original = monte
+        dealt = undo_exchange(self.knowledge, world, lambda cards, k: _pick(cards, k, rng))
         pack = [0] * NUM_CARDS
-        slots = [[i for i in range(36) if (view.dealer + 1 + i // 3) % 4 == s] for s in range(4)]
-        for s in range(4):
-            cards = cards_of(init[s])
-            if len(cards) != 9:
-                raise ValueError(f"world does not fit: seat {s} would have been dealt {len(cards)} cards")
-            for i, c in zip(slots[s], cards):
-                pack[i] = c
-        pack[36:] = cards_of(original)
+        cards = [iter(cards_of(hand)) for hand in dealt.hands]
+        for s, hand in enumerate(dealt.hands):
+            if hand.bit_count() != HAND_SIZE:
+                raise ValueError(f"world does not fit: seat {s} would have been dealt "
+                                 f"{hand.bit_count()} cards")
+        for i, seat in enumerate(deal_order(view.dealer)):
+            pack[i] = next(cards[seat])
+        pack[4 * HAND_SIZE:] = cards_of(dealt.monte)
         deal = Deal(view.rules, view.dealer, pack)
         for _, bid in view.auction:
             deal.apply(bid)
-        if called is not None:
-            deal.apply(CALL_BASE + called)
-        for c in cards_of(discards):
-            deal.apply(DISCARD_BASE + c)
-        if back is not None:
-            deal.apply(GIVE_BASE + back)
+        if view.called_card is not None:
+            deal.apply(call_move(view.called_card))
+        for c in cards_of(dealt.discards):
+            deal.apply(discard_move(c))
+        if dealt.given_back is not None:
+            deal.apply(give_move(dealt.given_back))
         for t in view.tricks:
             for i, c in enumerate(t.cards):
                 deal.apply(play_move(c, t.signal if i == 0 else 0))
@@ -415,6 +310,48 @@ class WorldSampler:
         if rng is None:
             rng = random.Random()
         return self.deal(self.sample(rng), rng)
+
+
+class Dealt(NamedTuple):
+    """A world before the exchange: the hands as dealt, the original monte, the declarer's
+    discards (0 before or without an exchange) and the card passed back (Mediatore)."""
+
+    hands: list[int]
+    monte: int
+    discards: int
+    given_back: int | None
+
+
+def undo_exchange(knowledge: Knowledge, world: World, choose: Callable[[int, int], int]) -> Dealt:
+    """``world`` (drawn for the seat of ``knowledge``) as it was dealt: the cards each seat
+    holds and has played, with the exchange undone -- in Mediatore the called card back in the
+    giver's hand and the card passed back out of it, the monte the declarer took out of its
+    hand. Where the seat cannot tell, ``choose(cards, k)`` picks ``k`` of ``cards`` (a bitset)
+    at random: the card passed back to the giver (a card of the declarer's pool that the
+    giver holds, if any, else one of the giver's own), and the original monte among the
+    declarer's cards where the seat did not see it."""
+    k = knowledge
+    init = [world.hands[s] | k.played_by[s] for s in range(4)]
+    back = None
+    discards = 0
+    if k.taken:
+        declarer, giver = k.declarer, k.giver
+        discards = world.monte
+        if k.gave:
+            back = k.given_back
+            if back is None:
+                mine = init[giver] & k.pool_only
+                back = highest(mine if mine else choose(init[giver] & ~k.pool_only, 1))
+            init[giver] &= ~bit(back)
+        pool = init[declarer] | discards | (bit(back) if back is not None else 0)
+        if giver is not None:
+            init[giver] |= bit(k.called)
+            pool &= ~bit(k.called)
+        original = k.monte_seen or choose(pool, 4)
+        init[declarer] = pool & ~original
+    else:
+        original = world.monte
+    return Dealt(init, original, discards, back)
 
 
 def _pick(mask: int, k: int, rng) -> int:
