@@ -9,12 +9,12 @@ For each card it has to play, the agent
    cards given and passed back); with ``auction`` set, weighted by how likely the other
    seats were to bid as they did with the hands each world deals them (*Worlds and the
    auction* below);
-2. solves each world double dummy (:mod:`mediatore_env.solver`, the C core): for each legal
+2. solves each world double dummy (:mod:`mediatore_env.analysis.solver`, the C core): for each legal
    card, does the declarer's side still reach 18 thirds (6 points) after it, with perfect
    play by everyone from there on -- and with ``capotto=True``, while a side has won every
    trick so far, can it still win them all (:func:`_capotto_outcome`);
 3. plays the card with the best mean payoff over the worlds -- the payment this seat receives
-   in each world for the outcome there (RULES.md 7: made or lost; with ``capotto=True``,
+   in each world for the outcome there (docs/rules.md 7: made or lost; with ``capotto=True``,
    capotto too).
 
 Neither option is on by default: paired against the agent without them, over 300-deal runs
@@ -45,7 +45,8 @@ process's CPU time have gone into the decision. Early in the deal a double-dummy
 costs milliseconds, late in the deal microseconds, so the limit binds only in the first two
 or three tricks. A hard ceiling, ``max_time`` (0.075 s), holds even for one search: every
 search gets a node budget (``solver.reaches(node_limit=)``), the nodes the CPU time left
-before the ceiling buys at the cautious rate :data:`~mediatore_env.solver.NODES_PER_SECOND`;
+before the ceiling buys at the cautious rate
+:data:`~mediatore_env.analysis.solver.NODES_PER_SECOND`;
 a world whose search runs out is left out, and when no world was finished the agent plays
 the greedy agent's card. CPU time rather than wall-clock time keeps the agent's play the
 same on a busy machine; with ``time_limit=None`` the agent is reproducible exactly (same
@@ -61,7 +62,7 @@ models as they are; measured with ``benchmarks/bench_pimc.py --calibrate``). ``b
 takes the names of :data:`agents.greedy.BIDDING_POLICIES` (then no boost unless given) or a
 number, the greedy policy's margin; ``calling``, ``exchange`` and ``play`` take policy
 objects. Double-dummy contract values per deal, for bidding studies, are in
-:mod:`mediatore_env.tables`.
+:mod:`mediatore_env.analysis.tables`.
 
 **Known bias.** PIMC assumes that after its card everyone plays as if every card were
 visible ("strategy fusion"), and it never plays to hide or find information. It also reads
@@ -311,7 +312,7 @@ class PIMCAgent(Agent):
         self.time_limit = time_limit
         #: hard CPU ceiling per card play, in seconds (see the module docstring's Budget)
         self.max_time = max_time
-        #: count capotto (a side taking all nine tricks: RULES.md 7) in each world's payoff
+        #: count capotto (a side taking all nine tricks: docs/rules.md 7) in each world's payoff
         self.capotto = capotto
         #: worlds weighted by the auction (:class:`AuctionLikelihood` at this temperature, in
         #: units; None: uniform worlds), resampled from ``pool`` times ``worlds`` drawn

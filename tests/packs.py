@@ -1,13 +1,13 @@
-"""Packs chosen by hand for scenario tests: the deal of RULES.md section 3, inverted.
+"""Packs chosen by hand for scenario tests: the deal of docs/rules.md section 3, inverted.
 
-RULES.md section 3: the dealer deals batches of three, starting with il mano
+docs/rules.md section 3: the dealer deals batches of three, starting with il mano
 (seat ``(dealer + 1) % 4``) and going in playing order, three rounds, so every seat gets 9
 cards; the last 4 cards of the pack are the monte. :func:`build_pack` turns the hands we want
 back into the pack order that deals them, so a test can say "seat 2 holds these nine cards"
 and hand the resulting pack to ``Deal``.
 
 This module computes the inverse on its own (it does not call the engine's ``deal_hands``), so
-a test comparing the two checks the engine's deal against RULES.md.
+a test comparing the two checks the engine's deal against docs/rules.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md section 7's payment table and variant 8's low schedule, written out by hand.
+"""docs/rules.md section 7's payment table and variant 8's low schedule, written out by hand.
 
 Used by test_scoring.py and test_simulation.py to check the engine's payoffs without calling
 ``rules.payments``.
@@ -19,14 +19,14 @@ def vector(declarer, gets, *, partner=None, partner_gets=0, giver=None, giver_pa
 
 
 def lost(payoffs):
-    """A lost contract: the same amounts in the opposite direction (RULES.md 7)."""
+    """A lost contract: the same amounts in the opposite direction (docs/rules.md 7)."""
     return tuple(-p for p in payoffs)
 
 
 # -- the contract lines -------------------------------------------------------------------------
 # (schedule, line) -> (declarer gets, partner gets, giver pays, each other opponent pays)
 LINES = {
-    # standard: RULES.md 7
+    # standard: docs/rules.md 7
     ("standard", "chiamo partner"): (5, 3, None, 4),
     ("standard", "chiamo alone"): (12, None, None, 4),
     ("standard", "mediatore giver"): (22, None, 6, 8),
@@ -34,7 +34,7 @@ LINES = {
     ("standard", "solo"): (36, None, None, 12),
     ("standard", "solissimo"): (48, None, None, 16),
     ("standard", "arcisolissimo"): (54, None, None, 18),
-    # low: RULES.md 8.8 (Chiamo 2/3/1, alone 2 each/6, Mediatore 3 and 4, Solo 6, Solissimo 8)
+    # low: docs/rules.md 8.8 (Chiamo 2/3/1, alone 2 each/6, Mediatore 3 and 4, Solo 6, Solissimo 8)
     ("low", "chiamo partner"): (3, 1, None, 2),
     ("low", "chiamo alone"): (6, None, None, 2),
     ("low", "mediatore giver"): (11, None, 3, 4),

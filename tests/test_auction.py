@@ -1,4 +1,4 @@
-"""The auction (RULES.md section 4). Move ids: 0 = pass, 1..5 = bid chiamo..arcisolissimo."""
+"""The auction (docs/rules.md section 4). Move ids: 0 = pass, 1..5 = bid chiamo..arcisolissimo."""
 
 import pytest
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, play

@@ -84,7 +84,7 @@ def test_thrown_in_pays_nothing_and_reentry(table):
     env = bidding.raw_env(table=table)
     run(env, [PASS] * 4)
     assert all(env.terminations.values()) and not any(env._cumulative_rewards.values())
-    # a seat that passed may bid again while the auction is open (RULES.md 4)
+    # a seat that passed may bid again while the auction is open (docs/rules.md 4)
     run(env, [PASS, CHIAMO, PASS, PASS, MEDIATORE, PASS, PASS, PASS])
     mano = (int(table.dealers[0]) + 1) % 4
     assert env.deal.declarer == mano + 0 and env.deal.contract == MEDIATORE

@@ -1,4 +1,4 @@
-"""Cards (RULES.md section 1): notation, rank order, points in thirds, bitsets."""
+"""Cards (docs/rules.md section 1): notation, rank order, points in thirds, bitsets."""
 
 import pytest
 from hypothesis import given
@@ -10,9 +10,9 @@ from mediatore_env.core.cards import (ALL_CARDS, CARD_NAMES, DECK_THIRDS, NUM_CA
                                       parse_cards, thirds_of, to_mask)
 
 SUITS = "DCSB"
-# RULES.md 1: rank order within a suit, highest first.
+# docs/rules.md 1: rank order within a suit, highest first.
 RANKS_HIGH_FIRST = ["3", "2", "A", "R", "C", "F", "7", "6", "5", "4"]
-# RULES.md 1: A = 3 thirds; 3, 2, Re, Cavallo, Fante = 1 third; 7, 6, 5, 4 = 0.
+# docs/rules.md 1: A = 3 thirds; 3, 2, Re, Cavallo, Fante = 1 third; 7, 6, 5, 4 = 0.
 THIRDS_BY_RANK = {"A": 3, "3": 1, "2": 1, "R": 1, "C": 1, "F": 1, "7": 0, "6": 0, "5": 0, "4": 0}
 ALL_TEXTS = [s + r for s in SUITS for r in RANKS_HIGH_FIRST]
 
@@ -44,7 +44,7 @@ def test_bad_card_text(bad):
 
 def test_rank_order_within_suit():
     # A larger id beats a smaller one of the same suit: the ids of a suit, highest first, must
-    # follow RULES.md's order 3, 2, A, Re, Cavallo, Fante, 7, 6, 5, 4.
+    # follow docs/rules.md's order 3, 2, A, Re, Cavallo, Fante, 7, 6, 5, 4.
     for s in SUITS:
         ids = [parse_card(s + r) for r in RANKS_HIGH_FIRST]
         assert ids == sorted(ids, reverse=True)

@@ -1,4 +1,4 @@
-"""Contracts (RULES.md section 5): the call, the exchange with the monte, the Mediatore give.
+"""Contracts (docs/rules.md section 5): the call, the exchange with the monte, the Mediatore give.
 
 Dealer 3, so il mano is seat 0. With the SEGREGATED hands seat 0 holds the Denari (but D4),
 seat 1 the Coppe, seat 2 the Spade, seat 3 the Bastoni; the monte is D4 C4 S4 B4.
@@ -32,7 +32,7 @@ ALL = "D4 D5 D6 D7 DF DC DR DA D2 D3 C4 C5 C6 C7 CF CC CR CA C2 C3 " \
 
 @pytest.mark.parametrize("contract", ["chiamo", "mediatore"])
 @pytest.mark.parametrize("restriction,allowed", [
-    ("any", ALL),                                        # RULES.md 5: any card
+    ("any", ALL),                                        # docs/rules.md 5: any card
     ("three", "D3 C3 S3 B3"),                            # 8.4: only a 3
     ("three_or_two", "D3 C3 S3 B3 D2 C2 S2 B2"),         # a 3 or a 2
     ("no_ace", " ".join(t for t in ALL.split() if t[1] != "A")),  # any but an Ace

@@ -1,4 +1,4 @@
-"""The deal (RULES.md sections 2 and 3): batches of three from il mano, the monte is the last
+"""The deal (docs/rules.md sections 2 and 3): batches of three from il mano, the monte is the last
 four cards; bad packs and dealers are refused."""
 
 import numpy as np
@@ -14,7 +14,7 @@ from mediatore_env.mediatore.rules import Rules
 
 
 def test_deal_in_batches_of_three_from_mano():
-    # Pack 0..39 with dealer 1: il mano is seat 2. By RULES.md 3, cards 0-2 go to seat 2,
+    # Pack 0..39 with dealer 1: il mano is seat 2. By docs/rules.md 3, cards 0-2 go to seat 2,
     # 3-5 to seat 3, 6-8 to seat 0, 9-11 to seat 1, then again from seat 2 (12-14) ...;
     # cards 36-39 are the monte.
     deal = Deal(Rules(), dealer=1, pack=list(range(40)))

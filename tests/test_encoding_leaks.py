@@ -1,6 +1,6 @@
 """Leak test: an observation depends on what its seat knows, and on nothing else.
 
-What a seat knows is written out here from RULES.md (sections 3-6 and the monte switches of
+What a seat knows is written out here from docs/rules.md (sections 3-6 and the monte switches of
 section 8), from the whole Deal, without the engine's SeatView:
 
 - the rules, the dealer, its own hand as dealt;
@@ -40,7 +40,7 @@ PRESET_NAMES = list(PRESETS)
 
 
 def saw_monte(deal: Deal, seat: int) -> bool:
-    """Whether ``seat`` has seen the original monte (RULES.md 5 and 8.1-8.3, 8.5)."""
+    """Whether ``seat`` has seen the original monte (docs/rules.md 5 and 8.1-8.3, 8.5)."""
     contract, rules = deal.contract, deal.rules
     if contract is None or (contract in (CHIAMO, MEDIATORE) and deal.called_card is None):
         return False

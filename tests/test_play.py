@@ -1,4 +1,5 @@
-"""Play (RULES.md section 6 and variant 6): the first lead, following suit, the trick winner."""
+"""Play (docs/rules.md section 6 and variant 6): the first lead, following suit, the trick
+winner."""
 
 import pytest
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, mask, play
@@ -40,7 +41,7 @@ CONTRACTS = ("chiamo", "mediatore", "solo", "solissimo", "arcisolissimo")
 
 
 @pytest.mark.parametrize("first_lead,leaders", [
-    # RULES.md 8.6: who leads to trick one, il mano being seat 0 and the declarer seat 2,
+    # docs/rules.md 8.6: who leads to trick one, il mano being seat 0 and the declarer seat 2,
     # for chiamo, mediatore, solo, solissimo, arcisolissimo.
     ("mano", (0, 0, 0, 0, 0)),
     ("declarer_solissimo", (0, 0, 0, 2, 2)),

@@ -39,7 +39,7 @@ def test_record_contents():
     assert result["monte"] == "D7 D6 D5 D4".split() and result["discards"] == result["monte"]
     assert result["thirds"] == [18, 17] and result["scores"] == [6, 5]
     assert result["declarer_won"] is True and result["capotto"] is False
-    assert result["payoffs"] == [22, -6, -8, -8]  # RULES.md 7: giver 6, others 8
+    assert result["payoffs"] == [22, -6, -8, -8]  # docs/rules.md 7: giver 6, others 8
     assert result["tricks"][0] == {"leader": 0, "cards": ["D3", "C7", "S7", "B7"],
                                    "signal": "busso", "winner": 0}
     assert record["meta"] == {"table": "t1"}

@@ -1,11 +1,11 @@
-"""Rules switches (RULES.md section 8): names, values, errors, presets."""
+"""Rules switches (docs/rules.md section 8): names, values, errors, presets."""
 
 import pytest
 
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, PRESETS, SOLISSIMO,
                                            SOLO, SWITCHES, Rules)
 
-# RULES.md 8, one switch per variant, the default (the rule of sections 1-7) first.
+# docs/rules.md 8, one switch per variant, the default (the rule of sections 1-7) first.
 EXPECTED_SWITCHES = {
     "chiamo_monte": (True, False),                                      # variant 1
     "monte_shown": ("standard", "always", "never"),                     # variants 2, 3
@@ -64,7 +64,7 @@ def test_every_value_accepted(name):
 
 
 def test_low_schedule_has_no_arcisolissimo():
-    # RULES.md 8.8: the low schedule has no Arcisolissimo.
+    # docs/rules.md 8.8: the low schedule has no Arcisolissimo.
     with pytest.raises(ValueError, match="arcisolissimo"):
         Rules(schedule="low")
     assert Rules(schedule="low", arcisolissimo=False).top_contract == SOLISSIMO
@@ -101,7 +101,7 @@ def test_top_contract():
 
 
 @pytest.mark.parametrize("first_lead,declarer_leads", [
-    # RULES.md 8.6, contracts in the order chiamo, mediatore, solo, solissimo, arcisolissimo
+    # docs/rules.md 8.6, contracts in the order chiamo, mediatore, solo, solissimo, arcisolissimo
     ("mano", (False, False, False, False, False)),
     ("declarer_solissimo", (False, False, False, True, True)),
     ("declarer_solo", (False, False, True, True, True)),

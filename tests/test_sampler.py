@@ -2,7 +2,7 @@
 seat cannot tell from the real deal, the real deal is always among the possible worlds, and
 the worlds are drawn uniformly.
 
-"Cannot tell" is checked with the seat's observation vector (mediatore_env.encoding), which
+"Cannot tell" is checked with the seat's observation vector (mediatore_env.codec.observation), which
 holds everything the seat knows: the sampled deal, replayed from its pack with the same
 history (every move legal, the striscio and volo signals included), must give that seat the
 same vector as the real deal.

@@ -1,8 +1,8 @@
-"""Scoring (RULES.md sections 1 and 7, variant 8): thirds, the monte and the last trick, the
+"""Scoring (docs/rules.md sections 1 and 7, variant 8): thirds, the monte and the last trick, the
 win at 6 points, and every payment line of the standard and low schedules, won and lost, with
 capotto either way and with the capotto bonus switched off.
 
-Every expected number below is worked out by hand from RULES.md; the comments say how.
+Every expected number below is worked out by hand from docs/rules.md; the comments say how.
 Dealer 3 throughout, so il mano is seat 0.
 """
 

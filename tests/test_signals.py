@@ -1,4 +1,4 @@
-"""Signals on the lead (RULES.md section 6 and variant 7), under every code.
+"""Signals on the lead (docs/rules.md section 6 and variant 7), under every code.
 
 Seat 0 (il mano) declares Arcisolissimo, so it leads with its dealt hand
 D3 DA D7 C2 CF SR B3 B2 BA. Seat 1 is void in Denari.

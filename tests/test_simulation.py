@@ -4,9 +4,9 @@ every step (as OpenSpiel's universal random-simulation test does).
 At every step: the 40 cards are conserved; hand sizes follow the tricks; legal_moves() and
 is_legal() agree on all 486 ids; each seat's view is never wrong and hides what the seat may not
 know; a clone is equal and independent; to_json/from_json round-trips. At the end: nine tricks,
-the side scores sum to 11, and the payoffs equal those of RULES.md 7's table (tests/schedule.py,
-written by hand), recomputed here from the tricks without asking the engine; every record
-replays, and a tampered record does not.
+the side scores sum to 11, and the payoffs equal those of docs/rules.md 7's table
+(tests/schedule.py, written by hand), recomputed here from the tricks without asking the engine;
+every record replays, and a tampered record does not.
 
 The auction policy is not uniform (a uniform one nearly always ends in Arcisolissimo): a seat
 opens with probability 0.35, overbids with probability 0.2, and mostly bids just one step up.
@@ -29,7 +29,7 @@ from mediatore_env.mediatore.records import make_record, replay
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, PRESETS
 
 ALL_CARDS = (1 << 40) - 1
-# RULES.md 1, by rank letter
+# docs/rules.md 1, by rank letter
 THIRDS = {"A": 3, "3": 1, "2": 1, "R": 1, "C": 1, "F": 1, "7": 0, "6": 0, "5": 0, "4": 0}
 CONTRACT_LINES = {3: "solo", 4: "solissimo", 5: "arcisolissimo"}
 
@@ -88,7 +88,7 @@ def check_cards(deal):
 
 
 def lead_signals(deal, card):
-    """The signals RULES.md 6 and 8.7 allow with ``card`` led, worked out from the hand."""
+    """The signals docs/rules.md 6 and 8.7 allow with ``card`` led, worked out from the hand."""
     hand = bits(deal.hands[deal.to_move])
     code = deal.rules.signals
     rest = [c for c in hand if c != card and c // 10 == card // 10]  # same suit, kept
@@ -150,7 +150,7 @@ def check_views(deal):
         if (deal.contract == CHIAMO and deal.called_card is not None and deal.phase != END
                 and deal.called_played_by is None and seat not in (deal.declarer, deal.partner)
                 and holder_at_deal(deal, deal.called_card) != seat):
-            # RULES.md 5: no one else knows whether there is a partner, or who, until the
+            # docs/rules.md 5: no one else knows whether there is a partner, or who, until the
             # called card is played -- unless variant 2 showed the card in the monte to all.
             shown = (deal.rules.monte_shown == "always" and deal.rules.chiamo_monte
                      and holder_at_deal(deal, deal.called_card) is None)
@@ -171,7 +171,7 @@ def check_copies(deal, move):
 # -- the end ----------------------------------------------------------------------------------
 
 def holder_at_deal(deal, card):
-    """Who was dealt ``card`` (None: the monte), from the pack and RULES.md 3."""
+    """Who was dealt ``card`` (None: the monte), from the pack and docs/rules.md 3."""
     i = deal.pack.index(card)
     return None if i >= 36 else (deal.dealer + 1 + i // 3) % 4
 
@@ -218,7 +218,7 @@ def check_result(deal, stats):
     won = ours >= 18
     capotto = sum(won_tricks[s] for s in side) in (0, 9)
     assert deal.declarer_won is won and deal.capotto is capotto
-    # Payments: RULES.md 7, by hand in tests/schedule.py.
+    # Payments: docs/rules.md 7, by hand in tests/schedule.py.
     if contract == CHIAMO:
         line = "chiamo partner" if partner is not None else "chiamo alone"
     elif contract == MEDIATORE:

@@ -1,4 +1,5 @@
-"""Contract value tables (mediatore_env.tables): entries, the table policy, files, command."""
+"""Contract value tables (mediatore_env.analysis.tables): entries, the table policy, files,
+command."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Tricks as the Tressette family plays them (RULES.md section 6): follow suit if able, no
+"""Tricks as the Tressette family plays them (docs/rules.md section 6): follow suit if able, no
 trumps, the highest card of the suit led wins -- core/tricks.py."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""What each seat knows (RULES.md sections 5 and 8, variants 1-3): the monte, the discards, the
+"""What each seat knows (docs/rules.md sections 5 and 8, variants 1-3): the monte, the discards, the
 card passed back, and the partnership.
 
 Dealer 3, so il mano is seat 0. SEGREGATED hands: seat 0 Denari, 1 Coppe, 2 Spade, 3 Bastoni,

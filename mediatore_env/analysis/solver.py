@@ -27,7 +27,7 @@ Functions:
 - :func:`brute_force` -- plain minimax, slow, for checking the others.
 - :func:`legal_cards`, :func:`play`, :func:`to_move` -- stepping a position by hand.
 
-The rules are those of RULES.md section 6, with the monte as in section 5: no trumps, follow
+The rules are those of docs/rules.md section 6, with the monte as in section 5: no trumps, follow
 suit if able, the highest card of the suit led wins and leads next, and the last trick
 carries 3 thirds plus the monte's thirds to its winner's side.
 

@@ -4,7 +4,7 @@ For one deal (rules, dealer, pack) the table holds, for each seat as declarer an
 contract -- and in Chiamo and Mediatore for each card worth calling -- the thirds the
 declarer's side takes when all four seats play perfectly with every card in view, after the
 exchange of the table policy below. From the thirds follow whether the contract is made
-(18 thirds, 6 points, or more) and by how many points, and the payments of RULES.md 7::
+(18 thirds, 6 points, or more) and by how many points, and the payments of docs/rules.md 7::
 
     >>> table = build_table(1, seed=3)
     >>> entry = table.entry(0, seat=1, contract=SOLO)

@@ -1,7 +1,7 @@
 """Observation vectors: what one seat knows, as a flat float32 vector, and its legal-move mask.
 
 The writers read a :class:`~mediatore_env.mediatore.view.SeatView` and nothing else, so they can only
-write what that seat knows (RULES.md section 5 and the monte switches of section 8)::
+write what that seat knows (docs/rules.md section 5 and the monte switches of section 8)::
 
     >>> from mediatore_env import Deal, Rules
     >>> deal = Deal(Rules(), dealer=3, pack=list(range(40)))

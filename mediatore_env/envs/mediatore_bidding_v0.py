@@ -19,7 +19,7 @@ not played, its result comes from the deal's double-dummy contract table
 | Observation Values | [0, 1]                                                        |
 
 Agent `player_i` sits in seat `i`, as in `mediatore_v0`: il mano, the seat after the dealer,
-speaks first, and the auction follows RULES.md 4 (a seat that passed may bid again; four
+speaks first, and the auction follows docs/rules.md 4 (a seat that passed may bid again; four
 passes throw the deal in; three passes after a bid end it). The declarer of Chiamo or
 Mediatore then calls a card. Then the episode ends.
 
@@ -80,7 +80,7 @@ worth calling"); with a table built with `--calls all`, every callable card.
 
 ## Rewards
 
-When the episode ends every agent receives the payment of RULES.md 7 that the table gives
+When the episode ends every agent receives the payment of docs/rules.md 7 that the table gives
 for the contract, the declarer and the call: made or lost as the double-dummy play makes or
 loses it, with the partner (the called card's holder) or the giver of the deal. A thrown-in
 deal pays 0. Capotto is not counted.

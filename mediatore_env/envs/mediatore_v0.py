@@ -2,7 +2,7 @@
 """
 # Mediatore
 
-The Italian four-player trick-taking game of the Tressette family (rules: RULES.md), as a
+The Italian four-player trick-taking game of the Tressette family (rules: docs/rules.md), as a
 PettingZoo AEC environment.
 
 | Import             | `from mediatore_env import mediatore_v0`                      |
@@ -18,7 +18,7 @@ PettingZoo AEC environment.
 | Observation Shape  | (2132,)                                                       |
 | Observation Values | [0, 1]                                                        |
 
-Agent `player_i` sits in seat `i` of RULES.md: seat `(s + 1) % 4` acts after seat `s`, and
+Agent `player_i` sits in seat `i` of docs/rules.md: seat `(s + 1) % 4` acts after seat `s`, and
 il mano, the seat after the dealer, speaks first.
 
 ## Usage
@@ -138,12 +138,12 @@ One `Discrete(486)` space serves every phase; the ids are the engine's move ids
 
 Signals: 0 none, 1 busso, 2 volo, 3 striscio, 4 ribusso, 5 meglio, 6 busso+meglio,
 7 ribusso+meglio, 8 tutto fuori; which are legal depends on the `signals` switch and the hand
-(RULES.md 6 and 8.7). Only a lead may carry a signal. Every call of the auction is a decision,
+(docs/rules.md 6 and 8.7). Only a lead may carry a signal. Every call of the auction is a decision,
 the forced passes after the top bid included. docs/environment.md lists all 486 ids.
 
 ## Rewards
 
-At the end of each deal every agent receives its payment of RULES.md section 7 in units (the
+At the end of each deal every agent receives its payment of docs/rules.md section 7 in units (the
 four sum to zero): e.g. a won Chiamo with a partner pays +5 to the declarer, +3 to the partner
 and -4 to each opponent. A thrown-in deal pays 0. Rewards go through the standard `rewards` /
 `_cumulative_rewards` machinery, so `last()` returns an agent's payments since it last acted.
@@ -429,7 +429,7 @@ class raw_env(AECEnv, EzPickle):
             self._cumulative_rewards[agent] += reward
         self._rewarded = True
         if len(self._finished) < self.deals:
-            self._start_deal((deal.dealer + 1) % 4)  # RULES.md 2: the deal passes to the right
+            self._start_deal((deal.dealer + 1) % 4)  # docs/rules.md 2: the deal passes to the right
             self.agent_selection = AGENTS[self.deal.to_move]
         else:
             self.terminations = dict.fromkeys(self.agents, True)

@@ -25,7 +25,7 @@ Action             ``Discrete(486)``: the engine's move ids (:mod:`mediatore_env
 Mask               ``env.action_masks()``: bool ``(486,)``, True for the legal moves (the
                    method sb3-contrib's ``MaskablePPO`` calls); the same array is
                    ``info["action_mask"]`` after every ``reset`` and ``step``
-Reward             0 until the deal ends, then the learner's payment for the deal (RULES.md 7)
+Reward             0 until the deal ends, then the learner's payment for the deal (docs/rules.md 7)
                    times the reward scale; 0 for a thrown-in deal
 Episode            one deal; ``terminated`` when it ends, never ``truncated``
 =================  ===========================================================================

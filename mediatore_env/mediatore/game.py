@@ -5,7 +5,7 @@ environment uses the same ids as its ``Discrete`` actions).
 
 A deal is played by asking :meth:`Deal.legal_moves` and calling :meth:`Deal.apply`::
 
-    >>> from mediatore_env.cards import parse_cards
+    >>> from mediatore_env.core.cards import parse_cards
     >>> deal = Deal(Rules(), dealer=3, pack=list(range(40)))
     >>> deal.to_move, move_text(deal.legal_moves()[1])
     (0, 'bid chiamo')
@@ -33,7 +33,7 @@ from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SIGNAL_NAMES,
                     statement_truths)
 from .view import SeatView
 
-# The seat receiving each of the first 36 cards of the pack, by dealer (RULES.md 3): batches of
+# The seat receiving each of the first 36 cards of the pack, by dealer (docs/rules.md 3): batches of
 # three, il mano (the seat after the dealer) first, in playing order; the last 4 are the monte.
 DEAL_ORDER = tuple(tuple((dealer + 1 + i // 3) % 4 for i in range(4 * HAND_SIZE))
                    for dealer in range(4))

@@ -1,6 +1,6 @@
-"""The rules of a Mediatore table: every variant switch of RULES.md section 8, and the scoring.
+"""The rules of a Mediatore table: every variant switch of docs/rules.md section 8, and the scoring.
 
-``Rules()`` is the game of RULES.md sections 1-7. Each switch changes exactly what its
+``Rules()`` is the game of docs/rules.md sections 1-7. Each switch changes exactly what its
 variant says; the presets name common tables::
 
     >>> Rules(signals="off").signals
@@ -13,7 +13,7 @@ variant says; the presets name common tables::
     ValueError: bad value 'dealer' for rules switch 'first_lead'; valid: 'mano', 'declarer_solissimo', 'declarer_solo', 'declarer'
 
 The payment schedule lives here too (:func:`payments`), so a reader finds every number of
-RULES.md section 7 in one place; and what each signal of each code says about the leader's
+docs/rules.md section 7 in one place; and what each signal of each code says about the leader's
 hand (:data:`SIGNAL_MEANINGS`), which decides both the legal leads and what a seat deduces.
 """
 
@@ -39,7 +39,7 @@ SIGNAL_NAMES = ("", "busso", "volo", "striscio", "ribusso", "meglio", "busso+meg
 NUM_SIGNALS = len(SIGNAL_NAMES)
 
 
-# -- what each signal says about the leader's hand (RULES.md 6 and 8.7) -----------------------
+# -- what each signal says about the leader's hand (docs/rules.md 6 and 8.7) -----------------------
 
 class Claim(NamedTuple):
     """What a signal states about the leader's hand after its lead: it holds none of the cards
@@ -70,7 +70,8 @@ def _low_card_kept(led: int, played: int) -> tuple[int, int | None]:
 def _holds_highest(led: int, played: int) -> tuple[int, int | None]:
     """Busso in the alternative code: the leader holds the highest card of the suit led that
     is not yet played -- the card led counts as played, cards in the monte as not played
-    (RULES.md decision 8). With no card of the suit out it claims one of no cards: never true."""
+    (docs/rules.md decision 8). With no card of the suit out it claims one of no cards: never
+    true."""
     out = _SUIT_MASK_OF[led] & ~(played | 1 << led)
     return 0, 1 << out.bit_length() - 1 if out else 0
 
@@ -88,7 +89,7 @@ def _holds_second(led: int, played: int) -> tuple[int, int | None]:
 # states: a function ``(card led, cards played to earlier tricks) -> (none_of, one_of)`` of a
 # Claim, or None for a request (busso in the standard code, la meglio) or a signal whose bluff
 # is allowed (tutto fuori), which state nothing sure and are always allowed. A statement is
-# allowed only when true (RULES.md 6 and 8.7).
+# allowed only when true (docs/rules.md 6 and 8.7).
 SIGNAL_MEANINGS: dict[str, dict[int, Callable[[int, int], tuple[int, int | None]] | None]] = {
     "off": {},
     "standard": {BUSSO: None, VOLO: _last_of_suit, STRISCIO: _low_card_kept},
@@ -140,7 +141,7 @@ def allowed_signals(code: str, hand: int, led: int, played: int) -> tuple[int, .
     return signals_allowed_by(code, statement_truths(code, hand, led, played))
 
 
-# Switch name -> allowed values; the first value is the default (RULES.md sections 1-7).
+# Switch name -> allowed values; the first value is the default (docs/rules.md sections 1-7).
 SWITCHES: dict[str, tuple] = {
     # Variant 1: False = in Chiamo the declarer neither takes nor sees the monte.
     "chiamo_monte": (True, False),
@@ -277,7 +278,7 @@ PRESETS: dict[str, Rules] = {
 }
 
 
-# -- payments (RULES.md section 7) ---------------------------------------------------------
+# -- payments (docs/rules.md section 7) ---------------------------------------------------------
 
 # What each opponent of the declarer pays for a won contract, per schedule.
 _OPPONENT_PAYS = {

@@ -1,7 +1,7 @@
 """What one seat knows: its hand, the public history, the monte as far as it saw it, the partner
 as far as it can tell. Agents and the observation encoder read a :class:`SeatView`, never a Deal.
 
-Knowledge follows RULES.md section 5 and the monte switches of section 8:
+Knowledge follows docs/rules.md section 5 and the monte switches of section 8:
 
 - the auction, the call, the giver in Mediatore (the card is given openly), every card played
   with its signal, and the tricks' winners are public;
