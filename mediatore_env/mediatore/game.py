@@ -75,14 +75,23 @@ class Trick:
                 f"{sig}, winner={self.winner})")
 
 
-def _suit_lead_moves(code: str, suit: int, held: int) -> tuple[int, ...]:
-    """The lead moves with the cards ``held`` of ``suit`` (a 10-bit pattern of powers) under
-    the standard code, or the code without striscio: each card, strongest first, then the
-    card with each of its signals. What these codes' signals state is about the led suit
-    alone and does not depend on the cards played (rules.SIGNAL_MEANINGS)."""
-    hand = held << 10 * suit
-    return tuple(play_move(card, signal) for card in cards_of(hand)
-                 for signal in (NO_SIGNAL, *allowed_signals(code, hand, card, 0)))
+def _denari_lead_moves(code: str, held: int) -> tuple[int, ...]:
+    """The lead moves from the Denari cards ``held`` (a 10-bit pattern of powers, Denari being
+    suit 0) under the standard code, or the code without striscio: each card, strongest
+    first, then the card with each of its signals. What these codes' signals state is about
+    the led suit alone and does not depend on the cards played (rules.SIGNAL_MEANINGS), so
+    another suit's moves are these with every card moved to that suit."""
+    return tuple(play_move(card, signal) for card in cards_of(held)
+                 for signal in (NO_SIGNAL, *allowed_signals(code, held, card, 0)))
+
+
+def _lead_moves(code: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """By suit and the 10-bit pattern of powers held in it, the lead moves under ``code``.
+    A play's id is its card's id plus a number that depends on the signal alone, so adding
+    ``make_card(suit, 0)`` moves a play of a Denari card to the same card of ``suit``."""
+    denari = [_denari_lead_moves(code, held) for held in range(1024)]
+    return tuple(tuple(tuple(move + make_card(suit, 0) for move in moves) for moves in denari)
+                 for suit in range(4))
 
 
 # The hot path of plays, precomputed. By suit and the 10-bit pattern of powers held in it: the
@@ -90,9 +99,7 @@ def _suit_lead_moves(code: str, suit: int, held: int) -> tuple[int, ...]:
 # their signals. By card: its suit (a tuple look-up is faster than suit_of).
 _PLAIN_MOVES = tuple(tuple(tuple(play_move(card) for card in cards_of(held << 10 * suit))
                            for held in range(1024)) for suit in range(4))
-_LEAD_MOVES = {code: tuple(tuple(_suit_lead_moves(code, suit, held) for held in range(1024))
-                           for suit in range(4))
-               for code in ("standard", "no_striscio")}
+_LEAD_MOVES = {code: _lead_moves(code) for code in ("standard", "no_striscio")}
 _LEAD_MOVES["off"] = _PLAIN_MOVES
 _SUIT_OF = tuple(suit_of(card) for card in range(NUM_CARDS))
 # The alternative code's statements depend on the cards played: by code, the truths of its

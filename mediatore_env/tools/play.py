@@ -34,8 +34,7 @@ from typing import Callable, Sequence, TextIO
 
 from ..codec.display import (STYLES, YOU, card_text, changes, hand_lines, move_words, moves_lines,
                              result_lines, rules_text, snapshot, view_text)
-from ..core.cards import (CARD_NAMES, CC, LOW_MASKS, SUIT_MASKS, SUIT_NAMES_EN, bit, cards_of,
-                          make_card, suit_of)
+from ..core.cards import CARD_NAMES, CC, SUIT_MASKS, SUIT_NAMES_EN, cards_of, make_card, suit_of
 from ..core.tricks import follow_suit
 from ..mediatore.game import Deal
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
@@ -265,25 +264,20 @@ def explain_illegal(move: int, view) -> str:
     name = SIGNAL_NAMES[signal]
     if view.rules.signals == "off":
         return "Signals are off at this table: play the card without one."
-    if name not in _SIGNAL_CODE.get(view.rules.signals, ()):
+    if signal not in view.rules.signal_ids:
         return f"{name} is not a signal of this table's code ({view.rules.signals})."
-    rest = hand & ~bit(card)
+    # A signal of the code refused with a card it may go with is a statement that is false
+    # here (docs/rules.md 6 and 8.7: requests are always allowed); say what it states.
     why = {
-        "volo": ("it says this is your last card of the suit, and you hold more"
-                 if rest & SUIT_MASKS[suit_of(card)] else ""),
-        "striscio": ("it says you hold another low card (king or lower) of the suit"
-                     if not rest & LOW_MASKS[suit_of(card)] else ""),
+        "volo": "it says this is your last card of the suit, and you hold more",
+        "striscio": "it says you hold another low card (king or lower) of the suit",
         "busso": "busso here says you hold the highest card of the suit still out",
         "ribusso": "ribusso says you hold the second highest card of the suit still out",
         "busso+meglio": "busso says you hold the highest card of the suit still out",
         "ribusso+meglio": "ribusso says you hold the second highest card of the suit still out",
-    }.get(name) or "that signal is not allowed with this card"
+    }.get(name, "that signal is not allowed with this card")
     return f"You cannot lead {CARD_NAMES[card]} with {name}: {why}."
 
-
-_SIGNAL_CODE = {"standard": ("busso", "volo", "striscio"), "no_striscio": ("busso", "volo"),
-                "alternative": ("busso", "ribusso", "meglio", "busso+meglio", "ribusso+meglio",
-                                "tutto fuori")}
 
 HELP_TEXT = """\
 How to answer
