@@ -181,8 +181,6 @@ import warnings
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
 
 from ..codec.actions import as_move, as_seat, illegal_action_message
 from ..codec.display import view_text
@@ -194,6 +192,7 @@ from ..mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PH
 from ..mediatore.records import make_record
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
 from ..mediatore.view import SeatView
+from .base import GameAEC
 from .wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
@@ -254,7 +253,7 @@ def standard_wrapped_env(**kwargs):
     return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(GameAEC):
     """Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs."""
 
     metadata = {
@@ -266,8 +265,6 @@ class raw_env(AECEnv, EzPickle):
 
     def __init__(self, rules=None, render_mode: str | None = None, deals: int = 1,
                  normalize_rewards: bool = False, render_all: bool = False, **switches):
-        EzPickle.__init__(self, rules=rules, render_mode=render_mode, deals=deals,
-                          normalize_rewards=normalize_rewards, render_all=render_all, **switches)
         super().__init__()
         self.rules = _make_rules(rules, switches)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -291,7 +288,7 @@ class raw_env(AECEnv, EzPickle):
         self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
 
-        self._rng = None
+        self._rng = np.random.default_rng()  # made now, so that copies share its future
         self._table = Table()  # the public part of the observations, shared by the seats
         self._encoders = [Encoder(self._table) for _ in range(4)]
         self.deal: Deal | None = None
@@ -308,7 +305,7 @@ class raw_env(AECEnv, EzPickle):
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
-        if seed is not None or self._rng is None:
+        if seed is not None:
             self._rng = np.random.default_rng(seed)
         pack, dealer = self._read_options(options)
         if dealer is None:
@@ -371,11 +368,6 @@ class raw_env(AECEnv, EzPickle):
             return {"observation": observation, "action_mask": np.frombuffer(mask, _INT8)}
         return {"observation": observation, "action_mask": np.zeros(NUM_MOVES, _INT8)}
 
-    def last(self, observe: bool = True):
-        agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
-
     def view(self, agent):
         """The :class:`~mediatore_env.mediatore.view.SeatView` of ``agent``'s seat in the current deal."""
         return self._views[self._seats[agent]]
@@ -384,7 +376,11 @@ class raw_env(AECEnv, EzPickle):
 
     def step(self, action):
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent is done and gone
+            return self._step_after_end()
+        if done:
             return self._was_dead_step(action)
         try:
             move = as_move(action)

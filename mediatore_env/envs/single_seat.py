@@ -82,6 +82,7 @@ import copy
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from ..codec.actions import as_move, as_seat
 from ..codec.observation import OBSERVATION_SIZE, Encoder, action_mask, observation_text
@@ -89,6 +90,7 @@ from ..core.cards import validate_pack
 from ..mediatore.game import Deal
 from ..mediatore.moves import NUM_MOVES
 from ..mediatore.rules import SWITCHES, Rules, max_payment
+from .base import CopyableEnv
 
 __all__ = ["MediatoreSeatEnv"]
 
@@ -105,7 +107,7 @@ def _is_agent(obj) -> bool:
     return callable(getattr(obj, "act", None))
 
 
-class MediatoreSeatEnv(gymnasium.Env):
+class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
     """One seat of a Mediatore table as a single-agent environment (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"], "name": "mediatore_seat_v0"}
@@ -144,6 +146,9 @@ class MediatoreSeatEnv(gymnasium.Env):
         self._encoders = [Encoder() for _ in range(4)]
         self._views = [None] * 4
         self._done = True
+        # Gymnasium makes the unseeded generator at the first reset(seed=None); made now, a
+        # copy taken before that reset goes on as the original does.
+        self._np_random, self._np_random_seed = seeding.np_random()
 
     @staticmethod
     def _check_opponents(opponents) -> list:

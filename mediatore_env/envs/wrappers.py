@@ -109,8 +109,12 @@ class ProtectedEnv(wrappers.OrderEnforcingWrapper):
             raise AttributeError("agent_selection cannot be accessed before reset")
         e = self.env
         agent = e.agent_selection
-        return (e.observe(agent) if observe else None, e._cumulative_rewards[agent],
-                e.terminations[agent], e.truncations[agent], e.infos[agent])
+        try:
+            reward, terminated = e._cumulative_rewards[agent], e.terminations[agent]
+            truncated, info = e.truncations[agent], e.infos[agent]
+        except KeyError:  # every agent is done: the raw environment's clear error
+            return e.last(observe)
+        return (e.observe(agent) if observe else None, reward, terminated, truncated, info)
 
     def step(self, action) -> None:
         # OrderEnforcingWrapper
