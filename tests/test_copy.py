@@ -126,19 +126,21 @@ def greedy_random_pimc():
     return [GreedyAgent(), RandomAgent(), PIMCAgent(worlds=2, time_limit=None, max_time=0.001)]
 
 
-def kinds(table):
-    return [
-        AEC(lambda: mediatore_v0.raw_env(), "v0 raw"),
-        AEC(lambda: mediatore_v0.env(rules="low", deals=2), "v0 env, low, 2 deals"),
-        AEC(lambda: mediatore_v0.raw_env(rules="chiamo_blind", normalize_rewards=True),
-            "v0 raw, chiamo_blind"),
-        AEC(lambda: mediatore_v0.env(rules="open_monte", signals="off"), "v0 env, open_monte"),
-        AEC(lambda: mediatore_bidding_v0.raw_env(table=table), "bidding raw"),
-        AEC(lambda: mediatore_bidding_v0.env(table=table), "bidding env"),
-        Seat(lambda: MediatoreSeatEnv(greedy_random_pimc()), "seat, greedy/random/pimc"),
-        Seat(lambda: MediatoreSeatEnv(RandomAgent(), seat=2, rules="low", skip_forced=True),
-             "seat, random, low"),
-    ]
+# Every environment of the package, in several presets. ``make(table)``: a fresh one.
+KINDS = [
+    AEC(lambda table: mediatore_v0.raw_env(), "v0 raw"),
+    AEC(lambda table: mediatore_v0.env(rules="low", deals=2), "v0 env, low, 2 deals"),
+    AEC(lambda table: mediatore_v0.raw_env(rules="chiamo_blind", normalize_rewards=True),
+        "v0 raw, chiamo_blind"),
+    AEC(lambda table: mediatore_v0.env(rules="open_monte", signals="off"), "v0 env, open_monte"),
+    AEC(lambda table: mediatore_v0.standard_wrapped_env(rules="call_three"),
+        "v0 in PettingZoo's wrappers, call_three"),
+    AEC(lambda table: mediatore_bidding_v0.raw_env(table=table), "bidding raw"),
+    AEC(lambda table: mediatore_bidding_v0.env(table=table), "bidding env"),
+    Seat(lambda table: MediatoreSeatEnv(greedy_random_pimc()), "seat, greedy/random/pimc"),
+    Seat(lambda table: MediatoreSeatEnv(RandomAgent(), seat=2, rules="low", skip_forced=True),
+         "seat, random, low"),
+]
 
 
 def go_on(kind, env, rng=None, actions=None):
@@ -173,10 +175,10 @@ def go_on(kind, env, rng=None, actions=None):
     return seen, chosen
 
 
-def at_point(kind, seed, stop):
+def at_point(kind, table, seed, stop):
     """A fresh environment played to a point: ``stop`` None before reset, else after ``stop``
     random legal moves or at the end, whichever comes first; and the moves played."""
-    env, n = kind.make(), 0
+    env, n = kind.make(table), 0
     if stop is not None:
         rng = random.Random(f"{kind.name} {seed}")
         kind.reset(env, seed)
@@ -186,14 +188,13 @@ def at_point(kind, seed, stop):
     return env, n
 
 
-@pytest.mark.parametrize("kind", range(8))
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
 def test_copies_go_on_as_the_original(kind, table):
-    kind = kinds(table)[kind]
     for seed in (1, 2):
-        length = at_point(kind, seed, 10 ** 6)[1]
+        length = at_point(kind, table, seed, 10 ** 6)[1]
         mid_game = sorted(random.Random(f"{kind.name} {seed}").sample(range(1, length), 2))
         for stop in (None, *mid_game, length):
-            env, _ = at_point(kind, seed, stop)
+            env, _ = at_point(kind, table, seed, stop)
             label = f"{kind.name}, seed {seed}, " + ("before reset" if stop is None else
                                                      f"after {stop} of {length} moves")
             deep, pickled = copy.deepcopy(env), round_trip(env)
@@ -223,9 +224,43 @@ def test_bidding_deepcopies_share_the_read_only_contract_table(table):
     assert round_trip(env).table is not table  # a pickle carries the table with it
 
 
-def test_bidding_without_a_table_copies_its_generator():
+def test_bidding_without_a_table_copies_its_generator(table, monkeypatch):
+    """Without a table each reset solves a deal drawn from the generator: a copy draws the same
+    deals (the solving, a second a deal, is left out: the table built is the test's)."""
+    drawn = []
+
+    def build_table(deals, seed, rules, values):
+        drawn.append(seed)
+        return table
+
+    monkeypatch.setattr(mediatore_bidding_v0, "build_table", build_table)
     env = mediatore_bidding_v0.raw_env()
-    clone = copy.deepcopy(env)  # before reset: the deal drawn comes from the copied generator
+    clone = copy.deepcopy(env)  # before the first reset
+    for e in (env, clone, env, clone):
+        e.reset()
+    env.step(PASS)
+    for clone in (copy.deepcopy(env), round_trip(env)):  # mid-auction
+        clone.reset()
     env.reset()
-    clone.reset()
-    assert env.deal.pack == clone.deal.pack and env.index == clone.index
+    # resets: the original, its copy, again both; then the two copies and the original
+    assert drawn[0] == drawn[1] != drawn[2] == drawn[3]
+    assert drawn[4] == drawn[5] == drawn[6]
+
+
+class Policy:
+    """Enough of an actor-critic policy to make a PPOAgent without torch."""
+
+    def get_distribution(self, obs):
+        raise NotImplementedError
+
+
+def test_agents_copy_with_their_generators():
+    """Copies of the agents draw what the originals would (a copied environment's opponents)."""
+    from agents.ppo_agent import PPOAgent
+    made = [RandomAgent(), PIMCAgent(), PPOAgent(model=Policy(), deterministic=False)]
+    for agent in made:
+        agent.reset(11)
+        agent.rng.random()  # mid-deal: the generator has moved on from its seed
+        for clone in (copy.deepcopy(agent), round_trip(agent)):
+            assert clone.rng is not agent.rng
+            assert copy.deepcopy(clone.rng).random() == copy.deepcopy(agent.rng).random()

@@ -47,6 +47,12 @@ as `1.9` is not an action: `raw_env()` raises `ValueError`, `env()` fails Pettin
 `mediatore_v0.env()` (`mediatore_env.envs.wrappers.ProtectedEnv`); `standard_wrapped_env()`
 is `raw_env` in PettingZoo's own three wrappers, which it behaves exactly as.
 
+The end of an episode and copies are as in `mediatore_v0`: once `agents` is empty, `last()`
+raises `RuntimeError` saying the episode is over and `step()` warns and changes nothing;
+`copy.deepcopy` and `pickle` copy the environment mid-game (its generator too), and the copy
+goes on exactly as the original would (a deepcopy shares the read-only contract table, a
+pickle carries it along).
+
 ## Observation Space
 
 A dictionary: `'observation'`, a float32 vector of what the agent's seat knows at the

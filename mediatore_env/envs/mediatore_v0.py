@@ -156,8 +156,8 @@ this episode, the JSON of `mediatore_env.mediatore.records`) and `record` (the l
 `python -m mediatore_env replay RECORD.json` replays and prints one.
 
 `reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the episode
-(the same seed, the same deals); without one, the generator seeded last goes on (or a fresh
-unseeded one). The options `{"pack": [...40 cards...], "dealer": 0..3}` replay a given deal
+(the same seed, the same deals); without one, the generator seeded last goes on (or the
+unseeded one the environment was made with). The options `{"pack": [...40 cards...], "dealer": 0..3}` replay a given deal
 (the first of the episode): cards as ids or texts (`"D3"`) or one string, the dealer as a seat
 or an agent name; give both, since the hands depend on the dealer. A bad value raises
 `ValueError`; an unknown option is ignored with a warning.
@@ -168,6 +168,44 @@ or an agent name; give both, since the hands depend on the dealer. A bad value r
 (`standard_wrapped_env()` builds that stack, four to five times slower; tests/test_wrappers.py
 runs both side by side). Random legal play runs at tens of thousands of decisions per second:
 `python benchmarks/bench_env.py --compare`.
+
+## The end of an episode
+
+The episode ends as PettingZoo's AEC environments do: when the last deal is over every agent
+is terminated, `last()` hands each its final reward, and each agent's `step(None)` takes it
+out of `agents` (so `agent_iter()` stops). Once `agents` is empty, with `raw_env()` as with
+`env()`:
+
+- `last()` raises `RuntimeError: mediatore_v0: the episode is over (every agent is done and
+  agents is empty), ...; call reset() ...`: there is no agent left to report on;
+- `step(action)` warns as PettingZoo's `OrderEnforcingWrapper` does ("step() called after all
+  agents are terminated or truncated. Should reset() first.") and changes nothing;
+- `observe(agent)` still gives each agent's final observation (an all-zero mask), and
+  `records` the game records; `reset()` starts the next episode.
+
+## Copies
+
+`copy.deepcopy(env)` and `pickle` copy the environment as it is, for search agents (MCTS over
+the environment), Ray or population training: before `reset()`, in the middle of a deal or
+after the end, the copy is an independent environment that goes on exactly as the original
+would (the same observations, masks, rewards, terminations, infos and records for the same
+actions, across later resets with or without a seed: the random generator is copied too).
+Stepping the copy leaves the original unchanged (`mediatore_env.envs.base`; tests/test_copy.py
+checks all of it). Being copyable costs nothing per step; a copy in the middle of a deal takes
+about 0.9 ms with `copy.deepcopy` and 0.4 ms as a `pickle` round trip (best of 5 with
+`python -m timeit`, on a shared AMD EPYC core).
+
+```python
+import copy
+from mediatore_env import mediatore_v0
+
+env = mediatore_v0.env()
+env.reset(seed=42)
+env.step(1)                    # il mano bids chiamo
+branch = copy.deepcopy(env)    # the same deal, the same seat to act
+branch.step(0)                 # explore a pass in the copy ...
+print(env.unwrapped.deal.history == branch.unwrapped.deal.history[:1])  # ... the original waits
+```
 
 ## Version History
 

@@ -69,6 +69,12 @@ last of the deal, the opponents play on to the end within the same ``step``, whi
 the opponents and their seeds. ``options`` may give ``{"pack": [...40 cards...], "dealer":
 0..3, "seat": 0..3}`` to replay a given deal.
 
+**Copies.** ``copy.deepcopy(env)`` and ``pickle`` copy the environment at any point, the
+opponents with their random generators and the env's own included, and the copy goes on
+exactly as the original would for the same actions, across later resets too
+(:mod:`mediatore_env.envs.base`). An ``opponents`` function must be picklable (a module-level
+function, not a lambda) for the environment to pickle.
+
 ``info`` holds ``"action_mask"``, ``"seat"``, ``"dealer"``; at the end also ``"payoffs"`` (the
 four seats' payments in units, unscaled), ``"contract"`` (None when thrown in) and
 ``"declarer"``. ``env.deal`` is the engine's :class:`~mediatore_env.mediatore.game.Deal`, ``env.view``
