@@ -490,7 +490,8 @@ def test_after_the_episode_last_says_it_is_over_and_step_warns(make):
     for action in (None, 0, PASS):
         EnvLogger.flush()
         env.step(action)
-        assert len(EnvLogger.mqueue) == 1 and "after all agents are terminated" in EnvLogger.mqueue[0]
+        assert len(EnvLogger.mqueue) == 1
+        assert "after all agents are terminated" in EnvLogger.mqueue[0]
     assert env.unwrapped.records == records and env.agents == []
     for a in AGENTS:
         assert np.array_equal(env.observe(a)["observation"], final[a]["observation"])

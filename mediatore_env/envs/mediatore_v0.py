@@ -157,8 +157,8 @@ this episode, the JSON of `mediatore_env.mediatore.records`) and `record` (the l
 
 `reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the episode
 (the same seed, the same deals); without one, the generator seeded last goes on (or the
-unseeded one the environment was made with). The options `{"pack": [...40 cards...], "dealer": 0..3}` replay a given deal
-(the first of the episode): cards as ids or texts (`"D3"`) or one string, the dealer as a seat
+unseeded one the environment was made with). The options `{"pack": [...40 cards...],
+"dealer": 0..3}` replay a given deal (the first of the episode): cards as ids or texts (`"D3"`) or one string, the dealer as a seat
 or an agent name; give both, since the hands depend on the dealer. A bad value raises
 `ValueError`; an unknown option is ignored with a warning.
 
