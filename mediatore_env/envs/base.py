@@ -30,8 +30,8 @@ __all__ = ["CopyableEnv", "GameAEC"]
 
 class CopyableEnv:
     """Mixin: ``copy.deepcopy`` and ``pickle`` copy the whole state, game included (see the
-    module docstring), never the constructor arguments as ``EzPickle`` would (it wins over an
-    ``EzPickle`` base too).
+    module docstring), never the constructor arguments as ``EzPickle`` would (listed before an
+    ``EzPickle`` base, it wins over it too).
 
     ``shared_on_copy`` names attributes holding read-only data that ``copy.deepcopy`` shares
     between the original and the copy instead of copying (a contract table of thousands of
