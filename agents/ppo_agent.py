@@ -24,6 +24,8 @@ torch and sb3-contrib are imported only when a model is loaded (``pip install
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from mediatore_env.codec.observation import Encoder
@@ -68,10 +70,13 @@ class PPOAgent(Agent):
 
     def __deepcopy__(self, memo):
         # The tournament copies agents per slot: share the (read-only) policy, not its weights.
+        # The generator is copied with its state, so that a copy made mid-deal (a copied
+        # environment's opponent) draws what the original would; a fresh encoder starts
+        # afresh on the next view and writes the same vector.
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.encoder = Encoder()
-        other.rng = np.random.default_rng()
+        other.rng = copy.deepcopy(self.rng, memo)
         return other
 
     def reset(self, seed: int | None = None) -> None:

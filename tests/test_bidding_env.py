@@ -118,6 +118,26 @@ def test_wrapped_env_punishes_illegal_actions(table):
     assert env._cumulative_rewards[agent] == -1
 
 
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_after_the_episode_last_says_it_is_over_and_step_warns(table, wrapped):
+    from pettingzoo.utils.env_logger import EnvLogger
+    env = (bidding.env if wrapped else bidding.raw_env)(table=table)
+    run(env, [SOLO, PASS, PASS, PASS], deal=1)
+    for agent in list(env.agents):
+        assert env.last()[2] is True
+        env.step(None)
+    assert env.agents == []
+    final = env.observe(AGENTS[2])
+    with pytest.raises(RuntimeError, match="mediatore_bidding_v0: the episode is over"):
+        env.last()
+    EnvLogger.flush()
+    env.step(None)
+    assert len(EnvLogger.mqueue) == 1 and "after all agents are terminated" in EnvLogger.mqueue[0]
+    assert env.unwrapped.entry.contract == SOLO and env.agents == []
+    assert np.array_equal(env.observe(AGENTS[2])["observation"], final["observation"])
+    assert not final["action_mask"].any()
+
+
 def test_bad_arguments(table):
     with pytest.raises(ValueError, match="ContractTable"):
         bidding.raw_env(table=3)

@@ -132,13 +132,17 @@ def test_rules_keywords():
             mediatore_v0.raw_env(deals=bad)
 
 
-def test_pickles_through_its_constructor_arguments():
+def test_pickle_keeps_the_game():
     env = mediatore_v0.raw_env(rules="low", deals=2, signals="off")
     env.reset(seed=1)
-    clone = pickle.loads(pickle.dumps(env))
+    for move in (PASS, PASS, PASS):
+        env.step(move)
+    clone = pickle.loads(pickle.dumps(env))  # not rebuilt from the constructor arguments
     assert clone.rules == env.rules and clone.deals == 2
-    clone.reset(seed=1)
-    assert clone.deal.pack == env.deal.pack
+    assert clone.deal.history == env.deal.history and clone.deal.pack == env.deal.pack
+    assert clone.agent_selection == env.agent_selection
+    assert np.array_equal(clone.observe(clone.agent_selection)["observation"],
+                          env.observe(env.agent_selection)["observation"])
 
 
 # -- observations ---------------------------------------------------------------------------------
@@ -466,6 +470,34 @@ def test_env_out_of_bounds_and_order_enforcement():
     EnvLogger.flush()
     env.step(0)  # no agents left: a warning, nothing else
     assert len(EnvLogger.mqueue) == 1 and "terminated" in EnvLogger.mqueue[0]
+
+
+@pytest.mark.parametrize("make", [mediatore_v0.raw_env, mediatore_v0.env])
+def test_after_the_episode_last_says_it_is_over_and_step_warns(make):
+    """The end of an episode (mediatore_env.envs.base.GameAEC): ``agents`` is empty, last()
+    raises a RuntimeError saying so, step() warns as OrderEnforcingWrapper does and changes
+    nothing, observe() still gives the final observations."""
+    from pettingzoo.utils.env_logger import EnvLogger
+    env = make(deals=2)
+    play_episode(env, random.Random(4), seed=4)
+    assert env.agents == [] and len(env.unwrapped.records) == 2
+    final = {a: env.observe(a) for a in AGENTS}
+    with pytest.raises(RuntimeError, match="mediatore_v0: the episode is over .* call reset"):
+        env.last()
+    with pytest.raises(RuntimeError, match="episode is over"):
+        env.last(observe=False)
+    records = env.unwrapped.records
+    for action in (None, 0, PASS):
+        EnvLogger.flush()
+        env.step(action)
+        assert len(EnvLogger.mqueue) == 1
+        assert "after all agents are terminated" in EnvLogger.mqueue[0]
+    assert env.unwrapped.records == records and env.agents == []
+    for a in AGENTS:
+        assert np.array_equal(env.observe(a)["observation"], final[a]["observation"])
+        assert not env.observe(a)["action_mask"].any()
+    env.reset(seed=4)  # and a new episode starts as usual
+    assert env.agents == AGENTS and env.last()[2] is False
 
 
 def test_dead_agents_step_with_none_only():

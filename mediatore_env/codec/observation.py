@@ -188,6 +188,19 @@ class Table:
                               for me in range(4))
         self.reset()
 
+    # Copies (copy.deepcopy, pickle): memoryviews cannot be copied, so the state is the array
+    # and the counters; the views into the array are made again for the copy's own array.
+    def __getstate__(self) -> dict:
+        return {"array": self.array, "cards": self.cards, "_tricks": self._tricks,
+                "_table": self._table}
+
+    def __setstate__(self, state: dict) -> None:
+        self.array = state["array"]
+        self._mv = src = memoryview(self.array)
+        self._sources = tuple((src[:_T_SEATS], src[_T_SEAT[me]:], src[_T_SEATS:_T_SEAT[me]])
+                              for me in range(4))
+        self.cards, self._tricks, self._table = state["cards"], state["_tricks"], state["_table"]
+
     def reset(self) -> None:
         self.array.fill(0.0)
         self.cards = 0      # cards written (the version an Encoder compares with its own)
@@ -282,6 +295,25 @@ class Encoder:
         self._view = self._rules = self._seat = None
         self._own_table = table is None
         self._table = Table() if table is None else table
+
+    # Copies (copy.deepcopy, pickle): every slot but the memoryviews, which are made again on
+    # the copy's own array. A Table shared by the encoders of one environment is copied once
+    # by a deepcopy or pickle of that environment, so the copies share it among themselves
+    # and not with the original.
+    _VIEWS = frozenset({"_mv", "_rules_mv", "_public"})
+
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__
+                if name not in self._VIEWS and hasattr(self, name)}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._mv = memoryview(self.array)
+        if self._rules is not None:
+            self._rules_mv = _rules_block(self._rules)
+        if self._seat is not None:
+            self._public = public_parts(self._mv, self._seat)
 
     def encode(self, view) -> np.ndarray:
         if view is not self._view:

@@ -1,6 +1,8 @@
 """The environments: PettingZoo AEC (:mod:`.mediatore_v0`, :mod:`.mediatore_bidding_v0`, whose
 ``env()`` is the raw environment in :class:`.wrappers.ProtectedEnv`) and the single-seat
-Gymnasium environment (:mod:`.single_seat`).
+Gymnasium environment (:mod:`.single_seat`). What they share is written once in :mod:`.base`:
+copies (``copy.deepcopy``, ``pickle``) that go on with the game, and the end of an AEC
+episode.
 
 Importing this package registers ``mediatore/mediatore-v0`` and ``mediatore/mediatore-bidding-v0``
 with PettingZoo's registry, so ``pettingzoo.make("aec", "mediatore/mediatore-v0")`` works

@@ -47,6 +47,12 @@ as `1.9` is not an action: `raw_env()` raises `ValueError`, `env()` fails Pettin
 `mediatore_v0.env()` (`mediatore_env.envs.wrappers.ProtectedEnv`); `standard_wrapped_env()`
 is `raw_env` in PettingZoo's own three wrappers, which it behaves exactly as.
 
+The end of an episode and copies are as in `mediatore_v0`: once `agents` is empty, `last()`
+raises `RuntimeError` saying the episode is over and `step()` warns and changes nothing;
+`copy.deepcopy` and `pickle` copy the environment mid-game (its generator too), and the copy
+goes on exactly as the original would (a deepcopy shares the read-only contract table, a
+pickle carries it along).
+
 ## Observation Space
 
 A dictionary: `'observation'`, a float32 vector of what the agent's seat knows at the
@@ -108,8 +114,6 @@ import warnings
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
 
 from ..analysis.tables import ContractTable, build_table
 from ..codec.actions import as_move, illegal_action_message
@@ -117,6 +121,7 @@ from ..codec.observation import rules_vector
 from ..core.cards import NUM_CARDS, cards_of
 from ..mediatore.moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_text
 from ..mediatore.rules import CONTRACTS, Rules, max_payment
+from .base import GameAEC
 from .wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "NUM_ACTIONS", "OBSERVATION_SIZE", "LAYOUT",
@@ -152,16 +157,17 @@ def standard_wrapped_env(**kwargs):
     return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(GameAEC):
     """The bidding environment without wrappers: illegal actions raise ``ValueError``."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "mediatore_bidding_v0",
                 "is_parallelizable": False, "render_fps": 1}
+    # The contract tables are read-only: a deepcopy shares them (a table of many deals is
+    # large), a pickle writes them out.
+    shared_on_copy = ("table", "_current")
 
     def __init__(self, table=None, render_mode: str | None = None,
                  normalize_rewards: bool = False, rules=None):
-        EzPickle.__init__(self, table=table, render_mode=render_mode,
-                          normalize_rewards=normalize_rewards, rules=rules)
         super().__init__()
         if isinstance(table, (str, bytes)) or hasattr(table, "__fspath__"):
             table = ContractTable.load(table)
@@ -184,7 +190,7 @@ class raw_env(AECEnv, EzPickle):
         self._action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
-        self._rng = None
+        self._rng = np.random.default_rng()  # made now, so that copies share its future
         self.deal = None
         self.index = None
         self.entry = None
@@ -198,7 +204,7 @@ class raw_env(AECEnv, EzPickle):
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
-        if seed is not None or self._rng is None:
+        if seed is not None:
             self._rng = np.random.default_rng(seed)
         options = options or {}
         unknown = set(options) - {"deal"}
@@ -260,20 +266,19 @@ class raw_env(AECEnv, EzPickle):
         if deal.high_bidder is not None:
             obs[OFFSETS["high_bidder"] + (deal.high_bidder - seat) % 4] = 1
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if self.deal.to_move == seat and not self.terminations[agent]:
+        if self.deal.to_move == seat and not self.terminations.get(agent, True):
             mask[self.legal_actions()] = 1
         return {"observation": obs, "action_mask": mask}
-
-    def last(self, observe: bool = True):
-        agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     # -- steps --------------------------------------------------------------------------------
 
     def step(self, action):
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent is done and gone
+            return self._step_after_end()
+        if done:
             return self._was_dead_step(action)
         try:
             move = as_move(action, NUM_ACTIONS)

@@ -156,9 +156,9 @@ this episode, the JSON of `mediatore_env.mediatore.records`) and `record` (the l
 `python -m mediatore_env replay RECORD.json` replays and prints one.
 
 `reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the episode
-(the same seed, the same deals); without one, the generator seeded last goes on (or a fresh
-unseeded one). The options `{"pack": [...40 cards...], "dealer": 0..3}` replay a given deal
-(the first of the episode): cards as ids or texts (`"D3"`) or one string, the dealer as a seat
+(the same seed, the same deals); without one, the generator seeded last goes on (or the
+unseeded one the environment was made with). The options `{"pack": [...40 cards...],
+"dealer": 0..3}` replay a given deal (the first of the episode): cards as ids or texts (`"D3"`) or one string, the dealer as a seat
 or an agent name; give both, since the hands depend on the dealer. A bad value raises
 `ValueError`; an unknown option is ignored with a warning.
 
@@ -168,6 +168,44 @@ or an agent name; give both, since the hands depend on the dealer. A bad value r
 (`standard_wrapped_env()` builds that stack, four to five times slower; tests/test_wrappers.py
 runs both side by side). Random legal play runs at tens of thousands of decisions per second:
 `python benchmarks/bench_env.py --compare`.
+
+## The end of an episode
+
+The episode ends as PettingZoo's AEC environments do: when the last deal is over every agent
+is terminated, `last()` hands each its final reward, and each agent's `step(None)` takes it
+out of `agents` (so `agent_iter()` stops). Once `agents` is empty, with `raw_env()` as with
+`env()`:
+
+- `last()` raises `RuntimeError: mediatore_v0: the episode is over (every agent is done and
+  agents is empty), ...; call reset() ...`: there is no agent left to report on;
+- `step(action)` warns as PettingZoo's `OrderEnforcingWrapper` does ("step() called after all
+  agents are terminated or truncated. Should reset() first.") and changes nothing;
+- `observe(agent)` still gives each agent's final observation (an all-zero mask), and
+  `records` the game records; `reset()` starts the next episode.
+
+## Copies
+
+`copy.deepcopy(env)` and `pickle` copy the environment as it is, for search agents (MCTS over
+the environment), Ray or population training: before `reset()`, in the middle of a deal or
+after the end, the copy is an independent environment that goes on exactly as the original
+would (the same observations, masks, rewards, terminations, infos and records for the same
+actions, across later resets with or without a seed: the random generator is copied too).
+Stepping the copy leaves the original unchanged (`mediatore_env.envs.base`; tests/test_copy.py
+checks all of it). Being copyable costs nothing per step; a copy in the middle of a deal takes
+about 0.9 ms with `copy.deepcopy` and 0.4 ms as a `pickle` round trip (best of 5 with
+`python -m timeit`, on a shared AMD EPYC core).
+
+```python
+import copy
+from mediatore_env import mediatore_v0
+
+env = mediatore_v0.env()
+env.reset(seed=42)
+env.step(1)                    # il mano bids chiamo
+branch = copy.deepcopy(env)    # the same deal, the same seat to act
+branch.step(0)                 # explore a pass in the copy ...
+print(env.unwrapped.deal.history == branch.unwrapped.deal.history[:1])  # ... the original waits
+```
 
 ## Version History
 
@@ -181,8 +219,6 @@ import warnings
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
 
 from ..codec.actions import as_move, as_seat, illegal_action_message
 from ..codec.display import view_text
@@ -194,6 +230,7 @@ from ..mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PH
 from ..mediatore.records import make_record
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
 from ..mediatore.view import SeatView
+from .base import GameAEC
 from .wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
@@ -254,7 +291,7 @@ def standard_wrapped_env(**kwargs):
     return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(GameAEC):
     """Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs."""
 
     metadata = {
@@ -266,8 +303,6 @@ class raw_env(AECEnv, EzPickle):
 
     def __init__(self, rules=None, render_mode: str | None = None, deals: int = 1,
                  normalize_rewards: bool = False, render_all: bool = False, **switches):
-        EzPickle.__init__(self, rules=rules, render_mode=render_mode, deals=deals,
-                          normalize_rewards=normalize_rewards, render_all=render_all, **switches)
         super().__init__()
         self.rules = _make_rules(rules, switches)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -291,7 +326,7 @@ class raw_env(AECEnv, EzPickle):
         self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
 
-        self._rng = None
+        self._rng = np.random.default_rng()  # made now, so that copies share its future
         self._table = Table()  # the public part of the observations, shared by the seats
         self._encoders = [Encoder(self._table) for _ in range(4)]
         self.deal: Deal | None = None
@@ -308,7 +343,7 @@ class raw_env(AECEnv, EzPickle):
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
-        if seed is not None or self._rng is None:
+        if seed is not None:
             self._rng = np.random.default_rng(seed)
         pack, dealer = self._read_options(options)
         if dealer is None:
@@ -371,11 +406,6 @@ class raw_env(AECEnv, EzPickle):
             return {"observation": observation, "action_mask": np.frombuffer(mask, _INT8)}
         return {"observation": observation, "action_mask": np.zeros(NUM_MOVES, _INT8)}
 
-    def last(self, observe: bool = True):
-        agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
-
     def view(self, agent):
         """The :class:`~mediatore_env.mediatore.view.SeatView` of ``agent``'s seat in the current deal."""
         return self._views[self._seats[agent]]
@@ -384,7 +414,11 @@ class raw_env(AECEnv, EzPickle):
 
     def step(self, action):
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent is done and gone
+            return self._step_after_end()
+        if done:
             return self._was_dead_step(action)
         try:
             move = as_move(action)

@@ -69,6 +69,12 @@ last of the deal, the opponents play on to the end within the same ``step``, whi
 the opponents and their seeds. ``options`` may give ``{"pack": [...40 cards...], "dealer":
 0..3, "seat": 0..3}`` to replay a given deal.
 
+**Copies.** ``copy.deepcopy(env)`` and ``pickle`` copy the environment at any point, the
+opponents with their random generators and the env's own included, and the copy goes on
+exactly as the original would for the same actions, across later resets too
+(:mod:`mediatore_env.envs.base`). An ``opponents`` function must be picklable (a module-level
+function, not a lambda) for the environment to pickle.
+
 ``info`` holds ``"action_mask"``, ``"seat"``, ``"dealer"``; at the end also ``"payoffs"`` (the
 four seats' payments in units, unscaled), ``"contract"`` (None when thrown in) and
 ``"declarer"``. ``env.deal`` is the engine's :class:`~mediatore_env.mediatore.game.Deal`, ``env.view``
@@ -82,6 +88,7 @@ import copy
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from ..codec.actions import as_move, as_seat
 from ..codec.observation import OBSERVATION_SIZE, Encoder, action_mask, observation_text
@@ -89,6 +96,7 @@ from ..core.cards import validate_pack
 from ..mediatore.game import Deal
 from ..mediatore.moves import NUM_MOVES
 from ..mediatore.rules import SWITCHES, Rules, max_payment
+from .base import CopyableEnv
 
 __all__ = ["MediatoreSeatEnv"]
 
@@ -105,7 +113,7 @@ def _is_agent(obj) -> bool:
     return callable(getattr(obj, "act", None))
 
 
-class MediatoreSeatEnv(gymnasium.Env):
+class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
     """One seat of a Mediatore table as a single-agent environment (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"], "name": "mediatore_seat_v0"}
@@ -144,6 +152,9 @@ class MediatoreSeatEnv(gymnasium.Env):
         self._encoders = [Encoder() for _ in range(4)]
         self._views = [None] * 4
         self._done = True
+        # Gymnasium makes the unseeded generator at the first reset(seed=None); made now, a
+        # copy taken before that reset goes on as the original does.
+        self._np_random, self._np_random_seed = seeding.np_random()
 
     @staticmethod
     def _check_opponents(opponents) -> list:

@@ -16,10 +16,13 @@ environments, side by side with the chain: the same agent order, observations, r
 terminations, truncations and infos at every step, the same warnings, and the same exceptions
 with the same messages (``AssertionError: action is not in action space`` for an action
 outside the ``Discrete`` space, before anything else; the order errors before ``reset``; the
-dead-step ``ValueError``). The one difference: ``True`` passes the space's check (a bool is an
+dead-step ``ValueError``). The two differences: ``True`` passes the space's check (a bool is an
 int to Gymnasium) and then the chain fails with numpy's "truth value of an array ... is
 ambiguous" ``ValueError``, where this wrapper raises the ``ValueError`` of
-:func:`~mediatore_env.codec.actions.as_move`: a bool is not an action id.
+:func:`~mediatore_env.codec.actions.as_move`: a bool is not an action id. And once the episode
+is over (``agents`` empty), ``last()`` in the chain fails with ``KeyError`` on the last agent's
+name, where this wrapper gives the raw environment's ``RuntimeError`` saying the episode is
+over (:class:`~mediatore_env.envs.base.GameAEC`).
 
 A raw environment wrapped here provides, besides the AEC API:
 
@@ -109,8 +112,12 @@ class ProtectedEnv(wrappers.OrderEnforcingWrapper):
             raise AttributeError("agent_selection cannot be accessed before reset")
         e = self.env
         agent = e.agent_selection
-        return (e.observe(agent) if observe else None, e._cumulative_rewards[agent],
-                e.terminations[agent], e.truncations[agent], e.infos[agent])
+        try:
+            reward, terminated = e._cumulative_rewards[agent], e.terminations[agent]
+            truncated, info = e.truncations[agent], e.infos[agent]
+        except KeyError:  # every agent is done: the raw environment's clear error
+            return e.last(observe)
+        return (e.observe(agent) if observe else None, reward, terminated, truncated, info)
 
     def step(self, action) -> None:
         # OrderEnforcingWrapper

@@ -1,0 +1,102 @@
+"""What every environment of the package shares: copies that go on with the game
+(:class:`CopyableEnv`), and for the PettingZoo ones the end of an episode (:class:`GameAEC`).
+
+Search agents (MCTS over the environment), Ray and population training copy environments in
+the middle of a game. An environment of this package copied with ``copy.deepcopy`` or through
+``pickle`` at any point (before ``reset``, mid-deal, after the episode ended) is an
+independent environment that goes on exactly as the original would: the same observations,
+masks, rewards, terminations, infos and game records for the same actions, across later
+``reset`` calls too, with or without a seed (the random generator is copied with its state;
+each environment makes its generator when it is made, so this holds before the first
+``reset`` as well). Stepping the copy leaves the original as it was. tests/test_copy.py checks
+it for every environment.
+
+Why this needs saying at all: Gymnasium's ``EzPickle``, which PettingZoo's own environments
+use, pickles an environment as its constructor arguments, so a copy comes back as a new
+environment with no game in it; and the observation encoders keep memoryviews into their
+buffers, which cannot be pickled (:class:`~mediatore_env.codec.observation.Encoder` copies
+its state without them and makes them again).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+
+__all__ = ["CopyableEnv", "GameAEC"]
+
+
+class CopyableEnv:
+    """Mixin: ``copy.deepcopy`` and ``pickle`` copy the whole state, game included (see the
+    module docstring), never the constructor arguments as ``EzPickle`` would (listed before an
+    ``EzPickle`` base, it wins over it too).
+
+    ``shared_on_copy`` names attributes holding read-only data that ``copy.deepcopy`` shares
+    between the original and the copy instead of copying (a contract table of thousands of
+    deals, say); ``pickle`` writes them out like everything else. Nothing here runs per step.
+    """
+
+    #: attributes of read-only data that a deepcopy shares instead of copying
+    shared_on_copy: tuple[str, ...] = ()
+
+    def __getstate__(self) -> dict:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+    def __deepcopy__(self, memo: dict):
+        for name in self.shared_on_copy:
+            value = self.__dict__.get(name)
+            if value is not None:
+                memo[id(value)] = value  # deepcopy then takes it as already copied: itself
+        cls = type(self)
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        new.__setstate__(copy.deepcopy(self.__getstate__(), memo))
+        return new
+
+
+class GameAEC(CopyableEnv, AECEnv):
+    """The base of the package's PettingZoo environments: copies (:class:`CopyableEnv`), and
+    what happens once the episode is over.
+
+    PettingZoo's AEC loop ends when every agent is done: each has taken its final ``step(None)``
+    and left ``agents``, which is then empty, and with it the ``rewards``, ``terminations``,
+    ``truncations``, ``infos`` and ``_cumulative_rewards`` entries (``AECEnv._was_dead_step``).
+    Then, in the raw environment as in ``env()``:
+
+    - ``step(action)`` warns as PettingZoo's ``OrderEnforcingWrapper`` does ("step() called
+      after all agents are terminated or truncated. Should reset() first.") and changes
+      nothing;
+    - ``last()`` raises ``RuntimeError`` saying the episode is over: there is no agent left to
+      report on (the final rewards were handed out by ``last()`` before each agent's last
+      step; ``observe(agent)`` still gives any agent's final observation).
+
+    A subclass's ``step`` reads ``self.terminations[agent]`` first, inside
+    ``try ... except KeyError: return self._step_after_end()``: no cost per step.
+    """
+
+    def last(self, observe: bool = True):
+        agent = self.agent_selection
+        try:
+            reward, terminated = self._cumulative_rewards[agent], self.terminations[agent]
+            truncated, info = self.truncations[agent], self.infos[agent]
+        except KeyError:
+            if self.agents:
+                raise
+            raise RuntimeError(self._over_message("last()")) from None
+        return (self.observe(agent) if observe else None, reward, terminated, truncated, info)
+
+    def _step_after_end(self) -> None:
+        """``step()`` once every agent is done: PettingZoo's warning, nothing else."""
+        if self.agents:  # not the end: a bookkeeping error, not to be hidden
+            raise KeyError(self.agent_selection)
+        EnvLogger.warn_step_after_terminated_truncated()
+
+    def _over_message(self, call: str) -> str:
+        return (f"{self.metadata['name']}: the episode is over (every agent is done and "
+                f"agents is empty), so {call} has no agent to report on; call reset() to start "
+                "another (observe(agent) still gives an agent's final observation)")
