@@ -3,8 +3,8 @@ way: one line on stderr, ``<prog>: error: <what was wrong and what is valid>``, 
 before any work starts (a deal played, a table built) rather than after it.
 
 - :class:`ArgumentParser`: argparse with one-line errors (argparse prints the whole usage first).
-- argparse ``type=`` checks: :func:`positive_int` (deals, jobs), :func:`non_negative_int`
-  (seeds, deal numbers), :func:`output_file` (a file the tool will write), :func:`output_dir`
+- argparse ``type=`` checks (each returns the text it was given, or the number): :func:`positive_int` (deals, jobs), :func:`non_negative_int`
+  (seeds, deal numbers), :func:`probability` (a rate from 0 to 1), :func:`output_file` (a file the tool will write), :func:`output_dir`
   (a folder it will write into, created if missing), :func:`input_file` (a file it will read).
 - :func:`parse_rules` (``--preset`` with ``--rule name=value`` on top) and :func:`check_agents`
   (agent specs made once, so a bad name or option fails before the first deal). Both raise
@@ -52,6 +52,17 @@ def non_negative_int(text: str) -> int:
     return n
 
 
+def probability(text: str) -> float:
+    """A rate between 0 and 1 (a random player's bid rate)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {x:g}")
+    return x
+
+
 def _writable_folder(folder: Path, what: str) -> None:
     if not folder.exists():
         raise argparse.ArgumentTypeError(f"{what}: the folder {str(folder)!r} does not exist")
@@ -61,7 +72,7 @@ def _writable_folder(folder: Path, what: str) -> None:
         raise argparse.ArgumentTypeError(f"{what}: cannot write in the folder {str(folder)!r}")
 
 
-def output_file(text: str) -> Path:
+def output_file(text: str) -> str:
     """A file the tool will write: its folder must exist and be writable, and the path must not
     be a folder or a file that cannot be overwritten. Checked when the arguments are read, so a
     typo fails at once, not after the work."""
@@ -71,10 +82,10 @@ def output_file(text: str) -> Path:
     _writable_folder(path.parent, text)
     if path.exists() and not os.access(path, os.W_OK):
         raise argparse.ArgumentTypeError(f"cannot overwrite {text!r} (not writable)")
-    return path
+    return text
 
 
-def output_dir(text: str) -> Path:
+def output_dir(text: str) -> str:
     """A folder the tool will write files into: it exists and is writable, or it does not exist
     yet and its nearest existing parent is a writable folder (the tool creates it)."""
     path = Path(text)
@@ -82,16 +93,16 @@ def output_dir(text: str) -> Path:
         if not path.is_dir():
             raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
         _writable_folder(path, text)
-        return path
+        return text
     parent = path.absolute().parent
     while not parent.exists():
         parent = parent.parent
     if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"cannot create the folder {text!r} in {str(parent)!r}")
-    return path
+    return text
 
 
-def input_file(text: str) -> Path:
+def input_file(text: str) -> str:
     """A file the tool will read: it exists, is a file, and is readable."""
     path = Path(text)
     if not path.exists():
@@ -100,7 +111,7 @@ def input_file(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
     if not os.access(path, os.R_OK):
         raise argparse.ArgumentTypeError(f"{text!r}: cannot read it (permission denied)")
-    return path
+    return text
 
 
 def parse_rules(preset: str, switches: Sequence[str]) -> Rules:

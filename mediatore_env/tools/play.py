@@ -561,7 +561,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     term = Terminal(ask or _echoing_input, out)
     try:
         return play_session(specs, args.seat, rules, seed, args.deal, args.deals, args.cards,
-                            None if args.save is None else str(args.save), term, args.auto)
+                            args.save, term, args.auto)
     except KeyboardInterrupt:
         term.say("", "Interrupted.")
         return 130
