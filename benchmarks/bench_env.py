@@ -18,8 +18,9 @@ environment plays the same episodes ``--repeat`` times and the fastest run is re
 ``env`` is ``mediatore_v0.env()`` (PettingZoo's protections in one layer,
 ``mediatore_env.envs.wrappers.ProtectedEnv``), ``raw_env`` has none, ``standard_wrapped_env``
 is ``raw_env`` in PettingZoo's own three wrappers, which ``env()`` behaves exactly as. ``--compare``
-also times PettingZoo's ``texas_holdem_v4`` (``env()``, needs rlcard) the same way and prints
-the ratio.
+also times PettingZoo's ``texas_holdem_v4`` (``env()``, needs rlcard and pygame: without them
+the script stops before any timing, naming the missing package) the same way and prints the
+ratio.
 """
 
 from __future__ import annotations

@@ -3,9 +3,11 @@ way: one line on stderr, ``<prog>: error: <what was wrong and what is valid>``, 
 before any work starts (a deal played, a table built) rather than after it.
 
 - :class:`ArgumentParser`: argparse with one-line errors (argparse prints the whole usage first).
-- argparse ``type=`` checks (each returns the text it was given, or the number): :func:`positive_int` (deals, jobs), :func:`non_negative_int`
-  (seeds, deal numbers), :func:`probability` (a rate from 0 to 1), :func:`output_file` (a file the tool will write), :func:`output_dir`
-  (a folder it will write into, created if missing), :func:`input_file` (a file it will read).
+- argparse ``type=`` checks, each returning the number or the text it was given:
+  :func:`positive_int` (deals, jobs), :func:`non_negative_int` (seeds, deal numbers),
+  :func:`probability` (a rate from 0 to 1), :func:`output_file` (a file the tool will write),
+  :func:`output_dir` (a folder it will write into, created if missing), :func:`input_file`
+  (a file it will read).
 - :func:`parse_rules` (``--preset`` with ``--rule name=value`` on top) and :func:`check_agents`
   (agent specs made once, so a bad name or option fails before the first deal). Both raise
   ``ValueError``; a tool turns it into its one-line error with ``parser.error(str(e))``.

@@ -11,8 +11,8 @@ table, the points -- and the numbered list of your legal moves. Answer with a nu
 list or with the move in words: ``solo`` / ``bid solo``, ``pass``, ``D3`` / ``3D`` /
 ``3 of coins`` / ``call D3``, ``SA volo`` / ``play ace of swords, volo``; in the discard phase
 all four cards in one answer (``D4 D5 C4 C5`` or ``1 4 6 9``): nothing is discarded until all
-four are named, so a slip cannot throw away a card the renumbered list put under a number. ``?`` shows help, ``t`` the table again, ``q`` quits
-(so does Ctrl-D). Bad input gets an explanation and the same question again.
+four are named, so a slip cannot throw away a card the renumbered list put under a number.
+``?`` shows help, ``t`` the table again, ``q`` quits (so does Ctrl-D). Bad input gets an explanation and the same question again.
 
 The screen is built from the human's :class:`~mediatore_env.mediatore.view.SeatView` only, so it cannot
 show what the seat may not know; the full record, every hand included, is shown at the end.
@@ -509,8 +509,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mediatore-play",
         description="Play Mediatore at the terminal: you hold one seat, three agents the others.",
         epilog="Answer each question with a number from the list or the move in words "
-               "(solo, pass, D3, 3 of coins, SA volo); when discarding, all four cards in one answer "
-               "(C4 C5 B4 B5 or 1 4 6 9). ? for help, q to quit. Rules presets: "
+               "(solo, pass, D3, 3 of coins, SA volo); when discarding, all four cards in one "
+               "answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, q to quit. Rules presets: "
                + ", ".join(PRESETS) + ".")
     p.add_argument("--agents", nargs="+", default=["greedy"], metavar="AGENT",
                    help="one agent for all three other seats, or three (in seat order); names of "
@@ -530,7 +530,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cards", default="english", choices=STYLES,
                    help="how cards are named: english (ace of swords), italian (Asso di Spade), "
                         "french (A♠) or short (SA)")
-    p.add_argument("--save", metavar="PATH", type=output_file, help="save each finished deal's game record here "
+    p.add_argument("--save", metavar="PATH", type=output_file,
+                   help="save each finished deal's game record here "
                    "(with several deals: PATH-<deal>.json)")
     p.add_argument("--ask-forced", dest="auto", action="store_false",
                    help="ask even when only one move is legal (default: play it and say so)")
