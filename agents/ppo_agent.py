@@ -25,6 +25,7 @@ torch and sb3-contrib are imported only when a model is loaded (``pip install
 from __future__ import annotations
 
 import copy
+import os
 
 import numpy as np
 
@@ -33,8 +34,21 @@ from mediatore_env.codec.observation import Encoder
 from .base import Agent
 
 
+def model_file(path) -> str:
+    """The file ``MaskablePPO.load(path)`` reads: ``path`` itself, or ``path.zip`` as
+    stable-baselines3 tries next. Raises ``ValueError`` naming the path given when neither is a
+    file, before torch is imported (so the error is the same with or without it)."""
+    path = os.fspath(path)
+    for candidate in (path, path + ".zip"):
+        if os.path.isfile(candidate):
+            return candidate
+    raise ValueError(f"PPOAgent: no saved model at {path!r} (path= takes the .zip written by "
+                     "model.save, e.g. runs/ppo/model.zip)")
+
+
 def load_model(path: str, device: str = "cpu"):
     """A saved ``MaskablePPO`` model (a ``.zip`` written by ``model.save``)."""
+    path = model_file(path)
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as e:  # pragma: no cover - depends on the installation

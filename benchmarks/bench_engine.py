@@ -10,7 +10,6 @@ deals/s, with the machine it ran on.
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 
@@ -19,8 +18,10 @@ import numpy as np
 from mediatore_env.core.cards import NUM_CARDS
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import AUCTION, PASS
-from mediatore_env.mediatore.rules import Rules
+from mediatore_env.mediatore.rules import PRESETS, Rules
 from mediatore_env.runinfo import machine
+from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, positive_int,
+                                       probability)
 
 
 def play_random(rules: Rules, packs: list[list[int]], seed: int, bid_rate: float) -> int:
@@ -43,11 +44,11 @@ def play_random(rules: Rules, packs: list[list[int]], seed: int, bid_rate: float
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--deals", type=int, default=20000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--preset", default="standard")
-    p.add_argument("--bid-rate", type=float, default=0.3)
+    p = ArgumentParser(prog="bench_engine.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--deals", type=positive_int, default=20000)
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--preset", default="standard", choices=list(PRESETS))
+    p.add_argument("--bid-rate", type=probability, default=0.3)
     args = p.parse_args(argv)
     rules = Rules.preset(args.preset)
     gen = np.random.default_rng(args.seed)

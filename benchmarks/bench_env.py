@@ -18,13 +18,13 @@ environment plays the same episodes ``--repeat`` times and the fastest run is re
 ``env`` is ``mediatore_v0.env()`` (PettingZoo's protections in one layer,
 ``mediatore_env.envs.wrappers.ProtectedEnv``), ``raw_env`` has none, ``standard_wrapped_env``
 is ``raw_env`` in PettingZoo's own three wrappers, which ``env()`` behaves exactly as. ``--compare``
-also times PettingZoo's ``texas_holdem_v4`` (``env()``, needs rlcard) the same way and prints
-the ratio.
+also times PettingZoo's ``texas_holdem_v4`` (``env()``, needs rlcard and pygame: without them
+the script stops before any timing, naming the missing package) the same way and prints the
+ratio.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -36,7 +36,10 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 from mediatore_env import mediatore_v0  # noqa: E402  (after the BLAS settings)
+from mediatore_env.mediatore.rules import PRESETS  # noqa: E402
 from mediatore_env.runinfo import machine  # noqa: E402
+from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, positive_int,  # noqa: E402
+                                       probability)
 
 
 def play(env, episodes: int, seed: int, bid_rate: float) -> int:
@@ -77,17 +80,27 @@ def timed(make, episodes: int, seed: int, bid_rate: float, repeat: int = 1) -> t
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--episodes", type=int, default=3000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--preset", default="standard")
-    p.add_argument("--bid-rate", type=float, default=0.3)
-    p.add_argument("--repeat", type=int, default=3, help="time each env this many times, report the best")
+    p = ArgumentParser(prog="bench_env.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--episodes", type=positive_int, default=3000)
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--preset", default="standard", choices=list(PRESETS))
+    p.add_argument("--bid-rate", type=probability, default=0.3)
+    p.add_argument("--repeat", type=positive_int, default=3, help="time each env this many times, report the best")
     p.add_argument("--env", nargs="+", default=["env", "raw_env"],
                    choices=["env", "raw_env", "standard_wrapped_env"])
     p.add_argument("--compare", action="store_true",
-                   help="also time PettingZoo's texas_holdem_v4 env() (needs rlcard)")
+                   help="also time PettingZoo's texas_holdem_v4 env() (needs rlcard and pygame)")
     args = p.parse_args(argv)
+    texas_holdem_v4 = None
+    if args.compare:  # before the timings, so a missing package costs no waiting
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                from pettingzoo.classic import texas_holdem_v4
+        except ImportError as e:  # name what is missing: pettingzoo.classic needs pygame too
+            missing = getattr(e, "name", None) or str(e)
+            p.error(f"--compare needs the package {missing!r}, not installed "
+                    f"(pip install {missing.split('.')[0]})")
     print(f"machine: {machine()}")
     print(f"mediatore_v0, preset {args.preset!r}, bid rate {args.bid_rate}, "
           f"{args.episodes} episodes of one deal, best of {args.repeat} runs")
@@ -100,14 +113,7 @@ def main(argv=None) -> None:
         rates[name] = decisions / dt
         print(f"  {name + '()':24s} {decisions / dt:10,.0f} decisions/s ({decisions / cpu:,.0f})   "
               f"{args.episodes / dt:8,.0f} episodes/s   ({decisions / args.episodes:.1f} decisions/episode)")
-    if args.compare:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                from pettingzoo.classic import texas_holdem_v4
-        except ImportError as e:
-            print(f"  texas_holdem_v4: not installed ({e}); pip install rlcard to compare")
-            return
+    if texas_holdem_v4 is not None:
         decisions, dt, cpu = timed(texas_holdem_v4.env, args.episodes, args.seed, 1.0, args.repeat)
         theirs = decisions / dt
         print(f"  {'texas_holdem_v4.env()':24s} {theirs:10,.0f} decisions/s ({decisions / cpu:,.0f})   "

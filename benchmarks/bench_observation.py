@@ -18,7 +18,6 @@ each reported (as ``timeit`` does: other processes only ever slow a run down):
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -37,8 +36,10 @@ from mediatore_env.codec.observation import Encoder, Table  # noqa: E402
 from mediatore_env.codec.reference import write_observation  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION, PASS  # noqa: E402
-from mediatore_env.mediatore.rules import Rules  # noqa: E402
+from mediatore_env.mediatore.rules import PRESETS, Rules  # noqa: E402
 from mediatore_env.runinfo import machine  # noqa: E402
+from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, positive_int,  # noqa: E402
+                                       probability)
 
 
 class PlainWriter:
@@ -112,13 +113,13 @@ def time_observe(writer: str, rules: Rules, games) -> tuple[int, float]:
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--episodes", type=int, default=1000, help="env episodes per run")
-    p.add_argument("--deals", type=int, default=300, help="deals observed per run")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--preset", default="standard")
-    p.add_argument("--bid-rate", type=float, default=0.3)
-    p.add_argument("--repeat", type=int, default=3)
+    p = ArgumentParser(prog="bench_observation.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--episodes", type=positive_int, default=1000, help="env episodes per run")
+    p.add_argument("--deals", type=positive_int, default=300, help="deals observed per run")
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--preset", default="standard", choices=list(PRESETS))
+    p.add_argument("--bid-rate", type=probability, default=0.3)
+    p.add_argument("--repeat", type=positive_int, default=3)
     args = p.parse_args(argv)
     print(f"machine: {machine()}")
     print(f"preset {args.preset!r}, bid rate {args.bid_rate}, best of {args.repeat} interleaved runs, "

@@ -27,7 +27,6 @@ the card play differs); per contract, how often the declarer made it against eac
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import sys
@@ -36,6 +35,8 @@ import time
 from agents.tournament import _Player, standings
 from mediatore_env.mediatore.rules import PRESETS
 from mediatore_env.runinfo import machine
+from mediatore_env.tools.checks import (ArgumentParser, check_agents, non_negative_int, output_file,
+                                       positive_int)
 
 LINEUPS = {"pimc-1": ("P", "greedy", "greedy", "greedy"), "pimc-3": ("P", "P", "P", "greedy")}
 
@@ -171,19 +172,23 @@ def defence(args) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser = ArgumentParser(prog="bench_pimc.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=positive_int, default=300)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
+    parser.add_argument("--jobs", type=positive_int, default=2)
     parser.add_argument("--lineup", choices=sorted(LINEUPS), default="pimc-1")
     parser.add_argument("--pimc", default="pimc", help="the PIMC agent's spec, e.g. pimc:worlds=16")
     parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
-    parser.add_argument("--json", help="write the results here")
-    parser.add_argument("--calibrate", type=int, metavar="DEALS",
+    parser.add_argument("--json", type=output_file, help="write the results here")
+    parser.add_argument("--calibrate", type=positive_int, metavar="DEALS",
                         help="instead: fit the PIMC agent's bidding boost on forced declarations")
-    parser.add_argument("--defence", type=int, metavar="DEALS",
+    parser.add_argument("--defence", type=positive_int, metavar="DEALS",
                         help="instead: the greedy declarer's make rate against PIMC defenders")
     args = parser.parse_args(argv)
+    try:
+        check_agents([args.pimc])  # a bad spec fails here, not in a worker process
+    except ValueError as e:
+        parser.error(str(e))
     if args.calibrate:
         return calibrate(args)
     if args.defence:

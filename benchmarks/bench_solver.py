@@ -19,7 +19,6 @@ slowest), the figure a caller needs to turn a time budget into a ``node_limit``.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
@@ -28,6 +27,7 @@ from mediatore_env.analysis import solver
 from mediatore_env.analysis.solver import Position, reaches, solve
 from mediatore_env.core.cards import NUM_CARDS, thirds_of, to_mask
 from mediatore_env.runinfo import machine
+from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
 
 SIDES = (0b0001, 0b0010, 0b0100, 0b1000, 0b0101, 0b1010, 0b0011, 0b0110, 0b1100, 0b1001)
 
@@ -74,12 +74,13 @@ def rates(name: str, nodes: list[int], cpu_ms: list[float]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=1000, help="number of random deals (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the numpy Generator (default 0)")
+    parser = ArgumentParser(prog="bench_solver.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=positive_int, default=1000,
+                        help="number of random deals (default 1000)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the numpy Generator (default 0)")
     parser.add_argument("--backend", choices=("c", "python"), default=solver.BACKEND,
                         help=f"search core (default: the active one, {solver.BACKEND})")
-    parser.add_argument("--node-limit", type=int, default=None,
+    parser.add_argument("--node-limit", type=positive_int, default=None,
                         help="node budget of every call (default: none)")
     args = parser.parse_args(argv)
 

@@ -10,31 +10,32 @@ greedy greedy greedy`` names it instead.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
-
-import torch  # noqa: E402
 
 from agents import GreedyAgent  # noqa: E402
 from agents.ppo_agent import PPOAgent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
 from mediatore_env import mediatore_v0  # noqa: E402
 from mediatore_env.mediatore.moves import move_text  # noqa: E402
+from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int  # noqa: E402
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(prog="play_trained.py", description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="a model.zip written by examples/train_ppo.py")
-    p.add_argument("--deals", type=int, default=1000, help="deals of each tournament")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--deals", type=positive_int, default=1000, help="deals of each tournament")
+    p.add_argument("--seed", type=non_negative_int, default=1)
+    p.add_argument("--jobs", type=positive_int, default=1)
     args = p.parse_args(argv)
+    try:
+        agent = PPOAgent(args.model)  # a missing file is named before torch is imported
+    except (ValueError, ImportError) as e:
+        p.error(str(e))
+    import torch  # installed: PPOAgent has loaded the model with it
     torch.set_num_threads(1)
-
-    agent = PPOAgent(args.model)
     for opponent in ("greedy", "random"):
         result = run_tournament([agent, opponent, opponent, opponent], deals=args.deals,
                                 seed=args.seed, jobs=args.jobs)

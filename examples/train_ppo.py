@@ -37,13 +37,18 @@ import time
 from pathlib import Path
 
 import numpy as np
-import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from sb3_contrib import MaskablePPO  # noqa: E402
-from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
-from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
+try:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv
+except ImportError as e:  # one line naming the extra, not a traceback
+    print(f"train_ppo.py: error: needs {e.name or e} (the train extra): pip install -e '.[train]'",
+          file=sys.stderr)
+    raise SystemExit(2) from None
 
 from agents import GreedyAgent, RandomAgent, make_agent  # noqa: E402
 from agents.ppo_agent import PPOAgent  # noqa: E402
@@ -53,31 +58,37 @@ from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.rules import max_payment  # noqa: E402
 from mediatore_env.envs.single_seat import MediatoreSeatEnv  # noqa: E402
-from mediatore_env.mediatore.rules import Rules  # noqa: E402
+from mediatore_env.mediatore.rules import PRESETS, Rules  # noqa: E402
+from mediatore_env.tools.checks import (ArgumentParser, check_agents, input_file,  # noqa: E402
+                                       non_negative_int, output_dir, positive_int)
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--steps", type=int, default=200_000, help="PPO steps (learner decisions)")
-    p.add_argument("--out", default="runs/ppo", help="output directory")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--rules", default="standard", help="rules preset")
+    p = ArgumentParser(prog="train_ppo.py", description=__doc__.split("\n\n")[0],
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--steps", type=positive_int, default=200_000,
+                   help="PPO steps (learner decisions)")
+    p.add_argument("--out", type=output_dir, default="runs/ppo", help="output directory")
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     p.add_argument("--opponents", default="greedy=0.7,random=0.3",
                    help="weights of the opponent kinds: agent specs (greedy, random, "
                         "module:Class) and 'self' (past versions of the learner)")
-    p.add_argument("--eval-every", type=int, default=50_000, help="steps between evaluations")
-    p.add_argument("--eval-deals", type=int, default=200, help="deals per evaluation tournament")
-    p.add_argument("--eval-seed", type=int, default=1_000)
-    p.add_argument("--final-deals", type=int, default=1_000,
+    p.add_argument("--eval-every", type=positive_int, default=50_000,
+                   help="steps between evaluations")
+    p.add_argument("--eval-deals", type=positive_int, default=200,
+                   help="deals per evaluation tournament")
+    p.add_argument("--eval-seed", type=non_negative_int, default=1_000)
+    p.add_argument("--final-deals", type=positive_int, default=1_000,
                    help="deals of the final evaluation, on seed --eval-seed + 1")
-    p.add_argument("--imitate", type=int, default=0,
+    p.add_argument("--imitate", type=non_negative_int, default=0,
                    help="deals of behaviour cloning of the greedy agent before PPO (0: none)")
-    p.add_argument("--imitate-epochs", type=int, default=1)
-    p.add_argument("--n-envs", type=int, default=8)
-    p.add_argument("--n-steps", type=int, default=512, help="rollout steps per env per update")
-    p.add_argument("--batch-size", type=int, default=1024)
-    p.add_argument("--epochs", type=int, default=4, help="PPO epochs per update")
+    p.add_argument("--imitate-epochs", type=positive_int, default=1)
+    p.add_argument("--n-envs", type=positive_int, default=8)
+    p.add_argument("--n-steps", type=positive_int, default=512,
+                   help="rollout steps per env per update")
+    p.add_argument("--batch-size", type=positive_int, default=1024)
+    p.add_argument("--epochs", type=positive_int, default=4, help="PPO epochs per update")
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--ent-coef", type=float, default=0.01)
@@ -85,14 +96,32 @@ def parse_args(argv=None):
     p.add_argument("--net", default="256,256", help="hidden layers of the policy and value nets")
     p.add_argument("--reward-scale", type=float, default=3.0,
                    help="reward = payment / largest payment (60) * this")
-    p.add_argument("--pool-size", type=int, default=5, help="past versions kept for 'self'")
-    p.add_argument("--threads", type=int, default=1, help="torch threads")
-    p.add_argument("--init", default=None,
+    p.add_argument("--pool-size", type=positive_int, default=5,
+                   help="past versions kept for 'self'")
+    p.add_argument("--threads", type=positive_int, default=1, help="torch threads")
+    p.add_argument("--init", type=input_file, default=None,
                    help="continue training this saved model (its PPO settings; steps count on)")
-    p.add_argument("--previous", default=None,
+    p.add_argument("--previous", type=input_file, default=None,
                    help="evaluations.json of the run --init continues, drawn on the curve")
     p.add_argument("--stage-note", default="continued", help="label of the stage boundary")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    try:  # before any training: a bad opponent or layer list fails at once
+        check_agents([k for k in parse_weights(args.opponents) if k != "self"])
+        layers(args.net)
+    except ValueError as e:
+        p.error(str(e))
+    return args
+
+
+def layers(text: str) -> list[int]:
+    """``'256,256'`` -> hidden layer sizes; ValueError naming the text otherwise."""
+    try:
+        sizes = [int(x) for x in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise ValueError(f"bad --net {text!r}: expected layer sizes, e.g. 256,256")
+    return sizes
 
 
 def parse_weights(text: str) -> dict[str, float]:
@@ -101,9 +130,13 @@ def parse_weights(text: str) -> dict[str, float]:
         name, _, w = item.rpartition("=")
         if not name:
             name, w = w, "1"
-        weights[name] = float(w)
+        try:
+            weights[name] = float(w)
+        except ValueError:
+            weights.clear()
+            break
     if not weights or min(weights.values()) < 0 or sum(weights.values()) <= 0:
-        raise SystemExit(f"bad --opponents {text!r}: expected e.g. greedy=0.7,random=0.3")
+        raise ValueError(f"bad --opponents {text!r}: expected e.g. greedy=0.7,random=0.3")
     return weights
 
 
@@ -385,7 +418,7 @@ def main(argv=None):
 
     venv = DummyVecEnv([make_env(k) for k in range(args.n_envs)])
     venv.seed(args.seed)
-    net = [int(x) for x in args.net.split(",")]
+    net = layers(args.net)
     if args.init:
         model = MaskablePPO.load(args.init, env=venv, device="cpu")
     else:

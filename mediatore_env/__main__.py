@@ -12,7 +12,6 @@ with status 2 and the reason.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -45,7 +44,8 @@ def main(argv=None) -> int:
     if argv[:1] == ["replay"]:  # every option after it belongs to mediatore-replay
         from .tools.replay import main as replay_main
         return replay_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m mediatore_env", description=__doc__.split("\n\n")[0])
+    from .tools.checks import ArgumentParser
+    parser = ArgumentParser(prog="python -m mediatore_env", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("replay", help="replay game records: mediatore-replay (replay -h for its options)")
     p = sub.add_parser("docs", help="write docs/environment.md from the code")

@@ -137,8 +137,13 @@ def test_calls_discards_and_the_card_passed_back():
         answer(deal, "CA")
     play(deal, "call C3")
     assert answer(deal, "D7 D6 5D 4 of coins") == [parse_move(f"discard {c}") for c in "D7 D6 D5 D4".split()]
-    assert answer(deal, "discard D7") == [parse_move("discard D7")]
-    with pytest.raises(BadInput, match="You have 4 cards left to discard, not 5"):
+    listed = deal.view(deal.to_move).legal_moves()
+    assert answer(deal, "4 3 2 1") == [listed[3], listed[2], listed[1], listed[0]]
+    # Fewer than four is refused whole, so the list is never renumbered under the player.
+    for few in ("discard D7", "1 2", "D7 D6 D5"):
+        with pytest.raises(BadInput, match=r"Name all 4 cards to discard in one answer, not \d"):
+            answer(deal, few)
+    with pytest.raises(BadInput, match="Name all 4 cards to discard in one answer, not 5"):
         answer(deal, "D7 D6 D5 D4 C4")
     with pytest.raises(BadInput, match="The same card twice"):
         answer(deal, "D7 D7")
@@ -305,7 +310,7 @@ def test_eof_mid_deal_is_a_clean_stop():
     (["--agents", "greedy", "greedy"], "one agent (for all three seats) or three"),
     (["--rule", "signals=loud"], "bad value 'loud' for rules switch 'signals'"),
     (["--rule", "colour=red"], "unknown rules switch 'colour'"),
-    (["--deals", "0"], "--deals must be 1 or more"),
+    (["--deals", "0"], "argument --deals: must be 1 or more, not 0"),
 ])
 def test_bad_options(args, words, capsys):
     with pytest.raises(SystemExit) as e:

@@ -32,8 +32,12 @@ def test_unknown_switch_lists_valid_names():
         assert name in str(e.value)
     with pytest.raises(ValueError, match="first_lead"):
         Rules().replace(firstlead="mano")
-    with pytest.raises(TypeError):  # the constructor itself takes only known keywords
-        Rules(no_such_switch=1)
+    # The constructor too: a ValueError listing the switches (README), also a TypeError
+    # (Python's error for an unknown keyword argument).
+    for error in (ValueError, TypeError):
+        with pytest.raises(error, match="unknown rules switch.*'no_such_switch'.*valid: chiamo_monte"):
+            Rules(no_such_switch=1)
+    assert Rules(signals="off").signals == "off"  # known keywords still go to the fields
 
 
 @pytest.mark.parametrize("name", EXPECTED_SWITCHES)

@@ -156,4 +156,6 @@ def test_command_line(tmp_path, capsys):
     text = capsys.readouterr().out
     assert text.startswith("deal 1: dealer 1") and "seat 3 arcisolissimo" in text
     assert main(["show", path, "--deal", "7"]) == 2
-    assert main(["show", str(tmp_path / "missing.npz")]) == 2
+    with pytest.raises(SystemExit) as e:  # checked with the arguments (tests/test_cli_errors.py)
+        main(["show", str(tmp_path / "missing.npz")])
+    assert e.value.code == 2

@@ -161,9 +161,30 @@ SWITCHES: dict[str, tuple] = {
 }
 
 
+class UnknownSwitch(ValueError, TypeError):
+    """A rules switch name that does not exist. A ValueError, as every bad rules input is (the
+    message lists the valid names); also a TypeError, Python's error for an unknown keyword
+    argument, so ``Rules(colour=1)`` is caught by code written either way."""
+
+
+def _unknown_switches(names) -> UnknownSwitch | None:
+    unknown = sorted(set(names) - set(SWITCHES))
+    if not unknown:
+        return None
+    return UnknownSwitch(f"unknown rules switch(es) {', '.join(map(repr, unknown))}; "
+                         f"valid: {', '.join(SWITCHES)}")
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The switches of one table. Immutable and hashable; build variants with ``replace``."""
+
+    def __new__(cls, *args, **switches):
+        # Checked here, before the generated __init__ would raise a bare TypeError.
+        error = _unknown_switches(switches)
+        if error:
+            raise error
+        return object.__new__(cls)  # not super(): slots=True makes a new class
 
     chiamo_monte: bool = True
     monte_shown: str = "standard"
@@ -190,10 +211,9 @@ class Rules:
     @classmethod
     def from_dict(cls, switches: dict) -> "Rules":
         """Rules from a dict of switches; unknown names raise ``ValueError`` listing the valid ones."""
-        unknown = sorted(set(switches) - set(SWITCHES))
-        if unknown:
-            raise ValueError(f"unknown rules switch(es) {', '.join(map(repr, unknown))}; "
-                             f"valid: {', '.join(SWITCHES)}")
+        error = _unknown_switches(switches)
+        if error:
+            raise error
         return cls(**switches)
 
     def to_dict(self) -> dict:

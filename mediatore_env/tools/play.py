@@ -10,8 +10,9 @@ contract and the called card, what you saw of the monte, the tricks played, the 
 table, the points -- and the numbered list of your legal moves. Answer with a number from the
 list or with the move in words: ``solo`` / ``bid solo``, ``pass``, ``D3`` / ``3D`` /
 ``3 of coins`` / ``call D3``, ``SA volo`` / ``play ace of swords, volo``; in the discard phase
-several cards at once (``D4 D5 C4 C5``). ``?`` shows help, ``t`` the table again, ``q`` quits
-(so does Ctrl-D). Bad input gets an explanation and the same question again.
+all four cards in one answer (``D4 D5 C4 C5`` or ``1 4 6 9``): nothing is discarded until all
+four are named, so a slip cannot throw away a card the renumbered list put under a number.
+``?`` shows help, ``t`` the table again, ``q`` quits (so does Ctrl-D). Bad input gets an explanation and the same question again.
 
 The screen is built from the human's :class:`~mediatore_env.mediatore.view.SeatView` only, so it cannot
 show what the seat may not know; the full record, every hand included, is shown at the end.
@@ -43,6 +44,8 @@ from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_mo
 from ..mediatore.records import make_record, save_record
 from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, NO_SIGNAL, PRESETS,
                                SIGNAL_NAMES, STRISCIO, SWITCHES, TUTTO_FUORI, VOLO, Rules)
+from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, parse_rules,
+                     positive_int)
 
 # -- reading what a person types ----------------------------------------------------------------
 
@@ -163,10 +166,10 @@ def read_answer(text: str, view, listed: Sequence[int]) -> list[int] | str:
             else [listed[numbers[0] - 1]]
     try:  # the engine's own text: "play D3 busso", "bid solo"
         move = parse_move(raw)
-        if move in legal:
-            return [move]
     except ValueError:
-        pass
+        move = None
+    if move in legal:
+        return _check_discards([move], view) if phase == DISCARD else [move]
     if tokens[0] in _VERBS:
         if _VERBS[tokens[0]] != phase:
             raise BadInput(f"Now it is {_PHASE_WORDS[phase]}, not {_PHASE_WORDS[_VERBS[tokens[0]]]}. "
@@ -215,9 +218,11 @@ def _check_discards(moves: list[int], view) -> list[int]:
             raise BadInput(explain_illegal(m, view))
     if len(set(moves)) != len(moves):
         raise BadInput("The same card twice: name each card to discard once.")
-    if len(moves) > left:
-        raise BadInput(f"You have {left} card{'s' if left != 1 else ''} left to discard, "
-                       f"not {len(moves)}.")
+    if len(moves) != left:
+        # All at once: an answer applied piecemeal would renumber the list under the player.
+        raise BadInput(f"Name all {left} cards to discard in one answer, not {len(moves)} "
+                       f"(numbers like '1 4 6 9' or cards like 'C4 C5 B4 B5'); "
+                       "nothing is discarded until all are named.")
     return moves
 
 
@@ -225,7 +230,7 @@ def _what_to_type(view) -> str:
     return {
         AUCTION: "Type pass or a bid (e.g. 'solo'), or a number from the list.",
         CALL: "Name the card to call (e.g. 'D3' or '3 of coins'), or a number from the list.",
-        DISCARD: "Name a card of your hand to discard (e.g. 'C4', or several: 'C4 C5'), or numbers.",
+        DISCARD: "Name the cards to discard, all in one answer (e.g. 'C4 C5 B4 B5' or '1 4 6 9').",
         GIVE: "Name the card of your hand to pass back (e.g. 'B4'), or a number from the list.",
         PLAY: "Name a card of your hand (e.g. 'SA', or 'SA volo' when leading), or a number.",
     }.get(view.phase, "")
@@ -281,7 +286,7 @@ def explain_illegal(move: int, view) -> str:
 
 HELP_TEXT = """\
 How to answer
-  a number from the list          3        (in the discard phase several: 1 4 6 9)
+  a number from the list          3        (in the discard phase all four at once: 1 4 6 9)
   the move in words               pass, solo, bid solo, call 3 of coins, SA, play SA volo
   a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
                                   rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;
@@ -362,7 +367,8 @@ def _heading(view) -> str:
         return "Call a card: its holder gives it to you:"
     if phase == DISCARD:
         left = 4 - view.discards.bit_count()
-        return f"Discard {left} card{'s' if left != 1 else ''} to form the new monte:"
+        return (f"Discard {left} card{'s' if left != 1 else ''} to form the new monte "
+                "(name them all in one answer):")
     if phase == GIVE:
         return "Pass one card face down to the player who gave you the called card:"
     if view.trick:
@@ -498,31 +504,13 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None
 
 # -- the command line -----------------------------------------------------------------------------
 
-def parse_rules(preset: str, switches: Sequence[str]) -> Rules:
-    """A preset with ``name=value`` switches on top (values as the switch lists spell them)."""
-    rules = Rules.preset(preset)
-    changes_ = {}
-    for item in switches:
-        name, eq, value = item.partition("=")
-        name = name.strip()
-        if not eq:
-            raise ValueError(f"bad --rule {item!r}: write name=value, e.g. signals=off")
-        if name not in SWITCHES:
-            raise ValueError(f"unknown rules switch {name!r}; valid: {', '.join(SWITCHES)}")
-        matches = [v for v in SWITCHES[name] if str(v).lower() == value.strip().lower()]
-        if not matches:
-            raise ValueError(f"bad value {value!r} for rules switch {name!r}; valid: "
-                             + ", ".join(str(v) for v in SWITCHES[name]))
-        changes_[name] = matches[0]
-    return rules.replace(**changes_) if changes_ else rules
-
-
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="mediatore-play",
         description="Play Mediatore at the terminal: you hold one seat, three agents the others.",
         epilog="Answer each question with a number from the list or the move in words "
-               "(solo, pass, D3, 3 of coins, SA volo); ? for help, q to quit. Rules presets: "
+               "(solo, pass, D3, 3 of coins, SA volo); when discarding, all four cards in one "
+               "answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, q to quit. Rules presets: "
                + ", ".join(PRESETS) + ".")
     p.add_argument("--agents", nargs="+", default=["greedy"], metavar="AGENT",
                    help="one agent for all three other seats, or three (in seat order); names of "
@@ -532,15 +520,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", default="standard", choices=list(PRESETS), help="rules preset")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help=f"a rules switch on top of the preset (switches: {', '.join(SWITCHES)})")
-    p.add_argument("--seed", type=int, help="seed of the cards (default: a random one, printed)")
-    p.add_argument("--deal", type=int, default=0, metavar="K",
+    p.add_argument("--seed", type=non_negative_int,
+                   help="seed of the cards, 0 or more (default: a random one, printed)")
+    p.add_argument("--deal", type=non_negative_int, default=0, metavar="K",
                    help="play deal K of the seed first: the same cards as deal K of "
                         "mediatore-bench --seed S (default 0)")
-    p.add_argument("--deals", type=int, default=1, help="number of deals, with a running score")
+    p.add_argument("--deals", type=positive_int, default=1,
+                   help="number of deals, with a running score (default 1)")
     p.add_argument("--cards", default="english", choices=STYLES,
                    help="how cards are named: english (ace of swords), italian (Asso di Spade), "
                         "french (A♠) or short (SA)")
-    p.add_argument("--save", metavar="PATH", help="save each finished deal's game record here "
+    p.add_argument("--save", metavar="PATH", type=output_file,
+                   help="save each finished deal's game record here "
                    "(with several deals: PATH-<deal>.json)")
     p.add_argument("--ask-forced", dest="auto", action="store_false",
                    help="ask even when only one move is legal (default: play it and say so)")
@@ -563,14 +554,10 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
         if len(args.agents) not in (1, 3):
             raise ValueError(f"--agents takes one agent (for all three seats) or three, "
                              f"got {len(args.agents)}")
-        if args.deals < 1 or args.deal < 0:
-            raise ValueError("--deals must be 1 or more and --deal 0 or more")
         specs = args.agents * 3 if len(args.agents) == 1 else args.agents
-        from agents import make_agent
-        for spec in set(specs):
-            make_agent(spec)  # a bad name fails here, with the list of known agents
+        check_agents(specs)  # a bad name fails here, with the list of known agents
     except ValueError as e:
-        parser.exit(2, f"mediatore-play: error: {e}\n")
+        parser.error(str(e))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     term = Terminal(ask or _echoing_input, out)
     try:

@@ -19,7 +19,6 @@ shows exactly what that player knew; the full result is shown at the end either 
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -32,6 +31,7 @@ from ..mediatore.game import Deal
 from ..mediatore.moves import AUCTION, END, PLAY, parse_move
 from ..mediatore.records import replay
 from ..mediatore.rules import Rules
+from .checks import ArgumentParser
 
 
 class BadRecord(ValueError):
@@ -54,8 +54,10 @@ def load_records(path) -> list[dict]:
         text = path.read_text()
     except FileNotFoundError:
         raise BadRecord(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadRecord(f"{path}: cannot read it: {e}") from None
+    except UnicodeDecodeError:
+        raise BadRecord(f"{path}: not a game record (not a text file)") from None
+    except OSError as e:
+        raise BadRecord(f"{path}: cannot read it: {e.strerror or e}") from None
     return _checked(text, str(path))
 
 
@@ -65,6 +67,8 @@ def _checked(text: str, path: str) -> list[dict]:
     except json.JSONDecodeError as e:
         raise BadRecord(f"{path}: not JSON ({e})") from None
     records = data if isinstance(data, list) else [data]
+    if not records:
+        raise BadRecord(f"{path}: an empty list, no game record in it")
     for i, record in enumerate(records):
         where = f"{path}" + (f" (record {i})" if isinstance(data, list) else "")
         if not isinstance(record, dict):
@@ -205,8 +209,8 @@ def show_record(record: dict, seat: int | None = None, style: str = "english",
     return True
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+def build_parser() -> ArgumentParser:
+    p = ArgumentParser(
         prog="mediatore-replay",
         description="Step through recorded Mediatore deals trick by trick (records from "
                     "mediatore-play --save, mediatore-bench --save-records or the environment).")

@@ -9,13 +9,14 @@ The tables themselves (what an entry holds, the policy that fills it, the file f
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+import zipfile
 
 from ..analysis.tables import CALL_CONTRACTS, ContractTable, build_table
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS
 from ..runinfo import ProgressBar
+from .checks import ArgumentParser, input_file, non_negative_int, output_file, positive_int
 
 
 def _summary(table: ContractTable) -> str:
@@ -39,48 +40,59 @@ def _summary(table: ContractTable) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="mediatore-tables",
         description="Double-dummy contract value tables of Mediatore deals (mediatore_env.analysis.tables).")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="compute the table of N deals and save it (.npz)")
-    b.add_argument("--deals", type=int, default=100)
-    b.add_argument("--seed", type=int, default=0)
-    b.add_argument("--start", type=int, default=0, help="first deal number (default 0)")
-    b.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    b.add_argument("--deals", type=positive_int, default=100, help="number of deals (default 100)")
+    b.add_argument("--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)")
+    b.add_argument("--start", type=non_negative_int, default=0, help="first deal number (default 0)")
+    b.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
     b.add_argument("--preset", default="standard", choices=sorted(PRESETS))
     b.add_argument("--calls", default="top", choices=("top", "all"),
                    help="cards worth calling: the top missing card of each suit, or all")
     b.add_argument("--values", default="thirds", choices=("thirds", "made"),
                    help="exact thirds (default), or only whether made (ten times faster)")
-    b.add_argument("--out", required=True, help="file to write (.npz)")
+    b.add_argument("--out", required=True, type=output_file,
+                   help="file to write (.npz); its folder must exist")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     s = sub.add_parser("show", help="print a table's summary, or one deal's lines")
-    s.add_argument("path")
-    s.add_argument("--deal", type=int, help="deal number to print")
+    s.add_argument("path", type=input_file, help="a table written by build (.npz)")
+    s.add_argument("--deal", type=non_negative_int, help="deal number to print")
     args = parser.parse_args(argv)
     if args.command == "build":
-        if args.deals < 1 or args.jobs < 1:
-            parser.error("--deals and --jobs must be positive")
         bar = None if args.quiet else ProgressBar(args.deals)
         table = build_table(args.deals, args.seed, PRESETS[args.preset], args.calls,
                             args.values, args.jobs, bar, args.start)
         if bar:
             bar.close()
-        table.save(args.out)
-        print(f"wrote {args.out} in {time.perf_counter() - (bar.start if bar else 0):.0f} s"
-              if bar else f"wrote {args.out}")
+        out = args.out if args.out.endswith(".npz") else f"{args.out}.npz"  # as numpy names it
+        try:
+            table.save(out)
+        except OSError as e:  # checked before the work, but a disk can still fill up
+            print(f"mediatore-tables: error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+            return 1
+        print(f"wrote {out} in {time.perf_counter() - (bar.start if bar else 0):.0f} s"
+              if bar else f"wrote {out}")
         print(_summary(table))
         return 0
     try:
         table = ContractTable.load(args.path)
-    except (OSError, ValueError) as e:
-        print(f"mediatore-tables: {e}", file=sys.stderr)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
+        if str(args.path) in str(e):  # the table format's own message
+            why = str(e)
+        elif isinstance(e, OSError):
+            why = f"{args.path}: cannot read it: {e.strerror or e}"
+        else:  # numpy's message about pickles would only mislead here
+            why = f"{args.path}: not a table written by mediatore-tables build (not an .npz file)"
+        print(f"mediatore-tables show: error: {why}", file=sys.stderr)
         return 2
     if args.deal is None:
         print(_summary(table))
-    elif not 0 <= args.deal < len(table):
-        print(f"mediatore-tables: deal {args.deal} out of range 0..{len(table) - 1}", file=sys.stderr)
+    elif not args.deal < len(table):
+        print(f"mediatore-tables show: error: no deal {args.deal} in {args.path}: "
+              f"it holds deals 0 to {len(table) - 1}", file=sys.stderr)
         return 2
     else:
         print(table.text(args.deal))

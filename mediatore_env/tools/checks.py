@@ -1,0 +1,149 @@
+"""Checks shared by the command-line tools, so that every tool answers a bad argument the same
+way: one line on stderr, ``<prog>: error: <what was wrong and what is valid>``, and exit status 2,
+before any work starts (a deal played, a table built) rather than after it.
+
+- :class:`ArgumentParser`: argparse with one-line errors (argparse prints the whole usage first).
+- argparse ``type=`` checks, each returning the number or the text it was given:
+  :func:`positive_int` (deals, jobs), :func:`non_negative_int` (seeds, deal numbers),
+  :func:`probability` (a rate from 0 to 1), :func:`output_file` (a file the tool will write),
+  :func:`output_dir` (a folder it will write into, created if missing), :func:`input_file`
+  (a file it will read).
+- :func:`parse_rules` (``--preset`` with ``--rule name=value`` on top) and :func:`check_agents`
+  (agent specs made once, so a bad name or option fails before the first deal). Both raise
+  ``ValueError``; a tool turns it into its one-line error with ``parser.error(str(e))``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Sequence
+
+from ..mediatore.rules import SWITCHES, Rules
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser whose errors are one line (the message, then where to find the usage)
+    and exit status 2; subcommand parsers made with ``add_subparsers`` are of this class too."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def positive_int(text: str) -> int:
+    """A count that must be 1 or more (deals, jobs, repeats)."""
+    n = _int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
+    return n
+
+
+def non_negative_int(text: str) -> int:
+    """A seed or a deal number: 0 or more (numpy's generators refuse negative seeds)."""
+    n = _int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {n}")
+    return n
+
+
+def probability(text: str) -> float:
+    """A rate between 0 and 1 (a random player's bid rate)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {x:g}")
+    return x
+
+
+def _writable_folder(folder: Path, what: str) -> None:
+    if not folder.exists():
+        raise argparse.ArgumentTypeError(f"{what}: the folder {str(folder)!r} does not exist")
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"{what}: {str(folder)!r} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"{what}: cannot write in the folder {str(folder)!r}")
+
+
+def output_file(text: str) -> str:
+    """A file the tool will write: its folder must exist and be writable, and the path must not
+    be a folder or a file that cannot be overwritten. Checked when the arguments are read, so a
+    typo fails at once, not after the work."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    _writable_folder(path.parent, text)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot overwrite {text!r} (not writable)")
+    return text
+
+
+def output_dir(text: str) -> str:
+    """A folder the tool will write files into: it exists and is writable, or it does not exist
+    yet and its nearest existing parent is a writable folder (the tool creates it)."""
+    path = Path(text)
+    if path.exists():
+        if not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+        _writable_folder(path, text)
+        return text
+    parent = path.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot create the folder {text!r} in {str(parent)!r}")
+    return text
+
+
+def input_file(text: str) -> str:
+    """A file the tool will read: it exists, is a file, and is readable."""
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{text!r}: no such file")
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    if not os.access(path, os.R_OK):
+        raise argparse.ArgumentTypeError(f"{text!r}: cannot read it (permission denied)")
+    return text
+
+
+def parse_rules(preset: str, switches: Sequence[str]) -> Rules:
+    """A rules preset with ``name=value`` switches on top (values as :data:`SWITCHES` spells
+    them, any case). Raises ``ValueError`` naming the bad item and the valid names or values."""
+    rules = Rules.preset(preset)
+    changes = {}
+    for item in switches:
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq:
+            raise ValueError(f"bad --rule {item!r}: write name=value, e.g. signals=off")
+        if name not in SWITCHES:
+            raise ValueError(f"unknown rules switch {name!r}; valid: {', '.join(SWITCHES)}")
+        matches = [v for v in SWITCHES[name] if str(v).lower() == value.strip().lower()]
+        if not matches:
+            raise ValueError(f"bad value {value!r} for rules switch {name!r}; valid: "
+                             + ", ".join(str(v) for v in SWITCHES[name]))
+        changes[name] = matches[0]
+    return rules.replace(**changes) if changes else rules
+
+
+def check_agents(specs: Sequence[str]) -> None:
+    """Make each agent of ``specs`` once (:func:`agents.make_agent`), so that an unknown name, a
+    bad option or a missing model file fails before any deal. Raises ``ValueError``."""
+    from agents import make_agent  # the agents layer sits above analysis, below the tools
+    for spec in dict.fromkeys(specs):
+        try:
+            make_agent(spec)
+        except ValueError:
+            raise
+        except (ImportError, AttributeError, OSError) as e:
+            raise ValueError(f"cannot make agent {spec!r}: {e}") from None

@@ -1,0 +1,251 @@
+"""Every command-line tool answers bad arguments as a new user meets them with one line on
+stderr naming what was wrong, exit status 2 and no traceback, and checks what it will write
+before the work starts (mediatore_env/tools/checks.py)."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mediatore_env.tools import checks
+from mediatore_env.tools.play import main as play_main
+from mediatore_env.tools.replay import main as replay_main
+from mediatore_env.tools.tables import main as tables_main
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "data" / "records_0_1.json"
+
+
+def one_line_error(capsys, run, *words):
+    """Run ``run()``; the exit status (returned or raised) must be 2 and stderr one line naming
+    ``words``, without a traceback. Returns stdout."""
+    try:
+        status = run()
+    except SystemExit as e:
+        status = e.code
+    out, err = capsys.readouterr()
+    assert status == 2, (status, err)
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert "Traceback" not in err + out
+    for word in words:
+        assert word in err, (word, err)
+    return out
+
+
+@pytest.fixture
+def files(tmp_path):
+    """A file, a folder, a non-JSON text, JSON that is not a record, a record of another game."""
+    (tmp_path / "plain.txt").write_text("hello\n")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "other.json").write_text('{"cards": 40}\n')
+    (tmp_path / "empty.json").write_text("[]\n")
+    (tmp_path / "binary.json").write_bytes(bytes(range(256)))
+    record = json.loads(RECORDS.read_text())["records"][0]
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    (tmp_path / "chess.json").write_text(json.dumps({**record, "format": "chess-record"}))
+    moves = record["moves"][:-1] + [{**record["moves"][-1], "move": "bid solo"}]
+    (tmp_path / "tampered.json").write_text(json.dumps({**record, "moves": moves}))
+    np.savez(tmp_path / "numbers.npz", x=np.arange(3))
+    return tmp_path
+
+
+# -- the shared checks -----------------------------------------------------------------------------
+
+def test_number_checks():
+    assert checks.positive_int("3") == 3 and checks.non_negative_int("0") == 0
+    assert checks.probability("0.25") == 0.25
+    for check, text, words in [(checks.positive_int, "0", "must be 1 or more, not 0"),
+                               (checks.positive_int, "x", "not a whole number: 'x'"),
+                               (checks.non_negative_int, "-3", "must be 0 or more, not -3"),
+                               (checks.probability, "1.5", "between 0 and 1")]:
+        with pytest.raises(argparse.ArgumentTypeError, match=words):
+            check(text)
+
+
+def test_path_checks(files):
+    assert checks.output_file(str(files / "new.json")) == str(files / "new.json")
+    assert checks.output_dir(str(files / "a" / "b")) == str(files / "a" / "b")  # created later
+    assert checks.input_file(str(files / "plain.txt")) == str(files / "plain.txt")
+    for check, path, words in [
+            (checks.output_file, files / "missing" / "x.json", "does not exist"),
+            (checks.output_file, files / "folder", "is a folder, not a file"),
+            (checks.output_file, files / "plain.txt" / "x.json", "is not a folder"),
+            (checks.output_dir, files / "plain.txt", "is a file, not a folder"),
+            (checks.output_dir, files / "plain.txt" / "sub", "cannot create the folder"),
+            (checks.input_file, files / "nope.json", "no such file"),
+            (checks.input_file, files / "folder", "is a folder")]:
+        with pytest.raises(argparse.ArgumentTypeError, match=words):
+            check(str(path))
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_unwritable_folder(files):
+    locked = files / "locked"
+    locked.mkdir(mode=0o500)
+    with pytest.raises(argparse.ArgumentTypeError, match="cannot write in the folder"):
+        checks.output_file(str(locked / "x.json"))
+
+
+# -- mediatore-play ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,words", [
+    (["--agents", "nosuch"], ["unknown agent 'nosuch'", "greedy"]),
+    (["--rule", "colour=red"], ["unknown rules switch 'colour'", "signals"]),
+    (["--rule", "signals=loud"], ["bad value 'loud'", "no_striscio"]),
+    (["--rule", "signals"], ["write name=value"]),
+    (["--preset", "fast"], ["invalid choice: 'fast'", "standard"]),
+    (["--deals", "0"], ["--deals: must be 1 or more, not 0"]),
+    (["--deals", "-2"], ["--deals: must be 1 or more, not -2"]),
+    (["--seed", "-3"], ["--seed: must be 0 or more, not -3"]),
+    (["--deal", "-1"], ["--deal: must be 0 or more, not -1"]),
+    (["--seat", "4"], ["--seat: invalid choice: 4"]),
+    (["--agents", "agents.ppo_agent:PPOAgent:path=nope.zip"], ["no saved model at 'nope.zip'"]),
+])
+def test_play_bad_arguments(args, words, capsys):
+    asked = []
+    out = one_line_error(capsys, lambda: play_main(args, ask=asked.append, out=sys.stdout), *words)
+    assert not asked and not out  # refused before the first deal
+    assert ".zip.zip" not in out
+
+
+@pytest.mark.parametrize("where,words", [("missing/game.json", "the folder"),
+                                         ("folder", "is a folder"),
+                                         ("plain.txt/game.json", "is not a folder")])
+def test_play_checks_the_save_path_before_the_deal(files, where, words, capsys):
+    asked = []
+    out = one_line_error(capsys, lambda: play_main(["--save", str(files / where)], ask=asked.append,
+                                                   out=sys.stdout), "--save", words)
+    assert not asked and not out
+
+
+def test_play_negative_seed_as_a_program():
+    """The issue's case: a numpy traceback before; now the one line, from the real program."""
+    proc = subprocess.run([sys.executable, "-m", "mediatore_env.tools.play", "--seed", "-3"],
+                          input="", capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == ("mediatore-play: error: argument --seed: must be 0 or more, not -3 "
+                           "(see mediatore-play --help)\n")
+
+
+# -- mediatore-replay and python -m mediatore_env replay -------------------------------------------
+
+@pytest.mark.parametrize("name,words", [
+    ("nope.json", "no such file"),
+    ("folder", "no .json files in this folder"),
+    ("plain.txt", "not JSON"),
+    ("binary.json", "not a game record (not a text file)"),
+    ("other.json", "not a Mediatore record"),
+    ("empty.json", "no game record in it"),
+    ("chess.json", "format is 'chess-record'"),
+    ("tampered.json", "not a valid game record"),
+])
+@pytest.mark.parametrize("main", [replay_main, None], ids=["mediatore-replay", "python -m"])
+def test_replay_bad_files(files, name, words, main, capsys):
+    from mediatore_env.__main__ import main as module_main
+    run = (lambda: main([str(files / name)])) if main else \
+        (lambda: module_main(["replay", str(files / name)]))
+    one_line_error(capsys, run, str(files / name), words)
+
+
+def test_replay_bad_options(files, capsys):
+    game = str(files / "game.json")
+    assert replay_main([game, "--all"], out=sys.stdout) == 0  # the file itself is good
+    assert "the result" in capsys.readouterr().out
+    one_line_error(capsys, lambda: replay_main([game, "--seat", "5"]), "--seat")
+    one_line_error(capsys, lambda: replay_main([game, "--cards", "klingon"]), "--cards")
+    one_line_error(capsys, lambda: replay_main([]), "required: RECORD")
+
+
+def test_module_bad_command(capsys):
+    from mediatore_env.__main__ import main as module_main
+    one_line_error(capsys, lambda: module_main(["frob"]), "invalid choice: 'frob'", "replay")
+    one_line_error(capsys, lambda: module_main([]), "required: command")
+
+
+# -- mediatore-tables --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,words", [
+    (["build", "--deals", "0"], ["--deals: must be 1 or more"]),
+    (["build", "--jobs", "0"], ["--jobs: must be 1 or more"]),
+    (["build", "--seed", "-1"], ["--seed: must be 0 or more"]),
+    (["build", "--start", "-1"], ["--start: must be 0 or more"]),
+    (["build", "--preset", "fast"], ["invalid choice: 'fast'"]),
+    (["build", "--out", "{tmp}/missing/t.npz"], ["--out", "does not exist"]),
+    (["build", "--out", "{tmp}/folder"], ["--out", "is a folder"]),
+    (["show", "{tmp}/nope.npz"], ["no such file"]),
+    (["show", "{tmp}/plain.txt"], ["not a table written by mediatore-tables build"]),
+    (["show", "{tmp}/other.json"], ["not a table written by mediatore-tables build"]),
+    (["show", "{tmp}/numbers.npz"], ["not a Mediatore contract table"]),
+    (["show", "{tmp}/folder"], ["is a folder"]),
+    (["frob"], ["invalid choice: 'frob'"]),
+])
+def test_tables_bad_arguments(files, args, words, capsys):
+    argv = [a.format(tmp=files) for a in args]
+    if argv[0] == "build" and "--out" not in argv:
+        argv += ["--out", str(files / "t.npz")]
+    out = one_line_error(capsys, lambda: tables_main(argv), *words)
+    assert not out and not (files / "t.npz").exists()  # nothing built
+
+
+def test_tables_deal_out_of_range(tmp_path, capsys):
+    path = str(tmp_path / "t")  # numpy adds .npz; the tool says so
+    assert tables_main(["build", "--deals", "1", "--values", "made", "--quiet", "--out", path]) == 0
+    assert f"wrote {path}.npz" in capsys.readouterr().out
+    one_line_error(capsys, lambda: tables_main(["show", path + ".npz", "--deal", "3"]),
+                   "no deal 3", "deals 0 to 0")
+    one_line_error(capsys, lambda: tables_main(["show", path + ".npz", "--deal", "-1"]),
+                   "must be 0 or more")
+
+
+# -- PPOAgent, benchmarks and examples -------------------------------------------------------------
+
+def test_ppo_agent_names_the_missing_model_without_torch():
+    code = ("import sys\nfrom agents.ppo_agent import PPOAgent\n"
+            "try:\n    PPOAgent(path='runs/none/model')\nexcept ValueError as e:\n    print(e)\n"
+            "print('torch' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    message, torch_loaded = proc.stdout.splitlines()
+    assert "no saved model at 'runs/none/model'" in message and ".zip.zip" not in message
+    assert torch_loaded == "False"
+
+
+def script(*args):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.parametrize("args,words", [
+    (["benchmarks/bench_engine.py", "--seed", "-3"], "--seed: must be 0 or more"),
+    (["benchmarks/bench_env.py", "--episodes", "0"], "--episodes: must be 1 or more"),
+    (["benchmarks/bench_observation.py", "--preset", "fast"], "invalid choice: 'fast'"),
+    (["benchmarks/bench_solver.py", "--deals", "0"], "--deals: must be 1 or more"),
+    (["benchmarks/bench_pimc.py", "--pimc", "nosuch"], "unknown agent 'nosuch'"),
+    (["benchmarks/bench_pimc.py", "--json", "missing/out.json"], "--json"),
+    (["examples/play_trained.py", "runs/none/model.zip"], "no saved model at 'runs/none/model.zip'"),
+])
+def test_scripts_bad_arguments(args, words):
+    proc = script(*args)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1 and words in proc.stderr, proc.stderr
+    assert proc.stdout == ""
+
+
+def test_bench_env_compare_names_what_is_missing():
+    """texas_holdem_v4 needs rlcard and pygame: the error names the one really missing, before
+    any timing."""
+    import importlib.util
+    missing = [m for m in ("pettingzoo", "rlcard", "pygame") if importlib.util.find_spec(m) is None]
+    proc = script("benchmarks/bench_env.py", "--compare", "--episodes", "3", "--repeat", "1")
+    if not missing:
+        assert proc.returncode == 0 and "texas_holdem_v4.env()" in proc.stdout
+        return
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.count("\n") == 1
+    named = proc.stderr.partition("--compare needs the package '")[2].partition("'")[0]
+    assert named in missing, proc.stderr
