@@ -1,0 +1,86 @@
+"""The RL libraries' own PettingZoo wrappers on mediatore_v0, driven by the examples that
+docs/libraries.md shows: Tianshou's ``PettingZooEnv`` with its masked random policy and
+collector, and RLlib's ``PettingZooEnv`` stepped with masked random actions. Each test is
+skipped when its library is not installed (the sb3-contrib path is tests/test_single_seat_sb3.py).
+
+Legality is checked against the engine, not only against the mask the library passed on: the
+Tianshou test wraps ``raw_env()``, which raises on an illegal action, and the RLlib test
+compares every action sent with the deal's own history (an illegal action under ``env()`` ends
+the episode without entering it)."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mediatore_env import mediatore_v0
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def load_example(name):
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tianshou_random_policy_collects_legal_zero_sum_episodes():
+    pytest.importorskip("tianshou")
+    example = load_example("tianshou_random")
+    episodes = 6
+    stats, batch = example.collect(episodes=episodes, envs=2, seed=0,
+                                   make_env=mediatore_v0.raw_env)
+    assert stats.n_collected_episodes == episodes
+    assert len(batch) == stats.n_collected_steps == sum(stats.lens)
+    masks = np.asarray(batch.obs.mask, dtype=bool)
+    assert masks.shape == (len(batch), 486) and masks.any(axis=1).all()
+    assert masks[np.arange(len(batch)), batch.act].all()  # every action taken was legal
+    # Tianshou's reward is one entry per player; the deal pays only on its last step.
+    rewards = np.asarray(batch.rew)
+    ends = np.asarray(batch.terminated, dtype=bool)
+    assert rewards.shape == (len(batch), 4) and ends.sum() == episodes
+    assert not rewards[~ends].any()
+    returns = np.asarray(stats.returns)
+    assert returns.shape == (episodes, 4)
+    assert (returns.sum(axis=1) == 0).all()
+    assert np.abs(returns).sum() > 0  # something was paid, so the zero sums say something
+
+
+def test_rllib_pettingzoo_env_steps_with_masked_random_actions():
+    pytest.importorskip("ray.rllib.env.wrappers.pettingzoo_env")
+    example = load_example("rllib_random")
+    env = example.rllib_env()
+    rng = np.random.default_rng(0)
+    paid = 0
+    for seed in range(5):
+        moves, returns = example.play_deal(env, rng, seed=seed)
+        deal = env.env.unwrapped.deal
+        assert deal.is_over()
+        # Every action sent is in the deal's history, in order and by the agent that RLlib
+        # said was to act: the engine accepted each one as legal.
+        assert [(f"player_{seat}", move) for seat, move in deal.history] == \
+               [(agent, action) for agent, action, _ in moves]
+        assert all(mask[action] == 1 for _, action, mask in moves)
+        # Each player's payment reaches it through RLlib, and the four sum to zero.
+        assert [returns[f"player_{seat}"] for seat in range(4)] == list(deal.payoffs)
+        assert sum(returns.values()) == 0
+        paid += any(deal.payoffs)
+    assert paid > 0
+
+
+def test_rllib_render_adapter_returns_the_table():
+    pytest.importorskip("ray.rllib.env.wrappers.pettingzoo_env")
+    env = load_example("rllib_random").rllib_env(render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str) and "mediatore_v0" in text
+
+
+def test_rllib_example_runs(capsys):
+    pytest.importorskip("ray.rllib.env.wrappers.pettingzoo_env")
+    load_example("rllib_random").main(["--deals", "3", "--seed", "4"])
+    out = capsys.readouterr().out
+    assert "every action legal per its mask: True" in out
+    assert "largest |sum of returns over players|: 0" in out
