@@ -190,7 +190,7 @@ def _plot_saved(args) -> int:
         data = json.loads(Path(args.plot_json).read_text())
     except OSError as e:
         raise ValueError(f"--plot-json {args.plot_json}: {e.strerror}") from None
-    except json.JSONDecodeError as e:
+    except ValueError as e:  # not text, or not JSON
         raise ValueError(f"--plot-json {args.plot_json}: not JSON ({e})") from None
     plot_tournament(data, args.plot)
     print(f"chart saved to {args.plot}")
