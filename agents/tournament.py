@@ -370,6 +370,8 @@ def _start_ray(ray, address, jobs) -> bool:
     shut down). An instance already running in this process is used as it is."""
     if ray.is_initialized():
         return False
+    if address is not True:
+        _check_reachable(address)
     options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         if address is True:
@@ -380,6 +382,20 @@ def _start_ray(ray, address, jobs) -> bool:
         where = "a local Ray instance" if address is True else f"Ray at {address!r}"
         raise ValueError(f"could not start {where}: {str(e).strip().splitlines()[0]}") from None
     return True
+
+
+def _check_reachable(address: str, timeout: float = 10.0) -> None:
+    """Refuse a ``HOST:PORT`` or ``ray://HOST:PORT`` address where nothing listens: Ray itself
+    would retry for minutes. Other forms (``auto``) are left to Ray, which answers quickly."""
+    import socket
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not (colon and host and port.isdigit()):
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ValueError(f"no Ray cluster answers at {address!r} ({e.strerror or e}); start "
+                         f"one with `ray start --head`, or give its address") from None
 
 
 def _on_ray(ray):

@@ -219,6 +219,16 @@ def test_bad_arguments():
         run_tournament(["random"] * 4, deals=3, ray="")
 
 
+def test_a_ray_address_where_nothing_listens_is_refused_at_once():
+    pytest.importorskip("ray")
+    import socket
+    with socket.socket() as s:  # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ValueError, match=f"no Ray cluster answers at '127.0.0.1:{port}'"):
+        run_tournament(["random"] * 4, deals=3, ray=f"127.0.0.1:{port}")
+
+
 def test_a_missing_extra_is_named(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
     monkeypatch.setitem(sys.modules, "matplotlib", None)
