@@ -35,9 +35,11 @@ shared player (by default the greedy agent): with ``n`` policies it plays the li
 ``(p_k, p_k+1, p_k+2, p_k+3)`` (indices mod ``n``) for ``k = 0 .. n-1`` on every deal, four
 rotations each, so every policy holds every seat equally often, and ranks the policies.
 
-**Processes.** ``jobs > 1`` spreads the deals over worker processes; each deal's plays are
-computed from the seed alone and the statistics are summed in deal order in the main process,
-so the results are identical for any number of jobs.
+**Processes and Ray.** ``jobs > 1`` spreads the deals over worker processes, and ``ray``
+over the workers of a Ray instance, local or a cluster. Either way the deals go out in chunks
+of consecutive numbers, each played by the same function (:func:`_play_chunk`); each deal's
+plays are computed from the seed alone and the statistics are summed in deal order in the
+main process, so the results are identical for any number of jobs, with or without Ray.
 
     >>> result = run_tournament(["random", "random", "random", "random"], deals=20, seed=3)
     >>> result.standings[0].mean
@@ -49,6 +51,7 @@ from __future__ import annotations
 import copy
 import math
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -303,16 +306,115 @@ class _Player:
         return [self.play(i) for i in range(start, stop)]
 
 
-_WORKER: _Player | None = None
+# -- executors: who plays the chunks of deals ----------------------------------------------------
+# A chunk is a range of deal numbers; each executor plays the chunks with _Player.play_range
+# (through _play_chunk in other processes) and yields (chunk number, its results) as they
+# finish. Every deal depends on the seed alone, so chunks can be played in any order, anywhere.
+
+_WORKER: tuple[object, _Player] | None = None   # this process's player, with its config's key
 
 
-def _init_worker(*args):
+def _play_chunk(key, args: tuple, bounds: tuple[int, int]):
+    """Deals ``bounds[0] .. bounds[1] - 1`` of the tournament ``args``. The player (its agents)
+    is built once per process and tournament, whichever executor the process serves."""
     global _WORKER
-    _WORKER = _Player(*args)
+    if _WORKER is None or _WORKER[0] != key:
+        _WORKER = (key, _Player(*args))
+    return _WORKER[1].play_range(*bounds)
 
 
-def _work(bounds):
-    return _WORKER.play_range(*bounds)
+def _in_this_process(key, args, bounds):
+    player = _Player(*args)  # not kept in _WORKER: the agents go when the run ends
+    for i, b in enumerate(bounds):
+        yield i, player.play_range(*b)
+
+
+_TOURNAMENT: tuple | None = None   # (key, args) of a worker process of _in_processes
+
+
+def _set_tournament(key, args):
+    global _TOURNAMENT
+    _TOURNAMENT = (key, args)
+
+
+def _play_in_worker(bounds):
+    return _play_chunk(*_TOURNAMENT, bounds)
+
+
+def _in_processes(jobs):
+    def run(key, args, bounds):
+        import multiprocessing
+        # The configuration goes to each process once, when it starts (inherited as it is
+        # where processes fork, so agents that cannot be pickled still work).
+        with multiprocessing.get_context().Pool(jobs, _set_tournament, (key, args)) as pool:
+            yield from enumerate(pool.imap(_play_in_worker, bounds))
+    return run
+
+
+RAY_MISSING = ("Ray is not installed; it is an optional extra: pip install -e \".[ray]\" "
+               "(or pip install \"ray>=2.9\")")
+
+
+def import_ray():
+    """The ``ray`` module, or an ImportError that names the extra to install."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError(RAY_MISSING) from None
+    return ray
+
+
+def _start_ray(ray, address, jobs) -> bool:
+    """Connect to the cluster at ``address``, or (``True``) start a local instance with ``jobs``
+    workers (all cores when None). Returns whether this call started it (then it is ours to
+    shut down). An instance already running in this process is used as it is."""
+    if ray.is_initialized():
+        return False
+    if address is not True:
+        _check_reachable(address)
+    options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        if address is True:
+            ray.init(num_cpus=jobs, **options)
+        else:
+            ray.init(address=address, **options)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        where = "a local Ray instance" if address is True else f"Ray at {address!r}"
+        raise ValueError(f"could not start {where}: {str(e).strip().splitlines()[0]}") from None
+    return True
+
+
+def _check_reachable(address: str, timeout: float = 10.0) -> None:
+    """Refuse a ``HOST:PORT`` or ``ray://HOST:PORT`` address where nothing listens: Ray itself
+    would retry for minutes. Other forms (``auto``) are left to Ray, which answers quickly."""
+    import socket
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not (colon and host and port.isdigit()):
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ValueError(f"no Ray cluster answers at {address!r} ({e.strerror or e}); start "
+                         f"one with `ray start --head`, or give its address") from None
+
+
+def _on_ray(ray):
+    def run(key, args, bounds):
+        task = ray.remote(num_cpus=1)(_play_chunk)
+        shared = ray.put(args)  # shipped to the object store once, not once per chunk
+        chunk_of = {task.remote(key, shared, b): i for i, b in enumerate(bounds)}
+        pending = list(chunk_of)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                try:
+                    part = ray.get(ref)
+                except ray.exceptions.RayTaskError as e:
+                    # The agent's own error (a bad name, an illegal move), not Ray's wrapping.
+                    cause = getattr(e, "cause", None)
+                    raise (cause if isinstance(cause, Exception) else e) from None
+                yield chunk_of[ref], part
+    return run
 
 
 # -- running ------------------------------------------------------------------------------------
@@ -331,6 +433,7 @@ class TournamentResult:
     games: list[list[GameResult]]
     records: list[dict]
     mode: str = "agents"
+    executor: str = "serial"     # "serial", "processes" or "ray"; ``jobs`` workers
 
     def standing(self, name: str) -> Standing:
         for s in self.standings:
@@ -348,7 +451,7 @@ class TournamentResult:
             "format": "mediatore-tournament", "version": 1, "mode": self.mode,
             "agents": self.names, "lineups": [list(l) for l in self.lineups],
             "deals": self.deals, "seed": self.seed, "rules": self.rules.to_dict(),
-            "jobs": self.jobs, "seconds": round(self.seconds, 3),
+            "jobs": self.jobs, "executor": self.executor, "seconds": round(self.seconds, 3),
             "plays": sum(len(g) for g in self.games), "thrown_in_share": self.thrown_in_share(),
             "standings": [s.to_dict() for s in self.standings],
         }
@@ -357,53 +460,90 @@ class TournamentResult:
         from .report import format_report
         return format_report(self)
 
+    def plot(self, path) -> str:
+        """Draw the chart of :mod:`agents.plot` into ``path`` (.png, .svg or .pdf); needs the
+        ``plot`` extra (matplotlib)."""
+        from .plot import plot_tournament
+        return plot_tournament(self, path)
+
+
+def _chunks(deals: int, workers: int) -> list[tuple[int, int]]:
+    """Deal ranges small enough to keep ``workers`` busy to the end (about four per worker)
+    and to move the progress bar, big enough that handing one out costs little."""
+    size = max(1, min(25, deals // (4 * workers) or 1))
+    return [(i, min(i + size, deals)) for i in range(0, deals, size)]
+
 
 def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
-         rules: Rules | None, jobs: int, record_deals, progress: Callable[[int], Any] | None,
-         mode: str) -> TournamentResult:
+         rules: Rules | None, jobs: int | None, record_deals, progress: Callable[[int], Any] | None,
+         mode: str, ray: bool | str = False) -> TournamentResult:
     rules = Rules() if rules is None else rules
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be a positive integer, got {deals!r}")
-    if not isinstance(jobs, int) or jobs < 1:
+    if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    record_deals = sorted({d for d in record_deals if 0 <= d < deals})
+    if not (ray is False or ray is True or (isinstance(ray, str) and ray)):
+        raise ValueError(f"ray must be False, True (a local instance) or a cluster address "
+                         f"such as 'auto' or 'ray://head:10001', got {ray!r}")
+    if isinstance(ray, str) and jobs is not None:
+        raise ValueError("jobs sets the workers of a local Ray instance; a cluster at an "
+                         "address uses all its CPUs, so give one or the other")
+    record_deals = sorted(set(record_deals))
+    outside = [d for d in record_deals if not (isinstance(d, int) and 0 <= d < deals)]
+    if outside:
+        raise ValueError(f"deals to record {outside} are not in the run: with {deals} deals "
+                         f"they are numbered 0-{deals - 1}")
     start = time.perf_counter()
     args = (rules, seed, entries, lineups, record_deals)
-    chunk = max(1, min(25, deals // (4 * jobs) or 1))
-    bounds = [(i, min(i + chunk, deals)) for i in range(0, deals, chunk)]
-    results = []
-    if jobs == 1:
-        player = _Player(*args)
-        for b in bounds:
-            results.extend(player.play_range(*b))
-            if progress:
-                progress(b[1] - b[0])
+    key = uuid.uuid4().hex  # tells this tournament's player apart in reused worker processes
+    if ray is not False or (jobs or 1) > 1:
+        for name, spec in entries.items():  # a bad spec fails here, before workers start
+            build_agent(spec, name)
+    started_ray = False
+    if ray is not False:
+        ray_module = import_ray()
+        started_ray = _start_ray(ray_module, ray, jobs)
+        workers = max(1, int(ray_module.cluster_resources().get("CPU", 1)))
+        executor, how = _on_ray(ray_module), "ray"
     else:
-        import multiprocessing
-        with multiprocessing.get_context().Pool(jobs, _init_worker, args) as pool:
-            for b, part in zip(bounds, pool.imap(_work, bounds)):
-                results.extend(part)
-                if progress:
-                    progress(b[1] - b[0])
+        workers = jobs or 1
+        executor, how = ((_in_this_process, "serial") if workers == 1
+                         else (_in_processes(workers), "processes"))
+    bounds = _chunks(deals, workers)
+    parts: list = [None] * len(bounds)
+    try:
+        for i, part in executor(key, args, bounds):
+            parts[i] = part
+            if progress:
+                progress(bounds[i][1] - bounds[i][0])
+    finally:
+        if started_ray:
+            ray_module.shutdown()
+    results = [deal for part in parts for deal in part]
     games = [g for g, _ in results]
     records = [r for _, recs in results for r in recs]
     names = list(entries)
-    return TournamentResult(names, lineups, deals, seed, rules, jobs,
+    return TournamentResult(names, lineups, deals, seed, rules, workers,
                             time.perf_counter() - start, standings(names, lineups, games),
-                            games, records, mode)
+                            games, records, mode, how)
 
 
 def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules: Rules | None = None,
-                   jobs: int = 1, record_deals: Sequence[int] = (),
-                   progress: Callable[[int], Any] | None = None) -> TournamentResult:
+                   jobs: int | None = None, record_deals: Sequence[int] = (),
+                   progress: Callable[[int], Any] | None = None,
+                   ray: bool | str = False) -> TournamentResult:
     """Play a duplicate tournament of one lineup of four agents (see the module docstring).
 
     ``agents``: four specs, one per slot -- registry names (``"greedy"``), ``module:Class``
     texts, Agent instances (copied per slot), or Agent classes / factories. Equal specs are
-    one agent listed several times. ``record_deals``: deal numbers whose plays are kept as
-    game records in ``result.records``. ``progress(n)`` is called as deals finish.
+    one agent listed several times. ``record_deals``: deal numbers (below ``deals``) whose
+    plays are kept as game records in ``result.records``. ``progress(n)`` is called as deals
+    finish. ``jobs``: worker processes (default 1). ``ray``: play the deals as Ray tasks --
+    ``True`` on a local instance with ``jobs`` workers (default: every core), or a cluster
+    address (``"auto"``, ``"ray://head:10001"``); needs the ``ray`` extra. The results are the
+    same in every case.
     """
     if len(agents) != 4:
         raise ValueError(f"a lineup is 4 agents, one per seat; got {len(agents)}")
@@ -418,20 +558,22 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules: Ru
         entries[name] = spec
         lineup.append(name)
     return _run(entries, [tuple(lineup)], deals, seed, rules, jobs, record_deals, progress,
-                "agents")
+                "agents", ray)
 
 
 def run_bidding_tournament(policies: Sequence[str], deals: int = 1000, seed: int = 0,
-                           rules: Rules | None = None, jobs: int = 1, base: str = "greedy",
-                           record_deals: Sequence[int] = (),
-                           progress: Callable[[int], Any] | None = None) -> TournamentResult:
+                           rules: Rules | None = None, jobs: int | None = None,
+                           base: str = "greedy", record_deals: Sequence[int] = (),
+                           progress: Callable[[int], Any] | None = None,
+                           ray: bool | str = False) -> TournamentResult:
     """Compare bidding policies (names of :data:`agents.greedy.BIDDING_POLICIES` or
     ``module:Class`` texts) inside one shared player ``base`` (its calling, exchange and card
-    play), over the cyclic lineups of the module docstring. Ranks the policies."""
+    play), over the cyclic lineups of the module docstring. Ranks the policies. The other
+    arguments are those of :func:`run_tournament`."""
     if len(policies) < 2:
         raise ValueError("a bidding tournament compares at least two bidding policies")
     if len(set(policies)) != len(policies):
         raise ValueError(f"bidding policies listed twice: {list(policies)}")
     entries = {p: (base, {"bidding": p}) for p in policies}
     return _run(entries, cyclic_lineups(list(policies)), deals, seed, rules, jobs, record_deals,
-                progress, "bidding")
+                progress, "bidding", ray)

@@ -3,6 +3,7 @@ intervals, the exact zero of identical agents, independence from the number of j
 
 import json
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -146,8 +147,8 @@ def test_bidding_tournament_ranks_policies_and_is_zero_sum():
 
 def test_records_of_chosen_deals_replay():
     result = run_tournament(["greedy", "random", "random", "random"], deals=3, seed=4,
-                            record_deals=[1, 7])
-    assert len(result.records) == 4  # deal 1 in its four rotations; deal 7 is not played
+                            record_deals=[1])
+    assert len(result.records) == 4  # deal 1 in its four rotations
     for rec in result.records:
         meta = rec["meta"]
         assert meta["deal_index"] == 1 and meta["seed"] == 4
@@ -208,6 +209,39 @@ def test_bad_arguments():
         run_tournament(["random"] * 4, deals=1, seed=-1)
     with pytest.raises(ValueError, match="at least two"):
         run_bidding_tournament(["greedy"], deals=1)
+    with pytest.raises(ValueError, match=r"\[7\] are not in the run.*numbered 0-2"):
+        run_tournament(["random"] * 4, deals=3, record_deals=[1, 7])
+    with pytest.raises(ValueError, match="jobs"):
+        run_tournament(["random"] * 4, deals=3, jobs=0)
+    with pytest.raises(ValueError, match="one or the other"):
+        run_tournament(["random"] * 4, deals=3, jobs=2, ray="auto")
+    with pytest.raises(ValueError, match="cluster address"):
+        run_tournament(["random"] * 4, deals=3, ray="")
+
+
+def test_a_ray_address_where_nothing_listens_is_refused_at_once():
+    pytest.importorskip("ray")
+    import socket
+    with socket.socket() as s:  # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ValueError, match=f"no Ray cluster answers at '127.0.0.1:{port}'"):
+        run_tournament(["random"] * 4, deals=3, ray=f"127.0.0.1:{port}")
+
+
+def test_a_missing_extra_is_named(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ImportError, match=r'pip install -e "\.\[ray\]"'):
+        run_tournament(["random"] * 4, deals=2, ray=True)
+    with pytest.raises(ImportError, match=r'pip install -e "\.\[plot\]"'):
+        run_tournament(["random"] * 4, deals=2).plot("out.png")
+    for option, extra in (("--ray", "ray"), ("--plot=out.png", "plot")):
+        with pytest.raises(SystemExit) as exit:
+            main(["--agents", "random", "random", "random", "random", "--deals", "1", "-q",
+                  option])
+        err = capsys.readouterr().err
+        assert exit.value.code == 2 and f'.[{extra}]' in err and len(err.splitlines()) == 1
 
 
 # -- command line ---------------------------------------------------------------------------
@@ -236,3 +270,27 @@ def test_cli_rules_and_errors(capsys):
     with pytest.raises(SystemExit):
         main(["--agents", "random", "random", "random", "random", "--rule", "signals=loud", "-q"])
     assert "valid" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--json", "/nonexistent/out.json"], "--json /nonexistent/out.json: no directory"),
+    (["--json", "{tmp}"], "is a directory"),
+    (["--plot", "/nonexistent/out.png"], "--plot /nonexistent/out.png: no directory"),
+    (["--plot", "{tmp}/out.jpg"], ".png, .svg, .pdf"),
+    (["--save-records", "{tmp}/file"], "is a file, not a directory"),
+    (["--save-records", "{tmp}/file/recs"], "is a file, not a directory"),
+    (["--save-records", "/proc/recs"], "cannot make it"),
+    (["--save-records", "{tmp}/recs", "--record-deals", "7"], "deal 7 not in the run"),
+    (["--record-deals", "3"], "give --save-records too"),
+    (["--seed", "-3"], "seed must be a non-negative integer"),
+    (["--plot-json", "{tmp}/file", "--plot", "{tmp}/a.png"], "not JSON"),
+])
+def test_cli_refuses_bad_outputs_before_playing(options, message, tmp_path, capsys):
+    (tmp_path / "file").write_text("not a directory")
+    options = [o.replace("{tmp}", str(tmp_path)) for o in options]
+    who = [] if "--plot-json" in options else ["--agents", "greedy", "random", "random", "random"]
+    with pytest.raises(SystemExit) as exit:
+        main([*who, "--deals", "5", "-q", *options])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and message in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # nothing written

@@ -5,6 +5,8 @@
     mediatore-bench --agents greedy mypkg.bots:MyAgent greedy greedy --preset no_signals
     mediatore-bench --bidding greedy cautious bold chiamo --deals 1000
     mediatore-bench --agents greedy greedy random random --save-records recs --record-deals 0,5,17
+    mediatore-bench --agents greedy greedy random random --deals 2000 --ray --plot out.png
+    mediatore-bench --plot-json out.json --plot out.svg     # the chart of a saved run
 
 See :mod:`agents.tournament` for the format (rotations, units per deal, confidence intervals).
 """
@@ -12,14 +14,17 @@ See :mod:`agents.tournament` for the format (rotations, units per deal, confiden
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from agents import AGENTS
 from agents.greedy import BIDDING_POLICIES
-from agents.tournament import run_bidding_tournament, run_tournament
+from agents.plot import FORMATS, PLOT_MISSING, plot_tournament
+from agents.tournament import RAY_MISSING, run_bidding_tournament, run_tournament
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS, SWITCHES, Rules
@@ -73,20 +78,30 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the lineup: four agents, seats 0-3 of the first rotation")
     who.add_argument("--bidding", nargs="+", metavar="POLICY",
                      help="compare these bidding policies (2 or more) inside one shared player")
+    who.add_argument("--plot-json", metavar="PATH",
+                     help="play nothing: draw the chart (--plot) of results saved with --json")
     p.add_argument("--player", default="greedy",
                    help="with --bidding: the player whose calling, exchange and play they share "
                         "(default greedy)")
     p.add_argument("--deals", type=int, default=1000, help="number of deals (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); the "
-                   "results do not depend on it")
+    p.add_argument("--jobs", type=int, help="worker processes (default 1), or with --ray the "
+                   "workers of the local Ray instance (default: every core); the results do not "
+                   "depend on it")
+    p.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
+                   help="play the deals as Ray tasks: on a local Ray instance, or on the cluster "
+                        "at ADDRESS ('auto' for one started with `ray start` on this machine, "
+                        "ray://HEAD:10001 for a remote one); needs the ray extra")
     p.add_argument("--preset", default="standard", choices=list(PRESETS), help="rules preset")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a rules switch on top of the preset, e.g. --rule signals=off "
                         f"(switches: {', '.join(SWITCHES)})")
     p.add_argument("--json", metavar="PATH", help="save the full results as JSON")
+    p.add_argument("--plot", metavar="PATH",
+                   help="draw units per deal with CIs and the contract breakdown into PATH "
+                        f"({', '.join('.' + f for f in FORMATS)}); needs the plot extra")
     p.add_argument("--save-records", metavar="DIR", help="save game records of --record-deals here")
-    p.add_argument("--record-deals", default="0", metavar="LIST",
+    p.add_argument("--record-deals", metavar="LIST",
                    help="deals to record with --save-records, e.g. 0,5,17 or 0-9 (default 0)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", action="store_true", default=None,
@@ -96,16 +111,104 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _can_write_in(directory: Path) -> bool:
+    """Whether a file can be made in ``directory``: tried, with a scratch file removed at once
+    (permission bits alone do not tell, e.g. for root or in /proc)."""
+    try:
+        fd, name = tempfile.mkstemp(dir=directory, prefix=".mediatore-bench-")
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(name)
+    return True
+
+
+def _writable_file(option: str, path: str) -> None:
+    """Refuse, before any deal is played, an output file that could not be written."""
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{option} {path}: is a directory; give a file name")
+    parent = target.parent
+    if not parent.is_dir():
+        raise ValueError(f"{option} {path}: no directory {parent}/ to write it in")
+    if not _can_write_in(parent):
+        raise ValueError(f"{option} {path}: cannot write in {parent}/")
+    if target.exists():
+        try:
+            open(target, "a").close()  # opened for appending, not changed
+        except OSError as e:
+            raise ValueError(f"{option} {path}: cannot write it ({e.strerror})") from None
+
+
+def _creatable_dir(option: str, path: str) -> None:
+    """Refuse a records directory that is a file or could not be made."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"{option} {path}: is a file, not a directory")
+    existing = next(p for p in [target, *target.parents] if p.exists())
+    if not existing.is_dir():
+        raise ValueError(f"{option} {path}: {existing} is a file, not a directory")
+    if not _can_write_in(existing):
+        raise ValueError(f"{option} {path}: cannot make it, or write in it, in {existing}/")
+
+
+def check_outputs(args) -> list[int]:
+    """Check every output path and its options before the run; the deals to record."""
+    if args.json:
+        _writable_file("--json", args.json)
+    if args.plot:
+        suffix = Path(args.plot).suffix.lower().lstrip(".")
+        if suffix not in FORMATS:
+            raise ValueError(f"--plot {args.plot}: the chart is written as "
+                             + ", ".join("." + f for f in FORMATS) + "; end the name in one")
+        _writable_file("--plot", args.plot)
+        if importlib.util.find_spec("matplotlib") is None:
+            raise ValueError(PLOT_MISSING)
+    if args.ray is not False and importlib.util.find_spec("ray") is None:
+        raise ValueError(RAY_MISSING)
+    if args.record_deals is not None and not args.save_records:
+        raise ValueError("--record-deals chooses the deals that --save-records DIR saves; "
+                         "give --save-records too")
+    if not args.save_records:
+        return []
+    _creatable_dir("--save-records", args.save_records)
+    record_deals = parse_deal_list("0" if args.record_deals is None else args.record_deals)
+    outside = [d for d in record_deals if d >= args.deals >= 1]
+    if outside:
+        raise ValueError(f"--record-deals {args.record_deals}: deal{'s' * (len(outside) > 1)} "
+                         f"{','.join(map(str, outside))} not in the run (with --deals "
+                         f"{args.deals} they are 0-{args.deals - 1})")
+    return record_deals
+
+
+def _plot_saved(args) -> int:
+    """--plot-json: draw the chart of a saved run."""
+    if not args.plot:
+        raise ValueError("--plot-json draws a saved run's chart: give --plot OUT.png too")
+    check_outputs(args)
+    try:
+        data = json.loads(Path(args.plot_json).read_text())
+    except OSError as e:
+        raise ValueError(f"--plot-json {args.plot_json}: {e.strerror}") from None
+    except ValueError as e:  # not text, or not JSON
+        raise ValueError(f"--plot-json {args.plot_json}: not JSON ({e})") from None
+    plot_tournament(data, args.plot)
+    print(f"chart saved to {args.plot}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.plot_json:
+            return _plot_saved(args)
+        record_deals = check_outputs(args)
         rules = parse_rules(args.preset, args.rule)
-        record_deals = parse_deal_list(args.record_deals) if args.save_records else []
         show = sys.stderr.isatty() if args.progress is None else args.progress
         bar = ProgressBar(args.deals) if show else None
         common = dict(deals=args.deals, seed=args.seed, rules=rules, jobs=args.jobs,
-                      record_deals=record_deals, progress=bar)
+                      record_deals=record_deals, progress=bar, ray=args.ray)
         try:
             if args.agents:
                 result = run_tournament(args.agents, **common)
@@ -114,7 +217,7 @@ def main(argv=None) -> int:
         finally:
             if bar:
                 bar.close()
-    except ValueError as e:
+    except (ValueError, ImportError) as e:
         parser.exit(2, f"mediatore-bench: error: {e}\n")
     try:
         _output(args, result)
@@ -131,6 +234,9 @@ def _output(args, result) -> None:
         data["machine"] = machine()
         Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
         print(f"results saved to {args.json}")
+    if args.plot:
+        plot_tournament(result, args.plot)
+        print(f"chart saved to {args.plot}")
     if args.save_records:
         out = Path(args.save_records)
         out.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,127 @@
+"""A chart of a duplicate tournament: units per deal with 95% confidence intervals, and what
+each agent does with each contract.
+
+    >>> result = run_tournament(["greedy", "random", "random", "random"], deals=200)
+    >>> plot_tournament(result, "tournament.png")        # or .svg, .pdf
+
+It takes a :class:`~agents.tournament.TournamentResult` or the dict of its ``to_dict()`` (what
+``mediatore-bench --json`` saves), so a saved run can be drawn later. The top panel has one bar
+per agent (or bidding policy), best first, with its 95% interval over deals; the three below
+break the agents' declarations down by contract: how often each agent declares it (share of
+its seat-plays), how often it makes it, and its mean payoff as declarer.
+
+matplotlib is the ``plot`` extra, imported here only, with the non-interactive Agg backend.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS
+
+PLOT_MISSING = ("matplotlib is not installed; it is an optional extra: "
+                "pip install -e \".[plot]\" (or pip install \"matplotlib>=3.7\")")
+FORMATS = ("png", "svg", "pdf")
+STANDINGS_TITLE = "Units per deal, 95% CI over deals"
+# The panels of the contract breakdown: (title, value from a standing's contract entry
+# {"declared", "made", "units"} and the agent's number of seat-plays).
+CONTRACT_PANELS = (
+    ("Declares (% of seat-plays)", lambda c, plays: 100 * c["declared"] / plays),
+    ("Makes (% of its declarations)",
+     lambda c, plays: 100 * c["made"] / c["declared"] if c["declared"] else math.nan),
+    ("Mean payoff as declarer (units)",
+     lambda c, plays: c["units"] / c["declared"] if c["declared"] else math.nan),
+)
+
+
+def import_pyplot():
+    """matplotlib's pyplot on the Agg backend, or an ImportError that names the extra."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError(PLOT_MISSING) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _data(result: Any) -> dict:
+    data = result.to_dict() if hasattr(result, "to_dict") else result
+    if not isinstance(data, dict) or data.get("format") != "mediatore-tournament":
+        raise ValueError("not a tournament result: expected a TournamentResult or the JSON that "
+                         "mediatore-bench --json saves (format 'mediatore-tournament')")
+    return data
+
+
+def _title(data: dict) -> str:
+    what = "bidding policies" if data.get("mode") == "bidding" else "agents"
+    plays = data.get("plays")
+    return (f"Duplicate tournament of {what}: {data['deals']} deals"
+            + (f", {plays} plays" if plays else "") + f", seed {data['seed']}")
+
+
+def tournament_figure(result: Any):
+    """The chart as a matplotlib Figure (see the module docstring)."""
+    data = _data(result)
+    plt = import_pyplot()
+    standings = data["standings"]
+    names = [s["name"] for s in standings]
+    colors = [plt.cm.tab10(i % 10) for i in range(len(names))]
+    fig = plt.figure(figsize=(11, 7.5), layout="constrained")
+    top, bottom = fig.subfigures(2, 1, height_ratios=[1, 1.1])
+    fig.suptitle(_title(data), fontsize=12)
+
+    ax = top.subplots()
+    means = [s["mean"] for s in standings]
+    # A CI is (nan, nan) with a single deal: no error bar then, rather than a wrong one.
+    low = [0.0 if math.isnan(s["ci95"][0]) else s["mean"] - s["ci95"][0] for s in standings]
+    high = [0.0 if math.isnan(s["ci95"][1]) else s["ci95"][1] - s["mean"] for s in standings]
+    bars = ax.bar(range(len(names)), means, color=colors, yerr=[low, high], capsize=6,
+                  error_kw={"elinewidth": 1.5})
+    ax.set_xticks(range(len(names)), [f"{n}\n({s['copies']} slot{'s' * (s['copies'] > 1)})"
+                                      for n, s in zip(names, standings)])
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylabel("units per deal")
+    ax.set_title(STANDINGS_TITLE)
+    for bar, s in zip(bars, standings):
+        lo, hi = s["ci95"]
+        label = f"{s['mean']:+.2f}" + ("" if math.isnan(lo) else f"\n[{lo:+.2f}, {hi:+.2f}]")
+        ax.annotate(label, (bar.get_x() + bar.get_width(), s["mean"]), xytext=(4, 0),
+                    textcoords="offset points", va="center", fontsize=8)
+    ax.margins(y=0.15)
+
+    declared = [CONTRACT_NAMES[c] for c in CONTRACTS
+                if any(CONTRACT_NAMES[c] in s["contracts"] for s in standings)]
+    axes = bottom.subplots(1, len(CONTRACT_PANELS))
+    width = 0.8 / max(1, len(names))
+    for ax, (title, value) in zip(axes, CONTRACT_PANELS):
+        for k, (s, color) in enumerate(zip(standings, colors)):
+            ys = [value(s["contracts"][c], s["plays"]) if c in s["contracts"] else math.nan
+                  for c in declared]
+            ax.bar([i - 0.4 + width * (k + 0.5) for i in range(len(declared))], ys, width,
+                   color=color, label=s["name"])
+        ax.set_xticks(range(len(declared)), declared, rotation=30, ha="right")
+        ax.set_title(title, fontsize=10)
+        ax.axhline(0, color="black", linewidth=0.8)
+    if not declared:
+        axes[0].text(0.5, 0.5, "every deal was thrown in", ha="center", transform=axes[0].transAxes)
+    axes[0].legend(fontsize=8)
+    bottom.suptitle("By contract, as declarer", fontsize=11)
+    return fig
+
+
+def plot_tournament(result: Any, path) -> str:
+    """Draw the chart of ``result`` (a TournamentResult or its ``to_dict()``) into ``path``;
+    the format follows the suffix: .png, .svg or .pdf. Returns the path."""
+    path = str(path)
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if suffix not in FORMATS:
+        raise ValueError(f"cannot tell the chart's format from {path!r}: end it in "
+                         + ", ".join("." + f for f in FORMATS))
+    fig = tournament_figure(result)
+    try:
+        fig.savefig(path, dpi=100)
+    finally:
+        import_pyplot().close(fig)
+    return path
