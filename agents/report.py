@@ -39,7 +39,8 @@ def format_report(result) -> str:
         f"seed {result.seed}; rules {rules_text}",
         "lineup" + ("s" if len(result.lineups) > 1 else "") + " (seats 0-3 in rotation 0): "
         + "; ".join(" ".join(l) for l in result.lineups),
-        f"{result.jobs} job{'s' if result.jobs > 1 else ''}, {result.seconds:.1f} s; "
+        f"{result.jobs} {'Ray worker' if result.executor == 'ray' else 'job'}"
+        f"{'s' if result.jobs > 1 else ''}, {result.seconds:.1f} s; "
         f"thrown in: {_pct(result.thrown_in_share())} of plays",
         "",
         "Units per deal (mean payoff of one seat over the deal's rotations; 95% CI over deals):",

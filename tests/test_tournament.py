@@ -273,13 +273,13 @@ def test_cli_rules_and_errors(capsys):
 
 
 @pytest.mark.parametrize("options, message", [
-    (["--json", "/nonexistent/out.json"], "--json /nonexistent/out.json: no directory"),
-    (["--json", "{tmp}"], "is a directory"),
-    (["--plot", "/nonexistent/out.png"], "--plot /nonexistent/out.png: no directory"),
+    (["--json", "/nonexistent/out.json"], "--json /nonexistent/out.json: the folder '/nonexistent' does not exist"),
+    (["--json", "{tmp}"], "is a folder, not a file"),
+    (["--plot", "/nonexistent/out.png"], "--plot /nonexistent/out.png: the folder '/nonexistent' does not exist"),
     (["--plot", "{tmp}/out.jpg"], ".png, .svg, .pdf"),
-    (["--save-records", "{tmp}/file"], "is a file, not a directory"),
-    (["--save-records", "{tmp}/file/recs"], "is a file, not a directory"),
-    (["--save-records", "/proc/recs"], "cannot make it"),
+    (["--save-records", "{tmp}/file"], "is a file, not a folder"),
+    (["--save-records", "{tmp}/file/recs"], "is a file, not a folder"),
+    (["--save-records", "/proc/recs"], "cannot create the folder '/proc/recs' in '/proc'"),
     (["--save-records", "{tmp}/recs", "--record-deals", "7"], "deal 7 not in the run"),
     (["--record-deals", "3"], "give --save-records too"),
     (["--seed", "-3"], "seed must be a non-negative integer"),

@@ -18,7 +18,6 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from agents import AGENTS
@@ -27,29 +26,9 @@ from agents.plot import FORMATS, PLOT_MISSING, plot_tournament
 from agents.tournament import RAY_MISSING, run_bidding_tournament, run_tournament
 
 from ..mediatore.records import save_record
-from ..mediatore.rules import PRESETS, SWITCHES, Rules
+from ..mediatore.rules import PRESETS, SWITCHES
 from ..runinfo import ProgressBar, machine
-
-
-def _switch_value(name: str, text: str):
-    for v in SWITCHES[name]:
-        if str(v).lower() == text.strip().lower():
-            return v
-    raise ValueError(f"bad value {text!r} for rules switch {name!r}; valid: "
-                     + ", ".join(str(v) for v in SWITCHES[name]))
-
-
-def parse_rules(preset: str, switches: list[str]) -> Rules:
-    rules = Rules.preset(preset)
-    changes = {}
-    for item in switches:
-        name, eq, value = item.partition("=")
-        if not eq:
-            raise ValueError(f"bad --rule {item!r}: write name=value, e.g. signals=off")
-        if name not in SWITCHES:
-            raise ValueError(f"unknown rules switch {name!r}; valid: {', '.join(SWITCHES)}")
-        changes[name] = _switch_value(name, value)
-    return rules.replace(**changes) if changes else rules
+from .checks import ArgumentParser, output_dir, output_file, parse_rules
 
 
 def parse_deal_list(text: str) -> list[int]:
@@ -65,7 +44,7 @@ def parse_deal_list(text: str) -> list[int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="mediatore-bench",
         description="Duplicate tournament of Mediatore agents: every deal is played in the 4 "
                     "rotations of the lineup, so every agent holds every hand. Prints units per "
@@ -111,57 +90,25 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _can_write_in(directory: Path) -> bool:
-    """Whether a file can be made in ``directory``: tried, with a scratch file removed at once
-    (permission bits alone do not tell, e.g. for root or in /proc)."""
+def _check_path(option: str, check, path: str) -> None:
+    """Refuse, before any deal is played, an output path that ``check`` (:mod:`.checks`)
+    refuses, naming the option."""
     try:
-        fd, name = tempfile.mkstemp(dir=directory, prefix=".mediatore-bench-")
-    except OSError:
-        return False
-    os.close(fd)
-    os.unlink(name)
-    return True
-
-
-def _writable_file(option: str, path: str) -> None:
-    """Refuse, before any deal is played, an output file that could not be written."""
-    target = Path(path)
-    if target.is_dir():
-        raise ValueError(f"{option} {path}: is a directory; give a file name")
-    parent = target.parent
-    if not parent.is_dir():
-        raise ValueError(f"{option} {path}: no directory {parent}/ to write it in")
-    if not _can_write_in(parent):
-        raise ValueError(f"{option} {path}: cannot write in {parent}/")
-    if target.exists():
-        try:
-            open(target, "a").close()  # opened for appending, not changed
-        except OSError as e:
-            raise ValueError(f"{option} {path}: cannot write it ({e.strerror})") from None
-
-
-def _creatable_dir(option: str, path: str) -> None:
-    """Refuse a records directory that is a file or could not be made."""
-    target = Path(path)
-    if target.exists() and not target.is_dir():
-        raise ValueError(f"{option} {path}: is a file, not a directory")
-    existing = next(p for p in [target, *target.parents] if p.exists())
-    if not existing.is_dir():
-        raise ValueError(f"{option} {path}: {existing} is a file, not a directory")
-    if not _can_write_in(existing):
-        raise ValueError(f"{option} {path}: cannot make it, or write in it, in {existing}/")
+        check(path)
+    except argparse.ArgumentTypeError as e:
+        raise ValueError(f"{option} {e}") from None
 
 
 def check_outputs(args) -> list[int]:
     """Check every output path and its options before the run; the deals to record."""
     if args.json:
-        _writable_file("--json", args.json)
+        _check_path("--json", output_file, args.json)
     if args.plot:
         suffix = Path(args.plot).suffix.lower().lstrip(".")
         if suffix not in FORMATS:
             raise ValueError(f"--plot {args.plot}: the chart is written as "
                              + ", ".join("." + f for f in FORMATS) + "; end the name in one")
-        _writable_file("--plot", args.plot)
+        _check_path("--plot", output_file, args.plot)
         if importlib.util.find_spec("matplotlib") is None:
             raise ValueError(PLOT_MISSING)
     if args.ray is not False and importlib.util.find_spec("ray") is None:
@@ -171,7 +118,7 @@ def check_outputs(args) -> list[int]:
                          "give --save-records too")
     if not args.save_records:
         return []
-    _creatable_dir("--save-records", args.save_records)
+    _check_path("--save-records", output_dir, args.save_records)
     record_deals = parse_deal_list("0" if args.record_deals is None else args.record_deals)
     outside = [d for d in record_deals if d >= args.deals >= 1]
     if outside:

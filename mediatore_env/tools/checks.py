@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -65,12 +66,24 @@ def probability(text: str) -> float:
     return x
 
 
+def can_write_in(folder: Path) -> bool:
+    """Whether a file can be made in ``folder``: tried, with a scratch file removed at once
+    (permission bits alone do not tell, e.g. for root, or in /proc)."""
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".mediatore-")
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(name)
+    return True
+
+
 def _writable_folder(folder: Path, what: str) -> None:
     if not folder.exists():
         raise argparse.ArgumentTypeError(f"{what}: the folder {str(folder)!r} does not exist")
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"{what}: {str(folder)!r} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
+    if not can_write_in(folder):
         raise argparse.ArgumentTypeError(f"{what}: cannot write in the folder {str(folder)!r}")
 
 
@@ -99,7 +112,10 @@ def output_dir(text: str) -> str:
     parent = path.absolute().parent
     while not parent.exists():
         parent = parent.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot create the folder {text!r}: {str(parent)!r} "
+                                         "is a file, not a folder")
+    if not can_write_in(parent):
         raise argparse.ArgumentTypeError(f"cannot create the folder {text!r} in {str(parent)!r}")
     return text
 
