@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
+from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
@@ -78,6 +80,25 @@ class GameAEC(CopyableEnv, AECEnv):
     A subclass's ``step`` reads ``self.terminations[agent]`` first, inside
     ``try ... except KeyError: return self._step_after_end()``: no cost per step.
     """
+
+    def _set_spaces(self, agents, observation_size: int, num_actions: int) -> None:
+        """The agents, and for each the same spaces: ``{"observation": Box(0, 1,
+        (observation_size,), float32), "action_mask": Box(0, 1, (num_actions,), int8)}`` and
+        ``Discrete(num_actions)`` (the game's move ids)."""
+        self.possible_agents = list(agents)
+        observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (observation_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+        })
+        action_space = spaces.Discrete(num_actions)
+        self.observation_spaces = dict.fromkeys(agents, observation_space)
+        self.action_spaces = dict.fromkeys(agents, action_space)
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
 
     def last(self, observe: bool = True):
         agent = self.agent_selection

@@ -113,7 +113,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from gymnasium import spaces
 
 from ..analysis.tables import ContractTable, build_table
 from ..codec.actions import as_move, illegal_action_message
@@ -182,24 +181,11 @@ class raw_env(GameAEC):
         self.render_mode = render_mode
         self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
 
-        self.possible_agents = list(AGENTS)
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-        })
-        self._action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
-        self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
+        self._set_spaces(AGENTS, OBSERVATION_SIZE, NUM_ACTIONS)
         self._rng = np.random.default_rng()  # made now, so that copies share its future
         self.deal = None
         self.index = None
         self.entry = None
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
 
     # -- episode ------------------------------------------------------------------------------
 

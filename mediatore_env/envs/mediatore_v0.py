@@ -218,7 +218,6 @@ import warnings
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from ..codec.actions import as_move, as_seat, illegal_action_message
 from ..codec.display import view_text
@@ -316,29 +315,14 @@ class raw_env(GameAEC):
         self.normalize_rewards = bool(normalize_rewards)
         self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
 
-        self.possible_agents = list(AGENTS)
+        self._set_spaces(AGENTS, OBSERVATION_SIZE, NUM_MOVES)
         self._seats = {agent: seat for seat, agent in enumerate(AGENTS)}
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_MOVES,), np.int8),
-        })
-        self._action_space = spaces.Discrete(NUM_MOVES)
-        self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
-        self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
 
         self._rng = np.random.default_rng()  # made now, so that copies share its future
         self._table = Table()  # the public part of the observations, shared by the seats
         self._encoders = [Encoder(self._table) for _ in range(4)]
         self.deal: Deal | None = None
         self._finished: list[Deal] = []
-
-    # -- spaces -------------------------------------------------------------------------------
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
 
     # -- episode ------------------------------------------------------------------------------
 
