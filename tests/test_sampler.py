@@ -1,4 +1,4 @@
-"""The world sampler (SeatView.world_sampler / sample_world): every world it draws is one the
+"""The world sampler (WorldSampler(view), .sample_deal): every world it draws is one the
 seat cannot tell from the real deal, the real deal is always among the possible worlds, and
 the worlds are drawn uniformly.
 
