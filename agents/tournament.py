@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import copy
 import math
+import operator
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -306,6 +307,13 @@ class _Player:
         return [self.play(i) for i in range(start, stop)]
 
 
+def _deal_number(d) -> int:
+    """A deal number given by a user: an int or a numpy integer, not a bool or a float."""
+    if isinstance(d, bool) or not hasattr(d, "__index__"):
+        raise ValueError(f"deals to record are whole numbers, got {d!r}")
+    return operator.index(d)
+
+
 # -- executors: who plays the chunks of deals ----------------------------------------------------
 # A chunk is a range of deal numbers; each executor plays the chunks with _Player.play_range
 # (through _play_chunk in other processes) and yields (chunk number, its results) as they
@@ -490,8 +498,8 @@ def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
     if isinstance(ray, str) and jobs is not None:
         raise ValueError("jobs sets the workers of a local Ray instance; a cluster at an "
                          "address uses all its CPUs, so give one or the other")
-    record_deals = sorted(set(record_deals))
-    outside = [d for d in record_deals if not (isinstance(d, int) and 0 <= d < deals)]
+    record_deals = sorted(set(map(_deal_number, record_deals)))
+    outside = [d for d in record_deals if not 0 <= d < deals]
     if outside:
         raise ValueError(f"deals to record {outside} are not in the run: with {deals} deals "
                          f"they are numbered 0-{deals - 1}")

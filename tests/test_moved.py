@@ -54,3 +54,13 @@ def test_the_environments_are_attributes_of_the_package_without_a_warning():
             "print(mediatore_v0.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "mediatore_env.envs.mediatore_v0"
+
+
+def test_an_old_command_path_runs_the_new_command():
+    """``python -m mediatore_env.tables ...`` (0.1's documented command) still runs it."""
+    out = subprocess.run([sys.executable, "-W", "default", "-m", "mediatore_env.tables", "show",
+                          "/nonexistent"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    assert "has moved to mediatore_env.analysis.tables" in out.stderr
+    assert "mediatore-tables show: error:" in out.stderr and "no such file" in out.stderr

@@ -211,6 +211,8 @@ def test_bad_arguments():
         run_bidding_tournament(["greedy"], deals=1)
     with pytest.raises(ValueError, match=r"\[7\] are not in the run.*numbered 0-2"):
         run_tournament(["random"] * 4, deals=3, record_deals=[1, 7])
+    with pytest.raises(ValueError, match="whole numbers, got True"):
+        run_tournament(["random"] * 4, deals=3, record_deals=[True])
     with pytest.raises(ValueError, match="jobs"):
         run_tournament(["random"] * 4, deals=3, jobs=0)
     with pytest.raises(ValueError, match="one or the other"):
@@ -294,3 +296,9 @@ def test_cli_refuses_bad_outputs_before_playing(options, message, tmp_path, caps
     err = capsys.readouterr().err
     assert exit.value.code == 2 and message in err and len(err.splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # nothing written
+
+
+def test_numpy_deal_numbers_are_recorded():
+    import numpy as np
+    result = run_tournament(["random"] * 4, deals=3, seed=2, record_deals=np.arange(2))
+    assert sorted({r["meta"]["deal_index"] for r in result.records}) == [0, 1]
