@@ -16,7 +16,7 @@ auction, the contract, the tricks, ``view.legal_moves()`` -- only what that seat
 network). Building it costs time, so an agent that only reads the view sets
 ``wants_observation = False`` and receives ``None``.
 
-Move ids are those of :mod:`mediatore_env.mediatore.game` (``pass``, ``bid solo``, ``call D3``,
+Move ids are those of :mod:`mediatore_env.mediatore.moves` (``pass``, ``bid solo``, ``call D3``,
 ``discard SA``, ``give B4``, ``play D3 busso``...), which are also the environment's action
 ids. ``reset(seed)`` is called before every deal with a seed derived from the tournament's
 seed, the deal's number and the seat, so that a seeded agent's decisions do not depend on

@@ -1,8 +1,11 @@
 """A chart of a duplicate tournament: units per deal with 95% confidence intervals, and what
 each agent does with each contract.
 
-    >>> result = run_tournament(["greedy", "random", "random", "random"], deals=200)
-    >>> plot_tournament(result, "tournament.png")        # or .svg, .pdf
+    from agents.tournament import run_tournament
+    from agents.plot import plot_tournament
+
+    result = run_tournament(["greedy", "random", "random", "random"], deals=200)
+    plot_tournament(result, "tournament.png")        # or .svg, .pdf; also result.plot(path)
 
 It takes a :class:`~agents.tournament.TournamentResult` or the dict of its ``to_dict()`` (what
 ``mediatore-bench --json`` saves), so a saved run can be drawn later. The top panel has one bar

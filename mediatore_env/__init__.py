@@ -1,6 +1,7 @@
 """mediatore-env: the Italian card game Mediatore as a rules engine and PettingZoo environments.
 
-The package is built in layers; each imports only from the layers above it in this list::
+The package is built in layers, lowest first; each imports only from its own layer and the
+layers listed before it::
 
     core/        the 40-card pack, its notation, tricks without trumps   (every game of the family)
     mediatore/   Mediatore's rules, moves, state machine, seat views, records, deductions, worlds
@@ -10,7 +11,7 @@ The package is built in layers; each imports only from the layers above it in th
     agents       (the top-level package beside this one) random, greedy, PIMC, the tournament
     tools/       command-line tools: mediatore-play, -replay, -bench, -tables
 
-``tests/test_layers.py`` fails if a module imports from a layer below it in this list. The
+``tests/test_layers.py`` fails if a module imports from a layer listed after its own. The
 engine (``core``, ``mediatore``) needs neither numpy nor PettingZoo nor Gymnasium.
 
 What most users need is here::

@@ -123,7 +123,7 @@ def test_illegal_in_every_phase():
     deal = make_deal(SEGREGATED, SEGREGATED_MONTE, call_restriction="no_ace")
     check_illegal(deal, parse_move("call D3"), 0, "auction")
     check_illegal(deal, parse_move("play D3"), 0, "auction")
-    for bad in (NUM_MOVES, -1, 1.0, "pass", True, None, [0]):
+    for bad in (NUM_MOVES, -1, 1.0, "pass", True, None, [0], np.array([1]), np.array(1.0)):
         check_illegal(deal, bad, 0, "auction")
     play(deal, "pass", "bid mediatore")
     check_illegal(deal, parse_move("bid chiamo"), 2, "auction")

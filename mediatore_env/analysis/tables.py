@@ -6,6 +6,7 @@ declarer's side takes when all four seats play perfectly with every card in view
 exchange of the table policy below. From the thirds follow whether the contract is made
 (18 thirds, 6 points, or more) and by how many points, and the payments of docs/rules.md 7::
 
+    >>> from mediatore_env.mediatore.rules import SOLO
     >>> table = build_table(1, seed=3)
     >>> entry = table.entry(0, seat=1, contract=SOLO)
     >>> entry.thirds, entry.made, entry.payoffs == payments(table.rules, SOLO, 1, None, None,
@@ -45,7 +46,8 @@ the same seed. Build with the command line::
     mediatore-tables show tables.npz --deal 3
 
 (about 5 s of CPU a deal under the standard rules, 0.7 s with ``--values made``; ``--jobs``
-processes share them, with a progress bar). :mod:`mediatore_env.mediatore_bidding_v0` plays auctions against a table.
+processes share them, with a progress bar). :mod:`mediatore_env.envs.mediatore_bidding_v0` plays
+auctions against a table.
 
 **Bias.** Double dummy the declarer and the defenders know where every card is, the called
 partner included: the values are those of perfect information, not of play at the table,

@@ -514,8 +514,8 @@ def action_mask(view) -> np.ndarray:
 def observation(view) -> dict:
     """``{"observation": float32[OBSERVATION_SIZE], "action_mask": int8[NUM_MOVES]}`` of a
     seat view, written from scratch into fresh arrays (the caller may keep or modify them) by a
-    fresh :class:`Encoder` (about four times faster than the plain writer,
-    :func:`~.reference.write_observation`, which the tests hold it equal to).
+    fresh :class:`Encoder` (faster than the plain writer, :func:`~.reference.write_observation`,
+    which the tests hold it equal to).
 
     For many calls on the same deal, keep an :class:`Encoder` per seat instead: it writes only
     what changed."""

@@ -7,9 +7,9 @@ the way OpenSpiel's games write their observation tensors. The meaning of each b
 
 It shares nothing with the incremental :class:`~.observation.Encoder` but the layout's
 numbers, so it is an independent check of it: the tests require the two to be equal, bit for
-bit, after every move of random deals, for every seat. :func:`.observation.observation` (one
-observation, from scratch) uses it; the environments use the Encoder, which is faster
-because it writes only what changed (see its docstring for how much).
+bit, after every move of random deals, for every seat. The environments and
+:func:`.observation.observation` use the Encoder, which is faster because it writes only what
+changed (see its docstring for how much).
 """
 
 from __future__ import annotations

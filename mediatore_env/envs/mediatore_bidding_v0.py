@@ -71,7 +71,7 @@ auction, seat-relative (the observer is relative seat 0, the next seat to act af
 
 ## Action Space
 
-`Discrete(46)`: the engine's move ids for these phases (`mediatore_env.mediatore.game`), so
+`Discrete(46)`: the engine's move ids for these phases (`mediatore_env.mediatore.moves`), so
 `move_text(id)` reads them:
 
 | ids | phase | action |

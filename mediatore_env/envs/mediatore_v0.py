@@ -73,7 +73,7 @@ two space objects serve every agent.
 The vector is seat-relative (the observer is relative seat 0, the next seat to act after it 1,
 ...) and holds everything that seat knows and nothing else, with perfect recall of the deal.
 It is written by `mediatore_env.codec.observation` from the seat's `SeatView` alone. Layout version 3
-(`encoding.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
+(`codec.layout.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
 
 | offset | length | block | meaning |
 |---:|---:|---|---|
@@ -103,8 +103,8 @@ It is written by `mediatore_env.codec.observation` from the seat's `SeatView` al
 Slots 0 to 8 are the finished tricks in order, slot 9 the trick on the table.
 
 Card ids are `suit * 10 + power` (suits D, C, S, B; powers 4 5 6 7 F C R A 2 3, weakest
-first). `encoding.observation_text(vector)` prints a vector back as readable text;
-`encoding.LAYOUT` is this table as data.
+first). `codec.observation.observation_text(vector)` prints a vector back as readable text;
+`codec.layout.LAYOUT` is this table as data.
 
 ### Legal Actions Mask
 
@@ -125,7 +125,8 @@ way nothing changes (`mediatore_env.codec.actions.as_move`).
 ## Action Space
 
 One `Discrete(486)` space serves every phase; the ids are the engine's move ids
-(`mediatore_env.mediatore.game`), and `move_text(id)` / `parse_move(text)` turn them into text and back:
+(`mediatore_env.mediatore.moves`), and `move_text(id)` / `parse_move(text)` turn them into
+text and back:
 
 | ids | phase | action | text |
 |---|---|---|---|

@@ -21,7 +21,7 @@ one deal. ::
 =================  ===========================================================================
 Observation        ``Box(0, 1, (2132,), float32)``: the learner's seat observation vector of
                    :mod:`mediatore_env.codec.observation` (seat-relative), as in the PettingZoo env
-Action             ``Discrete(486)``: the engine's move ids (:mod:`mediatore_env.mediatore.game`)
+Action             ``Discrete(486)``: the engine's move ids (:mod:`mediatore_env.mediatore.moves`)
 Mask               ``env.action_masks()``: bool ``(486,)``, True for the legal moves (the
                    method sb3-contrib's ``MaskablePPO`` calls); the same array is
                    ``info["action_mask"]`` after every ``reset`` and ``step``

@@ -110,14 +110,7 @@ class ProtectedEnv(wrappers.OrderEnforcingWrapper):
     def last(self, observe: bool = True):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        e = self.env
-        agent = e.agent_selection
-        try:
-            reward, terminated = e._cumulative_rewards[agent], e.terminations[agent]
-            truncated, info = e.truncations[agent], e.infos[agent]
-        except KeyError:  # every agent is done: the raw environment's clear error
-            return e.last(observe)
-        return (e.observe(agent) if observe else None, reward, terminated, truncated, info)
+        return self.env.last(observe)
 
     def step(self, action) -> None:
         # OrderEnforcingWrapper

@@ -21,8 +21,8 @@ from __future__ import annotations
 import operator
 from typing import Sequence
 
-from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, bit,
-                          cards_of, make_card, suit_of, thirds_of, to_mask, validate_pack)
+from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF,
+                          bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
 from ..core.tricks import trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
                     HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
@@ -96,12 +96,11 @@ def _lead_moves(code: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 # The hot path of plays, precomputed. By suit and the 10-bit pattern of powers held in it: the
 # plays without a signal (a follow; a lead under signals "off"), and by code the leads with
-# their signals. By card: its suit (a tuple look-up is faster than suit_of).
+# their signals.
 _PLAIN_MOVES = tuple(tuple(tuple(play_move(card) for card in cards_of(held << 10 * suit))
                            for held in range(1024)) for suit in range(4))
 _LEAD_MOVES = {code: _lead_moves(code) for code in ("standard", "no_striscio")}
 _LEAD_MOVES["off"] = _PLAIN_MOVES
-_SUIT_OF = tuple(suit_of(card) for card in range(NUM_CARDS))
 # The alternative code's statements depend on the cards played: by code, the truths of its
 # statements (rules.statement_truths) and the card led, the card's lead moves.
 _LEAD_MOVES_BY_TRUTHS = {
@@ -207,7 +206,7 @@ class Deal:
         if phase == PLAY:
             hand = self.hands[self.to_move]
             if self.trick:
-                suit = _SUIT_OF[self.trick[0]]
+                suit = SUIT_OF[self.trick[0]]
                 follow = _PLAIN_MOVES[suit][hand >> 10 * suit & 1023]
                 if follow:
                     return list(follow)
@@ -250,7 +249,7 @@ class Deal:
             if self.trick:
                 if signal:
                     return False
-                suit_mask = SUIT_MASKS[_SUIT_OF[self.trick[0]]]
+                suit_mask = SUIT_MASKS[SUIT_OF[self.trick[0]]]
                 return bool((1 << card) & suit_mask) or not hand & suit_mask
             if signal == NO_SIGNAL:
                 return True
@@ -258,7 +257,7 @@ class Deal:
             if code == "alternative":
                 truths = statement_truths(code, hand, card, self.played)
                 return move in _LEAD_MOVES_BY_TRUTHS[code][truths][card]
-            suit = _SUIT_OF[card]
+            suit = SUIT_OF[card]
             return move in _LEAD_MOVES[code][suit][hand >> 10 * suit & 1023]
         if phase == AUCTION:
             return move == PASS or self.high_bid < move <= self.rules.top_contract
@@ -275,9 +274,12 @@ class Deal:
         """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
         move, the seat, the phase and the legal moves; the state is then left unchanged."""
         if type(move) is not int:  # numpy integers are welcome; floats, bools, strings are not
-            if isinstance(move, bool) or not hasattr(move, "__index__"):
+            try:
+                if isinstance(move, bool):
+                    raise TypeError
+                move = operator.index(move)
+            except TypeError:  # no integer: e.g. np.array([1]), np.array(1.0)
                 self._raise_illegal(move)
-            move = operator.index(move)
         if not self._is_legal(move):
             self._raise_illegal(move)
         self._apply(move)

@@ -156,7 +156,7 @@ class WorldSampler:
 
     def __init__(self, view: "SeatView"):
         self.view = view
-        #: what the seat knows and deduces (:func:`~.knowledge.deduce`): the facts drawn from
+        #: what the seat knows and deduces (:func:`~.knowledge.deduce`), the facts the worlds fit
         self.knowledge = k = deduce(view)
         self.seat = me = k.seat
         declarer, giver = k.declarer, k.giver
@@ -175,7 +175,7 @@ class WorldSampler:
         hidden = ALL_CARDS & ~known
         caps = [sizes[s] - fixed[s].bit_count() for s in range(4)]
         monte_size = NUM_CARDS - sum(sizes) - k.played.bit_count()
-        caps.append(monte_size - fixed[MONTE].bit_count() if k.monte is None else 0)
+        caps.append(monte_size if k.monte is None else 0)  # a known monte is all in fixed
         caps[me] = 0
 
         # Where each hidden card may lie: any location with room, but not a seat void in its

@@ -159,7 +159,5 @@ def check_agents(specs: Sequence[str]) -> None:
     for spec in dict.fromkeys(specs):
         try:
             make_agent(spec)
-        except ValueError:
-            raise
         except (ImportError, AttributeError, OSError) as e:
             raise ValueError(f"cannot make agent {spec!r}: {e}") from None
