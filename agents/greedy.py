@@ -70,8 +70,8 @@ from mediatore_env.analysis.exchange import best_removal
 from mediatore_env.core.cards import (ALL_CARDS, NUM_CARDS, POINTS, SUIT_MASKS, bit, cards_of,
                                       highest, power_of, suit_of, thirds_of)
 from mediatore_env.mediatore.knowledge import deduce
-from mediatore_env.mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, GIVE, PASS, PLAY,
-                                           discard_move, give_move, play_move)
+from mediatore_env.mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY,
+                                           card_of_move, discard_move, give_move, play_move)
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE,
                                            MEGLIO, NO_SIGNAL, RIBUSSO_MEGLIO, SIGNAL_MEANINGS,
                                            SOLISSIMO, SOLO, VOLO, payments)
@@ -450,7 +450,7 @@ class CallingPolicy:
         hand = view.hand
         best, best_value = None, -math.inf
         for move in view.legal_moves():
-            card = move - CALL_BASE
+            card = card_of_move(move)
             if hand >> card & 1:
                 value = -1e9 + card  # own card: plays alone; only when nothing else is legal
             else:

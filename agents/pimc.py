@@ -84,9 +84,9 @@ import time
 from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, clear_table, last_nodes
 from mediatore_env.analysis.solver import play as play_card
 from mediatore_env.analysis.solver import reaches
-from mediatore_env.core.cards import (NUM_CARDS, POINTS, SUIT_MASKS, TOTAL_THIRDS, bit, cards_of,
+from mediatore_env.core.cards import (POINTS, SUIT_MASKS, TOTAL_THIRDS, bit, cards_of,
                                       suit_of, thirds_of)
-from mediatore_env.mediatore.moves import PLAY, PLAY_BASE, WIN_THIRDS, play_move
+from mediatore_env.mediatore.moves import PLAY, WIN_THIRDS, card_of_move, play_move
 from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, VOLO,
                                            payments)
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
@@ -360,7 +360,7 @@ class PIMCAgent(Agent):
     def play(self, view) -> tuple[int, int]:
         """(the move to play, the number of worlds solved for it)."""
         legal = view.legal_moves()
-        cards = sorted({(m - PLAY_BASE) % NUM_CARDS for m in legal})
+        cards = sorted({card_of_move(m) for m in legal})
         trick_cards = 0
         for c in view.trick:
             trick_cards |= bit(c)
@@ -376,7 +376,7 @@ class PIMCAgent(Agent):
             top = [c for c in top if self.margin_counts[c] == closest]
         if len(top) > 1:
             greedy = self.greedy.play.play(view)
-            if rep[(greedy - PLAY_BASE) % NUM_CARDS] in top:
+            if rep[card_of_move(greedy)] in top:
                 return greedy, n
         return self._with_signal(view, top[0], legal), n
 
@@ -491,10 +491,10 @@ class PIMCAgent(Agent):
     def _with_signal(self, view, card: int, legal: list[int]) -> int:
         """The move playing ``card``: on a lead, with greedy's signal for it, or volo."""
         move = play_move(card)
-        if view.trick or len(legal) == len({(m - PLAY_BASE) % NUM_CARDS for m in legal}):
+        if view.trick or len(legal) == len({card_of_move(m) for m in legal}):
             return move
         greedy = self.greedy.play.play(view)
-        if (greedy - PLAY_BASE) % NUM_CARDS == card:
+        if card_of_move(greedy) == card:
             return greedy
         volo = play_move(card, VOLO)
         return volo if volo in legal else move

@@ -284,7 +284,7 @@ def test_cli_rules_and_errors(capsys):
     (["--save-records", "/proc/recs"], "cannot create the folder '/proc/recs' in '/proc'"),
     (["--save-records", "{tmp}/recs", "--record-deals", "7"], "deal 7 not in the run"),
     (["--record-deals", "3"], "give --save-records too"),
-    (["--seed", "-3"], "seed must be a non-negative integer"),
+    (["--seed", "-3"], "argument --seed: must be 0 or more, not -3"),
     (["--plot-json", "{tmp}/file", "--plot", "{tmp}/a.png"], "not JSON"),
 ])
 def test_cli_refuses_bad_outputs_before_playing(options, message, tmp_path, capsys):

@@ -226,7 +226,7 @@ from ..codec.observation import OBSERVATION_SIZE, Encoder, Table
 from ..core.cards import validate_pack
 from ..mediatore.game import Deal
 from ..mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES,
-                               PLAY_BASE, move_text, parse_move)
+                               PLAY_BASE, move_text, parse_move, phase_of_move)
 from ..mediatore.records import make_record
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
 from ..mediatore.view import SeatView
@@ -251,11 +251,8 @@ ACTIONS = (
 
 
 def action_phase(action: int) -> str:
-    """The phase in which an action id can be legal."""
-    for first, last, phase, _ in ACTIONS:
-        if first <= action <= last:
-            return phase
-    raise ValueError(f"action {action!r} out of range; valid ids are 0..{NUM_MOVES - 1}")
+    """The name of the phase in which an action id can be legal."""
+    return PHASE_NAMES[phase_of_move(as_move(action))]
 
 
 def action_table() -> str:

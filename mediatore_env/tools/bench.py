@@ -28,7 +28,8 @@ from agents.tournament import RAY_MISSING, run_bidding_tournament, run_tournamen
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS, SWITCHES
 from ..runinfo import ProgressBar, machine
-from .checks import ArgumentParser, output_dir, output_file, parse_rules
+from .checks import (ArgumentParser, non_negative_int, output_dir, output_file, parse_rules,
+                     positive_int)
 
 
 def parse_deal_list(text: str) -> list[int]:
@@ -62,9 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--player", default="greedy",
                    help="with --bidding: the player whose calling, exchange and play they share "
                         "(default greedy)")
-    p.add_argument("--deals", type=int, default=1000, help="number of deals (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
-    p.add_argument("--jobs", type=int, help="worker processes (default 1), or with --ray the "
+    p.add_argument("--deals", type=positive_int, default=1000, help="number of deals (default 1000)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)")
+    p.add_argument("--jobs", type=positive_int, help="worker processes (default 1), or with --ray the "
                    "workers of the local Ray instance (default: every core); the results do not "
                    "depend on it")
     p.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
@@ -120,7 +121,7 @@ def check_outputs(args) -> list[int]:
         return []
     _check_path("--save-records", output_dir, args.save_records)
     record_deals = parse_deal_list("0" if args.record_deals is None else args.record_deals)
-    outside = [d for d in record_deals if d >= args.deals >= 1]
+    outside = [d for d in record_deals if d >= args.deals]
     if outside:
         raise ValueError(f"--record-deals {args.record_deals}: deal{'s' * (len(outside) > 1)} "
                          f"{','.join(map(str, outside))} not in the run (with --deals "
