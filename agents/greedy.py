@@ -66,12 +66,12 @@ from __future__ import annotations
 
 import math
 
-from mediatore_env.analysis.exchange import best_removal
+from mediatore_env.analysis.exchange import best_removal, exchange_move
 from mediatore_env.core.cards import (ALL_CARDS, NUM_CARDS, POINTS, SUIT_MASKS, bit, cards_of,
                                       highest, power_of, suit_of, thirds_of)
 from mediatore_env.mediatore.knowledge import deduce
 from mediatore_env.mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY,
-                                           card_of_move, discard_move, give_move, play_move)
+                                           card_of_move, play_move)
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE,
                                            MEGLIO, NO_SIGNAL, RIBUSSO_MEGLIO, SIGNAL_MEANINGS,
                                            SOLISSIMO, SOLO, VOLO, payments)
@@ -497,18 +497,14 @@ class ExchangePolicy:
         return best_removal(hand, removals, give, suit_value, give_choice)
 
     def discard(self, view) -> int:
-        give = view.giver is not None
         partner_card = 0
         if self.with_partner and view.contract == CHIAMO and view.alone is False:
             partner_card = bit(view.called_card)
-        removed, g = self.plan(view.hand, 4 - view.discards.bit_count() + give, give, partner_card)
-        if g is not None:
-            removed &= ~bit(g)
-        return discard_move(highest(removed))
+        return exchange_move(view, lambda hand, removals, give:
+                             self.plan(hand, removals, give, partner_card))
 
     def give(self, view) -> int:
-        _, g = self.plan(view.hand, 1, True)
-        return give_move(g)
+        return exchange_move(view, self.plan)
 
 
 class PlayPolicy:

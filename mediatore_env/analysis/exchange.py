@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..core.cards import bit, highest
+from ..mediatore.moves import GIVE, discard_move, give_move
+
 
 def best_removal(hand: int, removals: int, give: bool,
                  suit_value: Callable[[int, int, int], float],
@@ -58,3 +61,18 @@ def best_removal(hand: int, removals: int, give: bool,
         best = new
     _, removed, g = best[(removals, give)]
     return removed, g
+
+
+def exchange_move(view, plan: Callable[[int, int, bool], tuple[int, int | None]]) -> int:
+    """The declarer's move in the discard or give phase, by ``plan(hand, removals, give)`` ->
+    (the cards to remove, the one of them passed back or None), a policy's own
+    :func:`best_removal`: in the give phase the card passed back; in the discard phase the
+    highest card still to discard of the removal planned for the hand as it is now."""
+    if view.phase == GIVE:
+        _, g = plan(view.hand, 1, True)
+        return give_move(g)
+    give = view.giver is not None
+    removed, g = plan(view.hand, 4 - view.discards.bit_count() + give, give)
+    if g is not None:
+        removed &= ~bit(g)
+    return discard_move(highest(removed))

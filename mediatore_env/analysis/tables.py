@@ -62,14 +62,13 @@ from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, bit, cards_of, format_cards, highest,
-                          make_card, thirds_of, to_mask)
+from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, cards_of, format_cards, make_card,
+                          thirds_of, to_mask)
 from ..mediatore.game import Deal, deal_hands
-from ..mediatore.moves import (DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move, discard_move,
-                               give_move)
+from ..mediatore.moves import DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move
 from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
                                payments)
-from .exchange import best_removal
+from .exchange import best_removal, exchange_move
 from .solver import Position, reaches, solve
 
 __all__ = ["ContractTable", "Entry", "build_table", "call_candidates", "contract_deal",
@@ -138,15 +137,7 @@ def plan_exchange(hand: int, removals: int, give: bool) -> tuple[int, int | None
 def table_exchange(view) -> int:
     """The table policy's move for the declarer in the discard or give phase (see the module
     docstring): a discard (``discard`` move id) or the card passed back (``give``)."""
-    hand = view.hand
-    if view.phase == GIVE:
-        _, g = plan_exchange(hand, 1, True)
-        return give_move(g)
-    give = view.giver is not None
-    removed, g = plan_exchange(hand, 4 - view.discards.bit_count() + give, give)
-    if g is not None:
-        removed &= ~bit(g)
-    return discard_move(highest(removed))
+    return exchange_move(view, plan_exchange)
 
 
 # -- one entry ------------------------------------------------------------------------------------
