@@ -23,7 +23,7 @@ from pathlib import Path
 from agents import AGENTS
 from agents.greedy import BIDDING_POLICIES
 from agents.plot import FORMATS, PLOT_MISSING, plot_tournament
-from agents.tournament import RAY_MISSING, run_bidding_tournament, run_tournament
+from agents.tournament import run_bidding_tournament, run_tournament
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS, SWITCHES
@@ -112,8 +112,6 @@ def check_outputs(args) -> list[int]:
         _check_path("--plot", output_file, args.plot)
         if importlib.util.find_spec("matplotlib") is None:
             raise ValueError(PLOT_MISSING)
-    if args.ray is not False and importlib.util.find_spec("ray") is None:
-        raise ValueError(RAY_MISSING)
     if args.record_deals is not None and not args.save_records:
         raise ValueError("--record-deals chooses the deals that --save-records DIR saves; "
                          "give --save-records too")
