@@ -5,6 +5,7 @@ layers listed before it::
 
     core/        the 40-card pack, its notation, tricks without trumps   (every game of the family)
     mediatore/   Mediatore's rules, moves, state machine, seat views, records, deductions, worlds
+    club/        club Mediatore, the pot game (beside mediatore/, on the same layer)
     codec/       observation tensors, action ids from user input, text of the table
     analysis/    the double-dummy solver and contract value tables
     envs/        PettingZoo AEC and single-seat Gymnasium environments
@@ -37,10 +38,11 @@ from .mediatore.view import SeatView
 
 __all__ = ["Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "format_cards",
            "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record", "replay",
-           "save_record", "load_record", "mediatore_v0", "mediatore_bidding_v0", "single_seat"]
+           "save_record", "load_record", "mediatore_v0", "mediatore_bidding_v0", "single_seat",
+           "club_mediatore_v0"]
 __version__ = "0.2.0"
 
-_ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat")
+_ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat", "club_mediatore_v0")
 
 
 def __getattr__(name: str):

@@ -15,6 +15,7 @@ import pytest
 from agents import GreedyAgent, PIMCAgent, RandomAgent
 from mediatore_env import mediatore_bidding_v0, mediatore_v0
 from mediatore_env.analysis.tables import build_table
+from mediatore_env.envs import club_mediatore_v0
 from mediatore_env.envs.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.moves import PASS
 from mediatore_env.mediatore.records import make_record
@@ -92,6 +93,27 @@ class AEC:
         env.reset(seed=seed)
 
 
+class ClubAEC(AEC):
+    """Drives club_mediatore_v0: its game is a session (``raw.session``), its record the
+    session's."""
+
+    def started(self, env):
+        return env.unwrapped.session is not None
+
+    def state(self, env):
+        raw = env.unwrapped
+        if raw.session is None:
+            return None
+        seen = {"history": list(raw.session.history), "record": raw.record,
+                "observations": [plain(env.observe(a)) for a in env.possible_agents]}
+        if env.agents:
+            seen.update(agent=env.agent_selection, last=plain(env.last()),
+                        rewards=dict(env.rewards), terminations=dict(env.terminations),
+                        truncations=dict(env.truncations), infos=plain(env.infos),
+                        cumulative=dict(raw._cumulative_rewards))
+        return seen
+
+
 class Seat:
     """Drives the single-seat Gymnasium environment with random legal learner moves."""
 
@@ -137,6 +159,7 @@ KINDS = [
         "v0 in PettingZoo's wrappers, call_three"),
     AEC(lambda table: mediatore_bidding_v0.raw_env(table=table), "bidding raw"),
     AEC(lambda table: mediatore_bidding_v0.env(table=table), "bidding env"),
+    ClubAEC(lambda table: club_mediatore_v0.env(deals=2, normalize_rewards=True), "club env, 2 deals"),
     Seat(lambda table: MediatoreSeatEnv(greedy_random_pimc()), "seat, greedy/random/pimc"),
     Seat(lambda table: MediatoreSeatEnv(RandomAgent(), seat=2, rules="low", skip_forced=True),
          "seat, random, low"),
