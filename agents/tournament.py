@@ -316,6 +316,7 @@ def _deal_number(d) -> int:
 
 # -- executors: who plays the chunks of deals ----------------------------------------------------
 # A chunk is a range of deal numbers; each executor plays the chunks with _Player.play_range
+# (or another game's player: agents/club/tournament.py)
 # (through _play_chunk in other processes) and yields (chunk number, its results) as they
 # finish. Every deal depends on the seed alone, so chunks can be played in any order, anywhere.
 
@@ -327,12 +328,18 @@ def _play_chunk(key, args: tuple, bounds: tuple[int, int]):
     is built once per process and tournament, whichever executor the process serves."""
     global _WORKER
     if _WORKER is None or _WORKER[0] != key:
-        _WORKER = (key, _Player(*args))
+        _WORKER = (key, _make_player(args))
     return _WORKER[1].play_range(*bounds)
 
 
+def _make_player(args: tuple):
+    """The player of a tournament's ``args``: ``args[0]`` (:class:`_Player`, or another game's
+    player with a ``play_range``) made with the rest."""
+    return args[0](*args[1:])
+
+
 def _in_this_process(key, args, bounds):
-    player = _Player(*args)  # not kept in _WORKER: the agents go when the run ends
+    player = _make_player(args)  # not kept in _WORKER: the agents go when the run ends
     for i, b in enumerate(bounds):
         yield i, player.play_range(*b)
 
@@ -504,7 +511,7 @@ def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
         raise ValueError(f"deals to record {outside} are not in the run: with {deals} deals "
                          f"they are numbered 0-{deals - 1}")
     start = time.perf_counter()
-    args = (rules, seed, entries, lineups, record_deals)
+    args = (_Player, rules, seed, entries, lineups, record_deals)
     key = uuid.uuid4().hex  # tells this tournament's player apart in reused worker processes
     if ray is not False or (jobs or 1) > 1:
         for name, spec in entries.items():  # a bad spec fails here, before workers start
