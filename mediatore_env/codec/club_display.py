@@ -24,7 +24,7 @@ from ..club.moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHAS
 from .display import (DEFAULT_NAMES, YOU, card_label, card_text, format_thirds, hand_inline,
                       hand_lines, trick_lines, tricks_table)
 
-__all__ = ["move_words", "table_text", "session_lines", "parse_move"]
+__all__ = ["move_words", "table_text", "deal_line", "session_lines", "parse_move"]
 
 _WORDS = {PASS: "pass", ACCEPT: "accept (become the mediator)", ALONE: "play alone"}
 _VERBS = {CALL: "call", DISCARD: "discard", PLAY: "play"}
@@ -70,7 +70,8 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
     lines += _section("Chips", [f"pot {source.pot} ({stakes}) · session: {_seats(source.chips, names)}"])
     if source.auction:
-        lines += _section("Choosing", [", ".join(f"{names[s]} {'accepts' if m == ACCEPT else 'passes'}"
+        said = {ACCEPT: ("accept", "accepts"), PASS: ("pass", "passes")}
+        lines += _section("Choosing", [", ".join(f"{names[s]} {said[m][names[s] != YOU]}"
                                                  for s, m in source.auction)])
     alone, partner, widow, discards = _knowledge(source)
     if source.mediator is not None:
@@ -112,22 +113,24 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     return "\n".join(lines)
 
 
+def deal_line(number: int, dealer: int, result: dict, names: Sequence[str] = DEFAULT_NAMES) -> str:
+    """One finished deal in a line, from its result in a record (records.result_of)."""
+    r = result
+    if r["passed"]:
+        text = "all passed"
+    else:
+        how = ("alone" if r["alone"] and r["called_card"] is None else
+               f"called {r['called_card']}, in the widow: alone" if r["alone"] else
+               f"called {r['called_card']}, partner {names[r['partner']]}")
+        text = (f"{names[r['mediator']]} mediator ({how}), matched {r['pot']}: "
+                f"{format_thirds(r['thirds'])} points, "
+                + ("won the pot" if r["won"] else "lost, the pot stays"))
+    return f"deal {number:>2} (dealer {names[dealer]}): {text}; chips {_seats(r['chips'], names)}"
+
+
 def session_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES) -> list[str]:
     """A finished session, one line per deal, from its record (records.make_record)."""
-    lines = []
-    for number, deal in enumerate(record["deals"], 1):
-        r = deal["result"]
-        if r["passed"]:
-            text = "all passed"
-        else:
-            how = ("alone" if r["alone"] and r["called_card"] is None else
-                   f"called {r['called_card']}, in the widow: alone" if r["alone"] else
-                   f"called {r['called_card']}, partner {names[r['partner']]}")
-            text = (f"{names[r['mediator']]} mediator ({how}), matched {r['pot']}: "
-                    f"{format_thirds(r['thirds'])} points, "
-                    + ("won the pot" if r["won"] else "lost, the pot stays"))
-        lines.append(f"deal {number:>2} (dealer {names[deal['dealer']]}): {text}; "
-                     f"chips {_seats(r['chips'], names)}")
+    lines = [deal_line(number, deal["dealer"], deal["result"], names)
+             for number, deal in enumerate(record["deals"], 1)]
     lines.append(f"session: chips {_seats(record['chips'], names)}")
     return lines
-

@@ -7,6 +7,7 @@
     mediatore-bench --agents greedy greedy random random --save-records recs --record-deals 0,5,17
     mediatore-bench --agents greedy greedy random random --deals 2000 --ray --plot out.png
     mediatore-bench --plot-json out.json --plot out.svg     # the chart of a saved run
+    mediatore-bench --game club --agents greedy random greedy random --deals 500  # sessions
 
 See :mod:`agents.tournament` for the format (rotations, units per deal, confidence intervals).
 """
@@ -30,6 +31,7 @@ from ..mediatore.rules import PRESETS, SWITCHES
 from ..runinfo import ProgressBar, machine
 from .checks import (ArgumentParser, non_negative_int, output_dir, output_file, parse_rules,
                      positive_int)
+from .club import bench_main, game_argv
 
 
 def parse_deal_list(text: str) -> list[int]:
@@ -144,6 +146,9 @@ def _plot_saved(args) -> int:
 
 
 def main(argv=None) -> int:
+    club_argv = game_argv(sys.argv[1:] if argv is None else argv)
+    if club_argv is not None:  # --game club: club Mediatore's tournament (tools/club.py)
+        return bench_main(club_argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -4,6 +4,7 @@
     mediatore-play --agents greedy random greedy --seat 2 --seed 7
     mediatore-play --preset low --rule signals=off --deals 5 --save game.json
     mediatore-play --cards italian                   # Asso di Spade instead of ace of swords
+    mediatore-play --game club --seat 1              # a session of club Mediatore, the pot game
 
 At each decision you see your seat's view of the table -- your hand by suit, the auction, the
 contract and the called card, what you saw of the monte, the tricks played, the trick on the
@@ -46,6 +47,8 @@ from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, NO_S
                                SIGNAL_NAMES, STRISCIO, SWITCHES, TUTTO_FUORI, VOLO, Rules)
 from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, parse_rules,
                      positive_int)
+from .club import game_argv
+from .club import play_main as club_play_main
 
 # -- reading what a person types ----------------------------------------------------------------
 
@@ -547,6 +550,9 @@ def _echoing_input(prompt: str) -> str:
 
 
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
+    club_argv = game_argv(sys.argv[1:] if argv is None else argv)
+    if club_argv is not None:  # --game club: a session of club Mediatore (tools/club.py)
+        return club_play_main(club_argv, ask, out)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -3,6 +3,7 @@
     mediatore-replay game.json                  # the open table: every hand
     mediatore-replay game.json --seat 2         # only what seat 2 knew, as it knew it
     mediatore-replay recs/ --all                # every record in a folder, without stopping
+    mediatore-replay session.json               # a club Mediatore session, deal by deal
 
 Reads the game records (:mod:`mediatore_env.mediatore.records`) written by ``mediatore-play --save``,
 ``mediatore-bench --save-records`` and the environment (``env.unwrapped.records``): a file
@@ -32,6 +33,7 @@ from ..mediatore.moves import AUCTION, END, PLAY, parse_move
 from ..mediatore.records import replay
 from ..mediatore.rules import Rules
 from .checks import ArgumentParser
+from .club import is_club_record, replay_record, show_session
 
 
 class BadRecord(ValueError):
@@ -74,7 +76,7 @@ def _checked(text: str, path: str) -> list[dict]:
         if not isinstance(record, dict):
             raise BadRecord(f"{where}: not a game record (expected a JSON object)")
         try:
-            replay(record)
+            (replay_record if is_club_record(record) else replay)(record)
         except (KeyError, TypeError, AttributeError) as e:
             raise BadRecord(f"{where}: not a valid game record: malformed ({type(e).__name__}: {e})") from None
         except ValueError as e:
@@ -243,7 +245,11 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     pager = Pager(interactive and not args.all, ask or input, out)
     try:
         for label, record in records:
-            if not show_record(record, args.seat, args.cards, pager, label):
+            if is_club_record(record):  # a club Mediatore session (tools/club.py)
+                shown = show_session(record, args.seat, args.cards, pager.say, pager.wait, label)
+            else:
+                shown = show_record(record, args.seat, args.cards, pager, label)
+            if not shown:
                 break
     except KeyboardInterrupt:
         pager.say("", "Interrupted.")
