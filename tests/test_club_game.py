@@ -261,3 +261,19 @@ def test_clone_and_json_round_trip_mid_session():
     assert again == session
     lowest(session)
     assert Session.from_json(session.to_json()) == session
+
+
+def test_the_caller_can_supply_each_deals_pack_as_it_starts():
+    asked = []
+
+    def packs(number, dealer):
+        asked.append((number, dealer))
+        return WEAK if number == 1 else STRONG_DEALER_0
+
+    session = Session(ClubRules(deals=3), dealer=3, packs=packs)
+    moves(session, "pass", "pass", "pass", "pass")  # all passed: the same dealer, a new pack
+    moves(session, "accept", "alone")
+    lowest(session)
+    assert asked == [(1, 3), (2, 3), (3, 0)]
+    with pytest.raises(ValueError, match="bad pack"):
+        Session(ClubRules(), dealer=0, packs=lambda number, dealer: [1, 2, 3])

@@ -11,8 +11,10 @@ played by asking :meth:`Session.legal_moves` and calling :meth:`Session.apply`::
     (0, True)
 
 Each deal is dealt from a pack: the packs given up front (``packs``), in order, then packs
-shuffled by ``rng``. The pack of a deal is the one chance event of the game, so a session is
-fully determined by its packs and its moves (:meth:`to_json`, :mod:`.records`).
+shuffled by ``rng``; or, when ``packs`` is a function, the pack it returns for each deal as it
+starts (``packs(number, dealer)``, the caller's chance event). The pack of a deal is the one
+chance event of the game, so a session is fully determined by its packs and its moves
+(:meth:`to_json`, :mod:`.records`).
 
 Seats are numbered in playing order (docs/rules.md 2): seat ``(s + 1) % 4`` acts after seat
 ``s``, and the seat after the dealer speaks and leads first. Everything a seat may know is in
@@ -90,9 +92,10 @@ class Session:
     def __init__(self, rules: ClubRules | None = None, dealer: int = 0,
                  packs: Sequence | None = None, rng=None):
         """A session whose first deal is dealt by ``dealer``. ``packs``: the packs of the
-        first deals (each 40 distinct cards, ids or texts, in pack order), used in order;
-        later deals are shuffled by ``rng`` (a ``numpy.random.Generator``; a fresh unseeded
-        one when None)."""
+        first deals (each 40 distinct cards, ids or texts, in pack order), used in order,
+        later deals shuffled by ``rng`` (a ``numpy.random.Generator``; a fresh unseeded one
+        when None); or a function ``packs(number, dealer)`` returning the pack of deal
+        ``number`` (1 for the first) dealt by ``dealer``, called as each deal starts."""
         self.rules = ClubRules() if rules is None else rules
         if not isinstance(self.rules, ClubRules):
             raise ValueError(f"rules must be a ClubRules object, got {type(rules).__name__}")
@@ -101,7 +104,7 @@ class Session:
             raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
         if isinstance(packs, str):
             raise ValueError("packs must be a list of packs, one per deal, not one string")
-        self._packs_given = [validate_pack(p) for p in (packs or ())]
+        self._packs_given = packs if callable(packs) else [validate_pack(p) for p in (packs or ())]
         self.rng = rng
         self.first_dealer = seat
         self.packs: list[tuple[int, ...]] = []    # the pack of every deal so far
@@ -113,8 +116,10 @@ class Session:
 
     # -- the deal's start ------------------------------------------------------------------
 
-    def _next_pack(self) -> tuple[int, ...]:
+    def _next_pack(self, dealer: int) -> tuple[int, ...]:
         number = len(self.packs)
+        if callable(self._packs_given):
+            return validate_pack(self._packs_given(number + 1, dealer))
         if number < len(self._packs_given):
             return self._packs_given[number]
         if self.rng is None:
@@ -123,7 +128,7 @@ class Session:
         return tuple(self.rng.permutation(NUM_CARDS).tolist())
 
     def _start_deal(self, dealer: int) -> None:
-        self.pack = pack = self._next_pack()
+        self.pack = pack = self._next_pack(dealer)
         self.packs.append(pack)
         self.deal_start = (len(self.history), tuple(self.chips))
         if not any(self.stakes):  # an empty pot: everyone antes (docs/rules.md 10.3)
@@ -351,11 +356,12 @@ class Session:
     # -- copies and text -------------------------------------------------------------------
 
     def clone(self) -> "Session":
-        """An independent copy (a shuffling ``rng`` is shared, not copied)."""
+        """An independent copy (a shuffling ``rng`` and a ``packs`` function are shared, not
+        copied)."""
         other = object.__new__(Session)
         for name in Session.__slots__:
             setattr(other, name, getattr(self, name))
-        for name in ("_packs_given", "packs", "history", "results", "chips", "stakes", "hands",
+        for name in ("packs", "history", "results", "chips", "stakes", "hands",
                      "auction", "trick", "tricks", "thirds_won", "tricks_won"):
             setattr(other, name, getattr(self, name)[:])
         return other
