@@ -17,6 +17,8 @@ name           agent
 
     >>> make_agent("random:bid_rate=0.5").bid_rate
     0.5
+
+Club Mediatore (the pot game) has its own agents and tournament in :mod:`agents.club`.
 """
 
 from __future__ import annotations

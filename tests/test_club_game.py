@@ -277,3 +277,17 @@ def test_the_caller_can_supply_each_deals_pack_as_it_starts():
     assert asked == [(1, 3), (2, 3), (3, 0)]
     with pytest.raises(ValueError, match="bad pack"):
         Session(ClubRules(), dealer=0, packs=lambda number, dealer: [1, 2, 3])
+
+
+def test_the_club_engine_imports_no_rl_stack_and_no_numpy():
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from mediatore_env.club.game import Session\n"
+            "from mediatore_env.club.records import make_record, replay\n"
+            "s = Session(dealer=0, packs=[list(range(40))] * 20)\n"
+            "s.apply(0)\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'pettingzoo', 'gymnasium', 'numpy'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
