@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import ACCEPT, AUCTION, CALL, DISCARD_BASE, END, PASS, PHASE_NAMES, PLAY_BASE
@@ -46,6 +46,12 @@ def test_pettingzoo_api_test(make):
 def test_pettingzoo_seed_test():
     seed_test(club_mediatore_v0.env, num_cycles=100)
     seed_test(club_mediatore_v0.raw_env, num_cycles=100)
+
+
+def test_pettingzoo_render_test(capsys):
+    render_test(club_mediatore_v0.env)
+    render_test(lambda render_mode: club_mediatore_v0.env(render_mode=render_mode, render_all=True))
+    assert "club_mediatore_v0" in capsys.readouterr().out  # human mode printed the table
 
 
 def test_registered_with_pettingzoo():
