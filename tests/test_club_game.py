@@ -9,7 +9,7 @@ from mediatore_env.club.game import Session
 from mediatore_env.club.moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, NUM_MOVES,
                                       PASS, PLAY, call_move, discard_move, move_text,
                                       parse_move, play_move)
-from mediatore_env.club.rules import ClubRules, halves, matching
+from mediatore_env.club.rules import ClubRules, shares
 from mediatore_env.core.cards import LAST_TRICK_THIRDS, POINTS, parse_card
 from tests.packs import build_pack, mask
 
@@ -239,9 +239,9 @@ def test_bad_moves_are_refused_and_change_nothing():
 
 
 def test_the_odd_chip_is_the_mediators():
-    assert matching(20, partner=False) == (20, 0) and matching(20, partner=True) == (10, 10)
-    assert matching(21, partner=True) == (11, 10) and matching(21, partner=False) == (21, 0)
-    assert halves(41) == (21, 20) and halves(40) == (20, 20)
+    assert shares(20, partner=False) == (20, 0) and shares(20, partner=True) == (10, 10)
+    assert shares(21, partner=True) == (11, 10) and shares(21, partner=False) == (21, 0)
+    assert shares(41, partner=True) == (21, 20) and shares(1, partner=True) == (1, 0)
 
 
 def test_move_texts_round_trip():

@@ -39,7 +39,7 @@ from ..mediatore.game import Trick, deal_hands
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
-from .rules import ClubRules, halves, matching
+from .rules import ClubRules, shares
 from .view import ClubView
 
 __all__ = ["Session", "DealResult", "ClubRules"]
@@ -323,14 +323,14 @@ class Session:
         won, matched, taken = None, (0, 0), (0, 0)
         if not passed:
             # The matching, settled now so that paying reveals no secret partner.
-            matched = matching(pot, partner is not None)
+            matched = shares(pot, partner is not None)
             for s, chips in zip((mediator, partner), matched):
                 if chips:
                     self.stakes[s] += chips
                     self.chips[s] -= chips
             won = self.side_thirds() >= WIN_THIRDS
             if won:  # the side takes the whole pot, which is empty for the next deal
-                taken = halves(self.pot) if partner is not None else (self.pot, 0)
+                taken = shares(self.pot, partner is not None)
                 for s, chips in zip((mediator, partner), taken):
                     if chips:
                         self.chips[s] += chips

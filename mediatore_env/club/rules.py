@@ -5,7 +5,7 @@ a session that lasts until a pot is won, at most 20 deals::
 
     >>> ClubRules().max_deals, ClubRules(deals=3).until_won
     (20, False)
-    >>> matching(21, partner=True)      # (mediator, partner): the odd chip is the mediator's
+    >>> shares(21, partner=True)        # (mediator, partner): the odd chip is the mediator's
     (11, 10)
     >>> ClubRules(ante=0)
     Traceback (most recent call last):
@@ -85,13 +85,10 @@ class ClubRules:
         return cls.from_dict({**base, **switches})
 
 
-def halves(chips: int) -> tuple[int, int]:
-    """(the mediator's part, the partner's part) of ``chips`` shared by the two: half each,
-    the odd chip the mediator's (docs/rules.md 10.3, for the matching and the pot won alike)."""
+def shares(chips: int, partner: bool) -> tuple[int, int]:
+    """(the mediator's part, the partner's part) of ``chips`` owed or won by the mediator's
+    side: alone all of it; with a partner half each, the odd chip the mediator's
+    (docs/rules.md 10.3: the matching of the pot and the pot won alike)."""
+    if not partner:
+        return chips, 0
     return chips - chips // 2, chips // 2
-
-
-def matching(pot: int, partner: bool) -> tuple[int, int]:
-    """What (the mediator, the partner) put in to match ``pot``, the pot when the mediator
-    accepted: alone all of it, with a partner half each."""
-    return halves(pot) if partner else (pot, 0)
