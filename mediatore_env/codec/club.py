@@ -35,7 +35,8 @@ from ..club.moves import AUCTION, CALL, NUM_MOVES, PASS, PHASE_NAMES, PHASES
 from ..club.rules import MAX_DEALS
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS
 from ..mediatore.moves import NUM_TRICKS
-from .layout import S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SLOTS, TABLE
+from .layout import (S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SLOTS, TABLE, block_offsets,
+                     markdown_table)
 
 __all__ = ["OBSERVATION_VERSION", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS", "SIZES", "CHIP_BITS",
            "chip_value", "layout_table", "write_observation", "action_mask", "observation"]
@@ -76,23 +77,14 @@ LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("seat_3", SEAT_LEN, "the same for relative seat 3"),
 )
 
-OFFSETS: dict[str, int] = {}
-SIZES: dict[str, int] = {}
-_offset = 0
-for _name, _length, _ in LAYOUT:
-    OFFSETS[_name], SIZES[_name] = _offset, _length
-    _offset += _length
-OBSERVATION_SIZE = _offset  # 1932
-del _offset, _name, _length
+OFFSETS, SIZES, OBSERVATION_SIZE = block_offsets(LAYOUT)  # OBSERVATION_SIZE: 1932
 
 _PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 
 
 def layout_table() -> str:
     """The observation layout as a Markdown table (offset, length, block, meaning)."""
-    rows = ["| offset | length | block | meaning |", "|---:|---:|---|---|"]
-    rows += [f"| {OFFSETS[name]} | {length} | `{name}` | {meaning} |" for name, length, meaning in LAYOUT]
-    return "\n".join(rows)
+    return markdown_table(LAYOUT)
 
 
 def chip_value(chips: int) -> float:

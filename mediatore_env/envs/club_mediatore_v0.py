@@ -168,7 +168,7 @@ from ..club.records import make_record
 from ..club.rules import ClubRules
 from ..club.view import ClubView
 from ..codec.actions import as_move, as_seat, illegal_action_message
-from ..codec.club import OBSERVATION_SIZE, write_observation
+from ..codec.club import OBSERVATION_SIZE, observation
 from ..codec.club_display import table_text
 from ..core.cards import validate_pack
 from .base import GameAEC
@@ -267,10 +267,7 @@ class raw_env(GameAEC):
     # -- observations -------------------------------------------------------------------------
 
     def observe(self, agent):
-        view = self._views[self._seats[agent]]
-        mask = np.zeros(NUM_MOVES, np.int8)
-        mask[view.legal_moves()] = 1
-        return {"observation": write_observation(view), "action_mask": mask}
+        return observation(self._views[self._seats[agent]])
 
     def view(self, agent) -> ClubView:
         """The :class:`~mediatore_env.club.view.ClubView` of ``agent``'s seat."""
