@@ -40,7 +40,7 @@ AGENTS = {
 }
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "BiddingPolicy", "CallingPolicy",
-           "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent",
+           "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent", "agent_from_text",
            "load_object", "play_deal"]
 
 
@@ -78,19 +78,25 @@ def make_agent(spec: str, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
     ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. Raises
     ``ValueError`` listing the known names when the text names nothing."""
+    return agent_from_text(AGENTS, spec, overrides)
+
+
+def agent_from_text(registry: dict, spec: str, overrides: dict, kind: str = "agent") -> Agent:
+    """:func:`make_agent` for any game: ``registry`` maps names to factories (``AGENTS``, or
+    another game's), ``kind`` names its agents in errors (``'club agent'``)."""
     name, _, rest = spec.strip().partition(":")
-    if name in AGENTS:
-        factory, options = AGENTS[name], parse_options(rest)
+    if name in registry:
+        factory, options = registry[name], parse_options(rest)
     elif rest:
         attr, _, opts = rest.partition(":")
         factory, options = load_object(f"{name}:{attr}"), parse_options(opts)
     else:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(AGENTS)}, "
+        raise ValueError(f"unknown {kind} {spec!r}; known agents: {', '.join(registry)}, "
                          f"or a 'package.module:Class' path to your own")
     options.update(overrides)
     try:
         agent = factory(**options)
     except TypeError as e:
-        raise ValueError(f"cannot make agent {spec!r} with options {options}: {e}") from None
+        raise ValueError(f"cannot make {kind} {spec!r} with options {options}: {e}") from None
     agent.name = spec
     return agent

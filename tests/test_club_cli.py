@@ -45,6 +45,7 @@ def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):
     (["--agents", "greedy"], "expected 4 arguments"),
     (["--agents", "greedy", "random", "greedy", "random", "--deals", "0"], "must be 1 or more"),
     (["--agents", "greedy", "random", "greedy", "random", "--ante", "x"], "not a whole number"),
+    (["--agents", "greedy:margin=high", "random", "greedy", "random"], "margin must be a number"),
 ])
 def test_bench_bad_arguments_get_one_line(args, message):
     run = subprocess.run([sys.executable, "-m", "mediatore_env.tools.bench", "--game", "club", *args],

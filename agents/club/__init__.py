@@ -15,7 +15,7 @@ as ``package.module:Class``. :func:`play_session` plays a session with four agen
 
 from __future__ import annotations
 
-from .. import load_object, parse_options
+from .. import agent_from_text
 from ..base import Agent
 from .base import play_session
 from .greedy import ClubGreedyAgent
@@ -33,19 +33,4 @@ __all__ = ["CLUB_AGENTS", "ClubRandomAgent", "ClubGreedyAgent", "make_club_agent
 def make_club_agent(spec: str, **overrides) -> Agent:
     """A club agent from its text: ``'greedy'``, ``'random:accept_rate=0.3'``,
     ``'pkg.mod:MyAgent'``. Raises ``ValueError`` listing the known names otherwise."""
-    name, _, rest = spec.strip().partition(":")
-    if name in CLUB_AGENTS:
-        factory, options = CLUB_AGENTS[name], parse_options(rest)
-    elif rest:
-        attr, _, opts = rest.partition(":")
-        factory, options = load_object(f"{name}:{attr}"), parse_options(opts)
-    else:
-        raise ValueError(f"unknown club agent {spec!r}; known agents: {', '.join(CLUB_AGENTS)}, "
-                         f"or a 'package.module:Class' path to your own")
-    options.update(overrides)
-    try:
-        agent = factory(**options)
-    except TypeError as e:
-        raise ValueError(f"cannot make club agent {spec!r} with options {options}: {e}") from None
-    agent.name = spec
-    return agent
+    return agent_from_text(CLUB_AGENTS, spec, overrides, "club agent")

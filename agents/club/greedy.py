@@ -117,6 +117,9 @@ class ClubGreedyAgent(Agent):
     wants_observation = False
 
     def __init__(self, margin: float = -0.1, discard_points: float = 1.0):
+        for name, value in (("margin", margin), ("discard_points", discard_points)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{name} must be a number, got {value!r}")
         self.margin = margin
         self.bidding = BiddingPolicy()
         self.calling = CallingPolicy()
