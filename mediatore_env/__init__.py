@@ -5,7 +5,7 @@ layers listed before it::
 
     core/        the 40-card pack, its notation, tricks without trumps   (every game of the family)
     mediatore/   Mediatore's rules, moves, state machine, seat views, records, deductions, worlds
-    club/        club Mediatore, the pot game (beside mediatore/, on the same layer)
+    club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks
     codec/       observation tensors, action ids from user input, text of the table
     analysis/    the double-dummy solver and contract value tables
     envs/        PettingZoo AEC and single-seat Gymnasium environments

@@ -22,13 +22,14 @@ chips over the deal (``result``) or the session (the last line).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from ..core.cards import CARD_NAMES, cards_of
+# A record is a JSON file as Mediatore's are: saved and loaded the same way.
+from ..mediatore.records import load_record, save_record
 from .game import DealResult, Session
 from .moves import move_text, parse_move
 from .rules import ClubRules
+
+__all__ = ["FORMAT", "VERSION", "result_of", "make_record", "replay", "save_record", "load_record"]
 
 FORMAT = "club-mediatore-record"
 VERSION = 1
@@ -121,11 +122,3 @@ def replay(record: dict) -> Session:
         raise ValueError(f"the session's chips differ: record says {record['chips']}, replay "
                          f"gives {session.chips}")
     return session
-
-
-def save_record(record: dict, path) -> None:
-    Path(path).write_text(json.dumps(record, indent=1) + "\n")
-
-
-def load_record(path) -> dict:
-    return json.loads(Path(path).read_text())
