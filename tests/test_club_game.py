@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mediatore_env.club.game import Session
-from mediatore_env.club.moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, NUM_MOVES,
+from mediatore_env.club.moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, NUM_MOVES,
                                       PASS, PLAY, call_move, discard_move, move_text,
                                       parse_move, play_move)
 from mediatore_env.club.rules import ClubRules, shares

@@ -186,10 +186,11 @@ class ClubTournamentResult:
         plays = sum(len(g) for g in self.games)
         deals = sum(g.deals for plays_ in self.games for g in plays_)
         rules = self.rules
-        length = "until a pot is won (at most 20 deals)" if rules.until_won else f"{rules.deals} deals"
+        length = (f"until a pot is won (at most {rules.max_deals} deals)" if rules.until_won
+                  else f"of {rules.deals} deals")
         lines = [f"Duplicate club Mediatore tournament: {self.sessions} sessions x 4 rotations = "
                  f"{plays} sessions played ({deals} deals); seed {self.seed}; ante {rules.ante}, "
-                 f"sessions of {length}",
+                 f"sessions {length}",
                  f"lineup (seats 0-3 in rotation 0): {' '.join(self.lineup)}", "",
                  f"{'agent':<12}{'chips/session':>14}  {'95% CI':<20}{'mediator':>9}{'won':>8}"]
         for s in self.standings:

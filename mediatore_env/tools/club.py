@@ -23,7 +23,7 @@ from typing import Callable, Sequence, TextIO
 
 from ..club.game import Session
 from ..club.moves import DISCARD, PLAY, parse_move
-from ..club.records import FORMAT, make_record, replay, result_of, save_record
+from ..club.records import FORMAT, make_record, result_of, save_record
 from ..club.rules import ClubRules
 from ..codec.club_display import deal_line, move_words, session_lines, table_text
 from ..codec.display import STYLES, YOU
@@ -31,7 +31,7 @@ from ..core.cards import parse_card
 from ..runinfo import ProgressBar, machine
 from .checks import ArgumentParser, non_negative_int, output_dir, output_file, positive_int
 
-__all__ = ["game_argv", "bench_main", "play_main", "is_club_record", "replay_record", "show_session"]
+__all__ = ["game_argv", "bench_main", "play_main", "is_club_record", "show_session"]
 
 
 def game_argv(argv: Sequence[str]) -> list[str] | None:
@@ -261,12 +261,8 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
 # -- mediatore-replay of a session record ----------------------------------------------------------
 
 def is_club_record(record) -> bool:
+    """Whether a record is a club Mediatore session's (:mod:`mediatore_env.club.records`)."""
     return isinstance(record, dict) and record.get("format") == FORMAT
-
-
-def replay_record(record: dict) -> Session:
-    """Check a session record by replaying it (:func:`mediatore_env.club.records.replay`)."""
-    return replay(record)
 
 
 def show_session(record: dict, seat: int | None, style: str, say: Callable[..., None],

@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
+from ..club.records import replay as replay_session
 from ..codec.display import (STYLES, YOU, cards_inline, changes, format_thirds, hand_inline,
                              hand_lines, result_lines, rules_text, snapshot, view_text)
 from ..mediatore.game import Deal
@@ -33,7 +34,7 @@ from ..mediatore.moves import AUCTION, END, PLAY, parse_move
 from ..mediatore.records import replay
 from ..mediatore.rules import Rules
 from .checks import ArgumentParser
-from .club import is_club_record, replay_record, show_session
+from .club import is_club_record, show_session
 
 
 class BadRecord(ValueError):
@@ -76,7 +77,7 @@ def _checked(text: str, path: str) -> list[dict]:
         if not isinstance(record, dict):
             raise BadRecord(f"{where}: not a game record (expected a JSON object)")
         try:
-            (replay_record if is_club_record(record) else replay)(record)
+            (replay_session if is_club_record(record) else replay)(record)
         except (KeyError, TypeError, AttributeError) as e:
             raise BadRecord(f"{where}: not a valid game record: malformed ({type(e).__name__}: {e})") from None
         except ValueError as e:
