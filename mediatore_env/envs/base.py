@@ -27,6 +27,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
+from ..codec.actions import as_move
+
 __all__ = ["CopyableEnv", "GameAEC"]
 
 
@@ -77,8 +79,10 @@ class GameAEC(CopyableEnv, AECEnv):
       report on (the final rewards were handed out by ``last()`` before each agent's last
       step; ``observe(agent)`` still gives any agent's final observation).
 
-    A subclass's ``step`` reads ``self.terminations[agent]`` first, inside
-    ``try ... except KeyError: return self._step_after_end()``: no cost per step.
+    ``step`` is written here once: a subclass starts each episode with :meth:`_start_episode`
+    and supplies ``play_if_legal(move) -> bool`` (play an action id in range for the agent to
+    act if it is legal, with the bookkeeping; an illegal one changes nothing) and
+    ``_refusal(action, agent) -> str`` (the ``ValueError`` message for an action refused).
     """
 
     def _set_spaces(self, agents, observation_size: int, num_actions: int) -> None:
@@ -93,6 +97,38 @@ class GameAEC(CopyableEnv, AECEnv):
         action_space = spaces.Discrete(num_actions)
         self.observation_spaces = dict.fromkeys(agents, observation_space)
         self.action_spaces = dict.fromkeys(agents, action_space)
+        self._num_actions = num_actions
+
+    def _start_episode(self, first: str) -> None:
+        """Every agent in play, no rewards yet, nothing done, ``first`` to act."""
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {agent: {} for agent in agents}
+        self._rewarded = False  # whether self.rewards holds rewards handed out by the last step
+        self._skip_agent_selection = None
+        self.agent_selection = first
+
+    def step(self, action):
+        """Play ``action`` for the agent to act. An illegal action raises ``ValueError``
+        naming it and the legal ones, and changes nothing; once the agent is done, its final
+        ``step(None)``; once every agent is, PettingZoo's warning."""
+        agent = self.agent_selection
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent is done and gone
+            return self._step_after_end()
+        if done:
+            return self._was_dead_step(action)
+        try:
+            move = as_move(action, self._num_actions)
+        except ValueError:  # not an action id: the message says why
+            move = None
+        if move is None or not self.play_if_legal(move):
+            raise ValueError(self._refusal(action, agent))
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

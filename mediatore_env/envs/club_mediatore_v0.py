@@ -167,7 +167,7 @@ from ..club.moves import NUM_MOVES, PHASE_NAMES, move_text, parse_move
 from ..club.records import make_record
 from ..club.rules import ClubRules
 from ..club.view import ClubView
-from ..codec.actions import as_move, as_seat, illegal_action_message
+from ..codec.actions import as_seat, illegal_action_message
 from ..codec.club import OBSERVATION_SIZE, observation
 from ..codec.club_display import table_text
 from ..core.cards import validate_pack
@@ -228,15 +228,7 @@ class raw_env(GameAEC):
             dealer = int(self._rng.integers(4))
         self.session = Session(self.rules, dealer, packs, rng=self._rng)
         self._views = [ClubView(self.session, seat) for seat in range(4)]
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {agent: {} for agent in AGENTS}
-        self._rewarded = False
-        self._skip_agent_selection = None
-        self.agent_selection = AGENTS[self.session.to_move]
+        self._start_episode(AGENTS[self.session.to_move])
 
     @staticmethod
     def _read_options(options):
@@ -275,21 +267,9 @@ class raw_env(GameAEC):
 
     # -- steps --------------------------------------------------------------------------------
 
-    def step(self, action):
-        agent = self.agent_selection
-        try:
-            done = self.terminations[agent] or self.truncations[agent]
-        except KeyError:  # every agent is done and gone
-            return self._step_after_end()
-        if done:
-            return self._was_dead_step(action)
-        try:
-            move = as_move(action, NUM_MOVES)
-        except ValueError:
-            move = None
-        if move is None or not self.play_if_legal(move):
-            raise ValueError(illegal_action_message(action, agent, PHASE_NAMES[self.session.phase],
-                                                    self.session.legal_moves(), NUM_MOVES, move_text))
+    def _refusal(self, action, agent: str) -> str:
+        return illegal_action_message(action, agent, PHASE_NAMES[self.session.phase],
+                                      self.session.legal_moves(), NUM_MOVES, move_text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act if it is legal, with the

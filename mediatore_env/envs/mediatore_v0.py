@@ -332,15 +332,7 @@ class raw_env(GameAEC):
             dealer = int(self._rng.integers(4))
         self._finished = []
         self._start_deal(dealer, pack)
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {agent: {} for agent in AGENTS}
-        self._rewarded = False
-        self._skip_agent_selection = None
-        self.agent_selection = AGENTS[self.deal.to_move]
+        self._start_episode(AGENTS[self.deal.to_move])
 
     @staticmethod
     def _read_options(options):
@@ -394,21 +386,9 @@ class raw_env(GameAEC):
 
     # -- steps --------------------------------------------------------------------------------
 
-    def step(self, action):
-        agent = self.agent_selection
-        try:
-            done = self.terminations[agent] or self.truncations[agent]
-        except KeyError:  # every agent is done and gone
-            return self._step_after_end()
-        if done:
-            return self._was_dead_step(action)
-        try:
-            move = as_move(action)
-        except ValueError:  # not an action id: the message says why
-            move = None
-        if move is None or not self.play_if_legal(move):
-            raise ValueError(illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
-                                                    self.deal.legal_moves()))
+    def _refusal(self, action, agent: str) -> str:
+        return illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
+                                      self.deal.legal_moves())
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
