@@ -181,8 +181,8 @@ def test_a_fixed_number_of_deals_goes_on_after_a_pot_is_won_with_new_antes():
     moves(session, "accept", "alone")
     lowest(session)
     assert not session.is_over() and session.pot == 20  # won and emptied, then new antes
-    assert session.chips == [10, -10, -10, -10]
-    assert session.results[1:] == []
+    assert session.chips == [10, -10, -10, -10] and session.stakes == [5, 5, 5, 5]
+    assert session.deal_number == 2 and session.dealer == 0 and session.phase == AUCTION
 
 
 def test_until_won_stops_at_twenty_deals():

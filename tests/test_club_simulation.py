@@ -29,6 +29,9 @@ def check(session: Session) -> None:
     assert union == ALL_CARDS or session.phase == END
     assert sum(session.chips) + session.pot == 0
     assert all(s >= 0 for s in session.stakes)
+    # 4 antes, doubled by each matching since the pot was last empty (so never an odd chip)
+    doublings, rest = divmod(session.pot, 4 * session.rules.ante)
+    assert rest == 0 and doublings & (doublings - 1) == 0, session.stakes
     if session.phase == END:
         assert sum(session.chips) == 0 and session.pot == 0
 
