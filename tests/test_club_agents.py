@@ -10,7 +10,7 @@ from agents.club import ClubGreedyAgent, ClubRandomAgent, make_club_agent, play_
 from agents.club.greedy import ChiamoView
 from agents.club.tournament import run_club_tournament, session_packs
 from mediatore_env.club.game import Session
-from mediatore_env.club.moves import ACCEPT, ALONE, CALL_BASE, DISCARD, PASS, parse_move
+from mediatore_env.club.moves import ACCEPT, ALONE, AUCTION, CALL_BASE, DISCARD, PASS, parse_move
 from mediatore_env.club.rules import ClubRules
 from mediatore_env.envs import club_mediatore_v0
 from mediatore_env.mediatore.rules import CHIAMO, SOLO
@@ -112,3 +112,23 @@ def test_bad_agent_specs_say_what_is_known():
         run_club_tournament(["greedy"], sessions=1)
     assert make_club_agent("greedy:margin=0.2").margin == 0.2
     assert parse_move("accept") == ACCEPT
+
+
+class _Overbidder(ClubRandomAgent):
+    """Plays 'alone' where only 'pass' and 'accept' are legal."""
+
+    def act(self, observation, view):
+        assert observation["action_mask"][ACCEPT] == 1  # it asked for observations and got them
+        return ALONE
+
+
+def test_an_illegal_agent_move_names_the_agent_and_changes_nothing():
+    agent = _Overbidder()
+    agent.name, agent.wants_observation = "overbidder", True
+    session = Session(ClubRules(), dealer=3, packs=[STRONG])
+    with pytest.raises(ValueError, match=r"agent 'overbidder' \(_Overbidder\) at seat 0: illegal "
+                                         r"move 'alone' .*legal: pass \(0\), accept \(1\)"):
+        play_session(session, [agent, ClubRandomAgent(), ClubRandomAgent(), ClubRandomAgent()])
+    assert session.history == [] and session.phase == AUCTION
+    with pytest.raises(ValueError, match="a session needs 4 agents"):
+        play_session(session, [agent])
