@@ -27,9 +27,23 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..codec.actions import as_move
+from ..codec.actions import as_move, as_seat
 
-__all__ = ["CopyableEnv", "GameAEC"]
+__all__ = ["CopyableEnv", "GameAEC", "dealer_option"]
+
+
+def dealer_option(dealer, agents) -> int | None:
+    """The ``dealer`` option of an environment's ``reset``: None (not given), a seat 0..3 or
+    the name of an agent of ``agents``, as a seat. ``ValueError`` for anything else."""
+    if isinstance(dealer, str) and dealer in agents:
+        return list(agents).index(dealer)
+    if dealer is None:
+        return None
+    try:
+        return as_seat(dealer, "dealer")
+    except ValueError:
+        raise ValueError(f"bad dealer {dealer!r} in options; valid: 0, 1, 2, 3 or an agent "
+                         "name") from None
 
 
 class CopyableEnv:

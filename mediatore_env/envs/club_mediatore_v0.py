@@ -167,11 +167,11 @@ from ..club.moves import NUM_MOVES, PHASE_NAMES, move_text, parse_move
 from ..club.records import make_record
 from ..club.rules import ClubRules
 from ..club.view import ClubView
-from ..codec.actions import as_seat, illegal_action_message
+from ..codec.actions import illegal_action_message
 from ..codec.club import OBSERVATION_SIZE, observation
 from ..codec.club_display import table_text
 from ..core.cards import validate_pack
-from .base import GameAEC
+from .base import GameAEC, dealer_option
 from .wrappers import ProtectedEnv
 
 __all__ = ["env", "raw_env", "move_text", "parse_move", "NUM_MOVES", "OBSERVATION_SIZE"]
@@ -245,15 +245,7 @@ class raw_env(GameAEC):
             if isinstance(packs, str) or not hasattr(packs, "__iter__"):
                 raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per deal")
             packs = [list(validate_pack(pack)) for pack in packs]
-        dealer = options.get("dealer")
-        if isinstance(dealer, str) and dealer in AGENTS:
-            dealer = AGENTS.index(dealer)
-        elif dealer is not None:
-            try:
-                dealer = as_seat(dealer, "dealer")
-            except ValueError:
-                raise ValueError(f"bad dealer {dealer!r} in options; valid: 0, 1, 2, 3 or an "
-                                 "agent name") from None
+        dealer = dealer_option(options.get("dealer"), AGENTS)
         return packs, dealer
 
     # -- observations -------------------------------------------------------------------------

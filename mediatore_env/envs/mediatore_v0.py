@@ -220,7 +220,7 @@ import warnings
 import gymnasium
 import numpy as np
 
-from ..codec.actions import as_move, as_seat, illegal_action_message
+from ..codec.actions import as_move, illegal_action_message
 from ..codec.display import view_text
 from ..codec.observation import OBSERVATION_SIZE, Encoder, Table
 from ..core.cards import validate_pack
@@ -230,7 +230,7 @@ from ..mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PH
 from ..mediatore.records import make_record
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
 from ..mediatore.view import SeatView
-from .base import GameAEC
+from .base import GameAEC, dealer_option
 from .wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
@@ -347,15 +347,7 @@ class raw_env(GameAEC):
         pack = options.get("pack")
         if pack is not None:
             pack = list(validate_pack(pack))
-        dealer = options.get("dealer")
-        if isinstance(dealer, str) and dealer in AGENTS:
-            dealer = AGENTS.index(dealer)
-        elif dealer is not None:
-            try:
-                dealer = as_seat(dealer, "dealer")
-            except ValueError:
-                raise ValueError(f"bad dealer {dealer!r} in options; valid: 0, 1, 2, 3 or an "
-                                 "agent name") from None
+        dealer = dealer_option(options.get("dealer"), AGENTS)
         return pack, dealer
 
     def _start_deal(self, dealer: int, pack=None) -> None:
