@@ -90,3 +90,17 @@ def test_play_refuses_a_bad_agent_in_one_line(capsys):
         play.main(["--game", "club", "--agents", "greedy", "random"])
     assert stop.value.code == 2
     assert "one agent (for all three seats) or three" in capsys.readouterr().err
+
+
+def test_play_hides_an_agent_mediators_discards():
+    answers = iter(["pass"] + ["1"] * 500)
+    out = io.StringIO()
+    assert play.main(["--game", "club", "--seed", "5", "--seat", "1", "--session-deals", "1",
+                      "--agents", "random:accept_rate=1.0"],
+                     ask=lambda prompt: next(answers), out=out) == 0
+    lines = out.getvalue().splitlines()
+    # We pass first (seat 1, left of dealer 0); seat 2 accepts and discards face down.
+    said = [line for line in lines if line.startswith("random:accept_rate=1.0(2): ")]
+    assert said[0].endswith("accept (become the mediator)")
+    assert sum(line.endswith(": discards a card") for line in said) == 4
+    assert not any(": discard " in line for line in lines)
