@@ -1,5 +1,6 @@
 """What every environment of the package shares: copies that go on with the game
-(:class:`CopyableEnv`), and for the PettingZoo ones the end of an episode (:class:`GameAEC`).
+(:class:`CopyableEnv`), and for the PettingZoo ones the start of an episode, ``step`` and the
+end of an episode (:class:`GameAEC`).
 
 Search agents (MCTS over the environment), Ray and population training copy environments in
 the middle of a game. An environment of this package copied with ``copy.deepcopy`` or through
@@ -78,8 +79,8 @@ class CopyableEnv:
 
 
 class GameAEC(CopyableEnv, AECEnv):
-    """The base of the package's PettingZoo environments: copies (:class:`CopyableEnv`), and
-    what happens once the episode is over.
+    """The base of the package's PettingZoo environments: copies (:class:`CopyableEnv`), the
+    start of an episode, ``step``, and what happens once the episode is over.
 
     PettingZoo's AEC loop ends when every agent is done: each has taken its final ``step(None)``
     and left ``agents``, which is then empty, and with it the ``rewards``, ``terminations``,
