@@ -29,14 +29,13 @@ sum to zero (docs/rules.md 10.3).
 
 from __future__ import annotations
 
-import operator
 from typing import NamedTuple, Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, cards_of, thirds_of,
                           validate_pack)
 from ..core.tricks import playable, trick_winner
 from ..mediatore.game import Trick, deal_hands
-from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
+from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS, as_move_id
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
 from .rules import ClubRules, shares
@@ -220,16 +219,10 @@ class Session:
     def apply(self, move: int) -> None:
         """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
         move, the seat, the phase and the legal moves; the state is then left unchanged."""
-        if type(move) is not int:  # numpy integers are welcome; floats, bools, strings are not
-            try:
-                if isinstance(move, bool):
-                    raise TypeError
-                move = operator.index(move)
-            except TypeError:
-                self._raise_illegal(move)
-        if not self._is_legal(move):
-            self._raise_illegal(move)
-        self._apply(move)
+        move_id = as_move_id(move)  # numpy integers are welcome; floats, bools, strings are not
+        if move_id is None or not self._is_legal(move_id):
+            self._raise_illegal(move if move_id is None else move_id)
+        self._apply(move_id)
 
     def _raise_illegal(self, move):
         if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_MOVES:
