@@ -90,8 +90,10 @@ def derive_seed(seed: int, index: int, seat: int) -> int:
 
 
 def rotate(lineup: Sequence, rotation: int) -> list:
-    """Who plays each seat in ``rotation``: seat ``s`` gets ``lineup[(s - rotation) % 4]``."""
-    return [lineup[(s - rotation) % 4] for s in range(4)]
+    """Who plays each seat in ``rotation``: seat ``s`` gets ``lineup[(s - rotation) % n]`` for a
+    lineup of ``n`` (4 in Mediatore; the Tressette tournament rotates 3 and 2 players too)."""
+    n = len(lineup)
+    return [lineup[(s - rotation) % n] for s in range(n)]
 
 
 def cyclic_lineups(names: Sequence[str]) -> list[tuple[str, ...]]:
@@ -323,16 +325,18 @@ _WORKER: tuple[object, _Player] | None = None   # this process's player, with it
 
 
 def _play_chunk(key, args: tuple, bounds: tuple[int, int]):
-    """Deals ``bounds[0] .. bounds[1] - 1`` of the tournament ``args``. The player (its agents)
-    is built once per process and tournament, whichever executor the process serves."""
+    """Deals ``bounds[0] .. bounds[1] - 1`` of the tournament ``args``: a player class (with a
+    ``play_range(start, stop)`` method; :class:`_Player` here, the Tressette games' player in
+    :mod:`agents.tressette.tournament`) and its arguments. The player (its agents) is built
+    once per process and tournament, whichever executor the process serves."""
     global _WORKER
     if _WORKER is None or _WORKER[0] != key:
-        _WORKER = (key, _Player(*args))
+        _WORKER = (key, args[0](*args[1:]))
     return _WORKER[1].play_range(*bounds)
 
 
 def _in_this_process(key, args, bounds):
-    player = _Player(*args)  # not kept in _WORKER: the agents go when the run ends
+    player = args[0](*args[1:])  # not kept in _WORKER: the agents go when the run ends
     for i, b in enumerate(bounds):
         yield i, player.play_range(*b)
 
@@ -482,14 +486,13 @@ def _chunks(deals: int, workers: int) -> list[tuple[int, int]]:
     return [(i, min(i + size, deals)) for i in range(0, deals, size)]
 
 
-def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
-         rules: Rules | None, jobs: int | None, record_deals, progress: Callable[[int], Any] | None,
-         mode: str, ray: bool | str = False) -> TournamentResult:
-    rules = Rules() if rules is None else rules
+def check_run(deals: int, seed: int, jobs: int | None, ray: bool | str,
+              what: str = "deals") -> None:
+    """Refuse a bad seed, number of deals (games), jobs or Ray address with a ``ValueError``."""
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if not isinstance(deals, int) or deals < 1:
-        raise ValueError(f"deals must be a positive integer, got {deals!r}")
+        raise ValueError(f"{what} must be a positive integer, got {deals!r}")
     if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     if not (ray is False or ray is True or (isinstance(ray, str) and ray)):
@@ -498,16 +501,27 @@ def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
     if isinstance(ray, str) and jobs is not None:
         raise ValueError("jobs sets the workers of a local Ray instance; a cluster at an "
                          "address uses all its CPUs, so give one or the other")
+
+
+def record_numbers(record_deals, deals: int, what: str = "deals") -> list[int]:
+    """The sorted deal (game) numbers to record, each checked to lie in the run."""
     record_deals = sorted(set(map(_deal_number, record_deals)))
     outside = [d for d in record_deals if not 0 <= d < deals]
     if outside:
-        raise ValueError(f"deals to record {outside} are not in the run: with {deals} deals "
+        raise ValueError(f"{what} to record {outside} are not in the run: with {deals} {what} "
                          f"they are numbered 0-{deals - 1}")
-    start = time.perf_counter()
-    args = (rules, seed, entries, lineups, record_deals)
+    return record_deals
+
+
+def play_all(args: tuple, deals: int, jobs: int | None, ray: bool | str,
+             progress: Callable[[int], Any] | None, entries: dict) -> tuple[list, int, str]:
+    """Play deals (or games) ``0 .. deals - 1`` with the player ``args[0](*args[1:])``, in this
+    process, in ``jobs`` processes or on Ray; the results in deal order, the number of workers
+    and the executor's name. ``entries`` (name -> agent spec) are built once here first when
+    workers will play, so a bad spec fails before they start."""
     key = uuid.uuid4().hex  # tells this tournament's player apart in reused worker processes
     if ray is not False or (jobs or 1) > 1:
-        for name, spec in entries.items():  # a bad spec fails here, before workers start
+        for name, spec in entries.items():
             build_agent(spec, name)
     started_ray = False
     if ray is not False:
@@ -529,7 +543,18 @@ def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
     finally:
         if started_ray:
             ray_module.shutdown()
-    results = [deal for part in parts for deal in part]
+    return [deal for part in parts for deal in part], workers, how
+
+
+def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
+         rules: Rules | None, jobs: int | None, record_deals, progress: Callable[[int], Any] | None,
+         mode: str, ray: bool | str = False) -> TournamentResult:
+    rules = Rules() if rules is None else rules
+    check_run(deals, seed, jobs, ray)
+    record_deals = record_numbers(record_deals, deals)
+    start = time.perf_counter()
+    args = (_Player, rules, seed, entries, lineups, record_deals)
+    results, workers, how = play_all(args, deals, jobs, ray, progress, entries)
     games = [g for g, _ in results]
     records = [r for _, recs in results for r in recs]
     names = list(entries)
