@@ -246,15 +246,15 @@ def standings(names: Sequence[str], lineups: Sequence[Sequence[str]],
 
 # -- building agents ----------------------------------------------------------------------------
 
-def build_agent(spec, name: str) -> Agent:
+def build_agent(spec, name: str, registry: dict | None = None) -> Agent:
     """A fresh agent from a spec: a registry name or ``module:Class`` text (see
-    :func:`agents.make_agent`), an ``(text, {option: value})`` pair, an Agent instance (copied),
-    or an Agent class / zero-argument factory."""
+    :func:`agents.make_agent`; ``registry`` as there), an ``(text, {option: value})`` pair, an
+    Agent instance (copied), or an Agent class / zero-argument factory."""
     from . import make_agent
     if isinstance(spec, str):
-        agent = make_agent(spec)
+        agent = make_agent(spec, registry)
     elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
-        agent = make_agent(spec[0], **spec[1])
+        agent = make_agent(spec[0], registry, **spec[1])
     elif isinstance(spec, Agent):
         agent = copy.deepcopy(spec)
     elif callable(spec):
@@ -513,16 +513,18 @@ def record_numbers(record_deals, deals: int, what: str = "deals") -> list[int]:
     return record_deals
 
 
+def uses_workers(jobs: int | None, ray: bool | str) -> bool:
+    """Whether :func:`play_all` plays in other processes (Ray, or more than one job)."""
+    return ray is not False or (jobs or 1) > 1
+
+
 def play_all(args: tuple, deals: int, jobs: int | None, ray: bool | str,
-             progress: Callable[[int], Any] | None, entries: dict) -> tuple[list, int, str]:
+             progress: Callable[[int], Any] | None) -> tuple[list, int, str]:
     """Play deals (or games) ``0 .. deals - 1`` with the player ``args[0](*args[1:])``, in this
     process, in ``jobs`` processes or on Ray; the results in deal order, the number of workers
-    and the executor's name. ``entries`` (name -> agent spec) are built once here first when
-    workers will play, so a bad spec fails before they start."""
+    and the executor's name. The caller builds its agents once first when workers will play
+    (:func:`uses_workers`), so that a bad spec fails before they start."""
     key = uuid.uuid4().hex  # tells this tournament's player apart in reused worker processes
-    if ray is not False or (jobs or 1) > 1:
-        for name, spec in entries.items():
-            build_agent(spec, name)
     started_ray = False
     if ray is not False:
         ray_module = import_ray()
@@ -554,7 +556,10 @@ def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
     record_deals = record_numbers(record_deals, deals)
     start = time.perf_counter()
     args = (_Player, rules, seed, entries, lineups, record_deals)
-    results, workers, how = play_all(args, deals, jobs, ray, progress, entries)
+    if uses_workers(jobs, ray):  # a bad spec fails here, before workers start
+        for name, spec in entries.items():
+            build_agent(spec, name)
+    results, workers, how = play_all(args, deals, jobs, ray, progress)
     games = [g for g, _ in results]
     records = [r for _, recs in results for r in recs]
     names = list(entries)
