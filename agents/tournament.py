@@ -280,6 +280,22 @@ def spec_name(spec) -> str:
     return getattr(spec, "name", None) or getattr(spec, "__name__", None) or repr(spec)
 
 
+def name_lineup(agents: Sequence) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """A lineup's names, one per slot, and each name's spec. Equal specs share a name (one
+    agent listed several times); different specs with the same name get ``#2``, ``#3``..."""
+    entries: dict[str, Any] = {}
+    lineup = []
+    for spec in agents:
+        name = spec_name(spec)
+        base, k = name, 1
+        while name in entries and entries[name] is not spec and entries[name] != spec:
+            k += 1
+            name = f"{base}#{k}"
+        entries[name] = spec
+        lineup.append(name)
+    return entries, tuple(lineup)
+
+
 class _Player:
     """Plays deals for one tournament configuration (in the main process or in a worker)."""
 
@@ -585,17 +601,8 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules: Ru
     """
     if len(agents) != 4:
         raise ValueError(f"a lineup is 4 agents, one per seat; got {len(agents)}")
-    entries: dict[str, Any] = {}
-    lineup = []
-    for spec in agents:
-        name = spec_name(spec)
-        base, k = name, 1
-        while name in entries and entries[name] is not spec and entries[name] != spec:
-            k += 1
-            name = f"{base}#{k}"
-        entries[name] = spec
-        lineup.append(name)
-    return _run(entries, [tuple(lineup)], deals, seed, rules, jobs, record_deals, progress,
+    entries, lineup = name_lineup(agents)
+    return _run(entries, [lineup], deals, seed, rules, jobs, record_deals, progress,
                 "agents", ray)
 
 
