@@ -44,8 +44,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mediatore_env.core.cards import (ALL_CARDS, BIT_OF, POINTS, POWER_OF, SUIT_MASKS, SUIT_OF,
-                                      cards_of)
+from mediatore_env.core.cards import ALL_CARDS, BIT_OF, POINTS, POWER_OF, SUIT_MASKS, SUIT_OF
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import TARGET, outcome
 
