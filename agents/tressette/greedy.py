@@ -19,8 +19,9 @@ Playing for points (the normal game):
 - **Void in the suit led** it loads a friend's sure trick, else throws its cheapest card from
   its shortest suit.
 - **Leading** it cashes its masters, the one with most thirds first, from its longest suit
-  (so a napoletana is led 3, 2, Asso); with no master it leads the cheapest card of its
-  longest suit, never an Asso or a 2 that a higher card could capture.
+  (its own cards do not count against it: with a napoletana the Asso is a master, the 3 and
+  the 2 being its own); with no master it leads the cheapest card of its longest suit, never
+  an Asso or a 2 that a higher card could capture.
 
 Low Hand (switch ``low``) turns the goals round: under a foe's winning card it sheds its most
 dangerous card (most thirds, then the highest) that stays under; forced to win, it wins with
