@@ -213,7 +213,7 @@ def read_answer(text: str, listed: Sequence[int]) -> int | str:
         if 1 <= k <= len(listed):
             return listed[k - 1]
         raise BadInput(f"no move {k}: the moves are numbered 1 to {len(listed)}")
-    cards, rest = parse_cards_words(words)
+    cards, rest = parse_cards_words([w for w in words if w not in ("of", "di", "the")])
     if len(cards) != 1 or rest:
         try:
             cards = [parse_card(" ".join(words))]
