@@ -178,3 +178,17 @@ def test_replay_refuses_a_tampered_record_and_a_seat_the_game_has_not(tmp_path, 
     bad.write_text(json.dumps(record))
     one_line_error(capsys, lambda: replay([str(bad)]), "not a valid game record",
                    "result differs at 'outcome'")
+
+
+# -- the documentation ------------------------------------------------------------------------------
+
+def test_the_docs_page_shows_the_encoders_layouts_and_names_no_outside_paths():
+    from pathlib import Path
+
+    from mediatore_env.codec.tressette import layout_of, layout_table
+    text = (Path(__file__).resolve().parent.parent / "docs" / "tressette.md").read_text()
+    for players, form in ((4, "tressette_v0"), (3, "tressette3_v0"), (2, "tressette2_v0")):
+        assert layout_table(players).strip() in text  # regenerate the page if the layout moved
+        assert f"(`{form}`, {layout_of(players).size} floats)" in text
+    for outside in ("/work", "RULES.md", "seeds/", "../shared"):
+        assert outside not in text

@@ -57,13 +57,14 @@ def side_names(rules: TressetteRules, names: Sequence[str]) -> list[str]:
     return [" and ".join(names[s] for s in seats) for seats in rules.sides]
 
 
-def meld_text(seat_name: str, meld, style: str) -> str:
+def meld_text(seat_name: str, meld, style: str, verb: bool = True) -> str:
+    """``'greedy(1) declares three twos (D2 C2 S2): 3 points'`` (without the verb for lists)."""
     kind = MELD_KINDS[meld.kind]
     count = {3: "three", 4: "four"}.get(meld.cards.bit_count(), meld.cards.bit_count())
     what = "a napoletana" if kind == "napoletana" else f"{count} {kind}"
     cards = " ".join(CARD_NAMES[c] for c in cards_of(meld.cards))
-    verb = "declare" if seat_name == YOU else "declares"
-    return f"{seat_name} {verb} {what} ({cards}): {meld.points} points"
+    says = (" declare" if seat_name == YOU else " declares") if verb else ":"
+    return f"{seat_name}{says} {what} ({cards}), {meld.points} points"
 
 
 def scores_line(rules: TressetteRules, names: Sequence[str], totals, hand_points) -> str:
@@ -89,7 +90,8 @@ def view_lines(view, names: Sequence[str], style: str = "english", title: str = 
            scores_line(rules, names, view.totals, view.hand_points)
            + " · the game is to 31" + (", Low Hand: the lower total wins" if rules.low else "")]
     if view.melds:
-        out.append("Melds: " + "; ".join(meld_text(names[s], m, style) for s, m in view.melds))
+        out.append("Melds: " + "; ".join(meld_text(names[s], m, style, verb=False)
+                                         for s, m in view.melds))
     if rules.stock_size:
         out.append(f"Stock: {view.stock_size} cards")
         seen = [(s, c) for s, c in view.draws if c is not None]
