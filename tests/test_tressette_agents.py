@@ -113,6 +113,27 @@ def test_greedy_moves_do_not_depend_on_what_the_seat_cannot_know(form):
     assert compared >= 30
 
 
+def test_an_agent_reading_observations_gets_its_seats_encoding():
+    from mediatore_env.codec.tressette import observation
+
+    class MaskReader:
+        """Plays the first move its action mask allows (and checks it against the view)."""
+        name, wants_observation = "mask", True
+
+        def reset(self, seed=None):
+            pass
+
+        def act(self, obs, view):
+            expected = observation(view)
+            assert (obs["observation"] == expected["observation"]).all()
+            assert [int(m) for m in obs["action_mask"].nonzero()[0]] == view.legal_moves()
+            return view.legal_moves()[0]
+
+    game = play_game(TressetteGame(FORMS["tressette2"]), [MaskReader(), TressetteRandomAgent()],
+                     _packs(0), seeds=[0, 1])
+    assert game.is_over
+
+
 def test_random_agent_is_uniform_seeded_and_claims_only_at_its_rate():
     rules = FORMS["tressette"].replace(claim=True)
     game = TressetteGame(rules, 3)
