@@ -17,6 +17,9 @@ name           agent
 
     >>> make_agent("random:bid_rate=0.5").bid_rate
     0.5
+
+The Tressette games have their own agents and registry in :mod:`agents.tressette`
+(docs/tressette.md); :func:`make_agent` reads their names with ``registry=``.
 """
 
 from __future__ import annotations
