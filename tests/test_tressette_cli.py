@@ -8,6 +8,7 @@ import json
 import pytest
 
 from agents.tressette.tournament import game_pack
+from mediatore_env.codec.display import card_text
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tools.bench import main as bench
 from mediatore_env.tools.play import main as play
@@ -192,3 +193,19 @@ def test_the_docs_page_shows_the_encoders_layouts_and_names_no_outside_paths():
         assert f"(`{form}`, {layout_of(players).size} floats)" in text
     for outside in ("/work", "RULES.md", "seeds/", "../shared"):
         assert outside not in text
+
+
+def test_replay_shows_an_unfinished_game_to_its_last_card(tmp_path):
+    game = TressetteGame(rules=None, dealer=3)
+    game.deal(game_pack(0, 0, 0))
+    for _ in range(5):
+        game.apply(game.legal_moves()[0])
+    path = tmp_path / "part.json"
+    path.write_text(json.dumps(game.record()))
+    out = io.StringIO()
+    assert replay([str(path)], out=out, interactive=False) == 0
+    text = out.getvalue()
+    seat, card = game.history[-1]  # the first card of trick 2, after the four of trick 1
+    assert "wins the trick (1 of 10)" in text
+    assert f"  seat {seat} {card_text(card)}\n" in text
+    assert text.rstrip().endswith("(the record ends here: the game was not finished)")

@@ -133,6 +133,10 @@ class Narrator:
             return self.view.draws
         return tuple((d.seat, d.card) for d in self.game.log[-1].draws) if self.game.log else ()
 
+    def skip(self) -> None:
+        """Say nothing of what happened so far (a hand was just dealt and shown)."""
+        self.seen = self._now()
+
     def _now(self):
         g = self.game
         log = g.log[-1] if g.log else None
@@ -275,7 +279,7 @@ def play_game_at_terminal(game: TressetteGame, human: int, agents: Sequence, nam
                 term.say(*end_of_hand_lines(game, names))
             game.deal(packs(dealt))
             dealt += 1
-            narrator.seen = narrator._now()
+            narrator.skip()
             term.say("", f"{title}, hand {game.hand_number}: {names[game.dealer]} "
                      f"{'deal' if names[game.dealer] == YOU else 'deals'}, "
                      f"{names[game.current_player]} {'lead' if names[game.current_player] == YOU else 'leads'}.",
@@ -417,7 +421,7 @@ def show_record(record: dict, seat: int | None = None, style: str = "english", p
             if game.hand_number == len(packs):
                 break
             game.deal(packs[game.hand_number])
-            narrator.seen = narrator._now()
+            narrator.skip()
             pager.say("", f"-- hand {game.hand_number}: {names[game.dealer]} deals ".ljust(40, "-"))
             if seat is None:
                 w = max(map(len, names))
@@ -447,6 +451,9 @@ def show_record(record: dict, seat: int | None = None, style: str = "english", p
             pager.say(*narrator.news())
             if not game.is_over and not pager.wait():
                 return False
+    if not game.is_over:
+        pager.say(*narrator.news(), "", "(the record ends here: the game was not finished)")
+        return True
     pager.say("", f"== {label or 'Record'}: the result ".ljust(78, "="), *result_lines(game, names))
     return True
 
