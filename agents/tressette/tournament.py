@@ -156,10 +156,9 @@ class _GamePlayer:
                 points = tuple(game.totals[self.rules.side_of(s)] for s in range(n))
                 plays.append(GamePlay(k, r, tuple(game.outcome), points, game.hand_number))
                 if index in self.record_games:
-                    record = game.record()
-                    record["meta"] = dict(agents=[a.name for a in seated], game_index=index,
-                                          lineup=k, rotation=r, seed=self.seed)
-                    records.append(record)
+                    records.append(game.record(
+                        agents=[a.name for a in seated], game_index=index, lineup=k,
+                        rotation=r, seed=self.seed))
         return plays, records
 
     def play_range(self, start: int, stop: int):
