@@ -162,7 +162,8 @@ def test_the_test_packs_deal_what_they_say(players, dealer):
 def test_every_meld_kind():
     assert [(m.kind, m.points) for m in melds_of(mask("CA C2 C3 D4 D5"))] == [(NAPOLETANA, 3)]
     for kind, ranks in ((ACES, "A"), (TWOS, "2"), (THREES, "3")):
-        three, four = mask(f"D{ranks} C{ranks} B{ranks}"), mask(f"D{ranks} C{ranks} S{ranks} B{ranks}")
+        three = mask(f"D{ranks} C{ranks} B{ranks}")
+        four = mask(f"D{ranks} C{ranks} S{ranks} B{ranks}")
         assert melds_of(three) == [(kind, three, 3)]
         assert melds_of(four) == [(kind, four, 4)]
         assert melds_of(mask(f"D{ranks} C{ranks} SR BR")) == []  # two of them count nothing

@@ -72,13 +72,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.cards import NUM_CARDS, SUIT_OF, TOTAL_THIRDS
+from ..core.cards import CARD_NAMES, NUM_CARDS, SUIT_OF, TOTAL_THIRDS, format_cards
 from ..tressette.melds import NAPOLETANA
-from ..tressette.moves import NUM_MOVES
+from ..tressette.moves import NUM_MOVES, move_name
 from ..tressette.rules import FORMS, TressetteRules
 
 __all__ = ["EARLIER_HANDS", "SCORE_SCALE", "MELD_FLAGS", "Layout", "layout_of", "layout_table",
-           "write_observation", "action_mask", "observation"]
+           "write_observation", "action_mask", "observation", "table_text"]
 
 EARLIER_HANDS = {4: 5, 3: 12, 2: 5}
 SCORE_SCALE = 65
@@ -169,77 +169,78 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
         out = np.zeros(lay.size, np.float32)
     else:
         out[:] = 0
-    n, me, off = lay.players, view.seat, lay.offsets
+    n, me, off, num_sides = lay.players, view.seat, lay.offsets, lay.sides
     my_side = view.side
+    ones = []  # the indices set to 1, written at once: one numpy call instead of hundreds
+    put = ones.append
 
-    def rel(seat):
-        return (seat - me) % n
-
-    def rel_side(side):
-        return (side - my_side) % lay.sides
-
-    out[off["rules"] + (4, 3, 2).index(n)] = 1
-    out[off["rules"] + 3] = rules.low
-    out[off["rules"] + 4] = rules.claim
-    out[off["rules"] + 5] = n == 2 and rules.show_draws
-    out[off["dealer"] + rel(view.dealer)] = 1
+    at = off["rules"]
+    put(at + (4, 3, 2).index(n))
+    if rules.low:
+        put(at + 3)
+    if rules.claim:
+        put(at + 4)
+    if n == 2 and rules.show_draws:
+        put(at + 5)
+    put(off["dealer"] + (view.dealer - me) % n)
     if view.current_player is not None:
-        out[off["to_move"] + rel(view.current_player)] = 1
-    _cards(out, off["hand"], view.hand)
+        put(off["to_move"] + (view.current_player - me) % n)
+    _cards(put, off["hand"], view.hand)
 
-    tricks = list(view.tricks)
     cards_at, leader_at, winner_at = off["trick_cards"], off["trick_leader"], off["trick_winner"]
     played = off["played"]
-    for slot, trick in enumerate(tricks):
-        _trick(out, cards_at, leader_at, slot, n, rel(trick.leader), trick.cards, played)
-        out[winner_at + slot * n + rel(trick.winner)] = 1
+    slot = -1
+    for slot, trick in enumerate(view.tricks):
+        leader = (trick.leader - me) % n
+        _trick(put, cards_at, leader_at, slot, n, leader, trick.cards, played)
+        put(winner_at + slot * n + (trick.winner - me) % n)
     if view.trick:
-        _trick(out, cards_at, leader_at, len(tricks), n, rel(view.leader), view.trick, played)
+        leader = (view.leader - me) % n
+        _trick(put, cards_at, leader_at, slot + 1, n, leader, view.trick, played)
 
     for seat, meld in view.melds:
-        r = rel(seat)
-        _cards(out, off["meld_cards"] + r * NUM_CARDS, meld.cards)
-        out[off["meld_kinds"] + r * MELD_FLAGS + meld_flag(meld)] = 1
+        r = (seat - me) % n
+        _cards(put, off["meld_cards"] + r * NUM_CARDS, meld.cards)
+        put(off["meld_kinds"] + r * MELD_FLAGS + meld_flag(meld))
     if n == 2:
         for k, (_, card) in enumerate(view.draws):
             if card is not None:
-                out[off["draws"] + k * NUM_CARDS + card] = 1
+                put(off["draws"] + k * NUM_CARDS + card)
         out[off["stock"]] = view.stock_size / DRAWS
-    for seat, thirds in enumerate(view.thirds):
-        out[off["thirds"] + rel(seat)] = thirds / TOTAL_THIRDS
-    for side, points in enumerate(view.hand_points):
-        out[off["hand_points"] + rel_side(side)] = points / SCORE_SCALE
-    for side, total in enumerate(view.totals):
-        out[off["totals"] + rel_side(side)] = total / SCORE_SCALE
 
-    hands = view.hands_played
     # The earlier hands: every hand but the one being played (or, between hands and at the
     # end, the last one: its points and melds are in the blocks above).
-    earlier = hands[:-1][::-1][:lay.earlier]
-    for i, hand in enumerate(earlier):
+    for i, (dealer, points, melds) in enumerate(view.earlier_hands()[:lay.earlier]):
         at = off["earlier"] + i * lay.hand_len
-        out[at] = 1
-        out[at + 1 + rel(hand["dealer"])] = 1
-        for side, points in enumerate(hand["points"]):
-            out[at + 1 + n + rel_side(side)] = points / SCORE_SCALE
-        for seat, meld in hand["melds"]:
-            out[at + 1 + n + lay.sides + rel(seat) * MELD_FLAGS + meld_flag(meld)] = 1
+        put(at)
+        put(at + 1 + (dealer - me) % n)
+        for side, p in enumerate(points):
+            out[at + 1 + n + (side - my_side) % num_sides] = p / SCORE_SCALE
+        for seat, meld in melds:
+            put(at + 1 + n + num_sides + (seat - me) % n * MELD_FLAGS + meld_flag(meld))
+    out[ones] = 1
+
+    for seat, thirds in enumerate(view.thirds):
+        out[off["thirds"] + (seat - me) % n] = thirds / TOTAL_THIRDS
+    for side, points in enumerate(view.hand_points):
+        out[off["hand_points"] + (side - my_side) % num_sides] = points / SCORE_SCALE
+    for side, total in enumerate(view.totals):
+        out[off["totals"] + (side - my_side) % num_sides] = total / SCORE_SCALE
     return out
 
 
-def _cards(out: np.ndarray, at: int, mask: int) -> None:
+def _cards(put, at: int, mask: int) -> None:
     while mask:
         low = mask & -mask
-        out[at + low.bit_length() - 1] = 1
+        put(at + low.bit_length() - 1)
         mask ^= low
 
 
-def _trick(out, cards_at, leader_at, slot, n, leader, cards, played) -> None:
-    out[leader_at + slot * n + leader] = 1
+def _trick(put, cards_at, leader_at, slot, n, leader, cards, played) -> None:
+    put(leader_at + slot * n + leader)
     for k, card in enumerate(cards):
-        r = (leader + k) % n
-        out[cards_at + (slot * n + r) * NUM_CARDS + card] = 1
-        out[played + card] = 1
+        put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + card)
+        put(played + card)
 
 
 def action_mask(view) -> np.ndarray:
@@ -253,3 +254,36 @@ def action_mask(view) -> np.ndarray:
 def observation(view) -> dict:
     """``{"observation": float32 vector, "action_mask": int8[41]}`` of ``view``'s seat."""
     return {"observation": write_observation(view), "action_mask": action_mask(view)}
+
+
+def table_text(view, names=None, title: str = "tressette") -> str:
+    """The table as ``view``'s seat sees it, as text: the scores, this hand's melds and tricks,
+    the trick on the table, the seat's hand and its legal moves (or the outcome)."""
+    rules = view.rules
+    n = rules.players
+    names = names or [f"seat {s}" for s in range(n)]
+    sides = ["+".join(names[s] for s in seats) for seats in rules.sides]
+    lines = [f"{title} · hand {view.hand_number} · dealer {names[view.dealer]}"
+             + (" · Low Hand" if rules.low else "") + (" · claims" if rules.claim else ""),
+             "totals: " + ", ".join(f"{sides[i]} {t}" for i, t in enumerate(view.totals))
+             + f" (this hand: {', '.join(map(str, view.hand_points))})"]
+    for seat, meld in view.melds:
+        lines.append(f"meld: {names[seat]} {meld}")
+    for k, trick in enumerate(view.tricks, 1):
+        played = ", ".join(f"{names[(trick.leader + i) % n]} {CARD_NAMES[c]}"
+                           for i, c in enumerate(trick.cards))
+        lines.append(f"trick {k}: {played} -> {names[trick.winner]}")
+    if view.trick:
+        lines.append("on the table: " + ", ".join(
+            f"{names[(view.leader + i) % n]} {CARD_NAMES[c]}" for i, c in enumerate(view.trick)))
+    if n == 2:
+        seen = [f"{names[s]} {CARD_NAMES[c] if c is not None else '??'}" for s, c in view.draws]
+        drawn = f"; drawn: {', '.join(seen)}" if seen else ""
+        lines.append(f"stock: {view.stock_size} cards{drawn}")
+    lines.append(f"{names[view.seat]} holds: {format_cards(view.hand)}")
+    if view.is_over:
+        lines.append("over: " + ", ".join(f"{names[s]} {o:+d}" for s, o in enumerate(view.outcome))
+                     + f" ({view.end_reason})")
+    elif view.current_player == view.seat:
+        lines.append("to play: " + " ".join(move_name(m) for m in view.legal_moves()))
+    return "\n".join(lines)

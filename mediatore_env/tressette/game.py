@@ -104,7 +104,7 @@ class HandLog:
     game appends to the current hand's log; a finished hand's log is never changed."""
 
     __slots__ = ("number", "dealer", "pack", "dealt", "dead", "stock", "tricks", "melds",
-                 "draws", "meld_points", "thirds", "last_winner")
+                 "draws", "meld_points", "thirds", "last_winner", "final_points")
 
     def __init__(self, rules: TressetteRules, number: int, dealer: int, pack: tuple[int, ...]):
         self.number, self.dealer, self.pack = number, dealer, pack
@@ -116,10 +116,13 @@ class HandLog:
         self.meld_points = [0] * rules.num_sides
         self.thirds = [0] * rules.players
         self.last_winner: int | None = None
+        self.final_points: tuple[int, ...] | None = None  # set once the hand is played out
 
     def points(self, rules: TressetteRules) -> list[int]:
         """Each side's points in this hand so far: melds, the cards taken (thirds rounded
         down, per side), the last trick."""
+        if self.final_points is not None:
+            return list(self.final_points)
         return [self.side_points(rules, side) for side in range(rules.num_sides)]
 
     def side_points(self, rules: TressetteRules, side: int) -> int:
@@ -388,6 +391,8 @@ class TressetteGame:
             self._end(side, "false_claim", false_claim_outcome(self.rules, side))
 
     def _end_hand(self) -> None:
+        log = self.log[-1]
+        log.final_points = tuple(log.points(self.rules))
         self.current_player = self.leader = None
         if self.first_to_target is not None:
             # With `claim`, a hand ended unclaimed after a side reached 31: the score sheet

@@ -67,7 +67,8 @@ class TressetteRules:
 
     @classmethod
     def from_dict(cls, switches: dict) -> "TressetteRules":
-        """Rules from a dict of switches; an unknown name raises ``ValueError`` naming the valid ones."""
+        """Rules from a dict of switches; an unknown name raises ``ValueError`` naming the
+        valid ones."""
         if not isinstance(switches, dict):
             raise ValueError(f"rules must be a dict of switches, got {switches!r}")
         unknown = sorted(set(switches) - set(SWITCHES), key=str)
@@ -86,7 +87,8 @@ class TressetteRules:
 
     @property
     def form(self) -> str:
-        """The form's name in :data:`FORMS`: ``'tressette'``, ``'tressette3'`` or ``'tressette2'``."""
+        """The form's name in :data:`FORMS`: ``'tressette'``, ``'tressette3'`` or
+        ``'tressette2'``."""
         return FORM_OF_PLAYERS[self.players]
 
     @property

@@ -116,6 +116,12 @@ class TressetteView:
                       "melds": tuple(log.melds), "draws": self._draws(log),
                       "points": tuple(log.points(rules))} for log in self._game.log)
 
+    def earlier_hands(self) -> list[tuple]:
+        """The hands played out before the current (or last) one, the most recent first, as
+        ``(dealer, points by side, melds)``: what the observation keeps of them."""
+        log = self._game.log
+        return [(h.dealer, h.final_points, h.melds) for h in reversed(log[:-1])]
+
     def legal_moves(self) -> list[int]:
         """This seat's legal moves: empty unless it is the seat to move."""
         g = self._game
