@@ -97,6 +97,10 @@ def test_outcomes_of_the_spec():
     low3 = three.replace(low=True)
     assert outcome(low3, [31, 10, 12], ender=0) == (-1, 2, -1)
     assert outcome(low3, [10, 31, 10], ender=1) == (1, -2, 1)  # the two others tie: +1 each
+    # Ties that only claims make possible go against the side that ended the game.
+    assert outcome(low3, [31, 31, 40], ender=0) == (-1, 2, -1)
+    assert outcome(low3, [35, 35, 35], ender=2) == (1, 1, -2)
+    assert outcome(four.replace(low=True), [33, 33], ender=1) == (1, -1, 1, -1)
     # A false claim: the claimant's side loses.
     assert false_claim_outcome(four, 1) == (1, -1, 1, -1)
     assert false_claim_outcome(three, 2) == (1, 1, -2)
