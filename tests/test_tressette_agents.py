@@ -265,3 +265,17 @@ def test_greedy_beats_random_far_beyond_noise(form, lineup, least):
     greedy = result.standing("greedy")
     assert greedy.ci[0] > least  # 95% interval's low end, in units per game
     assert result.standing("random").ci[1] < 0
+
+
+def test_the_examples_in_the_docstrings_run():
+    import doctest
+
+    import agents.tressette
+    import agents.tressette.greedy
+    import agents.tressette.random_agent
+    import agents.tressette.tournament
+    for module in (agents.tressette, agents.tressette.greedy, agents.tressette.random_agent,
+                   agents.tressette.tournament):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__
+    assert doctest.testmod(agents.tressette.tournament).attempted >= 2
