@@ -277,5 +277,4 @@ def test_the_examples_in_the_docstrings_run():
     for module in (agents.tressette, agents.tressette.greedy, agents.tressette.random_agent,
                    agents.tressette.tournament):
         result = doctest.testmod(module)
-        assert result.failed == 0, module.__name__
-    assert doctest.testmod(agents.tressette.tournament).attempted >= 2
+        assert result.failed == 0 and result.attempted, module.__name__

@@ -6,6 +6,15 @@ throws its games away measures nothing. So the random player claims only with pr
 ``claim_rate`` (default 0: never), and plays a uniform legal card otherwise.
 ``TressetteRandomAgent(claim_rate=None)`` is uniform over every legal move, the claim
 included.
+
+    >>> from mediatore_env.tressette import FORMS, TressetteGame
+    >>> game = TressetteGame(FORMS["tressette2"].replace(claim=True))
+    >>> game.deal(list(range(40)))
+    >>> agent = TressetteRandomAgent()
+    >>> agent.reset(seed=1)
+    >>> move = agent.act(None, game.view(0))
+    >>> move in game.legal_moves() and move != CLAIM
+    True
 """
 
 from __future__ import annotations
