@@ -21,8 +21,8 @@ from test_tressette_engine import HAND_2, play_hand, play_trick, scripted_game
 from tressette_packs import build_pack, cards
 
 from mediatore_env.codec import tressette as codec
-from mediatore_env.codec.tressette import (EARLIER_HANDS, SCORE_SCALE, action_mask, layout_of,
-                                           observation, write_observation)
+from mediatore_env.codec.tressette import (EARLIER_HANDS, SCORE_SCALE, Encoder, action_mask,
+                                           layout_of, observation, write_observation)
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tressette import CLAIM, FORMS, TressetteGame, move_name, random_pack
 
@@ -193,3 +193,32 @@ def test_observation_dict():
     out = np.ones(layout_of(3).size, np.float32)
     assert write_observation(game.view(1), out) is out
     assert np.array_equal(out, obs["observation"])
+
+
+@pytest.mark.parametrize("form, switches", [
+    ("tressette", {}), ("tressette", {"claim": True, "low": True}), ("tressette3", {}),
+    ("tressette2", {}), ("tressette2", {"show_draws": False})])
+def test_the_incremental_encoder_writes_what_the_plain_writer_writes(form, switches):
+    """Encoder (the environments' writer) against write_observation, every seat, every move,
+    over whole games (new hands, melds, draws, the end)."""
+    rules = FORMS[form].replace(**switches)
+    rng = random.Random(form + str(switches))
+    for g in range(6):
+        game = TressetteGame(rules, dealer=g % rules.players)
+        encoders = [Encoder(rules, seat) for seat in range(rules.players)]
+        while True:
+            if game.needs_pack:
+                game.deal(random_pack(rng))
+            for seat, encoder in enumerate(encoders):
+                if rng.random() < 0.5 or game.is_over:  # sometimes several moves between looks
+                    view = game.view(seat)
+                    assert np.array_equal(encoder.encode(view), write_observation(view))
+            if game.is_over:
+                break
+            moves = game.legal_moves()
+            game.apply(CLAIM if CLAIM in moves and rng.random() < 0.01 else
+                       rng.choice([m for m in moves if m != CLAIM]))
+        encoders[0].reset()
+        other = TressetteGame(rules, dealer=0)
+        other.deal(random_pack(rng))
+        assert np.array_equal(encoders[0].encode(other.view(0)), write_observation(other.view(0)))

@@ -64,6 +64,12 @@ earlier (H*(1+n+S+n*10))  the earlier hands, most recent first: present (1), dea
 with ``n`` players, ``S`` sides, ``T`` tricks a hand (10, or 20 two-handed), ``H`` earlier
 hands kept; the draws and stock blocks are empty (length 0) but two-handed. Sizes: 2217
 four-handed, 1955 three-handed, 2802 two-handed.
+
+Two writers fill this layout, and a test holds them equal at every step of random games of
+every form: :func:`write_observation` writes the vector from scratch, plainly (the
+reference); the :class:`Encoder` behind the environments keeps one seat's vector in a
+preallocated buffer and writes only what happened since it last looked (on a random game,
+27 us of CPU a look against the plain writer's 46).
 """
 
 from __future__ import annotations
@@ -78,7 +84,7 @@ from ..tressette.moves import NUM_MOVES, move_name
 from ..tressette.rules import FORMS, TressetteRules
 
 __all__ = ["EARLIER_HANDS", "SCORE_SCALE", "MELD_FLAGS", "Layout", "layout_of", "layout_table",
-           "write_observation", "action_mask", "observation", "table_text"]
+           "write_observation", "Encoder", "action_mask", "observation", "table_text"]
 
 EARLIER_HANDS = {4: 5, 3: 12, 2: 5}
 SCORE_SCALE = 65
@@ -174,14 +180,7 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
     ones = []  # the indices set to 1, written at once: one numpy call instead of hundreds
     put = ones.append
 
-    at = off["rules"]
-    put(at + (4, 3, 2).index(n))
-    if rules.low:
-        put(at + 3)
-    if rules.claim:
-        put(at + 4)
-    if n == 2 and rules.show_draws:
-        put(at + 5)
+    _rules_ones(put, lay, rules)
     put(off["dealer"] + (view.dealer - me) % n)
     if view.current_player is not None:
         put(off["to_move"] + (view.current_player - me) % n)
@@ -210,22 +209,9 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
 
     # The earlier hands: every hand but the one being played (or, between hands and at the
     # end, the last one: its points and melds are in the blocks above).
-    for i, (dealer, points, melds) in enumerate(view.earlier_hands()[:lay.earlier]):
-        at = off["earlier"] + i * lay.hand_len
-        put(at)
-        put(at + 1 + (dealer - me) % n)
-        for side, p in enumerate(points):
-            out[at + 1 + n + (side - my_side) % num_sides] = p / SCORE_SCALE
-        for seat, meld in melds:
-            put(at + 1 + n + num_sides + (seat - me) % n * MELD_FLAGS + meld_flag(meld))
+    _earlier(put, out, lay, view, me)
     out[ones] = 1
-
-    for seat, thirds in enumerate(view.thirds):
-        out[off["thirds"] + (seat - me) % n] = thirds / TOTAL_THIRDS
-    for side, points in enumerate(view.hand_points):
-        out[off["hand_points"] + (side - my_side) % num_sides] = points / SCORE_SCALE
-    for side, total in enumerate(view.totals):
-        out[off["totals"] + (side - my_side) % num_sides] = total / SCORE_SCALE
+    _scores(out, lay, view, me)
     return out
 
 
@@ -241,6 +227,129 @@ def _trick(put, cards_at, leader_at, slot, n, leader, cards, played) -> None:
     for k, card in enumerate(cards):
         put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + card)
         put(played + card)
+
+
+class Encoder:
+    """One seat's observation kept up to date in a preallocated buffer: each call writes only
+    what happened since the last (new cards played, melds, draws; the earlier hands once a
+    hand), and rewrites the few small blocks that change in place (hand, turn, scores). The
+    same vector as :func:`write_observation`, which a test holds it equal to at every step.
+
+    An encoder follows one game: make a new one (or call :meth:`reset`) for the next game."""
+
+    def __init__(self, rules: TressetteRules, seat: int):
+        self.layout = layout_of(rules)
+        self.seat = seat
+        self.array = np.zeros(self.layout.size, np.float32)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the game: the next :meth:`encode` writes everything."""
+        self._hand_number = -1
+        self._tricks = self._table = self._melds = self._draws = 0
+
+    def _new_hand(self, view) -> None:
+        """A new hand (or the first look at a game): clear the vector, write the rules and the
+        earlier hands."""
+        lay, out = self.layout, self.array
+        out[:] = 0
+        ones: list[int] = []
+        _rules_ones(ones.append, lay, view.rules)
+        _earlier(ones.append, out, lay, view, self.seat)
+        out[ones] = 1
+        self._hand_number = view.hand_number
+        self._tricks = self._table = self._melds = self._draws = 0
+
+    def encode(self, view) -> np.ndarray:
+        """The vector of ``view`` (of this encoder's seat) now: the encoder's own buffer, to
+        be copied by a caller that keeps it."""
+        if view.hand_number != self._hand_number:
+            self._new_hand(view)
+        lay, out, me = self.layout, self.array, self.seat
+        off, n = lay.offsets, lay.players
+        ones: list[int] = []
+        put = ones.append
+        cards_at, leader_at, winner_at = off["trick_cards"], off["trick_leader"], off["trick_winner"]
+        played = off["played"]
+        tricks = view.tricks
+        for slot in range(self._tricks, len(tricks)):
+            trick = tricks[slot]
+            leader = (trick.leader - me) % n
+            skip = self._table if slot == self._tricks else 0  # cards written from the table
+            put(leader_at + slot * n + leader)
+            for k in range(skip, len(trick.cards)):
+                card = trick.cards[k]
+                put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + card)
+                put(played + card)
+            put(winner_at + slot * n + (trick.winner - me) % n)
+            self._table = 0
+        self._tricks = slot = len(tricks)
+        table = view.trick
+        if len(table) > self._table:
+            leader = (view.leader - me) % n
+            put(leader_at + slot * n + leader)
+            for k in range(self._table, len(table)):
+                put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + table[k])
+                put(played + table[k])
+            self._table = len(table)
+        melds = view.melds
+        for seat, meld in melds[self._melds:]:
+            r = (seat - me) % n
+            _cards(put, off["meld_cards"] + r * NUM_CARDS, meld.cards)
+            put(off["meld_kinds"] + r * MELD_FLAGS + meld_flag(meld))
+        self._melds = len(melds)
+        if n == 2:
+            draws = view.draws
+            for k in range(self._draws, len(draws)):
+                card = draws[k][1]
+                if card is not None:
+                    put(off["draws"] + k * NUM_CARDS + card)
+            self._draws = len(draws)
+            out[off["stock"]] = view.stock_size / DRAWS
+        # The blocks that change in place: dealer, turn, hand, scores.
+        out[off["dealer"]:off["dealer"] + 2 * n + NUM_CARDS] = 0  # dealer, to_move, hand
+        put(off["dealer"] + (view.dealer - me) % n)
+        if view.current_player is not None:
+            put(off["to_move"] + (view.current_player - me) % n)
+        _cards(put, off["hand"], view.hand)
+        out[ones] = 1
+        _scores(out, lay, view, me)
+        return out
+
+
+def _rules_ones(put, lay: Layout, rules: TressetteRules) -> None:
+    at = lay.offsets["rules"]
+    put(at + (4, 3, 2).index(lay.players))
+    if rules.low:
+        put(at + 3)
+    if rules.claim:
+        put(at + 4)
+    if lay.players == 2 and rules.show_draws:
+        put(at + 5)
+
+
+def _earlier(put, out: np.ndarray, lay: Layout, view, me: int) -> None:
+    """The earlier hands block (the hands before the current or last one, most recent first)."""
+    n, num_sides, my_side = lay.players, lay.sides, view.side
+    for i, (dealer, points, melds) in enumerate(view.earlier_hands()[:lay.earlier]):
+        at = lay.offsets["earlier"] + i * lay.hand_len
+        put(at)
+        put(at + 1 + (dealer - me) % n)
+        for side, p in enumerate(points):
+            out[at + 1 + n + (side - my_side) % num_sides] = p / SCORE_SCALE
+        for seat, meld in melds:
+            put(at + 1 + n + num_sides + (seat - me) % n * MELD_FLAGS + meld_flag(meld))
+
+
+def _scores(out: np.ndarray, lay: Layout, view, me: int) -> None:
+    """The thirds, hand points and totals blocks (every value rewritten)."""
+    off, n, num_sides, my_side = lay.offsets, lay.players, lay.sides, view.side
+    for seat, thirds in enumerate(view.thirds):
+        out[off["thirds"] + (seat - me) % n] = thirds / TOTAL_THIRDS
+    for side, points in enumerate(view.hand_points):
+        out[off["hand_points"] + (side - my_side) % num_sides] = points / SCORE_SCALE
+    for side, total in enumerate(view.totals):
+        out[off["totals"] + (side - my_side) % num_sides] = total / SCORE_SCALE
 
 
 def action_mask(view) -> np.ndarray:

@@ -14,7 +14,7 @@ import gymnasium
 import numpy as np
 
 from ..codec.actions import as_move, as_seat
-from ..codec.tressette import layout_of, table_text, write_observation
+from ..codec.tressette import Encoder, layout_of, table_text
 from ..core.cards import validate_pack
 from ..tressette.game import TressetteGame, random_pack
 from ..tressette.moves import NUM_MOVES, move_name
@@ -75,6 +75,7 @@ class TressetteAEC(GameAEC):
         self._packs = packs
         self.game = TressetteGame(self.rules, dealer)
         self._views = [TressetteView(self.game, seat) for seat in range(self.players)]
+        self._encoders = [Encoder(self.rules, seat) for seat in range(self.players)]
         agents = self._agents
         self.agents = list(agents)
         self.rewards = dict.fromkeys(agents, 0.0)
@@ -137,8 +138,7 @@ class TressetteAEC(GameAEC):
 
     def observe(self, agent):
         seat = self._seats[agent]
-        view = self._views[seat]
-        observation = write_observation(view)
+        observation = self._encoders[seat].encode(self._views[seat]).copy()
         mask = np.zeros(NUM_MOVES, _INT8)
         if self.game.current_player == seat:
             mask[self.game.legal_moves()] = 1

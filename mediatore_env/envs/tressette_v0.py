@@ -163,7 +163,9 @@ A bad value raises `ValueError`; an unknown option is ignored with a warning.
 `env()` is `raw_env` in `ProtectedEnv` (`mediatore_env.envs.wrappers`), which behaves as
 PettingZoo's standard wrapper chain in one layer; `standard_wrapped_env()` builds the chain.
 The end of an episode and copies (`copy.deepcopy`, `pickle`, at any point) behave as in
-`mediatore_v0` (`mediatore_env.envs.base`).
+`mediatore_v0` (`mediatore_env.envs.base`). Random legal play through `env()` runs at about
+20,000 decisions per second of CPU time (`python benchmarks/bench_tressette_env.py`, on a
+shared AMD EPYC core).
 
 ## Version History
 
