@@ -120,55 +120,55 @@ def moves_text(moves: Sequence[int], style: str) -> list[str]:
 
 
 class Narrator:
-    """Says what happened since it last looked: cards played, tricks won, melds, draws, the
-    end of a hand. ``source`` is a TressetteView (what its seat saw) or ``None`` with a game
-    (the open table: every draw shown)."""
+    """Says what happened since it last looked: cards played, tricks won, melds, draws.
 
-    def __init__(self, game: TressetteGame, view, names: Sequence[str], style: str):
-        self.game, self.view, self.names, self.style = game, view, names, style
+    It reads a seat's ``view`` only (every fact it tells is public, or that seat's own), so
+    the human's screen cannot tell more than the seat knows; given the ``game`` as well (the
+    open table of a replay) it names every card drawn from the stock."""
+
+    def __init__(self, view, names: Sequence[str], style: str, game: TressetteGame | None = None):
+        self.view, self.names, self.style, self.game = view, names, style, game
         self.seen = (0, 0, 0, 0, 0)  # hand number, tricks, cards of the trick, melds, draws
 
     def _draws(self):
-        if self.view is not None:
+        if self.game is None:
             return self.view.draws
         return tuple((d.seat, d.card) for d in self.game.log[-1].draws) if self.game.log else ()
+
+    def _now(self):
+        v = self.view
+        return (v.hand_number, len(v.tricks), len(v.trick), len(v.melds), len(self._draws()))
 
     def skip(self) -> None:
         """Say nothing of what happened so far (a hand was just dealt and shown)."""
         self.seen = self._now()
 
-    def _now(self):
-        g = self.game
-        log = g.log[-1] if g.log else None
-        return (g.hand_number, len(log.tricks) if log else 0, len(g.trick),
-                len(log.melds) if log else 0, len(log.draws) if log else 0)
+    def _cards(self, leader: int, cards, skip: int) -> str:
+        players = self.view.players
+        return trick_line((leader + skip) % players, cards[skip:], self.names, players, self.style)
 
     def news(self) -> list[str]:
-        g, names, style = self.game, self.names, self.style
+        v, names = self.view, self.names
         hand, tricks, cards, melds, draws = self.seen
         now = self._now()
         if now[0] != hand:  # a new hand: nothing of it said yet
             tricks = cards = melds = draws = 0
         out = []
-        log = g.log[-1] if g.log else None
-        players = g.rules.players
-        for trick in (log.tricks[tricks:] if log else []):
-            rest = trick.cards[cards:]
-            out.append(f"  {trick_line((trick.leader + cards) % players, rest, names, players, style)}"
-                       if rest else "")
-            out[-1] += f"  -> {names[trick.winner]} {'win' if names[trick.winner] == YOU else 'wins'}" \
-                       f" the trick ({len(log.tricks)} of {g.rules.num_tricks})"
+        for leader, played, winner in v.tricks[tricks:]:
+            told = self._cards(leader, played, cards) + "  " if cards < len(played) else ""
+            who = names[winner]
+            out.append(f"  {told}-> {who} {'win' if who == YOU else 'wins'} the trick "
+                       f"({len(v.tricks)} of {v.rules.num_tricks})")
             cards = 0
-        if g.trick[cards:]:
-            out.append(f"  {trick_line((g.leader + cards) % players, g.trick[cards:], names, players, style)}")
-        for seat, meld in (log.melds[melds:] if log else []):
-            out.append("  " + meld_text(names[seat], meld, style))
+        if len(v.trick) > cards:
+            out.append("  " + self._cards(v.leader, v.trick, cards))
+        out += ["  " + meld_text(names[seat], meld, self.style) for seat, meld in v.melds[melds:]]
         for seat, card in self._draws()[draws:]:
             verb = "draw" if names[seat] == YOU else "draws"
-            out.append(f"  {names[seat]} {verb} " + ("a card" if card is None
-                                                      else card_label(card, style)))
+            out.append(f"  {names[seat]} {verb} "
+                       + ("a card" if card is None else card_label(card, self.style)))
         self.seen = now
-        return [line for line in out if line.strip()]
+        return out
 
 
 def end_of_hand_lines(game: TressetteGame, names: Sequence[str]) -> list[str]:
@@ -268,7 +268,7 @@ def play_game_at_terminal(game: TressetteGame, human: int, agents: Sequence, nam
         if s != human:
             agent.reset(None if seeds is None else seeds[s])
     view = game.view(human)
-    narrator = Narrator(game, view, names, style)
+    narrator = Narrator(view, names, style)
     encode = None
     if any(a is not None and getattr(a, "wants_observation", True) for a in agents):
         from ..codec.tressette import observation as encode
@@ -411,7 +411,8 @@ def show_record(record: dict, seat: int | None = None, style: str = "english", p
     game = TressetteGame(rules, record["dealer"])
     packs = list(record["packs"])
     view = None if seat is None else game.view(seat)
-    narrator = Narrator(game, view, names, style)
+    narrator = Narrator(game.view(0) if seat is None else view, names, style,
+                        game if seat is None else None)
     moves = list(record["moves"])
     i = 0
     while not game.is_over:
