@@ -209,3 +209,18 @@ def test_replay_shows_an_unfinished_game_to_its_last_card(tmp_path):
     assert "wins the trick (1 of 10)" in text
     assert f"  seat {seat} {card_text(card)}\n" in text
     assert text.rstrip().endswith("(the record ends here: the game was not finished)")
+
+
+def test_a_seats_replay_hides_the_others_draws_without_show_draws(tmp_path, capsys):
+    bench(["--game", "tressette2", "--agents", "greedy", "random", "--rule", "show_draws=off",
+           "--deals", "1", "-q", "--save-records", str(tmp_path)])
+    capsys.readouterr()
+    path = tmp_path / "game00000_rot0.json"
+    record = json.loads(path.read_text())
+    out = io.StringIO()
+    assert replay([str(path), "--seat", "0", "--cards", "short"], out=out, interactive=False) == 0
+    text = out.getvalue()
+    drawn = [(d["seat"], d["card"]) for hand in record["result"]["hands"] for d in hand["draws"]]
+    assert drawn and text.count("random(1) draws a card") == sum(s == 1 for s, _ in drawn)
+    assert all(f"greedy(0) draws {card}" in text for s, card in drawn if s == 0)
+    assert not any(f"random(1) draws {card}" in text for s, card in drawn if s == 1)
