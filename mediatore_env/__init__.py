@@ -13,7 +13,8 @@ layers listed before it::
     tools/       command-line tools: mediatore-play, -replay, -bench, -tables
 
 ``tests/test_layers.py`` fails if a module imports from a layer listed after its own. The
-engine (``core``, ``mediatore``) needs neither numpy nor PettingZoo nor Gymnasium.
+engines (``core``, ``mediatore``, ``tressette``) need neither numpy nor PettingZoo nor
+Gymnasium.
 
 What most users need is here::
 

@@ -157,7 +157,8 @@ replays it bit for bit).
 `reset(seed=None, options=None)`: a seed fixes the first dealer and the packs (the same seed,
 the same game for the same actions). The options `{"packs": [pack, ...], "dealer": d}` replay
 a given game: the first hands are dealt from the packs given (40 cards each, ids or texts such
-as `"D3"`), any further hand from the seeded generator; the dealer as a seat or an agent name.
+as `"D3"`), any further hand from the seeded generator; the dealer as a seat or an agent name
+(give it with the packs: the hands depend on it; without it the generator draws it).
 A bad value raises `ValueError`; an unknown option is ignored with a warning.
 
 `env()` is `raw_env` in `ProtectedEnv` (`mediatore_env.envs.wrappers`), which behaves as

@@ -25,8 +25,8 @@ import json
 import operator
 from typing import NamedTuple, Sequence
 
-from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF, validate_pack
-from ..core.tricks import trick_winner
+from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
+from ..core.tricks import playable, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_name, parse_move
 from .rules import (BATCH, LAST_TRICK_POINTS, TARGET, TressetteRules, false_claim_outcome,
@@ -245,10 +245,7 @@ class TressetteGame:
         seat = self.current_player
         if seat is None:
             return []
-        hand = self.hands[seat]
-        if self.trick:
-            hand = hand & SUIT_MASKS[SUIT_OF[self.trick[0]]] or hand
-        moves = cards_of_ascending(hand)
+        moves = cards_of_ascending(playable(self.hands[seat], self.trick))
         if self.rules.claim:
             moves.append(CLAIM)
         return moves
@@ -265,13 +262,7 @@ class TressetteGame:
             return self.rules.claim
         if not 0 <= move < NUM_CARDS:
             return False
-        hand = self.hands[seat]
-        if not hand >> move & 1:
-            return False
-        if not self.trick:
-            return True
-        suit_mask = SUIT_MASKS[SUIT_OF[self.trick[0]]]
-        return bool(1 << move & suit_mask) or not hand & suit_mask
+        return bool(playable(self.hands[seat], self.trick) >> move & 1)
 
     # -- transitions ------------------------------------------------------------------------
 
