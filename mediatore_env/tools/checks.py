@@ -171,7 +171,10 @@ def parse_tressette_rules(game: str, switches: Sequence[str]) -> TressetteRules:
     names or values."""
     if game not in FORMS:
         raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
-    names = [k for k in TRESSETTE_SWITCHES if k != "players"]
+    rules = FORMS[game]
+    # The number of players is the form's; show_draws exists only where there is a stock.
+    names = [k for k in TRESSETTE_SWITCHES
+             if k != "players" and (k != "show_draws" or rules.stock_size)]
     changes = {}
     for item in switches:
         name, eq, value = item.partition("=")
@@ -183,7 +186,7 @@ def parse_tressette_rules(game: str, switches: Sequence[str]) -> TressetteRules:
         if value not in _TRUE_WORDS + _FALSE_WORDS:
             raise ValueError(f"bad value {value!r} for rules switch {name!r}; valid: true, false")
         changes[name] = value in _TRUE_WORDS
-    return FORMS[game].replace(**changes) if changes else FORMS[game]
+    return rules.replace(**changes) if changes else rules
 
 
 def check_lineup(game: str, specs: Sequence[str]) -> None:
