@@ -22,20 +22,16 @@ from mediatore_env.tressette.moves import NUM_MOVES
 
 from ..base import Agent
 
-#: A game that has not ended after this many hands is stopped with an error: without claims a
-#: game to 31 takes a handful of hands; with the ``claim`` switch it lasts until someone claims.
-MAX_HANDS = 200
-
-
 def play_game(game, agents: Sequence[Agent], packs: Callable[[int], Sequence[int]],
-              seeds: Sequence[int | None] | None = None, max_hands: int = MAX_HANDS):
+              seeds: Sequence[int | None] | None = None):
     """Play ``game`` (a :class:`~mediatore_env.tressette.game.TressetteGame`) to its end,
     ``agents[s]`` choosing for seat ``s``; the ``k``-th hand dealt here gets ``packs(k)``.
     Returns the game.
 
     Each agent is first reset with ``seeds[s]`` (None when no seeds are given). An illegal
     move raises ``ValueError`` naming the agent, the seat and the move (the engine's message
-    lists the legal ones); a game still going after ``max_hands`` hands raises ``ValueError``.
+    lists the legal ones). Every hand gives a side at least the last trick's point, so a game
+    ends (with the ``claim`` switch, at the latest when a hand ends after a side reached 31).
     """
     players = game.rules.players
     if len(agents) != players:
@@ -48,9 +44,6 @@ def play_game(game, agents: Sequence[Agent], packs: Callable[[int], Sequence[int
     dealt = 0
     while not game.is_over:
         if game.needs_pack:
-            if dealt == max_hands:
-                raise ValueError(f"the game did not end in {max_hands} hands (with the claim "
-                                 f"switch, a game ends only when a player claims it)")
             game.deal(packs(dealt))
             dealt += 1
             continue
