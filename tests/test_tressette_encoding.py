@@ -3,11 +3,12 @@ scripted game of test_tressette_engine, and the leak test.
 
 The leak test: a seat's observation is the same for any two states that differ only in what
 the seat cannot know. Two such states are made by swapping, in the current hand's pack, two
-cards the seat has not seen (in other hands, the dead hand, the stock, or drawn unseen) that
-are of one suit, so that every move of the game stays legal, and replaying the same moves;
-the pair counts when every declared meld stays the same (melds are public). The observer's
-vector must not change; a seat that holds one of the swapped cards must see its change, so the
-test can fail.
+cards the seat has not seen (in other hands, the dead hand, the stock, or drawn unseen), and
+replaying the same moves; the pair counts when every move is still legal and every declared
+meld stays the same (the moves and melds are public). Pairs of one suit mostly replay; pairs
+of two suits replay less often, but they change how many cards of a suit a seat holds, which
+a swap within a suit cannot reveal. The observer's vector must not change; a seat that holds
+one of the swapped cards must see its change, so the test can fail.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from tressette_packs import build_pack, cards
 
 from mediatore_env.codec import tressette as codec
 from mediatore_env.codec.tressette import (EARLIER_HANDS, SCORE_SCALE, Encoder, action_mask,
-                                           layout_of, observation, write_observation)
+                                           layout_of, observation, table_text,
+                                           write_observation)
 from mediatore_env.core.cards import parse_card
-from mediatore_env.tressette import CLAIM, FORMS, TressetteGame, move_name, random_pack
+from mediatore_env.tressette import (CLAIM, FORMS, TressetteGame, TressetteView, move_name,
+                                     random_pack)
 
 
 def test_docstring_examples():
@@ -145,6 +148,17 @@ def swapped(game, a, b):
     return other if other.log[-1].melds == game.log[-1].melds else None
 
 
+def told(view):
+    """Everything the view tells its seat (each public attribute, each query without arguments)
+    and the table as it renders it: what agents and ``render()`` read."""
+    told = {"table": table_text(view)}
+    for name in dir(TressetteView):
+        if not name.startswith("_"):
+            value = getattr(view, name)
+            told[name] = value() if callable(value) else value
+    return told
+
+
 @pytest.mark.parametrize("form, switches", [
     ("tressette", {}), ("tressette", {"claim": True}), ("tressette3", {}),
     ("tressette3", {"low": True, "claim": True}), ("tressette2", {}),
@@ -152,7 +166,7 @@ def swapped(game, a, b):
 def test_nothing_leaks(form, switches):
     rules = FORMS[form].replace(**switches)
     rng = random.Random(len(form) * 7 + len(switches))
-    checked = sensitive = 0
+    checked = sensitive = across = 0
     for g in range(10):
         game = TressetteGame(rules, dealer=g % rules.players)
         stop = rng.randrange(6, 60)
@@ -166,22 +180,27 @@ def test_nothing_leaks(form, switches):
             game.deal(random_pack(rng))
         for seat in range(rules.players):
             hidden = hidden_from(game, seat)
-            pairs = [(a, b) for a in hidden for b in hidden if a < b and a // 10 == b // 10]
+            # Pairs of one suit keep every move legal; pairs of two suits often do not, but
+            # those that do catch what a suit-blind swap cannot (a seat's count of a suit).
+            pairs = [(a, b) for a in hidden for b in hidden if a < b]
             rng.shuffle(pairs)
-            for a, b in pairs[:6]:
+            same = [p for p in pairs if p[0] // 10 == p[1] // 10][:6]
+            for a, b in same + [p for p in pairs if p[0] // 10 != p[1] // 10][:12]:
                 other = swapped(game, a, b)
                 if other is None:
                     continue
                 assert np.array_equal(write_observation(game.view(seat)),
                                       write_observation(other.view(seat))), (seat, a, b)
                 assert np.array_equal(action_mask(game.view(seat)), action_mask(other.view(seat)))
+                assert told(game.view(seat)) == told(other.view(seat)), (seat, a, b)
                 checked += 1
+                across += a // 10 != b // 10
                 for holder in range(rules.players):  # a seat holding one of the two sees it
                     if game.hands[holder] >> a & 1 != game.hands[holder] >> b & 1:
                         assert not np.array_equal(write_observation(game.view(holder)),
                                                   write_observation(other.view(holder)))
                         sensitive += 1
-    assert checked >= 50 and sensitive >= 10
+    assert checked >= 50 and sensitive >= 10 and across >= 20
 
 
 def test_observation_dict():
