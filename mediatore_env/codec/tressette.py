@@ -24,7 +24,9 @@ points and melds, the most recent first, up to ``EARLIER_HANDS`` of them: 5 four
 two-handed, which is every earlier hand such a game can have (each complete hand gives 11 card
 points, so after 5 the 60 points of two sides below 31 are spent: the sixth hand is the
 last); 12 three-handed, where the dead hand's points are lost and a game can in principle last
-30 hands (random games last 8 on average) -- older hands count in the totals only.
+23 hands (the dead hand holds at most 18 of the 32 thirds, so a hand gives the players at
+least 4 points, and 23 hands give more than the 90 that three players below 31 can hold),
+while random games last 8 on average -- older hands count in the totals only.
 
 Scores are divided by ``SCORE_SCALE`` = 65: a total is below 31 when a hand starts (else the
 game had ended) and a hand adds at most 35 (11 card points and 24 of melds, every meld of the

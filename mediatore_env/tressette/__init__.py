@@ -25,9 +25,10 @@ A game asks for a pack at the start of each hand (a chance event the caller cont
     >>> sum(game.outcome), max(game.totals) >= TARGET
     (0, True)
 
-Names refined from the engine's first plan: ``TressetteGame.log`` (a :class:`~.game.HandLog`
-per hand) holds each hand's tricks, melds and draws; ``before`` the totals when the hand began;
-``result()`` the result part of ``record()``; ``random_pack(rng)`` shuffles a pack.
+The game keeps a :class:`~.game.HandLog` per hand in ``TressetteGame.log`` (its deal, tricks,
+melds, draws and points), each side's running total in ``totals`` and the totals when the hand
+began in ``before``; ``record()`` writes the game for :meth:`~.game.TressetteGame.replay`, and
+``random_pack(rng)`` shuffles a pack.
 """
 
 from .game import Declared, Draw, HandLog, TressetteGame, Trick, deal_hands, random_pack
