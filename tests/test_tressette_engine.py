@@ -267,6 +267,24 @@ def test_the_game_ends_mid_hand_the_moment_a_side_reaches_31():
         game.deal(list(range(40)))
 
 
+# Hand 2', dealer 0: seat 1 leads D4 (its lowest; it holds every other Denaro but the three
+# below), seat 2 follows with DA, its only Denaro, seats 3 and 0 with D5 and D6: seat 2 wins 3
+# thirds, one point, and side 0 goes from 30 to 31 before anyone declares (seat 2's napoletana
+# of Bastoni would come first).
+HAND_2_ACE = {1: "D4 D7 DF DC DR D2 D3", 2: "DA BA B2 B3", 3: "D5", 0: "D6"}
+
+
+def test_the_first_trick_can_end_the_game_before_the_melds():
+    game = scripted_game()
+    play_hand(game)
+    game.deal(build_pack(4, 0, HAND_2_ACE))
+    play_trick(game)
+    trick = game.log[-1].tricks[0]
+    assert trick.cards == tuple(cards("D4 DA D5 D6")) and trick.winner == 2
+    assert game.is_over and game.totals == [31, 0] and game.end_reason == "target"
+    assert game.log[-1].melds == [] and game.outcome == (1, -1, 1, -1)
+
+
 def lowest_card_of(game, seat):
     return (game.hands[seat] & -game.hands[seat]).bit_length() - 1
 
