@@ -400,6 +400,10 @@ def test_an_illegal_move_names_the_legal_ones_and_changes_nothing():
         game.apply(CLAIM)
     game.apply(np.int64(legal[0]))  # numpy integers are welcome
     assert game.history[-1] == (1, legal[0])
+    with pytest.raises(ValueError, match="not a Tressette move: 'D9'"):
+        game.apply_text("D9")
+    game.apply_text(move_name(game.legal_moves()[0]).lower())  # the move's text, any case
+    assert len(game.history) == 3 and game.history[-1][0] == 2
 
 
 def test_the_deal_refuses_bad_packs_and_untimely_deals():

@@ -58,8 +58,3 @@ def melds_of(hand: int) -> list[Meld]:
         if points:
             melds.append(Meld(kind, held, points))
     return melds
-
-
-def meld_points(hand: int) -> int:
-    """The points of all a hand's melds."""
-    return sum(m.points for m in melds_of(hand))

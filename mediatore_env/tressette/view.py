@@ -65,11 +65,6 @@ class TressetteView:
         return tuple(self._game.totals)
 
     @property
-    def totals_before(self) -> tuple[int, ...]:
-        """Each side's total when the current hand began."""
-        return tuple(self._game.before)
-
-    @property
     def hand_points(self) -> tuple[int, ...]:
         return tuple(self._game.hand_points)
 
