@@ -4,7 +4,10 @@ observations that are the codec's (and leak nothing), and the documentation page
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
+import re
 import warnings
 
 import numpy as np
@@ -257,3 +260,14 @@ def test_the_page_shows_the_layout_and_is_generated(name):
     pages = cli.tressette_pages()
     path = cli.DOCS.with_name(f"environment-{name}.md")
     assert path.read_text() == pages[path], "run: python -m mediatore_env docs"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_the_pages_usage_example_prints_what_the_page_says(name):
+    page = MODULES[name].__doc__
+    code = re.search(r"```python\n(import numpy.*?)```", page, re.S).group(1)
+    said = re.search(r"prints \(a real run\)\n\n```\n(.*?)```", page, re.S).group(1)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code, {})
+    assert out.getvalue() == said
