@@ -177,8 +177,7 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
         out = np.zeros(lay.size, np.float32)
     else:
         out[:] = 0
-    n, me, off, num_sides = lay.players, view.seat, lay.offsets, lay.sides
-    my_side = view.side
+    n, me, off = lay.players, view.seat, lay.offsets
     ones = []  # the indices set to 1, written at once: one numpy call instead of hundreds
     put = ones.append
 
@@ -271,8 +270,8 @@ class Encoder:
         off, n = lay.offsets, lay.players
         ones: list[int] = []
         put = ones.append
-        cards_at, leader_at, winner_at = off["trick_cards"], off["trick_leader"], off["trick_winner"]
-        played = off["played"]
+        cards_at, leader_at = off["trick_cards"], off["trick_leader"]
+        winner_at, played = off["trick_winner"], off["played"]
         tricks = view.tricks
         for slot in range(self._tricks, len(tricks)):
             trick = tricks[slot]

@@ -1,9 +1,9 @@
 """The environments: PettingZoo AEC (:mod:`.mediatore_v0`, :mod:`.mediatore_bidding_v0`, and the
 Tressette games :mod:`.tressette_v0`, :mod:`.tressette3_v0`, :mod:`.tressette2_v0` on
 :mod:`.tressette_base`; each ``env()`` is the raw environment in
-:class:`.wrappers.ProtectedEnv`) and the single-seat Gymnasium environment (:mod:`.single_seat`). What they share is written once in :mod:`.base`:
-copies (``copy.deepcopy``, ``pickle``) that go on with the game, and the end of an AEC
-episode.
+:class:`.wrappers.ProtectedEnv`) and the single-seat Gymnasium environment
+(:mod:`.single_seat`). What they share is written once in :mod:`.base`: copies
+(``copy.deepcopy``, ``pickle``) that go on with the game, and the end of an AEC episode.
 
 Importing this package registers ``mediatore/mediatore-v0``, ``mediatore/mediatore-bidding-v0``,
 ``mediatore/tressette-v0``, ``mediatore/tressette3-v0`` and ``mediatore/tressette2-v0`` with
