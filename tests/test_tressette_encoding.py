@@ -26,8 +26,8 @@ from mediatore_env.codec.tressette import (EARLIER_HANDS, SCORE_SCALE, Encoder, 
                                            layout_of, observation, table_text,
                                            write_observation)
 from mediatore_env.core.cards import parse_card
-from mediatore_env.tressette import (CLAIM, FORMS, TressetteGame, TressetteView, move_name,
-                                     random_pack)
+from mediatore_env.tressette import (CLAIM, FORMS, TressetteGame, TressetteRules, TressetteView,
+                                     move_name, random_pack)
 
 
 def test_docstring_examples():
@@ -42,7 +42,7 @@ def test_layout_sizes_and_blocks(players, size):
     assert lay.sizes["trick_cards"] == tricks * n * 40
     assert lay.sizes["earlier"] == EARLIER_HANDS[players] * (1 + n + sides + 10 * n)
     assert (lay.sizes["draws"] > 0) == (players == 2)
-    assert layout_of(FORMS[{4: "tressette", 3: "tressette3", 2: "tressette2"}[players]]) is lay
+    assert layout_of(TressetteRules(players=players, low=True)) is lay
     table = lay.table()
     assert all(f"`{name}`" in table for name, length, _ in lay.blocks if length)
 

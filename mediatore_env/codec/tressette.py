@@ -91,7 +91,7 @@ __all__ = ["EARLIER_HANDS", "SCORE_SCALE", "MELD_FLAGS", "Layout", "layout_of", 
 EARLIER_HANDS = {4: 5, 3: 12, 2: 5}
 SCORE_SCALE = 65
 MELD_FLAGS = 10  # napoletana by suit (4), then three / four of Assi, 2s, 3s (6)
-DRAWS = 20  # the two-handed stock
+DRAWS = FORMS["tressette2"].stock_size  # the two-handed stock
 
 
 def meld_flag(meld) -> int:
@@ -129,7 +129,7 @@ class Layout:
              "Coppe, Spade, Bastoni (0-3), three / four Assi (4, 5), 2s (6, 7), 3s (8, 9)"),
             ("draws", draws, "`k * 40 + card`: the k-th card drawn from the stock, when the "
              "observer saw it (drawn by the winner of trick k // 2 for even k, the other for odd)"),
-            ("stock", 1 if n == 2 else 0, "cards left in the stock / 20"),
+            ("stock", 1 if n == 2 else 0, f"cards left in the stock / {DRAWS}"),
             ("thirds", n, f"thirds each relative seat took this hand / {TOTAL_THIRDS}"),
             ("hand_points", sides, f"each relative side's points this hand / {SCORE_SCALE}"),
             ("totals", sides, f"each relative side's running total / {SCORE_SCALE}"),
@@ -155,7 +155,7 @@ class Layout:
 
 @lru_cache(maxsize=None)
 def _layout(players: int) -> Layout:
-    return Layout(FORMS[{4: "tressette", 3: "tressette3", 2: "tressette2"}[players]])
+    return Layout(TressetteRules(players=players))
 
 
 def layout_of(rules_or_players) -> Layout:

@@ -29,8 +29,8 @@ from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
 from ..core.tricks import playable, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_name, parse_move
-from .rules import (BATCH, LAST_TRICK_POINTS, TARGET, TressetteRules, false_claim_outcome,
-                    outcome, score_of_thirds)
+from .rules import (BATCH, HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
+                    false_claim_outcome, outcome, score_of_thirds)
 from .view import TressetteView
 
 # Where a card of the pack goes besides a seat.
@@ -45,7 +45,7 @@ def _deal_targets(players: int, dealer: int) -> tuple[int, ...]:
     if players == 3:
         return tuple(DEAD if i // BATCH % 4 == 3 else (dealer + 1 + i // BATCH % 4) % 3
                      for i in range(NUM_CARDS))
-    dealt = 10 * players
+    dealt = HAND_SIZE * players
     return tuple((dealer + 1 + i // BATCH) % players if i < dealt else STOCK
                  for i in range(NUM_CARDS))
 

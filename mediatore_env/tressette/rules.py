@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+from ..core.cards import NUM_CARDS
+
 TARGET = 31  # points that win (or, Low Hand, end) the game
 HAND_SIZE = 10  # cards dealt to each player
 BATCH = 5  # cards dealt at a time
@@ -92,29 +94,30 @@ class TressetteRules:
         return FORM_OF_PLAYERS[self.players]
 
     @property
-    def num_sides(self) -> int:
-        """Sides scoring together: 2 partnerships of 2 at four players, else one per player."""
-        return 2 if self.players in (4, 2) else 3
-
-    def side_of(self, seat: int) -> int:
-        """The side of ``seat``: seats 0 and 2 are side 0, 1 and 3 side 1 at four players;
-        with fewer players each seat is its own side."""
-        return seat % 2 if self.players == 4 else seat
-
-    @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        """The seats of each side."""
+        """The seats of each side: seats 0 and 2 against 1 and 3 at four players; with fewer
+        players each seat is its own side."""
         return SEATS_OF_SIDE[self.players]
 
     @property
-    def num_tricks(self) -> int:
-        """Tricks in a hand: the 40 cards played out, except the three-handed dead hand."""
-        return 20 if self.players == 2 else HAND_SIZE
+    def num_sides(self) -> int:
+        """Sides scoring together: 2 partnerships of 2 at four players, else one per player."""
+        return len(self.sides)
+
+    def side_of(self, seat: int) -> int:
+        """The side of ``seat`` (see :attr:`sides`)."""
+        return SIDE_OF_SEAT[self.players][seat]
 
     @property
     def stock_size(self) -> int:
-        """Cards of the two-handed stock (0 in the other forms)."""
-        return 20 if self.players == 2 else 0
+        """Cards of the two-handed stock: the pack less the two hands (0 in the other forms)."""
+        return NUM_CARDS - 2 * HAND_SIZE if self.players == 2 else 0
+
+    @property
+    def num_tricks(self) -> int:
+        """Tricks in a hand: one per card in hand, and two-handed one more per two cards drawn
+        (the three-handed dead hand never plays)."""
+        return HAND_SIZE + self.stock_size // 2
 
     @property
     def has_dead_hand(self) -> bool:
@@ -126,9 +129,13 @@ FORMS = {
     "tressette3": TressetteRules(players=3),
     "tressette2": TressetteRules(players=2),
 }
-FORM_OF_PLAYERS = {4: "tressette", 3: "tressette3", 2: "tressette2"}
-# By the number of players, the seats of each side (TressetteRules.side_of, tabulated).
+FORM_OF_PLAYERS = {rules.players: name for name, rules in FORMS.items()}
+# By the number of players, the seats of each side (docs/rules.md 10.1-10.2), and the side of
+# each seat.
 SEATS_OF_SIDE = {4: ((0, 2), (1, 3)), 3: ((0,), (1,), (2,)), 2: ((0,), (1,))}
+SIDE_OF_SEAT = {players: tuple(side for seat in range(players)
+                               for side, seats in enumerate(sides) if seat in seats)
+                for players, sides in SEATS_OF_SIDE.items()}
 
 
 def score_of_thirds(thirds: int) -> int:
