@@ -192,7 +192,7 @@ def test_a_seats_observation_ignores_the_other_hands():
         for env in envs:
             for move in moves:
                 env.step(move)
-        assert [len(env.game.log[0].melds) for env in envs] == [0, 0] if not moves else [4, 4]
+        assert [len(env.game.log[0].melds) for env in envs] == ([4, 4] if moves else [0, 0])
         a, b = (e.observe("player_0")["observation"] for e in envs)
         assert np.array_equal(a, b)
         c, d = (e.observe("player_2")["observation"] for e in envs)
