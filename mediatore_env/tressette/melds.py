@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.cards import CARD_NAMES, SUITS, bit, cards_of, make_card
+from ..core.cards import CARD_NAMES, RANK_LETTERS, SUITS, bit, cards_of, make_card
 
 NAPOLETANA, ACES, TWOS, THREES = range(4)
 MELD_KINDS = ("napoletana", "aces", "twos", "threes")
-# Powers (core.cards) of the Asso, the 2 and the 3.
-_GROUP_POWERS = {ACES: 7, TWOS: 8, THREES: 9}
-NAPOLETANA_MASKS = tuple(bit(make_card(s, 7)) | bit(make_card(s, 8)) | bit(make_card(s, 9))
+# The powers (core.cards) of the ranks that meld: the Asso, the 2 and the 3.
+_GROUP_POWERS = {kind: RANK_LETTERS.index(rank) for kind, rank in zip((ACES, TWOS, THREES), "A23")}
+NAPOLETANA_MASKS = tuple(sum(bit(make_card(s, power)) for power in _GROUP_POWERS.values())
                          for s in SUITS)
 GROUP_MASKS = {kind: sum(bit(make_card(s, power)) for s in SUITS)
                for kind, power in _GROUP_POWERS.items()}
