@@ -202,7 +202,8 @@ def test_a_card_counts_in_a_napoletana_and_a_group():
 HAND_1 = {0: "DA D2 D3 CA C2 C3 SA S2 S3 BA", 2: "B3 B2"}
 # Hand 2, dealer 0: seat 1 leads D4; seat 2 plays D7, seat 3 D5, seat 0 D6 (each its lowest
 # Denaro): seat 2 wins a trick of no points. Everyone holds a napoletana; the declarations go
-# seat 2, 3, 0, 1 (the winner, then playing order).
+# seat 2, 1, 3, 0 (the winner, then the others in playing order from the dealer's next seat,
+# seat 1, as they played to the trick).
 HAND_2 = {0: "D6 DA D2 D3", 1: "D4 SA S2 S3", 2: "D7 BA B2 B3", 3: "D5 CA C2 C3"}
 
 
@@ -239,15 +240,27 @@ def test_the_first_hand_scores_thirty_and_eleven_card_points():
     assert game.needs_pack and not game.is_over and game.dealer == 0
 
 
-def test_declaration_order_is_the_winner_then_playing_order():
+def test_declaration_order_is_the_winner_then_playing_order_from_the_dealers_next_seat():
     game = TressetteGame(FORMS["tressette"], dealer=0)
     game.deal(build_pack(4, 0, HAND_2))
     play_trick(game)
     assert [t.cards for t in game.log[-1].tricks] == [tuple(cards("D4 D7 D5 D6"))]
-    assert [d.seat for d in game.log[-1].melds] == [2, 3, 0, 1]
-    assert [d.meld.cards for d in game.log[-1].melds] == [mask("BA B2 B3"), mask("CA C2 C3"),
-                                                         mask("DA D2 D3"), mask("SA S2 S3")]
+    assert [d.seat for d in game.log[-1].melds] == [2, 1, 3, 0]
+    assert [d.meld.cards for d in game.log[-1].melds] == [mask("BA B2 B3"), mask("SA S2 S3"),
+                                                         mask("CA C2 C3"), mask("DA D2 D3")]
     assert game.totals == [6, 6]
+
+
+def test_three_handed_declarations_go_on_from_the_dealers_next_seat():
+    # Dealer 0: seat 1 leads D4, seat 2 wins with DR, seat 0 plays D5. Seat 2 declares, then
+    # seat 1 and seat 0, in the order they played (not seat 0 first, the seat after the winner).
+    game = TressetteGame(FORMS["tressette3"], dealer=0)
+    game.deal(build_pack(3, 0, {1: "D4 DA D2 D3", 2: "DR CA C2 C3", 0: "D5 SA S2 S3"},
+                         dead="D6 D7 DF DC"))
+    for card in ("D4", "DR", "D5"):
+        game.apply(parse_card(card))
+    assert game.log[0].tricks[0].winner == 2
+    assert [d.seat for d in game.log[0].melds] == [2, 1, 0]
 
 
 def test_the_game_ends_mid_hand_the_moment_a_side_reaches_31():
@@ -255,7 +268,7 @@ def test_the_game_ends_mid_hand_the_moment_a_side_reaches_31():
     play_hand(game)
     game.deal(build_pack(4, 0, HAND_2))
     play_trick(game)
-    # Seat 2 declares first: 30 + 3 = 33, and the game ends before seats 3, 0, 1 declare.
+    # Seat 2 declares first: 30 + 3 = 33, and the game ends before seats 1, 3, 0 declare.
     assert game.is_over and game.end_reason == "target" and game.ender == 0
     assert [d.seat for d in game.log[-1].melds] == [2]
     assert game.totals == [33, 0] and game.outcome == (1, -1, 1, -1)
@@ -304,7 +317,7 @@ def test_with_claims_the_game_goes_on_until_a_claim():
     game.deal(build_pack(4, 0, HAND_2))
     play_trick(game)
     # No automatic end: all four declare; side 0 has 30 + 3 + 3 = 36, side 1 0 + 3 + 3 = 6.
-    assert not game.is_over and [d.seat for d in game.log[-1].melds] == [2, 3, 0, 1]
+    assert not game.is_over and [d.seat for d in game.log[-1].melds] == [2, 1, 3, 0]
     assert game.totals == [36, 6] and game.first_to_target == 0
     assert game.current_player == 2
     game.apply(CLAIM)

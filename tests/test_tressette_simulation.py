@@ -7,9 +7,9 @@ the claim with the ``claim`` switch); hand sizes follow the tricks. At the end o
 totals and the moment the game ended are recomputed here from the tricks and melds, event by
 event (docs/rules.md 10.1: each trick, each meld, 31 ends the game at once); each complete hand
 of the four- and two-handed games scores 11 card points; the declarations go from the first
-trick's winner in playing order; the two-handed draws go winner first, from the top of the
-stock; the outcome is the spec's and sums to zero; the record replays and the JSON text
-round-trips. Every tenth game also checks clones and ``is_legal`` on all 41 ids at every
+trick's winner, then the others from the seat after the dealer; the two-handed draws go winner
+first, from the top of the stock; the outcome is the spec's and sums to zero; the record
+replays and the JSON text round-trips. Every tenth game also checks clones and ``is_legal`` on all 41 ids at every
 step, and the JSON text every 16 moves.
 
 The default run plays 250 games of each form (switches mixed); ``-m slow`` plays 4000 of each.
@@ -123,10 +123,11 @@ def check_log(game):
     rules = game.rules
     for log in game.log:
         if log.tricks:
+            # The winner of the first trick, then the others from the seat after the dealer.
             winner = log.tricks[0].winner
-            expected = [(seat, m) for k in range(rules.players)
-                        for seat in [(winner + k) % rules.players]
-                        for m in melds_of(log.dealt[seat])]
+            after_dealer = [(log.dealer + k) % rules.players for k in range(1, rules.players + 1)]
+            order = [winner] + [seat for seat in after_dealer if seat != winner]
+            expected = [(seat, m) for seat in order for m in melds_of(log.dealt[seat])]
             assert [tuple(d) for d in log.melds] == expected[:len(log.melds)]
             if log is not game.log[-1] or not game.is_over:
                 assert len(log.melds) == len(expected)

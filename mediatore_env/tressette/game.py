@@ -345,10 +345,13 @@ class TressetteGame:
 
     def _declare_melds(self, log: HandLog, winner: int) -> None:
         """Melds after the first trick (docs/rules.md 10.1): the trick's winner first, then the
-        others in playing order; each meld scores as it is declared."""
+        others in the order they played to it, from the seat after the dealer; each meld scores
+        as it is declared."""
         players = self.rules.players
-        for k in range(players):
-            seat = (winner + k) % players
+        leader = log.tricks[0].leader
+        others = [(leader + k) % players for k in range(players)]
+        others.remove(winner)
+        for seat in (winner, *others):
             side = self._sides[seat]
             for meld in melds_of(log.dealt[seat]):
                 log.melds.append(Declared(seat, meld))
