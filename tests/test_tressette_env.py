@@ -210,8 +210,16 @@ def test_errors_name_what_is_wrong(name):
     with pytest.raises(ValueError, match="bad value 2 for rules switch 'low'"):
         module.raw_env(low=2)
     env = module.raw_env()
+    env.reset(seed=3)
+    game = env.game
     with pytest.raises(ValueError, match="pack 1 in options: bad pack.*repeated"):
-        env.reset(options={"packs": [list(range(40)), [0] * 40]})
+        env.reset(seed=4, options={"packs": [list(range(40)), [0] * 40]})
+    assert env.game is game  # a bad option changes nothing, the generator included
+    env.reset()
+    again = module.raw_env()
+    again.reset(seed=3)
+    again.reset()
+    assert again.game.packs == env.game.packs
     with pytest.raises(ValueError, match="bad packs 'D3' in options"):
         env.reset(options={"packs": "D3"})
     with pytest.raises(ValueError, match="bad dealer 7 in options; valid: 0, 1"):

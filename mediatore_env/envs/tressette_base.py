@@ -67,9 +67,9 @@ class TressetteAEC(GameAEC):
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
+        packs, dealer = self._read_options(options)  # first: bad options change nothing
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        packs, dealer = self._read_options(options)
         if dealer is None:
             dealer = int(self._rng.integers(self.players))
         self._packs = packs
