@@ -97,7 +97,7 @@ def test_outcomes_of_the_spec():
     low3 = three.replace(low=True)
     assert outcome(low3, [31, 10, 12], ender=0) == (-1, 2, -1)
     assert outcome(low3, [10, 31, 10], ender=1) == (1, -2, 1)  # the two others tie: +1 each
-    # Ties that only claims make possible go against the side that ended the game.
+    # Ties that only claims make possible go against the side that ended the game (decision 17).
     assert outcome(low3, [31, 31, 40], ender=0) == (-1, 2, -1)
     assert outcome(low3, [35, 35, 35], ender=2) == (1, 1, -2)
     assert outcome(four.replace(low=True), [33, 33], ender=1) == (1, -1, 1, -1)
@@ -134,6 +134,7 @@ def test_four_handed_deal_is_batches_of_five_from_the_dealers_next_seat():
 
 
 def test_three_handed_deal_has_the_dead_hand_in_the_fourth_place():
+    """docs/rules.md decision 18."""
     hands, dead, stock = deal_hands(FORMS["tressette3"], list(range(40)), dealer=0)
     assert hands == [mask(list(range(10, 15)) + list(range(30, 35))),
                      mask(list(range(0, 5)) + list(range(20, 25))),
@@ -241,6 +242,7 @@ def test_the_first_hand_scores_thirty_and_eleven_card_points():
 
 
 def test_declaration_order_is_the_winner_then_playing_order_from_the_dealers_next_seat():
+    """docs/rules.md decision 15."""
     game = TressetteGame(FORMS["tressette"], dealer=0)
     game.deal(build_pack(4, 0, HAND_2))
     play_trick(game)
@@ -252,6 +254,7 @@ def test_declaration_order_is_the_winner_then_playing_order_from_the_dealers_nex
 
 
 def test_three_handed_declarations_go_on_from_the_dealers_next_seat():
+    """docs/rules.md decision 15."""
     # Dealer 0: seat 1 leads D4, seat 2 wins with DR, seat 0 plays D5. Seat 2 declares, then
     # seat 1 and seat 0, in the order they played (not seat 0 first, the seat after the winner).
     game = TressetteGame(FORMS["tressette3"], dealer=0)
@@ -264,6 +267,7 @@ def test_three_handed_declarations_go_on_from_the_dealers_next_seat():
 
 
 def test_the_game_ends_mid_hand_the_moment_a_side_reaches_31():
+    """docs/rules.md decision 14."""
     game = scripted_game()
     play_hand(game)
     game.deal(build_pack(4, 0, HAND_2))
@@ -288,6 +292,7 @@ HAND_2_ACE = {1: "D4 D7 DF DC DR D2 D3", 2: "DA BA B2 B3", 3: "D5", 0: "D6"}
 
 
 def test_the_first_trick_can_end_the_game_before_the_melds():
+    """docs/rules.md decision 14."""
     game = scripted_game()
     play_hand(game)
     game.deal(build_pack(4, 0, HAND_2_ACE))
@@ -338,6 +343,7 @@ def test_a_false_claim_loses_the_game():
 
 
 def test_an_unclaimed_hand_ends_the_game_for_the_first_to_31():
+    """docs/rules.md decision 16."""
     game = scripted_game(claim=True)
     play_hand(game)
     game.deal(build_pack(4, 0, HAND_2))
@@ -372,6 +378,7 @@ def test_the_dead_hand_never_plays_never_declares_never_shows():
 # -- two-handed -------------------------------------------------------------------------------
 
 def test_two_handed_draws_winner_first_and_melds_count_the_first_ten_cards_only():
+    """docs/rules.md decision 19."""
     # Seat 0 (after dealer 1) leads D4; seat 1 follows with its lowest Denaro, D5, and wins.
     # The winner draws the top card (D3), seat 0 the next (B3). Seat 0 was dealt DA D2; the D3
     # comes after the melds and to the other player, so no napoletana of Denari is declared.
