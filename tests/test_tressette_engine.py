@@ -175,7 +175,7 @@ def test_every_meld_kind():
     assert melds_of(mask("DA D2 SA B2 C3 S3 D7 DR")) == []  # two Assi, two 2s, two 3s
 
 
-def test_the_seeds_nineteen_point_hand():
+def test_the_chapters_nineteen_point_hand():
     # Three napoletane (9) and three 2s, three 3s (3 + 3) with the four Assi (4): 19, the most.
     hand = mask("DA D2 D3 CA C2 C3 SA S2 S3 BA")
     melds = melds_of(hand)
