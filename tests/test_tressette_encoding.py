@@ -7,8 +7,10 @@ cards the seat has not seen (in other hands, the dead hand, the stock, or drawn 
 replaying the same moves; the pair counts when every move is still legal and every declared
 meld stays the same (the moves and melds are public). Pairs of one suit mostly replay; pairs
 of two suits replay less often, but they change how many cards of a suit a seat holds, which
-a swap within a suit cannot reveal. The observer's vector must not change; a seat that holds
-one of the swapped cards must see its change, so the test can fail.
+a swap within a suit cannot reveal. The observer's vector must not change, nor anything its
+view tells or the table shows; a seat that holds one of the swapped cards must see its change.
+And the test is shown to fail on writers with a leak planted in them (another hand, its count
+of a suit, the dead hand, the stock's top card, an unshown draw).
 """
 
 from __future__ import annotations
@@ -164,8 +166,35 @@ def told(view):
     ("tressette3", {"low": True, "claim": True}), ("tressette2", {}),
     ("tressette2", {"show_draws": False})])
 def test_nothing_leaks(form, switches):
-    rules = FORMS[form].replace(**switches)
-    rng = random.Random(len(form) * 7 + len(switches))
+    check_nothing_leaks(FORMS[form].replace(**switches), seed=len(form) * 7 + len(switches))
+
+
+def _leaking(secret):
+    """``write_observation`` with one more fact written in its last float: ``secret(game,
+    seat)``, read from the whole game as a careless writer could."""
+    def write(view):
+        out = write_observation(view)
+        out[-1] = secret(view._game, view.seat) % 97 / 97
+        return out
+    return write
+
+
+@pytest.mark.parametrize("form, switches, secret", [
+    ("tressette", {}, lambda game, seat: game.hands[(seat + 1) % 4] & 1023),  # its Denari
+    ("tressette", {}, lambda game, seat: (game.hands[(seat + 1) % 4] & 1023).bit_count()),
+    ("tressette3", {}, lambda game, seat: game.log[-1].dead % 1000),
+    ("tressette2", {}, lambda game, seat: game.stock[0] if game.stock else 0),
+    ("tressette2", {"show_draws": False},
+     lambda game, seat: sum(d.card for d in game.log[-1].draws if d.seat != seat))])
+def test_the_leak_test_catches_a_planted_leak(form, switches, secret):
+    with pytest.raises(AssertionError, match="leak: seat"):
+        check_nothing_leaks(FORMS[form].replace(**switches), seed=1, write=_leaking(secret))
+
+
+def check_nothing_leaks(rules, seed, write=write_observation):
+    """The leak test over 10 games of ``rules``, each stopped at a random move: see the
+    module's docstring."""
+    rng = random.Random(seed)
     checked = sensitive = across = 0
     for g in range(10):
         game = TressetteGame(rules, dealer=g % rules.players)
@@ -189,16 +218,16 @@ def test_nothing_leaks(form, switches):
                 other = swapped(game, a, b)
                 if other is None:
                     continue
-                assert np.array_equal(write_observation(game.view(seat)),
-                                      write_observation(other.view(seat))), (seat, a, b)
+                assert np.array_equal(write(game.view(seat)), write(other.view(seat))), \
+                    f"leak: seat {seat} sees cards {a} and {b} swapped"
                 assert np.array_equal(action_mask(game.view(seat)), action_mask(other.view(seat)))
                 assert told(game.view(seat)) == told(other.view(seat)), (seat, a, b)
                 checked += 1
                 across += a // 10 != b // 10
                 for holder in range(rules.players):  # a seat holding one of the two sees it
                     if game.hands[holder] >> a & 1 != game.hands[holder] >> b & 1:
-                        assert not np.array_equal(write_observation(game.view(holder)),
-                                                  write_observation(other.view(holder)))
+                        assert not np.array_equal(write(game.view(holder)),
+                                                  write(other.view(holder)))
                         sensitive += 1
     assert checked >= 50 and sensitive >= 10 and across >= 20
 
