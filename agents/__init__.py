@@ -17,6 +17,9 @@ name           agent
 
     >>> make_agent("random:bid_rate=0.5").bid_rate
     0.5
+
+The Tressette games have their own agents and registry in :mod:`agents.tressette`
+(docs/tressette.md); :func:`make_agent` reads their names with ``registry=``.
 """
 
 from __future__ import annotations
@@ -72,18 +75,21 @@ def load_object(path: str):
         raise ValueError(f"module {module_name!r} has no {attr!r} (from {path!r})") from None
 
 
-def make_agent(spec: str, **overrides) -> Agent:
+def make_agent(spec: str, registry: dict | None = None, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
-    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. Raises
-    ``ValueError`` listing the known names when the text names nothing."""
+    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
+    the names known (default :data:`AGENTS`, Mediatore's; the Tressette games pass
+    :data:`agents.tressette.AGENTS`). Raises ``ValueError`` listing the known names when the
+    text names nothing."""
+    registry = AGENTS if registry is None else registry
     name, _, rest = spec.strip().partition(":")
-    if name in AGENTS:
-        factory, options = AGENTS[name], parse_options(rest)
+    if name in registry:
+        factory, options = registry[name], parse_options(rest)
     elif rest:
         attr, _, opts = rest.partition(":")
         factory, options = load_object(f"{name}:{attr}"), parse_options(opts)
     else:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(AGENTS)}, "
+        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(registry)}, "
                          f"or a 'package.module:Class' path to your own")
     options.update(overrides)
     try:
