@@ -18,7 +18,9 @@ name           agent
     >>> make_agent("random:bid_rate=0.5").bid_rate
     0.5
 
-Club Mediatore (the pot game) has its own agents and tournament in :mod:`agents.club`.
+The Tressette games and club Mediatore (the pot game) have their own agents and registries in
+:mod:`agents.tressette` (docs/tressette.md) and :mod:`agents.club` (docs/club.md);
+:func:`make_agent` reads their names with ``registry=``.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ AGENTS = {
 }
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "BiddingPolicy", "CallingPolicy",
-           "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent", "agent_from_text",
+           "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent",
            "load_object", "play_deal"]
 
 
@@ -74,16 +76,13 @@ def load_object(path: str):
         raise ValueError(f"module {module_name!r} has no {attr!r} (from {path!r})") from None
 
 
-def make_agent(spec: str, **overrides) -> Agent:
+def make_agent(spec: str, registry: dict | None = None, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
-    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. Raises
-    ``ValueError`` listing the known names when the text names nothing."""
-    return agent_from_text(AGENTS, spec, overrides)
-
-
-def agent_from_text(registry: dict, spec: str, overrides: dict, kind: str = "agent") -> Agent:
-    """:func:`make_agent` for any game: ``registry`` maps names to factories (``AGENTS``, or
-    another game's), ``kind`` names its agents in errors (``'club agent'``)."""
+    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
+    the names known (default :data:`AGENTS`, Mediatore's; the Tressette games pass
+    :data:`agents.tressette.AGENTS`, club Mediatore :data:`agents.club.CLUB_AGENTS`). Raises ``ValueError`` listing the known names when the
+    text names nothing."""
+    registry = AGENTS if registry is None else registry
     name, _, rest = spec.strip().partition(":")
     if name in registry:
         factory, options = registry[name], parse_options(rest)
@@ -91,12 +90,12 @@ def agent_from_text(registry: dict, spec: str, overrides: dict, kind: str = "age
         attr, _, opts = rest.partition(":")
         factory, options = load_object(f"{name}:{attr}"), parse_options(opts)
     else:
-        raise ValueError(f"unknown {kind} {spec!r}; known agents: {', '.join(registry)}, "
+        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(registry)}, "
                          f"or a 'package.module:Class' path to your own")
     options.update(overrides)
     try:
         agent = factory(**options)
     except TypeError as e:
-        raise ValueError(f"cannot make {kind} {spec!r} with options {options}: {e}") from None
+        raise ValueError(f"cannot make agent {spec!r} with options {options}: {e}") from None
     agent.name = spec
     return agent

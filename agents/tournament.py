@@ -90,8 +90,10 @@ def derive_seed(seed: int, index: int, seat: int) -> int:
 
 
 def rotate(lineup: Sequence, rotation: int) -> list:
-    """Who plays each seat in ``rotation``: seat ``s`` gets ``lineup[(s - rotation) % 4]``."""
-    return [lineup[(s - rotation) % 4] for s in range(4)]
+    """Who plays each seat in ``rotation``: seat ``s`` gets ``lineup[(s - rotation) % n]`` for a
+    lineup of ``n`` (4 in Mediatore; the Tressette tournament rotates 3 and 2 players too)."""
+    n = len(lineup)
+    return [lineup[(s - rotation) % n] for s in range(n)]
 
 
 def cyclic_lineups(names: Sequence[str]) -> list[tuple[str, ...]]:
@@ -244,15 +246,15 @@ def standings(names: Sequence[str], lineups: Sequence[Sequence[str]],
 
 # -- building agents ----------------------------------------------------------------------------
 
-def build_agent(spec, name: str) -> Agent:
+def build_agent(spec, name: str, registry: dict | None = None) -> Agent:
     """A fresh agent from a spec: a registry name or ``module:Class`` text (see
-    :func:`agents.make_agent`), an ``(text, {option: value})`` pair, an Agent instance (copied),
-    or an Agent class / zero-argument factory."""
+    :func:`agents.make_agent`; ``registry`` as there), an ``(text, {option: value})`` pair, an
+    Agent instance (copied), or an Agent class / zero-argument factory."""
     from . import make_agent
     if isinstance(spec, str):
-        agent = make_agent(spec)
+        agent = make_agent(spec, registry)
     elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
-        agent = make_agent(spec[0], **spec[1])
+        agent = make_agent(spec[0], registry, **spec[1])
     elif isinstance(spec, Agent):
         agent = copy.deepcopy(spec)
     elif callable(spec):
@@ -276,6 +278,22 @@ def spec_name(spec) -> str:
     if isinstance(spec, Agent):
         return spec.name
     return getattr(spec, "name", None) or getattr(spec, "__name__", None) or repr(spec)
+
+
+def name_lineup(agents: Sequence) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """A lineup's names, one per slot, and each name's spec. Equal specs share a name (one
+    agent listed several times); different specs with the same name get ``#2``, ``#3``..."""
+    entries: dict[str, Any] = {}
+    lineup = []
+    for spec in agents:
+        name = spec_name(spec)
+        base, k = name, 1
+        while name in entries and entries[name] is not spec and entries[name] != spec:
+            k += 1
+            name = f"{base}#{k}"
+        entries[name] = spec
+        lineup.append(name)
+    return entries, tuple(lineup)
 
 
 class _Player:
@@ -324,22 +342,18 @@ _WORKER: tuple[object, _Player] | None = None   # this process's player, with it
 
 
 def _play_chunk(key, args: tuple, bounds: tuple[int, int]):
-    """Deals ``bounds[0] .. bounds[1] - 1`` of the tournament ``args``. The player (its agents)
-    is built once per process and tournament, whichever executor the process serves."""
+    """Deals ``bounds[0] .. bounds[1] - 1`` of the tournament ``args``: a player class (with a
+    ``play_range(start, stop)`` method; :class:`_Player` here, the Tressette games' player in
+    :mod:`agents.tressette.tournament`) and its arguments. The player (its agents) is built
+    once per process and tournament, whichever executor the process serves."""
     global _WORKER
     if _WORKER is None or _WORKER[0] != key:
-        _WORKER = (key, _make_player(args))
+        _WORKER = (key, args[0](*args[1:]))
     return _WORKER[1].play_range(*bounds)
 
 
-def _make_player(args: tuple):
-    """The player of a tournament's ``args``: ``args[0]`` (:class:`_Player`, or another game's
-    player with a ``play_range``) made with the rest."""
-    return args[0](*args[1:])
-
-
 def _in_this_process(key, args, bounds):
-    player = _make_player(args)  # not kept in _WORKER: the agents go when the run ends
+    player = args[0](*args[1:])  # not kept in _WORKER: the agents go when the run ends
     for i, b in enumerate(bounds):
         yield i, player.play_range(*b)
 
@@ -489,14 +503,13 @@ def _chunks(deals: int, workers: int) -> list[tuple[int, int]]:
     return [(i, min(i + size, deals)) for i in range(0, deals, size)]
 
 
-def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
-         rules: Rules | None, jobs: int | None, record_deals, progress: Callable[[int], Any] | None,
-         mode: str, ray: bool | str = False) -> TournamentResult:
-    rules = Rules() if rules is None else rules
+def check_run(deals: int, seed: int, jobs: int | None, ray: bool | str,
+              what: str = "deals") -> None:
+    """Refuse a bad seed, number of deals (games), jobs or Ray address with a ``ValueError``."""
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if not isinstance(deals, int) or deals < 1:
-        raise ValueError(f"deals must be a positive integer, got {deals!r}")
+        raise ValueError(f"{what} must be a positive integer, got {deals!r}")
     if jobs is not None and (not isinstance(jobs, int) or jobs < 1):
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     if not (ray is False or ray is True or (isinstance(ray, str) and ray)):
@@ -505,17 +518,30 @@ def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
     if isinstance(ray, str) and jobs is not None:
         raise ValueError("jobs sets the workers of a local Ray instance; a cluster at an "
                          "address uses all its CPUs, so give one or the other")
+
+
+def record_numbers(record_deals, deals: int, what: str = "deals") -> list[int]:
+    """The sorted deal (game) numbers to record, each checked to lie in the run."""
     record_deals = sorted(set(map(_deal_number, record_deals)))
     outside = [d for d in record_deals if not 0 <= d < deals]
     if outside:
-        raise ValueError(f"deals to record {outside} are not in the run: with {deals} deals "
+        raise ValueError(f"{what} to record {outside} are not in the run: with {deals} {what} "
                          f"they are numbered 0-{deals - 1}")
-    start = time.perf_counter()
-    args = (_Player, rules, seed, entries, lineups, record_deals)
+    return record_deals
+
+
+def uses_workers(jobs: int | None, ray: bool | str) -> bool:
+    """Whether :func:`play_all` plays in other processes (Ray, or more than one job)."""
+    return ray is not False or (jobs or 1) > 1
+
+
+def play_all(args: tuple, deals: int, jobs: int | None, ray: bool | str,
+             progress: Callable[[int], Any] | None) -> tuple[list, int, str]:
+    """Play deals (or games) ``0 .. deals - 1`` with the player ``args[0](*args[1:])``, in this
+    process, in ``jobs`` processes or on Ray; the results in deal order, the number of workers
+    and the executor's name. The caller builds its agents once first when workers will play
+    (:func:`uses_workers`), so that a bad spec fails before they start."""
     key = uuid.uuid4().hex  # tells this tournament's player apart in reused worker processes
-    if ray is not False or (jobs or 1) > 1:
-        for name, spec in entries.items():  # a bad spec fails here, before workers start
-            build_agent(spec, name)
     started_ray = False
     if ray is not False:
         ray_module = import_ray()
@@ -536,7 +562,21 @@ def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
     finally:
         if started_ray:
             ray_module.shutdown()
-    results = [deal for part in parts for deal in part]
+    return [deal for part in parts for deal in part], workers, how
+
+
+def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
+         rules: Rules | None, jobs: int | None, record_deals, progress: Callable[[int], Any] | None,
+         mode: str, ray: bool | str = False) -> TournamentResult:
+    rules = Rules() if rules is None else rules
+    check_run(deals, seed, jobs, ray)
+    record_deals = record_numbers(record_deals, deals)
+    start = time.perf_counter()
+    args = (_Player, rules, seed, entries, lineups, record_deals)
+    if uses_workers(jobs, ray):  # a bad spec fails here, before workers start
+        for name, spec in entries.items():
+            build_agent(spec, name)
+    results, workers, how = play_all(args, deals, jobs, ray, progress)
     games = [g for g, _ in results]
     records = [r for _, recs in results for r in recs]
     names = list(entries)
@@ -562,17 +602,8 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules: Ru
     """
     if len(agents) != 4:
         raise ValueError(f"a lineup is 4 agents, one per seat; got {len(agents)}")
-    entries: dict[str, Any] = {}
-    lineup = []
-    for spec in agents:
-        name = spec_name(spec)
-        base, k = name, 1
-        while name in entries and entries[name] is not spec and entries[name] != spec:
-            k += 1
-            name = f"{base}#{k}"
-        entries[name] = spec
-        lineup.append(name)
-    return _run(entries, [tuple(lineup)], deals, seed, rules, jobs, record_deals, progress,
+    entries, lineup = name_lineup(agents)
+    return _run(entries, [lineup], deals, seed, rules, jobs, record_deals, progress,
                 "agents", ray)
 
 

@@ -5,6 +5,7 @@ layers listed before it::
 
     core/        the 40-card pack, its notation, tricks without trumps   (every game of the family)
     mediatore/   Mediatore's rules, moves, state machine, seat views, records, deductions, worlds
+    tressette/   Tressette's (4, 3 and 2 players): rules, moves, melds, games to 31, seat views
     club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks
     codec/       observation tensors, action ids from user input, text of the table
     analysis/    the double-dummy solver and contract value tables
@@ -13,7 +14,8 @@ layers listed before it::
     tools/       command-line tools: mediatore-play, -replay, -bench, -tables
 
 ``tests/test_layers.py`` fails if a module imports from a layer listed after its own. The
-engine (``core``, ``mediatore``) needs neither numpy nor PettingZoo nor Gymnasium.
+engines (``core``, ``mediatore``, ``tressette``) need neither numpy nor PettingZoo nor
+Gymnasium.
 
 What most users need is here::
 
@@ -22,9 +24,10 @@ What most users need is here::
     >>> deal.apply(parse_move("bid solo")); deal.to_move
     1
 
-and the environments as ``mediatore_env.mediatore_v0``, ``mediatore_env.mediatore_bidding_v0``
-and ``mediatore_env.single_seat`` (imported on first use, so the engine alone never imports
-the RL stack).
+and the environments as ``mediatore_env.mediatore_v0``, ``mediatore_env.mediatore_bidding_v0``,
+``mediatore_env.single_seat`` and the Tressette games ``mediatore_env.tressette_v0``,
+``tressette3_v0``, ``tressette2_v0`` (imported on first use, so the engine alone never imports
+the RL stack; the Tressette engine is :mod:`mediatore_env.tressette`).
 """
 
 import importlib
@@ -42,7 +45,8 @@ __all__ = ["Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "f
            "club_mediatore_v0"]
 __version__ = "0.2.0"
 
-_ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat", "club_mediatore_v0")
+_ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat", "club_mediatore_v0",
+                 "tressette_v0", "tressette3_v0", "tressette2_v0")
 
 
 def __getattr__(name: str):

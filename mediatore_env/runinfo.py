@@ -26,11 +26,12 @@ def machine() -> str:
 class ProgressBar:
     """A one-line progress bar on stderr: deals done, elapsed time, time left.
 
-    Call it with the number of deals just finished; :meth:`close` wipes the line.
+    Call it with the number of deals just finished; :meth:`close` wipes the line. ``unit``
+    names what is counted (``"games"`` in the Tressette games' tournament).
     """
 
-    def __init__(self, total: int, stream=None, width: int = 30):
-        self.total, self.done, self.width = total, 0, width
+    def __init__(self, total: int, stream=None, width: int = 30, unit: str = "deals"):
+        self.total, self.done, self.width, self.unit = total, 0, width, unit
         self.stream = stream or sys.stderr
         self.start = time.perf_counter()
 
@@ -40,7 +41,7 @@ class ProgressBar:
         filled = self.width * self.done // self.total
         left = elapsed / self.done * (self.total - self.done) if self.done else 0.0
         self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} "
-                          f"deals, {elapsed:.0f} s, ~{left:.0f} s left ")
+                          f"{self.unit}, {elapsed:.0f} s, ~{left:.0f} s left ")
         self.stream.flush()
 
     def close(self) -> None:

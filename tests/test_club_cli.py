@@ -41,7 +41,7 @@ def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--agents", "greedy", "nobody", "greedy", "random"], "unknown club agent 'nobody'"),
+    (["--agents", "greedy", "nobody", "greedy", "random"], "unknown agent 'nobody'"),
     (["--agents", "greedy"], "expected 4 arguments"),
     (["--agents", "greedy", "random", "greedy", "random", "--deals", "0"], "must be 1 or more"),
     (["--agents", "greedy", "random", "greedy", "random", "--ante", "x"], "not a whole number"),

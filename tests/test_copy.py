@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from agents import GreedyAgent, PIMCAgent, RandomAgent
-from mediatore_env import mediatore_bidding_v0, mediatore_v0
+from mediatore_env import (mediatore_bidding_v0, mediatore_v0, tressette2_v0, tressette3_v0,
+                           tressette_v0)
 from mediatore_env.analysis.tables import build_table
 from mediatore_env.envs import club_mediatore_v0
 from mediatore_env.envs.single_seat import MediatoreSeatEnv
@@ -52,6 +53,8 @@ def round_trip(env):
 
 class AEC:
     """Drives a PettingZoo environment (raw or in env()) with random legal actions."""
+
+    seeds = (1, 2)
 
     def __init__(self, make, name):
         self.make, self.name = make, name
@@ -93,18 +96,20 @@ class AEC:
         env.reset(seed=seed)
 
 
-class ClubAEC(AEC):
-    """Drives club_mediatore_v0: its game is a session (``raw.session``), its record the
-    session's."""
+class GameAEC(AEC):
+    """Drives an environment whose game is not a Mediatore deal: its state machine is the
+    attribute ``game`` names (``raw.game``, ``raw.session``), its record ``raw.record``."""
+
+    game = "game"
 
     def started(self, env):
-        return env.unwrapped.session is not None
+        return getattr(env.unwrapped, self.game) is not None
 
     def state(self, env):
         raw = env.unwrapped
-        if raw.session is None:
+        if getattr(raw, self.game) is None:
             return None
-        seen = {"history": list(raw.session.history), "record": raw.record,
+        seen = {"history": list(getattr(raw, self.game).history), "record": raw.record,
                 "observations": [plain(env.observe(a)) for a in env.possible_agents]}
         if env.agents:
             seen.update(agent=env.agent_selection, last=plain(env.last()),
@@ -114,8 +119,29 @@ class ClubAEC(AEC):
         return seen
 
 
+class ClubAEC(GameAEC):
+    """Drives club_mediatore_v0: its game is a session of deals (``raw.session``)."""
+
+    game = "session"
+
+
+class TressetteAEC(GameAEC):
+    """Drives a Tressette environment with random legal actions (a claim as any other). An
+    episode is a whole game of several hands, so one seed is enough."""
+
+    seeds = (1,)
+
+    def choose(self, env, rng):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            return None
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+
 class Seat:
     """Drives the single-seat Gymnasium environment with random legal learner moves."""
+
+    seeds = (1, 2)
 
     def __init__(self, make, name):
         self.make, self.name = make, name
@@ -160,6 +186,11 @@ KINDS = [
     AEC(lambda table: mediatore_bidding_v0.raw_env(table=table), "bidding raw"),
     AEC(lambda table: mediatore_bidding_v0.env(table=table), "bidding env"),
     ClubAEC(lambda table: club_mediatore_v0.env(deals=2, normalize_rewards=True), "club env, 2 deals"),
+    TressetteAEC(lambda table: tressette_v0.env(), "tressette env"),
+    TressetteAEC(lambda table: tressette_v0.raw_env(claim=True, reward="hand"),
+                 "tressette raw, claims, hand rewards"),
+    TressetteAEC(lambda table: tressette3_v0.env(low=True), "tressette3 env, low"),
+    TressetteAEC(lambda table: tressette2_v0.raw_env(show_draws=False), "tressette2 raw, hidden draws"),
     Seat(lambda table: MediatoreSeatEnv(greedy_random_pimc()), "seat, greedy/random/pimc"),
     Seat(lambda table: MediatoreSeatEnv(RandomAgent(), seat=2, rules="low", skip_forced=True),
          "seat, random, low"),
@@ -213,7 +244,7 @@ def at_point(kind, table, seed, stop):
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
 def test_copies_go_on_as_the_original(kind, table):
-    for seed in (1, 2):
+    for seed in kind.seeds:
         length = at_point(kind, table, seed, 10 ** 6)[1]
         mid_game = sorted(random.Random(f"{kind.name} {seed}").sample(range(1, length), 2))
         for stop in (None, *mid_game, length):

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [
     ("mediatore_env.runinfo",),
     ("mediatore_env.core",),
-    ("mediatore_env.mediatore",),
+    ("mediatore_env.mediatore", "mediatore_env.tressette"),  # each on core alone
     ("mediatore_env.club",),  # on Mediatore's deal, phases and trick record
     ("mediatore_env.codec", "mediatore_env.analysis"),
     ("mediatore_env.envs",),
@@ -129,9 +129,12 @@ def test_the_checker_sees_an_upward_import(tmp_path):
 
 def test_the_engine_imports_no_rl_stack_and_no_numpy():
     code = ("import sys, mediatore_env, mediatore_env.core.cards, mediatore_env.mediatore.game, "
-            "mediatore_env.mediatore.records, mediatore_env.mediatore.worlds\n"
+            "mediatore_env.mediatore.records, mediatore_env.mediatore.worlds, "
+            "mediatore_env.tressette\n"
             "from mediatore_env import Deal, Rules\n"
             "Deal(Rules(), 0, list(range(40))).apply(0)\n"
+            "from mediatore_env.tressette import TressetteGame\n"
+            "game = TressetteGame(); game.deal(list(range(40))); game.apply(0)\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & "
             "{'pettingzoo', 'gymnasium', 'numpy'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

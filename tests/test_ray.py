@@ -1,5 +1,6 @@
 """Tournaments on Ray: the deals as Ray tasks on a local instance give exactly the results of
-one process, for agents and bidding policies, from the API and the command line. Skipped
+one process, for agents and bidding policies and for the Tressette games' tournament, from the
+API and the command line. Skipped
 without the ``ray`` extra; the two local Ray start-ups take about 20 s on 2 cores."""
 
 import json
@@ -9,6 +10,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from agents.tournament import run_bidding_tournament, run_tournament  # noqa: E402
+from agents.tressette.tournament import run_tressette_tournament  # noqa: E402
 from mediatore_env.tools.bench import main  # noqa: E402
 
 LINEUP = ["greedy", "random", "random:bid_rate=0.5", "random"]
@@ -51,3 +53,12 @@ def test_bidding_tournaments_and_the_command_line_on_a_running_instance(local_ra
     with_ray, data = cli("--ray")
     assert data["executor"] == "ray" and data["jobs"] == 2
     assert with_ray == alone
+
+
+def test_the_tressette_tournament_on_a_running_instance(local_ray):
+    kwargs = dict(games=6, seed=4, rules="tressette3", record_games=[2])
+    one = run_tressette_tournament(["greedy", "random", "random"], **kwargs)
+    on_ray = run_tressette_tournament(["greedy", "random", "random"], ray=True, **kwargs)
+    assert on_ray.executor == "ray" and ray.is_initialized()  # not ours to shut down
+    assert on_ray.plays == one.plays and on_ray.records == one.records
+    assert [s.per_deal for s in on_ray.standings] == [s.per_deal for s in one.standings]

@@ -15,7 +15,7 @@ as ``package.module:Class``. :func:`play_session` plays a session with four agen
 
 from __future__ import annotations
 
-from .. import agent_from_text
+from .. import make_agent
 from ..base import Agent
 from .base import play_session
 from .greedy import ClubGreedyAgent
@@ -33,4 +33,4 @@ __all__ = ["CLUB_AGENTS", "ClubRandomAgent", "ClubGreedyAgent", "make_club_agent
 def make_club_agent(spec: str, **overrides) -> Agent:
     """A club agent from its text: ``'greedy'``, ``'random:accept_rate=0.3'``,
     ``'pkg.mod:MyAgent'``. Raises ``ValueError`` listing the known names otherwise."""
-    return agent_from_text(CLUB_AGENTS, spec, overrides, "club agent")
+    return make_agent(spec, CLUB_AGENTS, **overrides)

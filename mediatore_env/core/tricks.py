@@ -12,10 +12,10 @@ from typing import Sequence
 from .cards import SUIT_MASKS, SUIT_OF
 
 
-def trick_winner(leader: int, cards: Sequence[int]) -> int:
+def trick_winner(leader: int, cards: Sequence[int], players: int = 4) -> int:
     """Seat winning a trick: the one that played the highest card of the suit led (no
-    trumps). ``cards`` are in playing order from ``leader``'s; for a trick still in
-    progress, the seat winning it so far."""
+    trumps). ``cards`` are in playing order from ``leader``'s, at a table of ``players``
+    seats; for a trick still in progress, the seat winning it so far."""
     # SUIT_OF rather than suit_of(): this runs once a trick in the engine and in every node
     # of the solver's pure-Python search.
     suit = SUIT_OF[cards[0]]
@@ -24,7 +24,7 @@ def trick_winner(leader: int, cards: Sequence[int]) -> int:
         c = cards[i]
         if SUIT_OF[c] == suit and c > cards[best]:
             best = i
-    return (leader + best) % 4
+    return (leader + best) % players
 
 
 def follow_suit(hand: int, led: int) -> int:

@@ -9,7 +9,16 @@
     mediatore-bench --plot-json out.json --plot out.svg     # the chart of a saved run
     mediatore-bench --game club --agents greedy random greedy random --deals 500  # sessions
 
-See :mod:`agents.tournament` for the format (rotations, units per deal, confidence intervals).
+The Tressette games (docs/tressette.md) with ``--game``: each of the ``--deals N`` episodes is
+then a game to 31, played in every rotation of the lineup (one agent per seat: 4, 3 or 2) over
+the same packs, and the switches are given with ``--rule``::
+
+    mediatore-bench --game tressette --agents greedy random greedy random --deals 500
+    mediatore-bench --game tressette3 --agents greedy random random --rule low=true --jobs 2
+    mediatore-bench --game tressette2 --agents greedy random --rule claim=true --save-records recs
+
+See :mod:`agents.tournament` for the format (rotations, units per deal, confidence intervals),
+and :mod:`agents.tressette.tournament` for the Tressette games'.
 """
 
 from __future__ import annotations
@@ -25,12 +34,15 @@ from agents import AGENTS
 from agents.greedy import BIDDING_POLICIES
 from agents.plot import FORMATS, PLOT_MISSING, plot_tournament
 from agents.tournament import run_bidding_tournament, run_tournament
+from agents.tressette import AGENTS as TRESSETTE_AGENTS
+from agents.tressette.tournament import run_tressette_tournament
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS, SWITCHES
 from ..runinfo import ProgressBar, machine
-from .checks import (ArgumentParser, non_negative_int, output_dir, output_file, parse_rules,
-                     positive_int)
+from ..tressette.rules import SWITCHES as TRESSETTE_SWITCHES
+from .checks import (GAMES, ArgumentParser, check_lineup, non_negative_int, output_dir,
+                     output_file, parse_rules, parse_tressette_rules, positive_int)
 from .club import bench_main, game_argv
 
 
@@ -51,13 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mediatore-bench",
         description="Duplicate tournament of Mediatore agents: every deal is played in the 4 "
                     "rotations of the lineup, so every agent holds every hand. Prints units per "
-                    "deal with 95%% confidence intervals over deals, by seat role and by contract.",
+                    "deal with 95%% confidence intervals over deals, by seat role and by contract. "
+                    "With --game tressette, tressette3 or tressette2: the same for games to 31 of "
+                    "that Tressette form, in units per game.",
         epilog=f"Agents: {', '.join(AGENTS)}, with options after a colon (random:bid_rate=0.5), "
-               f"or your own as package.module:Class. Bidding policies: "
+               f"or your own as package.module:Class; in the Tressette games "
+               f"{', '.join(TRESSETTE_AGENTS)} (random:claim_rate=0.1). Bidding policies: "
                f"{', '.join(BIDDING_POLICIES)}. Rules presets: {', '.join(PRESETS)}.")
+    p.add_argument("--game", default="mediatore", choices=GAMES,
+                   help="the game (default mediatore): Tressette with four players in "
+                        "partnerships, three-handed or two-handed")
     who = p.add_mutually_exclusive_group(required=True)
-    who.add_argument("--agents", nargs=4, metavar="AGENT",
-                     help="the lineup: four agents, seats 0-3 of the first rotation")
+    who.add_argument("--agents", nargs="+", metavar="AGENT",
+                     help="the lineup: one agent per seat (four; three-handed 3, two-handed 2), "
+                          "the seats of the first rotation")
     who.add_argument("--bidding", nargs="+", metavar="POLICY",
                      help="compare these bidding policies (2 or more) inside one shared player")
     who.add_argument("--plot-json", metavar="PATH",
@@ -65,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--player", default="greedy",
                    help="with --bidding: the player whose calling, exchange and play they share "
                         "(default greedy)")
-    p.add_argument("--deals", type=positive_int, default=1000, help="number of deals (default 1000)")
+    p.add_argument("--deals", type=positive_int, default=1000,
+                   help="number of deals (default 1000); in the Tressette games, of games to 31")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)")
     p.add_argument("--jobs", type=positive_int, help="worker processes (default 1), or with --ray the "
                    "workers of the local Ray instance (default: every core); the results do not "
@@ -77,14 +97,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", default="standard", choices=list(PRESETS), help="rules preset")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a rules switch on top of the preset, e.g. --rule signals=off "
-                        f"(switches: {', '.join(SWITCHES)})")
+                        f"(switches: {', '.join(SWITCHES)}); in the Tressette games "
+                        + ", ".join(k for k in TRESSETTE_SWITCHES if k != "players")
+                        + ", e.g. --rule low=true")
     p.add_argument("--json", metavar="PATH", help="save the full results as JSON")
     p.add_argument("--plot", metavar="PATH",
                    help="draw units per deal with CIs and the contract breakdown into PATH "
                         f"({', '.join('.' + f for f in FORMATS)}); needs the plot extra")
     p.add_argument("--save-records", metavar="DIR", help="save game records of --record-deals here")
     p.add_argument("--record-deals", metavar="LIST",
-                   help="deals to record with --save-records, e.g. 0,5,17 or 0-9 (default 0)")
+                   help="deals (games) to record with --save-records, e.g. 0,5,17 or 0-9 "
+                        "(default 0)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", action="store_true", default=None,
                      help="show a progress bar (default: when stderr is a terminal)")
@@ -154,17 +177,29 @@ def main(argv=None) -> int:
     try:
         if args.plot_json:
             return _plot_saved(args)
+        if args.game != "mediatore":
+            check_tressette_options(args)
         record_deals = check_outputs(args)
-        rules = parse_rules(args.preset, args.rule)
-        show = sys.stderr.isatty() if args.progress is None else args.progress
-        bar = ProgressBar(args.deals) if show else None
-        common = dict(deals=args.deals, seed=args.seed, rules=rules, jobs=args.jobs,
-                      record_deals=record_deals, progress=bar, ray=args.ray)
-        try:
+        if args.game == "mediatore":
+            rules = parse_rules(args.preset, args.rule)
             if args.agents:
-                result = run_tournament(args.agents, **common)
+                check_lineup(args.game, args.agents)
+        else:
+            rules = parse_tressette_rules(args.game, args.rule)
+        show = sys.stderr.isatty() if args.progress is None else args.progress
+        unit = "deals" if args.game == "mediatore" else "games"
+        bar = ProgressBar(args.deals, unit=unit) if show else None
+        common = dict(seed=args.seed, rules=rules, jobs=args.jobs, progress=bar, ray=args.ray)
+        try:
+            if args.game != "mediatore":
+                result = run_tressette_tournament(args.agents, games=args.deals,
+                                                  record_games=record_deals, **common)
+            elif args.agents:
+                result = run_tournament(args.agents, deals=args.deals, record_deals=record_deals,
+                                        **common)
             else:
-                result = run_bidding_tournament(args.bidding, base=args.player, **common)
+                result = run_bidding_tournament(args.bidding, base=args.player, deals=args.deals,
+                                                record_deals=record_deals, **common)
         finally:
             if bar:
                 bar.close()
@@ -175,6 +210,21 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # e.g. piped into `head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def check_tressette_options(args) -> None:
+    """Refuse what the Tressette games do not have (bidding policies, presets, the chart), and
+    a lineup of the wrong size, before anything is played."""
+    if args.bidding:
+        raise ValueError(f"--bidding compares Mediatore bidding policies; {args.game} has no "
+                         f"auction (give --agents)")
+    if args.preset != "standard":
+        raise ValueError(f"--preset names Mediatore rules; {args.game}'s switches are given "
+                         f"with --rule, e.g. --rule low=true")
+    if args.plot:
+        raise ValueError(f"--plot draws Mediatore tournaments only; save {args.game}'s "
+                         f"results with --json")
+    check_lineup(args.game, args.agents)
 
 
 def _output(args, result) -> None:
@@ -194,7 +244,9 @@ def _output(args, result) -> None:
         several = len(result.lineups) > 1
         for rec in result.records:
             m = rec["meta"]
-            name = f"deal{m['deal_index']:05d}" + (f"_lineup{m['lineup']}" if several else "") \
+            number = f"deal{m['deal_index']:05d}" if "deal_index" in m \
+                else f"game{m['game_index']:05d}"
+            name = number + (f"_lineup{m['lineup']}" if several else "") \
                 + f"_rot{m['rotation']}.json"
             save_record(rec, out / name)
         print(f"{len(result.records)} game records saved in {out}/")

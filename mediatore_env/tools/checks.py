@@ -8,9 +8,11 @@ before any work starts (a deal played, a table built) rather than after it.
   :func:`probability` (a rate from 0 to 1), :func:`output_file` (a file the tool will write),
   :func:`output_dir` (a folder it will write into, created if missing), :func:`input_file`
   (a file it will read).
-- :func:`parse_rules` (``--preset`` with ``--rule name=value`` on top) and :func:`check_agents`
-  (agent specs made once, so a bad name or option fails before the first deal). Both raise
-  ``ValueError``; a tool turns it into its one-line error with ``parser.error(str(e))``.
+- :func:`parse_rules` (``--preset`` with ``--rule name=value`` on top),
+  :func:`parse_tressette_rules` (a Tressette form's switches from ``--rule low=true``),
+  :func:`check_lineup` (one agent per seat of the game) and :func:`check_agents` (agent specs
+  made once, so a bad name or option fails before the first deal). They raise ``ValueError``;
+  a tool turns it into its one-line error with ``parser.error(str(e))``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ from pathlib import Path
 from typing import Sequence
 
 from ..mediatore.rules import SWITCHES, Rules
+from ..tressette.rules import FORMS
+from ..tressette.rules import SWITCHES as TRESSETTE_SWITCHES
+from ..tressette.rules import TressetteRules
+
+#: The games the tools play: Mediatore, and the Tressette forms by name.
+GAMES = ("mediatore", *FORMS)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -152,12 +160,50 @@ def parse_rules(preset: str, switches: Sequence[str]) -> Rules:
     return rules.replace(**changes) if changes else rules
 
 
-def check_agents(specs: Sequence[str]) -> None:
-    """Make each agent of ``specs`` once (:func:`agents.make_agent`), so that an unknown name, a
-    bad option or a missing model file fails before any deal. Raises ``ValueError``."""
+_TRUE_WORDS = ("true", "on", "yes", "1")
+_FALSE_WORDS = ("false", "off", "no", "0")
+
+
+def parse_tressette_rules(game: str, switches: Sequence[str]) -> TressetteRules:
+    """The rules of the Tressette form ``game`` (``'tressette'``, ``'tressette3'``,
+    ``'tressette2'``) with ``name=value`` switches on top (``low=true``, ``claim=on``; the
+    number of players is the form's). Raises ``ValueError`` naming the bad item and the valid
+    names or values."""
+    if game not in FORMS:
+        raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
+    rules = FORMS[game]
+    # The number of players is the form's; show_draws exists only where there is a stock.
+    names = [k for k in TRESSETTE_SWITCHES
+             if k != "players" and (k != "show_draws" or rules.stock_size)]
+    changes = {}
+    for item in switches:
+        name, eq, value = item.partition("=")
+        name, value = name.strip(), value.strip().lower()
+        if not eq:
+            raise ValueError(f"bad --rule {item!r}: write name=value, e.g. low=true")
+        if name not in names:
+            raise ValueError(f"unknown rules switch {name!r} of {game}; valid: {', '.join(names)}")
+        if value not in _TRUE_WORDS + _FALSE_WORDS:
+            raise ValueError(f"bad value {value!r} for rules switch {name!r}; valid: true, false")
+        changes[name] = value in _TRUE_WORDS
+    return rules.replace(**changes) if changes else rules
+
+
+def check_lineup(game: str, specs: Sequence[str]) -> None:
+    """Refuse a lineup that is not one agent per seat of ``game``. Raises ``ValueError``."""
+    players = FORMS[game].players if game in FORMS else 4
+    if len(specs) != players:
+        raise ValueError(f"--agents: {game} is played by {players} agents, one per seat; "
+                         f"got {len(specs)}")
+
+
+def check_agents(specs: Sequence[str], registry: dict | None = None) -> None:
+    """Make each agent of ``specs`` once (:func:`agents.make_agent`, with the names of
+    ``registry``), so that an unknown name, a bad option or a missing model file fails before
+    any deal. Raises ``ValueError``."""
     from agents import make_agent  # the agents layer sits above analysis, below the tools
     for spec in dict.fromkeys(specs):
         try:
-            make_agent(spec)
+            make_agent(spec, registry)
         except (ImportError, AttributeError, OSError) as e:
             raise ValueError(f"cannot make agent {spec!r}: {e}") from None

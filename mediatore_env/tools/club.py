@@ -30,6 +30,7 @@ from ..codec.display import STYLES, YOU
 from ..core.cards import parse_card
 from ..runinfo import ProgressBar, machine
 from .checks import ArgumentParser, non_negative_int, output_dir, output_file, positive_int
+from .terminal import Pager
 
 __all__ = ["game_argv", "bench_main", "play_main", "is_club_record", "show_session"]
 
@@ -265,10 +266,14 @@ def is_club_record(record) -> bool:
     return isinstance(record, dict) and record.get("format") == FORMAT
 
 
-def show_session(record: dict, seat: int | None, style: str, say: Callable[..., None],
-                 wait: Callable[[], bool], label: str = "") -> bool:
-    """Step through a session record deal by deal: the table at the end of each deal's play,
-    as the open table or as ``seat`` saw it, then its result. False if the person quit."""
+def show_session(record: dict, seat: int | None = None, style: str = "english", pager=None,
+                 label: str = "") -> bool:
+    """Step through a session record (already checked) deal by deal: the table at the end of
+    each deal's play, as the open table or as ``seat`` saw it, then its result, as
+    ``mediatore-replay`` shows every game's records (a :class:`.terminal.Pager`). False if the
+    person quit."""
+    pager = pager or Pager(False)
+    say, wait = pager.say, pager.wait
     names = [f"seat {s}" for s in range(4)]
     rules = ClubRules.from_dict(record["rules"])
     session = Session(rules, record["dealer"], [d["pack"] for d in record["deals"]])

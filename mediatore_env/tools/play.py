@@ -18,6 +18,10 @@ four are named, so a slip cannot throw away a card the renumbered list put under
 The screen is built from the human's :class:`~mediatore_env.mediatore.view.SeatView` only, so it cannot
 show what the seat may not know; the full record, every hand included, is shown at the end.
 
+With ``--game tressette``, ``tressette3`` or ``tressette2`` it plays the Tressette games
+instead, games to 31 (:mod:`.tressette`; ``--deals`` counts games, ``--rule low=true`` sets
+the switches).
+
 Deal ``k`` of seed ``S`` has the same cards and dealer as deal ``k`` of
 ``mediatore-bench --seed S`` (:func:`agents.tournament.deal_pack`), so a deal seen in a
 tournament can be played by hand with ``--seed S --deal k``. Each finished deal can be saved
@@ -36,7 +40,7 @@ from typing import Callable, Sequence, TextIO
 
 from ..codec.display import (STYLES, YOU, card_text, changes, hand_lines, move_words, moves_lines,
                              result_lines, rules_text, snapshot, view_text)
-from ..core.cards import CARD_NAMES, CC, SUIT_MASKS, SUIT_NAMES_EN, cards_of, make_card, suit_of
+from ..core.cards import CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, suit_of
 from ..core.tricks import follow_suit
 from ..mediatore.game import Deal
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
@@ -45,75 +49,20 @@ from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_mo
 from ..mediatore.records import make_record, save_record
 from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, NO_SIGNAL, PRESETS,
                                SIGNAL_NAMES, STRISCIO, SWITCHES, TUTTO_FUORI, VOLO, Rules)
-from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, parse_rules,
-                     positive_int)
+from .checks import (GAMES, ArgumentParser, check_agents, non_negative_int, output_file,
+                     parse_rules, parse_tressette_rules, positive_int)
+from .terminal import (_COMMANDS, HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input,
+                       parse_cards_words, seat_names)
 from .club import game_argv
 from .club import play_main as club_play_main
 
 # -- reading what a person types ----------------------------------------------------------------
 
-_RANK_WORDS = {
-    "4": 0, "5": 1, "6": 2, "7": 3,
-    "f": 4, "j": 4, "jack": 4, "knave": 4, "fante": 4,
-    "c": 5, "q": 5, "horse": 5, "knight": 5, "queen": 5, "cavallo": 5, "donna": 5,
-    "r": 6, "k": 6, "king": 6, "re": 6,
-    "a": 7, "1": 7, "ace": 7, "asso": 7,
-    "2": 8, "two": 8, "3": 9, "three": 9,
-}
-_SUIT_WORDS = {
-    "d": 0, "coins": 0, "coin": 0, "denari": 0, "diamonds": 0, "♦": 0,
-    "c": 1, "cups": 1, "cup": 1, "coppe": 1, "hearts": 1, "♥": 1,
-    "s": 2, "swords": 2, "sword": 2, "spade": 2, "spades": 2, "♠": 2,
-    "b": 3, "batons": 3, "baton": 3, "bastoni": 3, "clubs": 3, "♣": 3,
-}
 _FILLER = {"of", "di", "the", "a", "with", "and", "e", "cerco", "la", "card", "to"}
 _VERBS = {"pass": AUCTION, "bid": AUCTION, "call": CALL, "discard": DISCARD, "give": GIVE,
           "play": PLAY, "lead": PLAY}
 _PHASE_WORDS = {AUCTION: "the auction", CALL: "the call", DISCARD: "the discard",
                 GIVE: "the card passed back", PLAY: "the play"}
-
-QUIT, HELP, TABLE = "quit", "help", "table"
-_COMMANDS = {"q": QUIT, "quit": QUIT, "exit": QUIT, "?": HELP, "h": HELP, "help": HELP,
-             "t": TABLE, "table": TABLE, "show": TABLE}
-
-
-class BadInput(ValueError):
-    """What a person typed does not name a legal move; the message says why."""
-
-
-def _compact_card(token: str) -> int | None:
-    """``'d3'``, ``'3d'``, ``'sk'`` (K = Re), ``'a♠'``: a card in two characters, or None."""
-    t = token.strip()
-    if len(t) != 2:
-        return None
-    first, second = t[0].lower(), t[1].lower()
-    for suit_ch, rank_ch in ((first, second), (second, first)):
-        if suit_ch in "dcsb♦♥♠♣" and rank_ch in _RANK_WORDS and len(rank_ch) == 1:
-            if suit_ch == rank_ch == "c":
-                return CC  # the Cavallo di Coppe, either way round
-            return make_card(_SUIT_WORDS[suit_ch], _RANK_WORDS[rank_ch])
-    return None
-
-
-def parse_cards_words(tokens: Sequence[str]) -> tuple[list[int], list[str]]:
-    """Cards at the start of ``tokens`` (lower-case words), and the words left after them.
-
-    A card is two characters (``d3``, ``3d``, ``sa``, ``as``, ``a♠``; J, Q, K stand for Fante,
-    Cavallo, Re) or a rank word and a suit word (``ace of swords``, ``asso di spade``, ``3 coins``).
-    """
-    cards, i = [], 0
-    while i < len(tokens):
-        card = _compact_card(tokens[i])
-        if card is not None:
-            cards.append(card)
-            i += 1
-            continue
-        if (i + 1 < len(tokens) and tokens[i] in _RANK_WORDS and tokens[i + 1] in _SUIT_WORDS):
-            cards.append(make_card(_SUIT_WORDS[tokens[i + 1]], _RANK_WORDS[tokens[i]]))
-            i += 2
-            continue
-        break
-    return cards, list(tokens[i:])
 
 
 def _signal_of(words: Sequence[str], allowed: Sequence[int]) -> int:
@@ -303,35 +252,11 @@ Points: ace 1, 3 2 K C J 1/3 each, the last trick 1 more; the declarer's side ne
 
 # -- one game at the terminal -------------------------------------------------------------------
 
-class Quit(Exception):
-    """The person asked to stop (q, Ctrl-D, Ctrl-C)."""
-
-
 def _orderly(moves: list[int]) -> list[int]:
     """Legal moves in the order shown: calls by suit, strongest card first; others as given."""
     if moves and phase_of_move(moves[0]) == CALL:
         return sorted(moves, key=lambda m: (suit_of(card_of_move(m)), -card_of_move(m)))
     return list(moves)
-
-
-class Terminal:
-    """Reads answers and writes text; ``ask(prompt)`` is ``input`` by default, and raises
-    EOFError at the end of the input. Tests pass a scripted ``ask`` and a StringIO ``out``."""
-
-    def __init__(self, ask: Callable[[str], str] = input, out: TextIO | None = None):
-        self.ask_fn, self.out = ask, out if out is not None else sys.stdout
-
-    def say(self, *lines: str) -> None:
-        for line in lines:
-            print(line, file=self.out)
-        self.out.flush()
-
-    def ask(self, prompt: str) -> str:
-        try:
-            return self.ask_fn(prompt)
-        except (EOFError, KeyboardInterrupt):
-            self.say("")
-            raise Quit from None
 
 
 def choose_move(view, names: Sequence[str], style: str, term: Terminal, title: str) -> list[int]:
@@ -377,19 +302,6 @@ def _heading(view) -> str:
     if view.trick:
         return "Play a card:"
     return "Lead a card (a signal may go with it):"
-
-
-def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
-    """Display names: ``You`` for the human seat, ``greedy(1)`` for an agent at seat 1."""
-    out = []
-    for s, spec in enumerate(agent_names):
-        if s == human:
-            out.append(YOU)
-        else:
-            head, _, rest = spec.partition(":")
-            short = rest.partition(":")[0] if "." in head and rest else head
-            out.append(f"{short[:12]}({s})")
-    return out
 
 
 def play_deal_at_terminal(deal: Deal, human: int, agents: Sequence, names: Sequence[str],
@@ -510,16 +422,21 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(
         prog="mediatore-play",
-        description="Play Mediatore at the terminal: you hold one seat, three agents the others.",
+        description="Play Mediatore at the terminal: you hold one seat, three agents the others "
+                    "(with --game, a Tressette game: a game to 31, agents in the other seats).",
         epilog="Answer each question with a number from the list or the move in words "
                "(solo, pass, D3, 3 of coins, SA volo); when discarding, all four cards in one "
                "answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, q to quit. Rules presets: "
                + ", ".join(PRESETS) + ".")
+    p.add_argument("--game", default="mediatore", choices=GAMES,
+                   help="the game (default mediatore): Tressette with four players in "
+                        "partnerships, three-handed or two-handed")
     p.add_argument("--agents", nargs="+", default=["greedy"], metavar="AGENT",
                    help="one agent for all three other seats, or three (in seat order); names of "
                         "the agents registry (greedy, random, random:bid_rate=0.5) or "
                         "package.module:Class (default: greedy)")
-    p.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat, 0-3 (default 0)")
+    p.add_argument("--seat", type=int, default=0, choices=range(4),
+                   help="your seat, 0-3 (default 0; three-handed 0-2, two-handed 0-1)")
     p.add_argument("--preset", default="standard", choices=list(PRESETS), help="rules preset")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help=f"a rules switch on top of the preset (switches: {', '.join(SWITCHES)})")
@@ -529,7 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play deal K of the seed first: the same cards as deal K of "
                         "mediatore-bench --seed S (default 0)")
     p.add_argument("--deals", type=positive_int, default=1,
-                   help="number of deals, with a running score (default 1)")
+                   help="number of deals (in the Tressette games, of games to 31), with a "
+                        "running score (default 1)")
     p.add_argument("--cards", default="english", choices=STYLES,
                    help="how cards are named: english (ace of swords), italian (Asso di Spade), "
                         "french (A♠) or short (SA)")
@@ -541,20 +459,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _echoing_input(prompt: str) -> str:
-    """``input``, echoing the answer when stdin is not a terminal, so a transcript reads well."""
-    answer = input(prompt)
-    if not sys.stdin.isatty():
-        print(answer)
-    return answer
-
-
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
     club_argv = game_argv(sys.argv[1:] if argv is None else argv)
     if club_argv is not None:  # --game club: a session of club Mediatore (tools/club.py)
         return club_play_main(club_argv, ask, out)
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.game != "mediatore":
+        return _play_tressette(parser, args, ask, out)
     try:
         rules = parse_rules(args.preset, args.rule)
         if len(args.agents) not in (1, 3):
@@ -566,9 +478,42 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
         parser.error(str(e))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     term = Terminal(ask or _echoing_input, out)
+    return _session(play_session, term, specs, args.seat, rules, seed, args.deal, args.deals,
+                    args.cards, args.save, term, args.auto)
+
+
+def _play_tressette(parser, args, ask, out) -> int:
+    """``--game tressette|tressette3|tressette2``: the arguments checked, then the session of
+    :mod:`.tressette`."""
+    from agents.tressette import AGENTS as TRESSETTE_AGENTS
+
+    from .tressette import play_session as play_tressette
     try:
-        return play_session(specs, args.seat, rules, seed, args.deal, args.deals, args.cards,
-                            args.save, term, args.auto)
+        if args.preset != "standard":
+            raise ValueError(f"--preset names Mediatore rules; {args.game}'s switches are given "
+                             f"with --rule, e.g. --rule low=true")
+        rules = parse_tressette_rules(args.game, args.rule)
+        others = rules.players - 1
+        if args.seat >= rules.players:
+            raise ValueError(f"--seat {args.seat}: {args.game} has seats 0-{others}")
+        if len(args.agents) not in (1, others):
+            raise ValueError(f"--agents takes one agent (for all {others} other seats) or "
+                             f"{others}, got {len(args.agents)}")
+        specs = args.agents * others if len(args.agents) == 1 else args.agents
+        check_agents(specs, TRESSETTE_AGENTS)
+    except ValueError as e:
+        parser.error(str(e))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    term = Terminal(ask or _echoing_input, out)
+    return _session(play_tressette, term, specs, args.seat, rules, seed, args.deal, args.deals,
+                    args.cards, args.save, term, args.auto)
+
+
+def _session(play, term: Terminal, *args) -> int:
+    """Run ``play(*args)``; an interrupt or a cut pipe ends it quietly, a write error in one
+    line."""
+    try:
+        return play(*args)
     except KeyboardInterrupt:
         term.say("", "Interrupted.")
         return 130

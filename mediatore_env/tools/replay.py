@@ -5,6 +5,10 @@
     mediatore-replay recs/ --all                # every record in a folder, without stopping
     mediatore-replay session.json               # a club Mediatore session, deal by deal
 
+Records of the Tressette games (``"format": "tressette-record"``, from ``mediatore-play --game
+tressette --save`` and ``mediatore-bench --game ... --save-records``) are re-simulated with
+``TressetteGame.replay`` and shown hand by hand, trick by trick (:mod:`.tressette`).
+
 Reads the game records (:mod:`mediatore_env.mediatore.records`) written by ``mediatore-play --save``,
 ``mediatore-bench --save-records`` and the environment (``env.unwrapped.records``): a file
 holding one record or a list of them, or a folder of such files. Each record is first
@@ -26,6 +30,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
+from ..club.records import FORMAT as CLUB_FORMAT
 from ..club.records import replay as replay_session
 from ..codec.display import (STYLES, YOU, cards_inline, changes, format_thirds, hand_inline,
                              hand_lines, result_lines, rules_text, snapshot, view_text)
@@ -33,8 +38,24 @@ from ..mediatore.game import Deal
 from ..mediatore.moves import AUCTION, END, PLAY, parse_move
 from ..mediatore.records import replay
 from ..mediatore.rules import Rules
+from ..tressette.game import RECORD_FORMAT as TRESSETTE_FORMAT
+from ..tressette.game import TressetteGame
+from ..tressette.rules import TressetteRules
 from .checks import ArgumentParser
-from .club import is_club_record, show_session
+from .club import show_session
+from .terminal import Pager
+from .tressette import show_record as show_tressette_record
+
+
+def replayer(record: dict) -> tuple[Callable, Callable]:
+    """How to re-simulate and how to show a record, by its ``"format"``: a Tressette game
+    (:mod:`.tressette`), a club Mediatore session (:mod:`.club`), else a Mediatore deal."""
+    game = record.get("format")
+    if game == TRESSETTE_FORMAT:
+        return TressetteGame.replay, show_tressette_record
+    if game == CLUB_FORMAT:
+        return replay_session, show_session
+    return replay, show_record
 
 
 class BadRecord(ValueError):
@@ -77,7 +98,7 @@ def _checked(text: str, path: str) -> list[dict]:
         if not isinstance(record, dict):
             raise BadRecord(f"{where}: not a game record (expected a JSON object)")
         try:
-            (replay_session if is_club_record(record) else replay)(record)
+            replayer(record)[0](record)
         except (KeyError, TypeError, AttributeError) as e:
             raise BadRecord(f"{where}: not a valid game record: malformed ({type(e).__name__}: {e})") from None
         except ValueError as e:
@@ -124,34 +145,6 @@ def stops(record: dict, seat: int | None = None) -> Iterator[tuple[str, object]]
             yield "exchange", source
         elif len(deal.tricks) > tricks:
             yield f"trick {len(deal.tricks)}", source
-
-
-class Pager:
-    """Waits between stops when interactive: Enter goes on, ``a`` shows the rest, ``q`` quits."""
-
-    def __init__(self, interactive: bool, ask: Callable[[str], str] = input, out: TextIO | None = None):
-        self.interactive, self.ask_fn = interactive, ask
-        self.out = out if out is not None else sys.stdout
-
-    def say(self, *lines: str) -> None:
-        for line in lines:
-            print(line, file=self.out)
-        self.out.flush()
-
-    def wait(self) -> bool:
-        """False when the person wants to stop."""
-        if not self.interactive:
-            return True
-        try:
-            answer = self.ask_fn("[Enter] next, a = all the rest, q = quit: ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            self.say("")
-            return False
-        if answer in ("q", "quit", "exit"):
-            return False
-        if answer in ("a", "all"):
-            self.interactive = False
-        return True
 
 
 _ABOUT = {"program": "from", "seed": "seed", "deal_index": "deal", "lineup": "lineup",
@@ -215,8 +208,9 @@ def show_record(record: dict, seat: int | None = None, style: str = "english",
 def build_parser() -> ArgumentParser:
     p = ArgumentParser(
         prog="mediatore-replay",
-        description="Step through recorded Mediatore deals trick by trick (records from "
-                    "mediatore-play --save, mediatore-bench --save-records or the environment).")
+        description="Step through recorded Mediatore deals, or Tressette games, trick by trick "
+                    "(records from mediatore-play --save, mediatore-bench --save-records or the "
+                    "environment).")
     p.add_argument("records", nargs="+", metavar="RECORD",
                    help="a record file (one record or a JSON list of them), a folder of them, "
                         "or - for standard input")
@@ -238,6 +232,11 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
         for path in args.records:
             records += [(f"{path}" + (f" #{i + 1}" if len(recs) > 1 else ""), r)
                         for recs in [load_records(path)] for i, r in enumerate(recs)]
+        players = [TressetteRules.from_dict(r["rules"]).players for _, r in records
+                   if r.get("format") == TRESSETTE_FORMAT]
+        if args.seat is not None and any(args.seat >= n for n in players):
+            raise BadRecord(f"--seat {args.seat}: a Tressette record here has seats "
+                            f"0-{min(players) - 1}")
     except BadRecord as e:
         print(f"mediatore-replay: error: {e}", file=sys.stderr)
         return 2
@@ -246,11 +245,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     pager = Pager(interactive and not args.all, ask or input, out)
     try:
         for label, record in records:
-            if is_club_record(record):  # a club Mediatore session (tools/club.py)
-                shown = show_session(record, args.seat, args.cards, pager.say, pager.wait, label)
-            else:
-                shown = show_record(record, args.seat, args.cards, pager, label)
-            if not shown:
+            if not replayer(record)[1](record, args.seat, args.cards, pager, label):
                 break
     except KeyboardInterrupt:
         pager.say("", "Interrupted.")

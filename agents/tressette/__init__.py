@@ -1,0 +1,45 @@
+"""Agents for the Tressette games (docs/rules.md 10.1-10.2), their registry, and the duplicate
+tournament that compares them (:mod:`.tournament`).
+
+The agents are :class:`agents.base.Agent` s: ``act(observation, view)`` chooses a move of
+:mod:`mediatore_env.tressette.moves` from the acting seat's
+:class:`~mediatore_env.tressette.view.TressetteView`, never from the game's hidden state. Each
+plays every form (four-handed partnerships, three-handed, two-handed) and the ``low`` and
+``claim`` switches:
+
+=============  ================================================================================
+name           agent
+=============  ================================================================================
+``random``     :class:`TressetteRandomAgent`: a uniform legal card; claims with ``claim_rate``
+``greedy``     :class:`TressetteGreedyAgent`: counts the cards, takes points, follows cheaply,
+               leads its masters; in Low Hand avoids points; claims when the claim wins
+=============  ================================================================================
+
+:func:`make_agent` reads the same texts as :func:`agents.make_agent` (``random:claim_rate=0.1``,
+``package.module:Class``) with these names::
+
+    >>> make_agent("random:claim_rate=0.5").claim_rate
+    0.5
+"""
+
+from __future__ import annotations
+
+from .. import make_agent as _make_agent
+from ..base import Agent
+from .base import play_game
+from .greedy import TressetteGreedyAgent
+from .random_agent import TressetteRandomAgent
+
+#: name -> factory taking the options as keyword arguments
+AGENTS = {
+    "random": TressetteRandomAgent,
+    "greedy": TressetteGreedyAgent,
+}
+
+__all__ = ["AGENTS", "Agent", "TressetteGreedyAgent", "TressetteRandomAgent", "make_agent",
+           "play_game"]
+
+
+def make_agent(spec: str, **overrides) -> Agent:
+    """An agent of the Tressette games from its text (see :func:`agents.make_agent`)."""
+    return _make_agent(spec, AGENTS, **overrides)

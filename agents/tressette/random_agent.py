@@ -1,0 +1,52 @@
+"""The random player of the Tressette games: a legal move drawn uniformly, claims aside.
+
+With the ``claim`` switch, "claim game" is legal on every turn, and a uniform player would
+claim about once in eight turns, nearly always falsely, losing at once: a baseline that
+throws its games away measures nothing. So the random player claims only with probability
+``claim_rate`` (default 0: never), and plays a uniform legal card otherwise.
+``TressetteRandomAgent(claim_rate=None)`` is uniform over every legal move, the claim
+included.
+
+    >>> from mediatore_env.tressette import FORMS, TressetteGame
+    >>> game = TressetteGame(FORMS["tressette2"].replace(claim=True))
+    >>> game.deal(list(range(40)))
+    >>> agent = TressetteRandomAgent()
+    >>> agent.reset(seed=1)
+    >>> move = agent.act(None, game.view(game.current_player))
+    >>> move in game.legal_moves() and move != CLAIM
+    True
+"""
+
+from __future__ import annotations
+
+import random
+
+from mediatore_env.tressette.moves import CLAIM
+
+from ..base import Agent
+
+
+class TressetteRandomAgent(Agent):
+    """Uniform over the legal cards; claims the game with probability ``claim_rate``."""
+
+    name = "random"
+    wants_observation = False
+
+    def __init__(self, claim_rate: float | None = 0.0, seed: int | None = None):
+        if claim_rate is not None and not 0.0 <= claim_rate <= 1.0:
+            raise ValueError(f"claim_rate must be a probability in [0, 1] or None, "
+                             f"got {claim_rate!r}")
+        self.claim_rate = claim_rate
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng.seed(seed)
+
+    def act(self, observation, view) -> int:
+        legal = view.legal_moves()
+        if self.claim_rate is None or CLAIM not in legal:
+            return legal[self.rng.randrange(len(legal))]
+        if self.rng.random() < self.claim_rate:
+            return CLAIM
+        cards = [m for m in legal if m != CLAIM]
+        return cards[self.rng.randrange(len(cards))] if cards else CLAIM

@@ -1,0 +1,211 @@
+# noqa: D212, D415
+"""
+# Two-Handed Tressette
+
+Two-Handed Tressette (docs/rules.md 10.2) as a PettingZoo AEC environment: two players, ten
+cards each and a stock of twenty; after each trick, while the stock lasts, the winner draws
+the top card and the other player the next; twenty tricks a hand; melds; a game to 31 points
+over as many hands as it takes.
+
+| Import             | `from mediatore_env import tressette2_v0`                      |
+|--------------------|---------------------------------------------------------------|
+| Creation           | `tressette2_v0.env()` or `pettingzoo.make("aec", "mediatore/tressette2-v0")` |
+| Actions            | Discrete                                                      |
+| Parallel API       | No                                                            |
+| Manual Control     | No                                                            |
+| Agents             | `agents= ['player_0', 'player_1']` |
+| Agents             | 2                                                             |
+| Action Shape       | Discrete(41)                                                  |
+| Action Values      | Discrete(41)                                                  |
+| Observation Shape  | (2802,)                                                      |
+| Observation Values | [0, 1]                                                        |
+
+Agent `player_i` sits in seat `i`; the seat after the dealer (the other one) receives the
+first cards, leads the first trick and deals the next hand. The draws are made by the
+environment (they are forced), right after the trick (and, after the first trick, after the
+melds).
+
+An episode is one game to 31. The packs are a chance event: the environment shuffles one for
+each hand from its generator, or takes them from `reset(options={"packs": [...]})`.
+
+## Usage
+
+```python
+import numpy as np
+from mediatore_env import tressette2_v0
+
+env = tressette2_v0.env()
+env.reset(seed=42)
+rng = np.random.default_rng(0)
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    if termination or truncation:
+        action = None
+    else:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))  # a legal action
+    env.step(action)
+result = env.unwrapped.record["result"]
+print(result["outcome"], result["totals"], result["end"], len(result["hands"]), "hands")
+print([hand["points"] for hand in result["hands"]])
+```
+
+prints (a real run)
+
+```
+[-1, 1] [25, 31] target 5 hands
+[[8, 3], [5, 9], [6, 5], [3, 8], [3, 6]]
+```
+
+`player_1` reached 31 in the fifth hand.
+
+## Arguments
+
+```python
+tressette2_v0.env(low=False, claim=False, show_draws=True, reward="game", render_mode=None,
+                  illegal_reward=-1)
+```
+
+The rules switches are keyword arguments (see Switches below); an unknown name raises
+`TypeError`, a bad value `ValueError`. `reward`: `"game"` or `"hand"` (see Rewards).
+`render_mode`: `None`, `"ansi"` (`render()` returns the table as the seat to play sees it) or
+`"human"` (prints it after every step). `illegal_reward` (`env()` only): the offender's reward
+for an illegal action.
+
+## Switches
+
+`show_draws` (on by default): each card drawn from the stock is shown to both players as it
+is drawn; off, only the drawer sees it (the other sees that a card was drawn). `low` (Low
+Hand): when a player reaches 31 the game ends and the lower total wins. `claim`: the game
+ends only when a player claims it (action 40, on its turn): with 31 or more it wins, else it
+loses; a hand that ends unclaimed after a player reached 31 ends the game for the first to
+have reached it (docs/rules.md 10.1-10.2).
+
+## Observation Space
+
+The observation is a dictionary with an `'observation'` element, the float32 vector of what
+the agent's seat knows, and an `'action_mask'` (int8, 41) of its legal actions.
+
+The vector is seat-relative (the observer is relative seat 0, the next to play after it 1, ...)
+and holds everything that seat knows and nothing else: its hand, every trick of the hand card
+by card with who led and who won, the melds declared with their cards, the scores, the
+dealer, whose turn it is, the rules switches, and the earlier hands of the game as their
+points and melds. It is written by `mediatore_env.codec.tressette` from the seat's
+`TressetteView` alone (docs: that module; `layout_of(2).table()` prints this table).
+2802 floats in [0, 1]:
+
+| offset | length | block | meaning |
+|---:|---:|---|---|
+| 0 | 6 | `rules` | one-hot players 4, 3, 2; then low, claim, show_draws (1 only two-handed, where the switch exists) |
+| 6 | 2 | `dealer` | the dealer's relative seat |
+| 8 | 2 | `to_move` | the relative seat to play (all 0 when none: the game is over) |
+| 10 | 40 | `hand` | the observer's cards now |
+| 50 | 40 | `played` | every card played this hand (the table included) |
+| 90 | 1600 | `trick_cards` | `(slot * 2 + r) * 40 + card`: the card relative seat r played to each trick of this hand (20 slots, the table's trick in its slot) |
+| 1690 | 40 | `trick_leader` | `slot * 2 + r`: who led each trick |
+| 1730 | 40 | `trick_winner` | `slot * 2 + r`: who won each finished trick |
+| 1770 | 80 | `meld_cards` | `r * 40 + card`: the cards relative seat r showed in its melds this hand |
+| 1850 | 20 | `meld_kinds` | `r * 10 + k`: its melds, k = napoletana of Denari, Coppe, Spade, Bastoni (0-3), three / four Assi (4, 5), 2s (6, 7), 3s (8, 9) |
+| 1870 | 800 | `draws` | `k * 40 + card`: the k-th card drawn from the stock, when the observer saw it (drawn by the winner of trick k // 2 for even k, the other for odd) |
+| 2670 | 1 | `stock` | cards left in the stock / 20 |
+| 2671 | 2 | `thirds` | thirds each relative seat took this hand / 35 |
+| 2673 | 2 | `hand_points` | each relative side's points this hand / 65 |
+| 2675 | 2 | `totals` | each relative side's running total / 65 |
+| 2677 | 125 | `earlier` | the 5 most recent earlier hands, the last first, 25 each: present (1), dealer (2), points by relative side / 65 (2), melds by relative seat (2 * 10, as meld_kinds) |
+
+Card ids are `suit * 10 + power` (suits D, C, S, B; powers 4 5 6 7 F C R A 2 3, weakest
+first).
+
+### Legal Actions Mask
+
+The legal actions of the agent to play are the 1s of its `action_mask`; the mask is all zeros
+for every other agent. With `raw_env()` an illegal action raises `ValueError` naming it and
+the legal actions, and changes nothing; with `env()`, as with PettingZoo's standard wrappers,
+it ends the episode with `illegal_reward` (-1) to the offender and 0 to the others. Actions
+are integers (a Python or numpy integer, a 0-d or 1-element integer array); bools, floats,
+strings and ids out of range are refused (`mediatore_env.codec.actions.as_move`).
+
+## Action Space
+
+`Discrete(41)`, the engine's move ids (`mediatore_env.tressette.moves`; `move_name(id)` and
+`parse_move(text)` turn them into text and back):
+
+| ids | action | text |
+|---|---|---|
+| 0 - 39 | play card `id` (`suit * 10 + power`) | `D3`, `SA` |
+| 40 | claim the game (legal only with `claim=True`, on one's turn) | `claim` |
+
+A player must follow suit when it can (the mask says which cards); melds are declared by the
+environment after the first trick (compulsory), the draws are made by it too, and the next hand is
+dealt by it: every decision is a card to play or a claim.
+
+## Rewards
+
+`reward="game"` (default): the outcome of docs/rules.md 10.2 when the game ends, +1 to the
+winner, -1 to the loser; 0 before. Zero-sum.
+
+`reward="hand"` (shaping): the same outcome at the end, plus at the end of each hand (and
+when the game ends in the middle of one, for its points so far) the difference in hand points:
+the agent's side's points in the hand minus the other side's, negated in Low Hand
+(fewer points are better there). Also zero-sum.
+
+At the end `infos[agent]` holds `{"outcome": ..., "totals": [...]}`. Rewards go through the
+standard `rewards` / `_cumulative_rewards` machinery, so `last()` returns an agent's rewards
+since it last acted.
+
+## Other attributes and options
+
+`env.unwrapped` (the `raw_env`) has `game` (the engine's `TressetteGame`), `view(agent)` (that
+seat's `TressetteView`) and `record` (the game's record once over: `TressetteGame.replay`
+replays it bit for bit).
+
+`reset(seed=None, options=None)`: a seed fixes the first dealer and the packs (the same seed,
+the same game for the same actions). The options `{"packs": [pack, ...], "dealer": d}` replay
+a given game: the first hands are dealt from the packs given (40 cards each, ids or texts such
+as `"D3"`), any further hand from the seeded generator; the dealer as a seat or an agent name
+(give it with the packs: the hands depend on it; without it the generator draws it).
+A bad value raises `ValueError`; an unknown option is ignored with a warning.
+
+`env()` is `raw_env` in `ProtectedEnv` (`mediatore_env.envs.wrappers`), which behaves as
+PettingZoo's standard wrapper chain in one layer; `standard_wrapped_env()` builds the chain.
+The end of an episode and copies (`copy.deepcopy`, `pickle`, at any point) behave as in
+`mediatore_v0` (`mediatore_env.envs.base`). Random legal play through `env()` runs at about
+20,000 decisions per second of CPU time (`python benchmarks/bench_tressette_env.py`, on a
+shared AMD EPYC core).
+
+## Version History
+
+* v0: Initial release.
+"""
+
+from __future__ import annotations
+
+from ..tressette.moves import NUM_MOVES, move_name, parse_move
+from .tressette_base import TressetteAEC
+from .wrappers import ProtectedEnv, standard_wrappers
+
+__all__ = ["env", "raw_env", "standard_wrapped_env", "move_name", "parse_move", "NUM_MOVES"]
+
+
+def env(**kwargs):
+    """The environment with PettingZoo's protections: illegal actions end the episode with
+    ``illegal_reward`` (-1) to the offender, actions outside the action space fail an
+    assertion, and calls out of order are refused, in one fast layer
+    (:class:`~mediatore_env.envs.wrappers.ProtectedEnv`)."""
+    illegal_reward = kwargs.pop("illegal_reward", -1)
+    return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
+
+
+def standard_wrapped_env(**kwargs):
+    """``raw_env`` in PettingZoo's own standard wrappers. Same behaviour as :func:`env`, slower."""
+    illegal_reward = kwargs.pop("illegal_reward", -1)
+    return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
+
+
+class raw_env(TressetteAEC):
+    """Two-Handed Tressette without wrappers: illegal actions raise ``ValueError``.
+    See the module docs."""
+
+    players = 2
+    switches = ("low", "claim", "show_draws")
+    metadata = {"render_modes": ["ansi", "human"], "name": "tressette2_v0",
+                "is_parallelizable": False, "render_fps": 1}

@@ -1,0 +1,245 @@
+"""What the three Tressette environments share (``tressette_v0``, ``tressette3_v0``,
+``tressette2_v0``): one PettingZoo AEC environment of a game to 31, for a given number of
+players. Each module subclasses :class:`TressetteAEC` with its form and documents it.
+
+An episode is one game to 31 (docs/rules.md 10.1-10.2) over as many hands as it takes; the
+packs come from the environment's generator, or from ``reset(options={"packs": [...]})``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+
+from ..codec.actions import as_move, as_seat
+from ..codec.tressette import Encoder, layout_of, table_text
+from ..core.cards import validate_pack
+from ..tressette.game import TressetteGame, random_pack
+from ..tressette.moves import NUM_MOVES, move_name
+from ..tressette.rules import TressetteRules
+from ..tressette.view import TressetteView
+from .base import GameAEC
+
+__all__ = ["TressetteAEC", "REWARDS"]
+
+_INT8 = np.dtype(np.int8)
+REWARDS = ("game", "hand")
+
+
+class TressetteAEC(GameAEC):
+    """A game of Tressette to 31 as a PettingZoo AEC environment (see the modules' pages).
+
+    Subclasses set ``players``, ``switches`` (the rules switches their users may set) and
+    ``metadata["name"]``."""
+
+    players: int = 4
+    switches: tuple[str, ...] = ("low", "claim")
+    metadata = {"render_modes": ["ansi", "human"], "name": "tressette_v0",
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, render_mode: str | None = None, reward: str = "game", **switches):
+        super().__init__()
+        name = self.metadata["name"]
+        unknown = sorted(set(switches) - set(self.switches))
+        if unknown:
+            raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
+                            f"{name}; valid: render_mode, reward, and the rules switches "
+                            f"{', '.join(self.switches)}")
+        self.rules = TressetteRules(players=self.players, **switches)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
+                             + ", ".join(map(repr, self.metadata["render_modes"])))
+        if reward not in REWARDS:
+            raise ValueError(f"bad reward {reward!r}; valid: " + ", ".join(map(repr, REWARDS)))
+        self.render_mode = render_mode
+        self.reward = reward
+        agents = tuple(f"player_{i}" for i in range(self.players))
+        self._agents = agents
+        self._seats = {agent: seat for seat, agent in enumerate(agents)}
+        self._layout = layout_of(self.rules)
+        self._set_spaces(agents, self._layout.size, NUM_MOVES)
+        self._rng = np.random.default_rng()  # made now, so that copies share its future
+        self.game: TressetteGame | None = None
+        self._packs: list = []
+
+    # -- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        packs, dealer = self._read_options(options)  # first: bad options change nothing
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        if dealer is None:
+            dealer = int(self._rng.integers(self.players))
+        self._packs = packs
+        self.game = TressetteGame(self.rules, dealer)
+        self._views = [TressetteView(self.game, seat) for seat in range(self.players)]
+        self._encoders = [Encoder(self.rules, seat) for seat in range(self.players)]
+        agents = self._agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {agent: {} for agent in agents}
+        self._rewarded = False
+        self._skip_agent_selection = None
+        self._deal_next()
+        self.agent_selection = agents[self.game.current_player]
+
+    def _read_options(self, options):
+        name = self.metadata["name"]
+        if options is None:
+            return [], None
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict (keys 'packs', 'dealer'), got {options!r}")
+        unknown = sorted(set(options) - {"packs", "dealer"}, key=str)
+        if unknown:
+            warnings.warn(f"{name}.reset: ignoring unknown option(s) "
+                          f"{', '.join(map(repr, unknown))}; known: 'packs', 'dealer'",
+                          stacklevel=3)
+        packs = options.get("packs")
+        if packs is None:
+            packs = []
+        elif isinstance(packs, str) or not hasattr(packs, "__len__"):
+            raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per hand, "
+                             "each 40 distinct cards (ids or texts such as 'D3')")
+        else:
+            checked = []
+            for i, pack in enumerate(packs):
+                try:
+                    checked.append(validate_pack(pack))
+                except ValueError as e:
+                    raise ValueError(f"pack {i} in options: {e}") from None
+            packs = checked
+        dealer = options.get("dealer")
+        if isinstance(dealer, str) and dealer in self._agents:
+            dealer = self._agents.index(dealer)
+        elif dealer is not None:
+            try:
+                seat = as_seat(dealer, "dealer")
+            except ValueError:
+                seat = None
+            if seat is None or seat >= self.players:
+                raise ValueError(f"bad dealer {dealer!r} in options; valid: "
+                                 + ", ".join(map(str, range(self.players))) + " or an agent name")
+            dealer = seat
+        return packs, dealer
+
+    def _deal_next(self) -> None:
+        """Deal the next hand: the next pack of the options, else one from the generator."""
+        game = self.game
+        number = game.hand_number
+        pack = self._packs[number] if number < len(self._packs) else random_pack(self._rng)
+        game.deal(pack)
+
+    # -- observations -------------------------------------------------------------------------
+
+    def observe(self, agent):
+        seat = self._seats[agent]
+        observation = self._encoders[seat].encode(self._views[seat]).copy()
+        mask = np.zeros(NUM_MOVES, _INT8)
+        if self.game.current_player == seat:
+            mask[self.game.legal_moves()] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def view(self, agent) -> TressetteView:
+        """The :class:`~mediatore_env.tressette.view.TressetteView` of ``agent``'s seat."""
+        return self._views[self._seats[agent]]
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def step(self, action):
+        agent = self.agent_selection
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent is done and gone
+            return self._step_after_end()
+        if done:
+            return self._was_dead_step(action)
+        try:
+            move = as_move(action, NUM_MOVES)
+        except ValueError as e:
+            raise ValueError(f"illegal action {action!r} for {agent}: {e}; legal actions: "
+                             + self._legal_text()) from None
+        if not self.play_if_legal(move):
+            raise ValueError(f"illegal action {move} ({move_name(move)}) for {agent}; legal "
+                             f"actions: {self._legal_text()}")
+
+    def _legal_text(self) -> str:
+        return ", ".join(f"{m} ({move_name(m)})" for m in self.game.legal_moves())
+
+    def play_if_legal(self, move: int) -> bool:
+        """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
+        legal; return whether it was. An illegal move changes nothing."""
+        game = self.game
+        if not game.is_legal(move):
+            return False
+        agent = self.agent_selection
+        hand = game.hand_number
+        game._apply(move)
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._rewarded = False
+        hand_over = game.needs_pack or game.is_over
+        if self.reward == "hand" and hand_over:
+            self._give(self._hand_rewards(game.log[hand - 1]))
+        if game.is_over:
+            self._give(game.outcome)
+            outcome = dict(zip(self._agents, game.outcome))
+            for a in self._agents:
+                self.infos[a] = {"outcome": outcome[a], "totals": list(game.totals)}
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+        else:
+            if game.needs_pack:
+                self._deal_next()
+            self.agent_selection = self._agents[game.current_player]
+        if self.render_mode == "human":
+            self.render()
+        return True
+
+    def _hand_rewards(self, log) -> list[float]:
+        """Shaping (``reward="hand"``): each seat's side's points in the hand minus the mean of
+        the other sides' (the difference, with two sides), negated in Low Hand. Zero-sum."""
+        rules = self.rules
+        points = log.points(rules)
+        total, others = sum(points), rules.num_sides - 1
+        sign = -1.0 if rules.low else 1.0
+        return [sign * (points[s] - (total - points[s]) / others)
+                for s in (rules.side_of(seat) for seat in range(self.players))]
+
+    def _give(self, rewards) -> None:
+        for agent, reward in zip(self._agents, rewards):
+            self.rewards[agent] += float(reward)
+            self._cumulative_rewards[agent] += float(reward)
+        self._rewarded = True
+
+    # -- records, rendering -------------------------------------------------------------------
+
+    @property
+    def record(self) -> dict | None:
+        """The game record of the episode once the game is over (None before)."""
+        game = self.game
+        return game.record() if game is not None and game.is_over else None
+
+    def render(self):
+        """The table as text: what the seat to play sees (the final table once it is over)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode.")
+            return None
+        game = self.game
+        seat = game.current_player if game.current_player is not None else 0
+        text = table_text(self._views[seat], names=self._agents,
+                          title=self.metadata["name"])
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        pass

@@ -1,0 +1,150 @@
+"""What the terminal tools share: reading and writing at a terminal, and reading cards typed
+by a person.
+
+- :class:`Terminal` (``mediatore-play``) and :class:`Pager` (``mediatore-replay``): text out,
+  answers in, scripted in tests;
+- :func:`parse_cards_words`: cards as people type them (``d3``, ``3d``, ``ace of swords``,
+  ``asso di spade``), and the commands (``q``, ``?``, ``t``);
+- :func:`seat_names`: ``You`` and ``greedy(1)``.
+
+Mediatore's play (:mod:`.play`) and the Tressette games' (:mod:`.tressette`) both use them.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, Sequence, TextIO
+
+from ..codec.display import YOU
+from ..core.cards import CC, make_card
+
+_RANK_WORDS = {
+    "4": 0, "5": 1, "6": 2, "7": 3,
+    "f": 4, "j": 4, "jack": 4, "knave": 4, "fante": 4,
+    "c": 5, "q": 5, "horse": 5, "knight": 5, "queen": 5, "cavallo": 5, "donna": 5,
+    "r": 6, "k": 6, "king": 6, "re": 6,
+    "a": 7, "1": 7, "ace": 7, "asso": 7,
+    "2": 8, "two": 8, "3": 9, "three": 9,
+}
+_SUIT_WORDS = {
+    "d": 0, "coins": 0, "coin": 0, "denari": 0, "diamonds": 0, "♦": 0,
+    "c": 1, "cups": 1, "cup": 1, "coppe": 1, "hearts": 1, "♥": 1,
+    "s": 2, "swords": 2, "sword": 2, "spade": 2, "spades": 2, "♠": 2,
+    "b": 3, "batons": 3, "baton": 3, "bastoni": 3, "clubs": 3, "♣": 3,
+}
+
+QUIT, HELP, TABLE = "quit", "help", "table"
+_COMMANDS = {"q": QUIT, "quit": QUIT, "exit": QUIT, "?": HELP, "h": HELP, "help": HELP,
+             "t": TABLE, "table": TABLE, "show": TABLE}
+
+
+class BadInput(ValueError):
+    """What a person typed does not name a legal move; the message says why."""
+
+
+def _compact_card(token: str) -> int | None:
+    """``'d3'``, ``'3d'``, ``'sk'`` (K = Re), ``'a♠'``: a card in two characters, or None."""
+    t = token.strip()
+    if len(t) != 2:
+        return None
+    first, second = t[0].lower(), t[1].lower()
+    for suit_ch, rank_ch in ((first, second), (second, first)):
+        if suit_ch in "dcsb♦♥♠♣" and rank_ch in _RANK_WORDS and len(rank_ch) == 1:
+            if suit_ch == rank_ch == "c":
+                return CC  # the Cavallo di Coppe, either way round
+            return make_card(_SUIT_WORDS[suit_ch], _RANK_WORDS[rank_ch])
+    return None
+
+
+def parse_cards_words(tokens: Sequence[str]) -> tuple[list[int], list[str]]:
+    """Cards at the start of ``tokens`` (lower-case words), and the words left after them.
+
+    A card is two characters (``d3``, ``3d``, ``sa``, ``as``, ``a♠``; J, Q, K stand for Fante,
+    Cavallo, Re) or a rank word and a suit word (``ace of swords``, ``asso di spade``, ``3 coins``).
+    """
+    cards, i = [], 0
+    while i < len(tokens):
+        card = _compact_card(tokens[i])
+        if card is not None:
+            cards.append(card)
+            i += 1
+            continue
+        if (i + 1 < len(tokens) and tokens[i] in _RANK_WORDS and tokens[i + 1] in _SUIT_WORDS):
+            cards.append(make_card(_SUIT_WORDS[tokens[i + 1]], _RANK_WORDS[tokens[i]]))
+            i += 2
+            continue
+        break
+    return cards, list(tokens[i:])
+
+
+class Quit(Exception):
+    """The person asked to stop (q, Ctrl-D, Ctrl-C)."""
+
+
+class Terminal:
+    """Reads answers and writes text; ``ask(prompt)`` is ``input`` by default, and raises
+    EOFError at the end of the input. Tests pass a scripted ``ask`` and a StringIO ``out``."""
+
+    def __init__(self, ask: Callable[[str], str] = input, out: TextIO | None = None):
+        self.ask_fn, self.out = ask, out if out is not None else sys.stdout
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        try:
+            return self.ask_fn(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            raise Quit from None
+
+
+def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
+    """Display names: ``You`` for the human seat, ``greedy(1)`` for an agent at seat 1."""
+    out = []
+    for s, spec in enumerate(agent_names):
+        if s == human:
+            out.append(YOU)
+        else:
+            head, _, rest = spec.partition(":")
+            short = rest.partition(":")[0] if "." in head and rest else head
+            out.append(f"{short[:12]}({s})")
+    return out
+
+
+def _echoing_input(prompt: str) -> str:
+    """``input``, echoing the answer when stdin is not a terminal, so a transcript reads well."""
+    answer = input(prompt)
+    if not sys.stdin.isatty():
+        print(answer)
+    return answer
+
+
+class Pager:
+    """Waits between stops when interactive: Enter goes on, ``a`` shows the rest, ``q`` quits."""
+
+    def __init__(self, interactive: bool, ask: Callable[[str], str] = input, out: TextIO | None = None):
+        self.interactive, self.ask_fn = interactive, ask
+        self.out = out if out is not None else sys.stdout
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+        self.out.flush()
+
+    def wait(self) -> bool:
+        """False when the person wants to stop."""
+        if not self.interactive:
+            return True
+        try:
+            answer = self.ask_fn("[Enter] next, a = all the rest, q = quit: ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            return False
+        if answer in ("q", "quit", "exit"):
+            return False
+        if answer in ("a", "all"):
+            self.interactive = False
+        return True

@@ -1,0 +1,226 @@
+"""The command-line tools with the Tressette games, end to end: mediatore-bench --game,
+mediatore-play --game at a scripted terminal, mediatore-replay of their records, and the
+one-line errors of each."""
+
+import io
+import json
+
+import pytest
+
+from agents.tressette.tournament import game_pack
+from mediatore_env.codec.display import card_text
+from mediatore_env.core.cards import parse_card
+from mediatore_env.tools.bench import main as bench
+from mediatore_env.tools.play import main as play
+from mediatore_env.tools.replay import main as replay
+from mediatore_env.tools.terminal import BadInput
+from mediatore_env.tools.tressette import read_answer
+from mediatore_env.tressette.game import TressetteGame
+from mediatore_env.tressette.moves import CLAIM
+
+
+def one_line_error(capsys, run, *words):
+    try:
+        status = run()
+    except SystemExit as e:
+        status = e.code
+    out, err = capsys.readouterr()
+    assert status == 2, (status, err)
+    assert err.count("\n") == 1 and "Traceback" not in err + out, err
+    for word in words:
+        assert word in err, (word, err)
+
+
+# -- mediatore-bench --game ---------------------------------------------------------------------
+
+def test_bench_plays_a_tressette_tournament_and_saves_json_and_records(tmp_path, capsys):
+    out_json, recs = tmp_path / "run.json", tmp_path / "recs"
+    assert bench(["--game", "tressette3", "--agents", "greedy", "random", "random", "--deals",
+                  "3", "--seed", "2", "--rule", "low=true", "-q", "--json", str(out_json),
+                  "--save-records", str(recs), "--record-deals", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "Duplicate tournament of tressette3 (3 players; low=True): 3 games x 1 lineup x 3 " \
+           "rotations = 9 plays; seed 2" in text
+    assert "Units per game" in text and "machine:" in text
+    data = json.loads(out_json.read_text())
+    assert data["game"] == "tressette3" and data["rules"]["low"] is True
+    files = sorted(p.name for p in recs.iterdir())
+    assert files == ["game00001_rot0.json", "game00001_rot1.json", "game00001_rot2.json"]
+    record = json.loads((recs / files[0]).read_text())
+    assert record["packs"][0] == [f"{c}" for c in map(_name, game_pack(2, 1, 0))]
+    TressetteGame.replay(record)
+
+
+def _name(card):
+    from mediatore_env.core.cards import CARD_NAMES
+    return CARD_NAMES[card]
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--game", "tressette3", "--agents", "greedy", "random"], ["tressette3 is played by 3 agents"]),
+    (["--game", "tressette", "--agents", *["greedy"] * 4, "--rule", "low=maybe"],
+     ["bad value 'maybe' for rules switch 'low'", "true, false"]),
+    (["--game", "tressette2", "--agents", "greedy", "random", "--rule", "signals=off"],
+     ["unknown rules switch 'signals' of tressette2", "valid: low, claim, show_draws"]),
+    (["--game", "tressette", "--agents", *["greedy"] * 4, "--rule", "show_draws=false"],
+     ["unknown rules switch 'show_draws' of tressette; valid: low, claim"]),
+    (["--game", "tressette2", "--agents", "greedy", "pimc"], ["unknown agent 'pimc'", "random, greedy"]),
+    (["--game", "tressette2", "--bidding", "greedy", "bold"], ["tressette2 has no auction"]),
+    (["--game", "tressette2", "--agents", "greedy", "random", "--preset", "low"],
+     ["--preset names Mediatore rules"]),
+    (["--game", "tressette2", "--agents", "greedy", "random", "--plot", "x.png"],
+     ["--plot draws Mediatore tournaments only"]),
+    (["--game", "tressette9", "--agents", "greedy"], ["invalid choice: 'tressette9'"]),
+    (["--agents", "greedy", "random", "greedy"], ["mediatore is played by 4 agents"]),
+])
+def test_bench_errors_are_one_line(capsys, args, words):
+    one_line_error(capsys, lambda: bench([*args, "--deals", "1", "-q"]), *words)
+
+
+# -- mediatore-play --game ------------------------------------------------------------------------
+
+class Script:
+    """Answers for ``input``: always ``answer``, echoed after the prompt."""
+
+    def __init__(self, out, answers=(), then="1"):
+        self.out, self.answers, self.then = out, list(answers), then
+
+    def __call__(self, prompt):
+        answer = self.answers.pop(0) if self.answers else self.then
+        self.out.write(prompt + answer + "\n")
+        return answer
+
+
+def run_play(args, answers=(), then="1"):
+    out = io.StringIO()
+    status = play(args, ask=Script(out, answers, then), out=out)
+    return status, out.getvalue()
+
+
+def test_play_a_whole_two_handed_game_and_replay_its_record(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    status, text = run_play(["--game", "tressette2", "--agents", "greedy", "--seed", "3",
+                             "--save", str(path), "--cards", "short"])
+    assert status == 0
+    assert text.startswith("Tressette · tressette2 (2 players) · seed 3 · game 0")
+    assert "Game, hand 1: You deal, greedy(1) leads." in text
+    assert "== Game: the result" in text and "Outcome: You " in text
+    record = json.loads(path.read_text())
+    assert record["meta"]["human_seat"] == 0 and record["meta"]["agents"] == ["human", "greedy"]
+    assert record["packs"][0] == [_name(c) for c in game_pack(3, 0, 0)]
+    game = TressetteGame.replay(record)
+    assert game.is_over and list(game.outcome) == record["result"]["outcome"]
+    # The human saw its own hand and never the other's: its first screen lists ten cards.
+    first = text.split("Your hand:")[1].split("\n")[1:5]
+    assert sum(len(line.split()) - 1 for line in first) == 10
+
+    out = io.StringIO()
+    assert replay([str(path), "--seat", "1", "--cards", "short"], out=out,
+                  interactive=False) == 0
+    shown = out.getvalue()
+    assert "tressette2 (2 players) · first dealer You" not in shown  # seat 1 is not the human
+    assert "seen by greedy(1) (seat 1) only" in shown and "-- hand 1" in shown
+    assert "Outcome:" in shown
+    out = io.StringIO()
+    assert replay([str(path)], out=out, interactive=False) == 0
+    assert "stock" in out.getvalue() and "the open table" in out.getvalue()
+
+
+def test_play_four_handed_low_claim_with_a_quit(capsys):
+    status, text = run_play(["--game", "tressette", "--agents", "random", "--seed", "1",
+                             "--rule", "low=true", "--rule", "claim=on", "--seat", "2"],
+                            answers=["?", "t", "zz", "q"])
+    assert status == 0
+    assert "tressette (4 players), low, claim" in text
+    assert "partners: random(0) and You · random(1) and random(3)" in text
+    assert "claim the game" in text and "Stopped. No game was finished." in text
+    assert "not a card or a move: 'zz'" in text
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--game", "tressette3", "--seat", "3"], ["--seat 3: tressette3 has seats 0-2"]),
+    (["--game", "tressette3", "--agents", "greedy", "random", "random"],
+     ["--agents takes one agent (for all 2 other seats) or 2, got 3"]),
+    (["--game", "tressette", "--agents", "pimc"], ["unknown agent 'pimc'"]),
+    (["--game", "tressette", "--rule", "low"], ["bad --rule 'low': write name=value"]),
+    (["--game", "tressette", "--preset", "low"], ["--preset names Mediatore rules"]),
+])
+def test_play_errors_are_one_line(capsys, args, words):
+    one_line_error(capsys, lambda: play(args, ask=lambda p: "q", out=io.StringIO()), *words)
+
+
+def test_reading_answers():
+    listed = [parse_card(c) for c in ("D4", "D5", "SA")] + [CLAIM]
+    assert read_answer("2", listed) == parse_card("D5")
+    assert read_answer("sa", listed) == read_answer("ace of swords", listed) == parse_card("SA")
+    assert read_answer("play 4d", listed) == parse_card("D4")
+    assert read_answer("claim", listed) == CLAIM
+    assert read_answer("?", listed) == "help" and read_answer("q", listed) == "quit"
+    with pytest.raises(BadInput, match=r"you cannot play 3 of coins \(D3\) now"):
+        read_answer("D3", listed)
+    with pytest.raises(BadInput, match="no move 9: the moves are numbered 1 to 4"):
+        read_answer("9", listed)
+    with pytest.raises(BadInput, match="the claim switch is off"):
+        read_answer("claim", listed[:3])
+
+
+# -- mediatore-replay -------------------------------------------------------------------------------
+
+def test_replay_refuses_a_tampered_record_and_a_seat_the_game_has_not(tmp_path, capsys):
+    bench(["--game", "tressette2", "--agents", "greedy", "random", "--deals", "1", "-q",
+           "--save-records", str(tmp_path)])
+    capsys.readouterr()
+    path = tmp_path / "game00000_rot0.json"
+    one_line_error(capsys, lambda: replay([str(path), "--seat", "3"]),
+                   "--seat 3: a Tressette record here has seats 0-1")
+    record = json.loads(path.read_text())
+    record["result"]["outcome"] = list(reversed(record["result"]["outcome"]))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    one_line_error(capsys, lambda: replay([str(bad)]), "not a valid game record",
+                   "result differs at 'outcome'")
+
+
+# -- the documentation ------------------------------------------------------------------------------
+
+def test_the_docs_page_shows_the_encoders_layouts_and_names_no_outside_paths():
+    from pathlib import Path
+
+    from mediatore_env.codec.tressette import layout_of, layout_table
+    text = (Path(__file__).resolve().parent.parent / "docs" / "tressette.md").read_text()
+    for players, form in ((4, "tressette_v0"), (3, "tressette3_v0"), (2, "tressette2_v0")):
+        assert layout_table(players).strip() in text  # regenerate the page if the layout moved
+        assert f"(`{form}`, {layout_of(players).size} floats)" in text
+    for outside in ("/work", "RULES.md", "seeds/", "../shared"):
+        assert outside not in text
+
+
+def test_replay_shows_an_unfinished_game_to_its_last_card(tmp_path):
+    game = TressetteGame(rules=None, dealer=3)
+    game.deal(game_pack(0, 0, 0))
+    for _ in range(5):
+        game.apply(game.legal_moves()[0])
+    path = tmp_path / "part.json"
+    path.write_text(json.dumps(game.record()))
+    out = io.StringIO()
+    assert replay([str(path)], out=out, interactive=False) == 0
+    text = out.getvalue()
+    seat, card = game.history[-1]  # the first card of trick 2, after the four of trick 1
+    assert "wins the trick (1 of 10)" in text
+    assert f"  seat {seat} {card_text(card)}\n" in text
+    assert text.rstrip().endswith("(the record ends here: the game was not finished)")
+
+
+def test_a_seats_replay_hides_the_others_draws_without_show_draws(tmp_path, capsys):
+    bench(["--game", "tressette2", "--agents", "greedy", "random", "--rule", "show_draws=off",
+           "--deals", "1", "-q", "--save-records", str(tmp_path)])
+    capsys.readouterr()
+    path = tmp_path / "game00000_rot0.json"
+    record = json.loads(path.read_text())
+    out = io.StringIO()
+    assert replay([str(path), "--seat", "0", "--cards", "short"], out=out, interactive=False) == 0
+    text = out.getvalue()
+    drawn = [(d["seat"], d["card"]) for hand in record["result"]["hands"] for d in hand["draws"]]
+    assert drawn and text.count("random(1) draws a card") == sum(s == 1 for s, _ in drawn)
+    assert all(f"greedy(0) draws {card}" in text for s, card in drawn if s == 0)
+    assert not any(f"random(1) draws {card}" in text for s, card in drawn if s == 1)
