@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import time
-import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -37,9 +36,8 @@ from mediatore_env.club.records import make_record
 from mediatore_env.club.rules import ClubRules
 from mediatore_env.core.cards import NUM_CARDS
 
-from ..base import Agent
-from ..tournament import (_chunks, _in_processes, _in_this_process, derive_seed, mean_ci, rotate,
-                          spec_name)
+from ..tournament import (build_agent, check_run, derive_seed, mean_ci, name_lineup, play_all,
+                          record_numbers, rotate, uses_workers)
 from .base import play_session
 
 __all__ = ["session_packs", "run_club_tournament", "ClubTournamentResult", "ClubStanding"]
@@ -72,24 +70,14 @@ class SessionResult(NamedTuple):
                    tuple(won))
 
 
-def build_club_agent(spec, name: str) -> Agent:
-    """A fresh agent: a club registry name or ``module:Class`` text, or an Agent class or
-    factory."""
-    from . import make_club_agent
-    agent = make_club_agent(spec) if isinstance(spec, str) else spec()
-    if not callable(getattr(agent, "act", None)):
-        raise ValueError(f"{spec!r} did not make an agent (no act method): {agent!r}")
-    agent.name = name
-    return agent
-
-
 class _ClubPlayer:
     """Plays sessions for one tournament (in this process or a worker's): the ``play_range``
     that the executors of agents/tournament.py call."""
 
     def __init__(self, rules: ClubRules, seed: int, entries: dict, lineups, record_sessions=()):
         self.rules, self.seed, self.lineups = rules, seed, lineups
-        self.agents = [[build_club_agent(entries[name], name) for name in lineup]
+        from . import CLUB_AGENTS
+        self.agents = [[build_agent(entries[name], name, CLUB_AGENTS) for name in lineup]
                        for lineup in lineups]
         self.record_sessions = frozenset(record_sessions)
 
@@ -209,46 +197,29 @@ class ClubTournamentResult:
 def run_club_tournament(agents: Sequence, sessions: int = 1000, seed: int = 0,
                         rules: ClubRules | None = None, jobs: int | None = None,
                         record_sessions: Sequence[int] = (),
-                        progress: Callable[[int], Any] | None = None) -> ClubTournamentResult:
+                        progress: Callable[[int], Any] | None = None,
+                        ray: bool | str = False) -> ClubTournamentResult:
     """Play a duplicate tournament of one lineup of four club agents (module docstring).
 
     ``agents``: four specs (club registry names such as ``"greedy"``, ``module:Class`` texts,
     or Agent classes / factories); equal specs are one agent listed several times.
-    ``record_sessions``: session numbers whose plays are kept as records. ``jobs``: worker
-    processes (default 1); the results are the same for any number.
+    ``record_sessions``: session numbers whose plays are kept as records. ``jobs`` and ``ray``:
+    worker processes (default 1) or Ray, as in :func:`agents.tournament.run_tournament`; the
+    results are the same for any number.
     """
+    from . import CLUB_AGENTS
     if len(agents) != 4:
         raise ValueError(f"a lineup is 4 agents, one per seat; got {len(agents)}")
     rules = ClubRules() if rules is None else rules
-    if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
-        raise ValueError(f"sessions must be a positive integer, got {sessions!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    entries: dict[str, Any] = {}
-    lineup = []
-    for spec in agents:
-        name = spec_name(spec)
-        entries.setdefault(name, spec)
-        lineup.append(name)
-    lineup = tuple(lineup)
-    for name, spec in entries.items():  # a bad spec fails here, before any session
-        build_club_agent(spec, name)
-    record_sessions = sorted(set(record_sessions))
-    if any(not 0 <= i < sessions for i in record_sessions):
-        raise ValueError(f"sessions to record must be numbered 0-{sessions - 1}")
+    check_run(sessions, seed, jobs, ray, "sessions")
+    record_sessions = record_numbers(record_sessions, sessions, "sessions")
+    entries, lineup = name_lineup(agents)
     start = time.perf_counter()
+    if uses_workers(jobs, ray):  # a bad spec fails here, before workers start
+        for name, spec in entries.items():
+            build_agent(spec, name, CLUB_AGENTS)
     args = (_ClubPlayer, rules, seed, entries, [lineup], record_sessions)
-    workers = jobs or 1
-    executor = _in_this_process if workers == 1 else _in_processes(workers)
-    bounds = _chunks(sessions, workers)
-    parts: list = [None] * len(bounds)
-    for i, part in executor(uuid.uuid4().hex, args, bounds):
-        parts[i] = part
-        if progress:
-            progress(bounds[i][1] - bounds[i][0])
-    results = [s for part in parts for s in part]
+    results, workers, _ = play_all(args, sessions, jobs, ray, progress)
     games = [g for g, _ in results]
     records = [r for _, recs in results for r in recs]
     names = list(entries)
