@@ -65,14 +65,15 @@ def build_parser() -> argparse.ArgumentParser:
                     "rotations of the lineup, so every agent holds every hand. Prints units per "
                     "deal with 95%% confidence intervals over deals, by seat role and by contract. "
                     "With --game tressette, tressette3 or tressette2: the same for games to 31 of "
-                    "that Tressette form, in units per game.",
+                    "that Tressette form, in units per game. With --game club: chips per session "
+                    "of club Mediatore (mediatore-bench --game club --help for its options).",
         epilog=f"Agents: {', '.join(AGENTS)}, with options after a colon (random:bid_rate=0.5), "
                f"or your own as package.module:Class; in the Tressette games "
                f"{', '.join(TRESSETTE_AGENTS)} (random:claim_rate=0.1). Bidding policies: "
                f"{', '.join(BIDDING_POLICIES)}. Rules presets: {', '.join(PRESETS)}.")
     p.add_argument("--game", default="mediatore", choices=GAMES,
                    help="the game (default mediatore): Tressette with four players in "
-                        "partnerships, three-handed or two-handed")
+                        "partnerships, three-handed or two-handed, or club Mediatore")
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--agents", nargs="+", metavar="AGENT",
                      help="the lineup: one agent per seat (four; three-handed 3, two-handed 2), "

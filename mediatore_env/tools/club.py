@@ -29,7 +29,8 @@ from ..codec.club_display import deal_line, move_words, session_lines, table_tex
 from ..codec.display import STYLES, YOU
 from ..core.cards import parse_card
 from ..runinfo import ProgressBar, machine
-from .checks import ArgumentParser, non_negative_int, output_dir, output_file, positive_int
+from .checks import (ArgumentParser, check_agents, non_negative_int, output_dir, output_file,
+                     positive_int)
 from .terminal import Pager
 
 __all__ = ["game_argv", "bench_main", "play_main", "is_club_record", "show_session"]
@@ -56,16 +57,6 @@ def _common(p: ArgumentParser) -> None:
                    help="chips each player puts into an empty pot (default 5)")
     p.add_argument("--session-deals", type=positive_int, metavar="K",
                    help="sessions of exactly K deals (default: until a pot is won, at most 20)")
-
-
-def _check_agents(specs: Sequence[str]) -> None:
-    """Make each agent once, so a bad name or option fails before any session."""
-    from agents.club import make_club_agent  # the agents, only when a club tool runs
-    for spec in dict.fromkeys(specs):
-        try:
-            make_club_agent(spec)
-        except (ImportError, AttributeError, OSError) as e:
-            raise ValueError(f"cannot make agent {spec!r}: {e}") from None
 
 
 # -- mediatore-bench --game club -------------------------------------------------------------------
@@ -96,11 +87,12 @@ def build_bench_parser() -> ArgumentParser:
 
 
 def bench_main(argv: Sequence[str]) -> int:
+    from agents.club import CLUB_AGENTS  # the agents, only when a club tool runs
     from agents.club.tournament import run_club_tournament
     parser = build_bench_parser()
     args = parser.parse_args(list(argv))
     try:
-        _check_agents(args.agents)
+        check_agents(args.agents, CLUB_AGENTS)
         show = sys.stderr.isatty() if args.progress is None else args.progress
         bar = ProgressBar(args.deals) if show else None
         try:
@@ -112,7 +104,7 @@ def bench_main(argv: Sequence[str]) -> int:
             if bar:
                 bar.close()
     except ValueError as e:
-        parser.exit(2, f"mediatore-bench: error: {e}\n")
+        parser.error(str(e))
     try:
         print(result.report())
         print(f"machine: {machine()}")
@@ -191,7 +183,7 @@ def read_answer(text: str, legal: Sequence[int], phase: int) -> int:
 
 def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
               out: TextIO | None = None) -> int:
-    from agents.club import make_club_agent
+    from agents.club import CLUB_AGENTS, make_club_agent
     from agents.club.tournament import session_packs
     parser = build_play_parser()
     args = parser.parse_args(list(argv))
@@ -200,7 +192,7 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
             raise ValueError(f"--agents takes one agent (for all three seats) or three, "
                              f"got {len(args.agents)}")
         specs = args.agents * 3 if len(args.agents) == 1 else args.agents
-        _check_agents(specs)
+        check_agents(specs, CLUB_AGENTS)
     except ValueError as e:
         parser.error(str(e))
     out = out if out is not None else sys.stdout

@@ -423,14 +423,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(
         prog="mediatore-play",
         description="Play Mediatore at the terminal: you hold one seat, three agents the others "
-                    "(with --game, a Tressette game: a game to 31, agents in the other seats).",
+                    "(with --game, a Tressette game: a game to 31, agents in the other seats; "
+                    "--game club: a session of club Mediatore, see --game club --help).",
         epilog="Answer each question with a number from the list or the move in words "
                "(solo, pass, D3, 3 of coins, SA volo); when discarding, all four cards in one "
                "answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, q to quit. Rules presets: "
                + ", ".join(PRESETS) + ".")
     p.add_argument("--game", default="mediatore", choices=GAMES,
                    help="the game (default mediatore): Tressette with four players in "
-                        "partnerships, three-handed or two-handed")
+                        "partnerships, three-handed or two-handed, or club Mediatore")
     p.add_argument("--agents", nargs="+", default=["greedy"], metavar="AGENT",
                    help="one agent for all three other seats, or three (in seat order); names of "
                         "the agents registry (greedy, random, random:bid_rate=0.5) or "
