@@ -33,9 +33,10 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, cards_of, thirds_of,
                           validate_pack)
+from ..core.moves import as_move_id
 from ..core.tricks import playable, trick_winner
 from ..mediatore.game import Trick, deal_hands
-from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS, as_move_id
+from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
 from .rules import ClubRules, shares

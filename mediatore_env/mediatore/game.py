@@ -22,10 +22,11 @@ from typing import Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF,
                           bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
+from ..core.moves import as_move_id
 from ..core.tricks import trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
                     HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
-                    WIN_THIRDS, as_move_id, call_move, discard_move, give_move, move_text,
+                    WIN_THIRDS, call_move, discard_move, give_move, move_text,
                     parse_move, play_move)
 from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SIGNAL_NAMES, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,

@@ -27,7 +27,6 @@ and :func:`play_move`; take them apart with :func:`phase_of_move`, :func:`card_o
 
 from __future__ import annotations
 
-import operator
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, parse_card
 from .rules import CONTRACT_NAMES, NO_SIGNAL, NUM_SIGNALS, SIGNAL_NAMES
@@ -150,17 +149,3 @@ def parse_move(text: str) -> int:
         f"not a move: {text!r}; moves are 'pass', 'bid <{'|'.join(_CONTRACT_BY_NAME)}>', "
         f"'call <card>', 'discard <card>', 'give <card>', 'play <card> [<signal>]' with a card "
         f"like 'D3' and a signal among {', '.join(_SIGNAL_BY_NAME)}")
-
-
-def as_move_id(move) -> int | None:
-    """``move`` as an int if it is an integer (numpy integers are welcome), else None
-    (floats, bools, strings, arrays such as ``np.array([1])``): what an engine's ``apply``
-    accepts before it checks that the move is legal."""
-    if type(move) is int:
-        return move
-    if isinstance(move, bool):
-        return None
-    try:
-        return operator.index(move)
-    except TypeError:
-        return None
