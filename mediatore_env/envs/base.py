@@ -34,17 +34,21 @@ __all__ = ["CopyableEnv", "GameAEC", "dealer_option"]
 
 
 def dealer_option(dealer, agents) -> int | None:
-    """The ``dealer`` option of an environment's ``reset``: None (not given), a seat 0..3 or
-    the name of an agent of ``agents``, as a seat. ``ValueError`` for anything else."""
+    """The ``dealer`` option of an environment's ``reset``: None (not given), a seat (0 to one
+    less than the number of ``agents``) or the name of an agent of ``agents``, as a seat.
+    ``ValueError`` for anything else."""
     if isinstance(dealer, str) and dealer in agents:
         return list(agents).index(dealer)
     if dealer is None:
         return None
     try:
-        return as_seat(dealer, "dealer")
+        seat = as_seat(dealer, "dealer")
     except ValueError:
-        raise ValueError(f"bad dealer {dealer!r} in options; valid: 0, 1, 2, 3 or an agent "
-                         "name") from None
+        seat = None
+    if seat is None or seat >= len(agents):
+        raise ValueError(f"bad dealer {dealer!r} in options; valid: "
+                         + ", ".join(map(str, range(len(agents)))) + " or an agent name")
+    return seat
 
 
 class CopyableEnv:
