@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -165,6 +166,22 @@ class GameAEC(CopyableEnv, AECEnv):
                 raise
             raise RuntimeError(self._over_message("last()")) from None
         return (self.observe(agent) if observe else None, reward, terminated, truncated, info)
+
+    def render(self):
+        """The table as text (the subclass's ``_table_text()``): returned with
+        ``render_mode="ansi"``, printed with ``"human"``; without a render mode, gymnasium's
+        warning and None."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = self._table_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        pass
 
     def _step_after_end(self) -> None:
         """``step()`` once every agent is done: PettingZoo's warning, nothing else."""

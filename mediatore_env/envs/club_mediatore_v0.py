@@ -159,7 +159,6 @@ from __future__ import annotations
 
 import warnings
 
-import gymnasium
 import numpy as np
 
 from ..club.game import Session
@@ -300,18 +299,8 @@ class raw_env(GameAEC):
             return None
         return make_record(self.session)
 
-    def render(self):
+    def _table_text(self) -> str:
         """The table as text: what the acting seat sees, or the open table with ``render_all``."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
         s = self.session
         source = s if self.render_all or s.to_move is None else self._views[s.to_move]
-        text = table_text(source, names=AGENTS, title="club_mediatore_v0")
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self):
-        pass
+        return table_text(source, names=AGENTS, title="club_mediatore_v0")

@@ -287,11 +287,9 @@ class raw_env(GameAEC):
 
     # -- rendering ----------------------------------------------------------------------------
 
-    def render(self):
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
+    def _table_text(self) -> str:
+        """The hands (only the bidder's during the auction and the call), the auction, the
+        result."""
         from ..core.cards import format_cards
         deal = self.deal
         lines = [f"mediatore_bidding_v0 · deal {self.index}, dealer {deal.dealer}"]
@@ -302,11 +300,4 @@ class raw_env(GameAEC):
         lines.append("  auction: " + (", ".join(f"{AGENTS[s]} {move_text(b)}" for s, b in deal.auction) or "-"))
         if self.entry is not None:
             lines.append(f"  result: {self.entry}")
-        text = "\n".join(lines)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self):
-        pass
+        return "\n".join(lines)

@@ -217,7 +217,6 @@ from __future__ import annotations
 
 import warnings
 
-import gymnasium
 import numpy as np
 
 from ..codec.actions import as_move, illegal_action_message
@@ -438,21 +437,11 @@ class raw_env(GameAEC):
         """The record of the last finished deal of the episode (None before the first ends)."""
         return self.records[-1] if self._finished else None
 
-    def render(self):
+    def _table_text(self) -> str:
         """The table as text (mediatore_env.codec.display): what the acting seat sees, or the open
         table with ``render_all`` and once the deal is over."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
         deal = self.deal
         number = len(self._finished) + (0 if deal.is_over() else 1)
         source = deal if self.render_all or deal.to_move is None else self._views[deal.to_move]
-        text = view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self):
-        pass
+        return view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
 

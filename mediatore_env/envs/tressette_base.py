@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import warnings
 
-import gymnasium
 import numpy as np
 
 from ..codec.actions import illegal_action_message
@@ -190,20 +189,8 @@ class TressetteAEC(GameAEC):
         game = self.game
         return game.record() if game is not None and game.is_over else None
 
-    def render(self):
+    def _table_text(self) -> str:
         """The table as text: what the seat to play sees (the final table once it is over)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode.")
-            return None
         game = self.game
         seat = game.current_player if game.current_player is not None else 0
-        text = table_text(self._views[seat], names=self._agents,
-                          title=self.metadata["name"])
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self):
-        pass
+        return table_text(self._views[seat], names=self._agents, title=self.metadata["name"])
