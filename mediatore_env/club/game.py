@@ -33,7 +33,7 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, cards_of, thirds_of,
                           validate_pack)
-from ..core.moves import as_move_id
+from ..core.moves import as_move_id, described_move
 from ..core.tricks import playable, trick_winner
 from ..mediatore.game import Trick, deal_hands
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
@@ -226,10 +226,7 @@ class Session:
         self._apply(move_id)
 
     def _raise_illegal(self, move):
-        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_MOVES:
-            what = f"{move_text(move)!r} (id {move})"
-        else:
-            what = f"{move!r} (valid ids are integers 0..{NUM_MOVES - 1})"
+        what = described_move(move, NUM_MOVES, move_text)
         if self.phase == END:
             raise ValueError(f"illegal move {what}: the session is over")
         legal = self.legal_moves()

@@ -23,3 +23,15 @@ def as_move_id(move) -> int | None:
         return operator.index(move)
     except TypeError:
         return None
+
+
+def described_move(move, num_moves: int, text) -> str:
+    """How an engine's error names ``move``: its text and id when it is a move id (``text``
+    writes one, as the game's ``move_text``), else the value and the valid ids.
+
+        >>> described_move(3, 41, lambda m: f"card {m}"), described_move(2.5, 41, str)
+        ("'card 3' (id 3)", '2.5 (valid ids are integers 0..40)')
+    """
+    if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < num_moves:
+        return f"{text(move)!r} (id {move})"
+    return f"{move!r} (valid ids are integers 0..{num_moves - 1})"

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF,
                           bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
-from ..core.moves import as_move_id
+from ..core.moves import as_move_id, described_move
 from ..core.tricks import trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
                     HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
@@ -279,10 +279,7 @@ class Deal:
         self._apply(move_id)
 
     def _raise_illegal(self, move):
-        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_MOVES:
-            what = f"{move_text(move)!r} (id {move})"
-        else:
-            what = f"{move!r} (valid ids are integers 0..{NUM_MOVES - 1})"
+        what = described_move(move, NUM_MOVES, move_text)
         if self.phase == END:
             raise ValueError(f"illegal move {what}: the deal is over")
         legal = self.legal_moves()

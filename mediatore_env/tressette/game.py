@@ -25,7 +25,7 @@ import json
 from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
-from ..core.moves import as_move_id
+from ..core.moves import as_move_id, described_move
 from ..core.tricks import playable, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_name, parse_move
@@ -288,10 +288,7 @@ class TressetteGame:
         self._apply(move_id)
 
     def _raise_illegal(self, move):
-        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_MOVES:
-            what = f"{move_name(move)!r} (id {move})"
-        else:
-            what = f"{move!r} (valid ids are integers 0..{NUM_MOVES - 1})"
+        what = described_move(move, NUM_MOVES, move_name)
         if self.is_over:
             raise ValueError(f"illegal move {what}: the game is over")
         if self.needs_pack:
