@@ -36,8 +36,8 @@ from mediatore_env.club.records import make_record
 from mediatore_env.club.rules import ClubRules
 from mediatore_env.core.cards import NUM_CARDS
 
-from ..tournament import (build_agent, check_run, derive_seed, mean_ci, name_lineup, play_all,
-                          record_numbers, rotate, uses_workers)
+from ..tournament import (StandingsByName, build_agent, check_run, derive_seed, mean_ci,
+                          name_lineup, play_all, record_numbers, rotate, uses_workers)
 from .base import play_session
 
 __all__ = ["session_packs", "run_club_tournament", "ClubTournamentResult", "ClubStanding"]
@@ -144,7 +144,7 @@ def club_standings(names: Sequence[str], lineup: Sequence[str],
 
 
 @dataclass
-class ClubTournamentResult:
+class ClubTournamentResult(StandingsByName):
     """What a club tournament measured. ``standings`` is sorted best first."""
     names: list[str]
     lineup: tuple[str, ...]
@@ -156,12 +156,6 @@ class ClubTournamentResult:
     standings: list[ClubStanding]
     games: list[list[SessionResult]]
     records: list[dict]
-
-    def standing(self, name: str) -> ClubStanding:
-        for s in self.standings:
-            if s.name == name:
-                return s
-        raise KeyError(f"no agent {name!r}; agents: {', '.join(self.names)}")
 
     def to_dict(self) -> dict:
         return {"format": "club-mediatore-tournament", "version": 1, "agents": self.names,
