@@ -39,7 +39,7 @@ from agents.tressette.tournament import run_tressette_tournament
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS, SWITCHES
-from ..runinfo import ProgressBar, machine
+from ..runinfo import ProgressBar, print_results
 from ..tressette.rules import SWITCHES as TRESSETTE_SWITCHES
 from .checks import (GAMES, ArgumentParser, check_lineup, non_negative_int, output_dir,
                      output_file, parse_rules, parse_tressette_rules, positive_int)
@@ -229,13 +229,7 @@ def check_tressette_options(args) -> None:
 
 
 def _output(args, result) -> None:
-    print(result.report())
-    print(f"machine: {machine()}")
-    if args.json:
-        data = result.to_dict()
-        data["machine"] = machine()
-        Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
-        print(f"results saved to {args.json}")
+    print_results(result, args.json)
     if args.plot:
         plot_tournament(result, args.plot)
         print(f"chart saved to {args.plot}")

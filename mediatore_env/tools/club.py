@@ -14,7 +14,6 @@ get one line on stderr and exit status 2, as in every tool (:mod:`.checks`).
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import sys
@@ -28,7 +27,7 @@ from ..club.rules import ClubRules
 from ..codec.club_display import deal_line, move_words, session_lines, table_text
 from ..codec.display import STYLES, YOU
 from ..core.cards import parse_card
-from ..runinfo import ProgressBar, machine
+from ..runinfo import ProgressBar, print_results
 from .checks import (ArgumentParser, check_agents, non_negative_int, output_dir, output_file,
                      positive_int)
 from .terminal import Pager
@@ -106,13 +105,7 @@ def bench_main(argv: Sequence[str]) -> int:
     except ValueError as e:
         parser.error(str(e))
     try:
-        print(result.report())
-        print(f"machine: {machine()}")
-        if args.json:
-            data = result.to_dict()
-            data["machine"] = machine()
-            Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
-            print(f"results saved to {args.json}")
+        print_results(result, args.json)
         if args.save_records:
             out = Path(args.save_records)
             out.mkdir(parents=True, exist_ok=True)
