@@ -22,13 +22,12 @@ from ..club.game import Session
 from ..club.moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
                           card_of_move, parse_move, phase_of_move)
 from .display import (DEFAULT_NAMES, YOU, card_label, card_text, format_thirds, hand_inline,
-                      hand_lines, trick_lines, tricks_table)
+                      hands_section, section, trick_lines, tricks_table)
 
 __all__ = ["move_words", "table_text", "deal_line", "session_lines", "parse_move"]
 
 _WORDS = {PASS: "pass", ACCEPT: "accept (become the mediator)", ALONE: "play alone"}
 _VERBS = {CALL: "call", DISCARD: "discard", PLAY: "play"}
-_LABEL = 10
 
 
 def move_words(move: int, style: str = "english") -> str:
@@ -37,10 +36,6 @@ def move_words(move: int, style: str = "english") -> str:
     if move in _WORDS:
         return _WORDS[move]
     return _VERBS[phase_of_move(move)] + " " + card_text(card_of_move(move), style)
-
-
-def _section(label: str, lines: Sequence[str]) -> list[str]:
-    return [f"{label if k == 0 else '':<{_LABEL}}{line}" for k, line in enumerate(lines)]
 
 
 def _seats(values, names) -> str:
@@ -68,10 +63,10 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     lines.append(f"{who}deal {source.deal_number} of at most {rules.max_deals} ({length}) · dealer "
                  f"{names[source.dealer]} · ante {rules.ante}")
     stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
-    lines += _section("Chips", [f"pot {source.pot} ({stakes}) · session: {_seats(source.chips, names)}"])
+    lines += section("Chips", [f"pot {source.pot} ({stakes}) · session: {_seats(source.chips, names)}"])
     if source.auction:
         said = {ACCEPT: ("accept", "accepts"), PASS: ("pass", "passes")}
-        lines += _section("Choosing", [", ".join(f"{names[s]} {said[m][names[s] != YOU]}"
+        lines += section("Choosing", [", ".join(f"{names[s]} {said[m][names[s] != YOU]}"
                                                  for s, m in source.auction)])
     alone, partner, widow, discards = _knowledge(source)
     if source.mediator is not None:
@@ -85,11 +80,11 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
                 text += (", which lay in the widow: plays alone" if alone else
                          f", partner {names[partner]}" if partner is not None else
                          ", partner secret")
-        lines += _section("Mediator", [text])
+        lines += section("Mediator", [text])
     if widow:
-        lines += _section("Widow", [hand_inline(widow, style) + "  (the mediator's eyes only)"])
+        lines += section("Widow", [hand_inline(widow, style) + "  (the mediator's eyes only)"])
     if discards:
-        lines += _section("Discards", [hand_inline(discards, style)])
+        lines += section("Discards", [hand_inline(discards, style)])
     if source.tricks:
         lines.append("Tricks")
         table = tricks_table(source.tricks, source.mano, names, style, source.thirds_won)[:-1]
@@ -97,19 +92,12 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
         lines.append("       (> led, * won; the last trick takes 1 point, the discards are "
                      "the mediator's)")
     if source.trick:
-        lines += _section("On table", trick_lines(source.leader, source.trick, 0, names, style,
+        lines += section("On table", trick_lines(source.leader, source.trick, 0, names, style,
                                                   source.to_move))
-    if source.phase == END:
-        pass
-    elif open_table:
-        w = max(map(len, names))
-        lines += _section("Hands", [f"{names[s]:<{w}}  {hand_inline(source.hands[s], style)}"
-                                    for s in range(4)])
-    else:
-        label = "Your hand" if names[source.seat] == YOU else "Hand"
-        lines += _section(label, hand_lines(source.hand, style) if source.hand else ["(empty)"])
+    if source.phase != END:
+        lines += hands_section(source, names, style, open_table, getattr(source, "seat", None))
     if source.phase != END and source.to_move is not None:
-        lines += _section("To act", [f"{names[source.to_move]} ({PHASE_NAMES[source.phase]})"])
+        lines += section("To act", [f"{names[source.to_move]} ({PHASE_NAMES[source.phase]})"])
     return "\n".join(lines)
 
 
