@@ -470,6 +470,7 @@ def view_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "englis
         lines += section("Points", [points_line(source.thirds_won, _known_side(source))])
     if source.phase != END:
         lines += hands_section(source, names, style, open_table, viewer)
+    if source.phase != END and not open_table:
         others = [f"{names[s]} {n}" for s, n in enumerate(source.hand_sizes) if s != viewer]
         lines += section("", ["cards held: " + ", ".join(others)])
     if source.phase != END and source.to_move is not None:
