@@ -250,3 +250,11 @@ def test_the_secret_partner_stays_secret_until_the_called_card_is_played():
     a.apply_text("play C3")
     b.apply_text("play C3")
     assert np.array_equal(write_observation(a.view(1)), write_observation(b.view(1)))
+
+
+def test_the_page_is_generated_from_the_docstring():
+    from mediatore_env import __main__ as cli
+    path = cli.DOCS.with_name("environment-club_mediatore_v0.md")
+    page = cli.env_pages()[path]
+    assert club_mediatore_v0.__doc__.strip() in page and "| 122 | `play" in page
+    assert path.read_text() == page, "run: python -m mediatore_env docs"
