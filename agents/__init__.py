@@ -18,8 +18,9 @@ name           agent
     >>> make_agent("random:bid_rate=0.5").bid_rate
     0.5
 
-The Tressette games have their own agents and registry in :mod:`agents.tressette`
-(docs/tressette.md); :func:`make_agent` reads their names with ``registry=``.
+The Tressette games and club Mediatore (the pot game) have their own agents and registries in
+:mod:`agents.tressette` (docs/tressette.md) and :mod:`agents.club` (docs/club.md);
+:func:`make_agent` reads their names with ``registry=``.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def make_agent(spec: str, registry: dict | None = None, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
     ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
     the names known (default :data:`AGENTS`, Mediatore's; the Tressette games pass
-    :data:`agents.tressette.AGENTS`). Raises ``ValueError`` listing the known names when the
+    :data:`agents.tressette.AGENTS`, club Mediatore :data:`agents.club.CLUB_AGENTS`). Raises ``ValueError`` listing the known names when the
     text names nothing."""
     registry = AGENTS if registry is None else registry
     name, _, rest = spec.strip().partition(":")

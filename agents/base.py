@@ -46,6 +46,7 @@ from typing import Sequence
 
 from mediatore_env.codec.actions import as_move
 from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import NUM_MOVES
 from mediatore_env.mediatore.view import SeatView
 
 
@@ -74,27 +75,38 @@ def play_deal(deal: Deal, agents: Sequence[Agent], seeds: Sequence[int | None] |
     Each agent is first reset with ``seeds[s]`` (None when no seeds are given). An illegal
     move raises ``ValueError`` naming the agent, the seat and the move.
     """
+    return play_to_end(deal, agents, seeds, "deal", _observation)
+
+
+def _observation():
+    from mediatore_env.codec.observation import observation  # only when an agent reads it
+    return observation
+
+
+def play_to_end(game, agents: Sequence[Agent], seeds: Sequence[int | None] | None, what: str,
+                observation_writer, num_actions: int = NUM_MOVES):
+    """:func:`play_deal` for any game of the package: ``game`` is its state machine (a
+    ``Deal``, a club ``Session``: ``to_move``, ``view(seat)``, ``is_over()``, ``is_legal``,
+    ``apply``), ``what`` its name in errors, ``observation_writer()`` the function that writes
+    a seat's observation from its view (asked for only when an agent wants observations),
+    ``num_actions`` its number of move ids (Mediatore's by default)."""
     if len(agents) != 4:
-        raise ValueError(f"a deal needs 4 agents, one per seat; got {len(agents)}")
+        raise ValueError(f"a {what} needs 4 agents, one per seat; got {len(agents)}")
     for s, agent in enumerate(agents):
         agent.reset(None if seeds is None else seeds[s])
-    views = [deal.view(s) for s in range(4)]
-    encode = None
-    if any(a.wants_observation for a in agents):
-        from mediatore_env.codec.observation import \
-            observation as encode  # only when an agent reads it
-    while not deal.is_over():
-        seat = deal.to_move
+    views = [game.view(s) for s in range(4)]
+    encode = observation_writer() if any(a.wants_observation for a in agents) else None
+    while not game.is_over():
+        seat = game.to_move
         agent = agents[seat]
         view = views[seat]
         move = agent.act(encode(view) if agent.wants_observation else None, view)
         try:
-            move = as_move(move)  # numpy integers are fine; floats, bools, None are not
-            if not deal.is_legal(move):
-                deal.apply(move)  # raises the engine's message, which lists the legal moves
-                continue  # not reached: the engine rejects what is_legal rejects
+            move = as_move(move, num_actions)  # numpy integers are fine; floats, bools, None are not
+            if not game.is_legal(move):
+                game.apply(move)  # raises the engine's message, which lists the legal moves
         except ValueError as e:
             raise ValueError(f"agent {agent.name!r} ({type(agent).__name__}) at seat {seat}: "
                              f"{e}") from None
-        deal._apply(move)
-    return deal
+        game._apply(move)
+    return game

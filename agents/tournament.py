@@ -334,6 +334,7 @@ def _deal_number(d) -> int:
 
 # -- executors: who plays the chunks of deals ----------------------------------------------------
 # A chunk is a range of deal numbers; each executor plays the chunks with _Player.play_range
+# (or another game's player: agents/club/tournament.py)
 # (through _play_chunk in other processes) and yields (chunk number, its results) as they
 # finish. Every deal depends on the seed alone, so chunks can be played in any order, anywhere.
 
@@ -447,8 +448,19 @@ def _on_ray(ray):
 
 # -- running ------------------------------------------------------------------------------------
 
+class StandingsByName:
+    """What every tournament result (Mediatore's, the Tressette games', club's) shares: an
+    agent's standing by its name, from its ``standings`` and ``names``."""
+
+    def standing(self, name: str):
+        for s in self.standings:
+            if s.name == name:
+                return s
+        raise KeyError(f"no agent {name!r}; agents: {', '.join(self.names)}")
+
+
 @dataclass
-class TournamentResult:
+class TournamentResult(StandingsByName):
     """What a tournament measured. ``standings`` is sorted best first."""
     names: list[str]
     lineups: list[tuple[str, ...]]
@@ -462,12 +474,6 @@ class TournamentResult:
     records: list[dict]
     mode: str = "agents"
     executor: str = "serial"     # "serial", "processes" or "ray"; ``jobs`` workers
-
-    def standing(self, name: str) -> Standing:
-        for s in self.standings:
-            if s.name == name:
-                return s
-        raise KeyError(f"no agent {name!r}; agents: {', '.join(self.names)}")
 
     def thrown_in_share(self) -> float:
         n = sum(len(g) for g in self.games)

@@ -6,6 +6,7 @@ layers listed before it::
     core/        the 40-card pack, its notation, tricks without trumps   (every game of the family)
     mediatore/   Mediatore's rules, moves, state machine, seat views, records, deductions, worlds
     tressette/   Tressette's (4, 3 and 2 players): rules, moves, melds, games to 31, seat views
+    club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks
     codec/       observation tensors, action ids from user input, text of the table
     analysis/    the double-dummy solver and contract value tables
     envs/        PettingZoo AEC and single-seat Gymnasium environments
@@ -40,11 +41,12 @@ from .mediatore.view import SeatView
 
 __all__ = ["Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "format_cards",
            "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record", "replay",
-           "save_record", "load_record", "mediatore_v0", "mediatore_bidding_v0", "single_seat"]
+           "save_record", "load_record", "mediatore_v0", "mediatore_bidding_v0", "single_seat",
+           "club_mediatore_v0"]
 __version__ = "0.2.0"
 
-_ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat", "tressette_v0",
-                 "tressette3_v0", "tressette2_v0")
+_ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat", "club_mediatore_v0",
+                 "tressette_v0", "tressette3_v0", "tressette2_v0")
 
 
 def __getattr__(name: str):

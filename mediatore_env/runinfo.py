@@ -12,6 +12,21 @@ import sys
 import time
 
 
+def print_results(result, json_path: str | None = None) -> None:
+    """Print a run's report and the machine line, and save its results (``result.to_dict()``,
+    the machine added) as JSON at ``json_path`` if given: the end of every benchmark tool's
+    run, whatever the game."""
+    import json
+    print(result.report())
+    print(f"machine: {machine()}")
+    if json_path:
+        data = result.to_dict()
+        data["machine"] = machine()
+        with open(json_path, "w") as f:
+            f.write(json.dumps(data, indent=1) + "\n")
+        print(f"results saved to {json_path}")
+
+
 def machine() -> str:
     """``'AMD EPYC, 2 cores, Python 3.11.7 (Linux)'``: the CPU model, core count and Python."""
     cpu = platform.processor() or "unknown CPU"

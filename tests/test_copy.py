@@ -16,6 +16,7 @@ from agents import GreedyAgent, PIMCAgent, RandomAgent
 from mediatore_env import (mediatore_bidding_v0, mediatore_v0, tressette2_v0, tressette3_v0,
                            tressette_v0)
 from mediatore_env.analysis.tables import build_table
+from mediatore_env.envs import club_mediatore_v0
 from mediatore_env.envs.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.moves import PASS
 from mediatore_env.mediatore.records import make_record
@@ -95,7 +96,36 @@ class AEC:
         env.reset(seed=seed)
 
 
-class TressetteAEC(AEC):
+class GameAEC(AEC):
+    """Drives an environment whose game is not a Mediatore deal: its state machine is the
+    attribute ``game`` names (``raw.game``, ``raw.session``), its record ``raw.record``."""
+
+    game = "game"
+
+    def started(self, env):
+        return getattr(env.unwrapped, self.game) is not None
+
+    def state(self, env):
+        raw = env.unwrapped
+        if getattr(raw, self.game) is None:
+            return None
+        seen = {"history": list(getattr(raw, self.game).history), "record": raw.record,
+                "observations": [plain(env.observe(a)) for a in env.possible_agents]}
+        if env.agents:
+            seen.update(agent=env.agent_selection, last=plain(env.last()),
+                        rewards=dict(env.rewards), terminations=dict(env.terminations),
+                        truncations=dict(env.truncations), infos=plain(env.infos),
+                        cumulative=dict(raw._cumulative_rewards))
+        return seen
+
+
+class ClubAEC(GameAEC):
+    """Drives club_mediatore_v0: its game is a session of deals (``raw.session``)."""
+
+    game = "session"
+
+
+class TressetteAEC(GameAEC):
     """Drives a Tressette environment with random legal actions (a claim as any other). An
     episode is a whole game of several hands, so one seed is enough."""
 
@@ -106,22 +136,6 @@ class TressetteAEC(AEC):
         if terminated or truncated:
             return None
         return int(rng.choice(np.flatnonzero(obs["action_mask"])))
-
-    def started(self, env):
-        return env.unwrapped.game is not None
-
-    def state(self, env):
-        raw = env.unwrapped
-        if raw.game is None:
-            return None
-        seen = {"history": list(raw.game.history), "record": raw.record,
-                "observations": [plain(env.observe(a)) for a in env.possible_agents]}
-        if env.agents:
-            seen.update(agent=env.agent_selection, last=plain(env.last()),
-                        rewards=dict(env.rewards), terminations=dict(env.terminations),
-                        truncations=dict(env.truncations), infos=plain(env.infos),
-                        cumulative=dict(raw._cumulative_rewards))
-        return seen
 
 
 class Seat:
@@ -171,6 +185,7 @@ KINDS = [
         "v0 in PettingZoo's wrappers, call_three"),
     AEC(lambda table: mediatore_bidding_v0.raw_env(table=table), "bidding raw"),
     AEC(lambda table: mediatore_bidding_v0.env(table=table), "bidding env"),
+    ClubAEC(lambda table: club_mediatore_v0.env(deals=2, normalize_rewards=True), "club env, 2 deals"),
     TressetteAEC(lambda table: tressette_v0.env(), "tressette env"),
     TressetteAEC(lambda table: tressette_v0.raw_env(claim=True, reward="hand"),
                  "tressette raw, claims, hand rewards"),

@@ -265,7 +265,7 @@ def test_the_page_shows_the_layout_and_is_generated(name):
     module = MODULES[name]
     assert layout_of(PLAYERS[name]).table() in module.__doc__
     assert f"Observation Shape  | ({layout_of(PLAYERS[name]).size},)" in module.__doc__
-    pages = cli.tressette_pages()
+    pages = cli.env_pages()
     path = cli.DOCS.with_name(f"environment-{name}.md")
     assert path.read_text() == pages[path], "run: python -m mediatore_env docs"
 

@@ -49,8 +49,8 @@ from mediatore_env.core.cards import NUM_CARDS
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import FORMS, TressetteRules
 
-from ..tournament import (Standing, build_agent, check_run, derive_seed, mean_ci, play_all,
-                          name_lineup, record_numbers, rotate, uses_workers)
+from ..tournament import (Standing, StandingsByName, build_agent, check_run, derive_seed,
+                          mean_ci, name_lineup, play_all, record_numbers, rotate, uses_workers)
 from .base import play_game
 
 
@@ -166,7 +166,7 @@ class _GamePlayer:
 
 
 @dataclass
-class TressetteTournamentResult:
+class TressetteTournamentResult(StandingsByName):
     """What a tournament of a Tressette game measured. ``standings`` is sorted best first."""
     names: list[str]
     lineups: list[tuple[str, ...]]
@@ -179,12 +179,6 @@ class TressetteTournamentResult:
     plays: list[list[GamePlay]]
     records: list[dict]
     executor: str = "serial"
-
-    def standing(self, name: str) -> Standing:
-        for s in self.standings:
-            if s.name == name:
-                return s
-        raise KeyError(f"no agent {name!r}; agents: {', '.join(self.names)}")
 
     def mean_hands(self) -> float:
         """Hands dealt per game, over every play."""

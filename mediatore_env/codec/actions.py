@@ -78,14 +78,18 @@ def as_seat(seat, what: str = "seat") -> int:
     return index
 
 
-def illegal_action_message(action, agent: str, phase: str, legal, num_actions: int = NUM_MOVES) -> str:
+def illegal_action_message(action, agent: str, phase: str | None, legal,
+                           num_actions: int = NUM_MOVES, text=move_text) -> str:
     """The message of a raw environment refusing ``action`` from ``agent``: the action and
-    its meaning (or why it is no action id), the phase, and the legal actions."""
+    its meaning (or why it is no action id), the phase (None in a game without phases, such as
+    Tressette), and the legal actions. ``text`` writes a move id (the game's own
+    ``move_text``; Mediatore's by default)."""
     try:
         move = as_move(action, num_actions)
     except ValueError as e:
         what = f"{action!r} ({e})"
     else:
-        what = f"{move} ({move_text(move)})"
-    return (f"illegal action {what} for {agent} in phase {phase}; legal actions: "
-            + ", ".join(f"{m} ({move_text(m)})" for m in legal))
+        what = f"{move} ({text(move)})"
+    where = "" if phase is None else f" in phase {phase}"
+    return (f"illegal action {what} for {agent}{where}; legal actions: "
+            + ", ".join(f"{m} ({text(m)})" for m in legal))

@@ -422,7 +422,21 @@ def _known_side(source) -> tuple[int, ...] | None:
 _LABEL = 10
 
 
-def _section(label: str, lines: Sequence[str]) -> list[str]:
+def hands_section(source, names: Sequence[str], style: str, open_table: bool,
+                  viewer: int) -> list[str]:
+    """The foot of a table's text while the cards are in play: every hand on the open table,
+    else the viewer's (``source.hand``; "Your hand" for the person at the terminal)."""
+    if open_table:
+        w = max(map(len, names))
+        return section("Hands", [f"{names[s]:<{w}}  {hand_inline(source.hands[s], style)}"
+                                 for s in range(4)])
+    label = "Your hand" if names[viewer] == YOU else "Hand"
+    return section(label, hand_lines(source.hand, style) if source.hand else ["(empty)"])
+
+
+def section(label: str, lines: Sequence[str]) -> list[str]:
+    """Lines under a label in the left column of a table's text (a line with newlines is
+    several)."""
     out = []
     for k, line in enumerate(lines):
         for sub in line.split("\n"):
@@ -442,31 +456,25 @@ def view_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "englis
     lines.append(f"{who}dealer {names[source.dealer]} · il mano {names[source.mano]} · "
                  f"rules: {rules_text(source.rules)}")
     if source.auction:
-        lines += _section("Auction", auction_lines(source.auction, source.mano, names))
-    lines += _section("Contract", contract_lines(source, names, style))
-    lines += _section("Monte", monte_lines(source, names, style))
+        lines += section("Auction", auction_lines(source.auction, source.mano, names))
+    lines += section("Contract", contract_lines(source, names, style))
+    lines += section("Monte", monte_lines(source, names, style))
     if source.tricks:  # the widest part: under its label rather than beside it
         lines.append("Tricks")
         lines += ["  " + line for line in tricks_table(source.tricks, source.mano, names, style,
                                                        source.thirds_won)]
     if source.trick:
-        lines += _section("On table", trick_lines(source.leader, source.trick, source.trick_signal,
+        lines += section("On table", trick_lines(source.leader, source.trick, source.trick_signal,
                                                   names, style, source.to_move))
     if source.tricks:
-        lines += _section("Points", [points_line(source.thirds_won, _known_side(source))])
-    if source.phase == END:
-        pass
-    elif open_table:
-        w = max(map(len, names))
-        lines += _section("Hands", [f"{names[s]:<{w}}  {hand_inline(source.hands[s], style)}"
-                                    for s in range(4)])
-    else:
-        label = "Your hand" if names[viewer] == YOU else "Hand"
-        lines += _section(label, hand_lines(source.hand, style) if source.hand else ["(empty)"])
+        lines += section("Points", [points_line(source.thirds_won, _known_side(source))])
+    if source.phase != END:
+        lines += hands_section(source, names, style, open_table, viewer)
+    if source.phase != END and not open_table:
         others = [f"{names[s]} {n}" for s, n in enumerate(source.hand_sizes) if s != viewer]
-        lines += _section("", ["cards held: " + ", ".join(others)])
+        lines += section("", ["cards held: " + ", ".join(others)])
     if source.phase != END and source.to_move is not None:
-        lines += _section("To act", [f"{names[source.to_move]} ({PHASE_NAMES[source.phase]})"])
+        lines += section("To act", [f"{names[source.to_move]} ({PHASE_NAMES[source.phase]})"])
     return "\n".join(lines)
 
 

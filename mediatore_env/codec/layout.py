@@ -60,18 +60,28 @@ LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("seat_3", SEAT_LEN, "the same for relative seat 3"),
 )
 
-OFFSETS: dict[str, int] = {}
-SIZES: dict[str, int] = {}
-_offset = 0
-for _name, _length, _ in LAYOUT:
-    OFFSETS[_name], SIZES[_name] = _offset, _length
-    _offset += _length
-OBSERVATION_SIZE = _offset  # 2132
-del _offset, _name, _length
+
+def block_offsets(layout) -> tuple[dict[str, int], dict[str, int], int]:
+    """(offset of each block, length of each block, the vector's length) of a layout: a
+    sequence of (name, length, meaning), blocks laid end to end in order."""
+    offsets, sizes, offset = {}, {}, 0
+    for name, length, _ in layout:
+        offsets[name], sizes[name] = offset, length
+        offset += length
+    return offsets, sizes, offset
+
+
+def markdown_table(layout) -> str:
+    """A layout as a Markdown table (offset, length, block, meaning)."""
+    offsets = block_offsets(layout)[0]
+    rows = ["| offset | length | block | meaning |", "|---:|---:|---|---|"]
+    rows += [f"| {offsets[name]} | {length} | `{name}` | {meaning} |" for name, length, meaning in layout]
+    return "\n".join(rows)
+
+
+OFFSETS, SIZES, OBSERVATION_SIZE = block_offsets(LAYOUT)  # OBSERVATION_SIZE: 2132
 
 
 def layout_table() -> str:
     """The observation layout as a Markdown table (offset, length, block, meaning)."""
-    rows = ["| offset | length | block | meaning |", "|---:|---:|---|---|"]
-    rows += [f"| {OFFSETS[name]} | {length} | `{name}` | {meaning} |" for name, length, meaning in LAYOUT]
-    return "\n".join(rows)
+    return markdown_table(LAYOUT)

@@ -82,6 +82,7 @@ import numpy as np
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, SUIT_OF, TOTAL_THIRDS, format_cards
 from ..tressette.melds import NAPOLETANA
+from .layout import block_offsets, markdown_table
 from ..tressette.moves import NUM_MOVES, move_name
 from ..tressette.rules import FORMS, TressetteRules
 
@@ -137,20 +138,12 @@ class Layout:
              f"last first, {self.hand_len} each: present (1), dealer ({n}), points by relative "
              f"side / {SCORE_SCALE} ({sides}), melds by relative seat ({n} * 10, as meld_kinds)"),
         )
-        self.offsets: dict[str, int] = {}
-        self.sizes: dict[str, int] = {}
-        offset = 0
-        for name, length, _ in self.blocks:
-            self.offsets[name], self.sizes[name] = offset, length
-            offset += length
-        self.size = offset
+        self.offsets, self.sizes, self.size = block_offsets(self.blocks)
 
     def table(self) -> str:
-        """The layout as a Markdown table (offset, length, block, meaning)."""
-        rows = ["| offset | length | block | meaning |", "|---:|---:|---|---|"]
-        rows += [f"| {self.offsets[name]} | {length} | `{name}` | {meaning} |"
-                 for name, length, meaning in self.blocks if length]
-        return "\n".join(rows)
+        """The layout as a Markdown table (offset, length, block, meaning), without the blocks
+        that are empty in this form (the draws and the stock but two-handed)."""
+        return markdown_table([block for block in self.blocks if block[1]])
 
 
 @lru_cache(maxsize=None)

@@ -1,2 +1,3 @@
 """What every game of the Tressette family shares: the 40-card Italian pack and its notation
-(:mod:`.cards`), and tricks without trumps (:mod:`.tricks`). Plain ints and bitsets, no numpy."""
+(:mod:`.cards`), tricks without trumps (:mod:`.tricks`), and what an engine takes as a move
+id (:mod:`.moves`). Plain ints and bitsets, no numpy."""

@@ -1,19 +1,22 @@
-"""The environments: PettingZoo AEC (:mod:`.mediatore_v0`, :mod:`.mediatore_bidding_v0`, and the
-Tressette games :mod:`.tressette_v0`, :mod:`.tressette3_v0`, :mod:`.tressette2_v0` on
-:mod:`.tressette_base`; each ``env()`` is the raw environment in
-:class:`.wrappers.ProtectedEnv`) and the single-seat Gymnasium environment
+"""The environments: PettingZoo AEC (:mod:`.mediatore_v0`, :mod:`.mediatore_bidding_v0`,
+:mod:`.club_mediatore_v0` for club Mediatore, and the Tressette games :mod:`.tressette_v0`,
+:mod:`.tressette3_v0`, :mod:`.tressette2_v0` on :mod:`.tressette_base`; each ``env()`` is the
+raw environment in :class:`.wrappers.ProtectedEnv`) and the single-seat Gymnasium environment
 (:mod:`.single_seat`). What they share is written once in :mod:`.base`: copies
-(``copy.deepcopy``, ``pickle``) that go on with the game, and the end of an AEC episode.
+(``copy.deepcopy``, ``pickle``) that go on with the game, the start of an episode, ``step``
+and the end of an AEC episode.
 
 Importing this package registers ``mediatore/mediatore-v0``, ``mediatore/mediatore-bidding-v0``,
-``mediatore/tressette-v0``, ``mediatore/tressette3-v0`` and ``mediatore/tressette2-v0`` with
-PettingZoo's registry, so ``pettingzoo.make("aec", "mediatore/mediatore-v0")`` works
-(PettingZoo before 1.27 has no registry; then nothing happens). ``import mediatore_env`` does
-the same when PettingZoo is already imported.
+``mediatore/club-mediatore-v0``, ``mediatore/tressette-v0``, ``mediatore/tressette3-v0`` and
+``mediatore/tressette2-v0`` with PettingZoo's registry, so
+``pettingzoo.make("aec", "mediatore/mediatore-v0")`` works (PettingZoo before 1.27 has no
+registry; then nothing happens). ``import mediatore_env`` does the same when PettingZoo is
+already imported.
 """
 
 REGISTERED = {"mediatore/mediatore-v0": "mediatore_v0",
               "mediatore/mediatore-bidding-v0": "mediatore_bidding_v0",
+              "mediatore/club-mediatore-v0": "club_mediatore_v0",
               "mediatore/tressette-v0": "tressette_v0",
               "mediatore/tressette3-v0": "tressette3_v0",
               "mediatore/tressette2-v0": "tressette2_v0"}

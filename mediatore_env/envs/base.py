@@ -1,5 +1,6 @@
 """What every environment of the package shares: copies that go on with the game
-(:class:`CopyableEnv`), and for the PettingZoo ones the end of an episode (:class:`GameAEC`).
+(:class:`CopyableEnv`), and for the PettingZoo ones the start of an episode, ``step`` and the
+end of an episode (:class:`GameAEC`).
 
 Search agents (MCTS over the environment), Ray and population training copy environments in
 the middle of a game. An environment of this package copied with ``copy.deepcopy`` or through
@@ -22,12 +23,33 @@ from __future__ import annotations
 
 import copy
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-__all__ = ["CopyableEnv", "GameAEC"]
+from ..codec.actions import as_move, as_seat
+
+__all__ = ["CopyableEnv", "GameAEC", "dealer_option"]
+
+
+def dealer_option(dealer, agents) -> int | None:
+    """The ``dealer`` option of an environment's ``reset``: None (not given), a seat (0 to one
+    less than the number of ``agents``) or the name of an agent of ``agents``, as a seat.
+    ``ValueError`` for anything else."""
+    if isinstance(dealer, str) and dealer in agents:
+        return list(agents).index(dealer)
+    if dealer is None:
+        return None
+    try:
+        seat = as_seat(dealer, "dealer")
+    except ValueError:
+        seat = None
+    if seat is None or seat >= len(agents):
+        raise ValueError(f"bad dealer {dealer!r} in options; valid: "
+                         + ", ".join(map(str, range(len(agents)))) + " or an agent name")
+    return seat
 
 
 class CopyableEnv:
@@ -62,8 +84,8 @@ class CopyableEnv:
 
 
 class GameAEC(CopyableEnv, AECEnv):
-    """The base of the package's PettingZoo environments: copies (:class:`CopyableEnv`), and
-    what happens once the episode is over.
+    """The base of the package's PettingZoo environments: copies (:class:`CopyableEnv`), the
+    start of an episode, ``step``, and what happens once the episode is over.
 
     PettingZoo's AEC loop ends when every agent is done: each has taken its final ``step(None)``
     and left ``agents``, which is then empty, and with it the ``rewards``, ``terminations``,
@@ -77,8 +99,10 @@ class GameAEC(CopyableEnv, AECEnv):
       report on (the final rewards were handed out by ``last()`` before each agent's last
       step; ``observe(agent)`` still gives any agent's final observation).
 
-    A subclass's ``step`` reads ``self.terminations[agent]`` first, inside
-    ``try ... except KeyError: return self._step_after_end()``: no cost per step.
+    ``step`` is written here once: a subclass starts each episode with :meth:`_start_episode`
+    and supplies ``play_if_legal(move) -> bool`` (play an action id in range for the agent to
+    act if it is legal, with the bookkeeping; an illegal one changes nothing) and
+    ``_refusal(action, agent) -> str`` (the ``ValueError`` message for an action refused).
     """
 
     def _set_spaces(self, agents, observation_size: int, num_actions: int) -> None:
@@ -93,6 +117,38 @@ class GameAEC(CopyableEnv, AECEnv):
         action_space = spaces.Discrete(num_actions)
         self.observation_spaces = dict.fromkeys(agents, observation_space)
         self.action_spaces = dict.fromkeys(agents, action_space)
+        self._num_actions = num_actions
+
+    def _start_episode(self, first: str) -> None:
+        """Every agent in play, no rewards yet, nothing done, ``first`` to act."""
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {agent: {} for agent in agents}
+        self._rewarded = False  # whether self.rewards holds rewards handed out by the last step
+        self._skip_agent_selection = None
+        self.agent_selection = first
+
+    def step(self, action):
+        """Play ``action`` for the agent to act. An illegal action raises ``ValueError``
+        naming it and the legal ones, and changes nothing; once the agent is done, its final
+        ``step(None)``; once every agent is, PettingZoo's warning."""
+        agent = self.agent_selection
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent is done and gone
+            return self._step_after_end()
+        if done:
+            return self._was_dead_step(action)
+        try:
+            move = as_move(action, self._num_actions)
+        except ValueError:  # not an action id: the message says why
+            move = None
+        if move is None or not self.play_if_legal(move):
+            raise ValueError(self._refusal(action, agent))
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -110,6 +166,22 @@ class GameAEC(CopyableEnv, AECEnv):
                 raise
             raise RuntimeError(self._over_message("last()")) from None
         return (self.observe(agent) if observe else None, reward, terminated, truncated, info)
+
+    def render(self):
+        """The table as text (the subclass's ``_table_text()``): returned with
+        ``render_mode="ansi"``, printed with ``"human"``; without a render mode, gymnasium's
+        warning and None."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = self._table_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        pass
 
     def _step_after_end(self) -> None:
         """``step()`` once every agent is done: PettingZoo's warning, nothing else."""

@@ -115,7 +115,7 @@ import warnings
 import numpy as np
 
 from ..analysis.tables import ContractTable, build_table
-from ..codec.actions import as_move, illegal_action_message
+from ..codec.actions import illegal_action_message
 from ..codec.observation import rules_vector
 from ..core.cards import NUM_CARDS, cards_of
 from ..mediatore.moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_text
@@ -214,13 +214,7 @@ class raw_env(GameAEC):
                 self.index = int(self._rng.integers(len(self.table)))
         self.deal = self._current.deal(self.index)
         self.entry = None
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {agent: {} for agent in AGENTS}
-        self.agent_selection = AGENTS[self.deal.to_move]
+        self._start_episode(AGENTS[self.deal.to_move])
 
     # -- observations -------------------------------------------------------------------------
 
@@ -258,21 +252,9 @@ class raw_env(GameAEC):
 
     # -- steps --------------------------------------------------------------------------------
 
-    def step(self, action):
-        agent = self.agent_selection
-        try:
-            done = self.terminations[agent] or self.truncations[agent]
-        except KeyError:  # every agent is done and gone
-            return self._step_after_end()
-        if done:
-            return self._was_dead_step(action)
-        try:
-            move = as_move(action, NUM_ACTIONS)
-        except ValueError:  # not an action id: the message says why
-            move = None
-        if move is None or not self.play_if_legal(move):
-            raise ValueError(illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
-                                                    self.legal_actions(), NUM_ACTIONS))
+    def _refusal(self, action, agent: str) -> str:
+        return illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
+                                      self.legal_actions(), NUM_ACTIONS)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act, and end the episode with the
@@ -305,11 +287,9 @@ class raw_env(GameAEC):
 
     # -- rendering ----------------------------------------------------------------------------
 
-    def render(self):
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
+    def _table_text(self) -> str:
+        """The hands (only the bidder's during the auction and the call), the auction, the
+        result."""
         from ..core.cards import format_cards
         deal = self.deal
         lines = [f"mediatore_bidding_v0 · deal {self.index}, dealer {deal.dealer}"]
@@ -320,11 +300,4 @@ class raw_env(GameAEC):
         lines.append("  auction: " + (", ".join(f"{AGENTS[s]} {move_text(b)}" for s, b in deal.auction) or "-"))
         if self.entry is not None:
             lines.append(f"  result: {self.entry}")
-        text = "\n".join(lines)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self):
-        pass
+        return "\n".join(lines)

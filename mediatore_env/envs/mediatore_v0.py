@@ -217,10 +217,9 @@ from __future__ import annotations
 
 import warnings
 
-import gymnasium
 import numpy as np
 
-from ..codec.actions import as_move, as_seat, illegal_action_message
+from ..codec.actions import as_move, illegal_action_message
 from ..codec.display import view_text
 from ..codec.observation import OBSERVATION_SIZE, Encoder, Table
 from ..core.cards import validate_pack
@@ -230,7 +229,7 @@ from ..mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PH
 from ..mediatore.records import make_record
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
 from ..mediatore.view import SeatView
-from .base import GameAEC
+from .base import GameAEC, dealer_option
 from .wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
@@ -332,15 +331,7 @@ class raw_env(GameAEC):
             dealer = int(self._rng.integers(4))
         self._finished = []
         self._start_deal(dealer, pack)
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {agent: {} for agent in AGENTS}
-        self._rewarded = False
-        self._skip_agent_selection = None
-        self.agent_selection = AGENTS[self.deal.to_move]
+        self._start_episode(AGENTS[self.deal.to_move])
 
     @staticmethod
     def _read_options(options):
@@ -355,15 +346,7 @@ class raw_env(GameAEC):
         pack = options.get("pack")
         if pack is not None:
             pack = list(validate_pack(pack))
-        dealer = options.get("dealer")
-        if isinstance(dealer, str) and dealer in AGENTS:
-            dealer = AGENTS.index(dealer)
-        elif dealer is not None:
-            try:
-                dealer = as_seat(dealer, "dealer")
-            except ValueError:
-                raise ValueError(f"bad dealer {dealer!r} in options; valid: 0, 1, 2, 3 or an "
-                                 "agent name") from None
+        dealer = dealer_option(options.get("dealer"), AGENTS)
         return pack, dealer
 
     def _start_deal(self, dealer: int, pack=None) -> None:
@@ -394,21 +377,9 @@ class raw_env(GameAEC):
 
     # -- steps --------------------------------------------------------------------------------
 
-    def step(self, action):
-        agent = self.agent_selection
-        try:
-            done = self.terminations[agent] or self.truncations[agent]
-        except KeyError:  # every agent is done and gone
-            return self._step_after_end()
-        if done:
-            return self._was_dead_step(action)
-        try:
-            move = as_move(action)
-        except ValueError:  # not an action id: the message says why
-            move = None
-        if move is None or not self.play_if_legal(move):
-            raise ValueError(illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
-                                                    self.deal.legal_moves()))
+    def _refusal(self, action, agent: str) -> str:
+        return illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
+                                      self.deal.legal_moves())
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
@@ -466,21 +437,11 @@ class raw_env(GameAEC):
         """The record of the last finished deal of the episode (None before the first ends)."""
         return self.records[-1] if self._finished else None
 
-    def render(self):
+    def _table_text(self) -> str:
         """The table as text (mediatore_env.codec.display): what the acting seat sees, or the open
         table with ``render_all`` and once the deal is over."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
         deal = self.deal
         number = len(self._finished) + (0 if deal.is_over() else 1)
         source = deal if self.render_all or deal.to_move is None else self._views[deal.to_move]
-        text = view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self):
-        pass
+        return view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
 

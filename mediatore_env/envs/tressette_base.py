@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import warnings
 
-import gymnasium
 import numpy as np
 
-from ..codec.actions import as_move, as_seat
+from ..codec.actions import illegal_action_message
 from ..codec.tressette import Encoder, layout_of, table_text
 from ..core.cards import validate_pack
 from ..tressette.game import TressetteGame, random_pack
 from ..tressette.moves import NUM_MOVES, move_name
 from ..tressette.rules import TressetteRules
 from ..tressette.view import TressetteView
-from .base import GameAEC
+from .base import GameAEC, dealer_option
 
 __all__ = ["TressetteAEC", "REWARDS"]
 
@@ -76,17 +75,8 @@ class TressetteAEC(GameAEC):
         self.game = TressetteGame(self.rules, dealer)
         self._views = [TressetteView(self.game, seat) for seat in range(self.players)]
         self._encoders = [Encoder(self.rules, seat) for seat in range(self.players)]
-        agents = self._agents
-        self.agents = list(agents)
-        self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self.infos = {agent: {} for agent in agents}
-        self._rewarded = False
-        self._skip_agent_selection = None
         self._deal_next()
-        self.agent_selection = agents[self.game.current_player]
+        self._start_episode(self._agents[self.game.current_player])
 
     def _read_options(self, options):
         name = self.metadata["name"]
@@ -113,18 +103,7 @@ class TressetteAEC(GameAEC):
                 except ValueError as e:
                     raise ValueError(f"pack {i} in options: {e}") from None
             packs = checked
-        dealer = options.get("dealer")
-        if isinstance(dealer, str) and dealer in self._agents:
-            dealer = self._agents.index(dealer)
-        elif dealer is not None:
-            try:
-                seat = as_seat(dealer, "dealer")
-            except ValueError:
-                seat = None
-            if seat is None or seat >= self.players:
-                raise ValueError(f"bad dealer {dealer!r} in options; valid: "
-                                 + ", ".join(map(str, range(self.players))) + " or an agent name")
-            dealer = seat
+        dealer = dealer_option(options.get("dealer"), self._agents)
         return packs, dealer
 
     def _deal_next(self) -> None:
@@ -150,25 +129,9 @@ class TressetteAEC(GameAEC):
 
     # -- steps --------------------------------------------------------------------------------
 
-    def step(self, action):
-        agent = self.agent_selection
-        try:
-            done = self.terminations[agent] or self.truncations[agent]
-        except KeyError:  # every agent is done and gone
-            return self._step_after_end()
-        if done:
-            return self._was_dead_step(action)
-        try:
-            move = as_move(action, NUM_MOVES)
-        except ValueError as e:
-            raise ValueError(f"illegal action {action!r} for {agent}: {e}; legal actions: "
-                             + self._legal_text()) from None
-        if not self.play_if_legal(move):
-            raise ValueError(f"illegal action {move} ({move_name(move)}) for {agent}; legal "
-                             f"actions: {self._legal_text()}")
-
-    def _legal_text(self) -> str:
-        return ", ".join(f"{m} ({move_name(m)})" for m in self.game.legal_moves())
+    def _refusal(self, action, agent: str) -> str:
+        return illegal_action_message(action, agent, None, self.game.legal_moves(), NUM_MOVES,
+                                      move_name)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
@@ -226,20 +189,8 @@ class TressetteAEC(GameAEC):
         game = self.game
         return game.record() if game is not None and game.is_over else None
 
-    def render(self):
+    def _table_text(self) -> str:
         """The table as text: what the seat to play sees (the final table once it is over)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode.")
-            return None
         game = self.game
         seat = game.current_player if game.current_player is not None else 0
-        text = table_text(self._views[seat], names=self._agents,
-                          title=self.metadata["name"])
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self):
-        pass
+        return table_text(self._views[seat], names=self._agents, title=self.metadata["name"])

@@ -18,16 +18,16 @@ Everything a seat may know is in :meth:`Deal.view`; the rest of this object is t
 
 from __future__ import annotations
 
-import operator
 from typing import Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF,
                           bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
+from ..core.moves import as_move_id, described_move
 from ..core.tricks import trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
                     HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
-                    WIN_THIRDS, call_move, discard_move, give_move, move_text, parse_move,
-                    play_move)
+                    WIN_THIRDS, call_move, discard_move, give_move, move_text,
+                    parse_move, play_move)
 from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SIGNAL_NAMES, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
                     statement_truths)
@@ -273,22 +273,13 @@ class Deal:
     def apply(self, move: int) -> None:
         """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
         move, the seat, the phase and the legal moves; the state is then left unchanged."""
-        if type(move) is not int:  # numpy integers are welcome; floats, bools, strings are not
-            try:
-                if isinstance(move, bool):
-                    raise TypeError
-                move = operator.index(move)
-            except TypeError:  # no integer: e.g. np.array([1]), np.array(1.0)
-                self._raise_illegal(move)
-        if not self._is_legal(move):
-            self._raise_illegal(move)
-        self._apply(move)
+        move_id = as_move_id(move)  # numpy integers are welcome; floats, bools, strings are not
+        if move_id is None or not self._is_legal(move_id):
+            self._raise_illegal(move if move_id is None else move_id)
+        self._apply(move_id)
 
     def _raise_illegal(self, move):
-        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_MOVES:
-            what = f"{move_text(move)!r} (id {move})"
-        else:
-            what = f"{move!r} (valid ids are integers 0..{NUM_MOVES - 1})"
+        what = described_move(move, NUM_MOVES, move_text)
         if self.phase == END:
             raise ValueError(f"illegal move {what}: the deal is over")
         legal = self.legal_moves()

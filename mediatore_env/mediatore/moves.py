@@ -27,6 +27,7 @@ and :func:`play_move`; take them apart with :func:`phase_of_move`, :func:`card_o
 
 from __future__ import annotations
 
+
 from ..core.cards import CARD_NAMES, NUM_CARDS, parse_card
 from .rules import CONTRACT_NAMES, NO_SIGNAL, NUM_SIGNALS, SIGNAL_NAMES
 

@@ -7,6 +7,7 @@
     mediatore-bench --agents greedy greedy random random --save-records recs --record-deals 0,5,17
     mediatore-bench --agents greedy greedy random random --deals 2000 --ray --plot out.png
     mediatore-bench --plot-json out.json --plot out.svg     # the chart of a saved run
+    mediatore-bench --game club --agents greedy random greedy random --deals 500  # sessions
 
 The Tressette games (docs/tressette.md) with ``--game``: each of the ``--deals N`` episodes is
 then a game to 31, played in every rotation of the lineup (one agent per seat: 4, 3 or 2) over
@@ -38,10 +39,11 @@ from agents.tressette.tournament import run_tressette_tournament
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS, SWITCHES
-from ..runinfo import ProgressBar, machine
+from ..runinfo import ProgressBar, print_results
 from ..tressette.rules import SWITCHES as TRESSETTE_SWITCHES
 from .checks import (GAMES, ArgumentParser, check_lineup, non_negative_int, output_dir,
                      output_file, parse_rules, parse_tressette_rules, positive_int)
+from .club import bench_main, game_argv
 
 
 def parse_deal_list(text: str) -> list[int]:
@@ -63,14 +65,15 @@ def build_parser() -> argparse.ArgumentParser:
                     "rotations of the lineup, so every agent holds every hand. Prints units per "
                     "deal with 95%% confidence intervals over deals, by seat role and by contract. "
                     "With --game tressette, tressette3 or tressette2: the same for games to 31 of "
-                    "that Tressette form, in units per game.",
+                    "that Tressette form, in units per game. With --game club: chips per session "
+                    "of club Mediatore (mediatore-bench --game club --help for its options).",
         epilog=f"Agents: {', '.join(AGENTS)}, with options after a colon (random:bid_rate=0.5), "
                f"or your own as package.module:Class; in the Tressette games "
                f"{', '.join(TRESSETTE_AGENTS)} (random:claim_rate=0.1). Bidding policies: "
                f"{', '.join(BIDDING_POLICIES)}. Rules presets: {', '.join(PRESETS)}.")
     p.add_argument("--game", default="mediatore", choices=GAMES,
                    help="the game (default mediatore): Tressette with four players in "
-                        "partnerships, three-handed or two-handed")
+                        "partnerships, three-handed or two-handed, or club Mediatore")
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--agents", nargs="+", metavar="AGENT",
                      help="the lineup: one agent per seat (four; three-handed 3, two-handed 2), "
@@ -167,6 +170,9 @@ def _plot_saved(args) -> int:
 
 
 def main(argv=None) -> int:
+    club_argv = game_argv(sys.argv[1:] if argv is None else argv)
+    if club_argv is not None:  # --game club: club Mediatore's tournament (tools/club.py)
+        return bench_main(club_argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -223,13 +229,7 @@ def check_tressette_options(args) -> None:
 
 
 def _output(args, result) -> None:
-    print(result.report())
-    print(f"machine: {machine()}")
-    if args.json:
-        data = result.to_dict()
-        data["machine"] = machine()
-        Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
-        print(f"results saved to {args.json}")
+    print_results(result, args.json)
     if args.plot:
         plot_tournament(result, args.plot)
         print(f"chart saved to {args.plot}")

@@ -28,8 +28,9 @@ from ..tressette.rules import FORMS
 from ..tressette.rules import SWITCHES as TRESSETTE_SWITCHES
 from ..tressette.rules import TressetteRules
 
-#: The games the tools play: Mediatore, and the Tressette forms by name.
-GAMES = ("mediatore", *FORMS)
+#: The games the tools play (``--game``): Mediatore, the Tressette forms by name, and club
+#: Mediatore (whose own options :mod:`.club` reads: the tools hand ``--game club`` over to it).
+GAMES = ("mediatore", *FORMS, "club")
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -4,6 +4,7 @@
     mediatore-play --agents greedy random greedy --seat 2 --seed 7
     mediatore-play --preset low --rule signals=off --deals 5 --save game.json
     mediatore-play --cards italian                   # Asso di Spade instead of ace of swords
+    mediatore-play --game club --seat 1              # a session of club Mediatore, the pot game
 
 At each decision you see your seat's view of the table -- your hand by suit, the auction, the
 contract and the called card, what you saw of the monte, the tricks played, the trick on the
@@ -52,6 +53,8 @@ from .checks import (GAMES, ArgumentParser, check_agents, non_negative_int, outp
                      parse_rules, parse_tressette_rules, positive_int)
 from .terminal import (_COMMANDS, HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input,
                        parse_cards_words, seat_names)
+from .club import game_argv
+from .club import play_main as club_play_main
 
 # -- reading what a person types ----------------------------------------------------------------
 
@@ -420,14 +423,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(
         prog="mediatore-play",
         description="Play Mediatore at the terminal: you hold one seat, three agents the others "
-                    "(with --game, a Tressette game: a game to 31, agents in the other seats).",
+                    "(with --game, a Tressette game: a game to 31, agents in the other seats; "
+                    "--game club: a session of club Mediatore, see --game club --help).",
         epilog="Answer each question with a number from the list or the move in words "
                "(solo, pass, D3, 3 of coins, SA volo); when discarding, all four cards in one "
                "answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, q to quit. Rules presets: "
                + ", ".join(PRESETS) + ".")
     p.add_argument("--game", default="mediatore", choices=GAMES,
                    help="the game (default mediatore): Tressette with four players in "
-                        "partnerships, three-handed or two-handed")
+                        "partnerships, three-handed or two-handed, or club Mediatore")
     p.add_argument("--agents", nargs="+", default=["greedy"], metavar="AGENT",
                    help="one agent for all three other seats, or three (in seat order); names of "
                         "the agents registry (greedy, random, random:bid_rate=0.5) or "
@@ -457,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
+    club_argv = game_argv(sys.argv[1:] if argv is None else argv)
+    if club_argv is not None:  # --game club: a session of club Mediatore (tools/club.py)
+        return club_play_main(club_argv, ask, out)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.game != "mediatore":

@@ -3,6 +3,7 @@
     mediatore-replay game.json                  # the open table: every hand
     mediatore-replay game.json --seat 2         # only what seat 2 knew, as it knew it
     mediatore-replay recs/ --all                # every record in a folder, without stopping
+    mediatore-replay session.json               # a club Mediatore session, deal by deal
 
 Records of the Tressette games (``"format": "tressette-record"``, from ``mediatore-play --game
 tressette --save`` and ``mediatore-bench --game ... --save-records``) are re-simulated with
@@ -29,6 +30,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
+from ..club.records import FORMAT as CLUB_FORMAT
+from ..club.records import replay as replay_session
 from ..codec.display import (STYLES, YOU, cards_inline, changes, format_thirds, hand_inline,
                              hand_lines, result_lines, rules_text, snapshot, view_text)
 from ..mediatore.game import Deal
@@ -39,8 +42,20 @@ from ..tressette.game import RECORD_FORMAT as TRESSETTE_FORMAT
 from ..tressette.game import TressetteGame
 from ..tressette.rules import TressetteRules
 from .checks import ArgumentParser
+from .club import show_session
 from .terminal import Pager
 from .tressette import show_record as show_tressette_record
+
+
+def replayer(record: dict) -> tuple[Callable, Callable]:
+    """How to re-simulate and how to show a record, by its ``"format"``: a Tressette game
+    (:mod:`.tressette`), a club Mediatore session (:mod:`.club`), else a Mediatore deal."""
+    game = record.get("format")
+    if game == TRESSETTE_FORMAT:
+        return TressetteGame.replay, show_tressette_record
+    if game == CLUB_FORMAT:
+        return replay_session, show_session
+    return replay, show_record
 
 
 class BadRecord(ValueError):
@@ -83,10 +98,7 @@ def _checked(text: str, path: str) -> list[dict]:
         if not isinstance(record, dict):
             raise BadRecord(f"{where}: not a game record (expected a JSON object)")
         try:
-            if record.get("format") == TRESSETTE_FORMAT:
-                TressetteGame.replay(record)
-            else:
-                replay(record)
+            replayer(record)[0](record)
         except (KeyError, TypeError, AttributeError) as e:
             raise BadRecord(f"{where}: not a valid game record: malformed ({type(e).__name__}: {e})") from None
         except ValueError as e:
@@ -233,9 +245,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     pager = Pager(interactive and not args.all, ask or input, out)
     try:
         for label, record in records:
-            show = show_tressette_record if record.get("format") == TRESSETTE_FORMAT \
-                else show_record
-            if not show(record, args.seat, args.cards, pager, label):
+            if not replayer(record)[1](record, args.seat, args.cards, pager, label):
                 break
     except KeyboardInterrupt:
         pager.say("", "Interrupted.")

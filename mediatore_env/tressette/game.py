@@ -22,10 +22,10 @@ object is the whole truth.
 from __future__ import annotations
 
 import json
-import operator
 from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
+from ..core.moves import as_move_id, described_move
 from ..core.tricks import playable, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_name, parse_move
@@ -282,22 +282,13 @@ class TressetteGame:
     def apply(self, move: int) -> None:
         """Make a move of the seat to move. An illegal move raises ``ValueError`` naming the
         move, the seat and the legal moves; the state is then left unchanged."""
-        if type(move) is not int:  # numpy integers are welcome; floats, bools, strings are not
-            try:
-                if isinstance(move, bool):
-                    raise TypeError
-                move = operator.index(move)
-            except TypeError:
-                self._raise_illegal(move)
-        if not self._is_legal(move):
-            self._raise_illegal(move)
-        self._apply(move)
+        move_id = as_move_id(move)  # numpy integers are welcome; floats, bools, strings are not
+        if move_id is None or not self._is_legal(move_id):
+            self._raise_illegal(move if move_id is None else move_id)
+        self._apply(move_id)
 
     def _raise_illegal(self, move):
-        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < NUM_MOVES:
-            what = f"{move_name(move)!r} (id {move})"
-        else:
-            what = f"{move!r} (valid ids are integers 0..{NUM_MOVES - 1})"
+        what = described_move(move, NUM_MOVES, move_name)
         if self.is_over:
             raise ValueError(f"illegal move {what}: the game is over")
         if self.needs_pack:

@@ -1,0 +1,36 @@
+"""Agents for club Mediatore (docs/rules.md 10.3), and the registry that names them.
+
+=============  ================================================================================
+name           agent
+=============  ================================================================================
+``random``     :class:`ClubRandomAgent`: uniform legal moves (accepts half the time)
+``greedy``     :class:`ClubGreedyAgent`: Mediatore's greedy judgement, call, exchange and play
+=============  ================================================================================
+
+:func:`make_club_agent` turns a text into an agent, as :func:`agents.make_agent` does for
+Mediatore: a name above with options after a colon (``greedy:margin=0.1``), or a user's class
+as ``package.module:Class``. :func:`play_session` plays a session with four agents;
+:mod:`.tournament` compares agents duplicate-style.
+"""
+
+from __future__ import annotations
+
+from .. import make_agent
+from ..base import Agent
+from .base import play_session
+from .greedy import ClubGreedyAgent
+from .random_agent import ClubRandomAgent
+
+#: name -> factory taking the options as keyword arguments
+CLUB_AGENTS = {
+    "random": ClubRandomAgent,
+    "greedy": ClubGreedyAgent,
+}
+
+__all__ = ["CLUB_AGENTS", "ClubRandomAgent", "ClubGreedyAgent", "make_club_agent", "play_session"]
+
+
+def make_club_agent(spec: str, **overrides) -> Agent:
+    """A club agent from its text: ``'greedy'``, ``'random:accept_rate=0.3'``,
+    ``'pkg.mod:MyAgent'``. Raises ``ValueError`` listing the known names otherwise."""
+    return make_agent(spec, CLUB_AGENTS, **overrides)

@@ -1,0 +1,389 @@
+"""A session of club Mediatore as a state machine: antes, the mediator, the call, the widow,
+nine tricks, the pot matched and taken or carried, deal after deal until the session ends.
+
+Moves are the small ints of :mod:`.moves` (the environment's actions too). A session is
+played by asking :meth:`Session.legal_moves` and calling :meth:`Session.apply`::
+
+    >>> session = Session(ClubRules(), dealer=3, packs=[list(range(40))])
+    >>> session.pot, session.to_move, [move_text(m) for m in session.legal_moves()]
+    (20, 0, ['pass', 'accept'])
+    >>> session.apply(parse_move("accept")); session.mediator, session.phase == CALL
+    (0, True)
+
+Each deal is dealt from a pack: the packs given up front (``packs``), in order, then packs
+shuffled by ``rng``; or, when ``packs`` is a function, the pack it returns for each deal as it
+starts (``packs(number, dealer)``, the caller's chance event). The pack of a deal is the one
+chance event of the game, so a session is fully determined by its packs and its moves
+(:meth:`to_json`, :mod:`.records`).
+
+Seats are numbered in playing order (docs/rules.md 2): seat ``(s + 1) % 4`` acts after seat
+``s``, and the seat after the dealer speaks and leads first. Everything a seat may know is in
+:meth:`Session.view`; the rest of this object is the whole truth.
+
+Chips: ``chips[s]`` is seat ``s``'s change in chips so far in the session (an ante or a
+matching counts when it is put in, a pot when it is taken); ``stakes[s]`` what seat ``s``
+has put into the pot standing now. ``chips`` plus ``stakes`` sum to zero at every moment, and
+at the end of the session the standing pot goes back as it was put in, so ``chips`` alone
+sum to zero (docs/rules.md 10.3).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, cards_of, thirds_of,
+                          validate_pack)
+from ..core.moves import as_move_id, described_move
+from ..core.tricks import playable, trick_winner
+from ..mediatore.game import Trick, deal_hands
+from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
+from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
+                    NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
+from .rules import ClubRules, shares
+from .view import ClubView
+
+__all__ = ["Session", "DealResult", "ClubRules"]
+
+DISCARDS = 4  # the widow's four cards go back, face down (docs/rules.md 10.3)
+
+
+class DealResult(NamedTuple):
+    """What one finished deal of a session was and what it did to the chips. Card sets are
+    bitsets; ``chips`` is each seat's change in chips over the deal: its ante, its matching,
+    its share of a pot won, and in the session's last deal the standing pot returned."""
+
+    number: int                      #: 1 for the session's first deal
+    dealer: int
+    pack: tuple[int, ...]
+    moves: tuple[tuple[int, int], ...]  #: (seat, move) of the deal's decisions
+    mediator: int | None             #: None when all four passed
+    alone: bool | None               #: announced alone, or the called card in the widow
+    called_card: int | None
+    partner: int | None
+    discards: int
+    tricks: tuple[Trick, ...]
+    thirds: int | None               #: the mediator's side's thirds, discards and last trick in
+    won: bool | None
+    pot: int                         #: the pot when the mediator accepted (what was matched)
+    matched: tuple[int, int]         #: what (mediator, partner) put in to match it
+    taken: tuple[int, int]           #: what (mediator, partner) took from the pot (0 on a loss)
+    chips: tuple[int, int, int, int]
+
+    @property
+    def passed(self) -> bool:
+        """All four passed: the same dealer deals again, the pot unchanged."""
+        return self.mediator is None
+
+
+class Session:
+    """The full state of a club Mediatore session. Mutable; :meth:`clone` copies it cheaply.
+
+    Public attributes are read-only by convention; change the state only through :meth:`apply`.
+    """
+
+    __slots__ = (
+        "rules", "first_dealer", "rng", "_packs_given", "packs", "history", "results",
+        "chips", "stakes", "deal_start", "dealer", "pack", "hands", "widow", "phase", "to_move",
+        "auction", "mediator", "pot_accepted", "alone", "announced_alone", "called_card",
+        "partner", "discards", "leader", "trick", "tricks", "played", "thirds_won",
+        "tricks_won", "called_played_by",
+    )
+
+    def __init__(self, rules: ClubRules | None = None, dealer: int = 0,
+                 packs: Sequence | None = None, rng=None):
+        """A session whose first deal is dealt by ``dealer``. ``packs``: the packs of the
+        first deals (each 40 distinct cards, ids or texts, in pack order), used in order,
+        later deals shuffled by ``rng`` (a ``numpy.random.Generator``; a fresh unseeded one
+        when None); or a function ``packs(number, dealer)`` returning the pack of deal
+        ``number`` (1 for the first) dealt by ``dealer``, called as each deal starts."""
+        self.rules = ClubRules() if rules is None else rules
+        if not isinstance(self.rules, ClubRules):
+            raise ValueError(f"rules must be a ClubRules object, got {type(rules).__name__}")
+        seat = None if isinstance(dealer, bool) else getattr(dealer, "__index__", lambda: None)()
+        if seat is None or not 0 <= seat < 4:
+            raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
+        if isinstance(packs, str):
+            raise ValueError("packs must be a list of packs, one per deal, not one string")
+        self._packs_given = packs if callable(packs) else [validate_pack(p) for p in (packs or ())]
+        self.rng = rng
+        self.first_dealer = seat
+        self.packs: list[tuple[int, ...]] = []    # the pack of every deal so far
+        self.history: list[tuple[int, int]] = []  # (seat, move) of every decision
+        self.results: list[DealResult] = []
+        self.chips = [0, 0, 0, 0]
+        self.stakes = [0, 0, 0, 0]
+        self._start_deal(seat)
+
+    # -- the deal's start ------------------------------------------------------------------
+
+    def _next_pack(self, dealer: int) -> tuple[int, ...]:
+        number = len(self.packs)
+        if callable(self._packs_given):
+            return validate_pack(self._packs_given(number + 1, dealer))
+        if number < len(self._packs_given):
+            return self._packs_given[number]
+        if self.rng is None:
+            import numpy as np  # only for shuffling; the engine itself needs no numpy
+            self.rng = np.random.default_rng()
+        return tuple(self.rng.permutation(NUM_CARDS).tolist())
+
+    def _start_deal(self, dealer: int) -> None:
+        self.pack = pack = self._next_pack(dealer)
+        self.packs.append(pack)
+        self.deal_start = (len(self.history), tuple(self.chips))
+        if not any(self.stakes):  # an empty pot: everyone antes (docs/rules.md 10.3)
+            ante = self.rules.ante
+            for s in range(4):
+                self.stakes[s] += ante
+                self.chips[s] -= ante
+        self.dealer = dealer
+        self.hands, self.widow = deal_hands(pack, dealer)
+        self.phase = AUCTION
+        self.to_move = (dealer + 1) % 4
+        self.auction: list[tuple[int, int]] = []  # (seat, PASS or ACCEPT)
+        self.mediator = None
+        self.pot_accepted = 0
+        self.alone = None
+        self.announced_alone = False
+        self.called_card = None
+        self.partner = None
+        self.discards = 0
+        self.leader = None
+        self.trick: list[int] = []
+        self.tricks: list[Trick] = []
+        self.played = 0
+        self.thirds_won = [0, 0, 0, 0]
+        self.tricks_won = [0, 0, 0, 0]
+        self.called_played_by = None
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def pot(self) -> int:
+        """The chips in the pot now."""
+        return sum(self.stakes)
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal in progress (or the last one, once the session is over)."""
+        return len(self.packs)
+
+    @property
+    def mano(self) -> int:
+        return (self.dealer + 1) % 4
+
+    def is_over(self) -> bool:
+        return self.phase == END
+
+    @property
+    def side(self) -> tuple[int, ...]:
+        """The mediator's side: the mediator and the partner, if any."""
+        if self.mediator is None:
+            return ()
+        return (self.mediator,) if self.partner is None else (self.mediator, self.partner)
+
+    def legal_moves(self) -> list[int]:
+        """Legal move ids of the seat to move, ascending (empty once the session is over)."""
+        phase = self.phase
+        if phase == PLAY:
+            return [PLAY_BASE + c for c in sorted(cards_of(playable(self.hands[self.to_move], self.trick)))]
+        if phase == AUCTION:
+            return [PASS, ACCEPT]
+        if phase == CALL:  # alone, or a card the mediator does not hold
+            hand = self.hands[self.mediator]
+            return [ALONE, *(CALL_BASE + c for c in range(NUM_CARDS) if not hand >> c & 1)]
+        if phase == DISCARD:
+            return [DISCARD_BASE + c for c in sorted(cards_of(self.hands[self.mediator]))]
+        return []
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` (an int id) is legal for the seat to move."""
+        return type(move) is int and self._is_legal(move)
+
+    def _is_legal(self, move: int) -> bool:
+        phase = self.phase
+        if phase == PLAY:
+            card = move - PLAY_BASE
+            return 0 <= card < NUM_CARDS and bool(playable(self.hands[self.to_move], self.trick) >> card & 1)
+        if phase == AUCTION:
+            return move in (PASS, ACCEPT)
+        if phase == CALL:
+            card = move - CALL_BASE
+            return move == ALONE or (0 <= card < NUM_CARDS and not self.hands[self.mediator] >> card & 1)
+        if phase == DISCARD:
+            card = move - DISCARD_BASE
+            return 0 <= card < NUM_CARDS and bool(self.hands[self.mediator] >> card & 1)
+        return False
+
+    # -- transitions -----------------------------------------------------------------------
+
+    def apply(self, move: int) -> None:
+        """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
+        move, the seat, the phase and the legal moves; the state is then left unchanged."""
+        move_id = as_move_id(move)  # numpy integers are welcome; floats, bools, strings are not
+        if move_id is None or not self._is_legal(move_id):
+            self._raise_illegal(move if move_id is None else move_id)
+        self._apply(move_id)
+
+    def _raise_illegal(self, move):
+        what = described_move(move, NUM_MOVES, move_text)
+        if self.phase == END:
+            raise ValueError(f"illegal move {what}: the session is over")
+        legal = self.legal_moves()
+        raise ValueError(
+            f"illegal move {what} for seat {self.to_move} in phase {PHASE_NAMES[self.phase]} of "
+            f"deal {self.deal_number}; legal: {', '.join(f'{move_text(m)} ({m})' for m in legal)}")
+
+    def apply_text(self, text: str) -> None:
+        self.apply(parse_move(text))
+
+    def _apply(self, move: int) -> None:
+        """Apply a move already known to be legal."""
+        seat = self.to_move
+        self.history.append((seat, move))
+        phase = self.phase
+        if phase == PLAY:
+            self._play(seat, move - PLAY_BASE)
+        elif phase == AUCTION:
+            self._choose(seat, move)
+        elif phase == CALL:
+            self._call(None if move == ALONE else move - CALL_BASE)
+        elif phase == DISCARD:
+            card = move - DISCARD_BASE
+            self.hands[seat] &= ~(1 << card)
+            self.discards |= 1 << card
+            if self.discards.bit_count() == DISCARDS:
+                self.phase = PLAY
+                self.leader = self.to_move = self.mano  # the dealer's left leads
+
+    def _choose(self, seat: int, move: int) -> None:
+        self.auction.append((seat, move))
+        if move == ACCEPT:  # the first acceptance ends the choice: no overbidding
+            self.mediator = seat
+            self.pot_accepted = self.pot
+            self.phase = CALL
+            self.to_move = seat
+        elif len(self.auction) == 4:  # all four passed: the same dealer deals again
+            self._end_deal(passed=True)
+        else:
+            self.to_move = (seat + 1) % 4
+
+    def _call(self, card: int | None) -> None:
+        mediator = self.mediator
+        self.called_card = card
+        self.announced_alone = card is None
+        holder = None if card is None else next((s for s in range(4) if self.hands[s] >> card & 1), None)
+        # A called card in the widow (no seat holds it): the mediator plays alone, and says so
+        # as he takes the widow (docs/rules.md 10.3).
+        self.partner = holder
+        self.alone = holder is None
+        self.hands[mediator] |= self.widow  # taken unseen by the others
+        self.phase = DISCARD
+
+    def _play(self, seat: int, card: int) -> None:
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        if card == self.called_card:
+            self.called_played_by = seat
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < 4:
+            self.to_move = (seat + 1) % 4
+            return
+        leader = self.leader
+        winner = trick_winner(leader, trick)
+        self.tricks.append(Trick(leader, tuple(trick), 0, winner))
+        self.thirds_won[winner] += POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.leader = self.to_move = winner
+        if len(self.tricks) == NUM_TRICKS:
+            # The last trick's point to its winner; the discards, a trick of the mediator's.
+            self.thirds_won[winner] += LAST_TRICK_THIRDS
+            self.thirds_won[self.mediator] += thirds_of(self.discards)
+            self._end_deal(passed=False)
+
+    def side_thirds(self) -> int:
+        """The thirds the mediator's side has taken (the discards and the last trick count
+        once the deal is over)."""
+        return sum(self.thirds_won[s] for s in self.side)
+
+    def _end_deal(self, passed: bool) -> None:
+        mediator, partner = self.mediator, self.partner
+        pot = self.pot_accepted
+        won, matched, taken = None, (0, 0), (0, 0)
+        if not passed:
+            # The matching, settled now so that paying reveals no secret partner.
+            matched = shares(pot, partner is not None)
+            for s, chips in zip((mediator, partner), matched):
+                if chips:
+                    self.stakes[s] += chips
+                    self.chips[s] -= chips
+            won = self.side_thirds() >= WIN_THIRDS
+            if won:  # the side takes the whole pot, which is empty for the next deal
+                taken = shares(self.pot, partner is not None)
+                for s, chips in zip((mediator, partner), taken):
+                    if chips:
+                        self.chips[s] += chips
+                self.stakes = [0, 0, 0, 0]
+        number = len(self.results) + 1
+        last = (won and self.rules.until_won) or number == self.rules.max_deals
+        if last:  # the standing pot goes back as it was put in
+            for s in range(4):
+                self.chips[s] += self.stakes[s]
+            self.stakes = [0, 0, 0, 0]
+        start, chips_before = self.deal_start
+        self.results.append(DealResult(
+            number, self.dealer, self.pack, tuple(self.history[start:]), mediator, self.alone,
+            self.called_card, partner, self.discards, tuple(self.tricks),
+            None if passed else self.side_thirds(), won, pot, matched, taken,
+            tuple(c - b for c, b in zip(self.chips, chips_before))))
+        if last:
+            self.phase = END
+            self.to_move = None
+        else:  # the deal passes on, except after a deal that all four passed
+            self._start_deal(self.dealer if passed else (self.dealer + 1) % 4)
+
+    # -- copies and text -------------------------------------------------------------------
+
+    def clone(self) -> "Session":
+        """An independent copy (a shuffling ``rng`` and a ``packs`` function are shared, not
+        copied)."""
+        other = object.__new__(Session)
+        for name in Session.__slots__:
+            setattr(other, name, getattr(self, name))
+        for name in ("packs", "history", "results", "chips", "stakes", "hands",
+                     "auction", "trick", "tricks", "thirds_won", "tricks_won"):
+            setattr(other, name, getattr(self, name)[:])
+        return other
+
+    def to_json(self) -> dict:
+        """JSON-friendly state: the rules, the first dealer, the packs dealt so far and the
+        moves. :meth:`from_json` replays it."""
+        return {"rules": self.rules.to_dict(), "dealer": self.first_dealer,
+                "packs": [[CARD_NAMES[c] for c in pack] for pack in self.packs],
+                "moves": [move_text(m) for _, m in self.history]}
+
+    @classmethod
+    def from_json(cls, data: dict, rng=None) -> "Session":
+        """The session of :meth:`to_json`: its packs and moves replayed (later deals shuffled
+        by ``rng``)."""
+        session = cls(ClubRules.from_dict(data["rules"]), data["dealer"], data["packs"], rng)
+        for text in data["moves"]:
+            session.apply(parse_move(text))
+        return session
+
+    def view(self, seat: int) -> ClubView:
+        """What ``seat`` knows now (a live view: it follows this session as it goes on)."""
+        return ClubView(self, seat)
+
+    def __eq__(self, other):
+        return isinstance(other, Session) and all(
+            getattr(self, n) == getattr(other, n) for n in Session.__slots__
+            if n not in ("rng", "_packs_given"))  # how later packs will come is no state
+
+    __hash__ = None
+
+    def __repr__(self):
+        return (f"<Session deal {self.deal_number} {PHASE_NAMES[self.phase]} pot={self.pot} "
+                f"chips={self.chips}>")

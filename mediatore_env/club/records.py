@@ -1,0 +1,124 @@
+"""Session records: the JSON document of a club Mediatore session, and :func:`replay`, which
+re-simulates one.
+
+A record holds the rules, the first dealer, the pack of every deal, every move with the seat
+that made it, and the result of every deal; the terminal play, the environment and the
+tournament write it, ``mediatore-replay`` reads it::
+
+    {"format": "club-mediatore-record", "version": 1,
+     "rules": {"ante": 5, "deals": null}, "dealer": 3,
+     "deals": [{"dealer": 3, "pack": ["D3", ...],
+                "moves": [{"seat": 0, "move": "pass"}, {"seat": 1, "move": "accept"}, ...],
+                "result": {"mediator": 1, "alone": false, "called_card": "B3", "partner": 2,
+                           "discards": [...], "tricks": [...], "thirds": 19, "won": true,
+                           "pot": 20, "matched": [10, 10], "taken": [20, 20],
+                           "chips": [-5, 15, 15, -5]}}, ...],
+     "chips": [-5, 15, 15, -5]}
+
+``tricks[i].cards`` are in playing order from the trick's leader; ``thirds`` are the
+mediator's side's, the discards and the last trick included; ``chips`` each seat's change in
+chips over the deal (``result``) or the session (the last line).
+"""
+
+from __future__ import annotations
+
+from ..core.cards import CARD_NAMES, cards_of
+# A record is a JSON file as Mediatore's are: saved and loaded the same way.
+from ..mediatore.records import load_record, save_record
+from .game import DealResult, Session
+from .moves import move_text, parse_move
+from .rules import ClubRules
+
+__all__ = ["FORMAT", "VERSION", "result_of", "make_record", "replay", "save_record", "load_record"]
+
+FORMAT = "club-mediatore-record"
+VERSION = 1
+
+
+def _cards(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in cards_of(mask)]
+
+
+def result_of(deal: DealResult) -> dict:
+    """The result part of a deal's entry in a record."""
+    if deal.passed:
+        return {"passed": True, "chips": list(deal.chips)}
+    return {
+        "passed": False,
+        "mediator": deal.mediator,
+        "alone": deal.alone,
+        "called_card": None if deal.called_card is None else CARD_NAMES[deal.called_card],
+        "partner": deal.partner,
+        "discards": _cards(deal.discards),
+        "tricks": [{"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards],
+                    "winner": t.winner} for t in deal.tricks],
+        "thirds": deal.thirds,
+        "won": deal.won,
+        "pot": deal.pot,
+        "matched": list(deal.matched),
+        "taken": list(deal.taken),
+        "chips": list(deal.chips),
+    }
+
+
+def make_record(session: Session, **meta) -> dict:
+    """The record of a finished session. Extra keyword arguments are stored under ``"meta"``
+    (player names, a tournament's session number...) and ignored by :func:`replay`."""
+    if not session.is_over():
+        raise ValueError("the session is not over: a record needs every deal finished")
+    record = {
+        "format": FORMAT, "version": VERSION,
+        "rules": session.rules.to_dict(), "dealer": session.first_dealer,
+        "deals": [{"dealer": d.dealer, "pack": [CARD_NAMES[c] for c in d.pack],
+                   "moves": [{"seat": seat, "move": move_text(m)} for seat, m in d.moves],
+                   "result": result_of(d)} for d in session.results],
+        "chips": list(session.chips),
+    }
+    if meta:
+        record["meta"] = meta
+    return record
+
+
+def replay(record: dict) -> Session:
+    """Re-simulate a record; return the finished session. Raises ``ValueError`` naming the
+    first thing that differs (a move by the wrong seat, an illegal move, a different result)."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        got = record.get("format") if isinstance(record, dict) else record
+        raise ValueError(f"not a club Mediatore record: format is {got!r}, expected {FORMAT!r}")
+    if record.get("version") != VERSION:
+        raise ValueError(f"unsupported record version {record.get('version')!r}; this library reads {VERSION}")
+    try:
+        deals = record["deals"]
+        session = Session(ClubRules.from_dict(record["rules"]), record["dealer"],
+                          [d["pack"] for d in deals])
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"bad club Mediatore record: missing or malformed {e}") from None
+    for number, deal in enumerate(deals, 1):
+        if session.is_over():
+            raise ValueError(f"the session is over after deal {number - 1}, but the record has "
+                             f"{len(deals)} deals")
+        if deal["dealer"] != session.dealer:
+            raise ValueError(f"deal {number} is recorded with dealer {deal['dealer']}, but "
+                             f"seat {session.dealer} deals it")
+        for i, entry in enumerate(deal["moves"]):
+            if entry["seat"] != session.to_move:
+                raise ValueError(f"deal {number}, move {i} ({entry['move']!r}) is recorded for "
+                                 f"seat {entry['seat']}, but seat {session.to_move} is to move")
+            try:
+                session.apply(parse_move(entry["move"]))
+            except ValueError as e:
+                raise ValueError(f"deal {number}, move {i}: {e}") from None
+        if len(session.results) != number:
+            raise ValueError(f"the {len(deal['moves'])} moves of deal {number} do not finish it")
+        actual, stored = result_of(session.results[-1]), deal.get("result")
+        if stored is not None:
+            for key in sorted(set(actual) | set(stored)):
+                if actual.get(key) != stored.get(key):
+                    raise ValueError(f"deal {number}: result differs at {key!r}: record says "
+                                     f"{stored.get(key)!r}, replay gives {actual.get(key)!r}")
+    if not session.is_over():
+        raise ValueError(f"the record's {len(deals)} deals do not finish the session")
+    if "chips" in record and record["chips"] != session.chips:
+        raise ValueError(f"the session's chips differ: record says {record['chips']}, replay "
+                         f"gives {session.chips}")
+    return session

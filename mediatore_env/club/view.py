@@ -1,0 +1,157 @@
+"""What one seat of a club Mediatore session knows. Agents and the observation writer read a
+:class:`ClubView`, never a Session.
+
+Knowledge follows docs/rules.md 10.3:
+
+- the chips are public: the pot, what each player has put into it, each player's change in
+  chips so far in the session, the pot the mediator must match (the pot when he accepted),
+  and what every finished deal did;
+- the choosing of the mediator, the call (alone or the card named), every card played and the
+  tricks' winners are public;
+- the widow goes into the mediator's hand unseen: only he knows its cards, and only he knows
+  his discards until the deal's play ends, when they are turned over and counted for him;
+- the partner knows at once that he is the partner; everyone learns who it is when the called
+  card is played. Whether the mediator plays alone is known to all from the call: he says so,
+  or the named card lies in the widow and he says so as he takes it (docs/rules.md 10.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from .moves import AUCTION, CALL, END
+
+if TYPE_CHECKING:
+    from .game import Session
+
+
+class PastDeal(NamedTuple):
+    """The public facts of a finished deal (nothing of a passed deal's hands)."""
+
+    dealer: int
+    mediator: int | None
+    alone: bool | None
+    called_card: int | None
+    partner: int | None
+    thirds: int | None
+    won: bool | None
+    chips: tuple[int, int, int, int]
+
+
+class ClubView:
+    """A live, read-only window on a :class:`Session` from one seat: only what that seat may
+    know, read from the session each time it is asked."""
+
+    __slots__ = ("_session", "seat")
+
+    def __init__(self, session: Session, seat: int):
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise ValueError(f"bad seat {seat!r}; valid: 0, 1, 2, 3")
+        self._session = session
+        self.seat = seat
+
+    # -- public facts -----------------------------------------------------------------------
+    rules = property(lambda self: self._session.rules)
+    dealer = property(lambda self: self._session.dealer)
+    mano = property(lambda self: self._session.mano)
+    phase = property(lambda self: self._session.phase)
+    to_move = property(lambda self: self._session.to_move)
+    deal_number = property(lambda self: self._session.deal_number)
+    mediator = property(lambda self: self._session.mediator)
+    called_card = property(lambda self: self._session.called_card)
+    announced_alone = property(lambda self: self._session.announced_alone)
+    leader = property(lambda self: self._session.leader)
+    played = property(lambda self: self._session.played)
+    pot = property(lambda self: self._session.pot)
+    #: the pot when the mediator accepted: what his side matches when the play ends
+    pot_accepted = property(lambda self: self._session.pot_accepted)
+    move_count = property(lambda self: len(self._session.history))
+
+    @property
+    def stakes(self) -> tuple[int, ...]:
+        """What each seat has put into the pot standing now."""
+        return tuple(self._session.stakes)
+
+    @property
+    def chips(self) -> tuple[int, ...]:
+        """Each seat's change in chips so far in the session."""
+        return tuple(self._session.chips)
+
+    @property
+    def auction(self) -> tuple[tuple[int, int], ...]:
+        """This deal's choosing of the mediator: (seat, pass or accept)."""
+        return tuple(self._session.auction)
+
+    @property
+    def tricks(self):
+        """This deal's finished tricks (leader, cards in playing order, winner)."""
+        return tuple(self._session.tricks)
+
+    @property
+    def trick(self) -> tuple[int, ...]:
+        """Cards of the trick on the table, in playing order from its leader."""
+        return tuple(self._session.trick)
+
+    @property
+    def thirds_won(self) -> tuple[int, ...]:
+        """Thirds each seat has taken in this deal's tricks (the last trick's point and the
+        mediator's discards count once the play ends)."""
+        return tuple(self._session.thirds_won)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return tuple(self._session.tricks_won)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(map(int.bit_count, self._session.hands))
+
+    @property
+    def past_deals(self) -> tuple[PastDeal, ...]:
+        """The public facts of the session's finished deals, first to last."""
+        return tuple(PastDeal(r.dealer, r.mediator, r.alone, r.called_card, r.partner, r.thirds,
+                              r.won, r.chips) for r in self._session.results)
+
+    def legal_moves(self) -> list[int]:
+        """This seat's legal moves: empty unless it is the seat to move."""
+        s = self._session
+        return s.legal_moves() if s.to_move == self.seat else []
+
+    # -- private knowledge --------------------------------------------------------------------
+
+    @property
+    def hand(self) -> int:
+        return self._session.hands[self.seat]
+
+    @property
+    def alone(self) -> bool | None:
+        """Whether the mediator plays alone (known to all from the call on; None before)."""
+        s = self._session
+        return None if s.phase in (AUCTION, CALL) else s.alone
+
+    @property
+    def partner(self) -> int | None:
+        """The mediator's partner if this seat knows who it is, else None."""
+        s = self._session
+        if s.partner is None or s.phase in (AUCTION, CALL):
+            return None
+        if self.seat == s.partner or s.called_played_by is not None or s.phase == END:
+            return s.partner
+        return None
+
+    @property
+    def widow(self) -> int:
+        """The widow as a bitset, to the mediator once he has taken it; else 0."""
+        s = self._session
+        if self.seat == s.mediator and s.phase not in (AUCTION, CALL):
+            return s.widow
+        return 0
+
+    @property
+    def discards(self) -> int:
+        """The mediator's discards: to him at once, to all once the play ends; else 0."""
+        s = self._session
+        return s.discards if self.seat == s.mediator or s.phase == END else 0
+
+    def __repr__(self):
+        return f"<ClubView seat={self.seat} of {self._session!r}>"

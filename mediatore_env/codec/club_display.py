@@ -1,0 +1,124 @@
+"""A club Mediatore table as text for people: the chips, the choosing of the mediator, the
+call, the tricks and the hands; and a finished session's deals, from its record.
+
+The same small functions as Mediatore's (:mod:`.display`: hands, tricks, cards in four
+styles) from a :class:`~mediatore_env.club.view.ClubView` (what one seat knows) or a
+:class:`~mediatore_env.club.game.Session` (an open table, for replays). What a seat may see is
+decided by the view, never here::
+
+    >>> from mediatore_env.club.game import Session
+    >>> session = Session(dealer=3, packs=[list(range(40))])
+    >>> print(table_text(session.view(0)).splitlines()[2])
+    Chips     pot 20 (seat 0 5, seat 1 5, seat 2 5, seat 3 5) · session: seat 0 -5, seat 1 -5, seat 2 -5, seat 3 -5
+    >>> move_words(parse_move("call D3"))
+    'call 3 of coins'
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..club.game import Session
+from ..club.moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
+                          card_of_move, parse_move, phase_of_move)
+from .display import (DEFAULT_NAMES, YOU, card_label, card_text, format_thirds, hand_inline,
+                      hands_section, section, trick_lines, tricks_table)
+
+__all__ = ["move_words", "table_text", "deal_line", "session_lines", "parse_move"]
+
+_WORDS = {PASS: "pass", ACCEPT: "accept (become the mediator)", ALONE: "play alone"}
+_VERBS = {CALL: "call", DISCARD: "discard", PLAY: "play"}
+
+
+def move_words(move: int, style: str = "english") -> str:
+    """A move in words: ``'pass'``, ``'accept (become the mediator)'``, ``'play alone'``,
+    ``'call 3 of coins'``, ``'discard 4 of cups'``, ``'play ace of swords'``."""
+    if move in _WORDS:
+        return _WORDS[move]
+    return _VERBS[phase_of_move(move)] + " " + card_text(card_of_move(move), style)
+
+
+def _seats(values, names) -> str:
+    return ", ".join(f"{names[s]} {v:+d}" if v else f"{names[s]} 0" for s, v in enumerate(values))
+
+
+def _knowledge(source) -> tuple[bool | None, int | None, int, int]:
+    """(alone, partner, widow, discards) as far as ``source`` knows (a view), or the truth."""
+    if isinstance(source, Session):
+        taken = source.phase not in (AUCTION, CALL)
+        return (source.alone if taken else None, source.partner if taken else None,
+                source.widow, source.discards)
+    return source.alone, source.partner, source.widow, source.discards
+
+
+def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english",
+               title: str = "", width: int = 78) -> str:
+    """The table as ``source`` sees it: a ClubView (its own hand only) or a Session (every hand)."""
+    open_table = isinstance(source, Session)
+    head = f" {title} " if title else " "
+    lines = [f"=={head}".ljust(width, "=")]
+    who = "" if open_table else f"{names[source.seat]} (seat {source.seat}) · "
+    rules = source.rules
+    length = "until a pot is won" if rules.until_won else f"{rules.deals} deals"
+    lines.append(f"{who}deal {source.deal_number} of at most {rules.max_deals} ({length}) · dealer "
+                 f"{names[source.dealer]} · ante {rules.ante}")
+    stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
+    lines += section("Chips", [f"pot {source.pot} ({stakes}) · session: {_seats(source.chips, names)}"])
+    if source.auction:
+        said = {ACCEPT: ("accept", "accepts"), PASS: ("pass", "passes")}
+        lines += section("Choosing", [", ".join(f"{names[s]} {said[m][names[s] != YOU]}"
+                                                 for s, m in source.auction)])
+    alone, partner, widow, discards = _knowledge(source)
+    if source.mediator is not None:
+        m = names[source.mediator]
+        text = f"{m} is the mediator, to match {source.pot_accepted}"
+        if alone is not None:
+            if source.announced_alone:
+                text += "; plays alone"
+            else:
+                text += f"; called {card_label(source.called_card, style)}"
+                text += (", which lay in the widow: plays alone" if alone else
+                         f", partner {names[partner]}" if partner is not None else
+                         ", partner secret")
+        lines += section("Mediator", [text])
+    if widow:
+        lines += section("Widow", [hand_inline(widow, style) + "  (the mediator's eyes only)"])
+    if discards:
+        lines += section("Discards", [hand_inline(discards, style)])
+    if source.tricks:
+        lines.append("Tricks")
+        table = tricks_table(source.tricks, source.mano, names, style, source.thirds_won)[:-1]
+        lines += ["  " + line for line in table]
+        lines.append("       (> led, * won; the last trick takes 1 point, the discards are "
+                     "the mediator's)")
+    if source.trick:
+        lines += section("On table", trick_lines(source.leader, source.trick, 0, names, style,
+                                                  source.to_move))
+    if source.phase != END:
+        lines += hands_section(source, names, style, open_table, getattr(source, "seat", None))
+    if source.phase != END and source.to_move is not None:
+        lines += section("To act", [f"{names[source.to_move]} ({PHASE_NAMES[source.phase]})"])
+    return "\n".join(lines)
+
+
+def deal_line(number: int, dealer: int, result: dict, names: Sequence[str] = DEFAULT_NAMES) -> str:
+    """One finished deal in a line, from its result in a record (records.result_of)."""
+    r = result
+    if r["passed"]:
+        text = "all passed"
+    else:
+        how = ("alone" if r["alone"] and r["called_card"] is None else
+               f"called {r['called_card']}, in the widow: alone" if r["alone"] else
+               f"called {r['called_card']}, partner {names[r['partner']]}")
+        text = (f"{names[r['mediator']]} mediator ({how}), matched {r['pot']}: "
+                f"{format_thirds(r['thirds'])} points, "
+                + ("won the pot" if r["won"] else "lost, the pot stays"))
+    return f"deal {number:>2} (dealer {names[dealer]}): {text}; chips {_seats(r['chips'], names)}"
+
+
+def session_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES) -> list[str]:
+    """A finished session, one line per deal, from its record (records.make_record)."""
+    lines = [deal_line(number, deal["dealer"], deal["result"], names)
+             for number, deal in enumerate(record["deals"], 1)]
+    lines.append(f"session: chips {_seats(record['chips'], names)}")
+    return lines

@@ -1,0 +1,37 @@
+"""What every engine of the family accepts as a move id: an integer, numpy integers included,
+checked before the engine asks whether the move is legal (``Deal.apply``, ``Session.apply``,
+``TressetteGame.apply``)."""
+
+from __future__ import annotations
+
+import operator
+
+
+def as_move_id(move) -> int | None:
+    """``move`` as an int if it is an integer (numpy integers are welcome), else None
+    (floats, bools, strings, arrays such as ``np.array([1])``): what an engine's ``apply``
+    accepts before it checks that the move is legal.
+
+        >>> as_move_id(3), as_move_id(True), as_move_id(3.0), as_move_id("3")
+        (3, None, None, None)
+    """
+    if type(move) is int:
+        return move
+    if isinstance(move, bool):
+        return None
+    try:
+        return operator.index(move)
+    except TypeError:
+        return None
+
+
+def described_move(move, num_moves: int, text) -> str:
+    """How an engine's error names ``move``: its text and id when it is a move id (``text``
+    writes one, as the game's ``move_text``), else the value and the valid ids.
+
+        >>> described_move(3, 41, lambda m: f"card {m}"), described_move(2.5, 41, str)
+        ("'card 3' (id 3)", '2.5 (valid ids are integers 0..40)')
+    """
+    if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < num_moves:
+        return f"{text(move)!r} (id {move})"
+    return f"{move!r} (valid ids are integers 0..{num_moves - 1})"

@@ -1,0 +1,306 @@
+# noqa: D212, D415
+"""
+# Club Mediatore
+
+The older, club form of Mediatore played for chips (docs/rules.md 10.3), as a PettingZoo AEC
+environment: antes into a pot, the first player who accepts becomes the mediator, plays alone
+or calls a card for a secret partner, takes the widow, and must win 6 of the 11 points; a won
+pot is taken, a lost one stays and grows. An episode is one session.
+
+| Import             | `from mediatore_env.envs import club_mediatore_v0`            |
+|--------------------|---------------------------------------------------------------|
+| Creation           | `club_mediatore_v0.env()` or `pettingzoo.make("aec", "mediatore/club-mediatore-v0")` |
+| Actions            | Discrete                                                      |
+| Parallel API       | No                                                            |
+| Manual Control     | No                                                            |
+| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`    |
+| Agents             | 4                                                             |
+| Action Shape       | Discrete(123)                                                 |
+| Action Values      | Discrete(123)                                                 |
+| Observation Shape  | (1932,)                                                       |
+| Observation Values | [0, 1]                                                        |
+
+Agent `player_i` sits in seat `i` of docs/rules.md: seat `(s + 1) % 4` acts after seat `s`; the
+seat after the dealer speaks first and leads the first trick.
+
+## Usage
+
+```python
+from mediatore_env.envs import club_mediatore_v0
+
+env = club_mediatore_v0.env()
+env.reset(seed=42)
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    if termination or truncation:
+        action = None
+    else:
+        action = env.action_space(agent).sample(observation["action_mask"])  # a legal action
+    env.step(action)
+print(env.unwrapped.record["chips"])  # the session record: every deal, and the chips
+```
+
+## Arguments
+
+```python
+club_mediatore_v0.env(rules=None, render_mode=None, normalize_rewards=False, render_all=False,
+                      illegal_reward=-1, ante=5, deals=None)
+```
+
+`rules`: a `ClubRules` object or a dict of switches; `None` is the table of docs/rules.md 10.3.
+`ante` (chips each player puts into an empty pot, default 5) and `deals` (`None`: until a pot
+is won, at most 20 deals; an int: exactly that many deals) set the switches on top of `rules`.
+Unknown names raise `TypeError`, bad values `ValueError`.
+
+`render_mode`: `None`, `"ansi"` (`render()` returns the table as text) or `"human"` (prints it
+after every step). `render_all`: render every hand; by default the acting seat's view only.
+
+`normalize_rewards`: rewards in units of the first pot (4 antes, 20 chips by default) instead
+of chips. They are not bounded by 1: a lost pot doubles when the next mediator matches it.
+
+`illegal_reward` (`env()` only): the offender's reward for an illegal action (see below).
+
+## Observation Space
+
+The observation is a dictionary with an `'observation'` element, the float32 vector of what
+the agent's seat knows, and an `'action_mask'` (int8, 123) of its legal actions.
+
+The vector is seat-relative (the observer is relative seat 0, the next seat to act after it
+1, ...) and holds everything that seat knows of the deal in progress and of the chips, and
+nothing else (`mediatore_env.codec.club`, written from the seat's `ClubView` alone). Chips
+are written as `log2(1 + chips) / 32` (at most 1): the pot can double deal after deal.
+Layout version 1, 1932 floats in [0, 1]:
+
+| offset | length | block | meaning |
+|---:|---:|---|---|
+| 0 | 2 | `rules` | the ante as a chip value; 1 when the session ends with the first pot won |
+| 2 | 1 | `deal` | deals finished before this one / the session's most deals (20 by default) |
+| 3 | 4 | `dealer` | the dealer's relative seat |
+| 7 | 5 | `phase` | one-hot: auction, call, discard, play, end (auction: choosing the mediator; end: the session is over) |
+| 12 | 4 | `to_move` | relative seat to act (all 0 once the session is over) |
+| 16 | 40 | `hand` | the observer's cards now |
+| 56 | 4 | `passed` | relative seats that passed in this deal's choosing of the mediator |
+| 60 | 4 | `mediator` | the mediator's relative seat |
+| 64 | 2 | `call` | [the mediator announced alone, the mediator called a card] |
+| 66 | 40 | `called_card` | the card the mediator called |
+| 106 | 6 | `partnership` | [mediator plays alone (known), has a partner (known), the partner's relative seat (4) when known] |
+| 112 | 40 | `widow` | the widow, to the mediator once he has taken it |
+| 152 | 40 | `discards` | the mediator's discards: to him at once, to all once the play ends |
+| 192 | 1 | `pot` | the chips in the pot now, as a chip value |
+| 193 | 1 | `to_match` | the pot the mediator's side must match (the pot when he accepted), as a chip value |
+| 194 | 4 | `stakes` | by relative seat, the chips it has put into the standing pot, as chip values |
+| 198 | 8 | `chips` | by relative seat, its change in chips so far in the session: the gain (4), then the loss (4), as chip values |
+| 206 | 2 | `side_thirds` | (mediator's side, other side) thirds / 35 when the observer knows the sides, else 0 |
+| 208 | 40 | `played` | every card played in this deal so far (on the table included) |
+| 248 | 421 | `seat_0` | what relative seat 0 (the observer) did in this deal's play: 40 * slot + card (400) its card in each trick, led (10), won (9), its thirds taken / 35, its tricks taken / 9 |
+| 669 | 421 | `seat_1` | the same for relative seat 1 |
+| 1090 | 421 | `seat_2` | the same for relative seat 2 |
+| 1511 | 421 | `seat_3` | the same for relative seat 3 |
+
+Slots 0 to 8 of the seat blocks are the finished tricks in order, slot 9 the trick on the table.
+
+### Legal Actions Mask
+
+The legal actions of the agent to act are in the `action_mask` element of its observation;
+the mask is all zeros for every other agent. With `raw_env()` an illegal action raises
+`ValueError` naming the action, its meaning and the legal actions, and changes nothing. With
+`env()`, as with PettingZoo's standard wrappers, an illegal action ends the episode: the
+offender gets `illegal_reward` (-1), the others 0. Actions are accepted as in `mediatore_v0`
+(`mediatore_env.codec.actions.as_move`: ints, numpy integers, 0-d or 1-element integer
+arrays; never floats, bools or strings).
+
+## Action Space
+
+One `Discrete(123)` space serves every phase; the ids are the engine's move ids
+(`mediatore_env.club.moves`), and `move_text(id)` / `parse_move(text)` turn them into text and
+back:
+
+| ids | phase | action | text |
+|---|---|---|---|
+| 0 | auction | pass: let the next player choose | `pass` |
+| 1 | auction | accept: become the mediator (the first acceptance ends the choice) | `accept` |
+| 2 | call | play alone | `alone` |
+| 3 - 42 | call | call card `id - 3`, one the mediator does not hold | `call B3` |
+| 43 - 82 | discard | discard card `id - 43` (4 moves, one card each) | `discard SA` |
+| 83 - 122 | play | play card `id - 83` | `play D3` |
+
+## Rewards
+
+At the end of each deal every agent receives its change in chips over that deal: the ante it
+put in at the start (an empty pot), what it matched, its share of a pot won, and at the end
+of the session what it has in the pot still standing, returned. So an agent's rewards add up
+to its chip change over the session, and the four agents' session totals sum to zero (a
+single deal's need not: the pot holds the rest). Rewards go through the standard `rewards` /
+`_cumulative_rewards` machinery, so `last()` returns an agent's rewards since it last acted.
+
+## Other attributes
+
+`env.unwrapped` (the `raw_env`) has `session` (the engine's `Session`), `view(agent)` (that
+seat's `ClubView`) and `record` (the session record of `mediatore_env.club.records` once the
+session is over, else None). `mediatore-replay RECORD.json` replays and prints one.
+
+`reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the session
+(the same seed, the same deals); without one, the generator seeded last goes on. The options
+`{"packs": [pack, ...], "dealer": 0..3}` give the packs of the first deals (40 cards each, ids
+or texts, or one string per pack; later deals are shuffled) and the first dealer, as a seat
+or an agent name. A bad value raises `ValueError`; an unknown option is ignored with a warning.
+
+`env()` is `raw_env` inside `ProtectedEnv` (`mediatore_env.envs.wrappers`), one wrapper that
+behaves exactly as PettingZoo's `TerminateIllegalWrapper`, `AssertOutOfBoundsWrapper` and
+`OrderEnforcingWrapper` stacked. The end of an episode, and copies with `copy.deepcopy` or
+`pickle` at any point, behave as in `mediatore_v0` (`mediatore_env.envs.base.GameAEC`).
+
+## Version History
+
+* v0: Initial release (observation layout version 1).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..club.game import Session
+from ..club.moves import NUM_MOVES, PHASE_NAMES, move_text, parse_move
+from ..club.records import make_record
+from ..club.rules import ClubRules
+from ..club.view import ClubView
+from ..codec.actions import illegal_action_message
+from ..codec.club import OBSERVATION_SIZE, observation
+from ..codec.club_display import table_text
+from ..core.cards import validate_pack
+from .base import GameAEC, dealer_option
+from .wrappers import ProtectedEnv
+
+__all__ = ["env", "raw_env", "move_text", "parse_move", "NUM_MOVES", "OBSERVATION_SIZE"]
+
+AGENTS = tuple(f"player_{i}" for i in range(4))
+_SWITCHES = ("ante", "deals")
+
+
+def env(**kwargs):
+    """The environment with PettingZoo's protections (:class:`~.wrappers.ProtectedEnv`):
+    illegal actions end the episode with ``illegal_reward`` (-1) to the offender."""
+    illegal_reward = kwargs.pop("illegal_reward", -1)
+    return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
+
+
+class raw_env(GameAEC):
+    """Club Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs."""
+
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "club_mediatore_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, rules=None, render_mode: str | None = None, normalize_rewards: bool = False,
+                 render_all: bool = False, **switches):
+        super().__init__()
+        unknown = sorted(set(switches) - set(_SWITCHES))
+        if unknown:
+            raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
+                            "club_mediatore_v0; valid: rules, render_mode, normalize_rewards, "
+                            "render_all, and the rules switches ante, deals")
+        self.rules = ClubRules.coerce(rules, **switches)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
+                             + ", ".join(map(repr, self.metadata["render_modes"])))
+        self.render_mode = render_mode
+        self.render_all = bool(render_all)
+        self.normalize_rewards = bool(normalize_rewards)
+        self.reward_scale = 1.0 / (4 * self.rules.ante) if normalize_rewards else 1.0
+        self._set_spaces(AGENTS, OBSERVATION_SIZE, NUM_MOVES)
+        self._seats = {agent: seat for seat, agent in enumerate(AGENTS)}
+        self._rng = np.random.default_rng()  # made now, so that copies share its future
+        self.session: Session | None = None
+
+    # -- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        packs, dealer = self._read_options(options)
+        if dealer is None:
+            dealer = int(self._rng.integers(4))
+        self.session = Session(self.rules, dealer, packs, rng=self._rng)
+        self._views = [ClubView(self.session, seat) for seat in range(4)]
+        self._start_episode(AGENTS[self.session.to_move])
+
+    @staticmethod
+    def _read_options(options):
+        if options is None:
+            return None, None
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict (keys 'packs', 'dealer'), got {options!r}")
+        unknown = sorted(set(options) - {"packs", "dealer"})
+        if unknown:
+            warnings.warn(f"club_mediatore_v0.reset: ignoring unknown option(s) "
+                          f"{', '.join(map(repr, unknown))}; known: 'packs', 'dealer'", stacklevel=3)
+        packs = options.get("packs")
+        if packs is not None:
+            if isinstance(packs, str) or not hasattr(packs, "__iter__"):
+                raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per deal")
+            packs = [list(validate_pack(pack)) for pack in packs]
+        dealer = dealer_option(options.get("dealer"), AGENTS)
+        return packs, dealer
+
+    # -- observations -------------------------------------------------------------------------
+
+    def observe(self, agent):
+        return observation(self._views[self._seats[agent]])
+
+    def view(self, agent) -> ClubView:
+        """The :class:`~mediatore_env.club.view.ClubView` of ``agent``'s seat."""
+        return self._views[self._seats[agent]]
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def _refusal(self, action, agent: str) -> str:
+        return illegal_action_message(action, agent, PHASE_NAMES[self.session.phase],
+                                      self.session.legal_moves(), NUM_MOVES, move_text)
+
+    def play_if_legal(self, move: int) -> bool:
+        """Play ``move`` (an id in range) for the agent to act if it is legal, with the
+        bookkeeping; return whether it was. An illegal move changes nothing."""
+        session = self.session
+        if not session.is_legal(move):
+            return False
+        deals = len(session.results)
+        session._apply(move)
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        if self._rewarded:
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._rewarded = False
+        if len(session.results) > deals:  # a deal ended: its chip changes are the rewards
+            chips = session.results[-1].chips
+            for seat, a in enumerate(AGENTS):
+                self.rewards[a] = chips[seat] * self.reward_scale
+                self._cumulative_rewards[a] += self.rewards[a]
+            self._rewarded = True
+        if session.is_over():
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+        else:
+            self.agent_selection = AGENTS[session.to_move]
+        if self.render_mode == "human":
+            self.render()
+        return True
+
+    # -- records, rendering -------------------------------------------------------------------
+
+    @property
+    def record(self) -> dict | None:
+        """The session record (mediatore_env.club.records) once the session is over, else None."""
+        if self.session is None or not self.session.is_over():
+            return None
+        return make_record(self.session)
+
+    def _table_text(self) -> str:
+        """The table as text: what the acting seat sees, or the open table with ``render_all``."""
+        s = self.session
+        source = s if self.render_all or s.to_move is None else self._views[s.to_move]
+        return table_text(source, names=AGENTS, title="club_mediatore_v0")

@@ -1,0 +1,106 @@
+"""The command-line tools with ``--game club``: a tournament's report, a session played at the
+terminal and saved, its replay, and one-line errors for bad arguments."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mediatore_env.club.records import replay
+from mediatore_env.tools import bench, play
+from mediatore_env.tools import replay as replay_tool
+from mediatore_env.tools.club import game_argv, read_answer
+from mediatore_env.club.moves import ACCEPT, DISCARD, PASS, PLAY, discard_move, play_move
+from mediatore_env.core.cards import parse_card
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_game_argv_hands_over_only_for_club():
+    assert game_argv(["--game", "club", "--deals", "3"]) == ["--deals", "3"]
+    assert game_argv(["--deals", "3", "--game=club"]) == ["--deals", "3"]
+    assert game_argv(["--deals", "3"]) is None
+
+
+def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):
+    out = tmp_path / "o.json"
+    assert bench.main(["--game", "club", "--agents", "greedy", "random", "greedy", "random",
+                       "--deals", "6", "--seed", "2", "--json", str(out), "--save-records",
+                       str(tmp_path / "recs"), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "6 sessions x 4 rotations" in text and "chips/session" in text
+    data = json.loads(out.read_text())
+    assert data["format"] == "club-mediatore-tournament" and len(data["standings"]) == 2
+    records = sorted((tmp_path / "recs").glob("*.json"))
+    assert len(records) == 4 and replay(json.loads(records[0].read_text())).is_over()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--agents", "greedy", "nobody", "greedy", "random"], "unknown agent 'nobody'"),
+    (["--agents", "greedy"], "expected 4 arguments"),
+    (["--agents", "greedy", "random", "greedy", "random", "--deals", "0"], "must be 1 or more"),
+    (["--agents", "greedy", "random", "greedy", "random", "--ante", "x"], "not a whole number"),
+    (["--agents", "greedy:margin=high", "random", "greedy", "random"], "margin must be a number"),
+])
+def test_bench_bad_arguments_get_one_line(args, message):
+    run = subprocess.run([sys.executable, "-m", "mediatore_env.tools.bench", "--game", "club", *args],
+                         capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT)})
+    assert run.returncode == 2 and message in run.stderr
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+
+
+def test_answers_by_number_text_or_card():
+    legal = [discard_move(parse_card("D3")), discard_move(parse_card("SA"))]
+    assert read_answer("2", legal, DISCARD) == legal[1]
+    assert read_answer("d3", legal, DISCARD) == legal[0]
+    assert read_answer("discard SA", legal, DISCARD) == legal[1]
+    with pytest.raises(ValueError, match="choose 1-2"):
+        read_answer("3", legal, DISCARD)
+    with pytest.raises(ValueError, match="not legal now"):
+        read_answer("B4", legal, DISCARD)
+    assert read_answer("accept", [PASS, ACCEPT], 0) == ACCEPT
+    assert read_answer("SA", [play_move(parse_card("SA"))], PLAY) == play_move(parse_card("SA"))
+
+
+def test_play_a_session_save_it_and_replay_it(tmp_path):
+    path = tmp_path / "s.json"
+    answers = iter(["nonsense", "accept"] + ["1"] * 500)
+    out = io.StringIO()
+    assert play.main(["--game", "club", "--seed", "5", "--seat", "1", "--agents", "random",
+                      "--save", str(path)],
+                     ask=lambda prompt: next(answers), out=out) == 0
+    text = out.getvalue()
+    assert "not a move: 'nonsense'" in text and "== the session" in text
+    record = json.loads(path.read_text())
+    session = replay(record)
+    assert session.results[0].mediator == 1  # session 0 is dealt by seat 0: we spoke first
+    assert record["meta"]["human_seat"] == 1
+    shown = io.StringIO()
+    assert replay_tool.main([str(path), "--all", "--seat", "1"], out=shown) == 0
+    assert "session: chips" in shown.getvalue() and "deal  1" in shown.getvalue()
+
+
+def test_play_refuses_a_bad_agent_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        play.main(["--game", "club", "--agents", "greedy", "random"])
+    assert stop.value.code == 2
+    assert "one agent (for all three seats) or three" in capsys.readouterr().err
+
+
+def test_play_hides_an_agent_mediators_discards():
+    answers = iter(["pass"] + ["1"] * 500)
+    out = io.StringIO()
+    assert play.main(["--game", "club", "--seed", "5", "--seat", "1", "--session-deals", "1",
+                      "--agents", "random:accept_rate=1.0"],
+                     ask=lambda prompt: next(answers), out=out) == 0
+    lines = out.getvalue().splitlines()
+    # We pass first (seat 1, left of dealer 0); seat 2 accepts and discards face down.
+    said = [line for line in lines if line.startswith("random:accept_rate=1.0(2): ")]
+    assert said[0].endswith("accept (become the mediator)")
+    assert sum(line.endswith(": discards a card") for line in said) == 4
+    assert not any(": discard " in line for line in lines)
