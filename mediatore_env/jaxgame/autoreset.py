@@ -72,7 +72,12 @@ def _batched_init(env) -> Callable:
 
 def random_legal_action(key, legal_action_mask):
     """A legal move id drawn uniformly from ``legal_action_mask`` (bool[486]); 0 when no move is
-    legal (a finished deal). ``jax.vmap`` it for a batch."""
-    logits = jnp.where(legal_action_mask, 0.0, -jnp.inf)
-    choice = jax.random.categorical(key, logits)
-    return jnp.where(legal_action_mask.any(), choice, 0).astype(jnp.int32)
+    legal (a finished deal). ``jax.vmap`` it for a batch.
+
+    One uniform number picks the k-th legal move, so a draw costs one random number and a
+    cumulative sum (a categorical draw over 486 logits would cost 486 random numbers: 20x the
+    time of a step on a CPU)."""
+    count = legal_action_mask.sum()
+    k = jnp.floor(jax.random.uniform(key) * count).astype(jnp.int32)  # 0 .. count - 1
+    choice = jnp.argmax(jnp.cumsum(legal_action_mask) > k)
+    return jnp.where(count > 0, choice, 0).astype(jnp.int32)
