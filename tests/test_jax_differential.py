@@ -37,7 +37,7 @@ from mediatore_env.codec.observation import Encoder, Table  # noqa: E402
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS, parse_card  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION, NUM_MOVES, PASS, move_text, parse_move  # noqa: E402
-from mediatore_env.mediatore.rules import PRESETS, SWITCHES, Rules  # noqa: E402
+from mediatore_env.mediatore.rules import PRESETS, SWITCHES, Rules, max_payment  # noqa: E402
 
 MediatoreJax = jaxgame.MediatoreJax
 RECORDS = Path(__file__).parent / "data" / "records_0_1.json"
@@ -489,3 +489,38 @@ def test_a_batch_in_mixed_phases_steps_as_each_deal_alone():
                 legal = np.zeros(NUM_MOVES, bool)
                 legal[d.legal_moves()] = True
                 assert np.array_equal(field[".legal_action_mask"], legal)
+
+
+def test_an_illegal_move_ends_the_deal_and_its_mover_pays():
+    """The JAX engine's documented answer to an illegal move (the Python engine raises): the
+    deal ends, the mover pays the rules' largest payment to each other seat."""
+    rules = DEFAULT_RULES[0]
+    jx = batched(rules)
+    rng = random.Random(9)
+    deals, illegal = [], []
+    for i in range(40):
+        pack = list(range(NUM_CARDS))
+        rng.shuffle(pack)
+        deal = Deal(rules, i % 4, pack)
+        for _ in range(rng.randrange(30)):  # somewhere in the deal, not finished
+            if deal.is_over():
+                break
+            move = random_move(deal, rng, 0.6)
+            deal.apply(move)
+        if deal.is_over():
+            continue
+        legal = set(deal.legal_moves())
+        illegal.append(rng.choice([m for m in range(NUM_MOVES) if m not in legal]))
+        deals.append(deal)
+    state, _ = jx.start([d.pack for d in deals], [d.dealer for d in deals])
+    for t in range(max(len(d.history) for d in deals)):
+        state, _ = jx.advance(state, [d.history[t][1] if t < len(d.history) else 0 for d in deals],
+                              active=[t < len(d.history) for d in deals])
+    state, looked = jx.advance(state, illegal)
+    player, _, rewards, terminated, _ = jx.fetch(looked)
+    penalty = max_payment(rules)
+    for i, deal in enumerate(deals):
+        expected = np.full(4, penalty, np.float32)
+        expected[deal.to_move] = -3 * penalty
+        assert terminated[i] and player[i] == -1, move_text(illegal[i])
+        assert np.array_equal(rewards[i], expected), (move_text(illegal[i]), rewards[i])
