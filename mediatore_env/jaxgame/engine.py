@@ -29,7 +29,6 @@ _I32 = jnp.int32
 _NONE = -1
 _SEATS = np.arange(4)
 _CARDS = np.arange(NUM_CARDS)
-_MOVES = np.arange(NUM_MOVES)
 _SIGNAL_ROW = np.arange(NUM_SIGNALS)[:, None]
 _BIDS = np.arange(CALL_BASE)            # pass and the bids
 _TRICKS = np.arange(NUM_TRICKS)
@@ -241,7 +240,7 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
 
 # -- the legal moves (Deal.legal_moves) -----------------------------------------------------------
 
-def _top_two_out(t: RulesTables, s: State) -> tuple[jax.Array, jax.Array]:
+def _top_two_out(s: State) -> tuple[jax.Array, jax.Array]:
     """For each card led, the highest and the second-highest card of its suit not yet played
     and not the card itself (rules._holds_highest, _holds_second), -1 when there is none."""
     out = (s.card_seat == _NONE).reshape(4, 10)
@@ -276,7 +275,7 @@ def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
              LAST_OF_SUIT: in_suit == 1,
              LOW_KEPT: low_in_suit - LOW_OF_CARD > 0}
     if {HOLDS_HIGHEST, HOLDS_SECOND} & set(kinds.values()):
-        highest, second = _top_two_out(t, s)
+        highest, second = _top_two_out(s)
         truth[HOLDS_HIGHEST] = (highest != _NONE) & hand[jnp.maximum(highest, 0)]
         truth[HOLDS_SECOND] = (second != _NONE) & hand[jnp.maximum(second, 0)]
     for signal, kind in kinds.items():
