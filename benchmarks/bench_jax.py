@@ -20,7 +20,8 @@ slow a run down), the compile time of the loop and of ``jit(vmap(step))`` alone,
 and the machine. Where JAX sees several devices (GPUs, or CPU devices made with
 ``XLA_FLAGS=--xla_force_host_platform_device_count=N``), the batch is also sharded over all of
 them (``jax.sharding``) and the scaling printed. The Python engine is timed in the same run,
-with bench_engine.py's loop (``--engine-deals`` deals, one core), and OpenSpiel's C++ skat
+with bench_engine.py's loop (``--engine-deals`` deals, one core), the Python environment with
+observations with bench_env.py's loop (``mediatore_v0.raw_env()``), and OpenSpiel's C++ skat
 through pyspiel when pyspiel is installed.
 """
 
@@ -40,7 +41,9 @@ except ImportError:
     sys.exit("bench_jax.py needs JAX: pip install -e '.[jax]'")
 
 from bench_engine import play_random  # noqa: E402  (benchmarks/ is the script's directory)
+from bench_env import play as play_env  # noqa: E402
 from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
+from mediatore_env.envs import mediatore_v0  # noqa: E402
 from mediatore_env.jaxgame import MediatoreJax  # noqa: E402
 from mediatore_env.jaxgame.autoreset import legal_action_at  # noqa: E402
 from mediatore_env.mediatore.moves import PASS  # noqa: E402
@@ -162,6 +165,16 @@ def python_engine(rules: Rules, deals: int, seed: int, bid_rate: float) -> tuple
     return decisions, time.perf_counter() - t0, time.process_time() - c0
 
 
+def python_env(preset: str, episodes: int, seed: int, bid_rate: float) -> tuple[int, float, float]:
+    """bench_env.py's loop on ``mediatore_v0.raw_env()``: the observation and mask of the seat
+    to move (``last()``), then ``step``. Decisions, wall and CPU seconds."""
+    env = mediatore_v0.raw_env(rules=preset)
+    play_env(env, max(episodes // 20, 10), seed + 10**6, bid_rate)  # warm-up
+    t0, c0 = time.perf_counter(), time.process_time()
+    decisions = play_env(env, episodes, seed, bid_rate)
+    return decisions, time.perf_counter() - t0, time.process_time() - c0
+
+
 def openspiel(deals: int, seed: int) -> str:
     """Random play of OpenSpiel's C++ skat through pyspiel, or why it was skipped."""
     try:
@@ -250,6 +263,10 @@ def main(argv=None) -> None:
         decisions, wall, cpu = python_engine(rules, args.engine_deals, args.seed, args.bid_rate)
         print(f"\nPython engine (bench_engine.py's loop, one core), {args.engine_deals} deals, "
               f"{decisions / args.engine_deals:.1f} decisions per deal: "
+              f"{decisions / wall:,.0f} decisions/s wall, {decisions / cpu:,.0f} cpu")
+        decisions, wall, cpu = python_env(args.preset, args.engine_deals, args.seed, args.bid_rate)
+        print(f"Python env with observations (mediatore_v0.raw_env(), bench_env.py's loop: the "
+              f"seat to move's observation, then step), {args.engine_deals} deals: "
               f"{decisions / wall:,.0f} decisions/s wall, {decisions / cpu:,.0f} cpu")
         print(openspiel(min(args.engine_deals, 2000), args.seed))
 
