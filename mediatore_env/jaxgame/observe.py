@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..codec.layout import LAYOUT, OBSERVATION_SIZE, SLOTS, TABLE
+from ..codec.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS, S_THIRDS, S_TRICKS, SLOTS, TABLE
 from ..core.cards import NUM_CARDS
 from ..mediatore.moves import END, NUM_TRICKS
 from ..mediatore.rules import CHIAMO, MEDIATORE, NUM_SIGNALS
@@ -27,12 +27,16 @@ _NONE = -1
 _UNKNOWN, _NOT_ALONE, _ALONE = -1, 0, 1
 _F32 = jnp.float32
 _SLOT = np.arange(SLOTS)
+# Where the values that are not 0 or 1 lie: the sides' thirds, then each seat block's thirds
+# and tricks.
+_FRACTIONS = np.array([OFFSETS["side_thirds"], OFFSETS["side_thirds"] + 1]
+                      + [OFFSETS[f"seat_{r}"] + k for r in range(4) for k in (S_THIRDS, S_TRICKS)])
 _TRICK = np.arange(NUM_TRICKS)
 
 
 def _one_hot(index: jax.Array, size: int) -> jax.Array:
-    """float32[size]: 1 at ``index``, all 0 when ``index`` is -1 (none)."""
-    return (jnp.arange(size) == index).astype(_F32)
+    """bool[size]: True at ``index``, all False when ``index`` is -1 (none)."""
+    return jnp.arange(size) == index
 
 
 def _alone(t: RulesTables, s: State, seat: jax.Array) -> jax.Array:
@@ -58,10 +62,6 @@ def _partner(s: State, seat: jax.Array, alone: jax.Array) -> jax.Array:
     return jnp.where((s.partner != _NONE) & (alone == _NOT_ALONE) & known, s.partner, _NONE)
 
 
-def _cards(mask: jax.Array) -> jax.Array:
-    return mask.astype(_F32)
-
-
 def _lookup(table: np.ndarray, index: jax.Array) -> jax.Array:
     """``table[index]`` for a small table, as a one-hot sum (a gather costs more under vmap)."""
     return jnp.where(np.arange(len(table)) == index[..., None], table, 0.0).sum(axis=-1)
@@ -82,13 +82,13 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
     # rotation[r, a]: relative seat r is absolute seat a.
     rotation = (me + np.arange(4)[:, None]) % 4 == np.arange(4)[None, :]
     blocks = {}
-    blocks["rules"] = jnp.asarray(t.rules_block)
+    blocks["rules"] = jnp.asarray(t.rules_block > 0)
     blocks["dealer"] = rel(s.dealer)
     blocks["phase"] = _one_hot(s.phase, 6)
     blocks["to_move"] = rel(s.current_player)
-    blocks["hand"] = _cards((s.hands & (np.arange(4) == me)[:, None]).any(axis=0))
+    blocks["hand"] = (s.hands & (np.arange(4) == me)[:, None]).any(axis=0)
     # bids[contract - 1, seat], seats rotated to the observer's.
-    blocks["auction"] = _cards((s.bids[:, None, :] & rotation[None, :, :]).any(axis=2)).reshape(-1)
+    blocks["auction"] = (s.bids[:, None, :] & rotation[None, :, :]).any(axis=2).reshape(-1)
     has_contract = s.contract != 0
     blocks["contract"] = _one_hot(s.contract - 1, 5)
     blocks["declarer"] = rel(jnp.where(has_contract, s.declarer, _NONE))
@@ -98,38 +98,38 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
     alone = _alone(t, s, me)
     partner = _partner(s, me, alone)
     blocks["partnership"] = jnp.concatenate([
-        jnp.stack([alone == _ALONE, alone == _NOT_ALONE]).astype(_F32), rel(partner)])
+        jnp.stack([alone == _ALONE, alone == _NOT_ALONE]), rel(partner)])
 
     # SeatView.monte_seen: after the call (Chiamo, Mediatore) or the auction, by the rules.
     who = _lookup(t.monte_seen, s.contract)
     looked = has_contract & ~(((s.contract == CHIAMO) | (s.contract == MEDIATORE))
                               & (s.called_card == _NONE))
     sees = looked & ((who == MONTE_ALL) | ((who == MONTE_DECLARER) & (me == s.declarer)))
-    blocks["monte_seen"] = _cards(s.original_monte & sees)
+    blocks["monte_seen"] = s.original_monte & sees
     over = s.phase == END
-    blocks["discards"] = _cards(s.discards & ((me == s.declarer) | over))
+    blocks["discards"] = s.discards & ((me == s.declarer) | over)
     knows_given = (me == s.declarer) | (me == s.giver)
     blocks["given_back"] = _one_hot(jnp.where(knows_given, s.given_back, _NONE), NUM_CARDS)
-    blocks["final_monte"] = _cards(s.monte & over & has_contract)
+    blocks["final_monte"] = s.monte & over & has_contract
 
     # The sides' thirds, once the observer knows the sides.
     thirds = s.thirds_won
     side = (np.arange(4) == s.declarer) | ((np.arange(4) == partner) & (partner != _NONE))
     ours = jnp.where(side, thirds, 0).sum()
     sides_known = (alone == _ALONE) | (partner != _NONE)
-    blocks["side_thirds"] = jnp.where(
+    side_thirds = jnp.where(
         sides_known, _lookup(THIRDS_VALUE, jnp.stack([ours, thirds.sum() - ours])), 0.0)
+    blocks["side_thirds"] = jnp.zeros(2, bool)   # written below, with the other fractions
 
     # The play. Slot of each card played: its trick, or the table while the trick is on it.
     played = s.card_seat != _NONE
-    blocks["played"] = _cards(played)
+    blocks["played"] = played
     on_table = s.trick_len > 0
     finished = _TRICK < s.tricks_done
     signal_of_slot = jnp.concatenate([
         jnp.where(finished, s.trick_signals, _NONE),
         jnp.where(on_table, (s.trick_signals * (_TRICK == s.tricks_done)).sum(), _NONE)[None]])
-    blocks["signals"] = (np.arange(NUM_SIGNALS)[None, :] == signal_of_slot[:, None]).astype(
-        _F32).reshape(-1)
+    blocks["signals"] = (np.arange(NUM_SIGNALS)[None, :] == signal_of_slot[:, None]).reshape(-1)
     # By relative seat: the cards played, as 40 * slot + card, in one compare over [seat *
     # 10 + slot, card]; the slots led and won; thirds and tricks taken.
     card_slot = jnp.where(s.card_trick == s.tricks_done, TABLE, s.card_trick)
@@ -142,12 +142,16 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
     thirds_rel = jnp.where(rotation, thirds[None, :], 0).sum(axis=1)
     tricks_rel = jnp.where(rotation, s.tricks_won[None, :], 0).sum(axis=1)
     by_seat = jnp.concatenate([
-        _cards(cards),
-        _cards(rel_seat(leader_of_slot)[None, :] == relative),
-        _cards(rel_seat(winner_of_slot)[None, :] == relative),
-        _lookup(THIRDS_VALUE, thirds_rel)[:, None],
-        _lookup(TRICKS_VALUE, tricks_rel)[:, None],
+        cards,
+        rel_seat(leader_of_slot)[None, :] == relative,
+        rel_seat(winner_of_slot)[None, :] == relative,
+        jnp.zeros((4, 2), bool),                  # thirds and tricks, written below
     ], axis=1)
-    out = jnp.concatenate([blocks[name] for name, _, _ in LAYOUT[:-4]] + [by_seat.reshape(-1)])
-    assert out.shape == (OBSERVATION_SIZE,)
-    return out
+    # The blocks are 0 or 1 but for a few fractions: they are joined as bools (a quarter of
+    # the bytes of float32) and made float32 once, then the fractions are written in place.
+    ones = jnp.concatenate([blocks[name] for name, _, _ in LAYOUT[:-4]] + [by_seat.reshape(-1)])
+    assert ones.shape == (OBSERVATION_SIZE,)
+    fractions = jnp.concatenate([side_thirds, jnp.stack([_lookup(THIRDS_VALUE, thirds_rel),
+                                                         _lookup(TRICKS_VALUE, tricks_rel)],
+                                                        axis=1).reshape(-1)])
+    return ones.astype(_F32).at[_FRACTIONS].set(fractions)
