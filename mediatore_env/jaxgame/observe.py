@@ -4,8 +4,9 @@ specification of every value; the comments name its blocks).
 
 What a seat may know is decided here as :class:`~mediatore_env.mediatore.view.SeatView`
 decides it (``_alone``, ``_partner``, the monte and the exchange), written with ``jnp.where``
-over the state's arrays; then every block is built whole and the blocks are concatenated in
-the order of ``codec.layout.LAYOUT``. Seats are relative to the observer: relative seat ``r``
+over the state's arrays; then every block is built whole, as bools, the blocks are joined in
+the order of ``codec.layout.LAYOUT`` and made float32, and the few values that are fractions
+(the thirds and tricks taken) are written in. Seats are relative to the observer: relative seat ``r``
 is the seat ``(observer + r) % 4``.
 """
 
