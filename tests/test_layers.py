@@ -22,7 +22,7 @@ LAYERS = [
     ("mediatore_env.core",),
     ("mediatore_env.mediatore", "mediatore_env.tressette"),  # each on core alone
     ("mediatore_env.club",),  # on Mediatore's deal, phases and trick record
-    ("mediatore_env.codec", "mediatore_env.analysis"),
+    ("mediatore_env.codec", "mediatore_env.analysis", "mediatore_env.jaxgame"),
     ("mediatore_env.envs",),
     ("agents",),
     ("mediatore_env.tools", "mediatore_env.__main__"),

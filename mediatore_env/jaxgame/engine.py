@@ -1,0 +1,325 @@
+"""The deal as pure JAX functions: the deal of a pack, the moves of every phase, the legal
+mask, the payments. A transcription of :class:`~mediatore_env.mediatore.game.Deal` over the
+arrays of :class:`.state.State`; the comments of :func:`_apply` name the Deal method each part
+transcribes (``_bid``, ``_call``, ``_take_monte``, ``_start_play``, ``_play``, ``_score``).
+
+No Python ``if`` looks at a traced value: a move is applied by one branch-free function for
+every phase (each field computed once with ``jnp.where`` from flags of the phase), so a batch
+of deals in mixed phases costs one pass under ``vmap``. Python branches only on the rules,
+which are static (:mod:`.tables`).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..core.cards import LAST_TRICK_THIRDS, NUM_CARDS
+from ..mediatore.game import DEAL_ORDER
+from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, HAND_SIZE,
+                               NUM_MOVES, NUM_TRICKS, PLAY, PLAY_BASE,
+                               WIN_THIRDS)
+from ..mediatore.rules import CHIAMO, MEDIATORE, NUM_SIGNALS, SOLO
+from .state import State
+from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD, POINTS_OF,
+                     REQUEST, SUIT_MASK, SUIT_OF_CARD, RulesTables, signal_kinds)
+
+_I32 = jnp.int32
+_NONE = -1
+_SEATS = np.arange(4)
+_CARDS = np.arange(NUM_CARDS)
+_SIGNAL_ROW = np.arange(NUM_SIGNALS)[:, None]
+_BIDS = np.arange(CALL_BASE)            # pass and the bids
+_TRICKS = np.arange(NUM_TRICKS)
+# By dealer, the seat receiving each of the 40 cards of the pack (4: the monte).
+_RECEIVER = np.array([list(order) + [4] * (NUM_CARDS - 4 * HAND_SIZE) for order in DEAL_ORDER],
+                     np.int32)
+
+
+# -- the deal ------------------------------------------------------------------------------------
+
+def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
+    """The state after dealing ``pack`` (int32[40], card ids in pack order) from ``dealer``:
+    batches of three from il mano, the last four cards the monte (game.deal_hands)."""
+    pack = jnp.asarray(pack, _I32)
+    dealer = jnp.asarray(dealer, _I32)
+    receiver = jnp.zeros(NUM_CARDS, _I32).at[pack].set(jnp.asarray(_RECEIVER)[dealer])
+    hands = receiver[None, :] == _SEATS[:, None]
+    monte = receiver == 4
+    none = jnp.asarray(_NONE, _I32)
+    zero = jnp.asarray(0, _I32)
+    state = State(
+        current_player=(dealer + 1) % 4,
+        legal_action_mask=jnp.zeros(NUM_MOVES, bool),
+        rewards=jnp.zeros(4, jnp.float32),
+        terminated=jnp.asarray(False),
+        truncated=jnp.asarray(False),
+        _step_count=zero,
+        dealer=dealer,
+        phase=jnp.asarray(AUCTION, _I32),
+        hands=hands,
+        monte=monte,
+        original_monte=monte,
+        bids=jnp.zeros((5, 4), bool),
+        calls=zero, high_bid=zero, high_bidder=none, passes=zero,
+        contract=zero, declarer=none, called_card=none, holder=none, partner=none,
+        giver=none, given_back=none,
+        discards=jnp.zeros(NUM_CARDS, bool),
+        leader=none,
+        trick_cards=jnp.full(4, _NONE, _I32),
+        trick_len=zero, tricks_done=zero,
+        trick_leaders=jnp.full(NUM_TRICKS, _NONE, _I32),
+        trick_signals=jnp.zeros(NUM_TRICKS, _I32),
+        trick_winners=jnp.full(NUM_TRICKS, _NONE, _I32),
+        card_seat=jnp.full(NUM_CARDS, _NONE, _I32),
+        card_trick=jnp.full(NUM_CARDS, _NONE, _I32),
+        thirds_won=jnp.zeros(4, _I32),
+        tricks_won=jnp.zeros(4, _I32),
+        called_played_by=none,
+    )
+    return state._replace(legal_action_mask=legal_action_mask(t, state))
+
+
+def init(t: RulesTables, key: jax.Array) -> State:
+    """A deal of a pack shuffled by ``key``, from a dealer drawn by ``key``."""
+    pack_key, dealer_key = jax.random.split(key)
+    return init_from_pack(t, jax.random.permutation(pack_key, NUM_CARDS),
+                          jax.random.randint(dealer_key, (), 0, 4))
+
+
+# -- a move (Deal._apply and the methods it calls) ------------------------------------------------
+#
+# One function for every phase, pgx style: each field of the state is computed once, from
+# flags that say which phase the move is of and what it sets off (the auction won, the
+# exchange done, the play started, the trick complete, the deal over). Under vmap a batch in
+# mixed phases then costs one pass over the state, not one per phase. Sets of cards and seats
+# change by one-hot masks rather than scatters (cheaper on every backend for arrays this small).
+
+def _one_hot(index: jax.Array, size: int) -> jax.Array:
+    """bool[size]: True at ``index`` (none when ``index`` is -1 or out of range)."""
+    return jnp.arange(size) == index
+
+
+def _trick_winner(leader: jax.Array, cards: jax.Array) -> jax.Array:
+    """core.tricks.trick_winner: the seat that played the highest card of the suit led."""
+    suits = cards // 10
+    strength = jnp.where(suits == suits[0], cards, -1)
+    return (leader + jnp.argmax(strength)) % 4
+
+
+def payments(t: RulesTables, contract, declarer, partner, giver, won, capotto) -> jax.Array:
+    """rules.payments as arrays: int32[4], what each seat receives."""
+    cap = capotto.astype(_I32)
+    opp = jnp.asarray(t.opponent_pays)[cap, contract]
+    opponent = (_SEATS != declarer) & (_SEATS != partner)
+    pay = jnp.where(opponent, -opp, 0)
+    pay = jnp.where((contract == MEDIATORE) & (giver != _NONE) & (_SEATS == giver),
+                    -jnp.asarray(t.giver_pays)[cap], pay)
+    share = jnp.asarray(t.declarer_share)[cap]
+    with_partner = jnp.where(_SEATS == partner, -pay.sum() - share,
+                             jnp.where(_SEATS == declarer, share, pay))
+    alone = jnp.where(_SEATS == declarer, -pay.sum(), pay)
+    pay = jnp.where(partner != _NONE, with_partner, alone)
+    return jnp.where(won, pay, -pay)
+
+
+def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
+    """The state after the seat to move plays ``move``, known to be legal (Deal._apply)."""
+    seat = s.current_player
+    phase = s.phase
+    bidding, calling = phase == AUCTION, phase == CALL
+    discarding, giving, playing = phase == DISCARD, phase == GIVE, phase == PLAY
+    card = (move - CALL_BASE) % NUM_CARDS      # the card of a call, discard, give or play
+    card_bit = _one_hot(card, NUM_CARDS)
+    seat_bit = _one_hot(seat, 4)
+
+    # Deal._bid: a bid or a pass; four passes throw the deal in, three after a bid end it.
+    bid = bidding & (move != 0)
+    passed = bidding & (move == 0)
+    bids = s.bids | (bid & _one_hot(move - 1, 5)[:, None] & seat_bit[None, :])
+    calls = s.calls + bidding
+    high_bid = jnp.where(bid, move, s.high_bid)
+    high_bidder = jnp.where(bid, seat, s.high_bidder)
+    passes = jnp.where(bid, 0, s.passes + (passed & (s.high_bid > 0)))
+    thrown_in = passed & (high_bid == 0) & (calls == 4)
+    auction_won = passed & (high_bid > 0) & (passes == 3)
+    # Deal._end_auction.
+    contract = jnp.where(auction_won, high_bid, s.contract)
+    declarer = jnp.where(auction_won, high_bidder, s.declarer)
+    declarer_bit = _one_hot(declarer, 4)
+
+    # Deal._call: Chiamo's holder of the called card is the partner, Mediatore's gives it.
+    held = (s.hands & card_bit[None, :]).any(axis=1) & calling
+    holder = jnp.where(held.any(), jnp.argmax(held), _NONE)
+    other = held.any() & (holder != declarer)
+    chiamo = contract == CHIAMO
+    called_card = jnp.where(calling, card, s.called_card)
+    partner = jnp.where(calling & chiamo & other, holder, s.partner)
+    handed = calling & ~chiamo & other
+    giver = jnp.where(handed, holder, s.giver)
+    hands = s.hands ^ (handed & card_bit[None, :] & (held | declarer_bit)[:, None])
+
+    # Deal._take_monte: Solo at once, Mediatore and (unless blind) Chiamo after the call.
+    takes = (auction_won & (contract == SOLO)) | (calling & (~chiamo | t.chiamo_monte))
+    hands = hands | (takes & declarer_bit[:, None] & s.monte[None, :])
+
+    # The exchange: a discard, the give back; a card played leaves the hand too.
+    hands = hands & ~((discarding | giving | playing) & seat_bit[:, None] & card_bit[None, :])
+    hands = hands | (giving & _one_hot(s.giver, 4)[:, None] & card_bit[None, :])
+    discards = s.discards | (discarding & card_bit)
+    exchanged = discarding & (discards.sum() == 4)
+    monte = jnp.where(exchanged, discards, jnp.where(takes, False, s.monte))
+    given_back = jnp.where(giving, card, s.given_back)
+
+    # Deal._start_play.
+    starts = ((auction_won & (contract >= 4)) | (calling & chiamo & (not t.chiamo_monte))
+              | (exchanged & (giver == _NONE)) | giving)
+    mano = (s.dealer + 1) % 4
+    first = jnp.where(jnp.asarray(t.leads_first)[contract], declarer, mano)
+
+    # Deal._play: the card to the trick; the fourth card wins it for the best of the suit led.
+    signal = (move - PLAY_BASE) // NUM_CARDS
+    done = s.tricks_done
+    lead = playing & (s.trick_len == 0)
+    place = playing & _one_hot(s.trick_len, 4)
+    trick_cards = jnp.where(place, card, s.trick_cards)
+    trick_len = s.trick_len + playing
+    card_seat = jnp.where(playing & card_bit, seat, s.card_seat)
+    card_trick = jnp.where(playing & card_bit, done, s.card_trick)
+    trick_bit = _one_hot(done, NUM_TRICKS)
+    trick_signals = jnp.where(lead & trick_bit, signal, s.trick_signals)
+    called_played_by = jnp.where(playing & (card == s.called_card), seat, s.called_played_by)
+    closes = trick_len == 4
+    winner = _trick_winner(s.leader, trick_cards)
+    winner_bit = _one_hot(winner, 4) & closes
+    trick_winners = jnp.where(closes & trick_bit, winner, s.trick_winners)
+    points = jnp.asarray(POINTS_OF)[trick_cards].sum()
+    thirds_won = s.thirds_won + jnp.where(winner_bit, points, 0)
+    tricks_won = s.tricks_won + winner_bit
+    tricks_done = done + closes
+    next_bit = _one_hot(tricks_done, NUM_TRICKS) & closes
+    trick_leaders = jnp.where(starts & (_TRICKS == 0), first,
+                              jnp.where(next_bit, winner, s.trick_leaders))
+    leader = jnp.where(starts, first, jnp.where(closes, winner, s.leader))
+
+    # Deal._score: the monte and the last trick to the last trick's winner, then payment.
+    scored = closes & (tricks_done == NUM_TRICKS)
+    monte_thirds = jnp.where(monte, jnp.asarray(POINTS_OF), 0).sum()
+    thirds_won = thirds_won + jnp.where(scored & winner_bit, LAST_TRICK_THIRDS + monte_thirds, 0)
+    side = (_SEATS == declarer) | (_SEATS == partner)
+    side_tricks = jnp.where(side, tricks_won, 0).sum()
+    pay = payments(t, contract, declarer, partner, giver,
+                   jnp.where(side, thirds_won, 0).sum() >= WIN_THIRDS,
+                   (side_tricks == 0) | (side_tricks == NUM_TRICKS))
+    ended = thrown_in | scored
+
+    # Who moves next, and in which phase.
+    to_move = jnp.where(bidding | playing, (seat + 1) % 4, seat)
+    to_move = jnp.where(auction_won, declarer, to_move)
+    to_move = jnp.where(starts, first, jnp.where(closes, winner, to_move))
+    to_move = jnp.where(ended, _NONE, to_move)
+    next_phase = jnp.where(contract <= MEDIATORE, CALL, DISCARD)   # after the auction
+    new_phase = jnp.where(auction_won, next_phase, phase)
+    new_phase = jnp.where(takes, DISCARD, new_phase)
+    new_phase = jnp.where(exchanged & (giver != _NONE), GIVE, new_phase)
+    new_phase = jnp.where(starts, PLAY, new_phase)
+    new_phase = jnp.where(ended, END, new_phase)
+    return s._replace(
+        current_player=to_move.astype(_I32), rewards=jnp.where(scored, pay, 0).astype(jnp.float32),
+        terminated=ended, phase=new_phase.astype(_I32), hands=hands, monte=monte, bids=bids,
+        calls=calls, high_bid=high_bid, high_bidder=high_bidder, passes=passes,
+        contract=contract, declarer=declarer, called_card=called_card,
+        holder=jnp.where(calling, holder, s.holder).astype(_I32), partner=partner.astype(_I32),
+        giver=giver.astype(_I32), given_back=given_back, discards=discards, leader=leader,
+        trick_cards=jnp.where(closes, _NONE, trick_cards), trick_len=jnp.where(closes, 0, trick_len),
+        tricks_done=tricks_done, trick_leaders=trick_leaders, trick_signals=trick_signals,
+        trick_winners=trick_winners, card_seat=card_seat, card_trick=card_trick,
+        thirds_won=thirds_won, tricks_won=tricks_won, called_played_by=called_played_by)
+
+
+# -- the legal moves (Deal.legal_moves) -----------------------------------------------------------
+
+def _top_two_out(s: State) -> tuple[jax.Array, jax.Array]:
+    """For each card led, the highest and the second-highest card of its suit not yet played
+    and not the card itself (rules._holds_highest, _holds_second), -1 when there is none."""
+    out = (s.card_seat == _NONE).reshape(4, 10)
+    powers = np.arange(10)
+    # Powers of the three highest unplayed cards of each suit (-1: none).
+    top = []
+    for _ in range(3):
+        p = jnp.max(jnp.where(out, powers, -1), axis=1)
+        top.append(p)
+        out = out & (powers[None, :] != p[:, None])
+    top1, top2, top3 = (jnp.repeat(p, 10) for p in top)   # by card, of the card's suit
+    power = _CARDS % 10
+    highest = jnp.where(top1 == power, top2, top1)
+    second = jnp.where(top1 == power, top3, jnp.where(top2 == power, top3, top2))
+    base = SUIT_OF_CARD * 10
+
+    def card(p):
+        return jnp.where(p >= 0, base + p, _NONE)
+    return card(highest), card(second)
+
+
+def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
+    """bool[9, 40]: which signal may go with each card led from ``hand`` (rules.allowed_signals);
+    row 0 (no signal) for every card."""
+    kinds = signal_kinds(t.signal_code)
+    allowed = [jnp.ones(NUM_CARDS, bool)] + [jnp.zeros(NUM_CARDS, bool)] * (NUM_SIGNALS - 1)
+    if not kinds:
+        return jnp.stack(allowed)
+    in_suit = (hand[None, :] & SUIT_MASK).sum(axis=1)[SUIT_OF_CARD]           # by card led
+    low_in_suit = (hand[None, :] & SUIT_MASK & LOW_OF_CARD[None, :]).sum(axis=1)[SUIT_OF_CARD]
+    truth = {REQUEST: jnp.ones(NUM_CARDS, bool),
+             LAST_OF_SUIT: in_suit == 1,
+             LOW_KEPT: low_in_suit - LOW_OF_CARD > 0}
+    if {HOLDS_HIGHEST, HOLDS_SECOND} & set(kinds.values()):
+        highest, second = _top_two_out(s)
+        truth[HOLDS_HIGHEST] = (highest != _NONE) & hand[jnp.maximum(highest, 0)]
+        truth[HOLDS_SECOND] = (second != _NONE) & hand[jnp.maximum(second, 0)]
+    for signal, kind in kinds.items():
+        allowed[signal] = truth[kind]
+    return jnp.stack(allowed)
+
+
+def legal_action_mask(t: RulesTables, s: State) -> jax.Array:
+    """bool[486]: the legal moves of the seat to move (all False once the deal is over). Built
+    as the blocks of the move ids (bids, calls, discards, gives, plays), each on in its phase."""
+    phase = s.phase
+    hand = (s.hands & _one_hot(s.current_player, 4)[:, None]).any(axis=0)
+    declarer_hand = (s.hands & _one_hot(s.declarer, 4)[:, None]).any(axis=0)
+    bids = (phase == AUCTION) & ((_BIDS == 0) | ((_BIDS > s.high_bid) & (_BIDS <= t.top_contract)))
+    calls = (phase == CALL) & jnp.asarray(t.callable_cards)
+    discards = (phase == DISCARD) & declarer_hand
+    gives = (phase == GIVE) & declarer_hand
+    # Plays: a follow must be of the suit led if the hand holds one; only a lead has signals.
+    following = s.trick_len > 0
+    led = jnp.asarray(SUIT_MASK)[jnp.maximum(s.trick_cards[0], 0) // 10]
+    follow = hand & led
+    plain = jnp.where(following & follow.any(), follow, hand)
+    signals = _lead_signals(t, s, hand) & ((_SIGNAL_ROW == 0) | ~following)
+    plays = (phase == PLAY) & signals & plain[None, :]
+    return jnp.concatenate([bids, calls, discards, gives, plays.reshape(-1)])
+
+
+# -- a step ---------------------------------------------------------------------------------------
+
+def step(t: RulesTables, s: State, action: jax.Array) -> State:
+    """The state after the seat to move plays ``action``. A terminated state comes back as it
+    is, with zero rewards. An illegal action ends the deal: its mover pays
+    ``RulesTables.illegal_penalty`` (the largest payment of the rules) to each other seat."""
+    action = jnp.asarray(action, _I32)
+    move = jnp.clip(action, 0, NUM_MOVES - 1)
+    legal = s.legal_action_mask[move] & (action == move)
+    played = _apply(t, s, move)
+    played = played._replace(legal_action_mask=legal_action_mask(t, played))
+    penalty = jnp.where(_SEATS == s.current_player, -3.0, 1.0) * t.illegal_penalty
+    refused = s._replace(
+        rewards=penalty.astype(jnp.float32), terminated=jnp.asarray(True),
+        current_player=jnp.asarray(_NONE, _I32), phase=jnp.asarray(END, _I32),
+        legal_action_mask=jnp.zeros(NUM_MOVES, bool))
+    done = s._replace(rewards=jnp.zeros(4, jnp.float32))
+    out = jax.tree.map(lambda a, b, c: jnp.where(s.terminated, a, jnp.where(legal, b, c)),
+                       done, played, refused)
+    return out._replace(_step_count=s._step_count + ~s.terminated)

@@ -1,0 +1,15 @@
+"""Test-session settings shared by every test file.
+
+The JAX tests (tests/test_jax_*.py) run last. Importing JAX starts its thread pools in the
+test process, and several other tests fork it (the tournament's --jobs, Ray, the tables'
+workers): a fork of a multithreaded process can deadlock, and JAX warns at every fork. Run
+after them, the JAX tests leave nothing to fork.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+
+def pytest_collection_modifyitems(session, config, items):
+    items.sort(key=lambda item: PurePosixPath(item.nodeid.split("::")[0]).name.startswith("test_jax_"))
