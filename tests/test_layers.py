@@ -21,7 +21,7 @@ LAYERS = [
     ("mediatore_env.runinfo",),
     ("mediatore_env.core",),
     ("mediatore_env.mediatore",),
-    ("mediatore_env.codec", "mediatore_env.analysis"),
+    ("mediatore_env.codec", "mediatore_env.analysis", "mediatore_env.jaxgame"),
     ("mediatore_env.envs",),
     ("agents",),
     ("mediatore_env.tools", "mediatore_env.__main__"),

@@ -1,0 +1,37 @@
+"""A batched Mediatore in JAX: the whole deal as pure array functions, bit-exact with the engine.
+
+Imported on demand only (``import mediatore_env`` never imports JAX)::
+
+    import jax
+    from mediatore_env.jaxgame import MediatoreJax
+
+    env = MediatoreJax("standard")          # rules: Rules, preset name, dict or None (static)
+    state = env.init(jax.random.key(0))     # or env.init_from_pack(pack int32[40], dealer)
+    state = jax.jit(env.step)(state, action)   # action: a legal move id of moves.py (0..485)
+    obs = env.observe(state, seat)          # float32[2132], observation layout version 3
+
+``env.num_players == 4``, ``env.num_actions == 486``, ``env.observation_shape == (2132,)``.
+The state (:class:`State`) carries pgx's fields: ``current_player`` (int32, -1 once the deal is
+over), ``legal_action_mask`` (bool[486]), ``rewards`` (float32[4]: the deal's payments on the
+step that ends it, 0 on every other step), ``terminated``, ``truncated`` (always False) and
+``_step_count``. ``init``, ``init_from_pack``, ``step`` and ``observe`` are pure, and jit- and
+vmap-able: ``jax.vmap(env.step)`` steps a batch of states, whatever phase each is in.
+
+Behaviour at the edges:
+
+- One deal per episode. A thrown-in deal (four passes) terminates with zero rewards.
+- Stepping a terminated state returns it unchanged, with zero rewards.
+- An illegal action (the Python engine refuses it with a ValueError; a traced step cannot
+  raise) ends the deal at once: its mover pays the largest payment of the rules
+  (``rules.max_payment``) to each of the three other seats, as pgx makes the mover lose.
+  Rewards still sum to zero.
+
+Modules: :mod:`.state` (the record of arrays), :mod:`.tables` (the static rules as arrays),
+:mod:`.engine` (deal, moves, legal mask, payments), :mod:`.observe` (the observation),
+:mod:`.env` (``MediatoreJax``).
+"""
+
+from .env import MediatoreJax
+from .state import State
+
+__all__ = ["MediatoreJax", "State"]

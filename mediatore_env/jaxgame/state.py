@@ -1,0 +1,67 @@
+"""The state of one deal for the JAX engine: a record of fixed-shape arrays (a pytree).
+
+It holds what :class:`~mediatore_env.mediatore.game.Deal` holds, in array form: sets of cards
+are ``bool[40]`` (a hand per seat: ``bool[4, 40]``), seats and cards are int32 with ``-1`` for
+"none" (Python's None), and the deal's lists (the auction, the tricks) are fixed-size arrays
+with a counter. Besides the Deal's own fields it keeps what the observation reads by card
+(``card_seat``, ``card_trick``: who played each card, to which trick), so that observing never
+has to replay the tricks.
+
+The public fields are pgx's: ``current_player``, ``legal_action_mask``, ``rewards``,
+``terminated``, ``truncated`` and ``_step_count``. The record is a frozen dataclass registered
+as a pytree, so a batch of states is the same record with a leading batch axis on every field;
+``state._replace(field=value)`` is a copy with some fields changed, as pgx writes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import jax
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class State:
+    # -- pgx's fields -----------------------------------------------------------------------
+    current_player: jax.Array       # int32: the seat to move, -1 once the deal is over
+    legal_action_mask: jax.Array    # bool[486]: the legal move ids of the seat to move
+    rewards: jax.Array              # float32[4]: the payments, on the step that ends the deal
+    terminated: jax.Array           # bool
+    truncated: jax.Array            # bool: always False (a deal always ends)
+    _step_count: jax.Array          # int32: decisions taken
+    # -- the deal (Deal's fields of the same names) -------------------------------------------
+    dealer: jax.Array               # int32
+    phase: jax.Array                # int32: moves.AUCTION .. moves.END
+    hands: jax.Array                # bool[4, 40]
+    monte: jax.Array                # bool[40]: the monte now (the discards once made)
+    original_monte: jax.Array       # bool[40]
+    bids: jax.Array                 # bool[5, 4]: [contract - 1, seat] that seat bid that contract
+    calls: jax.Array                # int32: calls of the auction so far, passes included
+    high_bid: jax.Array             # int32: 0 = no bid yet
+    high_bidder: jax.Array          # int32
+    passes: jax.Array               # int32: passes since the last bid
+    contract: jax.Array             # int32: 0 = none (thrown in, or the auction still on)
+    declarer: jax.Array             # int32
+    called_card: jax.Array          # int32
+    holder: jax.Array               # int32: who held the called card (-1: the monte)
+    partner: jax.Array              # int32: Chiamo's partner, -1 when the declarer is alone
+    giver: jax.Array                # int32: Mediatore's giver of the called card
+    given_back: jax.Array           # int32: Mediatore's card passed back
+    discards: jax.Array             # bool[40]
+    leader: jax.Array               # int32: the leader of the trick in progress
+    trick_cards: jax.Array          # int32[4]: the trick in progress, in playing order
+    trick_len: jax.Array            # int32: cards on the table
+    tricks_done: jax.Array          # int32: finished tricks
+    trick_leaders: jax.Array        # int32[9]: by trick (the one in progress included)
+    trick_signals: jax.Array        # int32[9]: the lead's signal, by trick
+    trick_winners: jax.Array        # int32[9]: by finished trick
+    card_seat: jax.Array            # int32[40]: the seat that played each card, -1 unplayed
+    card_trick: jax.Array           # int32[40]: the trick each card was played to
+    thirds_won: jax.Array           # int32[4]
+    tricks_won: jax.Array           # int32[4]
+    called_played_by: jax.Array     # int32: who played the called card, -1 not yet
+
+    def _replace(self, **fields) -> "State":
+        """A copy with ``fields`` changed (the pure update of every transition)."""
+        return dataclasses.replace(self, **fields)
