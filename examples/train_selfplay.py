@@ -200,6 +200,7 @@ def seat_advantages(traj: Transition, last_values, gae_lambda: float):
 
 
 _made: dict = {}  # (id(env), cfg) -> (env, (init, run)): a second run in one process compiles nothing
+_compiled: dict = {}  # (run, updates per call) -> run compiled for them (timed apart)
 
 
 def make_train(env, cfg: Config):
@@ -579,12 +580,16 @@ def main(argv=None, env=None) -> dict:
                 "device": log["device"],
                 "last_evaluation": log["evaluations"][-1] if log["evaluations"] else None}
 
-    def checkpoint(train_seconds: float) -> None:
+    plotted = [-math.inf]
+
+    def checkpoint(train_seconds: float, last: bool = False) -> None:
         m = meta(train_seconds)
         np.savez(out / "network.npz", **network_arrays(runner.params, m))
         save_checkpoint(out / "checkpoint.npz", runner, m)
         (out / "evaluations.json").write_text(json.dumps(log, indent=1))
-        plot(log, out / "learning_curve.png")
+        if last or time.perf_counter() - plotted[0] > 60:  # a chart costs seconds on a CPU
+            plot(log, out / "learning_curve.png")
+            plotted[0] = time.perf_counter()
 
     def evaluation(train_seconds: float) -> None:
         t = time.perf_counter()
@@ -599,8 +604,14 @@ def main(argv=None, env=None) -> dict:
     train_seconds = seconds_before
     while int(runner.updates) < total_updates:
         n = min(chunk, total_updates - int(runner.updates))
+        if (run, n) not in _compiled:
+            t = time.perf_counter()
+            _compiled[run, n] = run.lower(runner, n).compile()
+            log.setdefault("compile_seconds", []).append(round(time.perf_counter() - t, 1))
+            print(f"compiled {n} updates of {cfg.envs} x {cfg.rollout} steps in "
+                  f"{log['compile_seconds'][-1]:.0f} s", flush=True)
         t = time.perf_counter()
-        runner, metrics = run(runner, n)
+        runner, metrics = _compiled[run, n](runner)
         jax.block_until_ready(runner.params)
         dt = time.perf_counter() - t
         train_seconds += dt
@@ -608,11 +619,10 @@ def main(argv=None, env=None) -> dict:
         log["throughput"].append({"step": int(runner.updates) * per_update, "updates": n,
                                   "seconds": round(dt, 2), "steps_per_second": round(rate),
                                   **{k: round(float(v), 5) for k, v in metrics.items()}})
-        print(f"update {int(runner.updates):>7}  {rate:>10,.0f} steps/s (learning included"
-              f"{', compiling' if len(log['throughput']) == 1 and not args.resume else ''})  "
+        print(f"update {int(runner.updates):>7}  {rate:>10,.0f} steps/s (learning included)  "
               f"entropy {float(metrics['entropy']):.3f}  value loss "
-              f"{float(metrics['value_loss']):.4f}  stake {float(metrics['stake']):.1f}",
-              flush=True)
+              f"{float(metrics['value_loss']):.4f}  stake {float(metrics['stake']):.1f}  "
+              f"deals {int(metrics['deals'] * n)}", flush=True)
         evaluation(train_seconds)
         checkpoint(train_seconds)
     if args.final_deals or args.final_pimc_deals:
@@ -625,7 +635,7 @@ def main(argv=None, env=None) -> dict:
         log["final"] = final
         print(f"final ({args.final_deals} / {args.final_pimc_deals} other deals): "
               f"{describe(final)}", flush=True)
-    checkpoint(train_seconds)
+    checkpoint(train_seconds, last=True)
     return log
 
 

@@ -96,6 +96,28 @@ def test_agent_takes_the_best_legal_logit():
     assert checked > 10
 
 
+def test_agent_plays_in_the_pettingzoo_env_and_as_an_opponent(tmp_path):
+    from mediatore_env.envs import mediatore_v0
+    from mediatore_env.envs.single_seat import MediatoreSeatEnv
+    path = save_network(tmp_path / "net.npz", random_params(7))
+    env = mediatore_v0.env()
+    env.reset(seed=2)
+    players = {name: make_agent(f"selfplay:path={str(path)!r}") for name in env.agents}
+    for player in players.values():
+        player.reset(seed=2)
+    for name in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        done = terminated or truncated
+        env.step(None if done else players[name].act(obs, env.unwrapped.view(name)))
+    assert env.unwrapped.deal.is_over()
+    seat_env = MediatoreSeatEnv(SelfPlayAgent(str(path)))  # three copies of it around the learner
+    obs, info = seat_env.reset(seed=3)
+    terminated = False
+    while not terminated:
+        obs, reward, terminated, truncated, info = seat_env.step(
+            int(np.flatnonzero(seat_env.action_masks())[0]))
+
+
 @pytest.mark.parametrize("change, message", [
     ("missing", "no network at"),
     ("format", "not a self-play network"),
