@@ -18,9 +18,13 @@ and value heads on a shared trunk; numpy can run the same forward pass,
 :mod:`agents.selfplay`) plays all four seats. Illegal moves get a logit of ``-1e9``, so they
 are never drawn and take no probability in the loss. So that the network does not chase its
 own tail, every seat of a new deal is played, with probability ``--pool-fraction``, by a
-frozen past version: the pool keeps the last ``--pool-size`` snapshots, one taken every
-``--pool-every`` updates, and one snapshot (drawn per update) plays all such seats of the
-rollout. Their decisions act in the deals but are not trained on.
+frozen past version: the pool keeps the initial (random) network for good and the last
+``--pool-size`` - 1 snapshots, one taken every ``--pool-every`` updates, and one of them
+(drawn per update) plays all such seats of the rollout. Their decisions act in the deals but
+are not trained on. The initial network stays because it bids: without it, self-play
+collapsed within a million steps to four passes in every deal (a thrown-in deal pays
+nothing, a contract played badly costs), after which no deal was played out and card play
+could not be learned.
 
 **Rewards and credit.** gamma = 1, one deal per episode, the reward is the deal's payment to
 the seat times ``--reward-scale`` (a thrown-in deal pays nothing). The engine gives the
@@ -73,6 +77,7 @@ except ImportError as e:  # one line naming the extra, not a traceback
 from agents.selfplay import (NETWORK_FORMAT, SelfPlayAgent, check_shapes,  # noqa: E402
                              hidden_count, network_keys)
 from mediatore_env.codec.layout import OBSERVATION_SIZE  # noqa: E402
+from mediatore_env.jaxgame.autoreset import auto_reset  # noqa: E402
 from mediatore_env.mediatore.moves import NUM_MOVES  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS, max_payment  # noqa: E402
 from mediatore_env.tools.checks import (ArgumentParser, input_file, non_negative_int,  # noqa: E402
@@ -90,7 +95,7 @@ class Config(NamedTuple):
     hidden: tuple = (256, 256)
     lr: float = 3e-4
     clip: float = 0.2
-    ent_coef: float = 0.01
+    ent_coef: float = 0.03
     vf_coef: float = 0.5
     gae_lambda: float = 0.95
     max_grad_norm: float = 0.5
@@ -131,16 +136,11 @@ def masked_logits(logits, mask):
     return jnp.where(mask, logits, ILLEGAL)
 
 
-# -- the batched engine with auto-reset ----------------------------------------------------------
+# -- self-play seats -----------------------------------------------------------------------------
 
-def autoreset_step(env, state, action, key):
-    """One step of one deal; a deal that ends is replaced by a fresh one (from ``key``).
-    Returns ``(next state, rewards of this step [4], whether this step ended a deal)``."""
-    stepped = env.step(state, action)
-    fresh = env.init(key)
-    done = stepped.terminated
-    nxt = jax.tree_util.tree_map(lambda f, s: jnp.where(done, f, s), fresh, stepped)
-    return nxt, stepped.rewards, done
+def pool_slot(snapshots, pool_size: int):
+    """The slot of the next snapshot: slot 0 keeps the initial network, the others turn over."""
+    return 1 + (snapshots - 1) % max(pool_size - 1, 1) if pool_size > 1 else 0
 
 
 def draw_learner_seats(key, n: int, pool_fraction: float):
@@ -154,7 +154,7 @@ class Runner(NamedTuple):
     params: dict
     opt_state: tuple
     pool: dict          # the past versions, each array with a leading axis of pool_size
-    snapshots: jax.Array  # int32: snapshots taken so far (pool slot = snapshots % pool_size)
+    snapshots: jax.Array  # int32: networks put in the pool so far, the initial one included
     env_state: object   # the batched engine state
     learner: jax.Array  # bool[envs, 4]
     key: jax.Array
@@ -216,7 +216,7 @@ def _make_train(env, cfg: Config):
     optimiser = optax.chain(optax.clip_by_global_norm(cfg.max_grad_norm),
                             optax.adam(cfg.lr, eps=1e-5))
     batched_init = jax.vmap(env.init)
-    batched_step = jax.vmap(lambda s, a, k: autoreset_step(env, s, a, k))
+    batched_step = jax.vmap(auto_reset(env))
     observe = jax.vmap(env.observe)
     n = cfg.envs
 
@@ -241,7 +241,8 @@ def _make_train(env, cfg: Config):
         logits = masked_logits(logits, mask)
         action = jax.random.categorical(k_act, logits).astype(jnp.int32)
         logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
-        state, reward, done = batched_step(state, action, jax.random.split(k_reset, n))
+        state = batched_step(state, action, jax.random.split(k_reset, n))
+        reward, done = state.rewards, state.terminated  # of this move; the state is the next deal's
         learner = jnp.where(done[:, None],
                             draw_learner_seats(k_seats, n, cfg.pool_fraction), learner)
         t = Transition(obs, mask, action, logp, value, seat, mine,
@@ -303,8 +304,8 @@ def _make_train(env, cfg: Config):
         updates = runner.updates + 1
         take = (updates % cfg.pool_every) == 0
         pool = jax.tree_util.tree_map(
-            lambda pool, p: jnp.where(take, pool.at[runner.snapshots % cfg.pool_size].set(p),
-                                      pool), runner.pool, params)
+            lambda pool, p: jnp.where(take, pool.at[pool_slot(runner.snapshots, cfg.pool_size)]
+                                      .set(p), pool), runner.pool, params)
         snapshots = runner.snapshots + take.astype(jnp.int32)
         ended = traj.done.sum()
         metrics = {
@@ -371,14 +372,9 @@ def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
     opt_state = jax.tree_util.tree_unflatten(
         tree, [jnp.asarray(a[f"opt/{i}"], leaf.dtype) for i, leaf in enumerate(leaves)])
     pool = {k: jnp.asarray(a[f"pool/{k}"]) for k in params}
-    size = runner.pool["policy/b"].shape[0]
-    if pool["policy/b"].shape[0] != size:  # another --pool-size: keep the newest that fit
-        snaps = int(a["snapshots"])
-        order = [(snaps - 1 - i) % pool["policy/b"].shape[0]
-                 for i in range(min(size, snaps, pool["policy/b"].shape[0]))][::-1]
-        pool = {k: jnp.concatenate([v[jnp.array(order)]] + [v[jnp.array(order[-1:])]]
-                                   * (size - len(order))) for k, v in pool.items()}
-        a["snapshots"] = np.int32(len(order))
+    if pool["policy/b"].shape[0] != runner.pool["policy/b"].shape[0]:
+        raise ValueError(f"{path}: its pool holds {pool['policy/b'].shape[0]} networks, not "
+                         f"{runner.pool['policy/b'].shape[0]} (give the same --pool-size)")
     runner = runner._replace(params=params, opt_state=opt_state, pool=pool,
                              snapshots=jnp.int32(a["snapshots"]),
                              updates=jnp.int32(a["updates"]), key=jnp.asarray(a["key"]))

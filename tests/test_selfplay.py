@@ -277,6 +277,7 @@ def test_numpy_agent_matches_the_jax_network():
     assert all(m in legal for m, (_, legal) in zip(numpy_moves, cases))
 
 
+@pytest.mark.slow  # compiling the engine into the training loop takes about a minute here
 def test_training_on_the_jax_engine(tmp_path):
     """A few updates of self-play on Mediatore itself: deals finish, payments flow, the
     checkpoint is a network the numpy agent plays."""
