@@ -78,7 +78,7 @@ from agents.selfplay import (NETWORK_FORMAT, SelfPlayAgent, check_shapes,  # noq
                              hidden_count, network_keys)
 from mediatore_env.codec.layout import OBSERVATION_SIZE  # noqa: E402
 from mediatore_env.jaxgame.autoreset import auto_reset  # noqa: E402
-from mediatore_env.mediatore.moves import NUM_MOVES  # noqa: E402
+from mediatore_env.mediatore.moves import CALL_BASE, NUM_MOVES, PASS  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS, max_payment  # noqa: E402
 from mediatore_env.tools.checks import (ArgumentParser, input_file, non_negative_int,  # noqa: E402
                                        output_dir, positive_int, probability)
@@ -103,6 +103,8 @@ class Config(NamedTuple):
     pool_size: int = 8
     pool_fraction: float = 0.25
     pool_every: int = 10
+    explore: float = 0.5
+    bid_rate: float = 0.3
 
 
 # -- the network (the numpy twin is agents/selfplay.forward) -------------------------------------
@@ -143,6 +145,15 @@ def pool_slot(snapshots, pool_size: int):
     return 1 + (snapshots - 1) % max(pool_size - 1, 1) if pool_size > 1 else 0
 
 
+def random_bids(mask, bid_rate: float):
+    """Logits of the scripted auction of an exploring deal: pass with probability
+    ``1 - bid_rate``, else one of the legal bids, uniformly (like ``random:bid_rate=...``)."""
+    bids = mask[:, PASS + 1:CALL_BASE].sum(axis=1, keepdims=True)
+    is_pass = jnp.arange(NUM_MOVES) == PASS
+    return jnp.where(is_pass, jnp.log(1 - bid_rate),
+                     jnp.log(bid_rate) - jnp.log(jnp.maximum(bids, 1)))
+
+
 def draw_learner_seats(key, n: int, pool_fraction: float):
     """bool[n, 4]: the seats the learner plays in ``n`` new deals (the others: the pool)."""
     return jax.random.uniform(key, (n, 4)) >= pool_fraction
@@ -157,6 +168,7 @@ class Runner(NamedTuple):
     snapshots: jax.Array  # int32: networks put in the pool so far, the initial one included
     env_state: object   # the batched engine state
     learner: jax.Array  # bool[envs, 4]
+    explore: jax.Array  # bool[envs]: the deal's auction is a scripted random one
     key: jax.Array
     updates: jax.Array  # int32: updates done
 
@@ -224,13 +236,15 @@ def _make_train(env, cfg: Config):
         k_net, k_env, k_seats, key = jax.random.split(key, 4)
         params = init_network(k_net, cfg.hidden)
         pool = jax.tree_util.tree_map(lambda p: jnp.stack([p] * cfg.pool_size), params)
+        k_seats, k_explore = jax.random.split(k_seats)
         return Runner(params, optimiser.init(params), pool, jnp.int32(1),
                       batched_init(jax.random.split(k_env, n)),
-                      draw_learner_seats(k_seats, n, cfg.pool_fraction), key, jnp.int32(0))
+                      draw_learner_seats(k_seats, n, cfg.pool_fraction),
+                      jax.random.uniform(k_explore, (n,)) < cfg.explore, key, jnp.int32(0))
 
     def rollout_step(carry, _):
-        params, opponent, state, learner, key = carry
-        key, k_act, k_reset, k_seats = jax.random.split(key, 4)
+        params, opponent, state, learner, explore, key = carry
+        key, k_act, k_reset, k_seats, k_explore = jax.random.split(key, 5)
         seat = state.current_player
         obs = observe(state, seat)
         mask = state.legal_action_mask
@@ -238,6 +252,10 @@ def _make_train(env, cfg: Config):
         mine = learner[jnp.arange(n), seat]
         if cfg.pool_fraction > 0:
             logits = jnp.where(mine[:, None], logits, forward(opponent, obs)[0])
+        scripted = explore & mask[:, :CALL_BASE].any(axis=1)  # an exploring deal's auction
+        if cfg.explore > 0:
+            logits = jnp.where(scripted[:, None], random_bids(mask, cfg.bid_rate), logits)
+        mine = mine & ~scripted
         logits = masked_logits(logits, mask)
         action = jax.random.categorical(k_act, logits).astype(jnp.int32)
         logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
@@ -245,9 +263,10 @@ def _make_train(env, cfg: Config):
         reward, done = state.rewards, state.terminated  # of this move; the state is the next deal's
         learner = jnp.where(done[:, None],
                             draw_learner_seats(k_seats, n, cfg.pool_fraction), learner)
+        explore = jnp.where(done, jax.random.uniform(k_explore, (n,)) < cfg.explore, explore)
         t = Transition(obs, mask, action, logp, value, seat, mine,
                        reward.astype(jnp.float32) * cfg.reward_scale, done)
-        return (params, opponent, state, learner, key), t
+        return (params, opponent, state, learner, explore, key), t
 
     def loss_fn(params, batch, adv, target):
         logits, value = forward(params, batch.obs)
@@ -270,9 +289,9 @@ def _make_train(env, cfg: Config):
         key, k_opp, k_perm = jax.random.split(runner.key, 3)
         slot = jax.random.randint(k_opp, (), 0, jnp.minimum(runner.snapshots, cfg.pool_size))
         opponent = jax.tree_util.tree_map(lambda p: p[slot], runner.pool)
-        (_, _, state, learner, key), traj = jax.lax.scan(
-            rollout_step, (runner.params, opponent, runner.env_state, runner.learner, key),
-            None, cfg.rollout)
+        (_, _, state, learner, explore, key), traj = jax.lax.scan(
+            rollout_step, (runner.params, opponent, runner.env_state, runner.learner,
+                           runner.explore, key), None, cfg.rollout)
         last_obs = jax.vmap(lambda s: observe(state, jnp.full(n, s, jnp.int32)))(jnp.arange(4))
         last_values = forward(runner.params, last_obs)[1].T  # [envs, 4]
         adv = seat_advantages(traj, last_values, cfg.gae_lambda)
@@ -317,7 +336,8 @@ def _make_train(env, cfg: Config):
             / cfg.reward_scale,
             "learner_share": w.mean(),
         }
-        return Runner(params, opt_state, pool, snapshots, state, learner, key, updates), metrics
+        return (Runner(params, opt_state, pool, snapshots, state, learner, explore, key, updates),
+                metrics)
 
     def run(runner: Runner, updates: int):
         runner, metrics = jax.lax.scan(update, runner, None, updates)
@@ -492,6 +512,11 @@ def parse_args(argv=None):
                    help="updates between two snapshots into the pool")
     p.add_argument("--pool-fraction", type=probability, default=d.pool_fraction,
                    help="chance that a seat of a new deal is played by a past version")
+    p.add_argument("--explore", type=probability, default=d.explore,
+                   help="share of deals whose auction is scripted (random bids, not trained "
+                        "on), so that contracts are played out and card play is learned")
+    p.add_argument("--bid-rate", type=probability, default=d.bid_rate,
+                   help="chance that a seat bids in a scripted auction")
     p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     p.add_argument("--eval-every", type=positive_int, default=500_000,
@@ -524,7 +549,7 @@ def config_of(args) -> Config:
                   clip=args.clip, ent_coef=args.ent_coef, gae_lambda=args.gae_lambda,
                   reward_scale=args.reward_scale / max_payment(PRESETS[args.rules]),
                   pool_size=args.pool_size, pool_fraction=args.pool_fraction,
-                  pool_every=args.pool_every)
+                  pool_every=args.pool_every, explore=args.explore, bid_rate=args.bid_rate)
 
 
 def make_env(rules: str):

@@ -201,7 +201,7 @@ def test_seat_advantages_by_hand():
 TOY_ARGS = ["--envs", "16", "--rollout", "24", "--epochs", "2", "--minibatches", "2",
             "--hidden", "32", "--lr", "0.003", "--pool-every", "2", "--pool-size", "3",
             "--eval-every", "3840", "--eval-deals", "2", "--pimc-deals", "0",
-            "--final-deals", "2", "--final-pimc-deals", "0"]
+            "--final-deals", "2", "--final-pimc-deals", "0", "--explore", "0"]
 
 
 @pytest.fixture(scope="module")
