@@ -5,22 +5,23 @@
                                     [--min-decisions 200000] [--repeat 2] [--engine-deals 4000]
 
 For each batch size and observation mode, a batch of deals is dealt (``init`` from keys) and
-played to the end of its last deal, all inside one ``jax.jit``-compiled function (a
-``lax.while_loop`` over ``jax.vmap(env.step)``); the moves are drawn in JAX from the legal mask,
-as benchmarks/bench_engine.py draws them: in the auction pass with probability
-``1 - bid-rate``, else any legal move, uniformly. Rounds of deals are played until
-``--min-decisions`` decisions; a deal that ends waits for the others of its round (its slot is
-stepped, but its steps are not counted as decisions). Observation modes: ``none`` (the step
-alone), ``current`` (after every move the observation of the seat to move, the one a policy
-reads: ``float32[batch, 2132]``), ``all`` (every seat's, ``[batch, 4, 2132]``). The
-observations are written to a buffer the loop carries, so XLA cannot skip them.
+stepped, all inside one ``jax.jit``-compiled function (``lax.scan`` over ``jax.vmap(env.step)``),
+for about ``--min-decisions`` decisions (64 moves in each slot at the least); the slots whose deal is over are dealt again every 8
+moves (a finished deal waits for that; its idle steps are not counted as decisions). The moves
+are drawn in JAX from the legal mask, as benchmarks/bench_engine.py draws them: in the auction
+pass with probability ``1 - bid-rate``, else any legal move, uniformly. Observation modes:
+``none`` (the step alone), ``current`` (after every move the observation of the seat to move,
+the one a policy reads: ``float32[batch, 2132]``), ``all`` (every seat's, ``[batch, 4,
+2132]``). The observations are carried from move to move and returned, so XLA cannot skip
+them.
 
 Reported: decisions per second (the best of ``--repeat`` timed runs: other processes only ever
 slow a run down), the compile time of the loop and of ``jit(vmap(step))`` alone, the device
 and the machine. Where JAX sees several devices (GPUs, or CPU devices made with
 ``XLA_FLAGS=--xla_force_host_platform_device_count=N``), the batch is also sharded over all of
 them (``jax.sharding``) and the scaling printed. The Python engine is timed in the same run,
-with bench_engine.py's loop (``--engine-deals`` deals, one core), and OpenSpiel's C++ skat
+with bench_engine.py's loop (``--engine-deals`` deals, one core), the Python environment with
+observations with bench_env.py's loop (``mediatore_v0.raw_env()``), and OpenSpiel's C++ skat
 through pyspiel when pyspiel is installed.
 """
 
@@ -40,9 +41,11 @@ except ImportError:
     sys.exit("bench_jax.py needs JAX: pip install -e '.[jax]'")
 
 from bench_engine import play_random  # noqa: E402  (benchmarks/ is the script's directory)
+from bench_env import play as play_env  # noqa: E402
 from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
+from mediatore_env.envs import mediatore_v0  # noqa: E402
 from mediatore_env.jaxgame import MediatoreJax  # noqa: E402
-from mediatore_env.jaxgame.autoreset import random_legal_action  # noqa: E402
+from mediatore_env.jaxgame.autoreset import legal_action_at  # noqa: E402
 from mediatore_env.mediatore.moves import PASS  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS, Rules  # noqa: E402
 from mediatore_env.runinfo import machine  # noqa: E402
@@ -52,20 +55,28 @@ from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, positi
 OBSERVE_MODES = ("none", "current", "all")
 
 
-def random_move(key, mask, bid_rate: float):
-    """bench_engine.py's random player: in the auction (where pass is legal) pass with
-    probability ``1 - bid_rate``, else a legal move drawn uniformly."""
-    k_pass, k_move = jax.random.split(key)
-    passes = mask[PASS] & (jax.random.uniform(k_pass) >= bid_rate)
-    return jnp.where(passes, PASS, random_legal_action(k_move, mask))
+def random_move(u, mask, bid_rate: float):
+    """bench_engine.py's random player, from one uniform number ``u``: in the auction (where
+    pass is legal) pass with probability ``1 - bid_rate``, else a legal move drawn uniformly
+    (``u`` rescaled: given that it did not pass, it is uniform again)."""
+    passes = mask[PASS] & (u < 1 - bid_rate)
+    again = jnp.where(mask[PASS], (u - (1 - bid_rate)) / max(bid_rate, 1e-9), u)
+    return jnp.where(passes, PASS, legal_action_at(jnp.clip(again, 0.0, 0.99999994), mask))
 
 
-def make_round(env: MediatoreJax, observe: str, bid_rate: float):
-    """``round(keys) -> (decisions, deals, observations)``: deal one deal per key and play
-    every deal to its end."""
+RESET_EVERY = 8  # moves between two re-deals of the finished deals
+MIN_MOVES = 64   # moves in every slot, at the least: two deals or more, all phases
+
+
+def make_play(env: MediatoreJax, observe: str, bid_rate: float, moves: int):
+    """``play(keys) -> (decisions, deals, observations)``: deal one deal per key, then make
+    ``moves`` moves in every slot of the batch, re-dealing the slots whose deal is over every
+    ``RESET_EVERY`` moves (a fresh deal costs a few steps' time, so it is not made after every
+    move; a finished deal waits for it, and its idle steps are not counted as decisions)."""
     seats = jnp.arange(4, dtype=jnp.int32)
-    draw = jax.vmap(lambda key, mask: random_move(key, mask, bid_rate))
+    draw = jax.vmap(lambda u, mask: random_move(u, mask, bid_rate))
     step = jax.vmap(env.step)
+    deal = jax.vmap(env.init)
 
     def look(state):
         if observe == "current":  # the seat to move (seat 0 once the deal is over)
@@ -76,24 +87,32 @@ def make_round(env: MediatoreJax, observe: str, bid_rate: float):
 
     def play(keys):
         batch = keys.shape[0]
-        state = jax.vmap(env.init)(keys)
-        key = jax.random.fold_in(keys[0], 1)
 
-        def live(carry):
-            state = carry[0]
-            return ~state.terminated.all()
-
-        def body(carry):
-            state, key, decisions, obs = carry
-            key, k_moves = jax.random.split(key)
-            actions = draw(jax.random.split(k_moves, batch), state.legal_action_mask)
-            decisions = decisions + (~state.terminated).sum(dtype=jnp.int32)
+        def move(carry, key):
+            state, decisions, deals, _ = carry
+            actions = draw(jax.random.uniform(key, (batch,)), state.legal_action_mask)
+            live = ~state.terminated
             state = step(state, actions)
-            return state, key, decisions, look(state)
+            decisions = decisions + live.sum(dtype=jnp.int32)
+            deals = deals + (live & state.terminated).sum(dtype=jnp.int32)
+            return (state, decisions, deals, look(state)), None
 
-        state, _, decisions, obs = jax.lax.while_loop(
-            live, body, (state, key, jnp.int32(0), look(state)))
-        return decisions, state.terminated.sum(dtype=jnp.int32), obs
+        def moves_then_redeal(carry, key):
+            k_moves, k_deals = jax.random.split(key)
+            carry, _ = jax.lax.scan(move, carry, jax.random.split(k_moves, RESET_EVERY))
+            state, decisions, deals, obs = carry
+            fresh = deal(jax.random.split(k_deals, batch))
+            over = state.terminated
+            state = jax.tree_util.tree_map(
+                lambda new, old: jnp.where(over.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
+                fresh, state)
+            return (state, decisions, deals, obs), None
+
+        state = deal(keys)
+        carry = (state, jnp.int32(0), jnp.int32(0), look(state))
+        rounds = jax.random.split(jax.random.fold_in(keys[0], 1), moves // RESET_EVERY)
+        (_, decisions, deals, obs), _ = jax.lax.scan(moves_then_redeal, carry, rounds)
+        return decisions, deals, obs
 
     return play
 
@@ -103,9 +122,11 @@ def place(keys, sharding):
 
 
 def timed(env, batch: int, observe: str, args, sharding=None) -> dict:
-    """Compile the round for ``batch`` deals, then play rounds to ``args.min_decisions``
-    decisions ``args.repeat`` times; the fastest run's rate."""
-    play = jax.jit(make_round(env, observe, args.bid_rate))
+    """Compile the play of ``batch`` slots for about ``args.min_decisions`` decisions, then
+    run it ``args.repeat`` times; the fastest run's rate."""
+    moves = max(-(-args.min_decisions // batch), MIN_MOVES)  # a ceiling
+    moves = -(-moves // RESET_EVERY) * RESET_EVERY
+    play = jax.jit(make_play(env, observe, args.bid_rate, moves))
     key = jax.random.PRNGKey(args.seed)
     keys = place(jax.random.split(key, batch), sharding)
     t0 = time.perf_counter()
@@ -113,15 +134,10 @@ def timed(env, batch: int, observe: str, args, sharding=None) -> dict:
     compile_s = time.perf_counter() - t0
     best = None
     for r in range(args.repeat):
-        decisions = deals = 0
+        keys = place(jax.random.split(jax.random.fold_in(key, r), batch), sharding)
         t0 = time.perf_counter()
-        n = 0
-        while decisions < args.min_decisions:
-            n += 1
-            keys = place(jax.random.split(jax.random.fold_in(key, 1000 * r + n), batch), sharding)
-            d, k, obs = compiled(keys)
-            decisions += int(d)  # waits for the round
-            deals += int(k)
+        decisions, deals, _ = compiled(keys)
+        decisions, deals = int(decisions), int(deals)  # waits for the run
         seconds = time.perf_counter() - t0
         if best is None or decisions / seconds > best["rate"]:
             best = {"rate": decisions / seconds, "decisions": decisions, "deals": deals,
@@ -146,6 +162,16 @@ def python_engine(rules: Rules, deals: int, seed: int, bid_rate: float) -> tuple
     play_random(rules, packs[:100], seed, bid_rate)  # warm-up
     t0, c0 = time.perf_counter(), time.process_time()
     decisions = play_random(rules, packs, seed, bid_rate)
+    return decisions, time.perf_counter() - t0, time.process_time() - c0
+
+
+def python_env(preset: str, episodes: int, seed: int, bid_rate: float) -> tuple[int, float, float]:
+    """bench_env.py's loop on ``mediatore_v0.raw_env()``: the observation and mask of the seat
+    to move (``last()``), then ``step``. Decisions, wall and CPU seconds."""
+    env = mediatore_v0.raw_env(rules=preset)
+    play_env(env, max(episodes // 20, 10), seed + 10**6, bid_rate)  # warm-up
+    t0, c0 = time.perf_counter(), time.process_time()
+    decisions = play_env(env, episodes, seed, bid_rate)
     return decisions, time.perf_counter() - t0, time.process_time() - c0
 
 
@@ -216,16 +242,13 @@ def main(argv=None) -> None:
           f"of >= {args.min_decisions:,} decisions")
     print(f"compile jit(vmap(step)), batch 4096: {step_compile_time(env, 4096):.1f} s")
     print()
-    print(f"{'observe':>8} {'batch':>7} {'compile s':>9} {'decisions/s':>13} {'deals/s':>10} "
-          f"{'per deal':>8}")
+    print(f"{'observe':>8} {'batch':>7} {'compile s':>9} {'decisions/s':>13}")
     results = {}
     for observe in args.observe:
         for batch in args.batches:
             r = timed(env, batch, observe, args)
             results[observe, batch] = r
-            print(f"{observe:>8} {batch:>7} {r['compile_s']:9.1f} {r['rate']:13,.0f} "
-                  f"{r['deals'] / r['seconds']:10,.0f} {r['decisions'] / max(r['deals'], 1):8.1f}",
-                  flush=True)
+            print(f"{observe:>8} {batch:>7} {r['compile_s']:9.1f} {r['rate']:13,.0f}", flush=True)
     if len(devices) > 1:
         from jax.sharding import Mesh, NamedSharding, PartitionSpec
         sharding = NamedSharding(Mesh(np.array(devices), ("deals",)), PartitionSpec("deals"))
@@ -240,6 +263,10 @@ def main(argv=None) -> None:
         decisions, wall, cpu = python_engine(rules, args.engine_deals, args.seed, args.bid_rate)
         print(f"\nPython engine (bench_engine.py's loop, one core), {args.engine_deals} deals, "
               f"{decisions / args.engine_deals:.1f} decisions per deal: "
+              f"{decisions / wall:,.0f} decisions/s wall, {decisions / cpu:,.0f} cpu")
+        decisions, wall, cpu = python_env(args.preset, args.engine_deals, args.seed, args.bid_rate)
+        print(f"Python env with observations (mediatore_v0.raw_env(), bench_env.py's loop: the "
+              f"seat to move's observation, then step), {args.engine_deals} deals: "
               f"{decisions / wall:,.0f} decisions/s wall, {decisions / cpu:,.0f} cpu")
         print(openspiel(min(args.engine_deals, 2000), args.seed))
 

@@ -90,8 +90,10 @@ def test_default_tables_hold_every_value_of_every_switch():
 
 # -- the JAX side: one compiled batch step per rules table ---------------------------------------
 
-def observe_available(env) -> bool:
-    """Whether ``env.observe`` is written yet (tracing it raises nothing)."""
+@lru_cache(maxsize=None)
+def observe_written() -> bool:
+    """Whether ``MediatoreJax.observe`` is written yet (tracing it raises nothing)."""
+    env = MediatoreJax()
     try:
         state = env.init_from_pack(jnp.arange(NUM_CARDS, dtype=jnp.int32), jnp.int32(0))
         jax.eval_shape(env.observe, state, jnp.int32(0))
@@ -118,7 +120,7 @@ class Batched:
     def __init__(self, rules: Rules, cheap: bool = True):
         self.rules = rules
         self.env = env = MediatoreJax(rules=rules)
-        self.observes = observe_available(env)
+        self.observes = observe_written()
         seats = jnp.arange(4, dtype=jnp.int32)
 
         def run(state, action, pack, dealer, first, active):
@@ -144,7 +146,7 @@ class Batched:
     def start(self, packs, dealers):
         """The deals of ``packs`` (int[n, 40]) by ``dealers`` (int[n]), and their looks."""
         blank = jax.tree_util.tree_map(lambda x: jnp.zeros((BATCH, *x.shape), x.dtype), self._shape)
-        self.n = n = len(dealers)
+        self.n = len(dealers)
         return self._run(blank, jnp.zeros(BATCH, jnp.int32), self.pad(packs, np.int32),
                          self.pad(dealers, np.int32), jnp.ones(BATCH, bool), jnp.ones(BATCH, bool))
 

@@ -26,9 +26,18 @@ Behaviour at the edges:
   (``rules.max_payment``) to each of the three other seats, as pgx makes the mover lose.
   Rewards still sum to zero.
 
+The state holds, besides pgx's fields, the deal itself (:class:`State` lists every field:
+hands as ``bool[4, 40]``, seats and cards as int32 with -1 for none), so a state can be
+inspected, e.g. ``state.contract``, ``state.declarer``, ``state.thirds_won``.
+
+For training loops, :mod:`.autoreset` has ``auto_reset(env)`` (a step that deals the next
+deal when one ends), ``init_batch`` and ``random_legal_action``.
+
 Modules: :mod:`.state` (the record of arrays), :mod:`.tables` (the static rules as arrays),
 :mod:`.engine` (deal, moves, legal mask, payments), :mod:`.observe` (the observation),
-:mod:`.env` (``MediatoreJax``).
+:mod:`.env` (``MediatoreJax``), :mod:`.autoreset`. The Python engine
+(``mediatore_env.mediatore.game.Deal``) is the reference for every behaviour:
+``tests/test_jax_differential.py`` holds the two equal move by move.
 """
 
 from .env import MediatoreJax

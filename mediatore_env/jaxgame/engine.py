@@ -1,11 +1,12 @@
 """The deal as pure JAX functions: the deal of a pack, the moves of every phase, the legal
-mask, the payments. A transcription of :class:`~mediatore_env.mediatore.game.Deal` (the
-functions carry the names of its methods: ``_bid``, ``_call``, ``_take_monte``, ``_start_play``,
-``_play``, ``_score``), written over the arrays of :class:`.state.State`.
+mask, the payments. A transcription of :class:`~mediatore_env.mediatore.game.Deal` over the
+arrays of :class:`.state.State`; the comments of :func:`_apply` name the Deal method each part
+transcribes (``_bid``, ``_call``, ``_take_monte``, ``_start_play``, ``_play``, ``_score``).
 
-No Python ``if`` looks at a traced value: each phase's move is a branch of ``lax.switch`` on the
-phase (under ``vmap`` every branch runs and the phase selects), and inside a branch choices
-are ``jnp.where``. Python branches only on the rules, which are static (:mod:`.tables`).
+No Python ``if`` looks at a traced value: a move is applied by one branch-free function for
+every phase (each field computed once with ``jnp.where`` from flags of the phase), so a batch
+of deals in mixed phases costs one pass under ``vmap``. Python branches only on the rules,
+which are static (:mod:`.tables`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 from ..core.cards import LAST_TRICK_THIRDS, NUM_CARDS
 from ..mediatore.game import DEAL_ORDER
-from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE,
-                               GIVE_BASE, HAND_SIZE, NUM_MOVES, NUM_TRICKS, PLAY, PLAY_BASE,
+from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, HAND_SIZE,
+                               NUM_MOVES, NUM_TRICKS, PLAY, PLAY_BASE,
                                WIN_THIRDS)
 from ..mediatore.rules import CHIAMO, MEDIATORE, NUM_SIGNALS, SOLO
 from .state import State
@@ -29,16 +29,12 @@ _I32 = jnp.int32
 _NONE = -1
 _SEATS = np.arange(4)
 _CARDS = np.arange(NUM_CARDS)
-_MOVES = np.arange(NUM_MOVES)
 _SIGNAL_ROW = np.arange(NUM_SIGNALS)[:, None]
+_BIDS = np.arange(CALL_BASE)            # pass and the bids
+_TRICKS = np.arange(NUM_TRICKS)
 # By dealer, the seat receiving each of the 40 cards of the pack (4: the monte).
 _RECEIVER = np.array([list(order) + [4] * (NUM_CARDS - 4 * HAND_SIZE) for order in DEAL_ORDER],
                      np.int32)
-
-
-def _set(mask: jax.Array, card: jax.Array, value) -> jax.Array:
-    """``mask`` (bool[40]) with ``card`` set to ``value``."""
-    return mask.at[card].set(value)
 
 
 # -- the deal ------------------------------------------------------------------------------------
@@ -92,131 +88,24 @@ def init(t: RulesTables, key: jax.Array) -> State:
                           jax.random.randint(dealer_key, (), 0, 4))
 
 
-# -- the moves of each phase (Deal._apply and the methods it calls) -------------------------------
+# -- a move (Deal._apply and the methods it calls) ------------------------------------------------
+#
+# One function for every phase, pgx style: each field of the state is computed once, from
+# flags that say which phase the move is of and what it sets off (the auction won, the
+# exchange done, the play started, the trick complete, the deal over). Under vmap a batch in
+# mixed phases then costs one pass over the state, not one per phase. Sets of cards and seats
+# change by one-hot masks rather than scatters (cheaper on every backend for arrays this small).
 
-def _start_play(t: RulesTables, s: State) -> State:
-    mano = (s.dealer + 1) % 4
-    lead = jnp.where(jnp.asarray(t.leads_first)[s.contract], s.declarer, mano)
-    return s._replace(phase=jnp.asarray(PLAY, _I32), leader=lead, current_player=lead,
-                      trick_leaders=s.trick_leaders.at[0].set(lead))
-
-
-def _take_monte(s: State) -> State:
-    hands = s.hands.at[s.declarer].set(s.hands[s.declarer] | s.monte)
-    return s._replace(hands=hands, monte=jnp.zeros(NUM_CARDS, bool),
-                      phase=jnp.asarray(DISCARD, _I32))
-
-
-def _select(pred: jax.Array, a: State, b: State) -> State:
-    """``a`` where ``pred`` else ``b``, field by field."""
-    return jax.tree.map(lambda x, y: jnp.where(pred, x, y), a, b)
-
-
-def _bid(t: RulesTables, s: State, move: jax.Array) -> State:
-    seat = s.current_player
-    is_pass = move == 0
-    calls = s.calls + 1
-    bids = s.bids.at[jnp.maximum(move - 1, 0), seat].set(s.bids[jnp.maximum(move - 1, 0), seat]
-                                                         | ~is_pass)
-    high_bid = jnp.where(is_pass, s.high_bid, move)
-    high_bidder = jnp.where(is_pass, s.high_bidder, seat)
-    passes = jnp.where(is_pass, s.passes + (s.high_bid > 0), 0)
-    s = s._replace(calls=calls, bids=bids, high_bid=high_bid, high_bidder=high_bidder,
-                   passes=passes, current_player=(seat + 1) % 4)
-    thrown_in = is_pass & (high_bid == 0) & (calls == 4)
-    over = is_pass & (high_bid > 0) & (passes == 3)
-    # _end_auction: the contract decides what comes next.
-    won = s._replace(contract=high_bid, declarer=high_bidder, current_player=high_bidder)
-    to_call = won._replace(phase=jnp.asarray(CALL, _I32))
-    after = _select(high_bid <= MEDIATORE, to_call,
-                    _select(high_bid == SOLO, _take_monte(won), _start_play(t, won)))
-    ended = s._replace(phase=jnp.asarray(END, _I32), current_player=jnp.asarray(_NONE, _I32),
-                       terminated=jnp.asarray(True))
-    return _select(over, after, _select(thrown_in, ended, s))
-
-
-def _call(t: RulesTables, s: State, move: jax.Array) -> State:
-    card = move - CALL_BASE
-    held = s.hands[:, card]
-    holder = jnp.where(held.any(), jnp.argmax(held), _NONE).astype(_I32)
-    declarer = s.declarer
-    s = s._replace(called_card=card, holder=holder)
-    other = (holder != _NONE) & (holder != declarer)
-    # Chiamo: the holder, if another seat, is the partner.
-    chiamo = s._replace(partner=jnp.where(other, holder, _NONE))
-    chiamo = _take_monte(chiamo) if t.chiamo_monte else _start_play(t, chiamo)
-    # Mediatore: the holder, if another seat, gives the card openly.
-    giver = jnp.where(other, holder, _NONE)
-    hands = s.hands.at[jnp.maximum(holder, 0), card].set(s.hands[jnp.maximum(holder, 0), card]
-                                                        & ~other)
-    hands = hands.at[declarer, card].set(hands[declarer, card] | other)
-    mediatore = _take_monte(s._replace(giver=giver, hands=hands))
-    return _select(s.contract == CHIAMO, chiamo, mediatore)
-
-
-def _discard(t: RulesTables, s: State, move: jax.Array) -> State:
-    card = move - DISCARD_BASE
-    seat = s.current_player
-    hands = s.hands.at[seat, card].set(False)
-    discards = _set(s.discards, card, True)
-    s = s._replace(hands=hands, discards=discards)
-    done = discards.sum() == 4
-    exchanged = s._replace(monte=discards)
-    after = _select(exchanged.giver != _NONE, exchanged._replace(phase=jnp.asarray(GIVE, _I32)),
-                    _start_play(t, exchanged))
-    return _select(done, after, s)
-
-
-def _give(t: RulesTables, s: State, move: jax.Array) -> State:
-    card = move - GIVE_BASE
-    hands = s.hands.at[s.current_player, card].set(False)
-    hands = hands.at[s.giver, card].set(True)
-    return _start_play(t, s._replace(hands=hands, given_back=card))
+def _one_hot(index: jax.Array, size: int) -> jax.Array:
+    """bool[size]: True at ``index`` (none when ``index`` is -1 or out of range)."""
+    return jnp.arange(size) == index
 
 
 def _trick_winner(leader: jax.Array, cards: jax.Array) -> jax.Array:
-    """core.tricks.trick_winner: the highest card of the suit led."""
-    suits = jnp.asarray(SUIT_OF_CARD)[cards]
+    """core.tricks.trick_winner: the seat that played the highest card of the suit led."""
+    suits = cards // 10
     strength = jnp.where(suits == suits[0], cards, -1)
     return (leader + jnp.argmax(strength)) % 4
-
-
-def _play(t: RulesTables, s: State, move: jax.Array) -> State:
-    signal = (move - PLAY_BASE) // NUM_CARDS
-    card = (move - PLAY_BASE) % NUM_CARDS
-    seat = s.current_player
-    done = s.tricks_done
-    lead = s.trick_len == 0
-    trick_cards = s.trick_cards.at[s.trick_len].set(card)
-    s = s._replace(
-        hands=s.hands.at[seat, card].set(False),
-        card_seat=s.card_seat.at[card].set(seat),
-        card_trick=s.card_trick.at[card].set(done),
-        called_played_by=jnp.where(card == s.called_card, seat, s.called_played_by),
-        trick_cards=trick_cards,
-        trick_len=s.trick_len + 1,
-        trick_signals=s.trick_signals.at[done].set(jnp.where(lead, signal,
-                                                             s.trick_signals[done])),
-        current_player=(seat + 1) % 4,
-    )
-    # The fourth card: the trick is won and leaves the table.
-    winner = _trick_winner(s.leader, trick_cards)
-    points = jnp.asarray(POINTS_OF)[trick_cards].sum()
-    next_done = done + 1
-    closed = s._replace(
-        trick_winners=s.trick_winners.at[done].set(winner),
-        thirds_won=s.thirds_won.at[winner].add(points),
-        tricks_won=s.tricks_won.at[winner].add(1),
-        trick_cards=jnp.full(4, _NONE, _I32),
-        trick_len=jnp.asarray(0, _I32),
-        tricks_done=next_done,
-        leader=winner,
-        current_player=winner,
-        trick_leaders=s.trick_leaders.at[jnp.minimum(next_done, NUM_TRICKS - 1)].set(
-            jnp.where(next_done < NUM_TRICKS, winner, s.trick_leaders[NUM_TRICKS - 1])),
-    )
-    closed = _select(next_done == NUM_TRICKS, _score(t, closed, winner), closed)
-    return _select(s.trick_len == 4, closed, s)
 
 
 def payments(t: RulesTables, contract, declarer, partner, giver, won, capotto) -> jax.Array:
@@ -235,24 +124,123 @@ def payments(t: RulesTables, contract, declarer, partner, giver, won, capotto) -
     return jnp.where(won, pay, -pay)
 
 
-def _score(t: RulesTables, s: State, last_winner: jax.Array) -> State:
-    """Deal._score: the monte and the last trick to the last trick's winner, then payment."""
-    monte_thirds = jnp.where(s.monte, jnp.asarray(POINTS_OF), 0).sum()
-    thirds = s.thirds_won.at[last_winner].add(LAST_TRICK_THIRDS + monte_thirds)
-    side = (_SEATS == s.declarer) | (_SEATS == s.partner)
-    side_thirds = jnp.where(side, thirds, 0).sum()
-    side_tricks = jnp.where(side, s.tricks_won, 0).sum()
-    capotto = (side_tricks == 0) | (side_tricks == NUM_TRICKS)
-    pay = payments(t, s.contract, s.declarer, s.partner, s.giver,
-                   side_thirds >= WIN_THIRDS, capotto)
-    return s._replace(thirds_won=thirds, rewards=pay.astype(jnp.float32),
-                      phase=jnp.asarray(END, _I32), current_player=jnp.asarray(_NONE, _I32),
-                      terminated=jnp.asarray(True))
+def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
+    """The state after the seat to move plays ``move``, known to be legal (Deal._apply)."""
+    seat = s.current_player
+    phase = s.phase
+    bidding, calling = phase == AUCTION, phase == CALL
+    discarding, giving, playing = phase == DISCARD, phase == GIVE, phase == PLAY
+    card = (move - CALL_BASE) % NUM_CARDS      # the card of a call, discard, give or play
+    card_bit = _one_hot(card, NUM_CARDS)
+    seat_bit = _one_hot(seat, 4)
+
+    # Deal._bid: a bid or a pass; four passes throw the deal in, three after a bid end it.
+    bid = bidding & (move != 0)
+    passed = bidding & (move == 0)
+    bids = s.bids | (bid & _one_hot(move - 1, 5)[:, None] & seat_bit[None, :])
+    calls = s.calls + bidding
+    high_bid = jnp.where(bid, move, s.high_bid)
+    high_bidder = jnp.where(bid, seat, s.high_bidder)
+    passes = jnp.where(bid, 0, s.passes + (passed & (s.high_bid > 0)))
+    thrown_in = passed & (high_bid == 0) & (calls == 4)
+    auction_won = passed & (high_bid > 0) & (passes == 3)
+    # Deal._end_auction.
+    contract = jnp.where(auction_won, high_bid, s.contract)
+    declarer = jnp.where(auction_won, high_bidder, s.declarer)
+    declarer_bit = _one_hot(declarer, 4)
+
+    # Deal._call: Chiamo's holder of the called card is the partner, Mediatore's gives it.
+    held = (s.hands & card_bit[None, :]).any(axis=1) & calling
+    holder = jnp.where(held.any(), jnp.argmax(held), _NONE)
+    other = held.any() & (holder != declarer)
+    chiamo = contract == CHIAMO
+    called_card = jnp.where(calling, card, s.called_card)
+    partner = jnp.where(calling & chiamo & other, holder, s.partner)
+    handed = calling & ~chiamo & other
+    giver = jnp.where(handed, holder, s.giver)
+    hands = s.hands ^ (handed & card_bit[None, :] & (held | declarer_bit)[:, None])
+
+    # Deal._take_monte: Solo at once, Mediatore and (unless blind) Chiamo after the call.
+    takes = (auction_won & (contract == SOLO)) | (calling & (~chiamo | t.chiamo_monte))
+    hands = hands | (takes & declarer_bit[:, None] & s.monte[None, :])
+
+    # The exchange: a discard, the give back; a card played leaves the hand too.
+    hands = hands & ~((discarding | giving | playing) & seat_bit[:, None] & card_bit[None, :])
+    hands = hands | (giving & _one_hot(s.giver, 4)[:, None] & card_bit[None, :])
+    discards = s.discards | (discarding & card_bit)
+    exchanged = discarding & (discards.sum() == 4)
+    monte = jnp.where(exchanged, discards, jnp.where(takes, False, s.monte))
+    given_back = jnp.where(giving, card, s.given_back)
+
+    # Deal._start_play.
+    starts = ((auction_won & (contract >= 4)) | (calling & chiamo & (not t.chiamo_monte))
+              | (exchanged & (giver == _NONE)) | giving)
+    mano = (s.dealer + 1) % 4
+    first = jnp.where(jnp.asarray(t.leads_first)[contract], declarer, mano)
+
+    # Deal._play: the card to the trick; the fourth card wins it for the best of the suit led.
+    signal = (move - PLAY_BASE) // NUM_CARDS
+    done = s.tricks_done
+    lead = playing & (s.trick_len == 0)
+    place = playing & _one_hot(s.trick_len, 4)
+    trick_cards = jnp.where(place, card, s.trick_cards)
+    trick_len = s.trick_len + playing
+    card_seat = jnp.where(playing & card_bit, seat, s.card_seat)
+    card_trick = jnp.where(playing & card_bit, done, s.card_trick)
+    trick_bit = _one_hot(done, NUM_TRICKS)
+    trick_signals = jnp.where(lead & trick_bit, signal, s.trick_signals)
+    called_played_by = jnp.where(playing & (card == s.called_card), seat, s.called_played_by)
+    closes = trick_len == 4
+    winner = _trick_winner(s.leader, trick_cards)
+    winner_bit = _one_hot(winner, 4) & closes
+    trick_winners = jnp.where(closes & trick_bit, winner, s.trick_winners)
+    points = jnp.asarray(POINTS_OF)[trick_cards].sum()
+    thirds_won = s.thirds_won + jnp.where(winner_bit, points, 0)
+    tricks_won = s.tricks_won + winner_bit
+    tricks_done = done + closes
+    next_bit = _one_hot(tricks_done, NUM_TRICKS) & closes
+    trick_leaders = jnp.where(starts & (_TRICKS == 0), first,
+                              jnp.where(next_bit, winner, s.trick_leaders))
+    leader = jnp.where(starts, first, jnp.where(closes, winner, s.leader))
+
+    # Deal._score: the monte and the last trick to the last trick's winner, then payment.
+    scored = closes & (tricks_done == NUM_TRICKS)
+    monte_thirds = jnp.where(monte, jnp.asarray(POINTS_OF), 0).sum()
+    thirds_won = thirds_won + jnp.where(scored & winner_bit, LAST_TRICK_THIRDS + monte_thirds, 0)
+    side = (_SEATS == declarer) | (_SEATS == partner)
+    side_tricks = jnp.where(side, tricks_won, 0).sum()
+    pay = payments(t, contract, declarer, partner, giver,
+                   jnp.where(side, thirds_won, 0).sum() >= WIN_THIRDS,
+                   (side_tricks == 0) | (side_tricks == NUM_TRICKS))
+    ended = thrown_in | scored
+
+    # Who moves next, and in which phase.
+    to_move = jnp.where(bidding | playing, (seat + 1) % 4, seat)
+    to_move = jnp.where(auction_won, declarer, to_move)
+    to_move = jnp.where(starts, first, jnp.where(closes, winner, to_move))
+    to_move = jnp.where(ended, _NONE, to_move)
+    next_phase = jnp.where(contract <= MEDIATORE, CALL, DISCARD)   # after the auction
+    new_phase = jnp.where(auction_won, next_phase, phase)
+    new_phase = jnp.where(takes, DISCARD, new_phase)
+    new_phase = jnp.where(exchanged & (giver != _NONE), GIVE, new_phase)
+    new_phase = jnp.where(starts, PLAY, new_phase)
+    new_phase = jnp.where(ended, END, new_phase)
+    return s._replace(
+        current_player=to_move.astype(_I32), rewards=jnp.where(scored, pay, 0).astype(jnp.float32),
+        terminated=ended, phase=new_phase.astype(_I32), hands=hands, monte=monte, bids=bids,
+        calls=calls, high_bid=high_bid, high_bidder=high_bidder, passes=passes,
+        contract=contract, declarer=declarer, called_card=called_card,
+        holder=jnp.where(calling, holder, s.holder).astype(_I32), partner=partner.astype(_I32),
+        giver=giver.astype(_I32), given_back=given_back, discards=discards, leader=leader,
+        trick_cards=jnp.where(closes, _NONE, trick_cards), trick_len=jnp.where(closes, 0, trick_len),
+        tricks_done=tricks_done, trick_leaders=trick_leaders, trick_signals=trick_signals,
+        trick_winners=trick_winners, card_seat=card_seat, card_trick=card_trick,
+        thirds_won=thirds_won, tricks_won=tricks_won, called_played_by=called_played_by)
 
 
 # -- the legal moves (Deal.legal_moves) -----------------------------------------------------------
 
-def _top_two_out(t: RulesTables, s: State) -> tuple[jax.Array, jax.Array]:
+def _top_two_out(s: State) -> tuple[jax.Array, jax.Array]:
     """For each card led, the highest and the second-highest card of its suit not yet played
     and not the card itself (rules._holds_highest, _holds_second), -1 when there is none."""
     out = (s.card_seat == _NONE).reshape(4, 10)
@@ -287,7 +275,7 @@ def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
              LAST_OF_SUIT: in_suit == 1,
              LOW_KEPT: low_in_suit - LOW_OF_CARD > 0}
     if {HOLDS_HIGHEST, HOLDS_SECOND} & set(kinds.values()):
-        highest, second = _top_two_out(t, s)
+        highest, second = _top_two_out(s)
         truth[HOLDS_HIGHEST] = (highest != _NONE) & hand[jnp.maximum(highest, 0)]
         truth[HOLDS_SECOND] = (second != _NONE) & hand[jnp.maximum(second, 0)]
     for signal, kind in kinds.items():
@@ -296,37 +284,23 @@ def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
 
 
 def legal_action_mask(t: RulesTables, s: State) -> jax.Array:
-    """bool[486]: the legal moves of the seat to move (all False once the deal is over)."""
-    seat = jnp.maximum(s.current_player, 0)
-    hand = s.hands[seat]
+    """bool[486]: the legal moves of the seat to move (all False once the deal is over). Built
+    as the blocks of the move ids (bids, calls, discards, gives, plays), each on in its phase."""
     phase = s.phase
-    moves = jnp.asarray(_MOVES)
-    auction = (moves == 0) | ((moves > s.high_bid) & (moves <= t.top_contract))
-    call = jnp.zeros(CALL_BASE, bool)
-    call = jnp.concatenate([call, jnp.asarray(t.callable_cards)])
-    declarer_hand = s.hands[jnp.maximum(s.declarer, 0)]
-    # Plays: a follow must be of the suit led if the hand holds one; a lead may carry signals.
-    led_suit = jnp.maximum(s.trick_cards[0], 0) // 10
-    follow = hand & jnp.asarray(SUIT_MASK)[led_suit]
-    follow = jnp.where(follow.any(), follow, hand)
+    hand = (s.hands & _one_hot(s.current_player, 4)[:, None]).any(axis=0)
+    declarer_hand = (s.hands & _one_hot(s.declarer, 4)[:, None]).any(axis=0)
+    bids = (phase == AUCTION) & ((_BIDS == 0) | ((_BIDS > s.high_bid) & (_BIDS <= t.top_contract)))
+    calls = (phase == CALL) & jnp.asarray(t.callable_cards)
+    discards = (phase == DISCARD) & declarer_hand
+    gives = (phase == GIVE) & declarer_hand
+    # Plays: a follow must be of the suit led if the hand holds one; only a lead has signals.
     following = s.trick_len > 0
-    plain = jnp.where(following, follow, hand)
-    # Only a lead carries a signal: a follow has row 0 (no signal) alone.
+    led = jnp.asarray(SUIT_MASK)[jnp.maximum(s.trick_cards[0], 0) // 10]
+    follow = hand & led
+    plain = jnp.where(following & follow.any(), follow, hand)
     signals = _lead_signals(t, s, hand) & ((_SIGNAL_ROW == 0) | ~following)
-    plays = (signals & plain[None, :]).reshape(-1)
-
-    def block(base, cards):
-        return jnp.zeros(NUM_MOVES, bool).at[base:base + cards.shape[0]].set(cards)
-
-    by_phase = jnp.stack([
-        auction,
-        block(0, call),
-        block(DISCARD_BASE, declarer_hand),
-        block(GIVE_BASE, declarer_hand),
-        block(PLAY_BASE, plays),
-        jnp.zeros(NUM_MOVES, bool),
-    ])
-    return by_phase[phase]
+    plays = (phase == PLAY) & signals & plain[None, :]
+    return jnp.concatenate([bids, calls, discards, gives, plays.reshape(-1)])
 
 
 # -- a step ---------------------------------------------------------------------------------------
@@ -336,19 +310,16 @@ def step(t: RulesTables, s: State, action: jax.Array) -> State:
     is, with zero rewards. An illegal action ends the deal: its mover pays
     ``RulesTables.illegal_penalty`` (the largest payment of the rules) to each other seat."""
     action = jnp.asarray(action, _I32)
-    legal = s.legal_action_mask[jnp.clip(action, 0, NUM_MOVES - 1)] & (action >= 0) & (
-        action < NUM_MOVES)
-    done = s.terminated
-    s = s._replace(rewards=jnp.zeros(4, jnp.float32))
     move = jnp.clip(action, 0, NUM_MOVES - 1)
-    branches = [lambda st, m, f=f: f(t, st, m) for f in (_bid, _call, _discard, _give, _play)]
-    branches.append(lambda st, m: st)
-    played = lax.switch(jnp.clip(s.phase, 0, END), branches, s, move)
-    played = played._replace(_step_count=s._step_count + 1)
+    legal = s.legal_action_mask[move] & (action == move)
+    played = _apply(t, s, move)
     played = played._replace(legal_action_mask=legal_action_mask(t, played))
     penalty = jnp.where(_SEATS == s.current_player, -3.0, 1.0) * t.illegal_penalty
     refused = s._replace(
         rewards=penalty.astype(jnp.float32), terminated=jnp.asarray(True),
         current_player=jnp.asarray(_NONE, _I32), phase=jnp.asarray(END, _I32),
-        legal_action_mask=jnp.zeros(NUM_MOVES, bool), _step_count=s._step_count + 1)
-    return _select(done, s, _select(legal, played, refused))
+        legal_action_mask=jnp.zeros(NUM_MOVES, bool))
+    done = s._replace(rewards=jnp.zeros(4, jnp.float32))
+    out = jax.tree.map(lambda a, b, c: jnp.where(s.terminated, a, jnp.where(legal, b, c)),
+                       done, played, refused)
+    return out._replace(_step_count=s._step_count + ~s.terminated)

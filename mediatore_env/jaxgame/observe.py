@@ -62,23 +62,33 @@ def _cards(mask: jax.Array) -> jax.Array:
     return mask.astype(_F32)
 
 
+def _lookup(table: np.ndarray, index: jax.Array) -> jax.Array:
+    """``table[index]`` for a small table, as a one-hot sum (a gather costs more under vmap)."""
+    return jnp.where(np.arange(len(table)) == index[..., None], table, 0.0).sum(axis=-1)
+
+
 def observe(t: RulesTables, s: State, seat) -> jax.Array:
     """float32[2132]: the observation of ``seat`` (codec.reference.write_observation)."""
     me = jnp.asarray(seat, jnp.int32)
-    seats = (me + jnp.arange(4)) % 4          # absolute seat by relative seat
+
+    def rel_seat(abs_seat):
+        """``abs_seat`` as the observer sees it (-1 stays -1)."""
+        return jnp.where(abs_seat == _NONE, _NONE, (abs_seat - me) % 4)
 
     def rel(abs_seat):
         """One-hot of ``abs_seat`` as the observer sees it (all 0 for -1)."""
-        return _one_hot(jnp.where(abs_seat == _NONE, _NONE, (abs_seat - me) % 4), 4)
+        return _one_hot(rel_seat(abs_seat), 4)
 
+    # rotation[r, a]: relative seat r is absolute seat a.
+    rotation = (me + np.arange(4)[:, None]) % 4 == np.arange(4)[None, :]
     blocks = {}
     blocks["rules"] = jnp.asarray(t.rules_block)
     blocks["dealer"] = rel(s.dealer)
     blocks["phase"] = _one_hot(s.phase, 6)
     blocks["to_move"] = rel(s.current_player)
-    blocks["hand"] = _cards(s.hands[me])
+    blocks["hand"] = _cards((s.hands & (np.arange(4) == me)[:, None]).any(axis=0))
     # bids[contract - 1, seat], seats rotated to the observer's.
-    blocks["auction"] = _cards(s.bids[:, seats]).reshape(-1)
+    blocks["auction"] = _cards((s.bids[:, None, :] & rotation[None, :, :]).any(axis=2)).reshape(-1)
     has_contract = s.contract != 0
     blocks["contract"] = _one_hot(s.contract - 1, 5)
     blocks["declarer"] = rel(jnp.where(has_contract, s.declarer, _NONE))
@@ -91,7 +101,7 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
         jnp.stack([alone == _ALONE, alone == _NOT_ALONE]).astype(_F32), rel(partner)])
 
     # SeatView.monte_seen: after the call (Chiamo, Mediatore) or the auction, by the rules.
-    who = jnp.asarray(t.monte_seen)[s.contract]
+    who = _lookup(t.monte_seen, s.contract)
     looked = has_contract & ~(((s.contract == CHIAMO) | (s.contract == MEDIATORE))
                               & (s.called_card == _NONE))
     sees = looked & ((who == MONTE_ALL) | ((who == MONTE_DECLARER) & (me == s.declarer)))
@@ -104,12 +114,11 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
 
     # The sides' thirds, once the observer knows the sides.
     thirds = s.thirds_won
-    ours = thirds[jnp.maximum(s.declarer, 0)] + jnp.where(
-        partner != _NONE, thirds[jnp.maximum(partner, 0)], 0)
+    side = (np.arange(4) == s.declarer) | ((np.arange(4) == partner) & (partner != _NONE))
+    ours = jnp.where(side, thirds, 0).sum()
     sides_known = (alone == _ALONE) | (partner != _NONE)
-    values = jnp.asarray(THIRDS_VALUE)
-    blocks["side_thirds"] = jnp.where(sides_known, jnp.stack([values[ours],
-                                                              values[thirds.sum() - ours]]), 0.0)
+    blocks["side_thirds"] = jnp.where(
+        sides_known, _lookup(THIRDS_VALUE, jnp.stack([ours, thirds.sum() - ours])), 0.0)
 
     # The play. Slot of each card played: its trick, or the table while the trick is on it.
     played = s.card_seat != _NONE
@@ -118,24 +127,27 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
     finished = _TRICK < s.tricks_done
     signal_of_slot = jnp.concatenate([
         jnp.where(finished, s.trick_signals, _NONE),
-        jnp.where(on_table, s.trick_signals[jnp.minimum(s.tricks_done, NUM_TRICKS - 1)],
-                  _NONE)[None]])
-    blocks["signals"] = (jnp.arange(NUM_SIGNALS)[None, :] == signal_of_slot[:, None]).astype(
+        jnp.where(on_table, (s.trick_signals * (_TRICK == s.tricks_done)).sum(), _NONE)[None]])
+    blocks["signals"] = (np.arange(NUM_SIGNALS)[None, :] == signal_of_slot[:, None]).astype(
         _F32).reshape(-1)
+    # By relative seat: the cards played, as 40 * slot + card, in one compare over [seat *
+    # 10 + slot, card]; the slots led and won; thirds and tricks taken.
     card_slot = jnp.where(s.card_trick == s.tricks_done, TABLE, s.card_trick)
+    code = jnp.where(played, rel_seat(s.card_seat) * SLOTS + card_slot, _NONE)
+    cards = (code[None, :] == np.arange(4 * SLOTS)[:, None]).reshape(4, SLOTS * NUM_CARDS)
     leader_of_slot = jnp.concatenate([jnp.where(finished, s.trick_leaders, _NONE),
                                       jnp.where(on_table, s.leader, _NONE)[None]])
     winner_of_slot = jnp.where(finished, s.trick_winners, _NONE)
-    for r in range(4):
-        who = seats[r]
-        cards = (played & (s.card_seat == who))[None, :] & (_SLOT[:, None] == card_slot[None, :])
-        blocks[f"seat_{r}"] = jnp.concatenate([
-            _cards(cards).reshape(-1),
-            _cards(leader_of_slot == who),
-            _cards(winner_of_slot == who),
-            jnp.asarray(THIRDS_VALUE)[thirds[who]][None],
-            jnp.asarray(TRICKS_VALUE)[s.tricks_won[who]][None],
-        ])
-    out = jnp.concatenate([blocks[name] for name, _, _ in LAYOUT])
+    relative = np.arange(4)[:, None]
+    thirds_rel = jnp.where(rotation, thirds[None, :], 0).sum(axis=1)
+    tricks_rel = jnp.where(rotation, s.tricks_won[None, :], 0).sum(axis=1)
+    by_seat = jnp.concatenate([
+        _cards(cards),
+        _cards(rel_seat(leader_of_slot)[None, :] == relative),
+        _cards(rel_seat(winner_of_slot)[None, :] == relative),
+        _lookup(THIRDS_VALUE, thirds_rel)[:, None],
+        _lookup(TRICKS_VALUE, tricks_rel)[:, None],
+    ], axis=1)
+    out = jnp.concatenate([blocks[name] for name, _, _ in LAYOUT[:-4]] + [by_seat.reshape(-1)])
     assert out.shape == (OBSERVATION_SIZE,)
     return out

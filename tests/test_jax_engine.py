@@ -1,0 +1,88 @@
+"""The pieces of the JAX engine (mediatore_env.jaxgame) checked exhaustively against the
+Python rules they transcribe, where random deals would reach a case only by chance: every
+payment of both schedules, and the signals allowed with every lead of random hands after
+random play under every signal code. The whole deal is held equal to the Python engine by
+tests/test_jax_differential.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+
+from mediatore_env.core.cards import NUM_CARDS, bit, cards_of  # noqa: E402
+from mediatore_env.jaxgame import MediatoreJax, engine  # noqa: E402
+from mediatore_env.mediatore.rules import (CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS,  # noqa: E402
+                                           Rules, allowed_signals, payments)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(capotto_bonus=False), Rules.preset("low")],
+                         ids=["standard", "no_bonus", "low"])
+def test_payments_equal_the_rules_payments_in_every_case(rules):
+    env = MediatoreJax(rules)
+    cases = []
+    for contract in CONTRACTS:
+        if contract > rules.top_contract:
+            continue
+        for declarer in range(4):
+            partners = [None] + [s for s in range(4) if s != declarer] if contract == CHIAMO else [None]
+            givers = [None] + [s for s in range(4) if s != declarer] if contract == MEDIATORE else [None]
+            for partner, giver, won, capotto in itertools.product(partners, givers, (True, False),
+                                                                  (True, False)):
+                cases.append((contract, declarer, partner, giver, won, capotto))
+    columns = [jnp.asarray([-1 if v is None else v for v in column]) for column in zip(*cases)]
+    got = np.asarray(jax.jit(jax.vmap(lambda *a: engine.payments(env.tables, *a)))(*columns))
+    expected = np.array([payments(rules, *case) for case in cases])
+    assert np.array_equal(got, expected)
+    assert (got.sum(axis=1) == 0).all()
+
+
+def random_position(rng: random.Random) -> tuple[int, int]:
+    """A hand of 1..9 cards and a set of cards played before it (disjoint), as bitsets."""
+    cards = list(range(NUM_CARDS))
+    rng.shuffle(cards)
+    size = rng.randint(1, 9)
+    played = rng.randint(0, 4 * (9 - size))
+    hand = sum(bit(c) for c in cards[:size])
+    return hand, sum(bit(c) for c in cards[size:size + played])
+
+
+@pytest.mark.parametrize("code", ["standard", "no_striscio", "off", "alternative"])
+def test_lead_signals_equal_the_rules_allowed_signals(code):
+    """For 300 random hands after random play: with each card of the hand, the signals the
+    JAX lead mask allows are exactly rules.allowed_signals."""
+    env = MediatoreJax(Rules(signals=code))
+    rng = random.Random(code)
+    positions = [random_position(rng) for _ in range(300)]
+
+    def as_bools(mask):
+        return np.array([mask >> c & 1 for c in range(NUM_CARDS)], bool)
+
+    hands = jnp.asarray([as_bools(h) for h, _ in positions])
+    # The engine reads the cards played from card_seat (-1: not played).
+    state = jax.vmap(env.init_from_pack)(jnp.tile(jnp.arange(NUM_CARDS), (len(positions), 1)),
+                                         jnp.zeros(len(positions), jnp.int32))
+    card_seat = jnp.asarray([np.where(as_bools(p), 0, -1) for _, p in positions], jnp.int32)
+    state = state._replace(card_seat=card_seat)
+    allowed = np.asarray(jax.jit(jax.vmap(
+        lambda s, h: engine._lead_signals(env.tables, s, h)))(state, hands))
+    for i, (hand, played) in enumerate(positions):
+        for card in cards_of(hand):
+            expected = {0, *allowed_signals(code, hand, card, played)}
+            got = {signal for signal in range(NUM_SIGNALS) if allowed[i, signal, card]}
+            assert got == expected, (code, hand, played, card)
+
+
+def test_importing_the_package_imports_no_jax():
+    code = ("import sys, mediatore_env, mediatore_env.envs.mediatore_v0\n"
+            "print('jax' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
