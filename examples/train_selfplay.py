@@ -211,7 +211,8 @@ def seat_advantages(traj: Transition, last_values, gae_lambda: float):
     return adv
 
 
-_made: dict = {}  # (id(env), cfg) -> (env, (init, run)): a second run in one process compiles nothing
+# (id(env), cfg) -> (env, (init, run)): a second run in one process compiles nothing
+_made: dict = {}
 _compiled: dict = {}  # (run, updates per call) -> run compiled for them (timed apart)
 
 
@@ -382,12 +383,11 @@ def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
         raise ValueError(f"{path}: not a checkpoint of train_selfplay.py")
     params = {k: jnp.asarray(a[k]) for k in network_keys(hidden_count(a))}
     check_shapes({k: np.asarray(v) for k, v in params.items()}, str(path))
-    if jax.tree_util.tree_map(jnp.shape, params) != jax.tree_util.tree_map(jnp.shape,
-                                                                          runner.params):
-        raise ValueError(f"{path}: its network has hidden layers "
-                         f"{[a[f'layer{i}/b'].size for i in range(hidden_count(a))]}, not "
-                         f"{[runner.params[f'layer{i}/b'].size for i in range(hidden_count(runner.params))]}"
-                         " (give the same --hidden)")
+    def widths(p):
+        return [int(np.size(p[f"layer{i}/b"])) for i in range(hidden_count(p))]
+    if widths(params) != widths(runner.params):
+        raise ValueError(f"{path}: its network has hidden layers {widths(params)}, not "
+                         f"{widths(runner.params)} (give the same --hidden)")
     leaves, tree = jax.tree_util.tree_flatten(runner.opt_state)
     opt_state = jax.tree_util.tree_unflatten(
         tree, [jnp.asarray(a[f"opt/{i}"], leaf.dtype) for i, leaf in enumerate(leaves)])
