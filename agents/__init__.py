@@ -9,6 +9,8 @@ name           agent
 ``random``     :class:`RandomAgent`: uniform legal moves; bids one step up with probability 0.2
 ``greedy``     :class:`GreedyAgent`: heuristic bidding, calling, exchange and card play
 ``pimc``       :class:`PIMCAgent`: card play by sampled worlds solved double dummy, the rest greedy
+``selfplay``   :class:`SelfPlayAgent`: a network trained by self-play on the JAX engine, run in
+               numpy (``selfplay:path=network.npz``; default: the shipped network)
 =============  ================================================================================
 
 :func:`make_agent` turns a text into an agent: a name above, with options after a colon
@@ -33,16 +35,18 @@ from .greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePol
                      PlayPolicy)
 from .pimc import PIMCAgent
 from .random_agent import RandomAgent
+from .selfplay import SelfPlayAgent
 
 #: name -> factory taking the options as keyword arguments
 AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "pimc": PIMCAgent,
+    "selfplay": SelfPlayAgent,
 }
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "BiddingPolicy", "CallingPolicy",
-           "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent",
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "SelfPlayAgent", "BiddingPolicy",
+           "CallingPolicy", "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent",
            "load_object", "play_deal"]
 
 

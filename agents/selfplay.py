@@ -1,0 +1,175 @@
+"""SelfPlayAgent: a network trained by self-play on the JAX engine, played with numpy alone.
+
+``examples/train_selfplay.py`` trains one network for all four seats (masked PPO on the
+batched JAX engine) and saves it as a ``.npz`` of plain numpy arrays; this agent reads that
+file and computes the same forward pass in numpy, so playing it needs neither JAX nor torch.
+By name::
+
+    mediatore-bench --agents selfplay pimc pimc pimc           # the shipped network
+    mediatore-bench --agents selfplay:path=runs/selfplay/checkpoint.npz greedy greedy greedy
+    mediatore-play --agents selfplay selfplay selfplay
+
+or in Python (the tournament, :func:`agents.base.play_deal`, the PettingZoo environment as
+in :mod:`agents.base`)::
+
+    from agents.selfplay import SelfPlayAgent
+    from agents.tournament import run_tournament
+    result = run_tournament([SelfPlayAgent(), "greedy", "greedy", "greedy"], deals=1000)
+
+**The network** (``NETWORK_FORMAT``): the seat's observation (the 2132 floats of
+:mod:`mediatore_env.codec.observation`, which the JAX engine writes bit for bit) through
+hidden layers ``h = relu(x @ W + b)``, then two heads on the last hidden layer: the action
+logits (486, one per move id of :mod:`mediatore_env.mediatore.moves`) and the value (the
+seat's expected scaled payment). The file holds ``layer{i}/w``, ``layer{i}/b``, ``policy/w``,
+``policy/b``, ``value/w``, ``value/b`` (float32), ``format`` and ``meta`` (a JSON text: how
+it was trained and measured). A training checkpoint holds the same keys and more (optimiser
+state, opponent pool), which the agent ignores, so ``path=`` takes either.
+
+**Playing**: the logits of the legal moves only; the highest one (``deterministic=True``, the
+default) or a draw from their softmax with a generator seeded by :meth:`reset`.
+
+**The shipped network** (``DEFAULT_PATH``, ``agents/data/selfplay.npz``) is a CPU smoke-level
+network: a short training run on two shared CPU cores, not the headline run on an
+accelerator. Its ``meta`` and docs/training.md give its measured figures.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from mediatore_env.codec.layout import OBSERVATION_SIZE
+from mediatore_env.codec.observation import Encoder
+from mediatore_env.mediatore.moves import NUM_MOVES
+
+from .base import Agent
+
+NETWORK_FORMAT = "mediatore-selfplay-mlp-v1"
+DEFAULT_PATH = Path(__file__).resolve().parent / "data" / "selfplay.npz"
+
+
+def network_keys(hidden_layers: int) -> list[str]:
+    """The array names of a network with ``hidden_layers`` hidden layers, input to output."""
+    keys = [f"layer{i}/{p}" for i in range(hidden_layers) for p in ("w", "b")]
+    return keys + ["policy/w", "policy/b", "value/w", "value/b"]
+
+
+def hidden_count(arrays) -> int:
+    """How many hidden layers the arrays (a dict or an open npz) hold."""
+    n = 0
+    while f"layer{n}/w" in arrays:
+        n += 1
+    return n
+
+
+def load_network(path) -> tuple[dict[str, np.ndarray], dict]:
+    """``(params, meta)`` of a saved network or checkpoint: the network's float32 arrays by name
+    and the JSON ``meta``. Raises ``ValueError`` naming the file when it is missing, not an
+    npz, not of ``NETWORK_FORMAT`` or not shaped as a network of this game."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise ValueError(f"SelfPlayAgent: no network at {path!r} (path= takes a .npz written by "
+                         "examples/train_selfplay.py, e.g. runs/selfplay/network.npz)")
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            arrays = {k: f[k] for k in f.files}
+    except (OSError, ValueError) as e:
+        raise ValueError(f"SelfPlayAgent: {path!r} is not a readable .npz: {e}") from None
+    fmt = str(arrays.get("format", ""))
+    if fmt != NETWORK_FORMAT:
+        raise ValueError(f"SelfPlayAgent: {path!r} is not a self-play network (format {fmt!r}, "
+                         f"expected {NETWORK_FORMAT!r})")
+    keys = network_keys(hidden_count(arrays))
+    missing = [k for k in keys if k not in arrays]
+    if missing:
+        raise ValueError(f"SelfPlayAgent: {path!r} lacks arrays {missing}")
+    params = {k: arrays[k].astype(np.float32) for k in keys}
+    check_shapes(params, path)
+    meta = json.loads(str(arrays["meta"])) if "meta" in arrays else {}
+    return params, meta
+
+
+def check_shapes(params: dict[str, np.ndarray], where: str = "network") -> None:
+    """ValueError unless the layers chain from the observation to 486 logits and one value."""
+    width = OBSERVATION_SIZE
+    for i in range(hidden_count(params)):
+        w, b = params[f"layer{i}/w"], params[f"layer{i}/b"]
+        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            raise ValueError(f"{where}: layer{i} has shapes {w.shape}, {b.shape}; expected "
+                             f"({width}, n) and (n,)")
+        width = w.shape[1]
+    for head, n in (("policy", NUM_MOVES), ("value", 1)):
+        if params[f"{head}/w"].shape != (width, n) or params[f"{head}/b"].shape != (n,):
+            raise ValueError(f"{where}: {head} head has shapes {params[f'{head}/w'].shape}, "
+                             f"{params[f'{head}/b'].shape}; expected ({width}, {n}) and ({n},)")
+
+
+def forward(params: dict[str, np.ndarray], obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(logits, value)`` of observations ``obs`` (``[..., 2132]``): logits ``[..., 486]`` for
+    every move, legal or not, and the value ``[...]``. The same arithmetic as the training
+    script's JAX forward pass."""
+    h = np.asarray(obs, np.float32)
+    for i in range(hidden_count(params)):
+        h = np.maximum(h @ params[f"layer{i}/w"] + params[f"layer{i}/b"], 0.0)
+    logits = h @ params["policy/w"] + params["policy/b"]
+    value = (h @ params["value/w"] + params["value/b"])[..., 0]
+    return logits, value
+
+
+class SelfPlayAgent(Agent):
+    """A self-play network playing one seat.
+
+    ``path``: a ``.npz`` network or checkpoint of ``examples/train_selfplay.py`` (default: the
+    shipped network, ``DEFAULT_PATH``); or ``params``: the network's arrays in memory (a dict
+    as :func:`load_network` returns). ``deterministic``: the most likely legal move (True) or a
+    draw from the policy over the legal moves (False).
+    """
+
+    name = "selfplay"
+    wants_observation = False  # it encodes the view itself, incrementally
+
+    def __init__(self, path: str | None = None, params: dict | None = None,
+                 deterministic: bool = True, seed: int | None = None):
+        if path is not None and params is not None:
+            raise ValueError("give either path (a saved .npz) or params, not both")
+        if params is None:
+            self.path = os.fspath(path) if path is not None else str(DEFAULT_PATH)
+            params, self.meta = load_network(self.path)
+        else:
+            self.path, self.meta = None, {}
+            params = {k: np.asarray(v, np.float32) for k, v in params.items()}
+            check_shapes(params)
+        self.params = params
+        self.deterministic = bool(deterministic)
+        self.encoder = Encoder()
+        self.rng = np.random.default_rng(seed)
+
+    def __deepcopy__(self, memo):
+        # The tournament copies agents per slot: share the read-only arrays; a fresh encoder
+        # starts afresh on the next view; the generator is copied with its state.
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.encoder = Encoder()
+        other.rng = copy.deepcopy(self.rng, memo)
+        return other
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def logits(self, view) -> np.ndarray:
+        """The network's logits (486 floats) for ``view``'s seat, legal moves or not."""
+        return forward(self.params, self.encoder.encode(view))[0]
+
+    def act(self, observation, view) -> int:
+        legal = view.legal_moves()
+        if len(legal) == 1:
+            return legal[0]  # the encoder catches up at the next real decision
+        scores = self.logits(view)[legal]
+        if self.deterministic:
+            return legal[int(np.argmax(scores))]
+        p = np.exp(scores - scores.max())
+        return legal[int(self.rng.choice(len(legal), p=p / p.sum()))]

@@ -1,0 +1,293 @@
+"""Self-play training (examples/train_selfplay.py) and the numpy agent that plays its networks
+(agents/selfplay.py).
+
+The agent's tests need numpy only. The training tests need JAX and optax (the ``train-jax``
+extra) and run the real loop for a few updates: on a toy game with the engine's interface
+(tests/toy_jax_game.py), whose payments show whether each seat is credited with its own
+payment, and, when the JAX engine is importable, on Mediatore itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import SelfPlayAgent, make_agent
+from agents.selfplay import DEFAULT_PATH, forward, load_network, network_keys
+from agents.tournament import run_tournament
+from mediatore_env.codec.observation import Encoder
+from mediatore_env.mediatore.game import Deal
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def random_params(seed: int = 0, hidden=(24, 16)) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    sizes = (2132, *hidden)
+    params = {}
+    for i in range(len(hidden)):
+        params[f"layer{i}/w"] = rng.normal(0, 0.3, (sizes[i], sizes[i + 1])).astype(np.float32)
+        params[f"layer{i}/b"] = rng.normal(0, 0.1, sizes[i + 1]).astype(np.float32)
+    params["policy/w"] = rng.normal(0, 1, (sizes[-1], 486)).astype(np.float32)
+    params["policy/b"] = rng.normal(0, 1, 486).astype(np.float32)
+    params["value/w"] = rng.normal(0, 1, (sizes[-1], 1)).astype(np.float32)
+    params["value/b"] = np.zeros(1, np.float32)
+    return params
+
+
+def save_network(path: Path, params: dict, fmt: str = "mediatore-selfplay-mlp-v1") -> Path:
+    np.savez(path, **params, format=np.array(fmt), meta=np.array(json.dumps({"steps": 7})))
+    return path
+
+
+def decisions(deals: int, seed: int):
+    """(observation, legal moves) of every decision in ``deals`` random deals."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(deals):
+        deal = Deal(None, int(rng.integers(4)), rng.permutation(40).tolist())
+        encoders = [Encoder() for _ in range(4)]
+        views = [deal.view(s) for s in range(4)]
+        while not deal.is_over():
+            s = deal.to_move
+            legal = deal.legal_moves()
+            out.append((encoders[s].encode(views[s]).copy(), legal))
+            deal.apply(legal[int(rng.integers(len(legal)))])
+    return out
+
+
+# -- the numpy agent -----------------------------------------------------------------------------
+
+def test_agent_plays_only_legal_moves_and_loads_by_name(tmp_path):
+    path = save_network(tmp_path / "net.npz", random_params())
+    agent = make_agent(f"selfplay:path={str(path)!r}")
+    assert isinstance(agent, SelfPlayAgent) and agent.meta == {"steps": 7}
+    # play_deal raises on any illegal move; a random network has no reason to be legal
+    result = run_tournament([agent, "random", "random", "random"], deals=6, seed=2)
+    assert result.deals == 6
+    sampled = SelfPlayAgent(path, deterministic=False)
+    assert run_tournament([sampled, "greedy", "greedy", "greedy"], deals=3, seed=5).deals == 3
+
+
+def test_agent_takes_the_best_legal_logit():
+    params = random_params(3)
+    agent = SelfPlayAgent(params=params)
+    rng = np.random.default_rng(4)
+    deal = Deal(None, 0, rng.permutation(40).tolist())
+    checked = 0
+    while not deal.is_over():
+        view = deal.view(deal.to_move)
+        legal = deal.legal_moves()
+        move = agent.act(None, view)
+        if len(legal) > 1:
+            logits = forward(params, Encoder().encode(view))[0]
+            assert move == legal[int(np.argmax(logits[legal]))]
+            assert logits.argmax() not in legal or move == logits.argmax()
+            checked += 1
+        deal.apply(move)
+    assert checked > 10
+
+
+def test_agent_plays_in_the_pettingzoo_env_and_as_an_opponent(tmp_path):
+    from mediatore_env.envs import mediatore_v0
+    from mediatore_env.envs.single_seat import MediatoreSeatEnv
+    path = save_network(tmp_path / "net.npz", random_params(7))
+    env = mediatore_v0.env()
+    env.reset(seed=2)
+    players = {name: make_agent(f"selfplay:path={str(path)!r}") for name in env.agents}
+    for player in players.values():
+        player.reset(seed=2)
+    for name in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        done = terminated or truncated
+        env.step(None if done else players[name].act(obs, env.unwrapped.view(name)))
+    assert env.unwrapped.deal.is_over()
+    seat_env = MediatoreSeatEnv(SelfPlayAgent(str(path)))  # three copies of it around the learner
+    obs, info = seat_env.reset(seed=3)
+    terminated = False
+    while not terminated:
+        obs, reward, terminated, truncated, info = seat_env.step(
+            int(np.flatnonzero(seat_env.action_masks())[0]))
+
+
+@pytest.mark.parametrize("change, message", [
+    ("missing", "no network at"),
+    ("format", "not a self-play network"),
+    ("shape", "layer0 has shapes"),
+    ("head", "policy head has shapes"),
+])
+def test_agent_refuses_bad_files(tmp_path, change, message):
+    params = random_params()
+    path = tmp_path / "net.npz"
+    if change == "format":
+        save_network(path, params, fmt="something-else")
+    elif change == "shape":
+        params["layer0/w"] = params["layer0/w"][:100]
+        save_network(path, params)
+    elif change == "head":
+        params["policy/w"] = params["policy/w"][:, :400]
+        save_network(path, params)
+    with pytest.raises(ValueError, match=message):
+        SelfPlayAgent(str(path))
+
+
+def test_shipped_network_loads_and_plays():
+    params, meta = load_network(DEFAULT_PATH)
+    assert set(params) == set(network_keys(len(meta["hidden"])))
+    assert DEFAULT_PATH.stat().st_size < 5_000_000
+    assert "CPU smoke" in meta["label"]
+    result = run_tournament(["selfplay", "greedy", "greedy", "greedy"], deals=2, seed=9)
+    assert result.deals == 2
+
+
+def test_bench_plays_the_shipped_agent_by_name():
+    out = subprocess.run([sys.executable, "-m", "mediatore_env.tools.bench", "--agents",
+                          "selfplay", "random", "random", "random", "--deals", "2"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert "selfplay" in out.stdout
+
+
+# -- training ------------------------------------------------------------------------------------
+
+jax = pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("train_selfplay",
+                                                  ROOT / "examples" / "train_selfplay.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ts = load_script()
+
+
+def test_seat_advantages_by_hand():
+    """One env, seats 0 1 2 0 1 of a deal that ends at step 4 paying [4, -2, -1, -1] (scaled),
+    then seat 3 of the next deal, cut by the rollout's end. Each decision's advantage is its own
+    seat's: with lambda 1, payment - value; with lambda 0, the value of the seat's next
+    decision (or its payment) - value; the first deal's payments never reach the second."""
+    jnp = jax.numpy
+    seats = [0, 1, 2, 0, 1, 3]
+    reward = np.zeros((6, 1, 4), np.float32)
+    reward[4, 0] = [4, -2, -1, -1]
+    reward[5, 0] = [9, 9, 9, 9]  # would only reach a seat of the second deal after step 5
+    done = np.array([0, 0, 0, 0, 1, 0], bool)[:, None]
+    value = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], np.float32)[:, None]
+    traj = ts.Transition(obs=jnp.zeros((6, 1, 1)), mask=jnp.zeros((6, 1, 1), bool),
+                         action=jnp.zeros((6, 1), jnp.int32), logp=jnp.zeros((6, 1)),
+                         value=jnp.asarray(value), seat=jnp.asarray(seats, jnp.int32)[:, None],
+                         mine=jnp.ones((6, 1), bool), reward=jnp.asarray(reward),
+                         done=jnp.asarray(done))
+    last = jnp.asarray([[0.0, 0.0, 0.0, 0.7]])
+    mc = np.asarray(ts.seat_advantages(traj, last, 1.0))[:, 0]
+    np.testing.assert_allclose(mc, [3.9, -2.2, -1.3, 3.6, -2.5, 9 + 0.7 - 0.6], atol=1e-6)
+    td = np.asarray(ts.seat_advantages(traj, last, 0.0))[:, 0]
+    np.testing.assert_allclose(td, [0.3, 0.3, -1.3, 3.6, -2.5, 9.1], atol=1e-6)
+
+
+TOY_ARGS = ["--envs", "16", "--rollout", "24", "--epochs", "2", "--minibatches", "2",
+            "--hidden", "32", "--lr", "0.003", "--pool-every", "2", "--pool-size", "3",
+            "--eval-every", "3840", "--eval-deals", "2", "--pimc-deals", "0",
+            "--final-deals", "2", "--final-pimc-deals", "0", "--explore", "0"]
+
+
+@pytest.fixture(scope="module")
+def toy():
+    from toy_jax_game import ToyGame
+    return ToyGame()
+
+
+def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy):
+    """Self-play on the toy game: every seat learns its own good moves (2s, 2s+1), which it
+    can only do if each decision is credited with its own seat's payment; a checkpoint resumes
+    where it stopped, and the network plays Mediatore's legal moves in the evaluations."""
+    out = tmp_path / "run"
+    log = ts.main(TOY_ARGS + ["--steps", "11520", "--out", str(out)], env=toy)  # 30 updates
+    assert [e["step"] for e in log["evaluations"]] == [0, 3840, 7680, 11520]
+    assert log["final"]["vs_greedy"]["deals"] == 2
+    params, meta = load_network(out / "checkpoint.npz")
+    assert meta["updates"] == 30
+    obs = np.zeros((4, 2132), np.float32)
+    obs[np.arange(4), np.arange(4)] = 1.0
+    obs[:, 4] = 1.0  # the first round
+    logits = forward(params, obs)[0][:, :8]
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    good = p[np.arange(4), 2 * np.arange(4)] + p[np.arange(4), 2 * np.arange(4) + 1]
+    assert good.min() > 0.6, good  # 0.25 for a random player
+
+    log2 = ts.main(TOY_ARGS + ["--steps", "15360", "--out", str(out),
+                               "--resume", str(out / "checkpoint.npz")], env=toy)
+    assert [e["step"] for e in log2["evaluations"]] == [0, 3840, 7680, 11520, 15360]
+    params2, meta2 = load_network(out / "network.npz")
+    assert meta2["updates"] == 40 and meta2["train_seconds"] > meta["train_seconds"]
+    assert any(not np.array_equal(params[k], params2[k]) for k in params)
+    assert (out / "learning_curve.png").stat().st_size > 1000
+    saved = json.loads((out / "evaluations.json").read_text())
+    assert len(saved["throughput"]) == 4 and saved["final"]["step"] == 15360
+
+
+def test_checkpoint_round_trip(tmp_path, toy):
+    cfg = ts.config_of(ts.parse_args(TOY_ARGS))  # the settings of the run above: no compiling
+    init, _ = ts.make_train(toy, cfg)
+    runner = init(jax.random.PRNGKey(1))
+    runner = runner._replace(updates=jax.numpy.int32(17), snapshots=jax.numpy.int32(3))
+    ts.save_checkpoint(tmp_path / "c.npz", runner, {"note": "x"})
+    loaded, meta = ts.load_checkpoint(tmp_path / "c.npz", init(jax.random.PRNGKey(2)))
+    assert meta == {"note": "x"} and int(loaded.updates) == 17 and int(loaded.snapshots) == 3
+    for a, b in zip(jax.tree_util.tree_leaves((runner.params, runner.opt_state, runner.pool,
+                                               runner.key)),
+                    jax.tree_util.tree_leaves((loaded.params, loaded.opt_state, loaded.pool,
+                                               loaded.key))):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    other = runner._replace(params=ts.init_network(jax.random.PRNGKey(0), (9,)))
+    with pytest.raises(ValueError, match="give the same --hidden"):
+        ts.load_checkpoint(tmp_path / "c.npz", other)
+
+
+def test_numpy_agent_matches_the_jax_network():
+    """The same moves as the JAX forward pass on the observations of real deals."""
+    params = random_params(5, hidden=(64, 32))
+    jparams = {k: jax.numpy.asarray(v) for k, v in params.items()}
+    cases = decisions(4, 6)
+    obs = np.stack([o for o, _ in cases])
+    jl, jv = (np.asarray(x) for x in ts.forward(jparams, jax.numpy.asarray(obs)))
+    nl, nv = forward(params, obs)
+    np.testing.assert_allclose(nl, jl, rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(nv, jv, rtol=1e-4, atol=1e-3)
+    mask = np.zeros((len(cases), 486), bool)
+    for i, (_, legal) in enumerate(cases):
+        mask[i, legal] = True
+    jax_moves = np.asarray(ts.masked_logits(jax.numpy.asarray(jl), mask).argmax(1))
+    numpy_moves = [legal[int(np.argmax(nl[i][legal]))] for i, (_, legal) in enumerate(cases)]
+    assert list(jax_moves) == numpy_moves
+    assert all(m in legal for m, (_, legal) in zip(numpy_moves, cases))
+
+
+@pytest.mark.slow  # compiling the engine into the training loop takes about a minute here
+def test_training_on_the_jax_engine(tmp_path):
+    """A few updates of self-play on Mediatore itself: deals finish, payments flow, the
+    checkpoint is a network the numpy agent plays."""
+    jaxgame = pytest.importorskip("mediatore_env.jaxgame")
+    env = jaxgame.MediatoreJax()
+    log = ts.main(["--envs", "8", "--rollout", "64", "--epochs", "1", "--minibatches", "2",
+                   "--hidden", "32", "--steps", "1024", "--eval-every", "1024",
+                   "--eval-deals", "2", "--pimc-deals", "0", "--final-deals", "0",
+                   "--final-pimc-deals", "0", "--out", str(tmp_path)], env=env)
+    assert sum(t["deals"] for t in log["throughput"]) > 0
+    assert log["throughput"][-1]["stake"] > 0
+    agent = SelfPlayAgent(str(tmp_path / "network.npz"))
+    assert run_tournament([agent, "greedy", "greedy", "greedy"], deals=2, seed=3).deals == 2
