@@ -1,6 +1,6 @@
 """Test-session settings shared by every test file.
 
-The JAX tests (tests/test_jax_*.py) run last. Importing JAX starts its thread pools in the
+The tests that run JAX (tests/test_jax_*.py, and test_selfplay.py's training) run last. Importing JAX starts its thread pools in the
 test process, and several other tests fork it (the tournament's --jobs, Ray, the tables'
 workers): a fork of a multithreaded process can deadlock, and JAX warns at every fork. Run
 after them, the JAX tests leave nothing to fork.
@@ -11,5 +11,10 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 
+def runs_jax(name: str) -> bool:
+    """Whether the test file ``name`` runs JAX computations."""
+    return name.startswith("test_jax_") or name == "test_selfplay.py"
+
+
 def pytest_collection_modifyitems(session, config, items):
-    items.sort(key=lambda item: PurePosixPath(item.nodeid.split("::")[0]).name.startswith("test_jax_"))
+    items.sort(key=lambda item: runs_jax(PurePosixPath(item.nodeid.split("::")[0]).name))
