@@ -144,7 +144,9 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
     ], axis=1)
     # The blocks are 0 or 1 but for a few fractions: they are joined as bools (a quarter of
     # the bytes of float32) and made float32 once, then the fractions are written in place.
-    ones = jnp.concatenate([blocks[name] for name, _, _ in LAYOUT[:-4]] + [by_seat.reshape(-1)])
+    # The four seat blocks close the layout, all of them in by_seat.
+    ones = jnp.concatenate([blocks[name] for name, _, _ in LAYOUT[:-len(by_seat)]]
+                           + [by_seat.reshape(-1)])
     assert ones.shape == (OBSERVATION_SIZE,)
     fractions = jnp.concatenate([side_thirds, jnp.stack([_lookup(THIRDS_VALUE, thirds_rel),
                                                          _lookup(TRICKS_VALUE, tricks_rel)],
