@@ -5,9 +5,10 @@
                                     [--min-decisions 200000] [--repeat 2] [--engine-deals 4000]
 
 For each batch size and observation mode, a batch of deals is dealt (``init`` from keys) and
-stepped, all inside one ``jax.jit``-compiled function (``lax.scan`` over ``jax.vmap(env.step)``),
-for about ``--min-decisions`` decisions (64 moves in each slot at the least); the slots whose deal is over are dealt again every 8
-moves (a finished deal waits for that; its idle steps are not counted as decisions). The moves
+stepped, all inside one ``jax.jit``-compiled function (``lax.scan`` over
+``jax.vmap(env.step)``), for about ``--min-decisions`` decisions (64 moves in each slot at the
+least); the slots whose deal is over are dealt again every 8 moves (a finished deal waits for
+that; its idle steps are not counted as decisions). The moves
 are drawn in JAX from the legal mask, as benchmarks/bench_engine.py draws them: in the auction
 pass with probability ``1 - bid-rate``, else any legal move, uniformly. Observation modes:
 ``none`` (the step alone), ``current`` (after every move the observation of the seat to move,

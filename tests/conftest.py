@@ -1,9 +1,9 @@
 """Test-session settings shared by every test file.
 
-The tests that run JAX (tests/test_jax_*.py, and test_selfplay.py's training) run last. Importing JAX starts its thread pools in the
-test process, and several other tests fork it (the tournament's --jobs, Ray, the tables'
-workers): a fork of a multithreaded process can deadlock, and JAX warns at every fork. Run
-after them, the JAX tests leave nothing to fork.
+The tests that run JAX (tests/test_jax_*.py, and test_selfplay.py's training) run last.
+Importing JAX starts its thread pools in the test process, and several other tests fork it
+(the tournament's --jobs, Ray, the tables' workers): a fork of a multithreaded process can
+deadlock, and JAX warns at every fork. Run after them, the JAX tests leave nothing to fork.
 """
 
 from __future__ import annotations

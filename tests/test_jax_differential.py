@@ -90,18 +90,6 @@ def test_default_tables_hold_every_value_of_every_switch():
 
 # -- the JAX side: one compiled batch step per rules table ---------------------------------------
 
-@lru_cache(maxsize=None)
-def observe_written() -> bool:
-    """Whether ``MediatoreJax.observe`` is written yet (tracing it raises nothing)."""
-    env = MediatoreJax()
-    try:
-        state = env.init_from_pack(jnp.arange(NUM_CARDS, dtype=jnp.int32), jnp.int32(0))
-        jax.eval_shape(env.observe, state, jnp.int32(0))
-    except (AttributeError, ImportError, NotImplementedError):
-        return False
-    return True
-
-
 # Compiling is most of this test's time: the default run compiles with XLA's cheap settings
 # (about a third of the time; each step then runs slower, which a test does not mind), the slow
 # run with the defaults the engine is used with.
@@ -113,14 +101,12 @@ class Batched:
     """The JAX engine for one rules table, compiled once, for batches of ``BATCH`` deals (fewer
     are padded with copies of the first). :meth:`start` deals packs, :meth:`advance` steps;
     both return the states and what the test compares: the current player, the legal mask,
-    the rewards, terminated and (when ``observe`` is written) the observations of the four
-    seats, ``[n, 4, 2132]``. One compiled function does both, so the observation is compiled
-    once per table."""
+    the rewards, terminated and the observations of the four seats, ``[n, 4, 2132]``. One
+    compiled function does both, so the observation is compiled once per table."""
 
     def __init__(self, rules: Rules, cheap: bool = True):
         self.rules = rules
         self.env = env = MediatoreJax(rules=rules)
-        self.observes = observe_written()
         seats = jnp.arange(4, dtype=jnp.int32)
 
         def run(state, action, pack, dealer, first, active):
@@ -129,8 +115,7 @@ class Batched:
             state = jax.tree_util.tree_map(
                 lambda new, stepped, old: jnp.where(first, new, jnp.where(active, stepped, old)),
                 fresh, stepped, state)
-            obs = (jax.vmap(env.observe, in_axes=(None, 0))(state, seats) if self.observes
-                   else jnp.zeros((4, 0), jnp.float32))
+            obs = jax.vmap(env.observe, in_axes=(None, 0))(state, seats)
             return state, (state.current_player, state.legal_action_mask, state.rewards,
                            state.terminated, obs)
 
@@ -220,7 +205,7 @@ def blocks_differing(ours: np.ndarray, theirs: np.ndarray) -> list[str]:
 
 
 def compare(step: int, deals: list[PyDeal], looked, ended_now: np.ndarray,
-            py_obs: np.ndarray | None) -> None:
+            py_obs: np.ndarray) -> None:
     """Assert the JAX batch's ``looked`` values equal the Python deals' after ``step`` moves;
     ``ended_now[i]``: deal ``i`` ended on this very move (its rewards are its payments)."""
     player, mask, rewards, terminated, obs = looked
@@ -247,13 +232,12 @@ def compare(step: int, deals: list[PyDeal], looked, ended_now: np.ndarray,
                         f"lacks {[move_text(int(m)) for m in np.flatnonzero(legal[i] & ~mask[i])]}")}[name]
             raise AssertionError(f"{name}: JAX {what[0]}, Python {what[1]}: deal {i} after "
                                  f"{step} moves ({describe(deals[i].deal)})")
-    if py_obs is not None:
-        same = (obs.view(np.uint32) == py_obs.view(np.uint32)).all(axis=2)
-        if not same.all():
-            i, seat = map(int, np.argwhere(~same)[0])
-            raise AssertionError(
-                f"observation of seat {seat} differs in {blocks_differing(py_obs[i, seat], obs[i, seat])}: "
-                f"deal {i} after {step} moves ({describe(deals[i].deal)})")
+    same = (obs.view(np.uint32) == py_obs.view(np.uint32)).all(axis=2)
+    if not same.all():
+        i, seat = map(int, np.argwhere(~same)[0])
+        raise AssertionError(
+            f"observation of seat {seat} differs in {blocks_differing(py_obs[i, seat], obs[i, seat])}: "
+            f"deal {i} after {step} moves ({describe(deals[i].deal)})")
 
 
 def play_side_by_side(rules: Rules, n: int, seed: int, cheap: bool = True) -> dict:
@@ -281,12 +265,11 @@ def play_batch(jx: Batched, n: int, rng: random.Random) -> dict:
         dealers.append(rng.randrange(4))
         rates.append(rng.choice((0.2, 0.35, 0.6)))
     deals = [PyDeal(rules, dealer, pack) for dealer, pack in zip(dealers, packs)]
-    py_obs = np.zeros((n, 4, OBSERVATION_SIZE), np.float32) if jx.observes else None
+    py_obs = np.zeros((n, 4, OBSERVATION_SIZE), np.float32)
 
     def python_observations():
-        if py_obs is not None:
-            for i, d in enumerate(deals):
-                d.observations(py_obs[i])
+        for i, d in enumerate(deals):
+            d.observations(py_obs[i])
 
     state, looked = jx.start(packs, dealers)
     python_observations()
@@ -320,13 +303,6 @@ def test_random_deals_match_the_python_engine(rules):
     assert seen["contracts"] == set(range(1, rules.top_contract + 1))
 
 
-def test_observations_are_written():
-    """The checks above compare observations only once ``observe`` exists; this one says
-    whether it does."""
-    if not batched(DEFAULT_RULES[0]).observes:
-        pytest.xfail("MediatoreJax.observe is not written yet: observations not compared")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", SLOW_RULES, ids=lambda r: f"rules{SLOW_RULES.index(r)}")
 def test_many_random_deals_match_the_python_engine(rules):
@@ -340,8 +316,6 @@ def test_init_from_a_key_deals_a_valid_pack():
     the four hands, read from the observations, are nine cards each, disjoint, and il mano
     (the seat after the dealer) is to bid."""
     jx = batched(DEFAULT_RULES[0])
-    if not jx.observes:
-        pytest.xfail("MediatoreJax.observe is not written yet: the hands cannot be read")
     env, seats = jx.env, jnp.arange(4)
 
     def deal(key):

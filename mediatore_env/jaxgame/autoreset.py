@@ -85,7 +85,7 @@ def legal_action_at(u, legal_action_mask):
     running count of legal moves over rows, then the id within the row, so two running sums of
     27 and 18 terms instead of one of 486 (on a CPU, a draw over 486 logits with
     ``jax.random.categorical`` cost 20 times a step, a running sum over 486 ids 5 times)."""
-    rows = legal_action_mask.reshape(_ROWS, _COLUMNS)
+    rows = legal_action_mask.reshape(-1, _COLUMNS)
     count = legal_action_mask.sum(dtype=jnp.int32)
     k = jnp.floor(u * count).astype(jnp.int32)  # 0 .. count - 1
     before = jnp.cumsum(rows.sum(axis=1, dtype=jnp.int32))  # legal moves up to each row's end
@@ -95,4 +95,4 @@ def legal_action_at(u, legal_action_mask):
     return jnp.where(count > 0, row * _COLUMNS + column, 0).astype(jnp.int32)
 
 
-_ROWS, _COLUMNS = 27, 18  # 27 * 18 = 486 move ids
+_COLUMNS = 18  # ids per row: 486 move ids are 27 rows

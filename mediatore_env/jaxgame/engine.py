@@ -20,13 +20,12 @@ from ..mediatore.game import DEAL_ORDER
 from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, HAND_SIZE,
                                NUM_MOVES, NUM_TRICKS, PLAY, PLAY_BASE,
                                WIN_THIRDS)
-from ..mediatore.rules import CHIAMO, MEDIATORE, NUM_SIGNALS, SOLO
-from .state import State
+from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS, SOLISSIMO, SOLO
+from .state import NONE, State, one_hot
 from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD, POINTS_OF,
                      REQUEST, SUIT_MASK, SUIT_OF_CARD, RulesTables, signal_kinds)
 
 _I32 = jnp.int32
-_NONE = -1
 _SEATS = np.arange(4)
 _CARDS = np.arange(NUM_CARDS)
 _SIGNAL_ROW = np.arange(NUM_SIGNALS)[:, None]
@@ -47,7 +46,7 @@ def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
     receiver = jnp.zeros(NUM_CARDS, _I32).at[pack].set(jnp.asarray(_RECEIVER)[dealer])
     hands = receiver[None, :] == _SEATS[:, None]
     monte = receiver == 4
-    none = jnp.asarray(_NONE, _I32)
+    none = jnp.asarray(NONE, _I32)
     zero = jnp.asarray(0, _I32)
     state = State(
         current_player=(dealer + 1) % 4,
@@ -61,19 +60,19 @@ def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
         hands=hands,
         monte=monte,
         original_monte=monte,
-        bids=jnp.zeros((5, 4), bool),
+        bids=jnp.zeros((len(CONTRACTS), 4), bool),
         calls=zero, high_bid=zero, high_bidder=none, passes=zero,
         contract=zero, declarer=none, called_card=none, holder=none, partner=none,
         giver=none, given_back=none,
         discards=jnp.zeros(NUM_CARDS, bool),
         leader=none,
-        trick_cards=jnp.full(4, _NONE, _I32),
+        trick_cards=jnp.full(4, NONE, _I32),
         trick_len=zero, tricks_done=zero,
-        trick_leaders=jnp.full(NUM_TRICKS, _NONE, _I32),
+        trick_leaders=jnp.full(NUM_TRICKS, NONE, _I32),
         trick_signals=jnp.zeros(NUM_TRICKS, _I32),
-        trick_winners=jnp.full(NUM_TRICKS, _NONE, _I32),
-        card_seat=jnp.full(NUM_CARDS, _NONE, _I32),
-        card_trick=jnp.full(NUM_CARDS, _NONE, _I32),
+        trick_winners=jnp.full(NUM_TRICKS, NONE, _I32),
+        card_seat=jnp.full(NUM_CARDS, NONE, _I32),
+        card_trick=jnp.full(NUM_CARDS, NONE, _I32),
         thirds_won=jnp.zeros(4, _I32),
         tricks_won=jnp.zeros(4, _I32),
         called_played_by=none,
@@ -96,11 +95,6 @@ def init(t: RulesTables, key: jax.Array) -> State:
 # mixed phases then costs one pass over the state, not one per phase. Sets of cards and seats
 # change by one-hot masks rather than scatters (cheaper on every backend for arrays this small).
 
-def _one_hot(index: jax.Array, size: int) -> jax.Array:
-    """bool[size]: True at ``index`` (none when ``index`` is -1 or out of range)."""
-    return jnp.arange(size) == index
-
-
 def _trick_winner(leader: jax.Array, cards: jax.Array) -> jax.Array:
     """core.tricks.trick_winner: the seat that played the highest card of the suit led."""
     suits = cards // 10
@@ -114,13 +108,13 @@ def payments(t: RulesTables, contract, declarer, partner, giver, won, capotto) -
     opp = jnp.asarray(t.opponent_pays)[cap, contract]
     opponent = (_SEATS != declarer) & (_SEATS != partner)
     pay = jnp.where(opponent, -opp, 0)
-    pay = jnp.where((contract == MEDIATORE) & (giver != _NONE) & (_SEATS == giver),
+    pay = jnp.where((contract == MEDIATORE) & (giver != NONE) & (_SEATS == giver),
                     -jnp.asarray(t.giver_pays)[cap], pay)
     share = jnp.asarray(t.declarer_share)[cap]
     with_partner = jnp.where(_SEATS == partner, -pay.sum() - share,
                              jnp.where(_SEATS == declarer, share, pay))
     alone = jnp.where(_SEATS == declarer, -pay.sum(), pay)
-    pay = jnp.where(partner != _NONE, with_partner, alone)
+    pay = jnp.where(partner != NONE, with_partner, alone)
     return jnp.where(won, pay, -pay)
 
 
@@ -131,13 +125,13 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
     bidding, calling = phase == AUCTION, phase == CALL
     discarding, giving, playing = phase == DISCARD, phase == GIVE, phase == PLAY
     card = (move - CALL_BASE) % NUM_CARDS      # the card of a call, discard, give or play
-    card_bit = _one_hot(card, NUM_CARDS)
-    seat_bit = _one_hot(seat, 4)
+    card_bit = one_hot(card, NUM_CARDS)
+    seat_bit = one_hot(seat, 4)
 
     # Deal._bid: a bid or a pass; four passes throw the deal in, three after a bid end it.
     bid = bidding & (move != 0)
     passed = bidding & (move == 0)
-    bids = s.bids | (bid & _one_hot(move - 1, 5)[:, None] & seat_bit[None, :])
+    bids = s.bids | (bid & one_hot(move - 1, len(CONTRACTS))[:, None] & seat_bit[None, :])
     calls = s.calls + bidding
     high_bid = jnp.where(bid, move, s.high_bid)
     high_bidder = jnp.where(bid, seat, s.high_bidder)
@@ -147,11 +141,11 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
     # Deal._end_auction.
     contract = jnp.where(auction_won, high_bid, s.contract)
     declarer = jnp.where(auction_won, high_bidder, s.declarer)
-    declarer_bit = _one_hot(declarer, 4)
+    declarer_bit = one_hot(declarer, 4)
 
     # Deal._call: Chiamo's holder of the called card is the partner, Mediatore's gives it.
     held = (s.hands & card_bit[None, :]).any(axis=1) & calling
-    holder = jnp.where(held.any(), jnp.argmax(held), _NONE)
+    holder = jnp.where(held.any(), jnp.argmax(held), NONE)
     other = held.any() & (holder != declarer)
     chiamo = contract == CHIAMO
     called_card = jnp.where(calling, card, s.called_card)
@@ -166,15 +160,15 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
 
     # The exchange: a discard, the give back; a card played leaves the hand too.
     hands = hands & ~((discarding | giving | playing) & seat_bit[:, None] & card_bit[None, :])
-    hands = hands | (giving & _one_hot(s.giver, 4)[:, None] & card_bit[None, :])
+    hands = hands | (giving & one_hot(s.giver, 4)[:, None] & card_bit[None, :])
     discards = s.discards | (discarding & card_bit)
     exchanged = discarding & (discards.sum() == 4)
     monte = jnp.where(exchanged, discards, jnp.where(takes, False, s.monte))
     given_back = jnp.where(giving, card, s.given_back)
 
     # Deal._start_play.
-    starts = ((auction_won & (contract >= 4)) | (calling & chiamo & (not t.chiamo_monte))
-              | (exchanged & (giver == _NONE)) | giving)
+    starts = ((auction_won & (contract >= SOLISSIMO)) | (calling & chiamo & (not t.chiamo_monte))
+              | (exchanged & (giver == NONE)) | giving)
     mano = (s.dealer + 1) % 4
     first = jnp.where(jnp.asarray(t.leads_first)[contract], declarer, mano)
 
@@ -182,23 +176,23 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
     signal = (move - PLAY_BASE) // NUM_CARDS
     done = s.tricks_done
     lead = playing & (s.trick_len == 0)
-    place = playing & _one_hot(s.trick_len, 4)
+    place = playing & one_hot(s.trick_len, 4)
     trick_cards = jnp.where(place, card, s.trick_cards)
     trick_len = s.trick_len + playing
     card_seat = jnp.where(playing & card_bit, seat, s.card_seat)
     card_trick = jnp.where(playing & card_bit, done, s.card_trick)
-    trick_bit = _one_hot(done, NUM_TRICKS)
+    trick_bit = one_hot(done, NUM_TRICKS)
     trick_signals = jnp.where(lead & trick_bit, signal, s.trick_signals)
     called_played_by = jnp.where(playing & (card == s.called_card), seat, s.called_played_by)
     closes = trick_len == 4
     winner = _trick_winner(s.leader, trick_cards)
-    winner_bit = _one_hot(winner, 4) & closes
+    winner_bit = one_hot(winner, 4) & closes
     trick_winners = jnp.where(closes & trick_bit, winner, s.trick_winners)
     points = jnp.asarray(POINTS_OF)[trick_cards].sum()
     thirds_won = s.thirds_won + jnp.where(winner_bit, points, 0)
     tricks_won = s.tricks_won + winner_bit
     tricks_done = done + closes
-    next_bit = _one_hot(tricks_done, NUM_TRICKS) & closes
+    next_bit = one_hot(tricks_done, NUM_TRICKS) & closes
     trick_leaders = jnp.where(starts & (_TRICKS == 0), first,
                               jnp.where(next_bit, winner, s.trick_leaders))
     leader = jnp.where(starts, first, jnp.where(closes, winner, s.leader))
@@ -218,11 +212,11 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
     to_move = jnp.where(bidding | playing, (seat + 1) % 4, seat)
     to_move = jnp.where(auction_won, declarer, to_move)
     to_move = jnp.where(starts, first, jnp.where(closes, winner, to_move))
-    to_move = jnp.where(ended, _NONE, to_move)
+    to_move = jnp.where(ended, NONE, to_move)
     next_phase = jnp.where(contract <= MEDIATORE, CALL, DISCARD)   # after the auction
     new_phase = jnp.where(auction_won, next_phase, phase)
     new_phase = jnp.where(takes, DISCARD, new_phase)
-    new_phase = jnp.where(exchanged & (giver != _NONE), GIVE, new_phase)
+    new_phase = jnp.where(exchanged & (giver != NONE), GIVE, new_phase)
     new_phase = jnp.where(starts, PLAY, new_phase)
     new_phase = jnp.where(ended, END, new_phase)
     return s._replace(
@@ -232,7 +226,7 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
         contract=contract, declarer=declarer, called_card=called_card,
         holder=jnp.where(calling, holder, s.holder).astype(_I32), partner=partner.astype(_I32),
         giver=giver.astype(_I32), given_back=given_back, discards=discards, leader=leader,
-        trick_cards=jnp.where(closes, _NONE, trick_cards), trick_len=jnp.where(closes, 0, trick_len),
+        trick_cards=jnp.where(closes, NONE, trick_cards), trick_len=jnp.where(closes, 0, trick_len),
         tricks_done=tricks_done, trick_leaders=trick_leaders, trick_signals=trick_signals,
         trick_winners=trick_winners, card_seat=card_seat, card_trick=card_trick,
         thirds_won=thirds_won, tricks_won=tricks_won, called_played_by=called_played_by)
@@ -243,7 +237,7 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
 def _top_two_out(s: State) -> tuple[jax.Array, jax.Array]:
     """For each card led, the highest and the second-highest card of its suit not yet played
     and not the card itself (rules._holds_highest, _holds_second), -1 when there is none."""
-    out = (s.card_seat == _NONE).reshape(4, 10)
+    out = (s.card_seat == NONE).reshape(4, 10)
     powers = np.arange(10)
     # Powers of the three highest unplayed cards of each suit (-1: none).
     top = []
@@ -258,7 +252,7 @@ def _top_two_out(s: State) -> tuple[jax.Array, jax.Array]:
     base = SUIT_OF_CARD * 10
 
     def card(p):
-        return jnp.where(p >= 0, base + p, _NONE)
+        return jnp.where(p >= 0, base + p, NONE)
     return card(highest), card(second)
 
 
@@ -276,8 +270,8 @@ def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
              LOW_KEPT: low_in_suit - LOW_OF_CARD > 0}
     if {HOLDS_HIGHEST, HOLDS_SECOND} & set(kinds.values()):
         highest, second = _top_two_out(s)
-        truth[HOLDS_HIGHEST] = (highest != _NONE) & hand[jnp.maximum(highest, 0)]
-        truth[HOLDS_SECOND] = (second != _NONE) & hand[jnp.maximum(second, 0)]
+        truth[HOLDS_HIGHEST] = (highest != NONE) & hand[jnp.maximum(highest, 0)]
+        truth[HOLDS_SECOND] = (second != NONE) & hand[jnp.maximum(second, 0)]
     for signal, kind in kinds.items():
         allowed[signal] = truth[kind]
     return jnp.stack(allowed)
@@ -287,8 +281,8 @@ def legal_action_mask(t: RulesTables, s: State) -> jax.Array:
     """bool[486]: the legal moves of the seat to move (all False once the deal is over). Built
     as the blocks of the move ids (bids, calls, discards, gives, plays), each on in its phase."""
     phase = s.phase
-    hand = (s.hands & _one_hot(s.current_player, 4)[:, None]).any(axis=0)
-    declarer_hand = (s.hands & _one_hot(s.declarer, 4)[:, None]).any(axis=0)
+    hand = (s.hands & one_hot(s.current_player, 4)[:, None]).any(axis=0)
+    declarer_hand = (s.hands & one_hot(s.declarer, 4)[:, None]).any(axis=0)
     bids = (phase == AUCTION) & ((_BIDS == 0) | ((_BIDS > s.high_bid) & (_BIDS <= t.top_contract)))
     calls = (phase == CALL) & jnp.asarray(t.callable_cards)
     discards = (phase == DISCARD) & declarer_hand
@@ -317,7 +311,7 @@ def step(t: RulesTables, s: State, action: jax.Array) -> State:
     penalty = jnp.where(_SEATS == s.current_player, -3.0, 1.0) * t.illegal_penalty
     refused = s._replace(
         rewards=penalty.astype(jnp.float32), terminated=jnp.asarray(True),
-        current_player=jnp.asarray(_NONE, _I32), phase=jnp.asarray(END, _I32),
+        current_player=jnp.asarray(NONE, _I32), phase=jnp.asarray(END, _I32),
         legal_action_mask=jnp.zeros(NUM_MOVES, bool))
     done = s._replace(rewards=jnp.zeros(4, jnp.float32))
     out = jax.tree.map(lambda a, b, c: jnp.where(s.terminated, a, jnp.where(legal, b, c)),

@@ -13,6 +13,7 @@ from ..codec.layout import OBSERVATION_SIZE
 from ..mediatore.moves import NUM_MOVES
 from ..mediatore.rules import Rules
 from . import engine
+from .observe import observe
 from .state import State
 from .tables import RulesTables
 
@@ -43,7 +44,6 @@ class MediatoreJax:
 
     def observe(self, state: State, seat) -> jax.Array:
         """float32[2132]: what ``seat`` knows, exactly as the Python engine's observation."""
-        from .observe import observe
         return observe(self.tables, state, seat)
 
     def __repr__(self):

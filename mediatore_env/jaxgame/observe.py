@@ -6,8 +6,8 @@ What a seat may know is decided here as :class:`~mediatore_env.mediatore.view.Se
 decides it (``_alone``, ``_partner``, the monte and the exchange), written with ``jnp.where``
 over the state's arrays; then every block is built whole, as bools, the blocks are joined in
 the order of ``codec.layout.LAYOUT`` and made float32, and the few values that are fractions
-(the thirds and tricks taken) are written in. Seats are relative to the observer: relative seat ``r``
-is the seat ``(observer + r) % 4``.
+(the thirds and tricks taken) are written in. Seats are relative to the observer: relative
+seat ``r`` is the seat ``(observer + r) % 4``.
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ import numpy as np
 
 from ..codec.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS, S_THIRDS, S_TRICKS, SLOTS, TABLE
 from ..core.cards import NUM_CARDS
-from ..mediatore.moves import END, NUM_TRICKS
-from ..mediatore.rules import CHIAMO, MEDIATORE, NUM_SIGNALS
-from .state import State
+from ..mediatore.moves import END, NUM_TRICKS, PHASE_NAMES
+from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS
+from .state import NONE, State, one_hot
 from .tables import MONTE_ALL, MONTE_DECLARER, MONTE_NONE, THIRDS_VALUE, TRICKS_VALUE, RulesTables
 
-_NONE = -1
 # SeatView.alone as a number: not known yet, the declarer has a partner, plays alone.
 _UNKNOWN, _NOT_ALONE, _ALONE = -1, 0, 1
 _F32 = jnp.float32
@@ -35,32 +34,27 @@ _FRACTIONS = np.array([OFFSETS["side_thirds"], OFFSETS["side_thirds"] + 1]
 _TRICK = np.arange(NUM_TRICKS)
 
 
-def _one_hot(index: jax.Array, size: int) -> jax.Array:
-    """bool[size]: True at ``index``, all False when ``index`` is -1 (none)."""
-    return jnp.arange(size) == index
-
-
 def _alone(t: RulesTables, s: State, seat: jax.Array) -> jax.Array:
     """SeatView.alone: whether the declarer plays alone as far as ``seat`` knows."""
     chiamo_seen = int(t.monte_seen[CHIAMO])
     # The declarer: the called card in its hand (it is the holder) or in a monte it took or saw
     # tells it plays alone; held by another seat, it knows it has a partner if it took the monte.
     if_monte = _ALONE if chiamo_seen != MONTE_NONE else _UNKNOWN
-    declarer_knows = jnp.where(s.holder == _NONE, if_monte,
+    declarer_knows = jnp.where(s.holder == NONE, if_monte,
                                _NOT_ALONE if t.chiamo_monte else _UNKNOWN)
-    others_know = jnp.where((s.holder == _NONE) & (chiamo_seen == MONTE_ALL), _ALONE, _UNKNOWN)
+    others_know = jnp.where((s.holder == NONE) & (chiamo_seen == MONTE_ALL), _ALONE, _UNKNOWN)
     chiamo = jnp.where(seat == s.holder, jnp.where(seat == s.declarer, _ALONE, _NOT_ALONE),
                        jnp.where(seat == s.declarer, declarer_knows, others_know))
-    public = (s.phase == END) | (s.called_played_by != _NONE)
-    chiamo = jnp.where(public, jnp.where(s.partner == _NONE, _ALONE, _NOT_ALONE), chiamo)
-    chiamo = jnp.where(s.called_card == _NONE, _UNKNOWN, chiamo)
+    public = (s.phase == END) | (s.called_played_by != NONE)
+    chiamo = jnp.where(public, jnp.where(s.partner == NONE, _ALONE, _NOT_ALONE), chiamo)
+    chiamo = jnp.where(s.called_card == NONE, _UNKNOWN, chiamo)
     return jnp.where(s.contract == 0, _UNKNOWN, jnp.where(s.contract != CHIAMO, _ALONE, chiamo))
 
 
 def _partner(s: State, seat: jax.Array, alone: jax.Array) -> jax.Array:
     """SeatView.partner: the declarer's partner if ``seat`` knows who it is, else -1."""
-    known = (s.phase == END) | (s.called_played_by != _NONE) | (seat == s.partner)
-    return jnp.where((s.partner != _NONE) & (alone == _NOT_ALONE) & known, s.partner, _NONE)
+    known = (s.phase == END) | (s.called_played_by != NONE) | (seat == s.partner)
+    return jnp.where((s.partner != NONE) & (alone == _NOT_ALONE) & known, s.partner, NONE)
 
 
 def _lookup(table: np.ndarray, index: jax.Array) -> jax.Array:
@@ -74,26 +68,26 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
 
     def rel_seat(abs_seat):
         """``abs_seat`` as the observer sees it (-1 stays -1)."""
-        return jnp.where(abs_seat == _NONE, _NONE, (abs_seat - me) % 4)
+        return jnp.where(abs_seat == NONE, NONE, (abs_seat - me) % 4)
 
     def rel(abs_seat):
         """One-hot of ``abs_seat`` as the observer sees it (all 0 for -1)."""
-        return _one_hot(rel_seat(abs_seat), 4)
+        return one_hot(rel_seat(abs_seat), 4)
 
     # rotation[r, a]: relative seat r is absolute seat a.
     rotation = (me + np.arange(4)[:, None]) % 4 == np.arange(4)[None, :]
     blocks = {}
     blocks["rules"] = jnp.asarray(t.rules_block > 0)
     blocks["dealer"] = rel(s.dealer)
-    blocks["phase"] = _one_hot(s.phase, 6)
+    blocks["phase"] = one_hot(s.phase, len(PHASE_NAMES))
     blocks["to_move"] = rel(s.current_player)
     blocks["hand"] = (s.hands & (np.arange(4) == me)[:, None]).any(axis=0)
     # bids[contract - 1, seat], seats rotated to the observer's.
     blocks["auction"] = (s.bids[:, None, :] & rotation[None, :, :]).any(axis=2).reshape(-1)
     has_contract = s.contract != 0
-    blocks["contract"] = _one_hot(s.contract - 1, 5)
-    blocks["declarer"] = rel(jnp.where(has_contract, s.declarer, _NONE))
-    blocks["called_card"] = _one_hot(s.called_card, NUM_CARDS)
+    blocks["contract"] = one_hot(s.contract - 1, len(CONTRACTS))
+    blocks["declarer"] = rel(jnp.where(has_contract, s.declarer, NONE))
+    blocks["called_card"] = one_hot(s.called_card, NUM_CARDS)
     blocks["giver"] = rel(s.giver)
 
     alone = _alone(t, s, me)
@@ -104,41 +98,41 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
     # SeatView.monte_seen: after the call (Chiamo, Mediatore) or the auction, by the rules.
     who = _lookup(t.monte_seen, s.contract)
     looked = has_contract & ~(((s.contract == CHIAMO) | (s.contract == MEDIATORE))
-                              & (s.called_card == _NONE))
+                              & (s.called_card == NONE))
     sees = looked & ((who == MONTE_ALL) | ((who == MONTE_DECLARER) & (me == s.declarer)))
     blocks["monte_seen"] = s.original_monte & sees
     over = s.phase == END
     blocks["discards"] = s.discards & ((me == s.declarer) | over)
     knows_given = (me == s.declarer) | (me == s.giver)
-    blocks["given_back"] = _one_hot(jnp.where(knows_given, s.given_back, _NONE), NUM_CARDS)
+    blocks["given_back"] = one_hot(jnp.where(knows_given, s.given_back, NONE), NUM_CARDS)
     blocks["final_monte"] = s.monte & over & has_contract
 
     # The sides' thirds, once the observer knows the sides.
     thirds = s.thirds_won
-    side = (np.arange(4) == s.declarer) | ((np.arange(4) == partner) & (partner != _NONE))
+    side = (np.arange(4) == s.declarer) | ((np.arange(4) == partner) & (partner != NONE))
     ours = jnp.where(side, thirds, 0).sum()
-    sides_known = (alone == _ALONE) | (partner != _NONE)
+    sides_known = (alone == _ALONE) | (partner != NONE)
     side_thirds = jnp.where(
         sides_known, _lookup(THIRDS_VALUE, jnp.stack([ours, thirds.sum() - ours])), 0.0)
     blocks["side_thirds"] = jnp.zeros(2, bool)   # written below, with the other fractions
 
     # The play. Slot of each card played: its trick, or the table while the trick is on it.
-    played = s.card_seat != _NONE
+    played = s.card_seat != NONE
     blocks["played"] = played
     on_table = s.trick_len > 0
     finished = _TRICK < s.tricks_done
     signal_of_slot = jnp.concatenate([
-        jnp.where(finished, s.trick_signals, _NONE),
-        jnp.where(on_table, (s.trick_signals * (_TRICK == s.tricks_done)).sum(), _NONE)[None]])
+        jnp.where(finished, s.trick_signals, NONE),
+        jnp.where(on_table, (s.trick_signals * (_TRICK == s.tricks_done)).sum(), NONE)[None]])
     blocks["signals"] = (np.arange(NUM_SIGNALS)[None, :] == signal_of_slot[:, None]).reshape(-1)
     # By relative seat: the cards played, as 40 * slot + card, in one compare over [seat *
     # 10 + slot, card]; the slots led and won; thirds and tricks taken.
     card_slot = jnp.where(s.card_trick == s.tricks_done, TABLE, s.card_trick)
-    code = jnp.where(played, rel_seat(s.card_seat) * SLOTS + card_slot, _NONE)
+    code = jnp.where(played, rel_seat(s.card_seat) * SLOTS + card_slot, NONE)
     cards = (code[None, :] == np.arange(4 * SLOTS)[:, None]).reshape(4, SLOTS * NUM_CARDS)
-    leader_of_slot = jnp.concatenate([jnp.where(finished, s.trick_leaders, _NONE),
-                                      jnp.where(on_table, s.leader, _NONE)[None]])
-    winner_of_slot = jnp.where(finished, s.trick_winners, _NONE)
+    leader_of_slot = jnp.concatenate([jnp.where(finished, s.trick_leaders, NONE),
+                                      jnp.where(on_table, s.leader, NONE)[None]])
+    winner_of_slot = jnp.where(finished, s.trick_winners, NONE)
     relative = np.arange(4)[:, None]
     thirds_rel = jnp.where(rotation, thirds[None, :], 0).sum(axis=1)
     tricks_rel = jnp.where(rotation, s.tricks_won[None, :], 0).sum(axis=1)
@@ -150,7 +144,9 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
     ], axis=1)
     # The blocks are 0 or 1 but for a few fractions: they are joined as bools (a quarter of
     # the bytes of float32) and made float32 once, then the fractions are written in place.
-    ones = jnp.concatenate([blocks[name] for name, _, _ in LAYOUT[:-4]] + [by_seat.reshape(-1)])
+    # The four seat blocks close the layout, all of them in by_seat.
+    ones = jnp.concatenate([blocks[name] for name, _, _ in LAYOUT[:-len(by_seat)]]
+                           + [by_seat.reshape(-1)])
     assert ones.shape == (OBSERVATION_SIZE,)
     fractions = jnp.concatenate([side_thirds, jnp.stack([_lookup(THIRDS_VALUE, thirds_rel),
                                                          _lookup(TRICKS_VALUE, tricks_rel)],

@@ -18,6 +18,14 @@ from __future__ import annotations
 import dataclasses
 
 import jax
+import jax.numpy as jnp
+
+NONE = -1  # a seat or card field's "none" (Python's None)
+
+
+def one_hot(index: jax.Array, size: int) -> jax.Array:
+    """bool[size]: True at ``index``, all False when ``index`` is NONE (or out of range)."""
+    return jnp.arange(size) == index
 
 
 @jax.tree_util.register_dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..codec.observation import rules_vector
-from ..core.cards import LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS, TOTAL_THIRDS
+from ..core.cards import LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF, TOTAL_THIRDS
 from ..mediatore.moves import NUM_TRICKS
 from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SIGNAL_MEANINGS,
                                Rules, max_payment, payments)
@@ -29,9 +29,12 @@ def _bits(mask: int) -> np.ndarray:
     return np.array([mask >> c & 1 for c in range(NUM_CARDS)], bool)
 
 
+# Contract ids as tables by contract index them: 0 (no contract) and the contracts.
+CONTRACT_IDS = range(ARCISOLISSIMO + 1)
+
 # Facts of the pack, for every table.
 POINTS_OF = np.array(POINTS, np.int32)                      # thirds by card
-SUIT_OF_CARD = np.arange(NUM_CARDS, dtype=np.int32) // 10   # suit by card
+SUIT_OF_CARD = np.array(SUIT_OF, np.int32)                  # suit by card
 LOW_OF_CARD = _bits(sum(LOW_MASKS))                         # Re or lower, by card
 SUIT_MASK = np.stack([_bits(m) for m in SUIT_MASKS])        # bool[4, 40]
 # Values of the observation as the Python writers compute them (k / 35 and k / 9 in double,
@@ -65,7 +68,7 @@ class RulesTables:
         callable_cards = np.zeros(NUM_CARDS, bool)
         for power in rules.callable_powers():
             callable_cards[power::10] = True
-        opponent_pays = np.zeros((2, 6), np.int32)
+        opponent_pays = np.zeros((2, len(CONTRACT_IDS)), np.int32)
         giver_pays = np.zeros(2, np.int32)
         declarer_share = np.zeros(2, np.int32)
         for capotto in (0, 1):
@@ -82,9 +85,9 @@ class RulesTables:
             signal_code=rules.signals,
             callable_cards=callable_cards,
             chiamo_monte=rules.chiamo_monte,
-            leads_first=np.array([c != 0 and rules.declarer_leads_first(c) for c in range(6)]),
+            leads_first=np.array([c != 0 and rules.declarer_leads_first(c) for c in CONTRACT_IDS]),
             monte_seen=np.array([MONTE_NONE] + [_MONTE_CODE[rules.monte_seen_by(c)]
-                                               for c in range(1, ARCISOLISSIMO + 1)], np.int32),
+                                               for c in CONTRACTS], np.int32),
             opponent_pays=opponent_pays,
             giver_pays=giver_pays,
             declarer_share=declarer_share,
