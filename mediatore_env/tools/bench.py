@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mediatore-bench",
         description="Duplicate tournament of Mediatore agents: every deal is played in the 4 "
                     "rotations of the lineup, so every agent holds every hand. Prints units per "
-                    "deal with 95%% confidence intervals over deals, by seat role and by contract. "
+                    "deal with 95% confidence intervals over deals, by seat role and by contract. "
                     "With --game tressette, tressette3 or tressette2: the same for games to 31 of "
                     "that Tressette form, in units per game. With --game club: chips per session "
                     "of club Mediatore (mediatore-bench --game club --help for its options).",

@@ -66,7 +66,7 @@ def build_bench_parser() -> ArgumentParser:
         prog="mediatore-bench --game club",
         description="Duplicate tournament of club Mediatore agents: every session is played in "
                     "the 4 rotations of the lineup over the same packs. Prints chips per session "
-                    "with 95%% confidence intervals over sessions.",
+                    "with 95% confidence intervals over sessions.",
         epilog=f"Agents: {', '.join(CLUB_AGENTS)}, with options after a colon "
                "(greedy:margin=0.1), or your own as package.module:Class.")
     p.add_argument("--agents", nargs=4, metavar="AGENT", required=True,
