@@ -35,7 +35,6 @@ import os
 import random
 import sys
 import textwrap
-from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
 from ..codec.display import (STYLES, YOU, card_text, changes, hand_lines, move_words, moves_lines,
@@ -52,7 +51,7 @@ from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, NO_S
 from .checks import (GAMES, ArgumentParser, check_agents, non_negative_int, output_file,
                      parse_rules, parse_tressette_rules, positive_int)
 from .terminal import (_COMMANDS, HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input,
-                       parse_cards_words, seat_names)
+                       parse_cards_words, record_path, seat_names)
 from .club import game_argv
 from .club import play_main as club_play_main
 
@@ -352,15 +351,6 @@ def play_deal_at_terminal(deal: Deal, human: int, agents: Sequence, names: Seque
     return deal
 
 
-def _record_path(save: str | None, index: int, several: bool) -> Path | None:
-    if not save:
-        return None
-    path = Path(save)
-    if not several:
-        return path
-    return path.with_name(f"{path.stem}-{index}{path.suffix or '.json'}")
-
-
 def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None = None,
                  seed: int = 0, first_deal: int = 0, deals: int = 1, style: str = "english",
                  save: str | None = None, term: Terminal | None = None, auto: bool = True) -> int:
@@ -396,7 +386,7 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None
             played += 1
             term.say("", f"== {title}: the result ".ljust(78, "="),
                      *result_lines(record, names, style))
-            path = _record_path(save, index, deals > 1)
+            path = record_path(save, index, deals > 1)
             if path is not None:
                 save_record(record, path)
                 term.say(f"record saved to {path}", f"replay it with: mediatore-replay {path}")

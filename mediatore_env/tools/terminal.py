@@ -5,7 +5,8 @@ by a person.
   answers in, scripted in tests;
 - :func:`parse_cards_words`: cards as people type them (``d3``, ``3d``, ``ace of swords``,
   ``asso di spade``), and the commands (``q``, ``?``, ``t``);
-- :func:`seat_names`: ``You`` and ``greedy(1)``.
+- :func:`seat_names`: ``You`` and ``greedy(1)``;
+- :func:`record_path`: where ``--save`` puts the record of each game played.
 
 Mediatore's play (:mod:`.play`) and the Tressette games' (:mod:`.tressette`) both use them.
 """
@@ -13,6 +14,7 @@ Mediatore's play (:mod:`.play`) and the Tressette games' (:mod:`.tressette`) bot
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
 from ..codec.display import YOU
@@ -112,6 +114,17 @@ def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
             short = rest.partition(":")[0] if "." in head and rest else head
             out.append(f"{short[:12]}({s})")
     return out
+
+
+def record_path(save: str | None, index: int, several: bool) -> Path | None:
+    """Where ``--save PATH`` puts the record of deal or game ``index``: PATH itself when one is
+    played, ``PATH-index.json`` (PATH's own suffix kept) when several are; None without --save."""
+    if not save:
+        return None
+    path = Path(save)
+    if not several:
+        return path
+    return path.with_name(f"{path.stem}-{index}{path.suffix or '.json'}")
 
 
 def _echoing_input(prompt: str) -> str:
