@@ -147,7 +147,8 @@ def check_outputs(args) -> list[int]:
     record_deals = parse_deal_list("0" if args.record_deals is None else args.record_deals)
     outside = [d for d in record_deals if d >= args.deals]
     if outside:
-        raise ValueError(f"--record-deals {args.record_deals}: deal{'s' * (len(outside) > 1)} "
+        episode = "deal" if args.game == "mediatore" else "game"  # a Tressette game is to 31
+        raise ValueError(f"--record-deals {args.record_deals}: {episode}{'s' * (len(outside) > 1)} "
                          f"{','.join(map(str, outside))} not in the run (with --deals "
                          f"{args.deals} they are 0-{args.deals - 1})")
     return record_deals
