@@ -93,6 +93,8 @@ def test_a_tournament_records_replayable_sessions_and_is_the_same_in_two_process
                               record_sessions=[2])
     two = run_club_tournament(["greedy", "random", "greedy", "random"], sessions=8, seed=4, jobs=2)
     assert [s.per_session for s in one.standings] == [s.per_session for s in two.standings]
+    assert (one.executor, two.executor) == ("serial", "processes")
+    assert two.to_dict()["executor"] == "processes" and "with 2 jobs" in two.report()
     from mediatore_env.club.records import replay
     assert len(one.records) == 4 and all(replay(r).is_over() for r in one.records)
 
