@@ -51,7 +51,8 @@ from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, NO_S
 from .checks import (GAMES, ArgumentParser, check_agents, non_negative_int, output_file,
                      parse_rules, parse_tressette_rules, positive_int)
 from .terminal import (_COMMANDS, HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input,
-                       parse_cards_words, record_path, seat_names)
+                       parse_cards_words, record_path, running_score, score_line, seat_names,
+                       stopped)
 from .club import game_argv
 from .club import play_main as club_play_main
 
@@ -391,19 +392,12 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None
                 save_record(record, path)
                 term.say(f"record saved to {path}", f"replay it with: mediatore-replay {path}")
             if deals > 1:
-                term.say(f"Running score after {played} deal{'s' if played > 1 else ''}: "
-                         + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals)))
-                if k + 1 < deals:
-                    answer = term.ask("Press Enter for the next deal, q to stop: ").strip().lower()
-                    if answer in ("q", "quit", "exit"):
-                        raise Quit
+                running_score(term, "deal", played, names, totals, last=k + 1 == deals)
     except Quit:
-        term.say("Stopped." + (f" Score over {played} finished deal{'s' if played != 1 else ''}: "
-                               + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals))
-                               if played else " No deal was finished."))
+        term.say(stopped("deal", played, names, totals))
         return 0
     if deals > 1:
-        term.say("Final score: " + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals)))
+        term.say("Final score: " + score_line(names, totals))
     return 0
 
 

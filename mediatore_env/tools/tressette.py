@@ -29,7 +29,7 @@ from ..tressette.melds import MELD_KINDS
 from ..tressette.moves import CLAIM, parse_move
 from ..tressette.rules import FORMS, TressetteRules
 from .terminal import (_COMMANDS, BadInput, Pager, Quit, Terminal, parse_cards_words, record_path,
-                       seat_names)
+                       running_score, seat_names, stopped)
 
 __all__ = ["STYLES", "play_session", "show_record", "record_names", "view_lines",
            "read_answer", "rules_line"]
@@ -355,16 +355,9 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: TressetteRul
                 save_record(record, path)
                 term.say(f"record saved to {path}", f"replay it with: mediatore-replay {path}")
             if games > 1:
-                term.say(f"Running score after {played} game{'s' * (played > 1)}: "
-                         + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(score)))
-                if k + 1 < games:
-                    answer = term.ask("Press Enter for the next game, q to stop: ").strip().lower()
-                    if answer in ("q", "quit", "exit"):
-                        raise Quit
+                running_score(term, "game", played, names, score, last=k + 1 == games)
     except Quit:
-        term.say("Stopped." + (f" Score over {played} finished game{'s' * (played != 1)}: "
-                               + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(score))
-                               if played else " No game was finished."))
+        term.say(stopped("game", played, names, score))
         return 0
     return 0
 
