@@ -249,3 +249,15 @@ def test_bench_env_compare_names_what_is_missing():
     assert proc.stderr.count("\n") == 1
     named = proc.stderr.partition("--compare needs the package '")[2].partition("'")[0]
     assert named in missing, proc.stderr
+
+
+@pytest.mark.parametrize("parser", [
+    "bench:build_parser", "play:build_parser", "replay:build_parser",
+    "club:build_bench_parser", "club:build_play_parser"])
+def test_help_texts_print_as_written(parser):
+    """argparse %-formats the help of each option but not the description or epilog (unless they
+    name %(prog)s): a ``%%`` written there to escape a percent sign prints as ``%%``."""
+    import importlib
+    module, function = parser.split(":")
+    text = getattr(importlib.import_module(f"mediatore_env.tools.{module}"), function)().format_help()
+    assert "%%" not in text and "%(" not in text, text

@@ -30,6 +30,19 @@ def test_agents_play_only_legal_moves_in_many_sessions():
     assert deals > 60
 
 
+def test_agents_act_from_the_seats_view_alone():
+    """Given views that refuse every private name (no way to the session behind them), the
+    agents still play whole sessions, and choose exactly as with the plain views."""
+    from tests.test_tressette_agents import Sealed
+    for i in range(12):
+        packs = session_packs(3, i, 20)
+        plain, sealed = ([ClubGreedyAgent(), ClubRandomAgent(accept_rate=0.3)] * 2 for _ in "ab")
+        one = play_session(Session(ClubRules(), i % 4, packs), plain, seeds=[i] * 4)
+        two = play_session(Session(ClubRules(), i % 4, packs), [Sealed(a) for a in sealed],
+                           seeds=[i] * 4)
+        assert two.is_over() and two.chips == one.chips and two.history == one.history
+
+
 def test_greedy_accepts_a_strong_hand_plays_it_alone_and_passes_a_weak_one():
     greedy = ClubGreedyAgent()
     strong = Session(ClubRules(), dealer=3, packs=[STRONG])
@@ -93,6 +106,8 @@ def test_a_tournament_records_replayable_sessions_and_is_the_same_in_two_process
                               record_sessions=[2])
     two = run_club_tournament(["greedy", "random", "greedy", "random"], sessions=8, seed=4, jobs=2)
     assert [s.per_session for s in one.standings] == [s.per_session for s in two.standings]
+    assert (one.executor, two.executor) == ("serial", "processes")
+    assert two.to_dict()["executor"] == "processes" and "with 2 jobs" in two.report()
     from mediatore_env.club.records import replay
     assert len(one.records) == 4 and all(replay(r).is_over() for r in one.records)
 

@@ -104,3 +104,29 @@ def test_play_hides_an_agent_mediators_discards():
     assert said[0].endswith("accept (become the mediator)")
     assert sum(line.endswith(": discards a card") for line in said) == 4
     assert not any(": discard " in line for line in lines)
+
+
+class ObservingAgent:
+    """A user's club agent that reads tensors: it checks it gets its own seat's observation."""
+
+    name = "observing"
+    wants_observation = True
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation, view):
+        from mediatore_env.codec.club import observation as encode
+        import numpy as np
+        mine = encode(view)
+        assert observation is not None and all(np.array_equal(observation[k], mine[k]) for k in mine)
+        return view.legal_moves()[0]
+
+
+def test_play_gives_an_agent_that_wants_them_its_observations():
+    answers = iter(["pass"] + ["1"] * 500)
+    out = io.StringIO()
+    assert play.main(["--game", "club", "--seed", "2", "--session-deals", "1",
+                      "--agents", "tests.test_club_cli:ObservingAgent"],
+                     ask=lambda prompt: next(answers), out=out) == 0
+    assert "ObservingAgent(1): " in out.getvalue()  # it moved, each time from its observation

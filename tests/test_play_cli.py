@@ -332,3 +332,11 @@ def test_piped_stdin_full_deal_no_traceback(tmp_path):
     assert "There is no move 99" in proc.stdout
     assert "== Deal: the result" in proc.stdout
     assert json.loads(path.read_text())["result"]["contract"] == "arcisolissimo"
+
+
+def test_record_path_numbers_the_records_of_several_deals_or_games():
+    from mediatore_env.tools.terminal import record_path
+    assert record_path(None, 3, True) is None
+    assert str(record_path("out/game.json", 3, False)) == "out/game.json"
+    assert str(record_path("out/game.json", 3, True)) == "out/game-3.json"
+    assert str(record_path("out/game", 0, True)) == "out/game-0.json"

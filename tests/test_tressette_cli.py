@@ -72,8 +72,11 @@ def _name(card):
      ["--plot draws Mediatore tournaments only"]),
     (["--game", "tressette9", "--agents", "greedy"], ["invalid choice: 'tressette9'"]),
     (["--agents", "greedy", "random", "greedy"], ["mediatore is played by 4 agents"]),
+    (["--game", "tressette2", "--agents", "greedy", "random", "--save-records", "{tmp}",
+      "--record-deals", "3"], ["game 3 not in the run (with --deals 1 they are 0-0)"]),
 ])
-def test_bench_errors_are_one_line(capsys, args, words):
+def test_bench_errors_are_one_line(capsys, tmp_path, args, words):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     one_line_error(capsys, lambda: bench([*args, "--deals", "1", "-q"]), *words)
 
 

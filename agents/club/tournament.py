@@ -156,11 +156,12 @@ class ClubTournamentResult(StandingsByName):
     standings: list[ClubStanding]
     games: list[list[SessionResult]]
     records: list[dict]
+    executor: str = "serial"     # "serial", "processes" or "ray"; ``jobs`` workers
 
     def to_dict(self) -> dict:
         return {"format": "club-mediatore-tournament", "version": 1, "agents": self.names,
                 "lineup": list(self.lineup), "sessions": self.sessions, "seed": self.seed,
-                "rules": self.rules.to_dict(), "jobs": self.jobs,
+                "rules": self.rules.to_dict(), "jobs": self.jobs, "executor": self.executor,
                 "seconds": round(self.seconds, 3),
                 "standings": [s.to_dict() for s in self.standings]}
 
@@ -184,7 +185,8 @@ class ClubTournamentResult(StandingsByName):
         lines += ["", "chips/session: the mean chip change of one seat played by the agent; "
                   "mediator: share of its deals in which it was the mediator; won: share of "
                   "those its side won.",
-                  f"{self.seconds:.1f} s with {self.jobs} job{'s' if self.jobs > 1 else ''}"]
+                  f"{self.seconds:.1f} s with {self.jobs} "
+                  f"{'Ray worker' if self.executor == 'ray' else 'job'}{'s' * (self.jobs > 1)}"]
         return "\n".join(lines)
 
 
@@ -213,10 +215,10 @@ def run_club_tournament(agents: Sequence, sessions: int = 1000, seed: int = 0,
         for name, spec in entries.items():
             build_agent(spec, name, CLUB_AGENTS)
     args = (_ClubPlayer, rules, seed, entries, [lineup], record_sessions)
-    results, workers, _ = play_all(args, sessions, jobs, ray, progress)
+    results, workers, how = play_all(args, sessions, jobs, ray, progress)
     games = [g for g, _ in results]
     records = [r for _, recs in results for r in recs]
     names = list(entries)
     return ClubTournamentResult(names, lineup, sessions, seed, rules, workers,
                                 time.perf_counter() - start,
-                                club_standings(names, lineup, games), games, records)
+                                club_standings(names, lineup, games), games, records, how)

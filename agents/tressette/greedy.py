@@ -48,6 +48,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from mediatore_env.core.cards import ALL_CARDS, BIT_OF, POINTS, POWER_OF, SUIT_MASKS, SUIT_OF
+from mediatore_env.core.tricks import trick_winner
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import TARGET, outcome
 
@@ -144,12 +145,8 @@ class Table(NamedTuple):
 
     def winning(self) -> tuple[int, int]:
         """(card, seat) winning the trick so far."""
-        led = SUIT_OF[self.trick[0]]
-        best = 0
-        for i, card in enumerate(self.trick):
-            if SUIT_OF[card] == led and card > self.trick[best]:
-                best = i
-        return self.trick[best], (self.leader + best) % self.players
+        seat = trick_winner(self.leader, self.trick, self.players)
+        return self.trick[(seat - self.leader) % self.players], seat
 
     def suit_length(self, card: int) -> int:
         return (self.hand & SUIT_MASKS[SUIT_OF[card]]).bit_count()

@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mediatore-bench",
         description="Duplicate tournament of Mediatore agents: every deal is played in the 4 "
                     "rotations of the lineup, so every agent holds every hand. Prints units per "
-                    "deal with 95%% confidence intervals over deals, by seat role and by contract. "
+                    "deal with 95% confidence intervals over deals, by seat role and by contract. "
                     "With --game tressette, tressette3 or tressette2: the same for games to 31 of "
                     "that Tressette form, in units per game. With --game club: chips per session "
                     "of club Mediatore (mediatore-bench --game club --help for its options).",
@@ -147,7 +147,8 @@ def check_outputs(args) -> list[int]:
     record_deals = parse_deal_list("0" if args.record_deals is None else args.record_deals)
     outside = [d for d in record_deals if d >= args.deals]
     if outside:
-        raise ValueError(f"--record-deals {args.record_deals}: deal{'s' * (len(outside) > 1)} "
+        episode = "deal" if args.game == "mediatore" else "game"  # a Tressette game is to 31
+        raise ValueError(f"--record-deals {args.record_deals}: {episode}{'s' * (len(outside) > 1)} "
                          f"{','.join(map(str, outside))} not in the run (with --deals "
                          f"{args.deals} they are 0-{args.deals - 1})")
     return record_deals

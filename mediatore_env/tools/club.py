@@ -66,7 +66,7 @@ def build_bench_parser() -> ArgumentParser:
         prog="mediatore-bench --game club",
         description="Duplicate tournament of club Mediatore agents: every session is played in "
                     "the 4 rotations of the lineup over the same packs. Prints chips per session "
-                    "with 95%% confidence intervals over sessions.",
+                    "with 95% confidence intervals over sessions.",
         epilog=f"Agents: {', '.join(CLUB_AGENTS)}, with options after a colon "
                "(greedy:margin=0.1), or your own as package.module:Class.")
     p.add_argument("--agents", nargs=4, metavar="AGENT", required=True,
@@ -178,6 +178,7 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
               out: TextIO | None = None) -> int:
     from agents.club import CLUB_AGENTS, make_club_agent
     from agents.club.tournament import session_packs
+    from agents.tournament import derive_seed
     parser = build_play_parser()
     args = parser.parse_args(list(argv))
     try:
@@ -203,9 +204,12 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
     names = [YOU if p is None else f"{p.name}({s})" for s, p in enumerate(players)]
     session = Session(rules, args.session % 4, session_packs(seed, args.session, rules.max_deals))
     say(f"club Mediatore · seed {seed} · session {args.session} · you are seat {args.seat}")
-    for s, player in enumerate(players):
+    for s, player in enumerate(players):  # seeded as the same session of mediatore-bench
         if player is not None:
-            player.reset(seed * 4 + s)
+            player.reset(derive_seed(seed, args.session, s))
+    encode = None
+    if any(p is not None and p.wants_observation for p in players):
+        from ..codec.club import observation as encode
     seen = 0
     try:
         while not session.is_over():
@@ -223,7 +227,8 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
                     except ValueError as e:
                         say(f"  {e}")
             else:
-                move = players[seat].act(None, view)
+                player = players[seat]
+                move = player.act(encode(view) if player.wants_observation else None, view)
                 # The discards are face down: the others see that a card went, not which.
                 say(f"{names[seat]}: " + ("discards a card" if view.phase == DISCARD
                                           else move_words(move, args.cards)))

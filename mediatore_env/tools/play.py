@@ -35,7 +35,6 @@ import os
 import random
 import sys
 import textwrap
-from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
 from ..codec.display import (STYLES, YOU, card_text, changes, hand_lines, move_words, moves_lines,
@@ -52,7 +51,8 @@ from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CHIAMO, CONTRACT_NAMES, NO_S
 from .checks import (GAMES, ArgumentParser, check_agents, non_negative_int, output_file,
                      parse_rules, parse_tressette_rules, positive_int)
 from .terminal import (_COMMANDS, HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input,
-                       parse_cards_words, seat_names)
+                       parse_cards_words, record_path, running_score, score_line, seat_names,
+                       stopped)
 from .club import game_argv
 from .club import play_main as club_play_main
 
@@ -352,15 +352,6 @@ def play_deal_at_terminal(deal: Deal, human: int, agents: Sequence, names: Seque
     return deal
 
 
-def _record_path(save: str | None, index: int, several: bool) -> Path | None:
-    if not save:
-        return None
-    path = Path(save)
-    if not several:
-        return path
-    return path.with_name(f"{path.stem}-{index}{path.suffix or '.json'}")
-
-
 def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None = None,
                  seed: int = 0, first_deal: int = 0, deals: int = 1, style: str = "english",
                  save: str | None = None, term: Terminal | None = None, auto: bool = True) -> int:
@@ -396,24 +387,17 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: Rules | None
             played += 1
             term.say("", f"== {title}: the result ".ljust(78, "="),
                      *result_lines(record, names, style))
-            path = _record_path(save, index, deals > 1)
+            path = record_path(save, index, deals > 1)
             if path is not None:
                 save_record(record, path)
                 term.say(f"record saved to {path}", f"replay it with: mediatore-replay {path}")
             if deals > 1:
-                term.say(f"Running score after {played} deal{'s' if played > 1 else ''}: "
-                         + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals)))
-                if k + 1 < deals:
-                    answer = term.ask("Press Enter for the next deal, q to stop: ").strip().lower()
-                    if answer in ("q", "quit", "exit"):
-                        raise Quit
+                running_score(term, "deal", played, names, totals, last=k + 1 == deals)
     except Quit:
-        term.say("Stopped." + (f" Score over {played} finished deal{'s' if played != 1 else ''}: "
-                               + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals))
-                               if played else " No deal was finished."))
+        term.say(stopped("deal", played, names, totals))
         return 0
     if deals > 1:
-        term.say("Final score: " + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals)))
+        term.say("Final score: " + score_line(names, totals))
     return 0
 
 

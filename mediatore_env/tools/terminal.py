@@ -5,7 +5,10 @@ by a person.
   answers in, scripted in tests;
 - :func:`parse_cards_words`: cards as people type them (``d3``, ``3d``, ``ace of swords``,
   ``asso di spade``), and the commands (``q``, ``?``, ``t``);
-- :func:`seat_names`: ``You`` and ``greedy(1)``.
+- :func:`seat_names`: ``You`` and ``greedy(1)``;
+- :func:`record_path`: where ``--save`` puts the record of each game played;
+- :func:`running_score` and :func:`stopped`: the score between several deals or games, and
+  when the player quits.
 
 Mediatore's play (:mod:`.play`) and the Tressette games' (:mod:`.tressette`) both use them.
 """
@@ -13,6 +16,7 @@ Mediatore's play (:mod:`.play`) and the Tressette games' (:mod:`.tressette`) bot
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
 from ..codec.display import YOU
@@ -112,6 +116,42 @@ def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
             short = rest.partition(":")[0] if "." in head and rest else head
             out.append(f"{short[:12]}({s})")
     return out
+
+
+def record_path(save: str | None, index: int, several: bool) -> Path | None:
+    """Where ``--save PATH`` puts the record of deal or game ``index``: PATH itself when one is
+    played, ``PATH-index.json`` (PATH's own suffix kept) when several are; None without --save."""
+    if not save:
+        return None
+    path = Path(save)
+    if not several:
+        return path
+    return path.with_name(f"{path.stem}-{index}{path.suffix or '.json'}")
+
+
+def score_line(names: Sequence[str], totals: Sequence[int]) -> str:
+    """``You +2 · greedy(1) -2 · ...``: each seat's total."""
+    return " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals))
+
+
+def running_score(term: Terminal, what: str, played: int, names: Sequence[str],
+                  totals: Sequence[int], last: bool) -> None:
+    """After each of several deals or games (``what``): the score so far; then, unless it was
+    the last, wait for Enter (``q`` raises :class:`Quit`)."""
+    term.say(f"Running score after {played} {what}{'s' * (played > 1)}: "
+             + score_line(names, totals))
+    if not last:
+        answer = term.ask(f"Press Enter for the next {what}, q to stop: ").strip().lower()
+        if _COMMANDS.get(answer) == QUIT:
+            raise Quit
+
+
+def stopped(what: str, played: int, names: Sequence[str], totals: Sequence[int]) -> str:
+    """The line said when the player quits after ``played`` finished deals or games."""
+    if not played:
+        return f"Stopped. No {what} was finished."
+    return (f"Stopped. Score over {played} finished {what}{'s' * (played != 1)}: "
+            + score_line(names, totals))
 
 
 def _echoing_input(prompt: str) -> str:

@@ -20,7 +20,6 @@ Answer with a number, a card (``D3``, ``3d``, ``ace of swords``) or ``claim``; `
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 from typing import Sequence
 
 from ..codec.display import STYLES, YOU, card_label, card_text, hand_inline, hand_lines
@@ -29,7 +28,8 @@ from ..tressette.game import TressetteGame
 from ..tressette.melds import MELD_KINDS
 from ..tressette.moves import CLAIM, parse_move
 from ..tressette.rules import FORMS, TressetteRules
-from .terminal import _COMMANDS, BadInput, Pager, Quit, Terminal, parse_cards_words, seat_names
+from .terminal import (_COMMANDS, BadInput, Pager, Quit, Terminal, parse_cards_words, record_path,
+                       running_score, seat_names, stopped)
 
 __all__ = ["STYLES", "play_session", "show_record", "record_names", "view_lines",
            "read_answer", "rules_line"]
@@ -346,9 +346,8 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: TressetteRul
             score = [t + o for t, o in zip(score, game.outcome)]
             played += 1
             term.say("", f"== {title}: the result ".ljust(78, "="), *result_lines(game, names))
-            if save:
-                path = Path(save) if games == 1 else Path(save).with_name(
-                    f"{Path(save).stem}-{index}{Path(save).suffix or '.json'}")
+            path = record_path(save, index, games > 1)
+            if path is not None:
                 record = game.record(agents=[sp or "human" for sp in seat_specs],
                                      human_seat=human, seed=seed, game_index=index,
                                      program="mediatore-play")
@@ -356,16 +355,9 @@ def play_session(agent_specs: Sequence[str], human: int = 0, rules: TressetteRul
                 save_record(record, path)
                 term.say(f"record saved to {path}", f"replay it with: mediatore-replay {path}")
             if games > 1:
-                term.say(f"Running score after {played} game{'s' * (played > 1)}: "
-                         + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(score)))
-                if k + 1 < games:
-                    answer = term.ask("Press Enter for the next game, q to stop: ").strip().lower()
-                    if answer in ("q", "quit", "exit"):
-                        raise Quit
+                running_score(term, "game", played, names, score, last=k + 1 == games)
     except Quit:
-        term.say("Stopped." + (f" Score over {played} finished game{'s' * (played != 1)}: "
-                               + " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(score))
-                               if played else " No game was finished."))
+        term.say(stopped("game", played, names, score))
         return 0
     return 0
 
