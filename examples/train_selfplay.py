@@ -150,7 +150,8 @@ def random_bids(mask, bid_rate: float):
     ``1 - bid_rate``, else one of the legal bids, uniformly (like ``random:bid_rate=...``)."""
     bids = mask[:, PASS + 1:CALL_BASE].sum(axis=1, keepdims=True)
     is_pass = jnp.arange(NUM_MOVES) == PASS
-    return jnp.where(is_pass, jnp.log(1 - bid_rate),
+    # when no bid is left, pass is certain: log(1 - 1) would put an illegal move above it
+    return jnp.where(is_pass, jnp.where(bids > 0, jnp.log(1 - bid_rate), 0.0),
                      jnp.log(bid_rate) - jnp.log(jnp.maximum(bids, 1)))
 
 
@@ -273,7 +274,10 @@ def _make_train(env, cfg: Config):
         logits, value = forward(params, batch.obs)
         logp_all = jax.nn.log_softmax(masked_logits(logits, batch.mask))
         logp = jnp.take_along_axis(logp_all, batch.action[:, None], axis=1)[:, 0]
-        ratio = jnp.exp(logp - batch.logp)
+        # the ratio of a decision not trained on (a past version's, a scripted bid) is kept
+        # at 1: its old log-probability may be far off the learner's, and an overflow there
+        # would turn the zero weight into NaN
+        ratio = jnp.exp(jnp.where(batch.mine, logp - batch.logp, 0.0))
         policy = -jnp.minimum(ratio * adv, jnp.clip(ratio, 1 - cfg.clip, 1 + cfg.clip) * adv)
         entropy = -jnp.sum(jnp.where(batch.mask, jnp.exp(logp_all) * logp_all, 0.0), axis=1)
         vloss = 0.5 * (value - target) ** 2
@@ -377,8 +381,11 @@ def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
     """``runner`` (a fresh one, with the settings of this run) with the network, optimiser, pool
     and counters of the checkpoint at ``path``; the deals in progress start afresh. Raises
     ValueError when the checkpoint's network or pool does not fit the settings."""
-    with np.load(path, allow_pickle=False) as f:
-        a = {k: f[k] for k in f.files}
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            a = {k: f[k] for k in f.files}
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: not a readable .npz ({e})") from None
     if str(a.get("format", "")) != NETWORK_FORMAT or "updates" not in a:
         raise ValueError(f"{path}: not a checkpoint of train_selfplay.py")
     params = {k: jnp.asarray(a[k]) for k in network_keys(hidden_count(a))}
@@ -580,7 +587,11 @@ def main(argv=None, env=None) -> dict:
            "evaluations": [], "throughput": []}
     seconds_before = 0.0
     if args.resume:
-        runner, meta = load_checkpoint(args.resume, runner)
+        try:
+            runner, meta = load_checkpoint(args.resume, runner)
+        except (OSError, ValueError) as e:  # one line, as for the other bad arguments
+            print(f"train_selfplay.py: error: --resume: {e}", file=sys.stderr)
+            raise SystemExit(2) from None
         seconds_before = meta.get("train_seconds", 0.0)
         previous = Path(args.resume).with_name("evaluations.json")
         if previous.is_file():
