@@ -44,7 +44,10 @@ as :class:`agents.selfplay.SelfPlayAgent` plays it) plays the project's duplicat
 agents (``--pimc-deals``), always on the same deals (seed ``--eval-seed``); at the end on
 ``--final-deals`` other deals (seed ``--eval-seed`` + 1). Writes to ``--out``:
 ``network.npz`` (the network alone: ``mediatore-bench --agents
-selfplay:path=runs/selfplay/network.npz greedy greedy greedy``), ``checkpoint.npz`` (network,
+selfplay:path=runs/selfplay/network.npz greedy greedy greedy``), ``best.npz`` (the network of
+the best evaluation against greedy so far, a resumed run's included, so a run that gets worse
+does not lose it; picked on the evaluation deals, so its mean there flatters it: measure it
+again on other deals), ``checkpoint.npz`` (network,
 optimiser, opponent pool, counters: ``--resume`` continues it), ``evaluations.json`` (the
 settings, the throughput, every evaluation) and ``learning_curve.png`` (units per deal against
 steps and against wall time, with 95% confidence bands).
@@ -432,6 +435,13 @@ def evaluate(params: dict, opponents: dict[str, int], seed: int, rules, jobs: in
     return out
 
 
+def is_best(evaluations: list[dict]) -> bool:
+    """Whether the last evaluation is the first with the highest mean against greedy (the
+    evaluations all play the same deals, so their means compare)."""
+    scores = [e["vs_greedy"]["mean"] for e in evaluations if "vs_greedy" in e]
+    return "vs_greedy" in evaluations[-1] and scores.index(max(scores)) == len(scores) - 1
+
+
 def describe(ev: dict) -> str:
     return "   ".join(f"{k.replace('_', ' 3 ')} {v['mean']:+6.2f} [{v['ci95'][0]:+.2f}, "
                       f"{v['ci95'][1]:+.2f}]" for k, v in ev.items() if k.startswith("vs_"))
@@ -630,6 +640,8 @@ def main(argv=None, env=None) -> dict:
                   eval_seconds=round(time.perf_counter() - t, 1))
         log["evaluations"].append(ev)
         print(f"step {ev['step']:>11,}  {train_seconds:7.0f} s   {describe(ev)}", flush=True)
+        if is_best(log["evaluations"]):
+            np.savez(out / "best.npz", **network_arrays(runner.params, meta(train_seconds)))
 
     if not log["evaluations"]:
         evaluation(seconds_before)

@@ -244,6 +244,7 @@ def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy):
     p /= p.sum(1, keepdims=True)
     good = p[np.arange(4), 2 * np.arange(4)] + p[np.arange(4), 2 * np.arange(4) + 1]
     assert good.min() > 0.6, good  # 0.25 for a random player
+    assert_best_kept(out, log)
 
     log2 = ts.main(TOY_ARGS + ["--steps", "15360", "--out", str(out),
                                "--resume", str(out / "checkpoint.npz")], env=toy)
@@ -254,6 +255,15 @@ def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy):
     assert (out / "learning_curve.png").stat().st_size > 1000
     saved = json.loads((out / "evaluations.json").read_text())
     assert len(saved["throughput"]) == 4 and saved["final"]["step"] == 15360
+    assert_best_kept(out, log2)
+
+
+def assert_best_kept(out: Path, log: dict) -> None:
+    """best.npz is the network of the first evaluation with the top mean against greedy."""
+    best = max(log["evaluations"], key=lambda e: e["vs_greedy"]["mean"])
+    _, meta = load_network(out / "best.npz")
+    assert meta["last_evaluation"]["step"] == best["step"]
+    assert meta["last_evaluation"]["vs_greedy"] == best["vs_greedy"]
 
 
 def test_checkpoint_round_trip(tmp_path, toy):
