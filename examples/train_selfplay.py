@@ -144,8 +144,9 @@ def masked_logits(logits, mask):
 # -- self-play seats -----------------------------------------------------------------------------
 
 def pool_slot(snapshots, pool_size: int):
-    """The slot of the next snapshot: slot 0 keeps the initial network, the others turn over."""
-    return 1 + (snapshots - 1) % max(pool_size - 1, 1) if pool_size > 1 else 0
+    """The slot of the next snapshot: slot 0 keeps the initial network, the others turn over
+    (a pool of one holds the last snapshot alone)."""
+    return 1 + (snapshots - 1) % (pool_size - 1) if pool_size > 1 else 0
 
 
 def random_bids(mask, bid_rate: float):
@@ -524,7 +525,8 @@ def parse_args(argv=None):
     p.add_argument("--reward-scale", type=positive_float, default=3.0,
                    help="reward = payment / the rules' largest payment * this")
     p.add_argument("--pool-size", type=positive_int, default=d.pool_size,
-                   help="past versions kept as opponents")
+                   help="past versions kept as opponents: the initial network and the last "
+                        "--pool-size - 1 snapshots (with 1: the last snapshot alone)")
     p.add_argument("--pool-every", type=positive_int, default=d.pool_every,
                    help="updates between two snapshots into the pool")
     p.add_argument("--pool-fraction", type=probability, default=d.pool_fraction,
