@@ -284,6 +284,19 @@ def test_checkpoint_round_trip(tmp_path, toy):
         ts.load_checkpoint(tmp_path / "c.npz", other)
 
 
+@pytest.mark.parametrize("args, words", [
+    (["--hidden", "3,x"], "--hidden: expected layer sizes such as 256,256, not '3,x'"),
+    (["--envs", "3", "--rollout", "3", "--minibatches", "2"], "must divide into --minibatches"),
+    (["--bid-rate", "1.5"], "--bid-rate: must be between 0 and 1, not 1.5"),
+    (["--lr", "0"], "--lr: must be more than 0, not 0"),
+])
+def test_bad_arguments_are_one_line(args, words, capsys):
+    with pytest.raises(SystemExit) as e:
+        ts.parse_args(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and words in err, err
+
+
 def test_resume_from_a_bad_file_is_one_line(tmp_path, toy, capsys):
     bad = tmp_path / "checkpoint.npz"
     bad.write_text("not an npz")
