@@ -44,7 +44,10 @@ as :class:`agents.selfplay.SelfPlayAgent` plays it) plays the project's duplicat
 agents (``--pimc-deals``), always on the same deals (seed ``--eval-seed``); at the end on
 ``--final-deals`` other deals (seed ``--eval-seed`` + 1). Writes to ``--out``:
 ``network.npz`` (the network alone: ``mediatore-bench --agents
-selfplay:path=runs/selfplay/network.npz greedy greedy greedy``), ``checkpoint.npz`` (network,
+selfplay:path=runs/selfplay/network.npz greedy greedy greedy``), ``best.npz`` (the network of
+the best evaluation against greedy so far, a resumed run's included, so a run that gets worse
+does not lose it; picked on the evaluation deals, so its mean there flatters it: measure it
+again on other deals), ``checkpoint.npz`` (network,
 optimiser, opponent pool, counters: ``--resume`` continues it), ``evaluations.json`` (the
 settings, the throughput, every evaluation) and ``learning_curve.png`` (units per deal against
 steps and against wall time, with 95% confidence bands).
@@ -141,8 +144,9 @@ def masked_logits(logits, mask):
 # -- self-play seats -----------------------------------------------------------------------------
 
 def pool_slot(snapshots, pool_size: int):
-    """The slot of the next snapshot: slot 0 keeps the initial network, the others turn over."""
-    return 1 + (snapshots - 1) % max(pool_size - 1, 1) if pool_size > 1 else 0
+    """The slot of the next snapshot: slot 0 keeps the initial network, the others turn over
+    (a pool of one holds the last snapshot alone)."""
+    return 1 + (snapshots - 1) % (pool_size - 1) if pool_size > 1 else 0
 
 
 def random_bids(mask, bid_rate: float):
@@ -150,7 +154,8 @@ def random_bids(mask, bid_rate: float):
     ``1 - bid_rate``, else one of the legal bids, uniformly (like ``random:bid_rate=...``)."""
     bids = mask[:, PASS + 1:CALL_BASE].sum(axis=1, keepdims=True)
     is_pass = jnp.arange(NUM_MOVES) == PASS
-    return jnp.where(is_pass, jnp.log(1 - bid_rate),
+    # when no bid is left, pass is certain: log(1 - 1) would put an illegal move above it
+    return jnp.where(is_pass, jnp.where(bids > 0, jnp.log(1 - bid_rate), 0.0),
                      jnp.log(bid_rate) - jnp.log(jnp.maximum(bids, 1)))
 
 
@@ -273,7 +278,10 @@ def _make_train(env, cfg: Config):
         logits, value = forward(params, batch.obs)
         logp_all = jax.nn.log_softmax(masked_logits(logits, batch.mask))
         logp = jnp.take_along_axis(logp_all, batch.action[:, None], axis=1)[:, 0]
-        ratio = jnp.exp(logp - batch.logp)
+        # the ratio of a decision not trained on (a past version's, a scripted bid) is kept
+        # at 1: its old log-probability may be far off the learner's, and an overflow there
+        # would turn the zero weight into NaN
+        ratio = jnp.exp(jnp.where(batch.mine, logp - batch.logp, 0.0))
         policy = -jnp.minimum(ratio * adv, jnp.clip(ratio, 1 - cfg.clip, 1 + cfg.clip) * adv)
         entropy = -jnp.sum(jnp.where(batch.mask, jnp.exp(logp_all) * logp_all, 0.0), axis=1)
         vloss = 0.5 * (value - target) ** 2
@@ -377,8 +385,11 @@ def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
     """``runner`` (a fresh one, with the settings of this run) with the network, optimiser, pool
     and counters of the checkpoint at ``path``; the deals in progress start afresh. Raises
     ValueError when the checkpoint's network or pool does not fit the settings."""
-    with np.load(path, allow_pickle=False) as f:
-        a = {k: f[k] for k in f.files}
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            a = {k: f[k] for k in f.files}
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: not a readable .npz ({e})") from None
     if str(a.get("format", "")) != NETWORK_FORMAT or "updates" not in a:
         raise ValueError(f"{path}: not a checkpoint of train_selfplay.py")
     params = {k: jnp.asarray(a[k]) for k in network_keys(hidden_count(a))}
@@ -423,6 +434,13 @@ def evaluate(params: dict, opponents: dict[str, int], seed: int, rules, jobs: in
                             "declarer_share": s.roles["declarer"]["count"] / s.plays,
                             "seconds": round(r.seconds, 1)}
     return out
+
+
+def is_best(evaluations: list[dict]) -> bool:
+    """Whether the last evaluation is the first with the highest mean against greedy (the
+    evaluations all play the same deals, so their means compare)."""
+    scores = [e["vs_greedy"]["mean"] for e in evaluations if "vs_greedy" in e]
+    return "vs_greedy" in evaluations[-1] and scores.index(max(scores)) == len(scores) - 1
 
 
 def describe(ev: dict) -> str:
@@ -507,7 +525,8 @@ def parse_args(argv=None):
     p.add_argument("--reward-scale", type=positive_float, default=3.0,
                    help="reward = payment / the rules' largest payment * this")
     p.add_argument("--pool-size", type=positive_int, default=d.pool_size,
-                   help="past versions kept as opponents")
+                   help="past versions kept as opponents: the initial network and the last "
+                        "--pool-size - 1 snapshots (with 1: the last snapshot alone)")
     p.add_argument("--pool-every", type=positive_int, default=d.pool_every,
                    help="updates between two snapshots into the pool")
     p.add_argument("--pool-fraction", type=probability, default=d.pool_fraction,
@@ -580,7 +599,11 @@ def main(argv=None, env=None) -> dict:
            "evaluations": [], "throughput": []}
     seconds_before = 0.0
     if args.resume:
-        runner, meta = load_checkpoint(args.resume, runner)
+        try:
+            runner, meta = load_checkpoint(args.resume, runner)
+        except (OSError, ValueError) as e:  # one line, as for the other bad arguments
+            print(f"train_selfplay.py: error: --resume: {e}", file=sys.stderr)
+            raise SystemExit(2) from None
         seconds_before = meta.get("train_seconds", 0.0)
         previous = Path(args.resume).with_name("evaluations.json")
         if previous.is_file():
@@ -619,6 +642,8 @@ def main(argv=None, env=None) -> dict:
                   eval_seconds=round(time.perf_counter() - t, 1))
         log["evaluations"].append(ev)
         print(f"step {ev['step']:>11,}  {train_seconds:7.0f} s   {describe(ev)}", flush=True)
+        if is_best(log["evaluations"]):
+            np.savez(out / "best.npz", **network_arrays(runner.params, meta(train_seconds)))
 
     if not log["evaluations"]:
         evaluation(seconds_before)

@@ -198,6 +198,22 @@ def test_seat_advantages_by_hand():
     np.testing.assert_allclose(td, [0.3, 0.3, -1.3, 3.6, -2.5, 9.1], atol=1e-6)
 
 
+def test_scripted_auction_passes_when_no_bid_is_left():
+    """A scripted auction draws only legal moves, even at --bid-rate 1 when only pass is left
+    (the top contract is bid): pass then has probability 1, and bids share bid_rate."""
+    jnp = jax.numpy
+    from mediatore_env.mediatore.moves import CALL_BASE, PASS
+    mask = np.zeros((2, 486), bool)
+    mask[:, PASS] = True
+    mask[1, PASS + 1:CALL_BASE] = True  # every bid still open
+    for rate in (0.0, 0.3, 1.0):
+        logits = ts.masked_logits(ts.random_bids(jnp.asarray(mask), rate), jnp.asarray(mask))
+        p = np.asarray(jax.nn.softmax(logits))
+        np.testing.assert_allclose(p[0, PASS], 1.0, atol=1e-6)
+        np.testing.assert_allclose(p[1, PASS], 1 - rate, atol=1e-6)
+        np.testing.assert_allclose(p[1, PASS + 1:CALL_BASE], rate / (CALL_BASE - 1), atol=1e-6)
+
+
 TOY_ARGS = ["--envs", "16", "--rollout", "24", "--epochs", "2", "--minibatches", "2",
             "--hidden", "32", "--lr", "0.003", "--pool-every", "2", "--pool-size", "3",
             "--eval-every", "3840", "--eval-deals", "2", "--pimc-deals", "0",
@@ -228,6 +244,7 @@ def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy):
     p /= p.sum(1, keepdims=True)
     good = p[np.arange(4), 2 * np.arange(4)] + p[np.arange(4), 2 * np.arange(4) + 1]
     assert good.min() > 0.6, good  # 0.25 for a random player
+    assert_best_kept(out, log)
 
     log2 = ts.main(TOY_ARGS + ["--steps", "15360", "--out", str(out),
                                "--resume", str(out / "checkpoint.npz")], env=toy)
@@ -238,6 +255,15 @@ def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy):
     assert (out / "learning_curve.png").stat().st_size > 1000
     saved = json.loads((out / "evaluations.json").read_text())
     assert len(saved["throughput"]) == 4 and saved["final"]["step"] == 15360
+    assert_best_kept(out, log2)
+
+
+def assert_best_kept(out: Path, log: dict) -> None:
+    """best.npz is the network of the first evaluation with the top mean against greedy."""
+    best = max(log["evaluations"], key=lambda e: e["vs_greedy"]["mean"])
+    _, meta = load_network(out / "best.npz")
+    assert meta["last_evaluation"]["step"] == best["step"]
+    assert meta["last_evaluation"]["vs_greedy"] == best["vs_greedy"]
 
 
 def test_checkpoint_round_trip(tmp_path, toy):
@@ -256,6 +282,29 @@ def test_checkpoint_round_trip(tmp_path, toy):
     other = runner._replace(params=ts.init_network(jax.random.PRNGKey(0), (9,)))
     with pytest.raises(ValueError, match="give the same --hidden"):
         ts.load_checkpoint(tmp_path / "c.npz", other)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--hidden", "3,x"], "--hidden: expected layer sizes such as 256,256, not '3,x'"),
+    (["--envs", "3", "--rollout", "3", "--minibatches", "2"], "must divide into --minibatches"),
+    (["--bid-rate", "1.5"], "--bid-rate: must be between 0 and 1, not 1.5"),
+    (["--lr", "0"], "--lr: must be more than 0, not 0"),
+])
+def test_bad_arguments_are_one_line(args, words, capsys):
+    with pytest.raises(SystemExit) as e:
+        ts.parse_args(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and words in err, err
+
+
+def test_resume_from_a_bad_file_is_one_line(tmp_path, toy, capsys):
+    bad = tmp_path / "checkpoint.npz"
+    bad.write_text("not an npz")
+    with pytest.raises(SystemExit) as e:
+        ts.main(TOY_ARGS + ["--out", str(tmp_path / "run"), "--resume", str(bad)], env=toy)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1
+    assert err.startswith("train_selfplay.py: error: --resume: ") and "not a readable" in err
 
 
 def test_numpy_agent_matches_the_jax_network():

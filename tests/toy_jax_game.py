@@ -5,8 +5,9 @@ Each deal has ``MOVES_PER_SEAT`` rounds; the seats move in turn from the dealer'
 0-7 are legal (the rest of the 486 ids never are). Seat ``s``'s *good* moves are ``2s`` and
 ``2s + 1``; at the end of the deal each seat is paid the number of good moves it made minus a
 quarter of its moves (a random player's expectation), all four payments on the last step.
-The observation is 2132 floats: the seat to move one-hot (absolute seat, 4) and the round
-(``MOVES_PER_SEAT``), the rest zeros.
+The observation is 2132 floats: the observing seat one-hot (absolute seat, 4) and the round
+(``MOVES_PER_SEAT``), the rest zeros; the training loop also observes the seats not to move,
+to bootstrap a deal cut by the rollout's end, so the seat is the one asked for.
 
 A learner that credits each decision with its own seat's payment learns to play its seat's
 good moves; one that credited the last mover would see no relation between a seat and its
@@ -60,5 +61,5 @@ class ToyGame:
 
     def observe(self, state: ToyState, seat) -> jax.Array:
         obs = jnp.zeros(OBS, jnp.float32)
-        obs = obs.at[state.current_player].set(1.0)
+        obs = obs.at[seat].set(1.0)
         return obs.at[4 + state.step_count // 4].set(1.0)
