@@ -77,6 +77,7 @@ except ImportError as e:  # one line naming the extra, not a traceback
           "pip install -e '.[train-jax]'", file=sys.stderr)
     raise SystemExit(2) from None
 
+from agents.demos import load_demos  # noqa: E402
 from agents.selfplay import (NETWORK_FORMAT, SelfPlayAgent, check_shapes,  # noqa: E402
                              hidden_count, network_keys)
 from mediatore_env.codec.layout import OBSERVATION_SIZE  # noqa: E402
@@ -355,6 +356,75 @@ def _make_train(env, cfg: Config):
     return jax.jit(init), jax.jit(run, static_argnums=1)
 
 
+# -- imitation: a start for self-play (examples/record_demos.py records the demonstrations) ------
+
+def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr: float, key,
+            say=print) -> tuple[dict, list[dict]]:
+    """``params`` trained to play the demonstrated moves (cross-entropy over the legal moves)
+    and to value each decision at the payment its seat got at the end of the deal (scaled as
+    the self-play reward, weighted ``cfg.vf_coef``), ``epochs`` passes of minibatches of
+    ``batch`` decisions, Adam at ``lr``. The last twentieth of the deals is held out; returns
+    the trained params and, per epoch, the held-out share of moves the network's most likely
+    legal move matches and its value error."""
+    optimiser = optax.adam(lr)
+    deal = demos["deal"]
+    held = deal >= np.quantile(deal, 0.95) if deal.max() > deal.min() else np.zeros_like(deal, bool)
+    train_rows, held_rows = np.flatnonzero(~held), np.flatnonzero(held)
+    if len(train_rows) < batch:
+        raise ValueError(f"{len(train_rows)} demonstrated decisions to train on, fewer than one "
+                         f"minibatch of {batch}")
+
+    def losses(params, obs, mask, move, target):
+        logits, value = forward(params, obs)
+        logp = jax.nn.log_softmax(masked_logits(logits, mask))
+        nll = -jnp.take_along_axis(logp, move[:, None], axis=1)[:, 0]
+        return nll.mean() + cfg.vf_coef * jnp.mean((value - target) ** 2)
+
+    @jax.jit
+    def train_step(params, opt_state, obs, mask, move, target):
+        grads = jax.grad(losses)(params, obs.astype(jnp.float32), mask, move, target)
+        updates, opt_state = optimiser.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state
+
+    @jax.jit
+    def scores(params, obs, mask, move, target):
+        logits, value = forward(params, obs.astype(jnp.float32))
+        hit = jnp.argmax(masked_logits(logits, mask), axis=1) == move
+        return hit.sum(), jnp.sum((value - target) ** 2)
+
+    def rows(idx):
+        return (demos["obs"][idx], demos["mask"][idx], demos["move"][idx].astype(np.int32),
+                demos["payoff"][idx] * np.float32(cfg.reward_scale))
+
+    opt_state, history = optimiser.init(params), []
+    rng = np.random.default_rng(np.asarray(jax.random.key_data(key)).ravel().tolist())
+    for epoch in range(epochs):
+        t = time.perf_counter()
+        order = rng.permutation(train_rows)
+        for start in range(0, len(order) - batch + 1, batch):
+            params, opt_state = train_step(params, opt_state, *rows(np.sort(order[start:start + batch])))
+        hits = sq = 0.0
+        for start in range(0, len(held_rows), 4096):
+            h, e = scores(params, *rows(held_rows[start:start + 4096]))
+            hits, sq = hits + float(h), sq + float(e)
+        n = max(len(held_rows), 1)
+        history.append({"epoch": epoch + 1, "held_out_match": round(hits / n, 4),
+                        "held_out_value_rmse": round(math.sqrt(sq / n), 4),
+                        "seconds": round(time.perf_counter() - t, 1)})
+        say(f"imitation epoch {epoch + 1}/{epochs}: {len(held_rows)} held-out decisions, "
+            f"{hits / n:.1%} matched, value RMSE {math.sqrt(sq / n):.3f} "
+            f"({history[-1]['seconds']:.0f} s)", flush=True)
+    return params, history
+
+
+def start_from(runner: Runner, params: dict) -> Runner:
+    """``runner`` with ``params`` as the network, a fresh optimiser, and a pool that holds
+    ``params`` alone (its first slot keeps it for good: the opponent that bids as imitated)."""
+    optimiser_init = jax.tree_util.tree_map(jnp.zeros_like, runner.opt_state)  # Adam starts at 0
+    pool = jax.tree_util.tree_map(lambda p, q: jnp.broadcast_to(q, p.shape), runner.pool, params)
+    return runner._replace(params=params, opt_state=optimiser_init, pool=pool)
+
+
 # -- checkpoints ---------------------------------------------------------------------------------
 
 def network_arrays(params: dict, meta: dict) -> dict[str, np.ndarray]:
@@ -552,6 +622,14 @@ def parse_args(argv=None):
     p.add_argument("--final-pimc-deals", type=non_negative_int, default=100,
                    help="deals of the final evaluation against PIMC")
     p.add_argument("--out", type=output_dir, default="runs/selfplay", help="output folder")
+    p.add_argument("--demos", default=None, metavar="DIR",
+                   help="first train the network to imitate the decisions recorded in DIR "
+                        "(examples/record_demos.py), then self-play from it; the imitated "
+                        "network also takes the pool's first slot (not with --resume)")
+    p.add_argument("--imitate-epochs", type=positive_int, default=4,
+                   help="passes over the demonstrations")
+    p.add_argument("--imitate-batch", type=positive_int, default=512)
+    p.add_argument("--imitate-lr", type=positive_float, default=1e-3)
     p.add_argument("--resume", type=input_file, default=None,
                    help="continue from this checkpoint.npz (its evaluations.json, when beside "
                         "it, continues the curve)")
@@ -598,9 +676,23 @@ def main(argv=None, env=None) -> dict:
                                                                       else argv),
            "evaluations": [], "throughput": []}
     seconds_before = 0.0
+    if args.demos and not args.resume:
+        try:
+            demos = load_demos(args.demos)
+            params, log["imitation"] = imitate(runner.params, demos, cfg, args.imitate_epochs,
+                                               args.imitate_batch, args.imitate_lr, runner.key)
+        except ValueError as e:
+            print(f"train_selfplay.py: error: --demos: {e}", file=sys.stderr)
+            raise SystemExit(2) from None
+        log["imitation_decisions"] = len(demos["move"])
+        del demos
+        runner = start_from(runner, params)
     if args.resume:
         try:
             runner, meta = load_checkpoint(args.resume, runner)
+            if meta.get("rules", args.rules) != args.rules:
+                raise ValueError(f"{args.resume} was trained under --rules {meta['rules']}, "
+                                 f"not {args.rules} (give the same --rules)")
         except (OSError, ValueError) as e:  # one line, as for the other bad arguments
             print(f"train_selfplay.py: error: --resume: {e}", file=sys.stderr)
             raise SystemExit(2) from None

@@ -307,6 +307,17 @@ def test_resume_from_a_bad_file_is_one_line(tmp_path, toy, capsys):
     assert err.startswith("train_selfplay.py: error: --resume: ") and "not a readable" in err
 
 
+def test_resume_under_other_rules_is_one_line(tmp_path, toy, capsys):
+    out = tmp_path / "run"
+    ts.main(TOY_ARGS + ["--steps", "384", "--out", str(out)], env=toy)
+    with pytest.raises(SystemExit) as e:
+        ts.main(TOY_ARGS + ["--steps", "768", "--out", str(out), "--rules", "no_signals",
+                            "--resume", str(out / "checkpoint.npz")], env=toy)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1
+    assert "trained under --rules standard, not no_signals" in err
+
+
 def test_numpy_agent_matches_the_jax_network():
     """The same moves as the JAX forward pass on the observations of real deals."""
     params = random_params(5, hidden=(64, 32))

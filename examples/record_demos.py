@@ -1,0 +1,78 @@
+"""Record the decisions of agents playing Mediatore, as demonstrations to imitate.
+
+    python examples/record_demos.py --agents pimc pimc pimc pimc --deals 20000 --out runs/demos
+    python examples/train_selfplay.py --demos runs/demos --imitate-epochs 4 ...
+
+Plays deals ``0 .. --deals - 1`` of ``--seed`` with ``--workers`` processes and records every
+decision with a choice (:mod:`agents.demos`: the observation, the legal moves, the move, the
+seat's payment at the end of the deal), in shards of ``--shard`` deals,
+``demos-<first deal>.npz``. A shard already written is skipped, so a stopped run continues
+where it stopped; ``--minutes`` starts no shard after that much time.
+
+Why: on a CPU, self-play from a random network learns slowly (docs/training.md); a network
+that first imitates PIMC - the project's strongest agent - starts where self-play on a CPU
+does not get to, and self-play then trains from there.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
+
+from agents import make_agent  # noqa: E402
+from agents.demos import record_deals  # noqa: E402
+from mediatore_env.mediatore.rules import PRESETS, Rules  # noqa: E402
+from mediatore_env.tools.checks import (ArgumentParser, check_agents, output_dir,  # noqa: E402
+                                       positive_int, non_negative_int)
+
+
+def play_shard(args) -> int:
+    """Record one shard unless it is written or time is up; returns the deals played."""
+    specs, rules, seed, first, count, out, deadline = args
+    path = Path(out) / f"demos-{first:07d}.npz"
+    if path.exists() or time.time() > deadline:
+        return 0
+    record_deals(specs, rules, seed, first, count, path)
+    return count
+
+
+def main(argv=None) -> int:
+    p = ArgumentParser(prog="record_demos.py", description=__doc__.split("\n\n")[1])
+    p.add_argument("--agents", nargs=4, default=["pimc"] * 4, metavar="AGENT",
+                   help="the four seats' agents (default: pimc at every seat)")
+    p.add_argument("--deals", type=positive_int, default=20_000)
+    p.add_argument("--seed", type=non_negative_int, default=7)
+    p.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
+    p.add_argument("--shard", type=positive_int, default=100, help="deals per file")
+    p.add_argument("--workers", type=positive_int, default=mp.cpu_count())
+    p.add_argument("--minutes", type=float, default=float("inf"),
+                   help="start no shard after this many minutes")
+    p.add_argument("--out", type=output_dir, default="runs/demos")
+    args = p.parse_args(argv)
+    try:
+        check_agents(args.agents)
+    except ValueError as e:
+        p.error(str(e))
+    if any(make_agent(spec).wants_observation for spec in args.agents):
+        p.error("record_demos.py records agents that read views (wants_observation False)")
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    deadline = time.time() + 60 * args.minutes
+    jobs = [(args.agents, Rules.preset(args.rules), args.seed, first,
+             min(args.shard, args.deals - first), args.out, deadline)
+            for first in range(0, args.deals, args.shard)]
+    start, played = time.time(), 0
+    with mp.Pool(args.workers) as pool:
+        for n in pool.imap_unordered(play_shard, jobs):
+            played += n
+            if n:
+                print(f"{played} deals played in {time.time() - start:.0f} s", flush=True)
+    print(f"{played} deals recorded in {args.out} (shards already there were kept)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
