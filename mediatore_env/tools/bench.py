@@ -41,21 +41,11 @@ from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS, SWITCHES
 from ..runinfo import ProgressBar, print_results
 from ..tressette.rules import SWITCHES as TRESSETTE_SWITCHES
-from .checks import (GAMES, ArgumentParser, check_lineup, non_negative_int, output_dir,
-                     output_file, parse_rules, parse_tressette_rules, positive_int)
+from .checks import (GAMES, ArgumentParser, add_worker_options, check_lineup, deals_to_record,
+                     non_negative_int, output_dir, output_file, parse_rules, parse_tressette_rules,
+                     positive_int)
+from .checks import parse_deal_list  # noqa: F401  (moved to .checks; still importable from here)
 from .club import bench_main, game_argv
-
-
-def parse_deal_list(text: str) -> list[int]:
-    """``'0,5,17'`` or ``'0-9,20'`` -> deal numbers."""
-    out = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        lo, dash, hi = part.partition("-")
-        try:
-            out.extend(range(int(lo), int(hi) + 1) if dash else [int(lo)])
-        except ValueError:
-            raise ValueError(f"bad deal list {text!r}: write numbers and ranges, e.g. 0,5,10-19") from None
-    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,13 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=positive_int, default=1000,
                    help="number of deals (default 1000); in the Tressette games, of games to 31")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)")
-    p.add_argument("--jobs", type=positive_int, help="worker processes (default 1), or with --ray the "
-                   "workers of the local Ray instance (default: every core); the results do not "
-                   "depend on it")
-    p.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
-                   help="play the deals as Ray tasks: on a local Ray instance, or on the cluster "
-                        "at ADDRESS ('auto' for one started with `ray start` on this machine, "
-                        "ray://HEAD:10001 for a remote one); needs the ray extra")
+    add_worker_options(p)
     p.add_argument("--preset", default="standard", choices=list(PRESETS), help="rules preset")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a rules switch on top of the preset, e.g. --rule signals=off "
@@ -138,20 +122,10 @@ def check_outputs(args) -> list[int]:
         _check_path("--plot", output_file, args.plot)
         if importlib.util.find_spec("matplotlib") is None:
             raise ValueError(PLOT_MISSING)
-    if args.record_deals is not None and not args.save_records:
-        raise ValueError("--record-deals chooses the deals that --save-records DIR saves; "
-                         "give --save-records too")
-    if not args.save_records:
-        return []
-    _check_path("--save-records", output_dir, args.save_records)
-    record_deals = parse_deal_list("0" if args.record_deals is None else args.record_deals)
-    outside = [d for d in record_deals if d >= args.deals]
-    if outside:
-        episode = "deal" if args.game == "mediatore" else "game"  # a Tressette game is to 31
-        raise ValueError(f"--record-deals {args.record_deals}: {episode}{'s' * (len(outside) > 1)} "
-                         f"{','.join(map(str, outside))} not in the run (with --deals "
-                         f"{args.deals} they are 0-{args.deals - 1})")
-    return record_deals
+    if args.save_records:
+        _check_path("--save-records", output_dir, args.save_records)
+    episode = "deal" if args.game == "mediatore" else "game"  # a Tressette game is to 31
+    return deals_to_record(args.save_records, args.record_deals, args.deals, episode)
 
 
 def _plot_saved(args) -> int:

@@ -13,6 +13,9 @@ before any work starts (a deal played, a table built) rather than after it.
   :func:`check_lineup` (one agent per seat of the game) and :func:`check_agents` (agent specs
   made once, so a bad name or option fails before the first deal). They raise ``ValueError``;
   a tool turns it into its one-line error with ``parser.error(str(e))``.
+- Options that the tournaments of every game share, written once: :func:`add_worker_options`
+  (``--jobs`` and ``--ray [ADDRESS]``), and :func:`parse_deal_list` with
+  :func:`deals_to_record` (``--record-deals LIST`` with ``--save-records DIR``).
 """
 
 from __future__ import annotations
@@ -208,3 +211,49 @@ def check_agents(specs: Sequence[str], registry: dict | None = None) -> None:
             make_agent(spec, registry)
         except (ImportError, AttributeError, OSError) as e:
             raise ValueError(f"cannot make agent {spec!r}: {e}") from None
+
+
+def add_worker_options(p: argparse.ArgumentParser, what: str = "deals") -> None:
+    """Add ``--jobs`` and ``--ray [ADDRESS]``, the workers of a tournament (``jobs=`` and
+    ``ray=`` of the ``run_*_tournament`` functions), whose ``what`` (deals, sessions) they
+    play."""
+    p.add_argument("--jobs", type=positive_int, help="worker processes (default 1), or with --ray the "
+                   "workers of the local Ray instance (default: every core); the results do not "
+                   "depend on it")
+    p.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
+                   help=f"play the {what} as Ray tasks: on a local Ray instance, or on the cluster "
+                        "at ADDRESS ('auto' for one started with `ray start` on this machine, "
+                        "ray://HEAD:10001 for a remote one); needs the ray extra")
+
+
+def parse_deal_list(text: str) -> list[int]:
+    """``'0,5,17'`` or ``'0-9,20'`` -> deal numbers."""
+    out = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        lo, dash, hi = part.partition("-")
+        try:
+            out.extend(range(int(lo), int(hi) + 1) if dash else [int(lo)])
+        except ValueError:
+            raise ValueError(f"bad deal list {text!r}: write numbers and ranges, e.g. 0,5,10-19") from None
+    return out
+
+
+def deals_to_record(save_records: str | None, record_deals: str | None, deals: int,
+                    episode: str = "deal", chosen: str = "deals") -> list[int]:
+    """The numbers that ``--save-records DIR`` saves: those of ``--record-deals LIST`` (default
+    0), each checked to lie in a run of ``deals`` episodes (an ``episode``: a deal, a game to
+    31, a session); none without ``--save-records``. Raises ``ValueError`` for
+    ``--record-deals`` without ``--save-records`` (it chooses the ``chosen``), a bad list, or a
+    number outside the run. The folder itself is checked by :func:`output_dir`."""
+    if record_deals is not None and not save_records:
+        raise ValueError(f"--record-deals chooses the {chosen} that --save-records DIR saves; "
+                         "give --save-records too")
+    if not save_records:
+        return []
+    numbers = parse_deal_list("0" if record_deals is None else record_deals)
+    outside = [d for d in numbers if d >= deals]
+    if outside:
+        raise ValueError(f"--record-deals {record_deals}: {episode}{'s' * (len(outside) > 1)} "
+                         f"{','.join(map(str, outside))} not in the run (with --deals "
+                         f"{deals} they are 0-{deals - 1})")
+    return numbers
