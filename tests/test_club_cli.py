@@ -40,18 +40,79 @@ def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):
     assert len(records) == 4 and replay(json.loads(records[0].read_text())).is_over()
 
 
+def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):
+    from agents.club import make_club_agent, play_session
+    from agents.club.tournament import session_packs
+    from agents.tournament import derive_seed, rotate
+    from mediatore_env.club.game import Session
+    from mediatore_env.club.records import load_record, make_record
+    from mediatore_env.club.rules import ClubRules
+    lineup = ["greedy", "random", "greedy", "random"]
+    recs = tmp_path / "recs"
+    assert bench.main(["--game", "club", "--agents", *lineup, "--deals", "3", "--seed", "4",
+                       "--session-deals", "2", "--save-records", str(recs), "--record-deals",
+                       "0,2", "--quiet"]) == 0
+    names = sorted(p.name for p in recs.iterdir())
+    assert names == [f"session{i:05d}_rot{r}.json" for i in (0, 2) for r in range(4)]
+    rules = ClubRules(deals=2)
+    slots = [make_club_agent(name) for name in lineup]  # one agent per slot, as played
+    for index in (0, 2):
+        for r in range(4):
+            # The session again, by hand: its packs, first dealer, seats and agents' seeds.
+            seated = rotate(slots, r)
+            session = play_session(Session(rules, index % 4, session_packs(4, index, 2)), seated,
+                                   [derive_seed(4, index, s) for s in range(4)])
+            played = make_record(session, agents=[a.name for a in seated], session_index=index,
+                                 rotation=r, seed=4)
+            path = recs / f"session{index:05d}_rot{r}.json"
+            saved = load_record(path)
+            assert saved == json.loads(json.dumps(played))  # every move, pack and chip
+            assert replay(saved).chips == session.chips
+    shown = io.StringIO()
+    assert replay_tool.main([str(recs / "session00002_rot1.json"), "--all"], out=shown) == 0
+    assert "club Mediatore" in shown.getvalue() and "session: chips" in shown.getvalue()
+
+
+def test_bench_on_ray_gives_the_standings_and_records_of_one_process(tmp_path):
+    pytest.importorskip("ray")
+
+    def run(*extra):
+        out, recs = tmp_path / f"r{len(extra)}.json", tmp_path / f"recs{len(extra)}"
+        assert bench.main(["--game", "club", "--agents", "greedy", "random", "random", "random",
+                           "--deals", "2", "--seed", "6", "--json", str(out), "--save-records",
+                           str(recs), "--record-deals", "1", "--quiet", *extra]) == 0
+        data = json.loads(out.read_text())
+        return data, {p.name: p.read_text() for p in recs.iterdir()}
+    alone, alone_records = run()
+    on_ray, ray_records = run("--ray", "--jobs", "2")
+    assert (on_ray["executor"], on_ray["jobs"]) == ("ray", 2) and alone["executor"] == "serial"
+    assert on_ray["standings"] == alone["standings"] and on_ray["standings"][0]["mean"] != 0
+    assert ray_records == alone_records and len(alone_records) == 4
+
+
 @pytest.mark.parametrize("args, message", [
     (["--agents", "greedy", "nobody", "greedy", "random"], "unknown agent 'nobody'"),
     (["--agents", "greedy"], "expected 4 arguments"),
     (["--agents", "greedy", "random", "greedy", "random", "--deals", "0"], "must be 1 or more"),
     (["--agents", "greedy", "random", "greedy", "random", "--ante", "x"], "not a whole number"),
     (["--agents", "greedy:margin=high", "random", "greedy", "random"], "margin must be a number"),
+    (["--agents", "greedy", "random", "greedy", "random", "--record-deals", "0,2"],
+     "--record-deals chooses the sessions that --save-records DIR saves; give --save-records too"),
+    (["--agents", "greedy", "random", "greedy", "random", "--deals", "3", "--save-records",
+      "{tmp}/recs", "--record-deals", "1,3-4"],
+     "--record-deals 1,3-4: sessions 3,4 not in the run (with --deals 3 they are 0-2)"),
+    (["--agents", "greedy", "random", "greedy", "random", "--save-records", "{tmp}/recs",
+      "--record-deals", "one"], "bad deal list 'one'"),
+    (["--agents", "greedy", "random", "greedy", "random", "--ray", "ray://127.0.0.1:1",
+      "--jobs", "2"], "jobs sets the workers of a local Ray instance"),
 ])
-def test_bench_bad_arguments_get_one_line(args, message):
+def test_bench_bad_arguments_get_one_line(args, message, tmp_path):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     run = subprocess.run([sys.executable, "-m", "mediatore_env.tools.bench", "--game", "club", *args],
                          capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT)})
     assert run.returncode == 2 and message in run.stderr
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert not (tmp_path / "recs").exists()  # refused before anything was played or saved
 
 
 def test_answers_by_number_text_or_card():

@@ -4,12 +4,17 @@ format. The Mediatore tools hand over to this module and nothing else changes in
 
     mediatore-bench --game club --agents greedy random greedy random --deals 500 --seed 1
     mediatore-bench --game club --agents greedy random random random --ante 3 --session-deals 5
+    mediatore-bench --game club --agents greedy random greedy random --deals 2000 --ray
+    mediatore-bench --game club --agents greedy random greedy random --save-records recs --record-deals 0,2
     mediatore-play --game club --agents greedy --seat 1 --seed 7 --save session.json
     mediatore-replay session.json --seat 1
 
 ``--deals`` counts sessions here (docs/rules.md 10.3: an episode of club Mediatore is a
-session: until a pot is won, at most 20 deals, or ``--session-deals`` deals). Bad arguments
-get one line on stderr and exit status 2, as in every tool (:mod:`.checks`).
+session: until a pot is won, at most 20 deals, or ``--session-deals`` deals), and
+``--record-deals`` chooses sessions: each is saved in its 4 rotations, as
+``sessionNNNNN_rotR.json``. ``--jobs``, ``--ray [ADDRESS]`` and ``--record-deals`` are
+Mediatore's options (:mod:`.checks`), with the same results whatever the workers. Bad arguments
+get one line on stderr and exit status 2, as in every tool.
 """
 
 from __future__ import annotations
@@ -28,8 +33,8 @@ from ..codec.club_display import deal_line, move_words, session_lines, table_tex
 from ..codec.display import STYLES, YOU
 from ..core.cards import parse_card
 from ..runinfo import ProgressBar, print_results
-from .checks import (ArgumentParser, check_agents, non_negative_int, output_dir, output_file,
-                     positive_int)
+from .checks import (ArgumentParser, add_worker_options, check_agents, deals_to_record,
+                     non_negative_int, output_dir, output_file, positive_int)
 from .terminal import Pager
 
 __all__ = ["game_argv", "bench_main", "play_main", "is_club_record", "show_session"]
@@ -74,11 +79,13 @@ def build_bench_parser() -> ArgumentParser:
     p.add_argument("--deals", type=positive_int, default=1000, metavar="N",
                    help="number of sessions (default 1000)")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the packs (default 0)")
-    p.add_argument("--jobs", type=positive_int, help="worker processes (default 1)")
+    add_worker_options(p, "sessions")
     _common(p)
     p.add_argument("--json", metavar="PATH", type=output_file, help="save the results as JSON")
     p.add_argument("--save-records", metavar="DIR", type=output_dir,
-                   help="save the session records of session 0 (its 4 rotations) here")
+                   help="save the session records of --record-deals (each in its 4 rotations) here")
+    p.add_argument("--record-deals", metavar="LIST",
+                   help="sessions to record with --save-records, e.g. 0,2 or 0-9 (default 0)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", action="store_true", default=None, help="show a progress bar")
     bar.add_argument("--quiet", "-q", action="store_false", dest="progress", help="no progress bar")
@@ -92,17 +99,18 @@ def bench_main(argv: Sequence[str]) -> int:
     args = parser.parse_args(list(argv))
     try:
         check_agents(args.agents, CLUB_AGENTS)
+        record_sessions = deals_to_record(args.save_records, args.record_deals, args.deals,
+                                          "session", "sessions")
         show = sys.stderr.isatty() if args.progress is None else args.progress
         bar = ProgressBar(args.deals) if show else None
         try:
             result = run_club_tournament(args.agents, sessions=args.deals, seed=args.seed,
-                                         rules=_rules(args), jobs=args.jobs,
-                                         record_sessions=[0] if args.save_records else [],
-                                         progress=bar)
+                                         rules=_rules(args), jobs=args.jobs, ray=args.ray,
+                                         record_sessions=record_sessions, progress=bar)
         finally:
             if bar:
                 bar.close()
-    except ValueError as e:
+    except (ValueError, ImportError) as e:  # ImportError: --ray without the ray extra
         parser.error(str(e))
     try:
         print_results(result, args.json)
