@@ -217,9 +217,9 @@ def add_worker_options(p: argparse.ArgumentParser, what: str = "deals") -> None:
     """Add ``--jobs`` and ``--ray [ADDRESS]``, the workers of a tournament (``jobs=`` and
     ``ray=`` of the ``run_*_tournament`` functions), whose ``what`` (deals, sessions) they
     play."""
-    p.add_argument("--jobs", type=positive_int, help="worker processes (default 1), or with --ray the "
-                   "workers of the local Ray instance (default: every core); the results do not "
-                   "depend on it")
+    p.add_argument("--jobs", type=positive_int,
+                   help="worker processes (default 1), or with --ray the workers of the local Ray "
+                        "instance (default: every core); the results do not depend on it")
     p.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
                    help=f"play the {what} as Ray tasks: on a local Ray instance, or on the cluster "
                         "at ADDRESS ('auto' for one started with `ray start` on this machine, "
@@ -234,7 +234,8 @@ def parse_deal_list(text: str) -> list[int]:
         try:
             out.extend(range(int(lo), int(hi) + 1) if dash else [int(lo)])
         except ValueError:
-            raise ValueError(f"bad deal list {text!r}: write numbers and ranges, e.g. 0,5,10-19") from None
+            raise ValueError(f"bad deal list {text!r}: write numbers and ranges, "
+                             "e.g. 0,5,10-19") from None
     return out
 
 

@@ -5,7 +5,8 @@ format. The Mediatore tools hand over to this module and nothing else changes in
     mediatore-bench --game club --agents greedy random greedy random --deals 500 --seed 1
     mediatore-bench --game club --agents greedy random random random --ante 3 --session-deals 5
     mediatore-bench --game club --agents greedy random greedy random --deals 2000 --ray
-    mediatore-bench --game club --agents greedy random greedy random --save-records recs --record-deals 0,2
+    mediatore-bench --game club --agents greedy random greedy random --save-records recs \\
+        --record-deals 0,2
     mediatore-play --game club --agents greedy --seat 1 --seed 7 --save session.json
     mediatore-replay session.json --seat 1
 
