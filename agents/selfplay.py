@@ -21,16 +21,18 @@ in :mod:`agents.base`)::
 hidden layers ``h = relu(x @ W + b)``, then two heads on the last hidden layer: the action
 logits (486, one per move id of :mod:`mediatore_env.mediatore.moves`) and the value (the
 seat's expected scaled payment). The file holds ``layer{i}/w``, ``layer{i}/b``, ``policy/w``,
-``policy/b``, ``value/w``, ``value/b`` (float32), ``format`` and ``meta`` (a JSON text: how
-it was trained and measured). A training checkpoint holds the same keys and more (optimiser
+``policy/b``, ``value/w``, ``value/b`` (float32, or float16 to halve the file: read as
+float32), ``format`` and ``meta`` (a JSON text: how it was trained and measured). A training checkpoint holds the same keys and more (optimiser
 state, opponent pool), which the agent ignores, so ``path=`` takes either.
 
 **Playing**: the logits of the legal moves only; the highest one (``deterministic=True``, the
 default) or a draw from their softmax with a generator seeded by :meth:`reset`.
 
-**The shipped network** (``DEFAULT_PATH``, ``agents/data/selfplay.npz``) is a CPU smoke-level
-network: a short training run on two shared CPU cores, not the headline run on an
-accelerator. Its ``meta`` and docs/training.md give its measured figures.
+**The shipped network** (``DEFAULT_PATH``, ``agents/data/selfplay.npz``) was trained on two
+CPU cores, not on an accelerator: it first imitated four PIMC agents (10,600 recorded deals),
+then played self-play anchored to that imitation (``train_selfplay.py --demos
+--anchor-coef``); its weights are stored as float16 (half the file; the agent computes in
+float32). Its ``meta`` says how it was made, docs/training.md what it scores.
 """
 
 from __future__ import annotations

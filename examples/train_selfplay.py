@@ -26,6 +26,13 @@ collapsed within a million steps to four passes in every deal (a thrown-in deal 
 nothing, a contract played badly costs), after which no deal was played out and card play
 could not be learned.
 
+**Imitation first** (``--demos DIR``, not with ``--resume``). The network first learns to
+play the moves recorded in DIR (``examples/record_demos.py``: PIMC's decisions, say) and to
+value each at the payment its seat got (:func:`imitate`); self-play then starts from it, and
+the imitated network fills the pool (its first slot keeps it for good). ``--anchor-coef``
+adds KL(policy || that first network) to the loss, so self-play improves on the imitated play
+without drifting away from it (without demonstrations the first network is the initial one).
+
 **Rewards and credit.** gamma = 1, one deal per episode, the reward is the deal's payment to
 the seat times ``--reward-scale`` (a thrown-in deal pays nothing). The engine gives the
 payments of all four seats on the step that ends the deal, and only one seat acts per step,
@@ -109,6 +116,7 @@ class Config(NamedTuple):
     pool_every: int = 10
     explore: float = 0.5
     bid_rate: float = 0.3
+    anchor_coef: float = 0.0
 
 
 # -- the network (the numpy twin is agents/selfplay.forward) -------------------------------------
@@ -275,7 +283,7 @@ def _make_train(env, cfg: Config):
                        reward.astype(jnp.float32) * cfg.reward_scale, done)
         return (params, opponent, state, learner, explore, key), t
 
-    def loss_fn(params, batch, adv, target):
+    def loss_fn(params, anchor, batch, adv, target):
         logits, value = forward(params, batch.obs)
         logp_all = jax.nn.log_softmax(masked_logits(logits, batch.mask))
         logp = jnp.take_along_axis(logp_all, batch.action[:, None], axis=1)[:, 0]
@@ -292,13 +300,21 @@ def _make_train(env, cfg: Config):
         def mean(x):
             return jnp.sum(w * x) / count
         loss = mean(policy) + cfg.vf_coef * mean(vloss) - cfg.ent_coef * mean(entropy)
+        drift = 0.0
+        if cfg.anchor_coef > 0:  # KL(policy || anchor) over the legal moves
+            anchor_logp = jax.nn.log_softmax(masked_logits(forward(anchor, batch.obs)[0],
+                                                           batch.mask))
+            drift = mean(jnp.sum(jnp.where(batch.mask, jnp.exp(logp_all)
+                                           * (logp_all - anchor_logp), 0.0), axis=1))
+            loss = loss + cfg.anchor_coef * drift
         kl = mean((ratio - 1) - (logp - batch.logp))
-        return loss, (mean(policy), mean(vloss), mean(entropy), kl)
+        return loss, (mean(policy), mean(vloss), mean(entropy), kl, drift)
 
     def update(runner: Runner, _):
         key, k_opp, k_perm = jax.random.split(runner.key, 3)
         slot = jax.random.randint(k_opp, (), 0, jnp.minimum(runner.snapshots, cfg.pool_size))
         opponent = jax.tree_util.tree_map(lambda p: p[slot], runner.pool)
+        anchor = jax.tree_util.tree_map(lambda p: p[0], runner.pool)  # kept for good
         (_, _, state, learner, explore, key), traj = jax.lax.scan(
             rollout_step, (runner.params, opponent, runner.env_state, runner.learner,
                            runner.explore, key), None, cfg.rollout)
@@ -319,7 +335,7 @@ def _make_train(env, cfg: Config):
         def epoch(carry, k):
             def minibatch(carry, batch):
                 params, opt_state = carry
-                grads, stats = jax.grad(loss_fn, has_aux=True)(params, *batch)
+                grads, stats = jax.grad(loss_fn, has_aux=True)(params, anchor, *batch)
                 updates, opt_state = optimiser.update(grads, opt_state, params)
                 return (optax.apply_updates(params, updates), opt_state), stats
             order = jax.random.permutation(k, size)
@@ -340,6 +356,7 @@ def _make_train(env, cfg: Config):
         metrics = {
             "policy_loss": stats[0].mean(), "value_loss": stats[1].mean(),
             "entropy": stats[2].mean(), "approx_kl": stats[3].mean(),
+            "anchor_kl": stats[4].mean(),
             "deals": ended,
             # mean |payment| of the deals ended, in units: how much is at stake as play changes
             "stake": jnp.sum(jnp.abs(traj.reward).sum(-1) / 2) / jnp.maximum(ended, 1)
@@ -565,12 +582,19 @@ def hidden_sizes(text: str) -> tuple[int, ...]:
 
 
 def positive_float(text: str) -> float:
+    x = non_negative_float(text)
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {x:g}")
+    return x
+
+
+def non_negative_float(text: str) -> float:
     try:
         x = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not x > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {x:g}")
+    if not x >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {x:g}")
     return x
 
 
@@ -606,6 +630,9 @@ def parse_args(argv=None):
                         "on), so that contracts are played out and card play is learned")
     p.add_argument("--bid-rate", type=probability, default=d.bid_rate,
                    help="chance that a seat bids in a scripted auction")
+    p.add_argument("--anchor-coef", type=non_negative_float, default=d.anchor_coef,
+                   help="weight of KL(policy || the pool's first network) in the loss: with "
+                        "--demos, how far self-play may stray from the imitated play")
     p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--rules", default="standard", choices=list(PRESETS), help="rules preset")
     p.add_argument("--eval-every", type=positive_int, default=500_000,
@@ -646,7 +673,8 @@ def config_of(args) -> Config:
                   clip=args.clip, ent_coef=args.ent_coef, gae_lambda=args.gae_lambda,
                   reward_scale=args.reward_scale / max_payment(PRESETS[args.rules]),
                   pool_size=args.pool_size, pool_fraction=args.pool_fraction,
-                  pool_every=args.pool_every, explore=args.explore, bid_rate=args.bid_rate)
+                  pool_every=args.pool_every, explore=args.explore, bid_rate=args.bid_rate,
+                  anchor_coef=args.anchor_coef)
 
 
 def make_env(rules: str):
@@ -759,7 +787,8 @@ def main(argv=None, env=None) -> dict:
                                   **{k: round(float(v), 5) for k, v in metrics.items()}})
         print(f"update {int(runner.updates):>7}  {rate:>10,.0f} steps/s (learning included)  "
               f"entropy {float(metrics['entropy']):.3f}  value loss "
-              f"{float(metrics['value_loss']):.4f}  stake {float(metrics['stake']):.1f}  "
+              f"{float(metrics['value_loss']):.4f}  anchor KL {float(metrics['anchor_kl']):.3f}  "
+              f"stake {float(metrics['stake']):.1f}  "
               f"deals {int(metrics['deals'] * n)}", flush=True)
         evaluation(train_seconds)
         checkpoint(train_seconds)

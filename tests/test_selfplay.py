@@ -139,11 +139,20 @@ def test_agent_refuses_bad_files(tmp_path, change, message):
         SelfPlayAgent(str(path))
 
 
+def test_a_float16_file_plays_its_weights_in_float32(tmp_path):
+    params = random_params(3)
+    half = {k: v.astype(np.float16) for k, v in params.items()}
+    loaded, _ = load_network(save_network(tmp_path / "half.npz", half))
+    assert all(v.dtype == np.float32 for v in loaded.values())
+    for k in params:
+        np.testing.assert_array_equal(loaded[k], half[k].astype(np.float32))
+
+
 def test_shipped_network_loads_and_plays():
     params, meta = load_network(DEFAULT_PATH)
     assert set(params) == set(network_keys(len(meta["hidden"])))
     assert DEFAULT_PATH.stat().st_size < 5_000_000
-    assert "CPU smoke" in meta["label"]
+    assert meta["rules"] == "standard" and "imitat" in meta["label"]
     result = run_tournament(["selfplay", "greedy", "greedy", "greedy"], deals=2, seed=9)
     assert result.deals == 2
 
@@ -256,6 +265,24 @@ def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy):
     saved = json.loads((out / "evaluations.json").read_text())
     assert len(saved["throughput"]) == 4 and saved["final"]["step"] == 15360
     assert_best_kept(out, log2)
+
+
+def test_the_anchor_holds_the_policy_near_the_pools_first_network(tmp_path, toy):
+    """The same run as above with a heavy --anchor-coef: the policy stays near the initial
+    network (uniform over the 8 legal moves, so 2 good ones weigh a quarter) instead of
+    learning its good moves, and the logged KL from it stays small."""
+    log = ts.main(TOY_ARGS + ["--steps", "11520", "--anchor-coef", "30", "--final-deals", "0",
+                              "--out", str(tmp_path)], env=toy)
+    params, _ = load_network(tmp_path / "network.npz")
+    obs = np.zeros((4, 2132), np.float32)
+    obs[np.arange(4), np.arange(4)] = 1.0
+    obs[:, 4] = 1.0
+    logits = forward(params, obs)[0][:, :8]
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    good = p[np.arange(4), 2 * np.arange(4)] + p[np.arange(4), 2 * np.arange(4) + 1]
+    assert good.max() < 0.4, good
+    assert all(0 < t["anchor_kl"] < 0.05 for t in log["throughput"])
 
 
 def assert_best_kept(out: Path, log: dict) -> None:
