@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # train_script, toy_jax_game
 GREEDY = ["greedy"] * 4
 
 
@@ -86,14 +86,9 @@ def test_record_demos_command_skips_written_shards(tmp_path):
 
 jax = pytest.importorskip("jax")
 pytest.importorskip("optax")
+from train_script import load_script  # noqa: E402
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("train_selfplay",
-                                                  ROOT / "examples" / "train_selfplay.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_imitation_learns_the_demonstrated_moves(demos_dir):
@@ -117,7 +112,6 @@ def test_imitation_learns_the_demonstrated_moves(demos_dir):
 def test_self_play_starts_from_the_imitated_network(demos_dir, tmp_path, capsys):
     """--demos: the run imitates first, and the imitated network fills the opponent pool (its
     first slot keeps it for good); a folder without demonstrations is one line."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from toy_jax_game import ToyGame
     ts = load_script()
     args = ["--envs", "16", "--rollout", "24", "--epochs", "1", "--minibatches", "2",

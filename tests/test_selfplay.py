@@ -9,7 +9,6 @@ payment, and, when the JAX engine is importable, on Mediatore itself.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -170,14 +169,9 @@ def test_bench_plays_the_shipped_agent_by_name():
 
 jax = pytest.importorskip("jax")
 pytest.importorskip("optax")
+from train_script import load_script  # noqa: E402
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("train_selfplay",
-                                                  ROOT / "examples" / "train_selfplay.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 ts = load_script()
