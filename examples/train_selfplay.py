@@ -91,8 +91,9 @@ from mediatore_env.codec.layout import OBSERVATION_SIZE  # noqa: E402
 from mediatore_env.jaxgame.autoreset import auto_reset  # noqa: E402
 from mediatore_env.mediatore.moves import CALL_BASE, NUM_MOVES, PASS  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS, max_payment  # noqa: E402
-from mediatore_env.tools.checks import (ArgumentParser, input_file, non_negative_int,  # noqa: E402
-                                       output_dir, positive_int, probability)
+from mediatore_env.tools.checks import (ArgumentParser, input_file,  # noqa: E402
+                                       non_negative_float, non_negative_int, output_dir,
+                                       positive_float, positive_int, probability)
 
 ILLEGAL = -1e9  # the logit of an illegal move
 
@@ -579,23 +580,6 @@ def hidden_sizes(text: str) -> tuple[int, ...]:
     if not sizes or min(sizes) < 1:
         raise argparse.ArgumentTypeError(f"expected layer sizes such as 256,256, not {text!r}")
     return sizes
-
-
-def positive_float(text: str) -> float:
-    x = non_negative_float(text)
-    if not x > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {x:g}")
-    return x
-
-
-def non_negative_float(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not x >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {x:g}")
-    return x
 
 
 def parse_args(argv=None):

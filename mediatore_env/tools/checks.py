@@ -67,12 +67,32 @@ def non_negative_int(text: str) -> int:
     return n
 
 
-def probability(text: str) -> float:
-    """A rate between 0 and 1 (a random player's bid rate)."""
+def _float(text: str) -> float:
     try:
-        x = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def positive_float(text: str) -> float:
+    """A size that must be more than 0 (a learning rate, a scale)."""
+    x = _float(text)
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {x:g}")
+    return x
+
+
+def non_negative_float(text: str) -> float:
+    """A weight that may be 0 (off) or more."""
+    x = _float(text)
+    if not x >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {x:g}")
+    return x
+
+
+def probability(text: str) -> float:
+    """A rate between 0 and 1 (a random player's bid rate)."""
+    x = _float(text)
     if not 0 <= x <= 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {x:g}")
     return x
