@@ -86,7 +86,7 @@ def _observation():
 def play_to_end(game, agents: Sequence[Agent], seeds: Sequence[int | None] | None, what: str,
                 observation_writer, num_actions: int = NUM_MOVES):
     """:func:`play_deal` for any game of the package: ``game`` is its state machine (a
-    ``Deal``, a club ``Session``: ``to_move``, ``view(seat)``, ``is_over()``, ``is_legal``,
+    ``Deal``, a club ``Session``: ``to_move``, ``view(seat)``, ``is_over``, ``is_legal``,
     ``apply``), ``what`` its name in errors, ``observation_writer()`` the function that writes
     a seat's observation from its view (asked for only when an agent wants observations),
     ``num_actions`` its number of move ids (Mediatore's by default)."""
@@ -96,7 +96,7 @@ def play_to_end(game, agents: Sequence[Agent], seeds: Sequence[int | None] | Non
         agent.reset(None if seeds is None else seeds[s])
     views = [game.view(s) for s in range(4)]
     encode = observation_writer() if any(a.wants_observation for a in agents) else None
-    while not game.is_over():
+    while not game.is_over:
         seat = game.to_move
         agent = agents[seat]
         view = views[seat]

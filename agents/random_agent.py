@@ -12,7 +12,7 @@ passed back, the card played and its signal) is uniform over the legal moves.
     >>> from agents.base import play_deal
     >>> deal = play_deal(Deal(Rules(), dealer=0, pack=list(range(40))),
     ...                  [RandomAgent() for _ in range(4)], seeds=[1, 2, 3, 4])
-    >>> deal.is_over()
+    >>> deal.is_over
     True
 """
 

@@ -26,7 +26,7 @@ def engine(sessions: int, seed: int) -> tuple[int, float]:
     decisions, start = 0, time.perf_counter()
     for i in range(sessions):
         session = Session(dealer=i % 4, rng=np.random.default_rng([seed, i]))
-        while not session.is_over():
+        while not session.is_over:
             legal = session.legal_moves()
             if session.phase == AUCTION:
                 session.apply(ACCEPT if rng.random() < 0.5 else PASS)

@@ -78,7 +78,7 @@ def random_deals(rules: Rules, n: int, seed: int, bid_rate: float) -> list[list[
         rng.shuffle(pack)
         deal = Deal(rules, i % 4, pack)
         moves = []
-        while not deal.is_over():
+        while not deal.is_over:
             legal = deal.legal_moves()
             move = PASS if deal.phase == AUCTION and rng.random() >= bid_rate else rng.choice(legal)
             deal.apply(move)

@@ -244,7 +244,7 @@ def greedy_decisions(rules: Rules, deals: int, scale: float, rng):
         views = [deal.view(s) for s in range(4)]
         encoders = [Encoder() for _ in range(4)]
         mine = {s: [] for s in range(4)}
-        while not deal.is_over():
+        while not deal.is_over:
             s = deal.to_move
             legal = deal.legal_moves()
             move = table[s].act(None, views[s])

@@ -3,7 +3,9 @@
 The package is built in layers, lowest first; each imports only from its own layer and the
 layers listed before it::
 
-    core/        the 40-card pack, its notation, tricks without trumps   (every game of the family)
+    core/        the 40-card pack, its notation, tricks without trumps, the game interface
+                 (core.game.Game) that every engine implements           (every game of the family)
+    registry     the table of the games: engine, rules, moves, codec, text, environment, agents
     mediatore/   Mediatore's rules, moves, state machine, seat views, records, deductions, worlds
     tressette/   Tressette's (4, 3 and 2 players): rules, moves, melds, games to 31, seat views
     club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks
@@ -17,7 +19,14 @@ layers listed before it::
 engines (``core``, ``mediatore``, ``tressette``) need neither numpy nor PettingZoo nor
 Gymnasium.
 
-What most users need is here::
+Every game of the family by name (:mod:`.registry`)::
+
+    >>> from mediatore_env import make
+    >>> game = make("tressette3", low=True)
+    >>> game.deal(list(range(40))); game.to_move
+    1
+
+and what most Mediatore users need is here::
 
     >>> from mediatore_env import Deal, Rules, parse_move
     >>> deal = Deal(Rules(), dealer=3, pack=list(range(40)))
@@ -38,8 +47,9 @@ from .mediatore.moves import NUM_MOVES, move_text, parse_move
 from .mediatore.records import load_record, make_record, replay, save_record
 from .mediatore.rules import PRESETS, Rules
 from .mediatore.view import SeatView
+from .registry import GAMES, make
 
-__all__ = ["Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "format_cards",
+__all__ = ["make", "GAMES", "Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "format_cards",
            "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record", "replay",
            "save_record", "load_record", "mediatore_v0", "mediatore_bidding_v0", "single_seat",
            "club_mediatore_v0"]

@@ -55,8 +55,8 @@ def env_pages() -> dict[Path, str]:
     from .club.moves import NUM_MOVES as CLUB_MOVES
     from .club.moves import move_text as club_move_text
     from .tressette.moves import NUM_MOVES as TRESSETTE_MOVES
-    from .tressette.moves import move_name
-    moves = {"tressette": (TRESSETTE_MOVES, move_name), "club": (CLUB_MOVES, club_move_text)}
+    from .tressette.moves import move_text
+    moves = {"tressette": (TRESSETTE_MOVES, move_text), "club": (CLUB_MOVES, club_move_text)}
     pages = {}
     for name, game in ENV_PAGES.items():
         module = importlib.import_module(f".envs.{name}", __package__)

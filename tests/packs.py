@@ -76,7 +76,7 @@ def play_tricks(deal: Deal, *tricks: str) -> Deal:
 def play_out(deal: Deal) -> Deal:
     """Finish the deal, each seat making its first legal move (used where any play gives the
     same result, e.g. a seat leading a suit no one else holds)."""
-    while not deal.is_over():
+    while not deal.is_over:
         deal.apply(deal.legal_moves()[0])
     return deal
 

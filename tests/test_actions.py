@@ -135,7 +135,7 @@ def test_play_deal_refuses_an_agents_float():
 
         def act(self, observation, view):
             return 1.9
-    deal = Deal(Rules(), 3)
+    deal = Deal(Rules(), 3, list(range(40)))
     with pytest.raises(ValueError, match="agent 'truncated' .* at seat 0: 1.9 is not an action id"):
         play_deal(deal, [Truncated(), GreedyAgent(), GreedyAgent(), GreedyAgent()])
     assert deal.history == []

@@ -54,7 +54,7 @@ def test_a_users_agent_in_a_few_lines_plays_a_deal():
         def act(self, observation, view):
             return view.legal_moves()[0]
     deal = play_deal(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
-    assert deal.is_over()
+    assert deal.is_over
 
 
 @pytest.mark.parametrize("name", ["random", "greedy"])
@@ -73,7 +73,7 @@ def test_greedy_plays_legal_moves_under_every_preset(preset):
         deal = Deal(rules, i % 4, rng=np.random.default_rng(i))
         play_deal(deal, [GreedyAgent(), RandomAgent(0.3), GreedyAgent(), RandomAgent(0.3)],
                   seeds=[i] * 4)
-        assert deal.is_over()
+        assert deal.is_over
 
 
 # -- RandomAgent --------------------------------------------------------------------------------

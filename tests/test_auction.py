@@ -117,7 +117,7 @@ def test_fourth_seat_may_open_after_three_passes():
 @pytest.mark.parametrize("dealer", range(4))
 def test_throw_in(dealer):
     deal = play(new_deal(dealer), "pass", "pass", "pass", "pass")
-    assert deal.is_over() and deal.phase == END and deal.thrown_in
+    assert deal.is_over and deal.phase == END and deal.thrown_in
     assert deal.payoffs == (0, 0, 0, 0) and deal.contract is None and deal.declarer is None
     assert deal.legal_moves() == [] and deal.to_move is None
     with pytest.raises(ValueError, match="over"):

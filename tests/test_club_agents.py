@@ -25,7 +25,7 @@ def test_agents_play_only_legal_moves_in_many_sessions():
         session = Session(ClubRules(deals=None if i % 3 else 3), dealer=i % 4,
                           rng=np.random.default_rng(i))
         play_session(session, lineups[i % 3], seeds=[i, i + 1, i + 2, i + 3])  # raises if illegal
-        assert session.is_over() and sum(session.chips) == 0
+        assert session.is_over and sum(session.chips) == 0
         deals += len(session.results)
     assert deals > 60
 
@@ -40,7 +40,7 @@ def test_agents_act_from_the_seats_view_alone():
         one = play_session(Session(ClubRules(), i % 4, packs), plain, seeds=[i] * 4)
         two = play_session(Session(ClubRules(), i % 4, packs), [Sealed(a) for a in sealed],
                            seeds=[i] * 4)
-        assert two.is_over() and two.chips == one.chips and two.history == one.history
+        assert two.is_over and two.chips == one.chips and two.history == one.history
 
 
 def test_greedy_accepts_a_strong_hand_plays_it_alone_and_passes_a_weak_one():
@@ -90,7 +90,7 @@ def test_greedy_drives_the_environment():
         obs, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else
                  players[agent].act(obs, env.unwrapped.view(agent)))
-    assert env.unwrapped.session.is_over()
+    assert env.unwrapped.session.is_over
 
 
 def test_identical_agents_break_even_and_sessions_share_packs():
@@ -109,7 +109,7 @@ def test_a_tournament_records_replayable_sessions_and_is_the_same_in_two_process
     assert (one.executor, two.executor) == ("serial", "processes")
     assert two.to_dict()["executor"] == "processes" and "with 2 jobs" in two.report()
     from mediatore_env.club.records import replay
-    assert len(one.records) == 4 and all(replay(r).is_over() for r in one.records)
+    assert len(one.records) == 4 and all(replay(r).is_over for r in one.records)
 
 
 def test_greedy_beats_random():

@@ -37,7 +37,7 @@ def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert data["format"] == "club-mediatore-tournament" and len(data["standings"]) == 2
     records = sorted((tmp_path / "recs").glob("*.json"))
-    assert len(records) == 4 and replay(json.loads(records[0].read_text())).is_over()
+    assert len(records) == 4 and replay(json.loads(records[0].read_text())).is_over
 
 
 def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):

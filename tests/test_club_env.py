@@ -67,7 +67,7 @@ def test_rewards_are_the_chip_changes_and_sum_to_the_session():
         env.reset(seed=seed)
         got = play(env, rng)
         session = env.unwrapped.session
-        assert session.is_over()
+        assert session.is_over
         totals = [sum(got[a]) for a in env.possible_agents]
         assert totals == session.chips and sum(totals) == 0
         assert replay(env.unwrapped.record) == session
@@ -187,7 +187,7 @@ def knowledge(session: Session, seat: int):
 
 def random_moves(rng: random.Random, pack, dealer):
     session = Session(ClubRules(deals=1), dealer, [pack])
-    while not session.is_over():
+    while not session.is_over:
         legal = session.legal_moves()
         if session.phase == AUCTION:
             session.apply(ACCEPT if rng.random() < 0.4 else PASS)

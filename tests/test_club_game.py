@@ -40,7 +40,7 @@ def lowest(session: Session) -> None:
     its lowest legal move id: the mediator discards its lowest cards, everyone plays its
     lowest legal card."""
     number = session.deal_number
-    while not session.is_over() and session.deal_number == number:
+    while not session.is_over and session.deal_number == number:
         session.apply(session.legal_moves()[0])
 
 
@@ -67,7 +67,7 @@ def test_all_pass_the_same_dealer_deals_again_pot_unchanged_and_the_deal_counts(
 def test_a_session_of_one_deal_all_passed_returns_the_antes():
     session = Session(ClubRules(deals=1), dealer=3, packs=[STRONG])
     moves(session, "pass", "pass", "pass", "pass")
-    assert session.is_over() and session.chips == [0, 0, 0, 0] and session.pot == 0
+    assert session.is_over and session.chips == [0, 0, 0, 0] and session.pot == 0
     assert session.results[0].chips == (0, 0, 0, 0)  # the antes put in and back
 
 
@@ -123,7 +123,7 @@ def test_alone_won_even_pot_the_mediator_takes_it_all_and_the_session_ends():
     assert deal.discards == mask("DA D2 D3 B7") and deal.thirds == 35 and deal.won
     assert deal.pot == 20 and deal.matched == (20, 0) and deal.taken == (40, 0)
     assert deal.chips == (15, -5, -5, -5)  # ante 5, matching 20, pot of 40 taken
-    assert session.is_over() and session.chips == [15, -5, -5, -5] and session.pot == 0
+    assert session.is_over and session.chips == [15, -5, -5, -5] and session.pot == 0
 
 
 def test_with_a_partner_won_each_matches_half_and_they_split_the_pot():
@@ -151,7 +151,7 @@ def test_a_loss_carries_the_pot_and_the_next_mediator_matches_the_larger_pot():
     second = session.results[1]
     assert second.won and second.pot == 40 and second.matched == (20, 20)
     assert second.taken == (40, 40)  # the whole pot of 80, split
-    assert second.chips == (0, 20, 0, 20) and session.is_over()
+    assert second.chips == (0, 20, 0, 20) and session.is_over
     assert session.chips == [-25, 15, -5, 15]
 
 
@@ -160,7 +160,7 @@ def test_the_end_of_the_session_returns_the_standing_pot_as_it_was_put_in():
     moves(session, "accept", "alone")
     lowest(session)
     deal = session.results[0]
-    assert deal.won is False and session.is_over()
+    assert deal.won is False and session.is_over
     assert session.chips == [0, 0, 0, 0] and session.stakes == [0, 0, 0, 0]
     assert deal.chips == (0, 0, 0, 0)  # ante and matching put in, then returned
 
@@ -172,7 +172,7 @@ def test_the_standing_pot_returns_in_proportion_after_a_loss_and_a_pass():
     assert session.results[0].won is False and session.stakes == [15, 5, 15, 5]
     assert session.chips == [-15, -5, -15, -5]
     moves(session, "pass", "pass", "pass", "pass")
-    assert session.is_over() and session.chips == [0, 0, 0, 0]
+    assert session.is_over and session.chips == [0, 0, 0, 0]
     assert session.results[1].chips == (15, 5, 15, 5)
 
 
@@ -180,7 +180,7 @@ def test_a_fixed_number_of_deals_goes_on_after_a_pot_is_won_with_new_antes():
     session = Session(ClubRules(deals=2), dealer=3, packs=[STRONG, WEAK])
     moves(session, "accept", "alone")
     lowest(session)
-    assert not session.is_over() and session.pot == 20  # won and emptied, then new antes
+    assert not session.is_over and session.pot == 20  # won and emptied, then new antes
     assert session.chips == [10, -10, -10, -10] and session.stakes == [5, 5, 5, 5]
     assert session.deal_number == 2 and session.dealer == 0 and session.phase == AUCTION
 
@@ -189,7 +189,7 @@ def test_until_won_stops_at_twenty_deals():
     session = Session(ClubRules(), dealer=0, packs=[STRONG] * 20)
     for _ in range(20):
         moves(session, "pass", "pass", "pass", "pass")
-    assert session.is_over() and len(session.results) == 20 and session.chips == [0, 0, 0, 0]
+    assert session.is_over and len(session.results) == 20 and session.chips == [0, 0, 0, 0]
     assert {r.dealer for r in session.results} == {0}  # all passed: the same dealer throughout
 
 

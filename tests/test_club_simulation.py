@@ -45,7 +45,7 @@ def run(sessions: int, seed: int, copy_every: int) -> int:
         rules = ClubRules(ante=rng.choice((1, 5, 7)), deals=rng.choice((None, None, 1, 3)))
         session = Session(rules, dealer=rng.randrange(4), rng=np.random.default_rng(seed + i))
         step = 0
-        while not session.is_over():
+        while not session.is_over:
             legal = session.legal_moves()
             session.apply(rng.choice(legal))
             step += 1

@@ -160,7 +160,7 @@ class Seat:
             return None
         return {"mask": plain(env.action_masks()), "observation": plain(env._observation()),
                 "info": plain(env._info()), "history": list(env.deal.history),
-                "record": make_record(env.deal) if env.deal.is_over() else None}
+                "record": make_record(env.deal) if env.deal.is_over else None}
 
     def step(self, env, action):
         return plain(env.step(action))

@@ -44,7 +44,7 @@ def test_demos_are_the_decisions_of_the_deals_as_played(demos_dir):
             agent.reset(derive_seed(5, index, s))
         encoders = [Encoder() for _ in range(4)]
         expected = []
-        while not deal.is_over():
+        while not deal.is_over:
             seat, view = deal.to_move, deal.view(deal.to_move)
             obs = encoders[seat].encode(view).copy()
             move = agents[seat].act(None, view)

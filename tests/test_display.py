@@ -200,7 +200,7 @@ def test_a_seats_text_names_no_card_it_does_not_know(preset):
         agent = RandomAgent(bid_rate=0.4, seed=n)
         views = [deal.view(s) for s in range(4)]
         snaps = [snapshot(v) for v in views]
-        while not deal.is_over():
+        while not deal.is_over:
             deal.apply(agent.act(None, views[deal.to_move]))
             for s, view in enumerate(views):
                 allowed = allowed_cards(view)

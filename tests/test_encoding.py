@@ -49,7 +49,7 @@ def played_deals(n, seed, presets=PRESET_NAMES, bid_rate=0.35):
     for i in range(n):
         deal = random_deal(Rules.preset(presets[i % len(presets)]), rng)
         yield deal
-        while not deal.is_over():
+        while not deal.is_over:
             deal.apply(random_move(deal, rng, bid_rate))
             yield deal
 
@@ -183,7 +183,7 @@ def test_encoder_equals_the_plain_writer_after_every_move(preset):
                 assert_same(shared[seat].encode(views[seat]), want, where + " (shared Table)")
                 assert_same(own[seat].encode(views[seat]), want, where + " (own Table)")
                 assert_same(Encoder().encode(views[seat]), want, where + " (afresh)")
-            if deal.is_over():
+            if deal.is_over:
                 break
             if d % 2 and deal.phase == AUCTION:  # every other deal, aim at each contract in turn
                 aim = CONTRACTS[d // 2 % rules.top_contract]
@@ -206,7 +206,7 @@ def test_incremental_encoder_equals_the_plain_writer_when_observed_now_and_then(
             views = [deal.view(s) for s in range(4)]
         for seat in range(4):
             # Observe at irregular moments, so the encoder sometimes catches up on many moves.
-            if rng.random() < 0.6 or deal.is_over():
+            if rng.random() < 0.6 or deal.is_over:
                 got = encoders[seat].encode(views[seat])
                 want = write_observation(deal.view(seat))
                 assert_same(got, want, f"seat {seat} after {len(deal.history)} moves")
@@ -227,7 +227,7 @@ def test_encoders_sharing_a_table_equal_the_plain_writer_when_observed_now_and_t
             table.reset()
             views = [deal.view(s) for s in range(4)]
         for seat in rng.sample(range(4), 4):
-            if rng.random() < 0.4 or deal.is_over():
+            if rng.random() < 0.4 or deal.is_over:
                 assert_same(encoders[seat].encode(views[seat]), write_observation(deal.view(seat)),
                             f"seat {seat} after {len(deal.history)} moves")
 
@@ -237,7 +237,7 @@ def test_encoder_restarts_on_a_new_view():
     enc = Encoder()
     for preset in PRESET_NAMES:
         deal = random_deal(Rules.preset(preset), rng)
-        while not deal.is_over():
+        while not deal.is_over:
             deal.apply(random_move(deal, rng))
         for seat in range(4):
             assert_same(enc.encode(deal.view(seat)), write_observation(deal.view(seat)),
@@ -294,7 +294,7 @@ def test_single_seat_env_observes_as_the_plain_writer():
             while True:
                 assert_same(obs, write_observation(env.view), f"{preset}: the learner")
                 learner += 1
-                if env.deal.is_over():
+                if env.deal.is_over:
                     break
                 obs, _, terminated, _, _ = env.step(random_move(env.deal, rng, bid_rate=0.45))
     assert learner > 100 and _CheckingAgent.checked > 100

@@ -86,7 +86,7 @@ def random_game(rng: random.Random, rules: Rules):
     deal = Deal(rules, dealer, pack)
     bid_rate = rng.choice((0.0, 0.3, 0.5))
     phases = []  # the phase before each move
-    while not deal.is_over():
+    while not deal.is_over:
         phases.append(deal.phase)
         moves = deal.legal_moves()
         if deal.phase == AUCTION and len(moves) > 1:

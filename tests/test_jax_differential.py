@@ -209,8 +209,8 @@ def compare(step: int, deals: list[PyDeal], looked, ended_now: np.ndarray,
     """Assert the JAX batch's ``looked`` values equal the Python deals' after ``step`` moves;
     ``ended_now[i]``: deal ``i`` ended on this very move (its rewards are its payments)."""
     player, mask, rewards, terminated, obs = looked
-    over = np.array([d.deal.is_over() for d in deals])
-    expected_player = np.array([-1 if d.deal.is_over() else d.deal.to_move for d in deals])
+    over = np.array([d.deal.is_over for d in deals])
+    expected_player = np.array([-1 if d.deal.is_over else d.deal.to_move for d in deals])
     paid = np.zeros((len(deals), 4), np.float32)
     legal = np.zeros((len(deals), NUM_MOVES), bool)
     for i, d in enumerate(deals):
@@ -275,14 +275,14 @@ def play_batch(jx: Batched, n: int, rng: random.Random) -> dict:
     python_observations()
     compare(0, deals, jx.fetch(looked), np.zeros(n, bool), py_obs)
     step = decisions = 0
-    while not all(d.deal.is_over() for d in deals):
+    while not all(d.deal.is_over for d in deals):
         actions = np.zeros(n, np.int32)  # a finished deal gets move 0: it must stay as it is
         ended_now = np.zeros(n, bool)
         for i, d in enumerate(deals):
-            if not d.deal.is_over():
+            if not d.deal.is_over:
                 actions[i] = move = random_move(d.deal, rng, rates[i])
                 d.deal.apply(move)
-                ended_now[i] = d.deal.is_over()
+                ended_now[i] = d.deal.is_over
                 decisions += 1
         state, looked = jx.advance(state, actions)
         step += 1
@@ -416,7 +416,7 @@ def test_a_batch_in_mixed_phases_steps_as_each_deal_alone():
             rng.shuffle(pack)
             deal = Deal(rules, i % 4, pack)
             phases = [deal.phase]  # phases[t]: the phase after t moves
-            while not deal.is_over():
+            while not deal.is_over:
                 deal.apply(random_move(deal, rng, 0.6 if i % 12 != 5 else 0.1))
                 phases.append(deal.phase)
             wanted = [t for t, phase in enumerate(phases) if phase == i % 6][:6]
@@ -452,7 +452,7 @@ def test_a_batch_in_mixed_phases_steps_as_each_deal_alone():
             assert np.array_equal(np.asarray(a), b), f"deal {i}: {name} differs batched and alone"
         field = dict(zip(names, batched_next))
         d = replayed[i]
-        if d.is_over():
+        if d.is_over:
             for name, a, b in zip(names, before, batched_next):
                 if "rewards" in name:
                     assert not b.any(), f"deal {i}: stepping a finished deal pays"
@@ -460,8 +460,8 @@ def test_a_batch_in_mixed_phases_steps_as_each_deal_alone():
                     assert np.array_equal(a, b), f"deal {i}: stepping a finished deal changed {name}"
         else:
             d.apply(int(actions[i]))
-            assert field[".current_player"] == (-1 if d.is_over() else d.to_move)
-            if not d.is_over():
+            assert field[".current_player"] == (-1 if d.is_over else d.to_move)
+            if not d.is_over:
                 legal = np.zeros(NUM_MOVES, bool)
                 legal[d.legal_moves()] = True
                 assert np.array_equal(field[".legal_action_mask"], legal)
@@ -479,11 +479,11 @@ def test_an_illegal_move_ends_the_deal_and_its_mover_pays():
         rng.shuffle(pack)
         deal = Deal(rules, i % 4, pack)
         for _ in range(rng.randrange(30)):  # somewhere in the deal, not finished
-            if deal.is_over():
+            if deal.is_over:
                 break
             move = random_move(deal, rng, 0.6)
             deal.apply(move)
-        if deal.is_over():
+        if deal.is_over:
             continue
         legal = set(deal.legal_moves())
         illegal.append(rng.choice([m for m in range(NUM_MOVES) if m not in legal]))

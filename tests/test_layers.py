@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 LAYERS = [
     ("mediatore_env.runinfo",),
-    ("mediatore_env.core",),
+    # The registry names every game's parts as 'module:attr' strings and imports none of them.
+    ("mediatore_env.core", "mediatore_env.registry"),
     ("mediatore_env.mediatore", "mediatore_env.tressette"),  # each on core alone
     ("mediatore_env.club",),  # on Mediatore's deal, phases and trick record
     ("mediatore_env.codec", "mediatore_env.analysis", "mediatore_env.jaxgame"),

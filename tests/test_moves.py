@@ -142,7 +142,7 @@ def test_illegal_in_every_phase():
     play(deal, "play D3")
     check_illegal(deal, parse_move("play C3 busso"), 1, "play")  # signal on a follow
     check_illegal(deal, parse_move("play D2"), 1, "play")  # not in hand
-    while not deal.is_over():
+    while not deal.is_over:
         deal.apply(deal.legal_moves()[0])
     before = deal.to_json()
     with pytest.raises(ValueError, match="over"):

@@ -81,7 +81,7 @@ def solo_positions(count, seed, keep, greedy_rate):
         for _ in range(3):
             deal.apply_text("pass")
         greedy = GreedyAgent()
-        while not deal.is_over():
+        while not deal.is_over:
             view = deal.view(deal.to_move)
             if deal.phase == PLAY:
                 kept = keep(deal, view)
@@ -297,7 +297,7 @@ def greedy_deal(seed: int, n: int, tricks: int = 0):
     deal = Deal(Rules(), n % 4, rng=np.random.default_rng([seed, n]))
     dealt = list(deal.hands)
     greedy = GreedyAgent()
-    while not deal.is_over() and (deal.phase != PLAY or len(deal.tricks) < tricks):
+    while not deal.is_over and (deal.phase != PLAY or len(deal.tricks) < tricks):
         deal.apply(greedy.act(None, deal.view(deal.to_move)))
     return deal, dealt
 
@@ -310,7 +310,7 @@ def test_initial_hands_undo_the_exchange():
     checked = 0
     for n in range(40):
         deal, dealt = greedy_deal(79, n, tricks=3)
-        if deal.is_over() or deal.contract not in (MEDIATORE, SOLO):
+        if deal.is_over or deal.contract not in (MEDIATORE, SOLO):
             continue
         for seat in range(4):
             sampler = WorldSampler(deal.view(seat))
@@ -338,7 +338,7 @@ def test_auction_weights_favour_worlds_that_fit_the_bids():
     cases = 0
     for n in range(60):
         deal, dealt = greedy_deal(80, n)
-        if deal.is_over() or deal.contract != MEDIATORE:
+        if deal.is_over or deal.contract != MEDIATORE:
             continue
         declarer = deal.declarer
         seat = next(s for s in range(4) if s not in (declarer, deal.giver))

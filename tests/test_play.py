@@ -132,7 +132,7 @@ def test_trick_winner(leader, cards, winner):
 
 def test_nine_tricks_then_the_end():
     deal = mixed_deal()
-    while not deal.is_over():
+    while not deal.is_over:
         assert deal.phase == PLAY
         deal.apply(sorted(deal.legal_moves())[0])
     assert len(deal.tricks) == 9 and sum(deal.tricks_won) == 9

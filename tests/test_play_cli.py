@@ -197,7 +197,7 @@ def play_scripted(answers, out, **kw):
 def test_a_full_deal_with_scripted_input():
     out = io.StringIO()
     deal, script = play_scripted(SCRIPT, out)
-    assert deal.is_over() and not script.answers
+    assert deal.is_over and not script.answers
     text = out.getvalue()
     # the hand, sorted by suit, strongest first, with the short notation
     assert "  coins   3  2  ace  king  horse  jack   D3 D2 DA DR DC DF" in text
@@ -240,7 +240,7 @@ def test_forced_moves_can_be_asked():
     out = io.StringIO()
     deal, script = play_scripted(SCRIPT[6:7] + ["D3", "D2", "DA", "DR", "DC", "DF", "C4", "S4", "1"],
                                  out, auto=False)
-    assert deal.is_over() and "your only legal move" not in out.getvalue()
+    assert deal.is_over and "your only legal move" not in out.getvalue()
 
 
 # -- the command: sessions, running score, saved records -------------------------------------------

@@ -57,7 +57,7 @@ def test_rllib_pettingzoo_env_steps_with_masked_random_actions():
     for seed in range(5):
         moves, returns = example.play_deal(env, rng, seed=seed)
         deal = env.env.unwrapped.deal
-        assert deal.is_over()
+        assert deal.is_over
         # Every action sent is in the deal's history, in order and by the agent that RLlib
         # said was to act: the engine accepted each one as legal.
         assert [(f"player_{seat}", move) for seat, move in deal.history] == \

@@ -73,10 +73,10 @@ def test_sampled_worlds_fit_the_view(preset):
     for n in range(12):
         deal = Deal(rules, n % 4, rng=np.random.default_rng([7, n, PRESET_NAMES.index(preset)]))
         while True:
-            if rng.random() < 0.3 or deal.is_over():
+            if rng.random() < 0.3 or deal.is_over:
                 check_point(deal, rng.randrange(4), rng, draws=3)
                 points += 1
-            if deal.is_over():
+            if deal.is_over:
                 break
             deal.apply(choose(rng, deal))
     assert points > 50
@@ -91,7 +91,7 @@ def test_every_seat_at_every_step_of_mediatore_and_chiamo():
         deal.apply_text(contract)
         for _ in range(3):
             deal.apply_text("pass")
-        while not deal.is_over():
+        while not deal.is_over:
             for seat in range(4):
                 check_point(deal, seat, rng, draws=2)
             deal.apply(choose(rng, deal))

@@ -55,7 +55,7 @@ def decisions(deals: int, seed: int):
         deal = Deal(None, int(rng.integers(4)), rng.permutation(40).tolist())
         encoders = [Encoder() for _ in range(4)]
         views = [deal.view(s) for s in range(4)]
-        while not deal.is_over():
+        while not deal.is_over:
             s = deal.to_move
             legal = deal.legal_moves()
             out.append((encoders[s].encode(views[s]).copy(), legal))
@@ -82,7 +82,7 @@ def test_agent_takes_the_best_legal_logit():
     rng = np.random.default_rng(4)
     deal = Deal(None, 0, rng.permutation(40).tolist())
     checked = 0
-    while not deal.is_over():
+    while not deal.is_over:
         view = deal.view(deal.to_move)
         legal = deal.legal_moves()
         move = agent.act(None, view)
@@ -108,7 +108,7 @@ def test_agent_plays_in_the_pettingzoo_env_and_as_an_opponent(tmp_path):
         obs, reward, terminated, truncated, info = env.last()
         done = terminated or truncated
         env.step(None if done else players[name].act(obs, env.unwrapped.view(name)))
-    assert env.unwrapped.deal.is_over()
+    assert env.unwrapped.deal.is_over
     seat_env = MediatoreSeatEnv(SelfPlayAgent(str(path)))  # three copies of it around the learner
     obs, info = seat_env.reset(seed=3)
     terminated = False

@@ -113,7 +113,7 @@ def check_legal(deal):
     legal = deal.legal_moves()
     assert len(set(legal)) == len(legal)
     assert sorted(legal) == [m for m in range(NUM_MOVES) if deal.is_legal(m)]
-    assert bool(legal) == (not deal.is_over())
+    assert bool(legal) == (not deal.is_over)
     if deal.phase == PLAY:
         signals = {}
         for m in legal:
@@ -261,7 +261,7 @@ def run(rules, seed, stats, every_step=True):
     deal = Deal(rules, seed % 4, rng.sample(range(40), 40))
     biased = rng.random() < 1 / 3
     started_play = False
-    while not deal.is_over():
+    while not deal.is_over:
         if every_step:
             check_cards(deal)
             check_legal(deal)

@@ -79,7 +79,7 @@ def test_reward_is_the_payment_however_the_deal_ends():
         *before, (action, reward, terminated, truncated, info) = steps
         assert all(r == 0.0 and not t for _, r, t, _, _ in before)
         assert terminated and not truncated
-        assert env.deal.is_over()
+        assert env.deal.is_over
         assert reward == env.deal.payoffs[env.seat] == info["payoffs"][env.seat]
         assert not info["action_mask"].any() and not env.action_masks().any()
         if env.deal.history[-1][0] == env.seat:

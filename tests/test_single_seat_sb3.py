@@ -65,8 +65,8 @@ def test_saved_model_plays_in_the_tournament_and_by_name(saved_model):
     agent = make_agent(f"agents.ppo_agent:PPOAgent:path={path}")
     assert isinstance(agent, PPOAgent)
     sampler = PPOAgent(str(path), deterministic=False)
-    deal = play_deal(Deal(Rules(), 0), [sampler, agent, GreedyAgent(), RandomAgent()], [1, 2, 3, 4])
-    assert deal.is_over()
+    deal = play_deal(Deal(Rules(), 0, rng=np.random.default_rng(0)), [sampler, agent, GreedyAgent(), RandomAgent()], [1, 2, 3, 4])
+    assert deal.is_over
 
 
 def test_saved_model_plays_in_the_pettingzoo_env(saved_model):
@@ -82,4 +82,4 @@ def test_saved_model_plays_in_the_pettingzoo_env(saved_model):
         obs, reward, terminated, truncated, info = env.last()
         done = terminated or truncated
         env.step(None if done else players[name].act(obs, env.unwrapped.view(name)))
-    assert env.unwrapped.deal.is_over()
+    assert env.unwrapped.deal.is_over

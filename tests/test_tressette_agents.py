@@ -103,7 +103,7 @@ def test_greedy_moves_do_not_depend_on_what_the_seat_cannot_know(form):
             game.apply(rng.choice([m for m in game.legal_moves() if m != CLAIM]))
         if game.needs_pack or game.is_over:
             continue
-        seat = game.current_player
+        seat = game.to_move
         other = _hidden_variant(game, seat, rng)
         if other is None:
             continue
@@ -178,7 +178,7 @@ def _game(hands, moves=(), rules=None, dealer=3):
 
 
 def _greedy_move(game):
-    return TressetteGreedyAgent().act(None, game.view(game.current_player))
+    return TressetteGreedyAgent().act(None, game.view(game.to_move))
 
 
 HANDS = {0: "S3 D3 D2 DA C4 C5 C6 C7 B4 B5", 1: "SA S4 D4 D5 D6 CF CC CR B6 B7",

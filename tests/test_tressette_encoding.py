@@ -29,7 +29,7 @@ from mediatore_env.codec.tressette import (EARLIER_HANDS, SCORE_SCALE, Encoder, 
                                            write_observation)
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tressette import (CLAIM, FORMS, TressetteGame, TressetteRules, TressetteView,
-                                     move_name, random_pack)
+                                     move_text, random_pack)
 
 
 def test_docstring_examples():
@@ -144,7 +144,7 @@ def swapped(game, a, b):
     try:
         other = TressetteGame.from_json({"rules": game.rules.to_dict(),
                                          "dealer": game.first_dealer, "packs": packs,
-                                         "moves": [move_name(m) for _, m in game.history]})
+                                         "moves": [move_text(m) for _, m in game.history]})
     except ValueError:
         return None
     return other if other.log[-1].melds == game.log[-1].melds else None

@@ -23,7 +23,7 @@ from mediatore_env.tressette import melds as melds_module
 from mediatore_env.tressette import moves as moves_module
 from mediatore_env.tressette import rules as rules_module
 from mediatore_env.tressette import (CLAIM, FORMS, NUM_MOVES, TARGET, TressetteGame,
-                                     TressetteRules, deal_hands, melds_of, move_name, parse_move)
+                                     TressetteRules, deal_hands, melds_of, move_text, parse_move)
 from mediatore_env.tressette.melds import ACES, NAPOLETANA, THREES, TWOS
 from mediatore_env.tressette.rules import false_claim_outcome, outcome
 
@@ -45,7 +45,7 @@ def play_trick(game):
 
 
 def play_hand(game):
-    while game.current_player is not None:
+    while not game.needs_pack and not game.is_over:
         game.apply(lowest(game))
 
 
@@ -111,13 +111,13 @@ def test_outcomes_of_the_spec():
 
 def test_move_ids_and_text():
     assert NUM_MOVES == 41 and CLAIM == 40
-    assert [move_name(m) for m in (0, 9, 27, 39, 40)] == ["D4", "D3", "SA", "B3", "claim"]
+    assert [move_text(m) for m in (0, 9, 27, 39, 40)] == ["D4", "D3", "SA", "B3", "claim"]
     assert parse_move("sa") == parse_move("play SA") == 27 and parse_move(" claim ") == CLAIM
     for bad in ("claim game", "D9", "", "play"):
         with pytest.raises(ValueError, match="not a Tressette move"):
             parse_move(bad)
     with pytest.raises(ValueError, match="valid ids are 0..40"):
-        move_name(41)
+        move_text(41)
 
 
 # -- the deal ---------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ def scripted_game(**switches):
 
 def test_melds_are_declared_after_the_first_trick_from_the_cards_dealt():
     game = scripted_game()
-    assert game.current_player == 0
+    assert game.to_move == 0
     play_trick(game)
     trick = game.log[-1].tricks[0]
     assert trick.leader == 0 and trick.cards[0] == parse_card("DA") and trick.winner == 0
@@ -276,7 +276,7 @@ def test_the_game_ends_mid_hand_the_moment_a_side_reaches_31():
     assert game.is_over and game.end_reason == "target" and game.ender == 0
     assert [d.seat for d in game.log[-1].melds] == [2]
     assert game.totals == [33, 0] and game.outcome == (1, -1, 1, -1)
-    assert game.current_player is None and game.legal_moves() == []
+    assert game.to_move is None and game.legal_moves() == []
     assert all(h.bit_count() == 9 for h in game.hands)  # the hand in play ends at once
     with pytest.raises(ValueError, match="the game is over"):
         game.apply(lowest_card_of(game, 1))
@@ -324,7 +324,7 @@ def test_with_claims_the_game_goes_on_until_a_claim():
     # No automatic end: all four declare; side 0 has 30 + 3 + 3 = 36, side 1 0 + 3 + 3 = 6.
     assert not game.is_over and [d.seat for d in game.log[-1].melds] == [2, 1, 3, 0]
     assert game.totals == [36, 6] and game.first_to_target == 0
-    assert game.current_player == 2
+    assert game.to_move == 2
     game.apply(CLAIM)
     assert game.is_over and game.end_reason == "claim" and game.claimant == 2
     assert game.outcome == (1, -1, 1, -1)
@@ -358,7 +358,7 @@ def test_the_dead_hand_never_plays_never_declares_never_shows():
     dead = "DA D2 D3 CA SA BA C3 S3 B3 B2"  # 10 points of melds, 6 + 12 = 18 thirds
     game = TressetteGame(FORMS["tressette3"], dealer=2)
     game.deal(build_pack(3, 2, {}, dead=dead))
-    assert game.log[0].dead == mask(dead) and game.current_player == 0
+    assert game.log[0].dead == mask(dead) and game.to_move == 0
     play_hand(game)
     log = game.log[0]
     assert len(log.tricks) == 10 and all(len(t.cards) == 3 for t in log.tricks)
@@ -416,13 +416,13 @@ def test_an_illegal_move_names_the_legal_ones_and_changes_nothing():
         with pytest.raises(ValueError, match=r"illegal move .*(legal: |valid ids)"):
             game.apply(bad)
         assert game == before
-    with pytest.raises(ValueError, match=f"legal: {move_name(legal[0])} \\({legal[0]}\\)"):
+    with pytest.raises(ValueError, match=f"legal: {move_text(legal[0])} \\({legal[0]}\\)"):
         game.apply(CLAIM)
     game.apply(np.int64(legal[0]))  # numpy integers are welcome
     assert game.history[-1] == (1, legal[0])
     with pytest.raises(ValueError, match="not a Tressette move: 'D9'"):
         game.apply_text("D9")
-    game.apply_text(move_name(game.legal_moves()[0]).lower())  # the move's text, any case
+    game.apply_text(move_text(game.legal_moves()[0]).lower())  # the move's text, any case
     assert len(game.history) == 3 and game.history[-1][0] == 2
 
 
@@ -455,8 +455,8 @@ def test_clone_json_pickle_and_records_of_a_game_in_progress():
     assert clone == game
     clone.apply(lowest(clone))
     assert clone != game and len(game.history) == 46 and game.trick != clone.trick
-    text = game.to_json()
-    assert TressetteGame.from_json(text) == game == TressetteGame.from_json(json.loads(text))
+    data = game.to_json()
+    assert TressetteGame.from_json(data) == game == TressetteGame.from_json(json.dumps(data))
     assert pickle.loads(pickle.dumps(game)) == game == copy.deepcopy(game)
     game.apply(CLAIM)  # seat 0, in the second trick of hand 2, claims with side 0 at 36
     record = json.loads(json.dumps(game.record(players=["a", "b", "c", "d"])))

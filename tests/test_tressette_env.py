@@ -256,7 +256,7 @@ def test_render_shows_the_seat_to_play(name):
     env = MODULES[name].raw_env(render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
-    seat = env.game.current_player
+    seat = env.game.to_move
     assert f"player_{seat} holds:" in text and "to play:" in text and "hand 1" in text
 
 

@@ -41,7 +41,7 @@ def choose(rng, game):
     """Random legal cards; a claim now and then (mostly false), and often once the side has 31."""
     moves = game.legal_moves()
     if moves[-1] == CLAIM:
-        ours = game.totals[game.side_of(game.current_player)]
+        ours = game.totals[game.side_of(game.to_move)]
         if rng.random() < (0.5 if ours >= TARGET else 0.01):
             return CLAIM
         moves = moves[:-1]
@@ -71,8 +71,8 @@ def check_step(game):
         for seat, hand in enumerate(game.hands):
             in_trick = (seat - game.leader) % rules.players < len(game.trick)
             assert hand.bit_count() == 10 - done - in_trick
-    if game.current_player is not None:
-        hand = game.hands[game.current_player]
+    if game.to_move is not None and not game.needs_pack:
+        hand = game.hands[game.to_move]
         cards = [c for c in range(40) if hand >> c & 1]
         if game.trick and any(c // 10 == game.trick[0] // 10 for c in cards):
             cards = [c for c in cards if c // 10 == game.trick[0] // 10]

@@ -8,7 +8,7 @@ alone once in 32); the discards and the card play uniformly.
     >>> from agents.club.base import play_session
     >>> session = play_session(Session(dealer=0, packs=[list(range(40))] * 20),
     ...                        [ClubRandomAgent() for _ in range(4)], seeds=[1, 2, 3, 4])
-    >>> session.is_over(), sum(session.chips)
+    >>> session.is_over, sum(session.chips)
     (True, 0)
 """
 

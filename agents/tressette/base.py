@@ -47,7 +47,7 @@ def play_game(game, agents: Sequence[Agent], packs: Callable[[int], Sequence[int
             game.deal(packs(dealt))
             dealt += 1
             continue
-        seat = game.current_player
+        seat = game.to_move
         agent = agents[seat]
         view = game.view(seat)
         move = agent.act(encode(view) if agent.wants_observation else None, view)

@@ -12,7 +12,7 @@ included.
     >>> game.deal(list(range(40)))
     >>> agent = TressetteRandomAgent()
     >>> agent.reset(seed=1)
-    >>> move = agent.act(None, game.view(game.current_player))
+    >>> move = agent.act(None, game.view(game.to_move))
     >>> move in game.legal_moves() and move != CLAIM
     True
 """

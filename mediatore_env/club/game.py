@@ -33,6 +33,7 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, cards_of, thirds_of,
                           validate_pack)
+from ..core.game import CHANCE
 from ..core.moves import as_move_id, described_move
 from ..core.tricks import playable, trick_winner
 from ..mediatore.game import Trick, deal_hands
@@ -104,7 +105,9 @@ class Session:
             raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
         if isinstance(packs, str):
             raise ValueError("packs must be a list of packs, one per deal, not one string")
-        self._packs_given = packs if callable(packs) else [validate_pack(p) for p in (packs or ())]
+        # None: no packs and no rng, so every deal waits for deal(pack).
+        self._packs_given = (packs if callable(packs) or (packs is None and rng is None)
+                             else [validate_pack(p) for p in (packs or ())])
         self.rng = rng
         self.first_dealer = seat
         self.packs: list[tuple[int, ...]] = []    # the pack of every deal so far
@@ -116,8 +119,12 @@ class Session:
 
     # -- the deal's start ------------------------------------------------------------------
 
-    def _next_pack(self, dealer: int) -> tuple[int, ...]:
+    def _next_pack(self, dealer: int) -> tuple[int, ...] | None:
+        """The pack of the deal ``dealer`` starts now from the packs given or ``rng``; None
+        when the session was made with neither (it then waits for :meth:`deal`)."""
         number = len(self.packs)
+        if self._packs_given is None:
+            return None
         if callable(self._packs_given):
             return validate_pack(self._packs_given(number + 1, dealer))
         if number < len(self._packs_given):
@@ -128,7 +135,18 @@ class Session:
         return tuple(self.rng.permutation(NUM_CARDS).tolist())
 
     def _start_deal(self, dealer: int) -> None:
-        self.pack = pack = self._next_pack(dealer)
+        self.dealer = dealer
+        self.phase = AUCTION
+        self.to_move = CHANCE
+        self.hands, self.widow = [0, 0, 0, 0], 0
+        self.deal_start = (len(self.history), tuple(self.chips))
+        self._clear_deal()
+        pack = self._next_pack(dealer)
+        if pack is not None:
+            self._deal(pack)
+
+    def _deal(self, pack: tuple[int, ...]) -> None:
+        self.pack = pack
         self.packs.append(pack)
         self.deal_start = (len(self.history), tuple(self.chips))
         if not any(self.stakes):  # an empty pot: everyone antes (docs/rules.md 10.3)
@@ -136,10 +154,11 @@ class Session:
             for s in range(4):
                 self.stakes[s] += ante
                 self.chips[s] -= ante
-        self.dealer = dealer
-        self.hands, self.widow = deal_hands(pack, dealer)
-        self.phase = AUCTION
-        self.to_move = (dealer + 1) % 4
+        self.hands, self.widow = deal_hands(pack, self.dealer)
+        self.to_move = (self.dealer + 1) % 4
+
+    def _clear_deal(self) -> None:
+        self.pack = None
         self.auction: list[tuple[int, int]] = []  # (seat, PASS or ACCEPT)
         self.mediator = None
         self.pot_accepted = 0
@@ -155,6 +174,15 @@ class Session:
         self.thirds_won = [0, 0, 0, 0]
         self.tricks_won = [0, 0, 0, 0]
         self.called_played_by = None
+
+    def deal(self, pack: Sequence) -> None:
+        """Deal ``pack`` (40 distinct cards, ids or texts, in pack order) to the deal about to
+        start: the chance event of a session made without packs or ``rng``. Raises
+        ``ValueError`` (state unchanged) if no pack is needed now or the pack is bad."""
+        if self.to_move != CHANCE:
+            why = "the session is over" if self.is_over else f"deal {self.deal_number} is in play"
+            raise ValueError(f"no pack is needed now: {why}")
+        self._deal(validate_pack(pack))
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -172,8 +200,23 @@ class Session:
     def mano(self) -> int:
         return (self.dealer + 1) % 4
 
+    @property
+    def players(self) -> int:
+        return 4
+
+    @property
     def is_over(self) -> bool:
         return self.phase == END
+
+    @property
+    def needs_pack(self) -> bool:
+        """The next deal waits for its pack (``to_move`` is ``CHANCE``): see :meth:`deal`."""
+        return self.to_move == CHANCE
+
+    @property
+    def outcome(self) -> tuple[int, ...] | None:
+        """Each seat's chips won or lost in the session, once it is over."""
+        return tuple(self.chips) if self.phase == END else None
 
     @property
     def side(self) -> tuple[int, ...]:
@@ -188,7 +231,7 @@ class Session:
         if phase == PLAY:
             return [PLAY_BASE + c for c in sorted(cards_of(playable(self.hands[self.to_move], self.trick)))]
         if phase == AUCTION:
-            return [PASS, ACCEPT]
+            return [] if self.to_move == CHANCE else [PASS, ACCEPT]
         if phase == CALL:  # alone, or a card the mediator does not hold
             hand = self.hands[self.mediator]
             return [ALONE, *(CALL_BASE + c for c in range(NUM_CARDS) if not hand >> c & 1)]
@@ -206,7 +249,7 @@ class Session:
             card = move - PLAY_BASE
             return 0 <= card < NUM_CARDS and bool(playable(self.hands[self.to_move], self.trick) >> card & 1)
         if phase == AUCTION:
-            return move in (PASS, ACCEPT)
+            return self.to_move != CHANCE and move in (PASS, ACCEPT)
         if phase == CALL:
             card = move - CALL_BASE
             return move == ALONE or (0 <= card < NUM_CARDS and not self.hands[self.mediator] >> card & 1)
@@ -229,6 +272,9 @@ class Session:
         what = described_move(move, NUM_MOVES, move_text)
         if self.phase == END:
             raise ValueError(f"illegal move {what}: the session is over")
+        if self.to_move == CHANCE:
+            raise ValueError(f"illegal move {what}: deal {self.deal_number + 1} needs its "
+                             "pack first (deal)")
         legal = self.legal_moves()
         raise ValueError(
             f"illegal move {what} for seat {self.to_move} in phase {PHASE_NAMES[self.phase]} of "

@@ -64,7 +64,7 @@ def result_of(deal: DealResult) -> dict:
 def make_record(session: Session, **meta) -> dict:
     """The record of a finished session. Extra keyword arguments are stored under ``"meta"``
     (player names, a tournament's session number...) and ignored by :func:`replay`."""
-    if not session.is_over():
+    if not session.is_over:
         raise ValueError("the session is not over: a record needs every deal finished")
     record = {
         "format": FORMAT, "version": VERSION,
@@ -94,7 +94,7 @@ def replay(record: dict) -> Session:
     except (KeyError, TypeError) as e:
         raise ValueError(f"bad club Mediatore record: missing or malformed {e}") from None
     for number, deal in enumerate(deals, 1):
-        if session.is_over():
+        if session.is_over:
             raise ValueError(f"the session is over after deal {number - 1}, but the record has "
                              f"{len(deals)} deals")
         if deal["dealer"] != session.dealer:
@@ -116,7 +116,7 @@ def replay(record: dict) -> Session:
                 if actual.get(key) != stored.get(key):
                     raise ValueError(f"deal {number}: result differs at {key!r}: record says "
                                      f"{stored.get(key)!r}, replay gives {actual.get(key)!r}")
-    if not session.is_over():
+    if not session.is_over:
         raise ValueError(f"the record's {len(deals)} deals do not finish the session")
     if "chips" in record and record["chips"] != session.chips:
         raise ValueError(f"the session's chips differ: record says {record['chips']}, replay "

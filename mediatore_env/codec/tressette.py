@@ -81,9 +81,10 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, SUIT_OF, TOTAL_THIRDS, format_cards
+from ..core.game import CHANCE
 from ..tressette.melds import NAPOLETANA
 from .layout import block_offsets, markdown_table
-from ..tressette.moves import NUM_MOVES, move_name
+from ..tressette.moves import NUM_MOVES, move_text
 from ..tressette.rules import FORMS, TressetteRules
 
 __all__ = ["EARLIER_HANDS", "SCORE_SCALE", "MELD_FLAGS", "Layout", "layout_of", "layout_table",
@@ -176,8 +177,8 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
 
     _rules_ones(put, lay, rules)
     put(off["dealer"] + (view.dealer - me) % n)
-    if view.current_player is not None:
-        put(off["to_move"] + (view.current_player - me) % n)
+    if view.to_move is not None and view.to_move != CHANCE:
+        put(off["to_move"] + (view.to_move - me) % n)
     _cards(put, off["hand"], view.hand)
 
     cards_at, leader_at, winner_at = off["trick_cards"], off["trick_leader"], off["trick_winner"]
@@ -303,8 +304,8 @@ class Encoder:
         # The blocks that change in place: dealer, turn, hand, scores.
         out[off["dealer"]:off["dealer"] + 2 * n + NUM_CARDS] = 0  # dealer, to_move, hand
         put(off["dealer"] + (view.dealer - me) % n)
-        if view.current_player is not None:
-            put(off["to_move"] + (view.current_player - me) % n)
+        if view.to_move is not None and view.to_move != CHANCE:
+            put(off["to_move"] + (view.to_move - me) % n)
         _cards(put, off["hand"], view.hand)
         out[ones] = 1
         _scores(out, lay, view, me)
@@ -387,6 +388,6 @@ def table_text(view, names=None, title: str = "tressette") -> str:
     if view.is_over:
         lines.append("over: " + ", ".join(f"{names[s]} {o:+d}" for s, o in enumerate(view.outcome))
                      + f" ({view.end_reason})")
-    elif view.current_player == view.seat:
-        lines.append("to play: " + " ".join(move_name(m) for m in view.legal_moves()))
+    elif view.to_move == view.seat:
+        lines.append("to play: " + " ".join(move_text(m) for m in view.legal_moves()))
     return "\n".join(lines)

@@ -281,7 +281,7 @@ class raw_env(GameAEC):
                 self.rewards[a] = chips[seat] * self.reward_scale
                 self._cumulative_rewards[a] += self.rewards[a]
             self._rewarded = True
-        if session.is_over():
+        if session.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
             self._deads_step_first()
         else:
@@ -295,7 +295,7 @@ class raw_env(GameAEC):
     @property
     def record(self) -> dict | None:
         """The session record (mediatore_env.club.records) once the session is over, else None."""
-        if self.session is None or not self.session.is_over():
+        if self.session is None or not self.session.is_over:
             return None
         return make_record(self.session)
 

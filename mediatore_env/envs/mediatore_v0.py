@@ -441,7 +441,7 @@ class raw_env(GameAEC):
         """The table as text (mediatore_env.codec.display): what the acting seat sees, or the open
         table with ``render_all`` and once the deal is over."""
         deal = self.deal
-        number = len(self._finished) + (0 if deal.is_over() else 1)
+        number = len(self._finished) + (0 if deal.is_over else 1)
         source = deal if self.render_all or deal.to_move is None else self._views[deal.to_move]
         return view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
 

@@ -218,7 +218,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
                 reset(seeds[k])
         self._done = False
         self._play_others()
-        self._done = deal.is_over()  # never, under the rules: the learner speaks in the auction
+        self._done = deal.is_over  # never, under the rules: the learner speaks in the auction
         return self._observation(), self._info()
 
     def step(self, action):
@@ -238,7 +238,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
         deal.apply(move)
         self._play_others()
         reward = 0.0
-        if deal.is_over():
+        if deal.is_over:
             self._done = True
             reward = float(deal.payoffs[self.seat]) * self.reward_scale
         return self._observation(), reward, self._done, False, self._info()
@@ -262,7 +262,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
         """Play the opponents' moves (and the learner's forced ones when ``skip_forced``)
         until the learner has a choice to make or the deal is over."""
         deal, me = self.deal, self.seat
-        while not deal.is_over():
+        while not deal.is_over:
             seat = deal.to_move
             if seat == me:
                 if not self.skip_forced:
@@ -292,7 +292,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
     def _info(self) -> dict:
         deal = self.deal
         info = {"action_mask": self.action_masks(), "seat": self.seat, "dealer": deal.dealer}
-        if deal.is_over():
+        if deal.is_over:
             info["payoffs"] = tuple(deal.payoffs)
             info["contract"] = deal.contract
             info["declarer"] = deal.declarer

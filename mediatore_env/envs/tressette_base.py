@@ -15,8 +15,9 @@ import numpy as np
 from ..codec.actions import illegal_action_message
 from ..codec.tressette import Encoder, layout_of, table_text
 from ..core.cards import validate_pack
+from ..core.game import CHANCE
 from ..tressette.game import TressetteGame, random_pack
-from ..tressette.moves import NUM_MOVES, move_name
+from ..tressette.moves import NUM_MOVES, move_text
 from ..tressette.rules import TressetteRules
 from ..tressette.view import TressetteView
 from .base import GameAEC, dealer_option
@@ -76,7 +77,7 @@ class TressetteAEC(GameAEC):
         self._views = [TressetteView(self.game, seat) for seat in range(self.players)]
         self._encoders = [Encoder(self.rules, seat) for seat in range(self.players)]
         self._deal_next()
-        self._start_episode(self._agents[self.game.current_player])
+        self._start_episode(self._agents[self.game.to_move])
 
     def _read_options(self, options):
         name = self.metadata["name"]
@@ -119,7 +120,7 @@ class TressetteAEC(GameAEC):
         seat = self._seats[agent]
         observation = self._encoders[seat].encode(self._views[seat]).copy()
         mask = np.zeros(NUM_MOVES, _INT8)
-        if self.game.current_player == seat:
+        if self.game.to_move == seat:
             mask[self.game.legal_moves()] = 1
         return {"observation": observation, "action_mask": mask}
 
@@ -131,7 +132,7 @@ class TressetteAEC(GameAEC):
 
     def _refusal(self, action, agent: str) -> str:
         return illegal_action_message(action, agent, None, self.game.legal_moves(), NUM_MOVES,
-                                      move_name)
+                                      move_text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
@@ -160,7 +161,7 @@ class TressetteAEC(GameAEC):
         else:
             if game.needs_pack:
                 self._deal_next()
-            self.agent_selection = self._agents[game.current_player]
+            self.agent_selection = self._agents[game.to_move]
         if self.render_mode == "human":
             self.render()
         return True
@@ -192,5 +193,5 @@ class TressetteAEC(GameAEC):
     def _table_text(self) -> str:
         """The table as text: what the seat to play sees (the final table once it is over)."""
         game = self.game
-        seat = game.current_player if game.current_player is not None else 0
+        seat = game.to_move if game.to_move not in (None, CHANCE) else 0
         return table_text(self._views[seat], names=self._agents, title=self.metadata["name"])

@@ -122,7 +122,7 @@ strings and ids out of range are refused (`mediatore_env.codec.actions.as_move`)
 
 ## Action Space
 
-`Discrete(41)`, the engine's move ids (`mediatore_env.tressette.moves`; `move_name(id)` and
+`Discrete(41)`, the engine's move ids (`mediatore_env.tressette.moves`; `move_text(id)` and
 `parse_move(text)` turn them into text and back):
 
 | ids | action | text |
@@ -175,11 +175,11 @@ shared AMD EPYC core).
 
 from __future__ import annotations
 
-from ..tressette.moves import NUM_MOVES, move_name, parse_move
+from ..tressette.moves import NUM_MOVES, move_text, parse_move
 from .tressette_base import TressetteAEC
 from .wrappers import ProtectedEnv, standard_wrappers
 
-__all__ = ["env", "raw_env", "standard_wrapped_env", "move_name", "parse_move", "NUM_MOVES"]
+__all__ = ["env", "raw_env", "standard_wrapped_env", "move_text", "parse_move", "NUM_MOVES"]
 
 
 def env(**kwargs):

@@ -22,6 +22,7 @@ from typing import Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF,
                           bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
+from ..core.game import CHANCE
 from ..core.moves import as_move_id, described_move
 from ..core.tricks import trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
@@ -142,27 +143,22 @@ class Deal:
     def __init__(self, rules: Rules | None = None, dealer: int = 0, pack: Sequence | None = None,
                  rng=None):
         """Deal from ``pack`` (40 distinct cards, ids or texts, in pack order) or, when it is
-        None, from a pack shuffled by ``rng`` (a ``numpy.random.Generator``; a fresh unseeded
-        one when None)."""
+        None, from a pack shuffled by ``rng`` (a ``numpy.random.Generator``). With neither,
+        the deal waits for its pack: ``to_move`` is ``CHANCE`` until :meth:`deal`."""
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a Rules object, got {type(rules).__name__}")
         seat = None if isinstance(dealer, bool) else getattr(dealer, "__index__", lambda: None)()
         if seat is None or not 0 <= seat < 4:  # numpy ints are welcome; bools, floats are not
             raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
-        dealer = seat
-        if pack is None:
-            if rng is None:
-                import numpy as np  # only for shuffling; the engine itself needs no numpy
-                rng = np.random.default_rng()
-            self.pack = tuple(rng.permutation(NUM_CARDS).tolist())  # valid by construction
-        else:
-            self.pack = validate_pack(pack)
-        self.dealer = dealer
-        self.hands, self.monte = deal_hands(self.pack, dealer)
-        self.original_monte = self.monte
+        self.dealer = seat
+        if pack is None and rng is not None:
+            pack = rng.permutation(NUM_CARDS).tolist()
+        self.pack = None
+        self.hands, self.monte = [0, 0, 0, 0], 0
+        self.original_monte = 0
         self.phase = AUCTION
-        self.to_move = (dealer + 1) % 4
+        self.to_move = CHANCE
         self.history: list[tuple[int, int]] = []  # (seat, move) of every decision
         self.auction: list[tuple[int, int]] = []  # (seat, bid or PASS)
         self.high_bid = PASS
@@ -185,6 +181,8 @@ class Deal:
         self.tricks_won = [0, 0, 0, 0]
         self.payoffs = None
         self.called_played_by = None
+        if pack is not None:
+            self.deal(pack)
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -192,8 +190,23 @@ class Deal:
     def mano(self) -> int:
         return (self.dealer + 1) % 4
 
+    @property
+    def players(self) -> int:
+        return 4
+
+    @property
     def is_over(self) -> bool:
         return self.phase == END
+
+    @property
+    def needs_pack(self) -> bool:
+        """The deal waits for its pack (``to_move`` is ``CHANCE``): see :meth:`deal`."""
+        return self.to_move == CHANCE
+
+    @property
+    def outcome(self) -> tuple[int, ...] | None:
+        """Each seat's payment in units once the deal is over (zeros when thrown in)."""
+        return None if self.payoffs is None else tuple(self.payoffs)
 
     @property
     def thrown_in(self) -> bool:
@@ -213,6 +226,8 @@ class Deal:
                 return _moves_by_suit(_PLAIN_MOVES, hand)  # void in the suit led: any card
             return self._lead_moves(hand)
         if phase == AUCTION:
+            if self.to_move == CHANCE:
+                return []
             return [PASS, *range(self.high_bid + 1, self.rules.top_contract + 1)]
         if phase == CALL:
             return list(_CALL_MOVES[self.rules.call_restriction])
@@ -260,7 +275,8 @@ class Deal:
             suit = SUIT_OF[card]
             return move in _LEAD_MOVES[code][suit][hand >> 10 * suit & 1023]
         if phase == AUCTION:
-            return move == PASS or self.high_bid < move <= self.rules.top_contract
+            return self.to_move != CHANCE and (
+                move == PASS or self.high_bid < move <= self.rules.top_contract)
         if phase == CALL:
             return move in _CALL_MOVES[self.rules.call_restriction]
         if phase in (DISCARD, GIVE):
@@ -269,6 +285,17 @@ class Deal:
         return False
 
     # -- transitions ------------------------------------------------------------------------
+
+    def deal(self, pack: Sequence) -> None:
+        """Deal ``pack`` (40 distinct cards, ids or texts, in pack order): the chance event
+        of a deal made without one. Raises ``ValueError`` (state unchanged) if the deal has
+        its pack already or the pack is bad."""
+        if self.to_move != CHANCE:
+            raise ValueError("no pack is needed now: the deal has its pack")
+        self.pack = validate_pack(pack)
+        self.hands, self.monte = deal_hands(self.pack, self.dealer)
+        self.original_monte = self.monte
+        self.to_move = (self.dealer + 1) % 4
 
     def apply(self, move: int) -> None:
         """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
@@ -282,6 +309,8 @@ class Deal:
         what = described_move(move, NUM_MOVES, move_text)
         if self.phase == END:
             raise ValueError(f"illegal move {what}: the deal is over")
+        if self.to_move == CHANCE:
+            raise ValueError(f"illegal move {what}: the deal needs its pack first (deal)")
         legal = self.legal_moves()
         raise ValueError(
             f"illegal move {what} for seat {self.to_move} in phase {PHASE_NAMES[self.phase]}; "
@@ -456,7 +485,7 @@ class Deal:
     def to_json(self) -> dict:
         """JSON-friendly state: the rules, dealer, pack and moves. :meth:`from_json` replays it."""
         return {"rules": self.rules.to_dict(), "dealer": self.dealer,
-                "pack": [CARD_NAMES[c] for c in self.pack],
+                "pack": None if self.pack is None else [CARD_NAMES[c] for c in self.pack],
                 "moves": [move_text(m) for _, m in self.history]}
 
     @classmethod

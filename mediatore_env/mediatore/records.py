@@ -36,7 +36,7 @@ def _cards(mask: int) -> list[str]:
 
 def result_of(deal: Deal) -> dict:
     """The result part of a record, for a finished deal."""
-    if not deal.is_over():
+    if not deal.is_over:
         raise ValueError("the deal is not over: a result needs all nine tricks (or a throw-in)")
     if deal.thrown_in:
         return {"thrown_in": True, "payoffs": list(deal.payoffs)}
@@ -100,7 +100,7 @@ def replay(record: dict) -> Deal:
             deal.apply(parse_move(entry["move"]))
         except ValueError as e:
             raise ValueError(f"move {i}: {e}") from None
-    if not deal.is_over():
+    if not deal.is_over:
         raise ValueError(f"the record's {len(record['moves'])} moves do not finish the deal")
     actual = result_of(deal)
     stored = record.get("result")

@@ -221,7 +221,7 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
         from ..codec.club import observation as encode
     seen = 0
     try:
-        while not session.is_over():
+        while not session.is_over:
             seat = session.to_move
             view = session.view(seat)
             if players[seat] is None:

@@ -323,7 +323,7 @@ def play_deal_at_terminal(deal: Deal, human: int, agents: Sequence, names: Seque
              *("  " + line for line in hand_lines(view.hand, style)))
     before = snapshot(view)
     queue: list[int] = []
-    while not deal.is_over():
+    while not deal.is_over:
         seat = deal.to_move
         if seat == human:
             legal = view.legal_moves()

@@ -282,11 +282,11 @@ def play_game_at_terminal(game: TressetteGame, human: int, agents: Sequence, nam
             narrator.skip()
             term.say("", f"{title}, hand {game.hand_number}: {names[game.dealer]} "
                      f"{'deal' if names[game.dealer] == YOU else 'deals'}, "
-                     f"{names[game.current_player]} {'lead' if names[game.current_player] == YOU else 'leads'}.",
+                     f"{names[game.to_move]} {'lead' if names[game.to_move] == YOU else 'leads'}.",
                      "Your hand:" if names[human] == YOU else f"Hand of {names[human]}:",
                      *("  " + line for line in hand_lines(view.hand, style)))
             continue
-        seat = game.current_player
+        seat = game.to_move
         if seat == human:
             legal = view.legal_moves()
             if auto and len(legal) == 1:
@@ -438,7 +438,7 @@ def show_record(record: dict, seat: int | None = None, style: str = "english", p
         move = parse_move(moves[i]["move"])
         i += 1
         if move == CLAIM:
-            pager.say(f"  {names[game.current_player]} claims the game")
+            pager.say(f"  {names[game.to_move]} claims the game")
         game.apply(move)
         if len(game.log[-1].tricks) > tricks or game.is_over:
             pager.say(*narrator.news())

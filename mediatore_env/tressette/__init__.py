@@ -33,10 +33,10 @@ began in ``before``; ``record()`` writes the game for :meth:`~.game.TressetteGam
 
 from .game import Declared, Draw, HandLog, TressetteGame, Trick, deal_hands, random_pack
 from .melds import MELD_KINDS, Meld, melds_of
-from .moves import CLAIM, NUM_MOVES, move_name, parse_move
+from .moves import CLAIM, NUM_MOVES, move_text, parse_move
 from .rules import FORMS, TARGET, TressetteRules
 from .view import TressetteView
 
 __all__ = ["TressetteGame", "TressetteRules", "TressetteView", "FORMS", "TARGET", "CLAIM",
-           "NUM_MOVES", "move_name", "parse_move", "Meld", "MELD_KINDS", "melds_of", "HandLog",
+           "NUM_MOVES", "move_text", "parse_move", "Meld", "MELD_KINDS", "melds_of", "HandLog",
            "Trick", "Declared", "Draw", "deal_hands", "random_pack"]

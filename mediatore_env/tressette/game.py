@@ -8,9 +8,9 @@ controls it), so a game asks for one whenever a hand starts::
     >>> game.needs_pack
     True
     >>> game.deal(list(range(40)))
-    >>> game.current_player, [move_name(m) for m in game.legal_moves()][:3]
+    >>> game.to_move, [move_text(m) for m in game.legal_moves()][:3]
     (0, ['D4', 'D5', 'D6'])
-    >>> game.apply(parse_move("D4")); game.current_player
+    >>> game.apply(parse_move("D4")); game.to_move
     1
 
 Seats are numbered in playing order (docs/rules.md 10): seat ``(s + 1) % players`` plays after
@@ -25,10 +25,11 @@ import json
 from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
+from ..core.game import CHANCE
 from ..core.moves import as_move_id, described_move
 from ..core.tricks import playable, trick_winner
 from .melds import Meld, melds_of
-from .moves import CLAIM, NUM_MOVES, move_name, parse_move
+from .moves import CLAIM, NUM_MOVES, move_text, parse_move
 from .rules import (BATCH, HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
                     false_claim_outcome, outcome, score_of_thirds)
 from .view import TressetteView
@@ -162,8 +163,8 @@ class TressetteGame:
     Public attributes are read-only by convention; change the state only through :meth:`deal`
     and :meth:`apply`.
 
-    - ``needs_pack``: the next hand waits for :meth:`deal`;
-    - ``current_player``: the seat to move (None while a pack is needed or the game is over);
+    - ``to_move``: the seat to move (``CHANCE`` while the next hand waits for :meth:`deal`,
+      None once the game is over); ``needs_pack`` says ``to_move == CHANCE``;
     - ``hands``: each seat's cards now (bitsets); ``log``: a :class:`HandLog` per hand dealt;
     - ``totals``: each side's running total, the hand in progress included; ``before``: the
       totals when the current hand began;
@@ -175,7 +176,7 @@ class TressetteGame:
     """
 
     __slots__ = ("rules", "first_dealer", "dealer", "hands", "log", "totals", "before", "trick",
-                 "leader", "current_player", "history", "needs_pack", "outcome", "end_reason",
+                 "leader", "to_move", "history", "outcome", "end_reason",
                  "ender", "claimant", "first_to_target", "_sides")
 
     def __init__(self, rules: TressetteRules | None = None, dealer: int = 0):
@@ -194,9 +195,8 @@ class TressetteGame:
         self.before = [0] * self.rules.num_sides
         self.trick: list[int] = []
         self.leader: int | None = None
-        self.current_player: int | None = None
+        self.to_move: int | None = CHANCE
         self.history: list[tuple[int, int]] = []
-        self.needs_pack = True
         self.outcome: tuple[int, ...] | None = None
         self.end_reason: str | None = None
         self.ender: int | None = None
@@ -213,6 +213,11 @@ class TressetteGame:
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def needs_pack(self) -> bool:
+        """The next hand waits for :meth:`deal` (``to_move`` is ``CHANCE``)."""
+        return self.to_move == CHANCE
 
     @property
     def hand_number(self) -> int:
@@ -242,8 +247,8 @@ class TressetteGame:
     def legal_moves(self) -> list[int]:
         """Legal move ids of the seat to move (empty when none is): its playable cards in
         id order, then ``CLAIM`` with the ``claim`` switch."""
-        seat = self.current_player
-        if seat is None:
+        seat = self.to_move
+        if seat is None or seat == CHANCE:
             return []
         moves = cards_of_ascending(playable(self.hands[seat], self.trick))
         if self.rules.claim:
@@ -255,8 +260,8 @@ class TressetteGame:
         return type(move) is int and self._is_legal(move)
 
     def _is_legal(self, move: int) -> bool:
-        seat = self.current_player
-        if seat is None:
+        seat = self.to_move
+        if seat is None or seat == CHANCE:
             return False
         if move == CLAIM:
             return self.rules.claim
@@ -276,8 +281,7 @@ class TressetteGame:
         log = HandLog(self.rules, len(self.log) + 1, self.dealer, pack)
         self.log.append(log)
         self.hands = list(log.dealt)
-        self.needs_pack = False
-        self.leader = self.current_player = (self.dealer + 1) % self.rules.players
+        self.leader = self.to_move = (self.dealer + 1) % self.rules.players
 
     def apply(self, move: int) -> None:
         """Make a move of the seat to move. An illegal move raises ``ValueError`` naming the
@@ -288,20 +292,20 @@ class TressetteGame:
         self._apply(move_id)
 
     def _raise_illegal(self, move):
-        what = described_move(move, NUM_MOVES, move_name)
+        what = described_move(move, NUM_MOVES, move_text)
         if self.is_over:
             raise ValueError(f"illegal move {what}: the game is over")
         if self.needs_pack:
             raise ValueError(f"illegal move {what}: the next hand needs a pack first (deal)")
-        legal = ", ".join(f"{move_name(m)} ({m})" for m in self.legal_moves())
-        raise ValueError(f"illegal move {what} for seat {self.current_player}; legal: {legal}")
+        legal = ", ".join(f"{move_text(m)} ({m})" for m in self.legal_moves())
+        raise ValueError(f"illegal move {what} for seat {self.to_move}; legal: {legal}")
 
     def apply_text(self, text: str) -> None:
         self.apply(parse_move(text))
 
     def _apply(self, move: int) -> None:
         """Apply a move already known to be legal (the hot path of simulations)."""
-        seat = self.current_player
+        seat = self.to_move
         self.history.append((seat, move))
         if move == CLAIM:
             self._claim(seat)
@@ -311,7 +315,7 @@ class TressetteGame:
         trick.append(move)
         players = self.rules.players
         if len(trick) < players:
-            self.current_player = (seat + 1) % players
+            self.to_move = (seat + 1) % players
             return
         winner = trick_winner(self.leader, trick, players)
         log = self.log[-1]
@@ -321,7 +325,7 @@ class TressetteGame:
         last = len(log.tricks) == self.rules.num_tricks
         if last:
             log.last_winner = winner
-        self.leader = self.current_player = winner
+        self.leader = self.to_move = winner
         self._score(self._sides[winner])  # the trick's cards, and the last trick's point
         if self.is_over:
             return
@@ -378,7 +382,8 @@ class TressetteGame:
     def _end_hand(self) -> None:
         log = self.log[-1]
         log.final_points = tuple(log.points(self.rules))
-        self.current_player = self.leader = None
+        self.leader = None
+        self.to_move = CHANCE
         if self.first_to_target is not None:
             # With `claim`, a hand ended unclaimed after a side reached 31: the score sheet
             # settles the game, the first side to reach 31 having passed it first.
@@ -386,13 +391,11 @@ class TressetteGame:
             return
         self.before = self.totals[:]
         self.dealer = (self.dealer + 1) % self.rules.players
-        self.needs_pack = True
 
     def _end(self, ender: int, reason: str, result: tuple[int, ...] | None = None) -> None:
         self.outcome = outcome(self.rules, self.totals, ender) if result is None else result
         self.end_reason, self.ender = reason, ender
-        self.current_player = None
-        self.needs_pack = False
+        self.to_move = None
 
     # -- copies, text, records --------------------------------------------------------------
 
@@ -413,17 +416,17 @@ class TressetteGame:
         """What ``seat`` knows now (a live view: it follows this game as it goes on)."""
         return TressetteView(self, seat)
 
-    def to_json(self) -> str:
-        """The state as JSON text: the rules, the first dealer, the packs dealt and the moves.
-        :meth:`from_json` rebuilds it by replaying them."""
-        return json.dumps({"rules": self.rules.to_dict(), "dealer": self.first_dealer,
-                           "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
-                           "moves": [move_name(m) for _, m in self.history]})
+    def to_json(self) -> dict:
+        """The state as a dict of JSON values: the rules, the first dealer, the packs dealt
+        and the moves. :meth:`from_json` rebuilds it by replaying them."""
+        return {"rules": self.rules.to_dict(), "dealer": self.first_dealer,
+                "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
+                "moves": [move_text(m) for _, m in self.history]}
 
     @classmethod
-    def from_json(cls, text) -> "TressetteGame":
-        """The game of :meth:`to_json`'s text (or the dict it encodes)."""
-        data = json.loads(text) if isinstance(text, (str, bytes)) else text
+    def from_json(cls, data) -> "TressetteGame":
+        """The game of :meth:`to_json`'s dict (or that dict as JSON text)."""
+        data = json.loads(data) if isinstance(data, (str, bytes)) else data
         return _rebuild(cls, data["rules"], data["dealer"], data["packs"],
                         [(None, m) for m in data["moves"]])
 
@@ -435,7 +438,7 @@ class TressetteGame:
             "format": RECORD_FORMAT, "version": RECORD_VERSION,
             "rules": self.rules.to_dict(), "dealer": self.first_dealer,
             "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
-            "moves": [{"seat": seat, "move": move_name(m)} for seat, m in self.history],
+            "moves": [{"seat": seat, "move": move_text(m)} for seat, m in self.history],
             "result": self.result() if self.is_over else None,
         }
         if meta:
@@ -480,7 +483,7 @@ class TressetteGame:
 
     def __repr__(self):
         state = ("over" if self.is_over else "needs a pack" if self.needs_pack
-                 else f"seat {self.current_player} to move")
+                 else f"seat {self.to_move} to move")
         return (f"<TressetteGame {self.rules.form} hand {self.hand_number} "
                 f"totals={self.totals} {state}>")
 
@@ -516,9 +519,9 @@ def _rebuild(cls, rules, dealer, packs, moves) -> TressetteGame:
     for i, (seat, text) in enumerate(moves):
         while game.needs_pack:
             deal_next(i)
-        if seat is not None and seat != game.current_player:
+        if seat is not None and seat != game.to_move:
             raise ValueError(f"move {i} ({text!r}) is recorded for seat {seat}, but seat "
-                             f"{game.current_player} is to move")
+                             f"{game.to_move} is to move")
         try:
             game.apply(parse_move(text))
         except ValueError as e:

@@ -12,7 +12,7 @@ ids      move                  text
 Melds, the two-handed draws and the deal are not moves: melds are compulsory and declared by
 the engine, the draws are forced, and the pack is a chance event the caller supplies::
 
-    >>> parse_move("SA"), move_name(40)
+    >>> parse_move("SA"), move_text(40)
     (27, 'claim')
 """
 
@@ -24,7 +24,7 @@ CLAIM = NUM_CARDS  # 40
 NUM_MOVES = CLAIM + 1  # 41
 
 
-def move_name(move: int) -> str:
+def move_text(move: int) -> str:
     """The text of a move: the card's text for a play, ``'claim'`` for the claim."""
     if move == CLAIM:
         return "claim"

@@ -44,7 +44,7 @@ class TressetteView:
     players = property(lambda self: self._game.rules.players)
     first_dealer = property(lambda self: self._game.first_dealer)
     dealer = property(lambda self: self._game.dealer)
-    current_player = property(lambda self: self._game.current_player)
+    to_move = property(lambda self: self._game.to_move)
     leader = property(lambda self: self._game.leader)
     needs_pack = property(lambda self: self._game.needs_pack)
     is_over = property(lambda self: self._game.is_over)
@@ -120,7 +120,7 @@ class TressetteView:
     def legal_moves(self) -> list[int]:
         """This seat's legal moves: empty unless it is the seat to move."""
         g = self._game
-        return g.legal_moves() if g.current_player == self.seat else []
+        return g.legal_moves() if g.to_move == self.seat else []
 
     # -- private knowledge ----------------------------------------------------------------
 

@@ -1,0 +1,104 @@
+"""The game interface: what every game of the family is to the code above it.
+
+Every engine of the package (Mediatore's :class:`~mediatore_env.mediatore.game.Deal`, the
+Tressette games' :class:`~mediatore_env.tressette.game.TressetteGame`, club Mediatore's
+:class:`~mediatore_env.club.game.Session`) implements :class:`Game`, and the code above the
+engines (environments, the tournament, terminal play, replay, the universal tests) uses
+nothing else of them, with each game's move text from its ``moves`` module and everything
+else from its entry in :mod:`mediatore_env.registry`. A new game implements this protocol and
+adds one line to the registry.
+
+The verbs are OpenSpiel's State and pgx's Env in this package's words:
+
+==================  ========================================  ==============================
+here                meaning                                   OpenSpiel
+==================  ========================================  ==============================
+``to_move``         the seat to move, :data:`CHANCE` while a  ``current_player()``
+                    pack is to be dealt, None once over
+``legal_moves()``   the move ids of the seat to move          ``legal_actions()``
+``apply(move)``     make a move                               ``apply_action``
+``deal(pack)``      the chance event: deal a pack             a chance action
+``is_over``         the game has ended (a property)           ``is_terminal()``
+``outcome``         each seat's result once over, zero-sum    ``returns()``
+``view(seat)``      what the seat knows                       an observer
+``clone()``         an independent copy                       ``clone()``
+``to_json()``       a dict of JSON values; ``from_json``      ``serialize()``
+``record(**meta)``  the record; ``replay(record)`` rebuilds   
+==================  ========================================  ==============================
+
+Chance is handled one way in every game: when the next hand needs a pack, ``to_move`` is
+:data:`CHANCE` and :meth:`Game.deal` takes the 40 cards in pack order; nothing else moves the
+game on. An engine may take the packs when it is made (a ``Deal`` given its pack is dealt at
+once) but is never short of one without saying so. So a tournament, a replay or a sampler of
+worlds decides every pack, and the same packs give the same game.
+
+Moves are small ints, one id space per game, shared by every phase and equal to the
+environment's action ids; each game's ``moves`` module has ``NUM_MOVES``, ``move_text(move)``
+and ``parse_move(text)`` (which round-trip). ``apply`` takes a move id (a Python or numpy
+integer) and refuses anything else, or an illegal move, with a ``ValueError`` that names the
+move, the seat and the legal moves, leaving the state unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+#: ``to_move`` while the next pack is to be dealt: OpenSpiel's chance player.
+CHANCE = -1
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game of the family in play: the whole truth, mutable, changed only by
+    :meth:`apply` and :meth:`deal`. What one seat may know is :meth:`view`."""
+
+    rules: Any
+    #: The seat that dealt the first hand.
+    dealer: int
+    #: The seat to move; :data:`CHANCE` while a pack is needed; None once over.
+    to_move: int | None
+    #: Every move made, as ``(seat, move)``, in order (packs are not moves).
+    history: list[tuple[int, int]]
+
+    @property
+    def players(self) -> int:
+        """The number of seats, 2 to 4."""
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended: no more moves or packs."""
+
+    @property
+    def outcome(self) -> tuple[int, ...] | None:
+        """Each seat's result once over, summing to zero (units, points or chips, as the
+        game scores); None before."""
+
+    def legal_moves(self) -> list[int]:
+        """The move ids the seat to move may make, ascending in id; empty when no seat is to
+        move (chance or over)."""
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` (an int) is one of :meth:`legal_moves`."""
+
+    def apply(self, move) -> None:
+        """Make move ``move`` of the seat to move; ``ValueError`` (state unchanged) if it is
+        not a legal move id."""
+
+    def deal(self, pack: Sequence) -> None:
+        """The chance event: deal ``pack`` (40 distinct cards, ids or texts, in pack order)
+        while ``to_move`` is :data:`CHANCE`; ``ValueError`` (state unchanged) otherwise."""
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` knows now: its hand and the public history, nothing else."""
+
+    def clone(self) -> "Game":
+        """An independent copy, equal to this game."""
+
+    def to_json(self) -> dict:
+        """The state as a dict of JSON values; the class's ``from_json`` rebuilds an equal
+        game."""
+
+    def record(self, **meta) -> dict:
+        """The game's record (a header with the game's format and version, the rules, the
+        packs, every move as text with its seat, the result once over); keyword arguments
+        go under ``"meta"``. The class's ``replay(record)`` re-simulates it."""
