@@ -31,10 +31,10 @@ import ast
 import importlib
 
 from .base import Agent, play_deal
-from .greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy, GreedyAgent,
-                     PlayPolicy)
-from .pimc import PIMCAgent
-from .random_agent import RandomAgent
+from .mediatore.greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy,
+                               GreedyAgent, PlayPolicy)
+from .mediatore.pimc import PIMCAgent
+from .mediatore.random_agent import RandomAgent
 from .selfplay import SelfPlayAgent
 
 #: name -> factory taking the options as keyword arguments

@@ -12,7 +12,7 @@ An agent is anything with two methods::
 auction, the contract, the tricks, ``view.legal_moves()`` -- only what that seat may know.
 ``observation`` is the environment's observation of that seat,
 ``{"observation": float32 array, "action_mask": int8 array}`` from
-``mediatore_env.codec.observation.observation(view)``, for agents that read tensors (a neural
+``mediatore_env.mediatore.observation.observation(view)``, for agents that read tensors (a neural
 network). Building it costs time, so an agent that only reads the view sets
 ``wants_observation = False`` and receives ``None``.
 
@@ -79,7 +79,7 @@ def play_deal(deal: Deal, agents: Sequence[Agent], seeds: Sequence[int | None] |
 
 
 def _observation():
-    from mediatore_env.codec.observation import observation  # only when an agent reads it
+    from mediatore_env.mediatore.observation import observation  # only when an agent reads it
     return observation
 
 

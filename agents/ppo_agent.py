@@ -13,7 +13,7 @@ model or policy held in memory::
 or by name, through the registry's ``module:Class:options`` form (``mediatore-bench --agents
 agents.ppo_agent:PPOAgent:path=runs/ppo/model.zip greedy greedy greedy``).
 
-The agent encodes its own seat's view with :class:`mediatore_env.codec.observation.Encoder` (the
+The agent encodes its own seat's view with :class:`mediatore_env.mediatore.observation.Encoder` (the
 observation the model was trained on), takes the policy's action logits, and plays the legal
 move with the highest one (``deterministic=True``, the default), or draws from the policy's
 distribution over the legal moves with a generator seeded by :meth:`reset`.
@@ -29,7 +29,7 @@ import os
 
 import numpy as np
 
-from mediatore_env.codec.observation import Encoder
+from mediatore_env.mediatore.observation import Encoder
 
 from .base import Agent
 

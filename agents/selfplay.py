@@ -17,7 +17,7 @@ in :mod:`agents.base`)::
     result = run_tournament([SelfPlayAgent(), "greedy", "greedy", "greedy"], deals=1000)
 
 **The network** (``NETWORK_FORMAT``): the seat's observation (the 2132 floats of
-:mod:`mediatore_env.codec.observation`, which the JAX engine writes bit for bit) through
+:mod:`mediatore_env.mediatore.observation`, which the JAX engine writes bit for bit) through
 hidden layers ``h = relu(x @ W + b)``, then two heads on the last hidden layer: the action
 logits (486, one per move id of :mod:`mediatore_env.mediatore.moves`) and the value (the
 seat's expected scaled payment). The file holds ``layer{i}/w``, ``layer{i}/b``, ``policy/w``,
@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from mediatore_env.codec.layout import OBSERVATION_SIZE
-from mediatore_env.codec.observation import Encoder
+from mediatore_env.mediatore.observation import Encoder
 from mediatore_env.mediatore.moves import NUM_MOVES
 
 from .base import Agent

@@ -617,7 +617,7 @@ def run_bidding_tournament(policies: Sequence[str], deals: int = 1000, seed: int
                            base: str = "greedy", record_deals: Sequence[int] = (),
                            progress: Callable[[int], Any] | None = None,
                            ray: bool | str = False) -> TournamentResult:
-    """Compare bidding policies (names of :data:`agents.greedy.BIDDING_POLICIES` or
+    """Compare bidding policies (names of :data:`agents.mediatore.greedy.BIDDING_POLICIES` or
     ``module:Class`` texts) inside one shared player ``base`` (its calling, exchange and card
     play), over the cyclic lineups of the module docstring. Ranks the policies. The other
     arguments are those of :func:`run_tournament`."""

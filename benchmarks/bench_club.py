@@ -16,7 +16,7 @@ import numpy as np
 
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import ACCEPT, AUCTION, PASS
-from mediatore_env.envs import club_mediatore_v0
+from mediatore_env.club import club_mediatore_v0
 from mediatore_env.runinfo import machine
 from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
 

@@ -44,7 +44,7 @@ except ImportError:
 from bench_engine import play_random  # noqa: E402  (benchmarks/ is the script's directory)
 from bench_env import play as play_env  # noqa: E402
 from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
-from mediatore_env.envs import mediatore_v0  # noqa: E402
+from mediatore_env.mediatore import mediatore_v0  # noqa: E402
 from mediatore_env.jaxgame import MediatoreJax  # noqa: E402
 from mediatore_env.jaxgame.autoreset import legal_action_at  # noqa: E402
 from mediatore_env.mediatore.moves import PASS  # noqa: E402

@@ -7,9 +7,9 @@ Two measures, each run ``--repeat`` times with the two writers interleaved, the 
 each reported (as ``timeit`` does: other processes only ever slow a run down):
 
 - **env**: ``mediatore_v0.raw_env()`` stepped by random legal play, the loop of
-  bench_env.py, once with its own encoders (:class:`~mediatore_env.codec.observation.Encoder`,
+  bench_env.py, once with its own encoders (:class:`~mediatore_env.mediatore.observation.Encoder`,
   four sharing one ``Table``) and once with
-  :func:`~mediatore_env.codec.reference.write_observation` put in their place;
+  :func:`~mediatore_env.mediatore.reference.write_observation` put in their place;
 - **observe**: every seat observed after every move of ``--deals`` random deals (as
   ``env.last()`` does for the seat to act, and more), in microseconds per observation: the
   Encoder kept along the deal, the Encoder started afresh each time (a new view), and the
@@ -32,8 +32,8 @@ import numpy as np  # noqa: E402
 from bench_env import play  # noqa: E402  (benchmarks/ is the script's directory)
 from mediatore_env import mediatore_v0  # noqa: E402
 from mediatore_env.codec.layout import OBSERVATION_SIZE  # noqa: E402
-from mediatore_env.codec.observation import Encoder, Table  # noqa: E402
-from mediatore_env.codec.reference import write_observation  # noqa: E402
+from mediatore_env.mediatore.observation import Encoder, Table  # noqa: E402
+from mediatore_env.mediatore.reference import write_observation  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION, PASS  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS, Rules  # noqa: E402

@@ -17,7 +17,7 @@ only), with the machine it ran on.
 Mediatore and Solo when the greedy bidding models give its hand a chance between 25% and
 95%; the PIMC agent declares and plays, three greedy agents defend or partner), and the
 logit shift per contract that makes the greedy models fit the PIMC agent's results: the
-``bid_boost`` of :class:`agents.pimc.PIMCAgent`.
+``bid_boost`` of :class:`agents.mediatore.pimc.PIMCAgent`.
 
 ``--defence N``: the PIMC agent's defence against the greedy declarer. Of N deals, those where
 seat 0 declares when four greedy agents play are played again with seats 1-3 given to the
@@ -65,7 +65,7 @@ def _calibrate(task):
 
     from agents import make_agent
     from agents.base import play_deal
-    from agents.greedy import BID_MODELS, MANO_BONUS
+    from agents.mediatore.greedy import BID_MODELS, MANO_BONUS
     from agents.tournament import deal_dealer, deal_pack
     from mediatore_env.mediatore.game import Deal
     from mediatore_env.mediatore.moves import PASS

@@ -53,11 +53,11 @@ except ImportError as e:  # one line naming the extra, not a traceback
 from agents import GreedyAgent, RandomAgent, make_agent  # noqa: E402
 from agents.ppo_agent import PPOAgent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
-from mediatore_env.codec.observation import Encoder  # noqa: E402
+from mediatore_env.mediatore.observation import Encoder  # noqa: E402
 from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.rules import max_payment  # noqa: E402
-from mediatore_env.envs.single_seat import MediatoreSeatEnv  # noqa: E402
+from mediatore_env.mediatore.single_seat import MediatoreSeatEnv  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS, Rules  # noqa: E402
 from mediatore_env.tools.checks import (ArgumentParser, check_agents, input_file,  # noqa: E402
                                        non_negative_int, output_dir, positive_int)

@@ -6,15 +6,20 @@ layers listed before it::
     core/        the 40-card pack, its notation, tricks without trumps, the game interface
                  (core.game.Game) that every engine implements           (every game of the family)
     registry     the table of the games: engine, rules, moves, codec, text, environment, agents
-    mediatore/   Mediatore's rules, moves, state machine, seat views, records, deductions, worlds
-    tressette/   Tressette's (4, 3 and 2 players): rules, moves, melds, games to 31, seat views
-    club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks
-    codec/       observation tensors, action ids from user input, text of the table
+    mediatore/   Mediatore: rules, moves, state machine, seat views, records, deductions, worlds;
+                 above them its observation writer, table text and environments
+    tressette/   the Tressette games (4, 3 and 2 players), the same parts
+    club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks; the same parts
+    codec/       what the observation writers share: the layout tables, actions from user input
     analysis/    the double-dummy solver and contract value tables
-    envs/        PettingZoo AEC and single-seat Gymnasium environments
-    agents       (the top-level package beside this one) random, greedy, PIMC, the tournament
+    jaxgame/     Mediatore's engine batched in JAX
+    envs/        what the environments share: the AEC base, copies, the protective wrapper
+    agents       (the top-level package beside this one) the agents of each game, the tournament
     tools/       command-line tools: mediatore-play, -replay, -bench, -tables
 
+Inside a game's folder each module sits in the layer of what it is: the engine (no numpy, no
+PettingZoo), then ``observation``/``display`` (the codec layer), then the environments
+(``*_v0``, ``env``, ``single_seat``). A new game is one folder plus one line in the registry.
 ``tests/test_layers.py`` fails if a module imports from a layer listed after its own. The
 engines (``core``, ``mediatore``, ``tressette``) need neither numpy nor PettingZoo nor
 Gymnasium.
@@ -55,14 +60,17 @@ __all__ = ["make", "GAMES", "Deal", "Rules", "PRESETS", "SeatView", "card_name",
            "club_mediatore_v0"]
 __version__ = "0.2.0"
 
-_ENVIRONMENTS = ("mediatore_v0", "mediatore_bidding_v0", "single_seat", "club_mediatore_v0",
-                 "tressette_v0", "tressette3_v0", "tressette2_v0")
+#: The environments by name, each in its game's folder.
+_ENVIRONMENTS = {"mediatore_v0": "mediatore", "mediatore_bidding_v0": "mediatore",
+                 "single_seat": "mediatore", "club_mediatore_v0": "club",
+                 "tressette_v0": "tressette", "tressette3_v0": "tressette",
+                 "tressette2_v0": "tressette"}
 
 
 def __getattr__(name: str):
     """``mediatore_env.mediatore_v0`` and the other environments, imported when first asked for."""
     if name in _ENVIRONMENTS:
-        return importlib.import_module(f".envs.{name}", __name__)
+        return importlib.import_module(f".{_ENVIRONMENTS[name]}.{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

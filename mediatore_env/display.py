@@ -1,4 +1,4 @@
-"""Moved to mediatore_env.codec.display (deprecated alias)."""
+"""Moved to mediatore_env.mediatore.display (deprecated alias)."""
 from ._moved import moved
 
-moved(__name__, "mediatore_env.codec.display")
+moved(__name__, "mediatore_env.mediatore.display")

@@ -1,4 +1,4 @@
-"""Moved to mediatore_env.codec.observation (deprecated alias)."""
+"""Moved to mediatore_env.mediatore.observation (deprecated alias)."""
 from ._moved import moved
 
-moved(__name__, "mediatore_env.codec.observation")
+moved(__name__, "mediatore_env.mediatore.observation")

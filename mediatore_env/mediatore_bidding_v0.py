@@ -1,4 +1,4 @@
-"""Moved to mediatore_env.envs.mediatore_bidding_v0 (deprecated alias)."""
+"""Moved to mediatore_env.mediatore.mediatore_bidding_v0 (deprecated alias)."""
 from ._moved import moved
 
-moved(__name__, "mediatore_env.envs.mediatore_bidding_v0")
+moved(__name__, "mediatore_env.mediatore.mediatore_bidding_v0")

@@ -118,28 +118,28 @@ def make(name: str, dealer: int = 0, **switches):
 _TRESSETTE = dict(
     unit="game", engine="mediatore_env.tressette.game:TressetteGame",
     rules="mediatore_env.tressette.rules:TressetteRules", moves="mediatore_env.tressette.moves",
-    codec="mediatore_env.codec.tressette", text="mediatore_env.codec.tressette",
+    codec="mediatore_env.tressette.observation", text="mediatore_env.tressette.observation",
     agents="agents.tressette:AGENTS", record_format="tressette-record")
 
 register(GameEntry(
     "mediatore", "Mediatore", unit="deal", players=4,
     engine="mediatore_env.mediatore.game:Deal", rules="mediatore_env.mediatore.rules:Rules",
-    moves="mediatore_env.mediatore.moves", codec="mediatore_env.codec.observation",
-    text="mediatore_env.codec.display", env="mediatore_env.envs.mediatore_v0",
+    moves="mediatore_env.mediatore.moves", codec="mediatore_env.mediatore.observation",
+    text="mediatore_env.mediatore.display", env="mediatore_env.mediatore.mediatore_v0",
     env_id="mediatore/mediatore-v0", agents="agents:AGENTS", record_format="mediatore-record"))
 register(GameEntry(
     "tressette", "Partnership Tressette", players=4, fixed={"players": 4},
-    env="mediatore_env.envs.tressette_v0", env_id="mediatore/tressette-v0", **_TRESSETTE))
+    env="mediatore_env.tressette.tressette_v0", env_id="mediatore/tressette-v0", **_TRESSETTE))
 register(GameEntry(
     "tressette3", "Three-Handed Tressette", players=3, fixed={"players": 3},
-    env="mediatore_env.envs.tressette3_v0", env_id="mediatore/tressette3-v0", **_TRESSETTE))
+    env="mediatore_env.tressette.tressette3_v0", env_id="mediatore/tressette3-v0", **_TRESSETTE))
 register(GameEntry(
     "tressette2", "Two-Handed Tressette", players=2, fixed={"players": 2},
-    env="mediatore_env.envs.tressette2_v0", env_id="mediatore/tressette2-v0", **_TRESSETTE))
+    env="mediatore_env.tressette.tressette2_v0", env_id="mediatore/tressette2-v0", **_TRESSETTE))
 register(GameEntry(
     "club", "club Mediatore", unit="session", players=4,
     engine="mediatore_env.club.game:Session", rules="mediatore_env.club.rules:ClubRules",
-    moves="mediatore_env.club.moves", codec="mediatore_env.codec.club",
-    text="mediatore_env.codec.club_display", env="mediatore_env.envs.club_mediatore_v0",
+    moves="mediatore_env.club.moves", codec="mediatore_env.club.observation",
+    text="mediatore_env.club.display", env="mediatore_env.club.club_mediatore_v0",
     env_id="mediatore/club-mediatore-v0", agents="agents.club:CLUB_AGENTS",
     record_format="club-mediatore-record"))

@@ -1,4 +1,4 @@
-"""Moved to mediatore_env.envs.single_seat (deprecated alias)."""
+"""Moved to mediatore_env.mediatore.single_seat (deprecated alias)."""
 from ._moved import moved
 
-moved(__name__, "mediatore_env.envs.single_seat")
+moved(__name__, "mediatore_env.mediatore.single_seat")

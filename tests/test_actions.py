@@ -14,7 +14,7 @@ from agents.base import Agent, play_deal
 from mediatore_env import mediatore_bidding_v0, mediatore_v0
 from mediatore_env.analysis.tables import build_table
 from mediatore_env.codec.actions import as_move, as_seat, illegal_action_message
-from mediatore_env.envs.single_seat import MediatoreSeatEnv
+from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import NUM_MOVES, PASS, parse_move
 from mediatore_env.mediatore.rules import CHIAMO, Rules

@@ -8,9 +8,9 @@ import pytest
 from packs import make_deal, play
 
 from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent, play_deal
-from agents.greedy import (BIDDING_POLICIES, FEATURES, FOE, FRIEND, UNKNOWN, BiddingPolicy,
-                           CallingPolicy, ExchangePolicy, PassBidding, PlayPolicy, Situation,
-                           hand_features, make_bidding_policy)
+from agents.mediatore.greedy import (BIDDING_POLICIES, FEATURES, FOE, FRIEND, UNKNOWN,
+                                     BiddingPolicy, CallingPolicy, ExchangePolicy, PassBidding,
+                                     PlayPolicy, Situation, hand_features, make_bidding_policy)
 from mediatore_env.core.cards import SUIT_MASKS, format_cards, parse_card, parse_cards, power_of
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import DISCARD, GIVE, PASS, move_text
@@ -30,7 +30,7 @@ def test_registry_makes_agents_with_options_and_user_classes():
     assert isinstance(a, RandomAgent) and a.bid_rate == 0.5 and a.name == "random:bid_rate=0.5"
     g = make_agent("greedy:bidding=cautious")
     assert isinstance(g, GreedyAgent) and g.bidding.margin > 0
-    u = make_agent("agents.random_agent:RandomAgent:bid_rate=None")
+    u = make_agent("agents.mediatore.random_agent:RandomAgent:bid_rate=None")
     assert isinstance(u, RandomAgent) and u.bid_rate is None
     assert make_agent("greedy", bidding="pass").bidding.bid(None) == PASS
 

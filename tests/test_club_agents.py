@@ -12,7 +12,7 @@ from agents.club.tournament import run_club_tournament, session_packs
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import ACCEPT, ALONE, AUCTION, CALL_BASE, DISCARD, PASS, parse_move
 from mediatore_env.club.rules import ClubRules
-from mediatore_env.envs import club_mediatore_v0
+from mediatore_env.club import club_mediatore_v0
 from mediatore_env.mediatore.rules import CHIAMO, SOLO
 from tests.test_club_game import STRONG, WEAK
 

@@ -177,7 +177,7 @@ class ObservingAgent:
         pass
 
     def act(self, observation, view):
-        from mediatore_env.codec.club import observation as encode
+        from mediatore_env.club.observation import observation as encode
         import numpy as np
         mine = encode(view)
         assert observation is not None and all(np.array_equal(observation[k], mine[k]) for k in mine)

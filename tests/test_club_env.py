@@ -15,8 +15,8 @@ from mediatore_env.club.moves import ACCEPT, AUCTION, CALL, DISCARD_BASE, END, P
 from mediatore_env.club.records import replay
 from mediatore_env.club.rules import ClubRules
 from mediatore_env.core.cards import CARD_NAMES, parse_card
-from mediatore_env.codec.club import OBSERVATION_SIZE, layout_table, write_observation
-from mediatore_env.envs import club_mediatore_v0
+from mediatore_env.club.observation import OBSERVATION_SIZE, layout_table, write_observation
+from mediatore_env.club import club_mediatore_v0
 from tests.test_club_game import STRONG, WEAK
 
 

@@ -14,7 +14,7 @@ from agents import make_agent
 from agents.base import play_deal
 from agents.demos import load_demos, record_deals
 from agents.tournament import deal_dealer, deal_pack, derive_seed
-from mediatore_env.codec.observation import Encoder
+from mediatore_env.mediatore.observation import Encoder
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.rules import Rules
 

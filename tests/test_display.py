@@ -1,4 +1,4 @@
-"""The text of the table (mediatore_env.codec.display): card styles, hands, moves, the auction grid,
+"""The text of the table (mediatore_env.mediatore.display): card styles, hands, moves, the auction grid,
 tricks, results, narration, and that a seat's text never shows a card the seat does not know."""
 
 import re
@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, mask, play, play_tricks
 
-from mediatore_env.codec.display import (auction_lines, card_label, card_text, changes,
-                                         format_thirds, hand_inline, hand_lines, move_words,
-                                         moves_lines, result_lines, rules_text, snapshot,
-                                         tricks_table, view_text)
+from mediatore_env.mediatore.display import (auction_lines, card_label, card_text, changes,
+                                             format_thirds, hand_inline, hand_lines, move_words,
+                                             moves_lines, result_lines, rules_text, snapshot,
+                                             tricks_table, view_text)
 from mediatore_env.core.cards import CARD_NAMES, parse_card, suit_of
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import card_of_move, parse_move

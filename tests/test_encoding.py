@@ -1,6 +1,6 @@
 """The observation writers (mediatore_env/codec): the layout table agrees with the code, the
 vector holds exactly what the seat view says the seat knows, and the incremental Encoder
-equals the plain writer (codec/reference.py, an independent reference) bit for bit after every
+equals the plain writer (mediatore_env/mediatore/reference.py, an independent reference) bit for bit after every
 move, for every seat, in every rules preset and in both environments."""
 
 import random
@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from agents.base import Agent
-from mediatore_env.codec import observation as encoding
-from mediatore_env.codec.observation import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS,
-                                             SIZES, Encoder, Table, action_mask, decode_observation,
-                                             observation, observation_text)
-from mediatore_env.codec.reference import write_observation
+from mediatore_env.mediatore import observation as encoding
+from mediatore_env.mediatore.observation import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION,
+                                                 OFFSETS, SIZES, Encoder, Table, action_mask,
+                                                 decode_observation, observation, observation_text)
+from mediatore_env.mediatore.reference import write_observation
 from mediatore_env.core.cards import cards_of
-from mediatore_env.envs import mediatore_v0
-from mediatore_env.envs.single_seat import MediatoreSeatEnv
+from mediatore_env.mediatore import mediatore_v0
+from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import AUCTION, DISCARD_BASE, NUM_MOVES, PASS, PHASE_NAMES
 from mediatore_env.mediatore.rules import CONTRACTS, PRESETS, SWITCHES, Rules

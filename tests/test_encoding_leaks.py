@@ -19,7 +19,7 @@ declarer's discards and later plays, then replaying the same decisions (pairs wh
 illegal are dropped). When the two states give a seat the same knowledge, its observation
 vectors must be equal; when not, they must differ. Every seat and every phase is covered.
 
-The vectors are those of the plain writer (codec/reference.py), which reads nothing but the
+The vectors are those of the plain writer (mediatore_env/mediatore/reference.py), which reads nothing but the
 seat's view; the Encoder is held equal to it by tests/test_encoding.py.
 """
 
@@ -28,7 +28,7 @@ from collections import Counter
 
 import numpy as np
 
-from mediatore_env.codec.reference import write_observation
+from mediatore_env.mediatore.reference import write_observation
 from mediatore_env.core.cards import NUM_CARDS, suit_of
 from mediatore_env.mediatore.game import Deal, deal_hands
 from mediatore_env.mediatore.moves import (AUCTION, DISCARD_BASE, END, GIVE_BASE, PASS, PHASE_NAMES,

@@ -18,7 +18,7 @@ from pettingzoo.utils.env import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from mediatore_env import mediatore_v0
-from mediatore_env.codec import observation as encoding
+from mediatore_env.mediatore import observation as encoding
 from mediatore_env.core.cards import parse_card
 from mediatore_env.mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PASS,
                                            PHASE_NAMES, PLAY_BASE, move_text, parse_move,
@@ -522,7 +522,7 @@ def test_render_shows_the_acting_seat_or_everything(capsys):
     raw = env.unwrapped
     text = env.render()
     assert "player_0 (seat 0)" in text and "Hand" in text
-    from mediatore_env.codec.display import hand_inline
+    from mediatore_env.mediatore.display import hand_inline
     for seat in (1, 2, 3):  # other hands are not in the acting seat's view
         assert hand_inline(raw.deal.hands[seat]) not in text
     everything = mediatore_v0.env(render_mode="ansi", render_all=True)

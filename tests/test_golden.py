@@ -18,7 +18,7 @@ import pytest
 from agents import make_agent, play_deal
 from agents.tournament import deal_dealer, deal_pack, derive_seed
 from mediatore_env import Deal, make_record, parse_move, replay
-from mediatore_env.codec.observation import Encoder, Table, action_mask, observation
+from mediatore_env.mediatore.observation import Encoder, Table, action_mask, observation
 from mediatore_env.mediatore.rules import PRESETS
 
 DATA = json.loads((Path(__file__).parent / "data" / "records_0_1.json").read_text())

@@ -5,8 +5,8 @@ once: the JAX deals as one batch, stepped by one ``jit(vmap(step))``, the Python
 one. After every move, for every deal: the same seat to move (-1 at the end), the same legal
 mask over the 486 move ids, the same ``terminated``, the rewards zero but on the move that
 ends the deal and then the Python engine's payments, and the same observation for every seat,
-bit for bit (the Python engine's :class:`~mediatore_env.codec.observation.Encoder`, itself held
-equal to the plain writer ``codec.reference.write_observation`` by tests/test_encoding.py).
+bit for bit (the Python engine's :class:`~mediatore_env.mediatore.observation.Encoder`, itself held
+equal to the plain writer ``mediatore_env.mediatore.reference.write_observation`` by tests/test_encoding.py).
 
 Rules: a few tables that between them hold every value of every switch of
 ``rules.SWITCHES`` (combined at random) by default; every preset and more random combinations
@@ -33,7 +33,7 @@ jnp = pytest.importorskip("jax.numpy")
 jaxgame = pytest.importorskip("mediatore_env.jaxgame")
 
 from mediatore_env.codec.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS  # noqa: E402
-from mediatore_env.codec.observation import Encoder, Table  # noqa: E402
+from mediatore_env.mediatore.observation import Encoder, Table  # noqa: E402
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS, parse_card  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION, NUM_MOVES, PASS, move_text, parse_move  # noqa: E402

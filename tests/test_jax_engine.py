@@ -82,7 +82,7 @@ def test_lead_signals_equal_the_rules_allowed_signals(code):
 
 
 def test_importing_the_package_imports_no_jax():
-    code = ("import sys, mediatore_env, mediatore_env.envs.mediatore_v0\n"
+    code = ("import sys, mediatore_env, mediatore_env.mediatore.mediatore_v0\n"
             "print('jax' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -11,7 +11,7 @@ import random
 import pytest
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, mask, play
 
-from agents.greedy import Situation
+from agents.mediatore.greedy import Situation
 from mediatore_env.core.cards import LOW_MASKS, SUIT_MASKS, parse_card
 from mediatore_env.mediatore.game import deal_hands
 from mediatore_env.mediatore.knowledge import deduce

@@ -21,19 +21,31 @@ LAYERS = [
     ("mediatore_env.runinfo",),
     # The registry names every game's parts as 'module:attr' strings and imports none of them.
     ("mediatore_env.core", "mediatore_env.registry"),
-    ("mediatore_env.mediatore", "mediatore_env.tressette"),  # each on core alone
+    ("mediatore_env.mediatore", "mediatore_env.tressette"),  # each engine on core alone
     ("mediatore_env.club",),  # on Mediatore's deal, phases and trick record
     ("mediatore_env.codec", "mediatore_env.analysis", "mediatore_env.jaxgame"),
     ("mediatore_env.envs",),
     ("agents",),
     ("mediatore_env.tools", "mediatore_env.__main__"),
 ]
+CODEC, ENVS = 4, 5
+# Each game's folder holds its engine and, above it, its observation writer and table text
+# (the codec layer) and its environments: a module's name says which.
+GAME_FOLDERS = ("mediatore_env.mediatore", "mediatore_env.tressette", "mediatore_env.club")
+CODEC_MODULES = ("observation", "reference", "display")
+ENV_MODULES = ("env", "single_seat")  # and every versioned environment, name_v0
 # The package facade (it re-exports the public API from below) and the deprecated aliases of
 # the old flat layout (mediatore_env/_moved.py) stand outside the layers.
 OUTSIDE = {"mediatore_env", "mediatore_env._moved"}
 
 
 def layer_of(module: str) -> int | None:
+    folder, _, rest = module.rpartition(".") if module.count(".") == 2 else ("", "", "")
+    if folder in GAME_FOLDERS:
+        if rest in CODEC_MODULES:
+            return CODEC
+        if rest in ENV_MODULES or rest.endswith("_v0"):
+            return ENVS
     for rank, prefixes in enumerate(LAYERS):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return rank
@@ -122,10 +134,10 @@ def test_no_import_cycles_within_a_package():
 def test_the_checker_sees_an_upward_import(tmp_path):
     """The checker itself: a game module that imports an environment is caught."""
     bad = tmp_path / "game.py"
-    bad.write_text("def f():\n    from ..envs import mediatore_v0\n")
+    bad.write_text("def f():\n    from .mediatore_v0 import env\n")
     found = imports_of("mediatore_env.mediatore.game", bad)
-    assert "mediatore_env.envs.mediatore_v0" in found
-    assert layer_of("mediatore_env.envs.mediatore_v0") > layer_of("mediatore_env.mediatore.game")
+    assert "mediatore_env.mediatore.mediatore_v0" in found
+    assert layer_of("mediatore_env.mediatore.mediatore_v0") > layer_of("mediatore_env.mediatore.game")
 
 
 def test_the_engine_imports_no_rl_stack_and_no_numpy():

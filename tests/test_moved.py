@@ -15,13 +15,13 @@ MOVED = {
     "mediatore_env.game": ("mediatore_env.mediatore.game", "Deal"),
     "mediatore_env.view": ("mediatore_env.mediatore.view", "SeatView"),
     "mediatore_env.records": ("mediatore_env.mediatore.records", "replay"),
-    "mediatore_env.encoding": ("mediatore_env.codec.observation", "Encoder"),
-    "mediatore_env.display": ("mediatore_env.codec.display", "view_text"),
+    "mediatore_env.encoding": ("mediatore_env.mediatore.observation", "Encoder"),
+    "mediatore_env.display": ("mediatore_env.mediatore.display", "view_text"),
     "mediatore_env.solver": ("mediatore_env.analysis.solver", "solve"),
     "mediatore_env.tables": ("mediatore_env.analysis.tables", "ContractTable"),
-    "mediatore_env.mediatore_v0": ("mediatore_env.envs.mediatore_v0", "raw_env"),
-    "mediatore_env.mediatore_bidding_v0": ("mediatore_env.envs.mediatore_bidding_v0", "raw_env"),
-    "mediatore_env.single_seat": ("mediatore_env.envs.single_seat", "MediatoreSeatEnv"),
+    "mediatore_env.mediatore_v0": ("mediatore_env.mediatore.mediatore_v0", "raw_env"),
+    "mediatore_env.mediatore_bidding_v0": ("mediatore_env.mediatore.mediatore_bidding_v0", "raw_env"),
+    "mediatore_env.single_seat": ("mediatore_env.mediatore.single_seat", "MediatoreSeatEnv"),
     "mediatore_env.play": ("mediatore_env.tools.play", "main"),
     "mediatore_env.replay_cli": ("mediatore_env.tools.replay", "main"),
     "agents.cli": ("mediatore_env.tools.bench", "main"),
@@ -53,7 +53,7 @@ def test_the_environments_are_attributes_of_the_package_without_a_warning():
             "from mediatore_env import mediatore_v0, mediatore_bidding_v0, single_seat\n"
             "print(mediatore_v0.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "mediatore_env.envs.mediatore_v0"
+    assert out.stdout.strip() == "mediatore_env.mediatore.mediatore_v0"
 
 
 def test_an_old_command_path_runs_the_new_command():

@@ -9,8 +9,8 @@ from packs import mask
 
 from agents import PIMCAgent, make_agent
 from agents.base import play_deal
-from agents.greedy import GreedyAgent
-from agents.pimc import BID_BOOST, equivalent_cards
+from agents.mediatore.greedy import GreedyAgent
+from agents.mediatore.pimc import BID_BOOST, equivalent_cards
 from mediatore_env import Deal, Rules
 from mediatore_env.analysis import solver
 from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, move_values
@@ -190,7 +190,7 @@ def test_timed_decisions_stop_searching_at_the_ceiling(monkeypatch):
     """With a time limit, each search gets the nodes the time left before max_time buys.
     A clock that advances only with the nodes searched, at exactly NODES_PER_SECOND, shows
     the decision ends by the ceiling however the searches fall (no timing in the test)."""
-    import agents.pimc as pimc_module
+    import agents.mediatore.pimc as pimc_module
     clock = [0.0]
     real_reaches = pimc_module.reaches
 
@@ -305,7 +305,7 @@ def greedy_deal(seed: int, n: int, tricks: int = 0):
 def test_initial_hands_undo_the_exchange():
     """The real world gives back the hands as dealt (Mediatore: the called card given and a
     card passed back; Solo: the monte taken), from every seat's view."""
-    from agents.pimc import initial_hands
+    from agents.mediatore.pimc import initial_hands
     rng = random.Random(2)
     checked = 0
     for n in range(40):
@@ -332,8 +332,8 @@ def test_initial_hands_undo_the_exchange():
 def test_auction_weights_favour_worlds_that_fit_the_bids():
     """Worlds weighted by the auction give a Mediatore declarer a stronger hand, and the
     passers weaker ones, than uniform worlds; the true dealt hands fit better than average."""
-    from agents.greedy import BID_MODELS
-    from agents.pimc import AuctionLikelihood, WeightedSampler, initial_hands
+    from agents.mediatore.greedy import BID_MODELS
+    from agents.mediatore.pimc import AuctionLikelihood, WeightedSampler, initial_hands
     rng = random.Random(3)
     cases = 0
     for n in range(60):

@@ -10,7 +10,7 @@ import pytest
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
 
 from agents import RandomAgent
-from mediatore_env.codec.display import hand_inline
+from mediatore_env.mediatore.display import hand_inline
 from mediatore_env.core.cards import CARD_NAMES, parse_card, suit_of, to_mask
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import parse_move

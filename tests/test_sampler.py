@@ -2,7 +2,7 @@
 seat cannot tell from the real deal, the real deal is always among the possible worlds, and
 the worlds are drawn uniformly.
 
-"Cannot tell" is checked with the seat's observation vector (mediatore_env.codec.observation), which
+"Cannot tell" is checked with the seat's observation vector (mediatore_env.mediatore.observation), which
 holds everything the seat knows: the sampled deal, replayed from its pack with the same
 history (every move legal, the striscio and volo signals included), must give that seat the
 same vector as the real deal.
@@ -16,7 +16,7 @@ import pytest
 from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, play
 
 from mediatore_env import Deal, Rules
-from mediatore_env.codec.observation import observation
+from mediatore_env.mediatore.observation import observation
 from mediatore_env.core.cards import cards_of
 from mediatore_env.mediatore.moves import AUCTION, DISCARD, DISCARD_BASE, PLAY, PLAY_BASE
 from mediatore_env.mediatore.rules import CHIAMO, PRESETS

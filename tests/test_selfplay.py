@@ -21,7 +21,7 @@ import pytest
 from agents import SelfPlayAgent, make_agent
 from agents.selfplay import DEFAULT_PATH, forward, load_network, network_keys
 from agents.tournament import run_tournament
-from mediatore_env.codec.observation import Encoder
+from mediatore_env.mediatore.observation import Encoder
 from mediatore_env.mediatore.game import Deal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,8 +96,8 @@ def test_agent_takes_the_best_legal_logit():
 
 
 def test_agent_plays_in_the_pettingzoo_env_and_as_an_opponent(tmp_path):
-    from mediatore_env.envs import mediatore_v0
-    from mediatore_env.envs.single_seat import MediatoreSeatEnv
+    from mediatore_env.mediatore import mediatore_v0
+    from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
     path = save_network(tmp_path / "net.npz", random_params(7))
     env = mediatore_v0.env()
     env.reset(seed=2)

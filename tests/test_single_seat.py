@@ -8,8 +8,8 @@ from gymnasium.utils.env_checker import check_env
 
 from agents import Agent, GreedyAgent, RandomAgent
 from mediatore_env import Rules
-from mediatore_env.codec.observation import OBSERVATION_SIZE, observation
-from mediatore_env.envs.single_seat import MediatoreSeatEnv
+from mediatore_env.mediatore.observation import OBSERVATION_SIZE, observation
+from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.moves import NUM_MOVES, PASS, parse_move
 from mediatore_env.mediatore.rules import max_payment
 

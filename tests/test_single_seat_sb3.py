@@ -19,7 +19,7 @@ from agents.ppo_agent import PPOAgent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
 from mediatore_env import Deal, Rules  # noqa: E402
 from mediatore_env.mediatore.moves import NUM_MOVES  # noqa: E402
-from mediatore_env.envs.single_seat import MediatoreSeatEnv  # noqa: E402
+from mediatore_env.mediatore.single_seat import MediatoreSeatEnv  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_saved_model_plays_in_the_tournament_and_by_name(saved_model):
 
 
 def test_saved_model_plays_in_the_pettingzoo_env(saved_model):
-    mediatore_v0 = pytest.importorskip("mediatore_env.envs.mediatore_v0")
+    mediatore_v0 = pytest.importorskip("mediatore_env.mediatore.mediatore_v0")
     _, path = saved_model
     env = mediatore_v0.env()
     env.reset(seed=2)

@@ -173,7 +173,7 @@ def test_a_thrown_in_deal_counts_with_zero():
 
 
 def test_an_agent_reading_observations_gets_the_seat_view_encoding():
-    from mediatore_env.codec.observation import observation
+    from mediatore_env.mediatore.observation import observation
 
     class MaskReader(Agent):
         """Plays the first move its action mask allows (and checks it against the view)."""

@@ -114,7 +114,7 @@ def test_greedy_moves_do_not_depend_on_what_the_seat_cannot_know(form):
 
 
 def test_an_agent_reading_observations_gets_its_seats_encoding():
-    from mediatore_env.codec.tressette import observation
+    from mediatore_env.tressette.observation import observation
 
     class MaskReader:
         """Plays the first move its action mask allows (and checks it against the view)."""

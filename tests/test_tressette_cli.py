@@ -8,7 +8,7 @@ import json
 import pytest
 
 from agents.tressette.tournament import game_pack
-from mediatore_env.codec.display import card_text
+from mediatore_env.mediatore.display import card_text
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tools.bench import main as bench
 from mediatore_env.tools.play import main as play
@@ -190,7 +190,7 @@ def test_the_docs_page_shows_the_encoders_layouts_and_links_only_inside_the_repo
     import re
     from pathlib import Path
 
-    from mediatore_env.codec.tressette import layout_of, layout_table
+    from mediatore_env.tressette.observation import layout_of, layout_table
     root = Path(__file__).resolve().parent.parent
     page = root / "docs" / "tressette.md"
     text = page.read_text()

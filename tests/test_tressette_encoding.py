@@ -1,4 +1,4 @@
-"""The Tressette observation (mediatore_env/codec/tressette.py): its layout, its content on the
+"""The Tressette observation (mediatore_env/tressette/observation.py): its layout, its content on the
 scripted game of test_tressette_engine, and the leak test.
 
 The leak test: a seat's observation is the same for any two states that differ only in what
@@ -23,10 +23,10 @@ import pytest
 from test_tressette_engine import HAND_2, play_hand, play_trick, scripted_game
 from tressette_packs import build_pack, cards
 
-from mediatore_env.codec import tressette as codec
-from mediatore_env.codec.tressette import (EARLIER_HANDS, SCORE_SCALE, Encoder, action_mask,
-                                           layout_of, observation, table_text,
-                                           write_observation)
+from mediatore_env.tressette import observation as codec
+from mediatore_env.tressette.observation import (EARLIER_HANDS, SCORE_SCALE, Encoder, action_mask,
+                                                 layout_of, observation, table_text,
+                                                 write_observation)
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tressette import (CLAIM, FORMS, TressetteGame, TressetteRules, TressetteView,
                                      move_text, random_pack)

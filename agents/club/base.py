@@ -2,7 +2,7 @@
 interface as Mediatore's, given a :class:`~mediatore_env.club.view.ClubView`.
 
 ``act(observation, view)`` returns a move id of :mod:`mediatore_env.club.moves`, one of
-``view.legal_moves()``; ``observation`` is ``mediatore_env.codec.club.observation(view)`` for
+``view.legal_moves()``; ``observation`` is ``mediatore_env.club.observation.observation(view)`` for
 agents that read tensors (``wants_observation``), else None. ``reset(seed)`` is called before
 every session.
 """
@@ -30,5 +30,5 @@ def play_session(session: Session, agents: Sequence[Agent],
 
 
 def _observation():
-    from mediatore_env.codec.club import observation  # only when an agent reads it
+    from mediatore_env.club.observation import observation  # only when an agent reads it
     return observation

@@ -1,5 +1,5 @@
 """ClubGreedyAgent: the Mediatore greedy agent's judgement of hands, its call, its exchange and
-its card play (agents/greedy.py), put to the pot game.
+its card play (agents/mediatore/greedy.py), put to the pot game.
 
 Club Mediatore's play is Mediatore's Chiamo play without signals (docs/rules.md 10.3): a
 declarer who took the widow unseen, with a secret partner named by a called card, or alone.
@@ -9,7 +9,7 @@ declarer, monte, signals "off") and their Mediatore move ids back as club moves:
 
 - **Accepting.** The chance to make the deal with a partner is the greedy bidding model's
   chance to make Chiamo with this hand, and alone its chance to make Solo (the declarer takes
-  the monte and plays alone): logistic models fitted by simulation (agents/calibrate.py). A
+  the monte and plays alone): logistic models fitted by simulation (agents/mediatore/calibrate.py). A
   side that wins takes the pot it matched: with a partner the mediator's share is half, alone
   all of it. So the expected chips are ``(2p - 1) * pot / 2`` with a partner and
   ``(2p - 1) * pot`` alone; the agent accepts when the better of the two is more than
@@ -37,7 +37,7 @@ from mediatore_env.mediatore import moves as mediatore_moves
 from mediatore_env.mediatore.rules import CHIAMO, SOLO, Rules
 
 from ..base import Agent
-from ..greedy import BiddingPolicy, CallingPolicy, ExchangePolicy, PlayPolicy
+from ..mediatore.greedy import BiddingPolicy, CallingPolicy, ExchangePolicy, PlayPolicy
 
 __all__ = ["ClubGreedyAgent", "ChiamoView"]
 

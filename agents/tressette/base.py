@@ -40,7 +40,7 @@ def play_game(game, agents: Sequence[Agent], packs: Callable[[int], Sequence[int
         agent.reset(None if seeds is None else seeds[s])
     encode = None
     if any(a.wants_observation for a in agents):
-        from mediatore_env.codec.tressette import observation as encode  # only when read
+        from mediatore_env.tressette.observation import observation as encode  # only when read
     dealt = 0
     while not game.is_over:
         if game.needs_pack:

@@ -2,7 +2,7 @@
 and, in Mediatore, the card passed back to the giver -- to keep the best hand by a score that
 is a sum over suits.
 
-The greedy agent's exchange (agents/greedy.py) and the contract tables' frozen table policy
+The greedy agent's exchange (agents/mediatore/greedy.py) and the contract tables' frozen table policy
 (:mod:`.tables`) both search this way, each with its own score.
 """
 

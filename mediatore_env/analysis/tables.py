@@ -46,7 +46,7 @@ the same seed. Build with the command line::
     mediatore-tables show tables.npz --deal 3
 
 (about 5 s of CPU a deal under the standard rules, 0.7 s with ``--values made``; ``--jobs``
-processes share them, with a progress bar). :mod:`mediatore_env.envs.mediatore_bidding_v0` plays
+processes share them, with a progress bar). :mod:`mediatore_env.mediatore.mediatore_bidding_v0` plays
 auctions against a table.
 
 **Bias.** Double dummy the declarer and the defenders know where every card is, the called

@@ -14,12 +14,12 @@ registry; then nothing happens). ``import mediatore_env`` does the same when Pet
 already imported.
 """
 
-REGISTERED = {"mediatore/mediatore-v0": "mediatore_v0",
-              "mediatore/mediatore-bidding-v0": "mediatore_bidding_v0",
-              "mediatore/club-mediatore-v0": "club_mediatore_v0",
-              "mediatore/tressette-v0": "tressette_v0",
-              "mediatore/tressette3-v0": "tressette3_v0",
-              "mediatore/tressette2-v0": "tressette2_v0"}
+REGISTERED = {"mediatore/mediatore-v0": "mediatore_env.mediatore.mediatore_v0",
+              "mediatore/mediatore-bidding-v0": "mediatore_env.mediatore.mediatore_bidding_v0",
+              "mediatore/club-mediatore-v0": "mediatore_env.club.club_mediatore_v0",
+              "mediatore/tressette-v0": "mediatore_env.tressette.tressette_v0",
+              "mediatore/tressette3-v0": "mediatore_env.tressette.tressette3_v0",
+              "mediatore/tressette2-v0": "mediatore_env.tressette.tressette2_v0"}
 
 
 def _register_with_pettingzoo() -> None:
@@ -29,7 +29,7 @@ def _register_with_pettingzoo() -> None:
         return
     for name, module in REGISTERED.items():
         if name not in aec_registry:
-            register("aec", name, entry_point=f"{__name__}.{module}:env")
+            register("aec", name, entry_point=f"{module}:env")
 
 
 _register_with_pettingzoo()

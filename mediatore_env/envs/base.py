@@ -15,7 +15,7 @@ it for every environment.
 Why this needs saying at all: Gymnasium's ``EzPickle``, which PettingZoo's own environments
 use, pickles an environment as its constructor arguments, so a copy comes back as a new
 environment with no game in it; and the observation encoders keep memoryviews into their
-buffers, which cannot be pickled (:class:`~mediatore_env.codec.observation.Encoder` copies
+buffers, which cannot be pickled (:class:`~mediatore_env.mediatore.observation.Encoder` copies
 its state without them and makes them again).
 """
 

@@ -1,5 +1,5 @@
 """One seat's observation from the JAX state: the 2132 float32 values of layout version 3,
-bit-identical to the Python engine's (:mod:`mediatore_env.codec.reference` is the
+bit-identical to the Python engine's (:mod:`mediatore_env.mediatore.reference` is the
 specification of every value; the comments name its blocks).
 
 What a seat may know is decided here as :class:`~mediatore_env.mediatore.view.SeatView`
@@ -63,7 +63,7 @@ def _lookup(table: np.ndarray, index: jax.Array) -> jax.Array:
 
 
 def observe(t: RulesTables, s: State, seat) -> jax.Array:
-    """float32[2132]: the observation of ``seat`` (codec.reference.write_observation)."""
+    """float32[2132]: the observation of ``seat`` (mediatore.reference.write_observation)."""
     me = jnp.asarray(seat, jnp.int32)
 
     def rel_seat(abs_seat):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..codec.observation import rules_vector
+from ..mediatore.observation import rules_vector
 from ..core.cards import LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF, TOTAL_THIRDS
 from ..mediatore.moves import NUM_TRICKS
 from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SIGNAL_MEANINGS,

@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 from agents import AGENTS
-from agents.greedy import BIDDING_POLICIES
+from agents.mediatore.greedy import BIDDING_POLICIES
 from agents.plot import FORMATS, PLOT_MISSING, plot_tournament
 from agents.tournament import run_bidding_tournament, run_tournament
 from agents.tressette import AGENTS as TRESSETTE_AGENTS

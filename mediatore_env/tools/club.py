@@ -30,8 +30,8 @@ from ..club.game import Session
 from ..club.moves import DISCARD, PLAY, parse_move
 from ..club.records import FORMAT, make_record, result_of, save_record
 from ..club.rules import ClubRules
-from ..codec.club_display import deal_line, move_words, session_lines, table_text
-from ..codec.display import STYLES, YOU
+from ..club.display import deal_line, move_words, session_lines, table_text
+from ..mediatore.display import STYLES, YOU
 from ..core.cards import parse_card
 from ..runinfo import ProgressBar, print_results
 from .checks import (ArgumentParser, add_worker_options, check_agents, deals_to_record,
@@ -218,7 +218,7 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
             player.reset(derive_seed(seed, args.session, s))
     encode = None
     if any(p is not None and p.wants_observation for p in players):
-        from ..codec.club import observation as encode
+        from ..club.observation import observation as encode
     seen = 0
     try:
         while not session.is_over:

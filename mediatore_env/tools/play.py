@@ -37,8 +37,8 @@ import sys
 import textwrap
 from typing import Callable, Sequence, TextIO
 
-from ..codec.display import (STYLES, YOU, card_text, changes, hand_lines, move_words, moves_lines,
-                             result_lines, rules_text, snapshot, view_text)
+from ..mediatore.display import (STYLES, YOU, card_text, changes, hand_lines, move_words,
+                                 moves_lines, result_lines, rules_text, snapshot, view_text)
 from ..core.cards import CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, suit_of
 from ..core.tricks import follow_suit
 from ..mediatore.game import Deal
@@ -316,7 +316,7 @@ def play_deal_at_terminal(deal: Deal, human: int, agents: Sequence, names: Seque
     view = deal.view(human)
     encode = None
     if any(a is not None and getattr(a, "wants_observation", True) for a in agents):
-        from ..codec.observation import observation as encode
+        from ..mediatore.observation import observation as encode
     term.say("", f"{title}: dealer {names[deal.dealer]}, il mano {names[deal.mano]} speaks first."
              f" {'You are' if names[human] == YOU else names[human] + ' is'} seat {human}.",
              "Your hand:" if names[human] == YOU else "Hand:",

@@ -32,8 +32,8 @@ from typing import Callable, Iterator, TextIO
 
 from ..club.records import FORMAT as CLUB_FORMAT
 from ..club.records import replay as replay_session
-from ..codec.display import (STYLES, YOU, cards_inline, changes, format_thirds, hand_inline,
-                             hand_lines, result_lines, rules_text, snapshot, view_text)
+from ..mediatore.display import (STYLES, YOU, cards_inline, changes, format_thirds, hand_inline,
+                                 hand_lines, result_lines, rules_text, snapshot, view_text)
 from ..mediatore.game import Deal
 from ..mediatore.moves import AUCTION, END, PLAY, parse_move
 from ..mediatore.records import replay

@@ -22,7 +22,7 @@ from __future__ import annotations
 import textwrap
 from typing import Sequence
 
-from ..codec.display import STYLES, YOU, card_label, card_text, hand_inline, hand_lines
+from ..mediatore.display import STYLES, YOU, card_label, card_text, hand_inline, hand_lines
 from ..core.cards import CARD_NAMES, cards_of, parse_card
 from ..tressette.game import TressetteGame
 from ..tressette.melds import MELD_KINDS
@@ -271,7 +271,7 @@ def play_game_at_terminal(game: TressetteGame, human: int, agents: Sequence, nam
     narrator = Narrator(view, names, style)
     encode = None
     if any(a is not None and getattr(a, "wants_observation", True) for a in agents):
-        from ..codec.tressette import observation as encode
+        from ..tressette.observation import observation as encode
     dealt = 0
     while not game.is_over:
         if game.needs_pack:

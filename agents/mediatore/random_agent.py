@@ -22,7 +22,7 @@ import random
 
 from mediatore_env.mediatore.moves import AUCTION, PASS
 
-from .base import Agent
+from ..base import Agent
 
 
 class RandomAgent(Agent):

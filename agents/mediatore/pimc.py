@@ -59,7 +59,7 @@ models give the chance to make each contract as fitted to greedy card play; the 
 makes Chiamo and Mediatore more often, so by default it adds :data:`BID_BOOST` to their
 logits (``bid_boost``: a number for both, ``"chiamo:0.3;mediatore:0.8"``, or 0 for the greedy
 models as they are; measured with ``benchmarks/bench_pimc.py --calibrate``). ``bidding``
-takes the names of :data:`agents.greedy.BIDDING_POLICIES` (then no boost unless given) or a
+takes the names of :data:`agents.mediatore.greedy.BIDDING_POLICIES` (then no boost unless given) or a
 number, the greedy policy's margin; ``calling``, ``exchange`` and ``play`` take policy
 objects. Double-dummy contract values per deal, for bidding studies, are in
 :mod:`mediatore_env.analysis.tables`.
@@ -91,7 +91,7 @@ from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, ME
                                            payments)
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 
-from .base import Agent
+from ..base import Agent
 from .greedy import GreedyAgent
 
 
@@ -216,9 +216,9 @@ class AuctionLikelihood:
     """How likely the other seats were to bid as they did, given the hands they were dealt.
 
     Each call of the auction by another seat is scored as a softmax, at ``temperature``
-    units, over what the greedy bidding policy (:class:`~agents.greedy.BiddingPolicy`)
+    units, over what the greedy bidding policy (:class:`~agents.mediatore.greedy.BiddingPolicy`)
     values each call it could have made: passing at 0, each contract above the last bid at
-    its expected payoff ``(2 p - 1) W`` (``p`` from :data:`~agents.greedy.BID_MODELS`). So a
+    its expected payoff ``(2 p - 1) W`` (``p`` from :data:`~agents.mediatore.greedy.BID_MODELS`). So a
     declarer's hand should make its contract likely, a passer's hand should not make a bid
     pay. Calls of the seat itself are known and not scored.
 
@@ -290,7 +290,7 @@ class WeightedSampler:
 
 class PIMCAgent(Agent):
     """Plays cards by PIMC (see the module docstring); bids, calls and exchanges like
-    :class:`~agents.greedy.GreedyAgent`, whose policies it takes as options."""
+    :class:`~agents.mediatore.greedy.GreedyAgent`, whose policies it takes as options."""
 
     name = "pimc"
     wants_observation = False

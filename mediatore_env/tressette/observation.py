@@ -82,10 +82,10 @@ import numpy as np
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, SUIT_OF, TOTAL_THIRDS, format_cards
 from ..core.game import CHANCE
-from ..tressette.melds import NAPOLETANA
-from .layout import block_offsets, markdown_table
-from ..tressette.moves import NUM_MOVES, move_text
-from ..tressette.rules import FORMS, TressetteRules
+from .melds import NAPOLETANA
+from ..codec.layout import block_offsets, markdown_table
+from .moves import NUM_MOVES, move_text
+from .rules import FORMS, TressetteRules
 
 __all__ = ["EARLIER_HANDS", "SCORE_SCALE", "MELD_FLAGS", "Layout", "layout_of", "layout_table",
            "write_observation", "Encoder", "action_mask", "observation", "table_text"]

@@ -1,6 +1,6 @@
 """Fit the greedy agent's hand evaluations by simulation (how the numbers in greedy.py were made).
 
-    python3 -m agents.calibrate --packs 3000 --seed 7 --jobs 2
+    python3 -m agents.mediatore.calibrate --packs 3000 --seed 7 --jobs 2
 
 For each pack and each seat, the seat is made declarer of each contract in turn (the others
 pass), and four greedy agents play the deal out. From these games:
@@ -27,14 +27,14 @@ import numpy as np
 from mediatore_env.analysis.tables import forced_deal
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
-from .base import play_deal
+from ..base import play_deal
 from .greedy import FEATURES, hand_features
-from .tournament import deal_pack
+from ..tournament import deal_pack
 
 
 def _simulate(args):
     rules, seed, start, stop, contracts, agent_spec = args
-    from . import make_agent
+    from .. import make_agent
     agents = [make_agent(agent_spec) for _ in range(4)]
     rows = []
     for i in range(start, stop):
@@ -95,7 +95,7 @@ def _fmt_weights(w) -> str:
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python3 -m agents.calibrate", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python3 -m agents.mediatore.calibrate", description=__doc__.split("\n")[0])
     p.add_argument("--packs", type=int, default=2000)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--jobs", type=int, default=1)

@@ -33,12 +33,11 @@ from ..core.cards import (CARD_NAMES, POINTS, RANK_LETTERS, RANK_NAMES_EN, RANK_
                           RANK_SYMBOLS_FR, SUIT_LETTERS, SUIT_NAMES_EN, SUIT_NAMES_FR,
                           SUIT_NAMES_IT, SUIT_SYMBOLS_FR, SUITS, card_long_name, cards_of,
                           power_of, suit_of, to_mask)
-from ..mediatore.game import Deal
-from ..mediatore.moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES,
-                               PLAY, card_of_move, phase_of_move, signal_of_move)
-from ..mediatore.rules import NO_SIGNAL
-from ..mediatore.rules import (CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWITCHES,
-                               Rules)
+from .game import Deal
+from .moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES, PLAY,
+                    card_of_move, phase_of_move, signal_of_move)
+from .rules import NO_SIGNAL
+from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWITCHES, Rules
 
 __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",

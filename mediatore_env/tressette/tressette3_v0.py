@@ -85,7 +85,7 @@ The vector is seat-relative (the observer is relative seat 0, the next to play a
 and holds everything that seat knows and nothing else: its hand, every trick of the hand card
 by card with who led and who won, the melds declared with their cards, the scores, the
 dealer, whose turn it is, the rules switches, and the earlier hands of the game as their
-points and melds. It is written by `mediatore_env.codec.tressette` from the seat's
+points and melds. It is written by `mediatore_env.tressette.observation` from the seat's
 `TressetteView` alone (docs: that module; `layout_of(3).table()` prints this table).
 1955 floats in [0, 1]:
 
@@ -175,9 +175,9 @@ shared AMD EPYC core).
 
 from __future__ import annotations
 
-from ..tressette.moves import NUM_MOVES, move_text, parse_move
-from .tressette_base import TressetteAEC
-from .wrappers import ProtectedEnv, standard_wrappers
+from .moves import NUM_MOVES, move_text, parse_move
+from .env import TressetteAEC
+from ..envs.wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "move_text", "parse_move", "NUM_MOVES"]
 

@@ -7,7 +7,7 @@ environment: antes into a pot, the first player who accepts becomes the mediator
 or calls a card for a secret partner, takes the widow, and must win 6 of the 11 points; a won
 pot is taken, a lost one stays and grows. An episode is one session.
 
-| Import             | `from mediatore_env.envs import club_mediatore_v0`            |
+| Import             | `from mediatore_env import club_mediatore_v0`            |
 |--------------------|---------------------------------------------------------------|
 | Creation           | `club_mediatore_v0.env()` or `pettingzoo.make("aec", "mediatore/club-mediatore-v0")` |
 | Actions            | Discrete                                                      |
@@ -26,7 +26,7 @@ seat after the dealer speaks first and leads the first trick.
 ## Usage
 
 ```python
-from mediatore_env.envs import club_mediatore_v0
+from mediatore_env import club_mediatore_v0
 
 env = club_mediatore_v0.env()
 env.reset(seed=42)
@@ -67,7 +67,7 @@ the agent's seat knows, and an `'action_mask'` (int8, 123) of its legal actions.
 
 The vector is seat-relative (the observer is relative seat 0, the next seat to act after it
 1, ...) and holds everything that seat knows of the deal in progress and of the chips, and
-nothing else (`mediatore_env.codec.club`, written from the seat's `ClubView` alone). Chips
+nothing else (`mediatore_env.club.observation`, written from the seat's `ClubView` alone). Chips
 are written as `log2(1 + chips) / 32` (at most 1): the pot can double deal after deal.
 Layout version 1, 1932 floats in [0, 1]:
 
@@ -161,17 +161,17 @@ import warnings
 
 import numpy as np
 
-from ..club.game import Session
-from ..club.moves import NUM_MOVES, PHASE_NAMES, move_text, parse_move
-from ..club.records import make_record
-from ..club.rules import ClubRules
-from ..club.view import ClubView
+from .game import Session
+from .moves import NUM_MOVES, PHASE_NAMES, move_text, parse_move
+from .records import make_record
+from .rules import ClubRules
+from .view import ClubView
 from ..codec.actions import illegal_action_message
-from ..codec.club import OBSERVATION_SIZE, observation
-from ..codec.club_display import table_text
+from .observation import OBSERVATION_SIZE, observation
+from .display import table_text
 from ..core.cards import validate_pack
-from .base import GameAEC, dealer_option
-from .wrappers import ProtectedEnv
+from ..envs.base import GameAEC, dealer_option
+from ..envs.wrappers import ProtectedEnv
 
 __all__ = ["env", "raw_env", "move_text", "parse_move", "NUM_MOVES", "OBSERVATION_SIZE"]
 

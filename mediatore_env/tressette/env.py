@@ -13,14 +13,14 @@ import warnings
 import numpy as np
 
 from ..codec.actions import illegal_action_message
-from ..codec.tressette import Encoder, layout_of, table_text
+from .observation import Encoder, layout_of, table_text
 from ..core.cards import validate_pack
 from ..core.game import CHANCE
-from ..tressette.game import TressetteGame, random_pack
-from ..tressette.moves import NUM_MOVES, move_text
-from ..tressette.rules import TressetteRules
-from ..tressette.view import TressetteView
-from .base import GameAEC, dealer_option
+from .game import TressetteGame, random_pack
+from .moves import NUM_MOVES, move_text
+from .rules import TressetteRules
+from .view import TressetteView
+from ..envs.base import GameAEC, dealer_option
 
 __all__ = ["TressetteAEC", "REWARDS"]
 

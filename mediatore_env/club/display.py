@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..club.game import Session
-from ..club.moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
-                          card_of_move, parse_move, phase_of_move)
-from .display import (DEFAULT_NAMES, YOU, card_label, card_text, format_thirds, hand_inline,
-                      hands_section, section, trick_lines, tricks_table)
+from .game import Session
+from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
+                    card_of_move, parse_move, phase_of_move)
+from ..mediatore.display import (DEFAULT_NAMES, YOU, card_label, card_text, format_thirds,
+                                 hand_inline, hands_section, section, trick_lines, tricks_table)
 
 __all__ = ["move_words", "table_text", "deal_line", "session_lines", "parse_move"]
 

@@ -14,7 +14,7 @@ these features, so a hand's score is a sum over its four suits.
 
 **Bidding.** For each contract it may bid, the chance to make it is
 ``sigmoid(BID_MODELS[c](hand) + MANO_BONUS[c] if the declarer would lead first)``: logistic
-regressions fitted by simulation (agents/calibrate.py: every seat of 3000 packs made declarer
+regressions fitted by simulation (agents/mediatore/calibrate.py: every seat of 3000 packs made declarer
 of each contract, four greedy players), so each model already holds what that contract's call,
 monte and partner bring on average. Its expected payoff is ``p * W - (1 - p) * W``, with ``W``
 what the declarer receives under the table's schedule (Chiamo: 87% with a partner, 13%
@@ -76,7 +76,7 @@ from mediatore_env.mediatore.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, C
                                            MEGLIO, NO_SIGNAL, RIBUSSO_MEGLIO, SIGNAL_MEANINGS,
                                            SOLISSIMO, SOLO, VOLO, payments)
 
-from .base import Agent
+from ..base import Agent
 
 # -- hand evaluation ---------------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ class LinearEvaluation:
 
 
 # The strength of a hand, for the call and the exchange: about the thirds it takes playing
-# alone with no monte. Started from the least-squares fit of agents/calibrate.py on Solissimo
+# alone with no monte. Started from the least-squares fit of agents/mediatore/calibrate.py on Solissimo
 # and Arcisolissimo games; "courts" and "long4" then raised by duplicate A/B tests (+0.10 units
 # per deal: a fit says what goes with strong hands, not what a discard should keep).
 STRENGTH = LinearEvaluation({
@@ -362,7 +362,7 @@ class BiddingPolicy:
 
     The chance of making contract ``c`` with a hand is ``sigmoid(model_c(hand))``: a linear
     score of the hand's features (:data:`FEATURES`), fitted per contract by simulation
-    (agents/calibrate.py), so the score of a contract includes what its monte, call and
+    (agents/mediatore/calibrate.py), so the score of a contract includes what its monte, call and
     partner bring on average. The expected payoff uses the rules' payment schedule.
     """
 
@@ -409,7 +409,7 @@ def _declarer_win_payment(rules, contract: int) -> float:
 
 
 # The logit of the chance to make each contract, from the declarer's hand before the auction:
-# logistic regressions fitted by agents/calibrate.py (3000 packs x 4 declarers, four greedy
+# logistic regressions fitted by agents/mediatore/calibrate.py (3000 packs x 4 declarers, four greedy
 # players, seed 8), so each includes what that contract's call, monte and partner bring on
 # average. MANO_BONUS is added when the declarer leads the first trick.
 BID_MODELS = {
@@ -738,7 +738,7 @@ def make_bidding_policy(spec):
     if spec in BIDDING_POLICIES:
         return BIDDING_POLICIES[spec]()
     if ":" in spec:
-        from . import load_object
+        from .. import load_object
         return load_object(spec)()
     raise ValueError(f"unknown bidding policy {spec!r}; known: {', '.join(BIDDING_POLICIES)}, "
                      f"or a 'package.module:Class' path")

@@ -72,7 +72,7 @@ two space objects serve every agent.
 
 The vector is seat-relative (the observer is relative seat 0, the next seat to act after it 1,
 ...) and holds everything that seat knows and nothing else, with perfect recall of the deal.
-It is written by `mediatore_env.codec.observation` from the seat's `SeatView` alone. Layout version 3
+It is written by `mediatore_env.mediatore.observation` from the seat's `SeatView` alone. Layout version 3
 (`codec.layout.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
 
 | offset | length | block | meaning |
@@ -103,7 +103,7 @@ It is written by `mediatore_env.codec.observation` from the seat's `SeatView` al
 Slots 0 to 8 are the finished tricks in order, slot 9 the trick on the table.
 
 Card ids are `suit * 10 + power` (suits D, C, S, B; powers 4 5 6 7 F C R A 2 3, weakest
-first). `codec.observation.observation_text(vector)` prints a vector back as readable text;
+first). `mediatore_env.mediatore.observation.observation_text(vector)` prints a vector back as readable text;
 `codec.layout.LAYOUT` is this table as data.
 
 ### Legal Actions Mask
@@ -220,17 +220,17 @@ import warnings
 import numpy as np
 
 from ..codec.actions import as_move, illegal_action_message
-from ..codec.display import view_text
-from ..codec.observation import OBSERVATION_SIZE, Encoder, Table
+from .display import view_text
+from .observation import OBSERVATION_SIZE, Encoder, Table
 from ..core.cards import validate_pack
-from ..mediatore.game import Deal
-from ..mediatore.moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES,
-                               PLAY_BASE, move_text, parse_move, phase_of_move)
-from ..mediatore.records import make_record
-from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
-from ..mediatore.view import SeatView
-from .base import GameAEC, dealer_option
-from .wrappers import ProtectedEnv, standard_wrappers
+from .game import Deal
+from .moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES, PLAY_BASE,
+                    move_text, parse_move, phase_of_move)
+from .records import make_record
+from .rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
+from .view import SeatView
+from ..envs.base import GameAEC, dealer_option
+from ..envs.wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
            "action_table", "max_payment", "NUM_MOVES", "OBSERVATION_SIZE"]
@@ -438,7 +438,7 @@ class raw_env(GameAEC):
         return self.records[-1] if self._finished else None
 
     def _table_text(self) -> str:
-        """The table as text (mediatore_env.codec.display): what the acting seat sees, or the open
+        """The table as text (mediatore_env.mediatore.display): what the acting seat sees, or the open
         table with ``render_all`` and once the deal is over."""
         deal = self.deal
         number = len(self._finished) + (0 if deal.is_over else 1)

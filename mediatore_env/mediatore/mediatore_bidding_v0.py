@@ -116,12 +116,12 @@ import numpy as np
 
 from ..analysis.tables import ContractTable, build_table
 from ..codec.actions import illegal_action_message
-from ..codec.observation import rules_vector
+from .observation import rules_vector
 from ..core.cards import NUM_CARDS, cards_of
-from ..mediatore.moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_text
-from ..mediatore.rules import CONTRACTS, Rules, max_payment
-from .base import GameAEC
-from .wrappers import ProtectedEnv, standard_wrappers
+from .moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_text
+from .rules import CONTRACTS, Rules, max_payment
+from ..envs.base import GameAEC
+from ..envs.wrappers import ProtectedEnv, standard_wrappers
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "NUM_ACTIONS", "OBSERVATION_SIZE", "LAYOUT",
            "OFFSETS"]

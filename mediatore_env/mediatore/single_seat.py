@@ -20,7 +20,7 @@ one deal. ::
 
 =================  ===========================================================================
 Observation        ``Box(0, 1, (2132,), float32)``: the learner's seat observation vector of
-                   :mod:`mediatore_env.codec.observation` (seat-relative), as in the PettingZoo env
+                   :mod:`mediatore_env.mediatore.observation` (seat-relative), as in the PettingZoo env
 Action             ``Discrete(486)``: the engine's move ids (:mod:`mediatore_env.mediatore.moves`)
 Mask               ``env.action_masks()``: bool ``(486,)``, True for the legal moves (the
                    method sb3-contrib's ``MaskablePPO`` calls); the same array is
@@ -91,12 +91,12 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from ..codec.actions import as_move, as_seat
-from ..codec.observation import OBSERVATION_SIZE, Encoder, action_mask, observation_text
+from .observation import OBSERVATION_SIZE, Encoder, action_mask, observation_text
 from ..core.cards import validate_pack
-from ..mediatore.game import Deal
-from ..mediatore.moves import NUM_MOVES
-from ..mediatore.rules import SWITCHES, Rules, max_payment
-from .base import CopyableEnv
+from .game import Deal
+from .moves import NUM_MOVES
+from .rules import SWITCHES, Rules, max_payment
+from ..envs.base import CopyableEnv
 
 __all__ = ["MediatoreSeatEnv"]
 
