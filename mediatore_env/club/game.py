@@ -35,8 +35,8 @@ from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, card
                           validate_pack)
 from ..core.game import CHANCE
 from ..core.moves import as_move_id, described_move
-from ..core.tricks import playable, trick_winner
-from ..mediatore.game import Trick, deal_hands
+from ..core.tricks import Trick, playable, trick_winner
+from ..mediatore.game import deal_hands
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
@@ -338,7 +338,7 @@ class Session:
             return
         leader = self.leader
         winner = trick_winner(leader, trick)
-        self.tricks.append(Trick(leader, tuple(trick), 0, winner))
+        self.tricks.append(Trick(leader, tuple(trick), winner))
         self.thirds_won[winner] += POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
         self.tricks_won[winner] += 1
         self.trick = []

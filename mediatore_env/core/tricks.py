@@ -7,9 +7,29 @@ Hands are bitsets.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
-from .cards import SUIT_MASKS, SUIT_OF
+from .cards import CARD_NAMES, SUIT_MASKS, SUIT_OF
+
+
+class Trick(NamedTuple):
+    """A finished trick of any game of the family: who led, the cards in playing order from
+    the leader, who won it, and the signal given with the lead (Mediatore's signals, whose
+    names are ``mediatore.rules.SIGNAL_NAMES``; 0, no signal, in the games without them)."""
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+    signal: int = 0
+
+    def card_of(self, seat: int) -> int:
+        """The card ``seat`` played to this trick."""
+        return self.cards[(seat - self.leader) % len(self.cards)]
+
+    def __repr__(self):
+        signal = f" signal={self.signal}" if self.signal else ""
+        return (f"Trick(leader={self.leader}, {' '.join(CARD_NAMES[c] for c in self.cards)}"
+                f"{signal}, winner={self.winner})")
 
 
 def trick_winner(leader: int, cards: Sequence[int], players: int = 4) -> int:

@@ -24,12 +24,12 @@ from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT
                           bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
 from ..core.game import CHANCE
 from ..core.moves import as_move_id, described_move
-from ..core.tricks import trick_winner
+from ..core.tricks import Trick, trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
                     HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
                     WIN_THIRDS, call_move, discard_move, give_move, move_text,
                     parse_move, play_move)
-from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SIGNAL_NAMES, SOLO, STATEMENTS,
+from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
                     statement_truths)
 from .view import SeatView
@@ -51,29 +51,6 @@ def deal_hands(pack: Sequence[int], dealer: int) -> tuple[list[int], int]:
     for seat, card in zip(DEAL_ORDER[dealer], pack):
         hands[seat] |= 1 << card
     return hands, to_mask(pack[4 * HAND_SIZE:])
-
-
-class Trick:
-    """A finished trick: who led, the cards in playing order, the lead's signal, who won."""
-
-    __slots__ = ("leader", "cards", "signal", "winner")
-
-    def __init__(self, leader: int, cards: tuple[int, ...], signal: int, winner: int):
-        self.leader, self.cards, self.signal, self.winner = leader, cards, signal, winner
-
-    def card_of(self, seat: int) -> int:
-        return self.cards[(seat - self.leader) % 4]
-
-    def __eq__(self, other):
-        return isinstance(other, Trick) and self.to_tuple() == other.to_tuple()
-
-    def to_tuple(self):
-        return (self.leader, self.cards, self.signal, self.winner)
-
-    def __repr__(self):
-        sig = f" {SIGNAL_NAMES[self.signal]}" if self.signal else ""
-        return (f"Trick(leader={self.leader}, {' '.join(CARD_NAMES[c] for c in self.cards)}"
-                f"{sig}, winner={self.winner})")
 
 
 def _denari_lead_moves(code: str, held: int) -> tuple[int, ...]:
@@ -416,7 +393,7 @@ class Deal:
             return
         leader = self.leader
         winner = trick_winner(leader, trick)
-        self.tricks.append(Trick(leader, tuple(trick), self.trick_signal, winner))
+        self.tricks.append(Trick(leader, tuple(trick), winner, self.trick_signal))
         self.thirds_won[winner] += POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
         self.tricks_won[winner] += 1
         self.trick = []

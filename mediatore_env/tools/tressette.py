@@ -99,7 +99,7 @@ def view_lines(view, names: Sequence[str], style: str = "english", title: str = 
             out.append("Draws: " + ", ".join(f"{names[s]} {CARD_NAMES[c]}" for s, c in seen))
     if view.tricks:
         out.append("Tricks of this hand (leader first, winner last):")
-        for i, (leader, cards, winner) in enumerate(view.tricks, 1):
+        for i, (leader, cards, winner, _) in enumerate(view.tricks, 1):
             out.append(f"  {i:>2}. " + " ".join(CARD_NAMES[c] for c in cards)
                        + f"  led by {names[leader]}, won by {names[winner]}")
     if view.trick:
@@ -154,7 +154,7 @@ class Narrator:
         if now[0] != hand:  # a new hand: nothing of it said yet
             tricks = cards = melds = draws = 0
         out = []
-        for leader, played, winner in v.tricks[tricks:]:
+        for leader, played, winner, _ in v.tricks[tricks:]:
             told = self._cards(leader, played, cards) + "  " if cards < len(played) else ""
             who = names[winner]
             out.append(f"  {told}-> {who} {'win' if who == YOU else 'wins'} the trick "

@@ -27,7 +27,7 @@ from typing import NamedTuple, Sequence
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
 from ..core.game import CHANCE
 from ..core.moves import as_move_id, described_move
-from ..core.tricks import playable, trick_winner
+from ..core.tricks import Trick, playable, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_text, parse_move
 from .rules import (BATCH, HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
@@ -75,14 +75,6 @@ def random_pack(rng) -> list[int]:
     if hasattr(rng, "permutation"):
         return rng.permutation(NUM_CARDS).tolist()
     return rng.sample(range(NUM_CARDS), NUM_CARDS)
-
-
-class Trick(NamedTuple):
-    """A finished trick: who led, the cards in playing order from the leader, who won."""
-
-    leader: int
-    cards: tuple[int, ...]
-    winner: int
 
 
 class Declared(NamedTuple):
