@@ -5,7 +5,7 @@ Importing JAX starts its thread pools in the test process, and several other tes
 (the tournament's --jobs, Ray, the tables' workers): a fork of a multithreaded process can
 deadlock, and JAX warns at every fork. Run after them, the JAX tests leave nothing to fork.
 
-The toy game of tests/toy_game is registered here, before any test module is collected, so
+The toy game of tests/toy_game (two forms) is registered here, before any test module is collected, so
 that every test parametrized over the registry's games (tests/test_universal.py,
 tests/test_registry.py) covers it as it would any registered game.
 """
@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from toy_game import ENTRY as TOY
+from toy_game import ENTRIES as TOY_GAMES
 
 from mediatore_env.registry import register
 
-register(TOY)
+for entry in TOY_GAMES:
+    register(entry)
 
 
 def runs_jax(name: str) -> bool:

@@ -13,8 +13,15 @@ from __future__ import annotations
 
 from mediatore_env.registry import GameEntry
 
-ENTRY = GameEntry(
-    "toy", "Toy trick game", unit="game", players=2,
-    engine="toy_game.game:ToyGame", rules="toy_game.rules:ToyRules", moves="toy_game.moves",
-    codec="toy_game.observation", text="toy_game.display", env="toy_game.toy_v0",
-    env_id="mediatore/toy-v0", agents="toy_game.agents:AGENTS", record_format="mediatore-env-record")
+_PARTS = dict(
+    unit="game", engine="toy_game.game:ToyGame", rules="toy_game.rules:ToyRules",
+    moves="toy_game.moves", codec="toy_game.observation", text="toy_game.display",
+    agents="toy_game.agents:AGENTS", record_format="mediatore-env-record")
+
+#: The two forms, as Tressette's are: two players, and three (a seat that watches two others).
+ENTRIES = (
+    GameEntry("toy", "Toy trick game", players=2, fixed={"players": 2}, env="toy_game.toy_v0",
+              env_id="mediatore/toy-v0", **_PARTS),
+    GameEntry("toy3", "Three-handed toy trick game", players=3, fixed={"players": 3},
+              env="toy_game.toy3_v0", env_id="mediatore/toy3-v0", **_PARTS),
+)

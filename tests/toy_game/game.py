@@ -2,11 +2,12 @@
 protocol in under 200 lines, to prove that the protocol is all the code above the engines
 needs.
 
-Two players; each hand the seat after the dealer gets cards 0, 2, 4 of the pack and the dealer
-cards 1, 3, 5 (six cards of the 40; the rest stay unseen), then three tricks of no trump,
-follow suit (:mod:`mediatore_env.core.tricks`), the seat after the dealer leading the first and
-each trick's winner the next. The deal passes to the other seat each hand. The result is the
-points difference, so it is zero-sum.
+Two or three players; each hand deals them three cards each, one at a time from the top of
+the pack starting with the seat after the dealer (the rest of the pack stays unseen), then
+three tricks of no trump, follow suit (:mod:`mediatore_env.core.tricks`), the seat after the
+dealer leading the first and each trick's winner the next. The deal passes to the next seat
+each hand. Each seat's result is its points less the others' average, times the number of
+players (two players: the points difference), so it is zero-sum.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from mediatore_env.core.tricks import playable, trick_winner
 from .moves import NUM_MOVES, move_text, parse_move
 from .rules import ToyRules
 
-PLAYERS = 2
 HAND_SIZE = 3
 LAST_TRICK = 3  # thirds for the last trick of a hand, as in the family
-FORMAT, GAME, VERSION = "mediatore-env-record", "toy", 1
+FORMAT, VERSION = "mediatore-env-record", 1
+NAMES = {2: "toy", 3: "toy3"}  # the registry's name of each form, a record's "game"
 
 
 class ToyGame:
@@ -35,29 +36,29 @@ class ToyGame:
               "trick", "leader", "tricks", "points")
 
     def __init__(self, rules: ToyRules | None = None, dealer: int = 0):
-        if type(dealer) is not int or not 0 <= dealer < PLAYERS:
-            raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1")
         self.rules = ToyRules() if rules is None else rules
+        if type(dealer) is not int or not 0 <= dealer < self.rules.players:
+            raise ValueError(f"bad dealer {dealer!r}; valid: 0 to {self.rules.players - 1}")
         self.dealer = self.hand_dealer = dealer
         self.to_move: int | None = CHANCE
         self.history: list[tuple[int, int]] = []
         self.packs: list[tuple[int, ...]] = []
-        self.hands = [0, 0]
+        self.hands = [0] * self.rules.players
         self.trick: list[int] = []
         self.leader: int | None = None
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # this hand's (leader, cards, winner)
-        self.points = [0, 0]
+        self.points = [0] * self.rules.players
 
-    players = property(lambda self: PLAYERS)
+    players = property(lambda self: self.rules.players)
     is_over = property(lambda self: self.to_move is None)
     needs_pack = property(lambda self: self.to_move == CHANCE)
 
     @property
-    def outcome(self) -> tuple[int, int] | None:
+    def outcome(self) -> tuple[int, ...] | None:
         if not self.is_over:
             return None
-        difference = self.points[0] - self.points[1]
-        return difference, -difference
+        total = sum(self.points)
+        return tuple(self.players * p - total for p in self.points)
 
     def legal_moves(self) -> list[int]:
         if self.to_move in (None, CHANCE):
@@ -74,10 +75,11 @@ class ToyGame:
                              + ("the game is over" if self.is_over else "a hand is in play"))
         pack = validate_pack(pack)
         self.packs.append(pack)
-        first = (self.hand_dealer + 1) % PLAYERS
-        self.hands = [0, 0]
-        for i, card in enumerate(pack[:PLAYERS * HAND_SIZE]):
-            self.hands[(first + i) % PLAYERS] |= 1 << card
+        n = self.players
+        first = (self.hand_dealer + 1) % n
+        self.hands = [0] * n
+        for i, card in enumerate(pack[:n * HAND_SIZE]):
+            self.hands[(first + i) % n] |= 1 << card
         self.tricks = []
         self.leader = self.to_move = first
 
@@ -94,10 +96,10 @@ class ToyGame:
         self.history.append((seat, move_id))
         self.hands[seat] &= ~(1 << move_id)
         self.trick.append(move_id)
-        if len(self.trick) < PLAYERS:
-            self.to_move = (seat + 1) % PLAYERS
+        if len(self.trick) < self.players:
+            self.to_move = (seat + 1) % self.players
             return
-        winner = trick_winner(self.leader, self.trick, PLAYERS)
+        winner = trick_winner(self.leader, self.trick, self.players)
         self.tricks.append((self.leader, tuple(self.trick), winner))
         last = len(self.tricks) == HAND_SIZE
         if self.rules.scoring == "tricks":
@@ -108,7 +110,7 @@ class ToyGame:
         self.leader = self.to_move = winner
         if last:
             self.leader = None
-            self.hand_dealer = (self.hand_dealer + 1) % PLAYERS
+            self.hand_dealer = (self.hand_dealer + 1) % self.players
             self.to_move = None if len(self.packs) == self.rules.hands else CHANCE
 
     def view(self, seat: int) -> "ToyView":
@@ -141,7 +143,8 @@ class ToyGame:
         return game
 
     def record(self, **meta) -> dict:
-        record = {"format": FORMAT, "game": GAME, "version": VERSION, **self.to_json(),
+        record = {"format": FORMAT, "game": NAMES[self.players], "version": VERSION,
+                  **self.to_json(),
                   "result": self._result()}
         if meta:
             record["meta"] = meta
@@ -152,9 +155,10 @@ class ToyGame:
 
     @classmethod
     def replay(cls, record: dict) -> "ToyGame":
-        header = {k: record.get(k) for k in ("format", "game", "version")}
-        if header != {"format": FORMAT, "game": GAME, "version": VERSION}:
-            raise ValueError(f"not a toy record (version {VERSION}): {header}")
+        header = (record.get("format"), record.get("game"), record.get("version"))
+        if header[0] != FORMAT or header[1] not in NAMES.values() or header[2] != VERSION:
+            raise ValueError(f"not a toy record: format, game and version are {header}; "
+                             f"valid: {FORMAT!r}, one of {sorted(NAMES.values())}, {VERSION}")
         game = cls.from_json(record)
         if record.get("result") != game._result():
             raise ValueError(f"result differs: record says {record.get('result')}, "
@@ -175,12 +179,12 @@ class ToyView:
     """What one seat knows, read live from the game: its own hand and everything played."""
 
     def __init__(self, game: ToyGame, seat: int):
-        if type(seat) is not int or not 0 <= seat < PLAYERS:
-            raise ValueError(f"bad seat {seat!r}; valid: 0, 1")
+        if type(seat) is not int or not 0 <= seat < game.players:
+            raise ValueError(f"bad seat {seat!r}; valid: 0 to {game.players - 1}")
         self._game, self.seat = game, seat
 
     rules = property(lambda self: self._game.rules)
-    players = property(lambda self: PLAYERS)
+    players = property(lambda self: self._game.players)
     dealer = property(lambda self: self._game.hand_dealer)
     to_move = property(lambda self: self._game.to_move)
     hand = property(lambda self: self._game.hands[self.seat])

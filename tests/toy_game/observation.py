@@ -1,19 +1,20 @@
 """The toy game's observation writer: ``observation(view) -> {"observation", "action_mask"}``
-from one seat's :class:`~.game.ToyView` alone, seat-relative (the observer is 0).
+from one seat's :class:`~.game.ToyView` alone, seat-relative (the observer is 0, the next to
+play after it 1, ...). With ``n`` players:
 
-=======  ======  ===========================================================================
-offset   length  block
-=======  ======  ===========================================================================
-0        4       the rules: one-hot ``hands`` (2, 1), then one-hot ``scoring``
-4        2       the dealer of the hand, relative
-6        2       the seat to move, relative (zeros at chance and at the end)
-8        40      the observer's hand
-48       40      the cards played this hand
-88       240     ``(slot * 2 + r) * 40 + card``: the card relative seat r played to each trick
-328      6       ``slot * 2 + r``: who led each trick
-334      2       each relative seat's points / (20 per hand)
-336      2       one-hot: the hand being played (1st, 2nd)
-=======  ======  ===========================================================================
+===========  ===============================================================================
+length       block
+===========  ===============================================================================
+6            the rules: one-hot ``players``, then ``hands``, then ``scoring``
+n            the dealer of the hand, relative
+n            the seat to move, relative (zeros at chance and at the end)
+40           the observer's hand
+40           the cards played this hand
+3 * n * 40   ``(slot * n + r) * 40 + card``: the card relative seat r played to each trick
+3 * n        ``slot * n + r``: who led each trick
+n            each relative seat's points / (20 per hand)
+2            one-hot: the hand being played (1st, 2nd)
+===========  ===============================================================================
 """
 
 from __future__ import annotations
@@ -22,43 +23,53 @@ import numpy as np
 
 from mediatore_env.core.cards import NUM_CARDS
 
-from .game import PLAYERS
+from .game import HAND_SIZE
 from .moves import NUM_MOVES
 from .rules import SWITCHES
 
-RULES, DEALER, TO_MOVE, HAND, PLAYED, TRICKS, LEADERS, POINTS, HAND_NUMBER = (
-    0, 4, 6, 8, 48, 88, 328, 334, 336)
-OBSERVATION_SIZE = 338
 POINTS_PER_HAND = 20
 
 
+def layout(n: int) -> dict[str, int]:
+    """The offset of each block with ``n`` players, and ``"size"``."""
+    sizes = {"rules": sum(map(len, SWITCHES.values())), "dealer": n, "to_move": n,
+             "hand": NUM_CARDS, "played": NUM_CARDS, "tricks": HAND_SIZE * n * NUM_CARDS,
+             "leaders": HAND_SIZE * n, "points": n, "hand_number": 2}
+    offsets, at = {}, 0
+    for block, size in sizes.items():
+        offsets[block], at = at, at + size
+    return {**offsets, "size": at}
+
+
 def write_observation(view) -> np.ndarray:
-    out = np.zeros(OBSERVATION_SIZE, np.float32)
-    me = view.seat
+    n, me, rules = view.players, view.seat, view.rules
+    at = layout(n)
+    out = np.zeros(at["size"], np.float32)
 
     def rel(seat: int) -> int:
-        return (seat - me) % PLAYERS
+        return (seat - me) % n
 
-    rules = view.rules
-    out[RULES + SWITCHES["hands"].index(rules.hands)] = 1
-    out[RULES + 2 + SWITCHES["scoring"].index(rules.scoring)] = 1
-    out[DEALER + rel(view.dealer)] = 1
+    base = at["rules"]
+    for switch, values in SWITCHES.items():
+        out[base + values.index(getattr(rules, switch))] = 1
+        base += len(values)
+    out[at["dealer"] + rel(view.dealer)] = 1
     if view.to_move is not None and view.to_move >= 0:
-        out[TO_MOVE + rel(view.to_move)] = 1
+        out[at["to_move"] + rel(view.to_move)] = 1
     for card in range(NUM_CARDS):
-        out[HAND + card] = view.hand >> card & 1
+        out[at["hand"] + card] = view.hand >> card & 1
     tricks = [(leader, cards) for leader, cards, _ in view.tricks]
     if view.trick:
         tricks.append((view.leader, view.trick))
     for slot, (leader, cards) in enumerate(tricks):
-        out[LEADERS + slot * PLAYERS + rel(leader)] = 1
+        out[at["leaders"] + slot * n + rel(leader)] = 1
         for k, card in enumerate(cards):
-            out[TRICKS + (slot * PLAYERS + rel(leader + k)) * NUM_CARDS + card] = 1
-            out[PLAYED + card] = 1
+            out[at["tricks"] + (slot * n + rel(leader + k)) * NUM_CARDS + card] = 1
+            out[at["played"] + card] = 1
     for seat, points in enumerate(view.points):
-        out[POINTS + rel(seat)] = points / (POINTS_PER_HAND * rules.hands)
+        out[at["points"] + rel(seat)] = points / (POINTS_PER_HAND * rules.hands)
     if view.hand_number:
-        out[HAND_NUMBER + view.hand_number - 1] = 1
+        out[at["hand_number"] + view.hand_number - 1] = 1
     return out
 
 

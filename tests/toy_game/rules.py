@@ -1,7 +1,6 @@
 """The toy game's rules: a frozen dataclass of switches, as every game of the family has.
 
-Two switches, so that the universal test runs the toy game under more than one rule set:
-
+- ``players``: 2 or 3 (each registry entry fixes it: ``toy`` and ``toy3``);
 - ``hands``: how many hands make a game (each hand has its own pack: a chance event);
 - ``scoring``: ``"thirds"`` counts the family's card points in thirds (an ace 3, the 3, 2 and
   court cards 1, plus 3 for the last trick of each hand); ``"tricks"`` counts one per trick.
@@ -12,11 +11,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 
 # Every switch and its valid values, the default first.
-SWITCHES = {"hands": (2, 1), "scoring": ("thirds", "tricks")}
+SWITCHES = {"players": (2, 3), "hands": (2, 1), "scoring": ("thirds", "tricks")}
 
 
 @dataclass(frozen=True)
 class ToyRules:
+    players: int = 2
     hands: int = 2
     scoring: str = "thirds"
 
