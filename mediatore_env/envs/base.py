@@ -267,18 +267,20 @@ class GameEnv(GameAEC):
             raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
                             f"{name}; valid: {', '.join(self.options)}, and the rules "
                             f"switches {', '.join(valid)}")
+        self.rules = entry.make_rules(**switches)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
                              + ", ".join(map(repr, self.metadata["render_modes"])))
         self.entry = entry
-        self.rules = entry.make_rules(**switches)
         self.render_mode = render_mode
-        self._moves = entry.load("moves")
-        self._codec = entry.load("codec")
+        # The writer and the moves' text as functions, not modules: copies pickle them.
+        self._write = entry.load("codec").observation
+        moves = entry.load("moves")
+        self._move_text = moves.move_text
         agents = tuple(f"player_{seat}" for seat in range(entry.players))
         self._agents = agents
         self._seats = {agent: seat for seat, agent in enumerate(agents)}
-        self._set_spaces(agents, self._observation_size(), self._moves.NUM_MOVES)
+        self._set_spaces(agents, self._observation_size(), moves.NUM_MOVES)
         self._rng = np.random.default_rng()  # made now, so that copies share its future
         self.game = None
         self._packs: list = []
@@ -288,7 +290,7 @@ class GameEnv(GameAEC):
         dealt from the ordered pack (a game's layout depends on its rules at most)."""
         game = self.entry.new_game(self.rules, 0)
         game.deal(range(40))
-        return len(self._codec.observation(game.view(0))["observation"])
+        return len(self._write(game.view(0))["observation"])
 
     # -- episode ------------------------------------------------------------------------------
 
@@ -339,7 +341,7 @@ class GameEnv(GameAEC):
 
     def _observation(self, seat: int) -> dict:
         """A hook: the observation of ``seat`` (the entry's writer on its view)."""
-        return self._codec.observation(self._views[seat])
+        return self._write(self._views[seat])
 
     def view(self, agent):
         """The view of ``agent``'s seat: what it knows (live: it follows the game)."""
@@ -349,7 +351,7 @@ class GameEnv(GameAEC):
 
     def _refusal(self, action, agent: str) -> str:
         return illegal_action_message(action, agent, None, self.game.legal_moves(),
-                                      self._moves.NUM_MOVES, self._moves.move_text)
+                                      self._num_actions, self._move_text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is

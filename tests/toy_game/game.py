@@ -46,7 +46,8 @@ class ToyGame:
         self.hands = [0] * self.rules.players
         self.trick: list[int] = []
         self.leader: int | None = None
-        self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # this hand's (leader, cards, winner)
+        # this hand's tricks: (leader, cards, winner)
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
         self.points = [0] * self.rules.players
 
     players = property(lambda self: self.rules.players)

@@ -1,5 +1,5 @@
-"""The three-handed toy game as a PettingZoo AEC environment: the package's generic environment over the
-toy game's registry entry, with no code of its own."""
+"""The three-handed toy game as a PettingZoo AEC environment: the package's generic
+environment over its registry entry, with no code of its own."""
 
 from __future__ import annotations
 
