@@ -21,7 +21,8 @@ At every step:
 At the end the outcome has one result per seat and sums to zero. Apart: the record replays to
 an equal game (``type(game).replay(game.record())``); a seat cannot tell apart two games that
 differ only in two cards it cannot see (the leak check below); and each game's environment
-observes as its writer does, the incremental encoders of the environments included.
+observes as its writer does, the incremental encoders of the environments included; and the
+generic environment made from the registry entry alone passes PettingZoo's API test.
 
 What is a game's own (its rules: scoring, signals, melds, chips) is tested in its own files
 (tests/test_simulation.py, test_tressette_simulation.py, test_club_simulation.py, ...).
@@ -38,15 +39,17 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test
 
 from mediatore_env.core.cards import CARD_NAMES, power_of
 from mediatore_env.core.game import CHANCE
+from mediatore_env.envs.base import make_env
 from mediatore_env.registry import GAMES, get
 
 NAMES = sorted(GAMES)
 #: How many moves of each registered game the default run plays (in whole games, at least
 #: four), and ``-m slow`` plays.
-MOVES, SLOW_MOVES = 3000, 40000
+MOVES, SLOW_MOVES = 2500, 40000
 
 
 # -- the rules and the players ----------------------------------------------------------------
@@ -381,3 +384,11 @@ def test_the_environment_observes_as_the_writer(name):
             else:
                 env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         assert abs(sum(totals.values())) < 1e-9
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on Dict spaces
+@pytest.mark.parametrize("name", NAMES)
+def test_the_generic_environment_serves_every_game(name):
+    """:class:`~mediatore_env.envs.base.GameEnv`, made from the registry entry alone, passes
+    PettingZoo's API test for every game: the interface is all an environment needs."""
+    api_test(make_env(name), num_cycles=200)
