@@ -4,11 +4,22 @@ The tests that run JAX (tests/test_jax_*.py, and test_selfplay.py's training) ru
 Importing JAX starts its thread pools in the test process, and several other tests fork it
 (the tournament's --jobs, Ray, the tables' workers): a fork of a multithreaded process can
 deadlock, and JAX warns at every fork. Run after them, the JAX tests leave nothing to fork.
+
+The toy game of tests/toy_game (two forms) is registered here, before any test module is collected, so
+that every test parametrized over the registry's games (tests/test_universal.py,
+tests/test_registry.py) covers it as it would any registered game.
 """
 
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+
+from toy_game import ENTRIES as TOY_GAMES
+
+from mediatore_env.registry import register
+
+for entry in TOY_GAMES:
+    register(entry)
 
 
 def runs_jax(name: str) -> bool:

@@ -1,5 +1,7 @@
-"""Random simulation of Tressette games of every form and switch, with the engine's invariants
-checked at every step (as OpenSpiel's universal random-simulation test does).
+"""Random simulation of Tressette games of every form and switch, with the rules' invariants
+checked at every step. What every game owes the interface (is_legal on every id, refusals,
+clones, the JSON round trip, records that replay, zero-sum outcomes, observations) is checked
+for every registered game by tests/test_universal.py; this file holds what is Tressette's own.
 
 At every step: the 40 cards are conserved (hands, cards played, the dead hand, the stock); the
 legal moves are the cards of the suit led when the player holds some, else all its cards (and
@@ -8,22 +10,18 @@ totals and the moment the game ended are recomputed here from the tricks and mel
 event (docs/rules.md 10.1: each trick, each meld, 31 ends the game at once); each complete hand
 of the four- and two-handed games scores 11 card points; the declarations go from the first
 trick's winner, then the others from the seat after the dealer; the two-handed draws go winner
-first, from the top of the stock; the outcome is the spec's and sums to zero; the record
-replays and the JSON text round-trips. Every tenth game also checks clones and ``is_legal`` on all 41 ids at every
-step, and the JSON text every 16 moves.
+first, from the top of the stock; the outcome is the spec's.
 
 The default run plays 250 games of each form (switches mixed); ``-m slow`` plays 4000 of each.
 """
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
-from mediatore_env.tressette import (CLAIM, FORMS, NUM_MOVES, TARGET, TressetteGame, melds_of,
-                                     random_pack)
+from mediatore_env.tressette import CLAIM, FORMS, TARGET, TressetteGame, melds_of, random_pack
 
 ALL = (1 << 40) - 1
 THIRDS_BY_POWER = (0, 0, 0, 0, 1, 1, 1, 3, 1, 1)  # docs/rules.md 1: 4-7 none, A 3, others 1
@@ -140,7 +138,6 @@ def check_log(game):
 
 def check_outcome(game, first_to_31, last_event_crossed):
     rules, out, totals = game.rules, game.outcome, game.totals
-    assert sum(out) == 0
     if rules.players == 4:
         assert out[0] == out[2] and out[1] == out[3] and sorted(out) == [-1, -1, 1, 1]
     elif rules.players == 2:
@@ -179,31 +176,17 @@ def run_games(form, count, seed):
     reasons = set()
     for g in range(count):
         rules = base.replace(**variants[g % len(variants)])
-        deep = g % 10 == 0
         game = TressetteGame(rules, dealer=rng.randrange(rules.players))
         while not game.is_over:
             if game.needs_pack:
                 game.deal(random_pack(rng))
                 continue
             check_step(game)
-            if deep:
-                legal = set(game.legal_moves())
-                assert {m for m in range(NUM_MOVES) if game.is_legal(m)} == legal
-                clone = game.clone()
-                assert clone == game
-                if len(game.history) % 16 == 0:
-                    assert TressetteGame.from_json(game.to_json()) == game
             game.apply(choose(rng, game))
-            if deep:
-                assert clone != game
         totals, first_to_31, crossed = replay_scores(game)
         assert totals == game.totals
         check_log(game)
         check_outcome(game, first_to_31, crossed)
-        record = json.loads(json.dumps(game.record()))
-        assert TressetteGame.replay(record) == game
-        if not deep and g % 3 == 0:
-            assert TressetteGame.from_json(game.to_json()) == game
         reasons.add(game.end_reason)
     return reasons
 

@@ -1,6 +1,7 @@
 """What every environment of the package shares: copies that go on with the game
-(:class:`CopyableEnv`), and for the PettingZoo ones the start of an episode, ``step`` and the
-end of an episode (:class:`GameAEC`).
+(:class:`CopyableEnv`), for the PettingZoo ones the start of an episode, ``step`` and the
+end of an episode (:class:`GameAEC`), and the environment of any registered game from its
+registry entry alone (:class:`GameEnv`, :func:`make_env`).
 
 Search agents (MCTS over the environment), Ray and population training copy environments in
 the middle of a game. An environment of this package copied with ``copy.deepcopy`` or through
@@ -22,6 +23,8 @@ its state without them and makes them again).
 from __future__ import annotations
 
 import copy
+import warnings
+from dataclasses import fields
 
 import gymnasium
 import numpy as np
@@ -29,9 +32,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..codec.actions import as_move, as_seat
+from ..codec.actions import as_move, as_seat, illegal_action_message
+from ..core.cards import validate_pack
+from ..core.game import CHANCE
+from ..registry import GameEntry, get
+from .wrappers import ProtectedEnv
 
-__all__ = ["CopyableEnv", "GameAEC", "dealer_option"]
+__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "make_env", "dealer_option", "packs_option"]
 
 
 def dealer_option(dealer, agents) -> int | None:
@@ -50,6 +57,24 @@ def dealer_option(dealer, agents) -> int | None:
         raise ValueError(f"bad dealer {dealer!r} in options; valid: "
                          + ", ".join(map(str, range(len(agents)))) + " or an agent name")
     return seat
+
+
+def packs_option(packs) -> list[tuple[int, ...]]:
+    """The ``packs`` option of an environment's ``reset``: None (none given) or a list of
+    packs, one per hand or deal, each 40 distinct cards (ids or texts such as ``'D3'``), as
+    tuples of ids. ``ValueError`` naming the bad pack otherwise."""
+    if packs is None:
+        return []
+    if isinstance(packs, str) or not hasattr(packs, "__len__"):
+        raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per hand, "
+                         "each 40 distinct cards (ids or texts such as 'D3')")
+    checked = []
+    for i, pack in enumerate(packs):
+        try:
+            checked.append(validate_pack(pack))
+        except ValueError as e:
+            raise ValueError(f"pack {i} in options: {e}") from None
+    return checked
 
 
 class CopyableEnv:
@@ -193,3 +218,210 @@ class GameAEC(CopyableEnv, AECEnv):
         return (f"{self.metadata['name']}: the episode is over (every agent is done and "
                 f"agents is empty), so {call} has no agent to report on; call reset() to start "
                 "another (observe(agent) still gives an agent's final observation)")
+
+
+class GameEnv(GameAEC):
+    """The PettingZoo AEC environment of any registered game, from its registry entry alone:
+    ``GameEnv("toy", low=True)`` or ``GameEnv(entry)``. An episode is one game of the entry's
+    engine (its ``unit``: a deal, a game, a session), seat ``i`` is agent ``player_i``.
+
+    - ``reset(seed=None, options=None)``: a seed fixes the first dealer and every pack; the
+      options ``{"packs": [pack, ...], "dealer": d}`` give the packs of the first hands
+      (later ones come from the generator) and the first dealer (a seat or an agent name).
+      The generator draws the dealer first, then each pack as the game asks for it
+      (``to_move == CHANCE``), as ``rng.permutation(40)``; a bad option raises
+      ``ValueError`` and changes nothing.
+    - ``observe(agent)``: the entry's writer, ``codec.observation(view)``, on that seat's
+      view (made at ``reset``; every engine's view is live: it follows the game).
+    - rewards: each seat's ``outcome`` when the game ends (0 before), and in ``infos`` too
+      (``{"outcome": ...}``).
+    - ``render()``: the text module's ``table_text(view, names=, title=)`` of the seat to
+      move (seat 0 at chance and at the end).
+    - ``record``: the game's record once it is over, else None.
+
+    A game's own environment subclasses it where it needs more (Tressette's hand rewards and
+    incremental encoders, :mod:`mediatore_env.tressette.env`) through the hooks
+    :meth:`_observation`, :meth:`_rewards` and :meth:`_infos`. Spaces: the entry's
+    ``moves.NUM_MOVES`` actions, and the length of the observation of a game dealt from the
+    ordered pack.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "game_v0",
+                "is_parallelizable": False, "render_fps": 1}
+    #: The constructor's keyword arguments besides the rules switches (for its messages).
+    options: tuple[str, ...] = ("render_mode",)
+    #: The rules switches users may set; None: every switch the entry does not fix.
+    switches: tuple[str, ...] | None = None
+
+    def __init__(self, game: str | GameEntry, render_mode: str | None = None, **switches):
+        super().__init__()
+        entry = game if isinstance(game, GameEntry) else get(game)
+        if type(self).metadata is GameEnv.metadata:
+            self.metadata = {**GameEnv.metadata, "name": f"{entry.name}_v0"}
+        name = self.metadata["name"]
+        valid = self.switches
+        if valid is None:
+            valid = tuple(f.name for f in fields(entry.load("rules")) if f.name not in entry.fixed)
+        unknown = sorted(set(switches) - set(valid))
+        if unknown:
+            raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
+                            f"{name}; valid: {', '.join(self.options)}, and the rules "
+                            f"switches {', '.join(valid)}")
+        self.rules = entry.make_rules(**switches)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
+                             + ", ".join(map(repr, self.metadata["render_modes"])))
+        self.entry = entry
+        self.render_mode = render_mode
+        # The writer and the moves' text as functions, not modules: copies pickle them.
+        self._write = entry.load("codec").observation
+        moves = entry.load("moves")
+        self._move_text = moves.move_text
+        agents = tuple(f"player_{seat}" for seat in range(entry.players))
+        self._agents = agents
+        self._seats = {agent: seat for seat, agent in enumerate(agents)}
+        self._set_spaces(agents, self._observation_size(), moves.NUM_MOVES)
+        self._rng = np.random.default_rng()  # made now, so that copies share its future
+        self.game = None
+        self._packs: list = []
+
+    def _observation_size(self) -> int:
+        """The length of the observation vector: that of seat 0 in a game of these rules
+        dealt from the ordered pack (a game's layout depends on its rules at most)."""
+        game = self.entry.new_game(self.rules, 0)
+        game.deal(range(40))
+        return len(self._write(game.view(0))["observation"])
+
+    # -- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        packs, dealer = self._read_options(options)  # first: bad options change nothing
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        if dealer is None:
+            dealer = int(self._rng.integers(len(self._agents)))
+        self._packs = packs
+        self._dealt = 0
+        self.game = self.entry.new_game(self.rules, dealer)
+        self._views = [self.game.view(seat) for seat in range(len(self._agents))]
+        self._new_game()
+        self._deal_while_chance()
+        self._start_episode(self._agents[self.game.to_move])
+
+    def _new_game(self) -> None:
+        """A hook: the game of a new episode is ``self.game``, not dealt yet."""
+
+    def _read_options(self, options):
+        name = self.metadata["name"]
+        if options is None:
+            return [], None
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict (keys 'packs', 'dealer'), got {options!r}")
+        unknown = sorted(set(options) - {"packs", "dealer"}, key=str)
+        if unknown:
+            warnings.warn(f"{name}.reset: ignoring unknown option(s) "
+                          f"{', '.join(map(repr, unknown))}; known: 'packs', 'dealer'",
+                          stacklevel=3)
+        return packs_option(options.get("packs")), dealer_option(options.get("dealer"),
+                                                                 self._agents)
+
+    def _deal_while_chance(self) -> None:
+        """Deal each pack the game asks for: the next of the options, else a shuffled one."""
+        game = self.game
+        while game.to_move == CHANCE:
+            given = self._dealt < len(self._packs)
+            game.deal(self._packs[self._dealt] if given
+                      else self._rng.permutation(40).tolist())
+            self._dealt += 1
+
+    # -- observations -------------------------------------------------------------------------
+
+    def observe(self, agent):
+        return self._observation(self._seats[agent])
+
+    def _observation(self, seat: int) -> dict:
+        """A hook: the observation of ``seat`` (the entry's writer on its view)."""
+        return self._write(self._views[seat])
+
+    def view(self, agent):
+        """The view of ``agent``'s seat: what it knows (live: it follows the game)."""
+        return self._views[self._seats[agent]]
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def _refusal(self, action, agent: str) -> str:
+        return illegal_action_message(action, agent, None, self.game.legal_moves(),
+                                      self._num_actions, self._move_text)
+
+    def play_if_legal(self, move: int) -> bool:
+        """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
+        legal; return whether it was. An illegal move changes nothing."""
+        game = self.game
+        if not game.is_legal(move):
+            return False
+        agent = self.agent_selection
+        mark = self._progress()
+        self._apply(move)
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._rewarded = False
+        for rewards in self._rewards(mark):
+            self._give(rewards)
+        if game.is_over:
+            for a, info in zip(self._agents, self._infos()):
+                self.infos[a] = info
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+        else:
+            self._deal_while_chance()
+            self.agent_selection = self._agents[game.to_move]
+        if self.render_mode == "human":
+            self.render()
+        return True
+
+    def _apply(self, move: int) -> None:
+        """Make ``move``, known to be legal."""
+        self.game.apply(move)
+
+    def _progress(self):
+        """A hook: what :meth:`_rewards` compares with after the move (here nothing)."""
+        return None
+
+    def _rewards(self, before) -> list:
+        """A hook: the rewards the move just made hands out, as a list of per-seat sequences
+        (each given in turn): here the outcome once the game is over."""
+        return [self.game.outcome] if self.game.is_over else []
+
+    def _infos(self) -> list[dict]:
+        """A hook: each seat's ``infos`` once the game is over."""
+        return [{"outcome": outcome} for outcome in self.game.outcome]
+
+    def _give(self, rewards) -> None:
+        for agent, reward in zip(self._agents, rewards):
+            self.rewards[agent] += float(reward)
+            self._cumulative_rewards[agent] += float(reward)
+        self._rewarded = True
+
+    # -- records, rendering -------------------------------------------------------------------
+
+    @property
+    def record(self) -> dict | None:
+        """The game's record once the game is over (None before)."""
+        game = self.game
+        return game.record() if game is not None and game.is_over else None
+
+    def _table_text(self) -> str:
+        """The table as text: what the seat to move sees (seat 0 at chance and at the end)."""
+        game = self.game
+        seat = game.to_move if game.to_move not in (None, CHANCE) else 0
+        return self.entry.load("text").table_text(self._views[seat], names=self._agents,
+                                                   title=self.metadata["name"])
+
+
+def make_env(game: str | GameEntry, illegal_reward: float = -1, **kwargs):
+    """:class:`GameEnv` of ``game`` with PettingZoo's protections in one layer
+    (:class:`~.wrappers.ProtectedEnv`): an illegal action ends the episode with
+    ``illegal_reward`` to the offender. ``make_env("toy", scoring="tricks")``."""
+    return ProtectedEnv(GameEnv(game, **kwargs), illegal_reward=illegal_reward)
