@@ -10,7 +10,7 @@ def table_text(view, names=None, title: str = "toy") -> str:
     lines = [f"{title}: hand {view.hand_number} of {view.rules.hands}, dealer "
              f"{names[view.dealer]}, points " + ", ".join(
                  f"{names[s]} {p}" for s, p in enumerate(view.points))]
-    for leader, cards, winner in view.tricks:
+    for leader, cards, winner, _ in view.tricks:
         lines.append(f"  {names[leader]} led {' '.join(CARD_NAMES[c] for c in cards)}: "
                      f"{names[winner]} won")
     if view.trick:

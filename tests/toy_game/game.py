@@ -17,7 +17,7 @@ import json
 from mediatore_env.core.cards import CARD_NAMES, POINTS, validate_pack
 from mediatore_env.core.game import CHANCE
 from mediatore_env.core.moves import as_move_id, described_move
-from mediatore_env.core.tricks import playable, trick_winner
+from mediatore_env.core.tricks import Trick, playable, trick_winner
 
 from .moves import NUM_MOVES, move_text, parse_move
 from .rules import ToyRules
@@ -46,8 +46,7 @@ class ToyGame:
         self.hands = [0] * self.rules.players
         self.trick: list[int] = []
         self.leader: int | None = None
-        # this hand's tricks: (leader, cards, winner)
-        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.tricks: list[Trick] = []  # this hand's
         self.points = [0] * self.rules.players
 
     players = property(lambda self: self.rules.players)
@@ -101,7 +100,7 @@ class ToyGame:
             self.to_move = (seat + 1) % self.players
             return
         winner = trick_winner(self.leader, self.trick, self.players)
-        self.tricks.append((self.leader, tuple(self.trick), winner))
+        self.tricks.append(Trick(self.leader, tuple(self.trick), winner))
         last = len(self.tricks) == HAND_SIZE
         if self.rules.scoring == "tricks":
             self.points[winner] += 1

@@ -58,7 +58,7 @@ def write_observation(view) -> np.ndarray:
         out[at["to_move"] + rel(view.to_move)] = 1
     for card in range(NUM_CARDS):
         out[at["hand"] + card] = view.hand >> card & 1
-    tricks = [(leader, cards) for leader, cards, _ in view.tricks]
+    tricks = [(t.leader, t.cards) for t in view.tricks]
     if view.trick:
         tricks.append((view.leader, view.trick))
     for slot, (leader, cards) in enumerate(tricks):
