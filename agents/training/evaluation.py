@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..selfplay import SelfPlayAgent
+from agents import SelfPlayAgent  # the package facade: wherever the agent lives
 from ..tournament import run_tournament
 
 
