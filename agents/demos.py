@@ -5,8 +5,8 @@
 values are multiples of 1/35 and 1/9, which float16 keeps within 2e-4), the legal moves
 (bit-packed), the move, the seat, the deal's number and the seat's payment at the end of the
 deal (units). :func:`load_demos` reads a folder of such files back.
-``examples/record_demos.py`` is the command line, ``examples/train_selfplay.py --demos`` the
-user (docs/training.md).
+``examples/record_demos.py`` is the command line, :func:`agents.training.imitation.imitate`
+(``examples/train_selfplay.py --demos``) the user (docs/training.md).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def record_deals(specs, rules, seed: int, first: int, count: int, path) -> None:
 
 
 def load_demos(folder) -> dict[str, np.ndarray]:
-    """The demonstrations of a folder written by this script, every shard concatenated:
+    """The demonstrations of a folder written by :func:`record_deals`, every shard concatenated:
     ``obs`` float16 ``[n, OBSERVATION_SIZE]``, ``mask`` bool ``[n, NUM_MOVES]``, ``move``,
     ``seat``, ``deal``, ``payoff``. Raises ``ValueError`` when the folder holds none."""
     paths = sorted(Path(folder).glob("demos-*[0-9].npz"))

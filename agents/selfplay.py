@@ -1,8 +1,9 @@
 """SelfPlayAgent: a network trained by self-play on the JAX engine, played with numpy alone.
 
-``examples/train_selfplay.py`` trains one network for all four seats (masked PPO on the
-batched JAX engine) and saves it as a ``.npz`` of plain numpy arrays; this agent reads that
-file and computes the same forward pass in numpy, so playing it needs neither JAX nor torch.
+:mod:`agents.training` (its command line: ``examples/train_selfplay.py``) trains one network
+for all four seats (masked PPO on the batched JAX engine) and saves it as a ``.npz`` of plain
+numpy arrays; this agent reads that file and computes the same forward pass in numpy, so
+playing it needs neither JAX nor torch.
 By name::
 
     mediatore-bench --agents selfplay pimc pimc pimc           # the shipped network
@@ -22,11 +23,13 @@ hidden layers ``h = relu(x @ W + b)``, then two heads on the last hidden layer: 
 logits (486, one per move id of :mod:`mediatore_env.mediatore.moves`) and the value (the
 seat's expected scaled payment). The file holds ``layer{i}/w``, ``layer{i}/b``, ``policy/w``,
 ``policy/b``, ``value/w``, ``value/b`` (float32, or float16 to halve the file: read as
-float32), ``format`` and ``meta`` (a JSON text: how it was trained and measured). A training checkpoint holds the same keys and more (optimiser
-state, opponent pool), which the agent ignores, so ``path=`` takes either.
+float32), ``format`` and ``meta`` (a JSON text: how it was trained and measured). A training
+checkpoint holds the same keys and more (optimiser state, opponent pool), which the agent
+ignores, so ``path=`` takes either.
 
-**Playing**: the logits of the legal moves only; the highest one (``deterministic=True``, the
-default) or a draw from their softmax with a generator seeded by :meth:`reset`.
+**Playing** (:class:`agents.network_agent.NetworkAgent`): the logits of the legal moves only;
+the highest one (``deterministic=True``, the default) or a draw from their softmax with a
+generator seeded by :meth:`reset`.
 
 **The shipped network** (``DEFAULT_PATH``, ``agents/data/selfplay.npz``) was trained on two
 CPU cores, not on an accelerator: it first imitated four PIMC agents (10,600 recorded deals),
@@ -37,7 +40,6 @@ float32). Its ``meta`` says how it was made, docs/training.md what it scores.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 from pathlib import Path
@@ -45,13 +47,13 @@ from pathlib import Path
 import numpy as np
 
 from mediatore_env.codec.layout import OBSERVATION_SIZE
-from mediatore_env.mediatore.observation import Encoder
 from mediatore_env.mediatore.moves import NUM_MOVES
 
-from .base import Agent
+from .network_agent import NetworkAgent, read_saved
 
 NETWORK_FORMAT = "mediatore-selfplay-mlp-v1"
 DEFAULT_PATH = Path(__file__).resolve().parent / "data" / "selfplay.npz"
+EXPECTED = "a .npz written by examples/train_selfplay.py, e.g. runs/selfplay/network.npz"
 
 
 def network_keys(hidden_layers: int) -> list[str]:
@@ -70,17 +72,10 @@ def hidden_count(arrays) -> int:
 
 def load_network(path) -> tuple[dict[str, np.ndarray], dict]:
     """``(params, meta)`` of a saved network or checkpoint: the network's float32 arrays by name
-    and the JSON ``meta``. Raises ``ValueError`` naming the file when it is missing, not an
-    npz, not of ``NETWORK_FORMAT`` or not shaped as a network of this game."""
+    and the JSON ``meta``. Raises ``ValueError`` in one line naming the file when it is missing,
+    not an npz, not of ``NETWORK_FORMAT`` or not shaped as a network of this game."""
     path = os.fspath(path)
-    if not os.path.isfile(path):
-        raise ValueError(f"SelfPlayAgent: no network at {path!r} (path= takes a .npz written by "
-                         "examples/train_selfplay.py, e.g. runs/selfplay/network.npz)")
-    try:
-        with np.load(path, allow_pickle=False) as f:
-            arrays = {k: f[k] for k in f.files}
-    except (OSError, ValueError) as e:
-        raise ValueError(f"SelfPlayAgent: {path!r} is not a readable .npz: {e}") from None
+    arrays = read_saved(path, "SelfPlayAgent", "network", EXPECTED, read_npz)
     fmt = str(arrays.get("format", ""))
     if fmt != NETWORK_FORMAT:
         raise ValueError(f"SelfPlayAgent: {path!r} is not a self-play network (format {fmt!r}, "
@@ -90,9 +85,15 @@ def load_network(path) -> tuple[dict[str, np.ndarray], dict]:
     if missing:
         raise ValueError(f"SelfPlayAgent: {path!r} lacks arrays {missing}")
     params = {k: arrays[k].astype(np.float32) for k in keys}
-    check_shapes(params, path)
+    check_shapes(params, f"SelfPlayAgent: {path!r}")
     meta = json.loads(str(arrays["meta"])) if "meta" in arrays else {}
     return params, meta
+
+
+def read_npz(path: str) -> dict[str, np.ndarray]:
+    """Every array of an ``.npz`` file, read without unpickling anything."""
+    with np.load(path, allow_pickle=False) as f:
+        return {k: f[k] for k in f.files}
 
 
 def check_shapes(params: dict[str, np.ndarray], where: str = "network") -> None:
@@ -112,8 +113,8 @@ def check_shapes(params: dict[str, np.ndarray], where: str = "network") -> None:
 
 def forward(params: dict[str, np.ndarray], obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(logits, value)`` of observations ``obs`` (``[..., 2132]``): logits ``[..., 486]`` for
-    every move, legal or not, and the value ``[...]``. The same arithmetic as the training
-    script's JAX forward pass."""
+    every move, legal or not, and the value ``[...]``. The same arithmetic as the training's
+    JAX forward pass (:func:`agents.training.network.forward`)."""
     h = np.asarray(obs, np.float32)
     for i in range(hidden_count(params)):
         h = np.maximum(h @ params[f"layer{i}/w"] + params[f"layer{i}/b"], 0.0)
@@ -122,7 +123,7 @@ def forward(params: dict[str, np.ndarray], obs: np.ndarray) -> tuple[np.ndarray,
     return logits, value
 
 
-class SelfPlayAgent(Agent):
+class SelfPlayAgent(NetworkAgent):
     """A self-play network playing one seat.
 
     ``path``: a ``.npz`` network or checkpoint of ``examples/train_selfplay.py`` (default: the
@@ -132,7 +133,6 @@ class SelfPlayAgent(Agent):
     """
 
     name = "selfplay"
-    wants_observation = False  # it encodes the view itself, incrementally
 
     def __init__(self, path: str | None = None, params: dict | None = None,
                  deterministic: bool = True, seed: int | None = None):
@@ -146,32 +146,7 @@ class SelfPlayAgent(Agent):
             params = {k: np.asarray(v, np.float32) for k, v in params.items()}
             check_shapes(params)
         self.params = params
-        self.deterministic = bool(deterministic)
-        self.encoder = Encoder()
-        self.rng = np.random.default_rng(seed)
+        super().__init__(deterministic, seed)
 
-    def __deepcopy__(self, memo):
-        # The tournament copies agents per slot: share the read-only arrays; a fresh encoder
-        # starts afresh on the next view; the generator is copied with its state.
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.encoder = Encoder()
-        other.rng = copy.deepcopy(self.rng, memo)
-        return other
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def logits(self, view) -> np.ndarray:
-        """The network's logits (486 floats) for ``view``'s seat, legal moves or not."""
-        return forward(self.params, self.encoder.encode(view))[0]
-
-    def act(self, observation, view) -> int:
-        legal = view.legal_moves()
-        if len(legal) == 1:
-            return legal[0]  # the encoder catches up at the next real decision
-        scores = self.logits(view)[legal]
-        if self.deterministic:
-            return legal[int(np.argmax(scores))]
-        p = np.exp(scores - scores.max())
-        return legal[int(self.rng.choice(len(legal), p=p / p.sum()))]
+    def policy_logits(self, observation: np.ndarray) -> np.ndarray:
+        return forward(self.params, observation)[0]

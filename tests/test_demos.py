@@ -1,17 +1,17 @@
 """Demonstrations (agents/demos.py, examples/record_demos.py) and imitation before self-play
-(examples/train_selfplay.py --demos)."""
+(agents/training/imitation.py; examples/train_selfplay.py --demos)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.base import play_deal
 from agents.demos import load_demos, record_deals
 from agents.tournament import deal_dealer, deal_pack, derive_seed
 from mediatore_env.mediatore.observation import Encoder
@@ -19,7 +19,7 @@ from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # train_script, toy_jax_game
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # toy_jax_game
 GREEDY = ["greedy"] * 4
 
 
@@ -86,52 +86,49 @@ def test_record_demos_command_skips_written_shards(tmp_path):
 
 jax = pytest.importorskip("jax")
 pytest.importorskip("optax")
-from train_script import load_script  # noqa: E402
+from agents.training import (Config, Plan, forward, imitate, init_network,  # noqa: E402
+                             self_play)
 
 
+def quiet(*args, **kwargs):
+    pass
 
 
 def test_imitation_learns_the_demonstrated_moves(demos_dir):
     """After imitating greedy on 57 deals, the network's most likely legal move is greedy's at
     about half the held-out decisions (3 deals held out), far more than before (a quarter)."""
-    ts = load_script()
-    cfg = ts.Config(hidden=(64,))
-    params = ts.init_network(jax.random.PRNGKey(0), cfg.hidden)
+    cfg = Config(hidden=(64,))
+    params = init_network(jax.random.PRNGKey(0), cfg.hidden)
     demos = load_demos(demos_dir)
-    _, before = ts.imitate(params, demos, cfg, 1, 64, 1e-12,
-                           jax.random.PRNGKey(1), say=lambda *a, **k: None)
-    trained, history = ts.imitate(params, demos, cfg, 8, 64, 3e-3, jax.random.PRNGKey(1),
-                                  say=lambda *a, **k: None)
+    _, before = imitate(params, demos, cfg, 1, 64, 1e-12, jax.random.PRNGKey(1), say=quiet)
+    trained, history = imitate(params, demos, cfg, 8, 64, 3e-3, jax.random.PRNGKey(1),
+                               say=quiet)
     assert [h["epoch"] for h in history] == list(range(1, 9))
     assert history[-1]["held_out_match"] > max(0.45, before[0]["held_out_match"] + 0.2), (
         before, history)
     with pytest.raises(ValueError, match="fewer than one minibatch"):
-        ts.imitate(params, demos, cfg, 1, 10**6, 1e-3, jax.random.PRNGKey(1))
+        imitate(params, demos, cfg, 1, 10**6, 1e-3, jax.random.PRNGKey(1))
 
 
-def test_self_play_starts_from_the_imitated_network(demos_dir, tmp_path, capsys):
-    """--demos: the run imitates first, and the imitated network fills the opponent pool (its
-    first slot keeps it for good); a folder without demonstrations is one line."""
+def test_self_play_starts_from_the_imitated_network(demos_dir, tmp_path):
+    """Plan.demos: the run imitates first, and the imitated network fills the opponent pool
+    (its first slot keeps it for good)."""
     from toy_jax_game import ToyGame
-    ts = load_script()
-    args = ["--envs", "16", "--rollout", "24", "--epochs", "1", "--minibatches", "2",
-            "--hidden", "64", "--steps", "384", "--eval-every", "384", "--eval-deals", "2",
-            "--pimc-deals", "0", "--final-deals", "0", "--final-pimc-deals", "0",
-            "--pool-every", "50", "--imitate-epochs", "8", "--imitate-batch", "64",
-            "--imitate-lr", "0.003"]
-    log = ts.main(args + ["--demos", str(demos_dir), "--out", str(tmp_path / "run")],
-                  env=ToyGame())
+    cfg = Config(envs=16, rollout=24, epochs=1, minibatches=2, hidden=(64,), pool_every=50)
+    plan = Plan(steps=384, eval_every=384, eval_deals=2, pimc_deals=0, final_deals=0,
+                final_pimc_deals=0, imitate_epochs=8, imitate_batch=64, imitate_lr=0.003,
+                demos=str(demos_dir), out=str(tmp_path / "run"))
+    log = self_play(cfg, plan, env=ToyGame(), say=quiet)
     assert len(log["imitation"]) == 8 and log["imitation_decisions"] > 1000
     with np.load(tmp_path / "run" / "checkpoint.npz") as f:
         pool = {k[5:]: f[k] for k in f.files if k.startswith("pool/")}
     assert all((v == v[:1]).all() for v in pool.values())  # every slot the imitated network
     demos = load_demos(demos_dir)
     first = {k: v[0] for k, v in pool.items()}
-    logits = np.asarray(ts.forward(first, demos["obs"].astype(np.float32))[0])
+    logits = np.asarray(forward(first, demos["obs"].astype(np.float32))[0])
     chosen = np.where(demos["mask"], logits, -np.inf).argmax(1)
     assert (chosen == demos["move"]).mean() > 0.5  # it plays as greedy does, mostly
-    with pytest.raises(SystemExit) as e:
-        ts.main(args + ["--demos", str(tmp_path / "none"), "--out", str(tmp_path / "r2")],
-                env=ToyGame())
-    err = capsys.readouterr().err
-    assert e.value.code == 2 and err.count("\n") == 1 and "--demos: no demonstrations" in err
+    with pytest.raises(ValueError, match="fewer than one minibatch") as e:
+        self_play(cfg, replace(plan, imitate_batch=10**6, out=str(tmp_path / "r2")),
+                  env=ToyGame(), say=quiet)
+    assert e.value.setting == "demos" and not (tmp_path / "r2").exists()

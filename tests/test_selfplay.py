@@ -1,5 +1,5 @@
-"""Self-play training (examples/train_selfplay.py) and the numpy agent that plays its networks
-(agents/selfplay.py).
+"""Self-play training (agents/training, its command line examples/train_selfplay.py) and the
+numpy agent that plays its networks (agents/selfplay.py, on agents/network_agent.py).
 
 The agent's tests need numpy only. The training tests need JAX and optax (the ``train-jax``
 extra) and run the real loop for a few updates: on a toy game with the engine's interface
@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -119,14 +120,22 @@ def test_agent_plays_in_the_pettingzoo_env_and_as_an_opponent(tmp_path):
 
 @pytest.mark.parametrize("change, message", [
     ("missing", "no network at"),
+    ("text", r"is not a readable network \(path= takes a .npz written by "),
+    ("cut", r"is not a readable network \(path= takes a .npz written by "),
     ("format", "not a self-play network"),
     ("shape", "layer0 has shapes"),
     ("head", "policy head has shapes"),
 ])
 def test_agent_refuses_bad_files(tmp_path, change, message):
+    """One line naming the file and what path= takes (numpy's words about unpickling or zip
+    files are not the user's)."""
     params = random_params()
     path = tmp_path / "net.npz"
-    if change == "format":
+    if change == "text":
+        path.write_text("a text file\n")
+    elif change == "cut":
+        path.write_bytes(save_network(path, params).read_bytes()[:3000])
+    elif change == "format":
         save_network(path, params, fmt="something-else")
     elif change == "shape":
         params["layer0/w"] = params["layer0/w"][:100]
@@ -134,8 +143,21 @@ def test_agent_refuses_bad_files(tmp_path, change, message):
     elif change == "head":
         params["policy/w"] = params["policy/w"][:, :400]
         save_network(path, params)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as e:
         SelfPlayAgent(str(path))
+    assert "\n" not in str(e.value) and repr(str(path)) in str(e.value)
+    assert "pickle" not in str(e.value)
+
+
+def test_bench_names_a_bad_network_file_in_one_line(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("not a network\n")
+    out = subprocess.run([sys.executable, "-m", "mediatore_env.tools.bench", "--agents",
+                          f"selfplay:path={path}", "greedy", "greedy", "greedy", "--deals", "1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert f"{str(path)!r} is not a readable network" in out.stderr
 
 
 def test_a_float16_file_plays_its_weights_in_float32(tmp_path):
@@ -169,12 +191,16 @@ def test_bench_plays_the_shipped_agent_by_name():
 
 jax = pytest.importorskip("jax")
 pytest.importorskip("optax")
-from train_script import load_script  # noqa: E402
+import agents.training as training  # noqa: E402
+from agents.training import Config, Plan, SettingError, make_train, self_play  # noqa: E402
+
+TOY = Config(envs=16, rollout=24, epochs=2, minibatches=2, hidden=(32,), lr=0.003, pool_every=2,
+             pool_size=3, explore=0.0)
+TOY_PLAN = Plan(eval_every=3840, eval_deals=2, pimc_deals=0, final_deals=2, final_pimc_deals=0)
 
 
-
-
-ts = load_script()
+def quiet(*args, **kwargs):
+    pass
 
 
 def test_seat_advantages_by_hand():
@@ -189,15 +215,16 @@ def test_seat_advantages_by_hand():
     reward[5, 0] = [9, 9, 9, 9]  # would only reach a seat of the second deal after step 5
     done = np.array([0, 0, 0, 0, 1, 0], bool)[:, None]
     value = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], np.float32)[:, None]
-    traj = ts.Transition(obs=jnp.zeros((6, 1, 1)), mask=jnp.zeros((6, 1, 1), bool),
-                         action=jnp.zeros((6, 1), jnp.int32), logp=jnp.zeros((6, 1)),
-                         value=jnp.asarray(value), seat=jnp.asarray(seats, jnp.int32)[:, None],
-                         mine=jnp.ones((6, 1), bool), reward=jnp.asarray(reward),
-                         done=jnp.asarray(done))
+    traj = training.Transition(obs=jnp.zeros((6, 1, 1)), mask=jnp.zeros((6, 1, 1), bool),
+                               action=jnp.zeros((6, 1), jnp.int32), logp=jnp.zeros((6, 1)),
+                               value=jnp.asarray(value),
+                               seat=jnp.asarray(seats, jnp.int32)[:, None],
+                               mine=jnp.ones((6, 1), bool), reward=jnp.asarray(reward),
+                               done=jnp.asarray(done))
     last = jnp.asarray([[0.0, 0.0, 0.0, 0.7]])
-    mc = np.asarray(ts.seat_advantages(traj, last, 1.0))[:, 0]
+    mc = np.asarray(training.seat_advantages(traj, last, 1.0))[:, 0]
     np.testing.assert_allclose(mc, [3.9, -2.2, -1.3, 3.6, -2.5, 9 + 0.7 - 0.6], atol=1e-6)
-    td = np.asarray(ts.seat_advantages(traj, last, 0.0))[:, 0]
+    td = np.asarray(training.seat_advantages(traj, last, 0.0))[:, 0]
     np.testing.assert_allclose(td, [0.3, 0.3, -1.3, 3.6, -2.5, 9.1], atol=1e-6)
 
 
@@ -210,17 +237,22 @@ def test_scripted_auction_passes_when_no_bid_is_left():
     mask[:, PASS] = True
     mask[1, PASS + 1:CALL_BASE] = True  # every bid still open
     for rate in (0.0, 0.3, 1.0):
-        logits = ts.masked_logits(ts.random_bids(jnp.asarray(mask), rate), jnp.asarray(mask))
+        logits = training.masked_logits(training.random_bids(jnp.asarray(mask), rate),
+                                        jnp.asarray(mask))
         p = np.asarray(jax.nn.softmax(logits))
         np.testing.assert_allclose(p[0, PASS], 1.0, atol=1e-6)
         np.testing.assert_allclose(p[1, PASS], 1 - rate, atol=1e-6)
         np.testing.assert_allclose(p[1, PASS + 1:CALL_BASE], rate / (CALL_BASE - 1), atol=1e-6)
 
 
-TOY_ARGS = ["--envs", "16", "--rollout", "24", "--epochs", "2", "--minibatches", "2",
-            "--hidden", "32", "--lr", "0.003", "--pool-every", "2", "--pool-size", "3",
-            "--eval-every", "3840", "--eval-deals", "2", "--pimc-deals", "0",
-            "--final-deals", "2", "--final-pimc-deals", "0", "--explore", "0"]
+def test_one_reward_scale_in_one_place():
+    """The reward of a payment is reward_scale / the rules' largest payment: 3/60 by default in
+    the standard rules, whichever way the settings are made."""
+    from mediatore_env.mediatore.rules import PRESETS, max_payment
+    assert Config().reward_per_unit == 3.0 / max_payment(PRESETS["standard"]) == 3.0 / 60
+    assert Config(reward_scale=6.0).reward_per_unit == 0.1
+    with pytest.raises(ValueError, match="must divide into --minibatches"):
+        make_train(Config(envs=3, rollout=3, minibatches=2))
 
 
 @pytest.fixture(scope="module")
@@ -229,28 +261,40 @@ def toy():
     return ToyGame()
 
 
-def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy):
-    """Self-play on the toy game: every seat learns its own good moves (2s, 2s+1), which it
-    can only do if each decision is credited with its own seat's payment; a checkpoint resumes
-    where it stopped, and the network plays Mediatore's legal moves in the evaluations."""
-    out = tmp_path / "run"
-    log = ts.main(TOY_ARGS + ["--steps", "11520", "--out", str(out)], env=toy)  # 30 updates
-    assert [e["step"] for e in log["evaluations"]] == [0, 3840, 7680, 11520]
-    assert log["final"]["vs_greedy"]["deals"] == 2
-    params, meta = load_network(out / "checkpoint.npz")
-    assert meta["updates"] == 30
+@pytest.fixture(scope="module")
+def toy_train(toy):
+    """The jitted training of TOY, shared: a second run of it compiles nothing."""
+    return make_train(TOY, toy)
+
+
+def good_move_share(params) -> np.ndarray:
+    """Per seat, the probability the network gives its seat's good toy moves (2s, 2s + 1) in
+    the first round (0.25 for a uniform policy over the 8 legal moves)."""
     obs = np.zeros((4, 2132), np.float32)
     obs[np.arange(4), np.arange(4)] = 1.0
     obs[:, 4] = 1.0  # the first round
     logits = forward(params, obs)[0][:, :8]
     p = np.exp(logits - logits.max(1, keepdims=True))
     p /= p.sum(1, keepdims=True)
-    good = p[np.arange(4), 2 * np.arange(4)] + p[np.arange(4), 2 * np.arange(4) + 1]
-    assert good.min() > 0.6, good  # 0.25 for a random player
+    return p[np.arange(4), 2 * np.arange(4)] + p[np.arange(4), 2 * np.arange(4) + 1]
+
+
+def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy_train):
+    """Self-play on the toy game: every seat learns its own good moves (2s, 2s+1), which it
+    can only do if each decision is credited with its own seat's payment; a checkpoint resumes
+    where it stopped, and the network plays Mediatore's legal moves in the evaluations."""
+    out = tmp_path / "run"
+    plan = replace(TOY_PLAN, steps=11520, out=str(out))  # 30 updates
+    log = self_play(TOY, plan, train=toy_train, say=quiet)
+    assert [e["step"] for e in log["evaluations"]] == [0, 3840, 7680, 11520]
+    assert log["final"]["vs_greedy"]["deals"] == 2
+    params, meta = load_network(out / "checkpoint.npz")
+    assert meta["updates"] == 30
+    assert good_move_share(params).min() > 0.6  # 0.25 for a random player
     assert_best_kept(out, log)
 
-    log2 = ts.main(TOY_ARGS + ["--steps", "15360", "--out", str(out),
-                               "--resume", str(out / "checkpoint.npz")], env=toy)
+    log2 = self_play(TOY, replace(plan, steps=15360, resume=str(out / "checkpoint.npz")),
+                     train=toy_train, say=quiet)
     assert [e["step"] for e in log2["evaluations"]] == [0, 3840, 7680, 11520, 15360]
     params2, meta2 = load_network(out / "network.npz")
     assert meta2["updates"] == 40 and meta2["train_seconds"] > meta["train_seconds"]
@@ -258,24 +302,38 @@ def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy):
     assert (out / "learning_curve.png").stat().st_size > 1000
     saved = json.loads((out / "evaluations.json").read_text())
     assert len(saved["throughput"]) == 4 and saved["final"]["step"] == 15360
+    assert saved["config"]["reward_scale_per_unit"] == TOY.reward_per_unit
     assert_best_kept(out, log2)
 
 
+def test_a_run_is_the_jitted_train_cut_at_evaluations(tmp_path, toy_train):
+    """PureJaxRL's shape: ``train(key, updates)`` is the whole training in one call, and a run
+    of the driver with the same seed, evaluating between its chunks, trains the same network."""
+    runner, metrics = toy_train(jax.random.PRNGKey(4), 10)
+    assert int(runner.updates) == 10 and set(metrics) >= {"entropy", "value_loss", "deals"}
+    self_play(TOY, replace(TOY_PLAN, steps=3840, seed=4, final_deals=0, out=str(tmp_path)),
+              train=toy_train, say=quiet)
+    params, meta = load_network(tmp_path / "network.npz")
+    assert meta["updates"] == 10
+    for k, v in params.items():
+        np.testing.assert_array_equal(v, np.asarray(runner.params[k], np.float32))
+    again, _ = toy_train(jax.random.PRNGKey(4), 10)
+    other, _ = toy_train(jax.random.PRNGKey(5), 10)
+    assert all(np.array_equal(again.params[k], runner.params[k]) for k in params)
+    assert not np.array_equal(other.params["policy/w"], runner.params["policy/w"])
+    with pytest.raises(ValueError, match="train was made for"):  # not for other settings
+        self_play(TOY._replace(lr=0.1), TOY_PLAN, train=toy_train, say=quiet)
+
+
 def test_the_anchor_holds_the_policy_near_the_pools_first_network(tmp_path, toy):
-    """The same run as above with a heavy --anchor-coef: the policy stays near the initial
+    """The same run as above with a heavy anchor_coef: the policy stays near the initial
     network (uniform over the 8 legal moves, so 2 good ones weigh a quarter) instead of
     learning its good moves, and the logged KL from it stays small."""
-    log = ts.main(TOY_ARGS + ["--steps", "11520", "--anchor-coef", "30", "--final-deals", "0",
-                              "--out", str(tmp_path)], env=toy)
+    log = self_play(TOY._replace(anchor_coef=30.0),
+                    replace(TOY_PLAN, steps=11520, final_deals=0, out=str(tmp_path)),
+                    env=toy, say=quiet)
     params, _ = load_network(tmp_path / "network.npz")
-    obs = np.zeros((4, 2132), np.float32)
-    obs[np.arange(4), np.arange(4)] = 1.0
-    obs[:, 4] = 1.0
-    logits = forward(params, obs)[0][:, :8]
-    p = np.exp(logits - logits.max(1, keepdims=True))
-    p /= p.sum(1, keepdims=True)
-    good = p[np.arange(4), 2 * np.arange(4)] + p[np.arange(4), 2 * np.arange(4) + 1]
-    assert good.max() < 0.4, good
+    assert good_move_share(params).max() < 0.4
     assert all(0 < t["anchor_kl"] < 0.05 for t in log["throughput"])
 
 
@@ -287,22 +345,46 @@ def assert_best_kept(out: Path, log: dict) -> None:
     assert meta["last_evaluation"]["vs_greedy"] == best["vs_greedy"]
 
 
-def test_checkpoint_round_trip(tmp_path, toy):
-    cfg = ts.config_of(ts.parse_args(TOY_ARGS))  # the settings of the run above: no compiling
-    init, _ = ts.make_train(toy, cfg)
-    runner = init(jax.random.PRNGKey(1))
+def test_checkpoint_round_trip(tmp_path, toy_train):
+    runner = toy_train.init(jax.random.PRNGKey(1))
     runner = runner._replace(updates=jax.numpy.int32(17), snapshots=jax.numpy.int32(3))
-    ts.save_checkpoint(tmp_path / "c.npz", runner, {"note": "x"})
-    loaded, meta = ts.load_checkpoint(tmp_path / "c.npz", init(jax.random.PRNGKey(2)))
+    training.save_checkpoint(tmp_path / "c.npz", runner, {"note": "x"})
+    loaded, meta = training.load_checkpoint(tmp_path / "c.npz",
+                                            toy_train.init(jax.random.PRNGKey(2)))
     assert meta == {"note": "x"} and int(loaded.updates) == 17 and int(loaded.snapshots) == 3
     for a, b in zip(jax.tree_util.tree_leaves((runner.params, runner.opt_state, runner.pool,
                                                runner.key)),
                     jax.tree_util.tree_leaves((loaded.params, loaded.opt_state, loaded.pool,
                                                loaded.key))):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
-    other = runner._replace(params=ts.init_network(jax.random.PRNGKey(0), (9,)))
+    other = runner._replace(params=training.init_network(jax.random.PRNGKey(0), (9,)))
     with pytest.raises(ValueError, match="give the same --hidden"):
-        ts.load_checkpoint(tmp_path / "c.npz", other)
+        training.load_checkpoint(tmp_path / "c.npz", other)
+
+
+def test_resume_from_a_bad_file_names_the_setting(tmp_path, toy_train):
+    bad = tmp_path / "checkpoint.npz"
+    bad.write_text("not an npz")
+    with pytest.raises(SettingError, match="not a readable") as e:
+        self_play(TOY, replace(TOY_PLAN, out=str(tmp_path / "run"), resume=str(bad)),
+                  train=toy_train, say=quiet)
+    assert e.value.setting == "resume" and "pickle" not in str(e.value)
+
+
+def test_resume_under_other_rules_is_refused(tmp_path, toy, toy_train):
+    out = tmp_path / "run"
+    plan = replace(TOY_PLAN, steps=3840, final_deals=0, out=str(out))  # compiled already
+    self_play(TOY, plan, train=toy_train, say=quiet)
+    with pytest.raises(SettingError, match="trained under --rules standard, not no_signals"):
+        self_play(TOY._replace(rules="no_signals"),
+                  replace(plan, steps=7680, resume=str(out / "checkpoint.npz")), env=toy,
+                  say=quiet)
+
+
+def train_selfplay(*args, timeout=120):
+    return subprocess.run([sys.executable, str(ROOT / "examples" / "train_selfplay.py"), *args],
+                          capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 @pytest.mark.parametrize("args, words", [
@@ -310,33 +392,16 @@ def test_checkpoint_round_trip(tmp_path, toy):
     (["--envs", "3", "--rollout", "3", "--minibatches", "2"], "must divide into --minibatches"),
     (["--bid-rate", "1.5"], "--bid-rate: must be between 0 and 1, not 1.5"),
     (["--lr", "0"], "--lr: must be more than 0, not 0"),
+    (["--demos", "{tmp}"], "train_selfplay.py: error: --demos: no demonstrations in"),
+    (["--resume", "{tmp}/checkpoint.npz", "--envs", "4"],
+     "train_selfplay.py: error: --resume: {tmp}/checkpoint.npz: not a readable .npz"),
 ])
-def test_bad_arguments_are_one_line(args, words, capsys):
-    with pytest.raises(SystemExit) as e:
-        ts.parse_args(args)
-    err = capsys.readouterr().err
-    assert e.value.code == 2 and err.count("\n") == 1 and words in err, err
-
-
-def test_resume_from_a_bad_file_is_one_line(tmp_path, toy, capsys):
-    bad = tmp_path / "checkpoint.npz"
-    bad.write_text("not an npz")
-    with pytest.raises(SystemExit) as e:
-        ts.main(TOY_ARGS + ["--out", str(tmp_path / "run"), "--resume", str(bad)], env=toy)
-    err = capsys.readouterr().err
-    assert e.value.code == 2 and err.count("\n") == 1
-    assert err.startswith("train_selfplay.py: error: --resume: ") and "not a readable" in err
-
-
-def test_resume_under_other_rules_is_one_line(tmp_path, toy, capsys):
-    out = tmp_path / "run"
-    ts.main(TOY_ARGS + ["--steps", "384", "--out", str(out)], env=toy)
-    with pytest.raises(SystemExit) as e:
-        ts.main(TOY_ARGS + ["--steps", "768", "--out", str(out), "--rules", "no_signals",
-                            "--resume", str(out / "checkpoint.npz")], env=toy)
-    err = capsys.readouterr().err
-    assert e.value.code == 2 and err.count("\n") == 1
-    assert "trained under --rules standard, not no_signals" in err
+def test_bad_arguments_are_one_line(tmp_path, args, words):
+    (tmp_path / "checkpoint.npz").write_text("not an npz")
+    out = train_selfplay(*(a.format(tmp=tmp_path) for a in args), "--out", str(tmp_path / "run"))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert words.format(tmp=tmp_path) in out.stderr and not out.stdout, out.stderr
+    assert not (tmp_path / "run").exists()  # refused before anything was written
 
 
 def test_numpy_agent_matches_the_jax_network():
@@ -345,14 +410,14 @@ def test_numpy_agent_matches_the_jax_network():
     jparams = {k: jax.numpy.asarray(v) for k, v in params.items()}
     cases = decisions(4, 6)
     obs = np.stack([o for o, _ in cases])
-    jl, jv = (np.asarray(x) for x in ts.forward(jparams, jax.numpy.asarray(obs)))
+    jl, jv = (np.asarray(x) for x in training.forward(jparams, jax.numpy.asarray(obs)))
     nl, nv = forward(params, obs)
     np.testing.assert_allclose(nl, jl, rtol=1e-4, atol=1e-3)
     np.testing.assert_allclose(nv, jv, rtol=1e-4, atol=1e-3)
     mask = np.zeros((len(cases), 486), bool)
     for i, (_, legal) in enumerate(cases):
         mask[i, legal] = True
-    jax_moves = np.asarray(ts.masked_logits(jax.numpy.asarray(jl), mask).argmax(1))
+    jax_moves = np.asarray(training.masked_logits(jax.numpy.asarray(jl), mask).argmax(1))
     numpy_moves = [legal[int(np.argmax(nl[i][legal]))] for i, (_, legal) in enumerate(cases)]
     assert list(jax_moves) == numpy_moves
     assert all(m in legal for m, (_, legal) in zip(numpy_moves, cases))
@@ -360,14 +425,12 @@ def test_numpy_agent_matches_the_jax_network():
 
 @pytest.mark.slow  # compiling the engine into the training loop takes about a minute here
 def test_training_on_the_jax_engine(tmp_path):
-    """A few updates of self-play on Mediatore itself: deals finish, payments flow, the
-    checkpoint is a network the numpy agent plays."""
-    jaxgame = pytest.importorskip("mediatore_env.jaxgame")
-    env = jaxgame.MediatoreJax()
-    log = ts.main(["--envs", "8", "--rollout", "64", "--epochs", "1", "--minibatches", "2",
-                   "--hidden", "32", "--steps", "1024", "--eval-every", "1024",
-                   "--eval-deals", "2", "--pimc-deals", "0", "--final-deals", "0",
-                   "--final-pimc-deals", "0", "--out", str(tmp_path)], env=env)
+    """A few updates of self-play on Mediatore itself (the default engine): deals finish,
+    payments flow, the checkpoint is a network the numpy agent plays."""
+    pytest.importorskip("mediatore_env.jaxgame")
+    log = self_play(Config(envs=8, rollout=64, epochs=1, minibatches=2, hidden=(32,)),
+                    Plan(steps=1024, eval_every=1024, eval_deals=2, pimc_deals=0,
+                         final_deals=0, final_pimc_deals=0, out=str(tmp_path)), say=quiet)
     assert sum(t["deals"] for t in log["throughput"]) > 0
     assert log["throughput"][-1]["stake"] > 0
     agent = SelfPlayAgent(str(tmp_path / "network.npz"))

@@ -1,0 +1,89 @@
+"""Imitation: a start for self-play, from the decisions of agents at play.
+
+``examples/record_demos.py`` records the demonstrations (:mod:`agents.demos`); :func:`imitate`
+trains a network to play the recorded moves and to value each decision at the payment that
+followed; :func:`start_from` makes that network the start of self-play and the pool's first,
+lasting member (the opponent that bids as imitated, and the anchor of ``anchor_coef``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from .network import forward, masked_logits
+from .ppo import Config, Runner
+
+
+def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr: float, key,
+            say=print) -> tuple[dict, list[dict]]:
+    """``params`` trained to play the demonstrated moves (cross-entropy over the legal moves)
+    and to value each decision at the payment its seat got at the end of the deal (scaled as
+    the self-play reward, weighted ``cfg.vf_coef``), ``epochs`` passes of minibatches of
+    ``batch`` decisions, Adam at ``lr``. The last twentieth of the deals is held out; returns
+    the trained params and, per epoch, the held-out share of moves the network's most likely
+    legal move matches and its value error."""
+    optimiser = optax.adam(lr)
+    deal = demos["deal"]
+    held = (deal >= np.quantile(deal, 0.95) if deal.max() > deal.min()
+            else np.zeros_like(deal, bool))
+    train_rows, held_rows = np.flatnonzero(~held), np.flatnonzero(held)
+    if len(train_rows) < batch:
+        raise ValueError(f"{len(train_rows)} demonstrated decisions to train on, fewer than one "
+                         f"minibatch of {batch}")
+
+    def losses(params, obs, mask, move, target):
+        logits, value = forward(params, obs)
+        logp = jax.nn.log_softmax(masked_logits(logits, mask))
+        nll = -jnp.take_along_axis(logp, move[:, None], axis=1)[:, 0]
+        return nll.mean() + cfg.vf_coef * jnp.mean((value - target) ** 2)
+
+    @jax.jit
+    def train_step(params, opt_state, obs, mask, move, target):
+        grads = jax.grad(losses)(params, obs.astype(jnp.float32), mask, move, target)
+        updates, opt_state = optimiser.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state
+
+    @jax.jit
+    def scores(params, obs, mask, move, target):
+        logits, value = forward(params, obs.astype(jnp.float32))
+        hit = jnp.argmax(masked_logits(logits, mask), axis=1) == move
+        return hit.sum(), jnp.sum((value - target) ** 2)
+
+    def rows(idx):
+        return (demos["obs"][idx], demos["mask"][idx], demos["move"][idx].astype(np.int32),
+                demos["payoff"][idx] * np.float32(cfg.reward_per_unit))
+
+    opt_state, history = optimiser.init(params), []
+    rng = np.random.default_rng(np.asarray(jax.random.key_data(key)).ravel().tolist())
+    for epoch in range(epochs):
+        t = time.perf_counter()
+        order = rng.permutation(train_rows)
+        for start in range(0, len(order) - batch + 1, batch):
+            params, opt_state = train_step(params, opt_state,
+                                           *rows(np.sort(order[start:start + batch])))
+        hits = sq = 0.0
+        for start in range(0, len(held_rows), 4096):
+            h, e = scores(params, *rows(held_rows[start:start + 4096]))
+            hits, sq = hits + float(h), sq + float(e)
+        n = max(len(held_rows), 1)
+        history.append({"epoch": epoch + 1, "held_out_match": round(hits / n, 4),
+                        "held_out_value_rmse": round(math.sqrt(sq / n), 4),
+                        "seconds": round(time.perf_counter() - t, 1)})
+        say(f"imitation epoch {epoch + 1}/{epochs}: {len(held_rows)} held-out decisions, "
+            f"{hits / n:.1%} matched, value RMSE {math.sqrt(sq / n):.3f} "
+            f"({history[-1]['seconds']:.0f} s)", flush=True)
+    return params, history
+
+
+def start_from(runner: Runner, params: dict) -> Runner:
+    """``runner`` with ``params`` as the network, a fresh optimiser, and a pool that holds
+    ``params`` alone (its first slot keeps it for good: the opponent that bids as imitated)."""
+    optimiser_init = jax.tree_util.tree_map(jnp.zeros_like, runner.opt_state)  # Adam starts at 0
+    pool = jax.tree_util.tree_map(lambda p, q: jnp.broadcast_to(q, p.shape), runner.pool, params)
+    return runner._replace(params=params, opt_state=optimiser_init, pool=pool)
