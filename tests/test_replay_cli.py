@@ -126,7 +126,7 @@ def tampered(change):
     (None, "no such file"),
     ("{not json", "not JSON"),
     ("[1, 2]", "(record 0): not a game record (expected a JSON object)"),
-    (json.dumps({"format": "chess-pgn"}), "not a valid game record: not a Mediatore record"),
+    (json.dumps({"format": "chess-pgn"}), "not a game record: format is 'chess-pgn'"),
     (json.dumps(tampered(lambda r: r["result"].update(payoffs=[0, 0, 0, 0]))),
      "not a valid game record: result differs at 'payoffs'"),
     (json.dumps(tampered(lambda r: r["moves"][10].update(move="play SA"))),

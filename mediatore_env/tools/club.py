@@ -28,7 +28,7 @@ from typing import Callable, Sequence, TextIO
 
 from ..club.game import Session
 from ..club.moves import DISCARD, PLAY, parse_move
-from ..club.records import FORMAT, make_record, result_of, save_record
+from ..club.records import make_record, result_of, save_record
 from ..club.rules import ClubRules
 from ..club.display import deal_line, move_words, session_lines, table_text
 from ..mediatore.display import STYLES, YOU
@@ -38,7 +38,7 @@ from .checks import (ArgumentParser, add_worker_options, check_agents, deals_to_
                      non_negative_int, output_dir, output_file, positive_int)
 from .terminal import Pager
 
-__all__ = ["game_argv", "bench_main", "play_main", "is_club_record", "show_session"]
+__all__ = ["game_argv", "bench_main", "play_main", "show_session"]
 
 
 def game_argv(argv: Sequence[str]) -> list[str] | None:
@@ -259,11 +259,6 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
 
 
 # -- mediatore-replay of a session record ----------------------------------------------------------
-
-def is_club_record(record) -> bool:
-    """Whether a record is a club Mediatore session's (:mod:`mediatore_env.club.records`)."""
-    return isinstance(record, dict) and record.get("format") == FORMAT
-
 
 def show_session(record: dict, seat: int | None = None, style: str = "english", pager=None,
                  label: str = "") -> bool:

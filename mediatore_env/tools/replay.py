@@ -30,16 +30,12 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
-from ..club.records import FORMAT as CLUB_FORMAT
-from ..club.records import replay as replay_session
+from ..core.records import entry_of, replay
 from ..mediatore.display import (STYLES, YOU, cards_inline, changes, format_thirds, hand_inline,
                                  hand_lines, result_lines, rules_text, snapshot, view_text)
 from ..mediatore.game import Deal
 from ..mediatore.moves import AUCTION, END, PLAY, parse_move
-from ..mediatore.records import replay
 from ..mediatore.rules import Rules
-from ..tressette.game import RECORD_FORMAT as TRESSETTE_FORMAT
-from ..tressette.game import TressetteGame
 from ..tressette.rules import TressetteRules
 from .checks import ArgumentParser
 from .club import show_session
@@ -50,11 +46,11 @@ from .tressette import show_record as show_tressette_record
 def replayer(record: dict) -> tuple[Callable, Callable]:
     """How to re-simulate and how to show a record, by its ``"format"``: a Tressette game
     (:mod:`.tressette`), a club Mediatore session (:mod:`.club`), else a Mediatore deal."""
-    game = record.get("format")
-    if game == TRESSETTE_FORMAT:
-        return TressetteGame.replay, show_tressette_record
-    if game == CLUB_FORMAT:
-        return replay_session, show_session
+    unit = entry_of(record).unit
+    if unit == "game":
+        return replay, show_tressette_record
+    if unit == "session":
+        return replay, show_session
     return replay, show_record
 
 
@@ -97,6 +93,10 @@ def _checked(text: str, path: str) -> list[dict]:
         where = f"{path}" + (f" (record {i})" if isinstance(data, list) else "")
         if not isinstance(record, dict):
             raise BadRecord(f"{where}: not a game record (expected a JSON object)")
+        try:
+            entry_of(record)
+        except ValueError as e:
+            raise BadRecord(f"{where}: {e}") from None
         try:
             replayer(record)[0](record)
         except (KeyError, TypeError, AttributeError) as e:
@@ -233,7 +233,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
             records += [(f"{path}" + (f" #{i + 1}" if len(recs) > 1 else ""), r)
                         for recs in [load_records(path)] for i, r in enumerate(recs)]
         players = [TressetteRules.from_dict(r["rules"]).players for _, r in records
-                   if r.get("format") == TRESSETTE_FORMAT]
+                   if entry_of(r).unit == "game"]
         if args.seat is not None and any(args.seat >= n for n in players):
             raise BadRecord(f"--seat {args.seat}: a Tressette record here has seats "
                             f"0-{min(players) - 1}")
