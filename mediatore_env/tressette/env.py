@@ -13,7 +13,8 @@ import warnings
 import numpy as np
 
 from ..codec.actions import illegal_action_message
-from .observation import Encoder, layout_of, table_text
+from .display import table_text
+from .observation import Encoder, layout_of
 from ..core.cards import validate_pack
 from ..core.game import CHANCE
 from .game import TressetteGame, random_pack
