@@ -49,7 +49,8 @@ import importlib
 from .core.cards import card_name, format_cards, parse_card, parse_cards
 from .mediatore.game import Deal
 from .mediatore.moves import NUM_MOVES, move_text, parse_move
-from .mediatore.records import load_record, make_record, replay, save_record
+from .core.records import load_record, replay, save_record
+from .mediatore.records import make_record
 from .mediatore.rules import PRESETS, Rules
 from .mediatore.view import SeatView
 from .registry import GAMES, make

@@ -4,10 +4,10 @@
     python -m mediatore_env docs [--check]         write (or check) docs/environment.md and
                                                    docs/environment-<name>.md of the others
 
-``replay`` is ``mediatore-replay`` (mediatore_env.tools.replay, the one replay viewer): it
-re-simulates the record (mediatore_env.mediatore.records: every move is checked and the result
-compared), then steps through it trick by trick (``--seat N``: one seat's view; ``--all``: no
-stops), and ends with the result and the hands as dealt. A file that does not replay exits
+``replay`` is ``mediatore-replay`` (mediatore_env.tools.replay, the one replay viewer, for the
+records of every game): it re-simulates the record (mediatore_env.core.records.replay: every
+move is checked and the result compared), then steps through it trick by trick (``--seat N``:
+one seat's view; ``--all``: no stops), and ends with the result. A file that does not replay exits
 with status 2 and the reason.
 """
 

@@ -118,7 +118,7 @@ def make(name: str, dealer: int = 0, **switches):
 _TRESSETTE = dict(
     unit="game", engine="mediatore_env.tressette.game:TressetteGame",
     rules="mediatore_env.tressette.rules:TressetteRules", moves="mediatore_env.tressette.moves",
-    codec="mediatore_env.tressette.observation", text="mediatore_env.tressette.observation",
+    codec="mediatore_env.tressette.observation", text="mediatore_env.tressette.display",
     agents="agents.tressette:AGENTS", record_format="tressette-record")
 
 register(GameEntry(

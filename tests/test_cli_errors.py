@@ -139,7 +139,7 @@ def test_play_negative_seed_as_a_program():
     ("folder", "no .json files in this folder"),
     ("plain.txt", "not JSON"),
     ("binary.json", "not a game record (not a text file)"),
-    ("other.json", "not a Mediatore record"),
+    ("other.json", "not a game record: format is None"),
     ("empty.json", "no game record in it"),
     ("chess.json", "format is 'chess-record'"),
     ("tampered.json", "not a valid game record"),

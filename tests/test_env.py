@@ -313,7 +313,8 @@ def test_records_and_unwrapped_attributes():
     assert raw.deal.to_move == AGENTS.index(env.agent_selection)
     play_episode(env, random.Random(8), seed=8)
     record = raw.record
-    assert record["format"] == "mediatore-record" and "meta" not in record
+    assert (record["format"], record["game"]) == ("mediatore-env-record", "mediatore")
+    assert "meta" not in record
     assert json.loads(json.dumps(record)) == record
     assert replay(record).history == raw.deal.history
 

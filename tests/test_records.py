@@ -1,14 +1,21 @@
-"""Game records: the JSON document, replay, and tampered records refused."""
+"""Game records: the one format of every game (its header, the one replay, version 1 records
+still read), Mediatore's record body, and tampered records refused."""
 
 import copy
 import json
+import random
 
 import pytest
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play, play_tricks
 
+import mediatore_env
+from mediatore_env.core import records as core_records
+from mediatore_env.core.game import Game
+from mediatore_env.core.records import FORMAT, VERSION, body, entry_of, replay
 from mediatore_env.mediatore.game import Deal
-from mediatore_env.mediatore.records import load_record, make_record, replay, save_record
+from mediatore_env.mediatore.records import load_record, make_record, save_record
 from mediatore_env.mediatore.rules import Rules
+from mediatore_env.registry import GAMES, make
 
 # The Mediatore deal of test_scoring: seat 1 gives C3, seat 0 wins 18 thirds to 17.
 TRICKS = ("D3 C7 S7 B7", "D2 C6 S6 B6", "DA C5 S5 B2", "DR CF SF BF", "DC CC SC BC",
@@ -27,7 +34,9 @@ def finished():
 def test_record_contents():
     deal = finished()
     record = make_record(deal, table="t1")
-    assert record["format"] == "mediatore-record" and record["version"] == 1
+    assert record == deal.record(table="t1")
+    assert list(record)[:3] == ["format", "game", "version"]
+    assert (record["format"], record["game"], record["version"]) == (FORMAT, "mediatore", 2)
     assert record["dealer"] == 3 and record["rules"] == Rules().to_dict()
     assert record["hands"][0] == "D3 D2 DA DR DC DF C4 S4 B4".split()
     assert record["moves"][0] == {"seat": 0, "move": "bid mediatore"}
@@ -87,14 +96,18 @@ def tampered(change):
     (lambda r: r["hands"][0].__setitem__(0, "C3"), ["hands"]),
     (lambda r: r.__setitem__("dealer", 0), []),
     (lambda r: r.__setitem__("format", "chess"), ["format"]),
-    (lambda r: r.__setitem__("version", 2), ["version"]),
+    (lambda r: r.__setitem__("version", 3), ["version 3"]),
+    (lambda r: r.__setitem__("version", 1), ["version 1"]),  # version 1 had its own format
+    (lambda r: r.update(format="mediatore-record", version=2), ["version 2", "mediatore-record"]),
     (lambda r: r["rules"].__setitem__("signals", "off"), ["move 10", "illegal"]),
 ])
 def test_tampered_record_fails(change, words):
-    with pytest.raises(ValueError) as e:
-        replay(tampered(change))
-    for word in words:
-        assert word in str(e.value)
+    record = tampered(change)
+    for reader in (replay, Deal.replay):
+        with pytest.raises(ValueError) as e:
+            reader(record)
+        for word in words:
+            assert word in str(e.value)
 
 
 def test_meta_is_ignored():
@@ -110,3 +123,78 @@ def test_to_json_round_trip_mid_deal():
             partial.apply(move)
         data = json.loads(json.dumps(partial.to_json()))
         assert Deal.from_json(data) == partial
+
+
+# -- one record format for every game ------------------------------------------------------------
+
+def random_game(name, seed):
+    """A game of ``name`` played to its end by random moves over random packs."""
+    rng = random.Random(seed)
+    game = make(name, dealer=seed % GAMES[name].players)
+    while not game.is_over:
+        if game.needs_pack:
+            game.deal(rng.sample(range(40), 40))
+        else:
+            game.apply(rng.choice(game.legal_moves()))
+    return game
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_writes_the_common_header_and_replays_its_record(name, tmp_path):
+    for seed in range(3):
+        game = random_game(name, seed)
+        assert isinstance(game, Game)
+        record = game.record(seed=seed, agents=["random"] * game.players)
+        assert list(record)[:3] == ["format", "game", "version"]
+        assert (record["format"], record["game"], record["version"]) == (FORMAT, name, VERSION)
+        assert record["meta"] == {"seed": seed, "agents": ["random"] * game.players}
+        assert type(game).replay(record) == game
+        assert replay(record) == game and entry_of(record) is GAMES[name]
+        path = tmp_path / f"{name}.json"
+        save_record(record, path)
+        assert replay(load_record(path)) == game and load_record(path) == record
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_version_1_record_of_every_game_replays_to_the_same_game(name):
+    game = random_game(name, 5)
+    record = game.record(seed=5)
+    old = {"format": GAMES[name].record_format, "version": 1, **body(record)}
+    assert type(game).replay(old) == game and replay(old) == game
+    assert body(replay(old).record(seed=5)) == body(old)
+    with pytest.raises(ValueError, match="unsupported record version 2 of format"):
+        replay({**old, "version": 2})
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_an_engine_refuses_another_games_record(name):
+    other = "club" if name != "club" else "mediatore"
+    record = random_game(other, 1).record()
+    with pytest.raises(ValueError, match="not a .*record: game is"):
+        GAMES[name].load("engine").replay(record)
+
+
+def test_a_tressette_record_must_be_of_the_form_its_rules_say():
+    record = random_game("tressette3", 2).record()
+    with pytest.raises(ValueError, match="the record is of tressette2, but its rules are "
+                                         "tressette3's"):
+        replay({**record, "game": "tressette2"})
+
+
+@pytest.mark.parametrize("record,words", [
+    ([1, 2], "not a game record: a JSON object is expected, not list"),
+    ({"format": "chess-pgn"}, "not a game record: format is 'chess-pgn', expected "
+                              "'mediatore-env-record' (or, version 1, one of mediatore-record"),
+    ({"format": FORMAT, "game": "bridge", "version": 2}, "unknown game 'bridge'; valid: "),
+])
+def test_the_one_replay_names_what_is_not_a_record(record, words):
+    with pytest.raises(ValueError) as e:
+        replay(record)
+    assert words in str(e.value)
+
+
+def test_the_old_paths_give_the_one_replay():
+    assert mediatore_env.replay is core_records.replay
+    from mediatore_env.club import records as club_records
+    from mediatore_env.mediatore import records as mediatore_records
+    assert mediatore_records.replay is club_records.replay is replay

@@ -4,13 +4,14 @@ mediatore-play; one seat's view only; bad files refused with a clear message."""
 import copy
 import io
 import json
+import re
 
 import pytest
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
 from test_records import finished  # the Mediatore deal of the engine's record tests
 
 from mediatore_env.mediatore.records import make_record, save_record
-from mediatore_env.tools.replay import BadRecord, load_records, main, stops
+from mediatore_env.tools.replay import BadRecord, load_records, main
 
 
 def run(args, answers=None):
@@ -35,9 +36,10 @@ def record_file(tmp_path):
     return path
 
 
-def test_stops_after_auction_exchange_and_each_trick():
-    labels = [label for label, _ in stops(make_record(finished()))]
-    assert labels == ["start", "auction", "exchange"] + [f"trick {n}" for n in range(1, 9)] + ["end"]
+def test_stops_after_auction_exchange_and_each_trick(record_file):
+    _, text = run([str(record_file)])
+    labels = re.findall(r"^-- (.+?) -+$", text, re.M)
+    assert labels == ["auction", "exchange"] + [f"trick {n}" for n in range(1, 9)] + ["end"]
 
 
 def test_replay_of_an_engine_record_shows_every_trick_and_the_result(record_file):
@@ -126,7 +128,7 @@ def tampered(change):
     (None, "no such file"),
     ("{not json", "not JSON"),
     ("[1, 2]", "(record 0): not a game record (expected a JSON object)"),
-    (json.dumps({"format": "chess-pgn"}), "not a valid game record: not a Mediatore record"),
+    (json.dumps({"format": "chess-pgn"}), "not a game record: format is 'chess-pgn'"),
     (json.dumps(tampered(lambda r: r["result"].update(payoffs=[0, 0, 0, 0]))),
      "not a valid game record: result differs at 'payoffs'"),
     (json.dumps(tampered(lambda r: r["moves"][10].update(move="play SA"))),

@@ -121,7 +121,7 @@ def test_play_a_whole_two_handed_game_and_replay_its_record(tmp_path, capsys):
     assert replay([str(path), "--seat", "1", "--cards", "short"], out=out,
                   interactive=False) == 0
     shown = out.getvalue()
-    assert "tressette2 (2 players) · first dealer You" not in shown  # seat 1 is not the human
+    assert "tressette2 (2 players) · dealer You" not in shown  # seat 1 is not the human
     assert "seen by greedy(1) (seat 1) only" in shown and "-- hand 1" in shown
     assert "Outcome:" in shown
     out = io.StringIO()
@@ -175,7 +175,7 @@ def test_replay_refuses_a_tampered_record_and_a_seat_the_game_has_not(tmp_path, 
     capsys.readouterr()
     path = tmp_path / "game00000_rot0.json"
     one_line_error(capsys, lambda: replay([str(path), "--seat", "3"]),
-                   "--seat 3: a Tressette record here has seats 0-1")
+                   "--seat 3: a Two-Handed Tressette record here has seats 0-1")
     record = json.loads(path.read_text())
     record["result"]["outcome"] = list(reversed(record["result"]["outcome"]))
     bad = tmp_path / "bad.json"

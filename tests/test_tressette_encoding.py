@@ -24,9 +24,9 @@ from test_tressette_engine import HAND_2, play_hand, play_trick, scripted_game
 from tressette_packs import build_pack, cards
 
 from mediatore_env.tressette import observation as codec
+from mediatore_env.tressette.display import table_text
 from mediatore_env.tressette.observation import (EARLIER_HANDS, SCORE_SCALE, Encoder, action_mask,
-                                                 layout_of, observation, table_text,
-                                                 write_observation)
+                                                 layout_of, observation, write_observation)
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tressette import (CLAIM, FORMS, TressetteGame, TressetteRules, TressetteView,
                                      move_text, random_pack)

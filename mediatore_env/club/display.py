@@ -21,10 +21,14 @@ from typing import Sequence
 from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
                     card_of_move, parse_move, phase_of_move)
-from ..mediatore.display import (DEFAULT_NAMES, YOU, card_label, card_text, format_thirds,
-                                 hand_inline, hands_section, section, trick_lines, tricks_table)
+from .records import result_of
+from ..mediatore.display import (DEFAULT_NAMES, YOU, card_label, card_text, columns,
+                                 format_thirds, hand_inline, hand_lines, hands_section, section,
+                                 trick_lines, tricks_table)
 
-__all__ = ["move_words", "table_text", "deal_line", "session_lines", "parse_move"]
+__all__ = ["move_words", "moves_lines", "table_text", "deal_line", "session_lines",
+           "parse_move", "rules_line", "Narrator", "narrator", "stage", "dealt_lines",
+           "stop_lines", "end_lines", "record_packs"]
 
 _WORDS = {PASS: "pass", ACCEPT: "accept (become the mediator)", ALONE: "play alone"}
 _VERBS = {CALL: "call", DISCARD: "discard", PLAY: "play"}
@@ -36,6 +40,11 @@ def move_words(move: int, style: str = "english") -> str:
     if move in _WORDS:
         return _WORDS[move]
     return _VERBS[phase_of_move(move)] + " " + card_text(card_of_move(move), style)
+
+
+def moves_lines(moves: Sequence[int], style: str = "english", width: int = 78) -> list[str]:
+    """The numbered list of ``moves`` (from 1, in the order given), in columns."""
+    return columns([f"{i:>2}  {move_words(m, style)}" for i, m in enumerate(moves, 1)], width)
 
 
 def _seats(values, names) -> str:
@@ -122,3 +131,102 @@ def session_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES) -> list[st
              for number, deal in enumerate(record["deals"], 1)]
     lines.append(f"session: chips {_seats(record['chips'], names)}")
     return lines
+
+
+# -- the hooks of the terminal tools: every game's text module has them ------------------------
+
+def rules_line(rules) -> str:
+    length = "until a pot is won" if rules.until_won else f"{rules.deals} deals"
+    return f"ante {rules.ante}, {length} (at most {rules.max_deals})"
+
+
+class Narrator:
+    """Tells the moves made since it last looked, as ``seat`` sees them (None: the open table):
+    the choosing, the call, the discards (face down but to the mediator and the open table),
+    each card with each trick's winner, each deal's result. Everything it tells is public but
+    the discards, which it names only to those who saw them."""
+
+    def __init__(self, session: Session, seat: int | None, names=DEFAULT_NAMES,
+                 style: str = "english"):
+        self.session, self.seat, self.names, self.style = session, seat, names, style
+        self.skip()
+
+    def skip(self) -> None:
+        self.told, self.deals = len(self.session.history), len(self.session.results)
+        self.plays = len(self.session.tricks) * 4 + len(self.session.trick)
+
+    def news(self) -> list[str]:
+        session, names = self.session, self.names
+        out = []
+        for seat, move in session.history[self.told:]:
+            name, you = names[seat], names[seat] == YOU
+            phase = phase_of_move(move)
+            if phase == DISCARD:
+                sees = self.seat is None or self.seat == seat
+                out.append(f"  {name} {'discard' if you else 'discards'} "
+                           + (card_label(card_of_move(move), self.style) if sees else "a card"))
+            elif phase == PLAY:
+                out.append(f"  {name} {'play' if you else 'plays'} "
+                           + card_label(card_of_move(move), self.style))
+                self.plays += 1
+                if self.plays % 4 == 0:
+                    out.append(self._won(self.plays // 4))
+            else:
+                out.append(f"  {name}: {move_words(move, self.style)}")
+        self.told = len(session.history)
+        for number in range(self.deals + 1, len(session.results) + 1):
+            result = session.results[number - 1]
+            out.append(deal_line(number, result.dealer, result_of(result), names))
+            self.plays = 0
+        self.deals = len(session.results)
+        return out
+
+    def _won(self, number: int) -> str:
+        session = self.session
+        finished = len(session.results) > self.deals  # the trick ended its deal
+        winner = (session.results[-1] if finished else session).tricks[number - 1].winner
+        return f"  -> trick {number} to {self.names[winner]}"
+
+
+def narrator(session: Session, seat: int | None, names, style: str) -> Narrator:
+    return Narrator(session, seat, names, style)
+
+
+def stage(session: Session, seat: int | None = None) -> str:
+    """The last stage the session has finished, for a replay's stops: a deal's choosing of the
+    mediator, its exchange, each trick, its end."""
+    if session.needs_pack or session.is_over:
+        return f"deal {len(session.results)}, the end"
+    number, phase = session.deal_number, session.phase
+    if phase == AUCTION:
+        return f"deal {number}, start"
+    if phase != PLAY:
+        return f"deal {number}, the mediator"
+    return f"deal {number}, trick {len(session.tricks)}" if session.tricks \
+        else f"deal {number}, the exchange"
+
+
+def dealt_lines(session: Session, seat: int | None, names, style: str) -> list[str]:
+    """A deal just dealt: its dealer and pot, every hand (the open table) or ``seat``'s."""
+    out = [f"-- deal {session.deal_number}: {names[session.dealer]} "
+           f"{'deal' if names[session.dealer] == YOU else 'deals'}, pot {session.pot} "
+           .ljust(40, "-")]
+    if seat is not None:
+        return out + [f"{names[seat]} holds:" if names[seat] != YOU else "Your hand:",
+                      *("  " + line for line in hand_lines(session.view(seat).hand, style))]
+    w = max(map(len, names))
+    return out + [f"  {names[s]:<{w}}  {hand_inline(session.hands[s], style)}" for s in range(4)]
+
+
+def stop_lines(session: Session, seat: int | None, names, style: str) -> list[str]:
+    return []
+
+
+def end_lines(session: Session, names, style: str = "english") -> list[str]:
+    """Every deal of the finished session in a line, and the chips."""
+    return session_lines(session.record(), names)
+
+
+def record_packs(record: dict) -> list:
+    """The packs of a record, in the order dealt: one a deal."""
+    return [deal["pack"] for deal in record["deals"]]

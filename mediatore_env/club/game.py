@@ -41,6 +41,7 @@ from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
 from .rules import ClubRules, shares
+from . import records
 from .view import ClubView
 
 __all__ = ["Session", "DealResult", "ClubRules"]
@@ -422,6 +423,19 @@ class Session:
     def view(self, seat: int) -> ClubView:
         """What ``seat`` knows now (a live view: it follows this session as it goes on)."""
         return ClubView(self, seat)
+
+    def record(self, **meta) -> dict:
+        """The record of the finished session (:mod:`.records`): the header, rules, first
+        dealer, every deal's pack, moves and result, the chips; keyword arguments go under
+        ``"meta"``."""
+        return records.make_record(self, **meta)
+
+    @classmethod
+    def replay(cls, record: dict) -> "Session":
+        """The finished session of a record (this version's or a version 1
+        ``club-mediatore-record``), re-simulated; ``ValueError`` naming the first thing that
+        differs."""
+        return records.replay_session(cls, record)
 
     def __eq__(self, other):
         return isinstance(other, Session) and all(

@@ -1,11 +1,13 @@
-"""Session records: the JSON document of a club Mediatore session, and :func:`replay`, which
-re-simulates one.
+"""Session records: the body of a club Mediatore session's record
+(:mod:`mediatore_env.core.records` is the header and the one :func:`replay` of every game),
+written by :meth:`Session.record <mediatore_env.club.game.Session.record>` and read back by
+``Session.replay``.
 
 A record holds the rules, the first dealer, the pack of every deal, every move with the seat
 that made it, and the result of every deal; the terminal play, the environment and the
 tournament write it, ``mediatore-replay`` reads it::
 
-    {"format": "club-mediatore-record", "version": 1,
+    {"format": "mediatore-env-record", "game": "club", "version": 2,
      "rules": {"ante": 5, "deals": null}, "dealer": 3,
      "deals": [{"dealer": 3, "pack": ["D3", ...],
                 "moves": [{"seat": 0, "move": "pass"}, {"seat": 1, "move": "accept"}, ...],
@@ -17,29 +19,39 @@ tournament write it, ``mediatore-replay`` reads it::
 
 ``tricks[i].cards`` are in playing order from the trick's leader; ``thirds`` are the
 mediator's side's, the discards and the last trick included; ``chips`` each seat's change in
-chips over the deal (``result``) or the session (the last line).
+chips over the deal (``result``) or the session (the last line). Version 1 records, of format
+``"club-mediatore-record"``, have the same body and still replay.
+
+This module does not import the engine (the engine's methods call it): :func:`replay_session`
+is given the class to rebuild.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.cards import CARD_NAMES, cards_of
-# A record is a JSON file as Mediatore's are: saved and loaded the same way.
-from ..mediatore.records import load_record, save_record
-from .game import DealResult, Session
+# One replay and one file format for every game.
+from ..core.records import check_header, header, load_record, replay, save_record
 from .moves import move_text, parse_move
 from .rules import ClubRules
 
-__all__ = ["FORMAT", "VERSION", "result_of", "make_record", "replay", "save_record", "load_record"]
+if TYPE_CHECKING:
+    from .game import DealResult, Session
 
-FORMAT = "club-mediatore-record"
-VERSION = 1
+__all__ = ["GAME", "LEGACY_FORMAT", "result_of", "make_record", "replay_session", "replay",
+           "save_record", "load_record"]
+
+GAME = "club"
+#: The format of version 1 records, before the common header.
+LEGACY_FORMAT = "club-mediatore-record"
 
 
 def _cards(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
-def result_of(deal: DealResult) -> dict:
+def result_of(deal: "DealResult") -> dict:
     """The result part of a deal's entry in a record."""
     if deal.passed:
         return {"passed": True, "chips": list(deal.chips)}
@@ -61,13 +73,14 @@ def result_of(deal: DealResult) -> dict:
     }
 
 
-def make_record(session: Session, **meta) -> dict:
-    """The record of a finished session. Extra keyword arguments are stored under ``"meta"``
-    (player names, a tournament's session number...) and ignored by :func:`replay`."""
+def make_record(session: "Session", **meta) -> dict:
+    """The record of a finished session (``session.record(**meta)``). Extra keyword arguments
+    are stored under ``"meta"`` (player names, a tournament's session number...) and ignored
+    by :func:`replay`."""
     if not session.is_over:
         raise ValueError("the session is not over: a record needs every deal finished")
     record = {
-        "format": FORMAT, "version": VERSION,
+        **header(GAME),
         "rules": session.rules.to_dict(), "dealer": session.first_dealer,
         "deals": [{"dealer": d.dealer, "pack": [CARD_NAMES[c] for c in d.pack],
                    "moves": [{"seat": seat, "move": move_text(m)} for seat, m in d.moves],
@@ -79,17 +92,14 @@ def make_record(session: Session, **meta) -> dict:
     return record
 
 
-def replay(record: dict) -> Session:
-    """Re-simulate a record; return the finished session. Raises ``ValueError`` naming the
-    first thing that differs (a move by the wrong seat, an illegal move, a different result)."""
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        got = record.get("format") if isinstance(record, dict) else record
-        raise ValueError(f"not a club Mediatore record: format is {got!r}, expected {FORMAT!r}")
-    if record.get("version") != VERSION:
-        raise ValueError(f"unsupported record version {record.get('version')!r}; this library reads {VERSION}")
+def replay_session(cls: type, record: dict) -> "Session":
+    """Re-simulate a record as a ``cls`` (a Session); return the finished session
+    (``Session.replay``). Raises ``ValueError`` naming the first thing that differs (the
+    header, a move by the wrong seat, an illegal move, a different result)."""
+    check_header(record, "club Mediatore", (GAME,), LEGACY_FORMAT)
     try:
         deals = record["deals"]
-        session = Session(ClubRules.from_dict(record["rules"]), record["dealer"],
+        session = cls(ClubRules.from_dict(record["rules"]), record["dealer"],
                           [d["pack"] for d in deals])
     except (KeyError, TypeError) as e:
         raise ValueError(f"bad club Mediatore record: missing or malformed {e}") from None

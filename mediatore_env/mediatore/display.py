@@ -42,7 +42,8 @@ from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWI
 __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
            "moves_lines", "auction_lines", "contract_lines", "monte_lines", "tricks_table",
-           "trick_lines", "points_line", "view_text", "result_lines", "snapshot", "changes"]
+           "trick_lines", "points_line", "view_text", "result_lines", "snapshot", "changes",
+           "columns"]
 
 STYLES = ("english", "italian", "french", "short")
 DEFAULT_NAMES = ("seat 0", "seat 1", "seat 2", "seat 3")
@@ -167,7 +168,7 @@ def move_words(move: int, style: str = "english") -> str:
     return text + (", " + SIGNAL_NAMES[signal] if signal else "")
 
 
-def _columns(entries: list[str], width: int) -> list[str]:
+def columns(entries: list[str], width: int) -> list[str]:
     """Entries laid out in as many columns as fit in ``width``, filled column by column."""
     if not entries:
         return []
@@ -227,7 +228,7 @@ def moves_lines(moves: Sequence[int], style: str = "english", width: int = 78) -
         entries = [f"{i:>{num_width}}  {move_words(m, style).split(' ', 1)[1]}" for i, m in numbered]
     else:
         entries = [f"{i:>{num_width}}  {move_words(m, style)}" for i, m in numbered]
-    return _columns(entries, width)
+    return columns(entries, width)
 
 
 # -- parts of the table -----------------------------------------------------------------------
@@ -652,3 +653,90 @@ def _partner_event(after: dict, names: Sequence[str]) -> list[str]:
     if alone is False:
         return [f"{_verb(d, 'has', 'have')} a secret partner: the called card is in another hand."]
     return []
+
+
+# -- the hooks of the terminal tools: every game's text module has them ------------------------
+
+class Narrator:
+    """Tells what happened at the table since it last looked (:func:`changes` between two
+    :func:`snapshot` s of ``source``, a live SeatView or, for an open table, the Deal)."""
+
+    def __init__(self, source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english"):
+        self.source, self.names, self.style = source, names, style
+        self.skip()
+
+    def skip(self) -> None:
+        """Tell nothing of what happened so far."""
+        self.before = snapshot(self.source)
+
+    def news(self) -> list[str]:
+        after = snapshot(self.source)
+        lines = changes(self.before, after, self.names, self.style)
+        self.before = after
+        return lines
+
+
+def _source(deal: Deal, seat: int | None):
+    return deal if seat is None else deal.view(seat)
+
+
+def rules_line(rules: Rules) -> str:
+    return f"rules: {rules_text(rules)}"
+
+
+def narrator(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> Narrator:
+    """The news of ``deal`` as ``seat`` sees it (None: the open table)."""
+    return Narrator(_source(deal, seat), names, style)
+
+
+def stage(deal: Deal, seat: int | None = None) -> str:
+    """The last stage the deal has finished, for a replay's stops: ``start``, ``auction``,
+    ``exchange`` (the call, the monte and the discards), ``trick N``, ``end``."""
+    if deal.phase == END:
+        return "end"
+    if deal.phase == AUCTION:
+        return "start"
+    if deal.phase != PLAY:
+        return "auction"
+    return f"trick {len(deal.tricks)}" if deal.tricks else "exchange"
+
+
+def dealt_lines(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> list[str]:
+    """The deal just dealt: every hand and the monte (the open table) or ``seat``'s hand."""
+    if seat is not None:
+        return [f"Hand of {names[seat]}:",
+                *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
+    w = max(map(len, names))
+    return ["Hands as dealt:",
+            *(f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}" for s in range(4)),
+            f"  {'monte':<{w}}  {cards_inline(deal.monte, style)}"]
+
+
+def stop_lines(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> list[str]:
+    """After a stage: the hands left and the points taken; at the end, the whole table."""
+    source = _source(deal, seat)
+    if deal.phase == END:
+        return ["", view_text(source, names, style, "the end")]
+    if deal.phase != PLAY:
+        return []
+    w = max(map(len, names))
+    if seat is None:
+        out = [f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}"
+               for s in range(4) if deal.hands[s]]
+    else:
+        whose = "your hand" if names[seat] == YOU else f"{names[seat]} holds"
+        out = [f"  {whose}: {hand_inline(source.hand, style)}"]
+    if deal.tricks:
+        out.append("  points taken: " + " · ".join(
+            f"{names[s]} {format_thirds(deal.thirds_won[s])}" for s in range(4)))
+    return out
+
+
+def end_lines(deal: Deal, names: Sequence[str], style: str = "english") -> list[str]:
+    """The result of the finished deal, every hand shown."""
+    return result_lines(deal.record(), names, style)
+
+
+def record_packs(record: dict) -> list:
+    """The packs of a record, in the order dealt: a deal's one pack."""
+    return [record["pack"]]

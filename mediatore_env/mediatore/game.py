@@ -32,6 +32,7 @@ from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, 
 from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
                     statement_truths)
+from . import records
 from .view import SeatView
 
 # The seat receiving each of the first 36 cards of the pack, by dealer (docs/rules.md 3): batches of
@@ -475,6 +476,17 @@ class Deal:
     def view(self, seat: int) -> "SeatView":
         """What ``seat`` knows now (a live view: it follows this deal as it goes on)."""
         return SeatView(self, seat)
+
+    def record(self, **meta) -> dict:
+        """The record of the finished deal (:mod:`.records`): the header, rules, dealer, pack,
+        every move with its seat, the result; keyword arguments go under ``"meta"``."""
+        return records.make_record(self, **meta)
+
+    @classmethod
+    def replay(cls, record: dict) -> "Deal":
+        """The finished deal of a record (this version's or a version 1 ``mediatore-record``),
+        re-simulated; ``ValueError`` naming the first thing that differs."""
+        return records.replay_deal(cls, record)
 
     def __eq__(self, other):
         return isinstance(other, Deal) and all(

@@ -1,10 +1,12 @@
-"""Game records: the JSON document users share, and :func:`replay`, which re-simulates one.
+"""Mediatore's game records: the body of a deal's record (:mod:`mediatore_env.core.records`
+is the header and the one :func:`replay` of every game), written by :meth:`Deal.record
+<mediatore_env.mediatore.game.Deal.record>` and read back by ``Deal.replay``.
 
 A record holds the rules, the dealer, the pack, every move with the seat that made it, and the
 result. Every tool of the project (tournament, environment, terminal play, viewers) writes and
 reads this one format::
 
-    {"format": "mediatore-record", "version": 1,
+    {"format": "mediatore-env-record", "game": "mediatore", "version": 2,
      "rules": {...}, "dealer": 3, "pack": ["D3", ...],
      "moves": [{"seat": 0, "move": "bid chiamo"}, ...],
      "result": {"contract": "chiamo", "declarer": 0, "called_card": "B3", "partner": 2,
@@ -13,28 +15,39 @@ reads this one format::
                 "declarer_won": true, "capotto": false, "payoffs": [5, -4, 3, -4], ...}}
 
 ``tricks[i].cards`` are in playing order from the trick's leader. ``thirds`` and ``scores`` are
-(declarer's side, other side), monte and last trick included.
+(declarer's side, other side), monte and last trick included. Version 1 records, of format
+``"mediatore-record"``, have the same body and still replay.
+
+This module does not import the engine (the engine's methods call it): :func:`replay_deal`
+is given the class to rebuild.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.cards import CARD_NAMES, cards_of
-from .game import Deal
+# One replay and one file format for every game: re-exported where 0.1 had them.
+from ..core.records import check_header, header, load_record, replay, save_record
 from .moves import move_text, parse_move
 from .rules import CONTRACT_NAMES, SIGNAL_NAMES, Rules
 
-FORMAT = "mediatore-record"
-VERSION = 1
+if TYPE_CHECKING:
+    from .game import Deal
+
+__all__ = ["GAME", "LEGACY_FORMAT", "result_of", "make_record", "replay_deal", "replay",
+           "save_record", "load_record"]
+
+GAME = "mediatore"
+#: The format of version 1 records, before the common header.
+LEGACY_FORMAT = "mediatore-record"
 
 
 def _cards(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
-def result_of(deal: Deal) -> dict:
+def result_of(deal: "Deal") -> dict:
     """The result part of a record, for a finished deal."""
     if not deal.is_over:
         raise ValueError("the deal is not over: a result needs all nine tricks (or a throw-in)")
@@ -61,11 +74,12 @@ def result_of(deal: Deal) -> dict:
     }
 
 
-def make_record(deal: Deal, **meta) -> dict:
-    """The record of a finished deal. Extra keyword arguments are stored under ``"meta"``
-    (player names, a tournament's deal number...) and ignored by :func:`replay`."""
+def make_record(deal: "Deal", **meta) -> dict:
+    """The record of a finished deal (``deal.record(**meta)``). Extra keyword arguments are
+    stored under ``"meta"`` (player names, a tournament's deal number...) and ignored by
+    :func:`replay`."""
     record = {
-        "format": FORMAT, "version": VERSION,
+        **header(GAME),
         "rules": deal.rules.to_dict(), "dealer": deal.dealer,
         "pack": [CARD_NAMES[c] for c in deal.pack],
         "hands": [_cards(h) for h in _initial_hands(deal)],
@@ -77,19 +91,16 @@ def make_record(deal: Deal, **meta) -> dict:
     return record
 
 
-def _initial_hands(deal: Deal) -> list[int]:
-    from .game import deal_hands
-    return deal_hands(deal.pack, deal.dealer)[0]
+def _initial_hands(deal: "Deal") -> list[int]:
+    return type(deal)(deal.rules, deal.dealer, deal.pack).hands
 
 
-def replay(record: dict) -> Deal:
-    """Re-simulate a record; return the finished deal. Raises ``ValueError`` naming the first
-    thing that differs (a move by the wrong seat, an illegal move, a different result)."""
-    if record.get("format") != FORMAT:
-        raise ValueError(f"not a Mediatore record: format is {record.get('format')!r}, expected {FORMAT!r}")
-    if record.get("version") != VERSION:
-        raise ValueError(f"unsupported record version {record.get('version')!r}; this library reads {VERSION}")
-    deal = Deal(Rules.from_dict(record["rules"]), record["dealer"], record["pack"])
+def replay_deal(cls: type, record: dict) -> "Deal":
+    """Re-simulate a record as a ``cls`` (a Deal); return the finished deal (``Deal.replay``).
+    Raises ``ValueError`` naming the first thing that differs (the header, a move by the wrong
+    seat, an illegal move, a different result)."""
+    check_header(record, "Mediatore", (GAME,), LEGACY_FORMAT)
+    deal = cls(Rules.from_dict(record["rules"]), record["dealer"], record["pack"])
     if "hands" in record and record["hands"] != [_cards(h) for h in deal.hands]:
         raise ValueError("record's hands differ from the hands its pack deals")
     for i, entry in enumerate(record["moves"]):
@@ -110,11 +121,3 @@ def replay(record: dict) -> Deal:
                 raise ValueError(f"result differs at {key!r}: record says {stored.get(key)!r}, "
                                  f"replay gives {actual.get(key)!r}")
     return deal
-
-
-def save_record(record: dict, path) -> None:
-    Path(path).write_text(json.dumps(record, indent=1) + "\n")
-
-
-def load_record(path) -> dict:
-    return json.loads(Path(path).read_text())

@@ -28,7 +28,7 @@ from typing import Callable, Sequence, TextIO
 
 from ..club.game import Session
 from ..club.moves import DISCARD, PLAY, parse_move
-from ..club.records import FORMAT, make_record, result_of, save_record
+from ..club.records import make_record, result_of, save_record
 from ..club.rules import ClubRules
 from ..club.display import deal_line, move_words, session_lines, table_text
 from ..mediatore.display import STYLES, YOU
@@ -36,9 +36,8 @@ from ..core.cards import parse_card
 from ..runinfo import ProgressBar, print_results
 from .checks import (ArgumentParser, add_worker_options, check_agents, deals_to_record,
                      non_negative_int, output_dir, output_file, positive_int)
-from .terminal import Pager
 
-__all__ = ["game_argv", "bench_main", "play_main", "is_club_record", "show_session"]
+__all__ = ["game_argv", "bench_main", "play_main"]
 
 
 def game_argv(argv: Sequence[str]) -> list[str] | None:
@@ -256,39 +255,3 @@ def play_main(argv: Sequence[str], ask: Callable[[str], str] | None = None,
         save_record(record, args.save)
         say(f"session record saved to {args.save}")
     return 0
-
-
-# -- mediatore-replay of a session record ----------------------------------------------------------
-
-def is_club_record(record) -> bool:
-    """Whether a record is a club Mediatore session's (:mod:`mediatore_env.club.records`)."""
-    return isinstance(record, dict) and record.get("format") == FORMAT
-
-
-def show_session(record: dict, seat: int | None = None, style: str = "english", pager=None,
-                 label: str = "") -> bool:
-    """Step through a session record (already checked) deal by deal: the table at the end of
-    each deal's play, as the open table or as ``seat`` saw it, then its result, as
-    ``mediatore-replay`` shows every game's records (a :class:`.terminal.Pager`). False if the
-    person quit."""
-    pager = pager or Pager(False)
-    say, wait = pager.say, pager.wait
-    names = [f"seat {s}" for s in range(4)]
-    rules = ClubRules.from_dict(record["rules"])
-    session = Session(rules, record["dealer"], [d["pack"] for d in record["deals"]])
-    say(f"== {label or 'Session'} ".ljust(78, "="),
-        f"club Mediatore · ante {rules.ante} · seen by "
-        + ("everyone: the open table" if seat is None else f"seat {seat} only"))
-    lines = session_lines(record, names)
-    for number, deal in enumerate(record["deals"], 1):
-        moves = deal["moves"]
-        for entry in moves[:-1]:
-            session.apply(parse_move(entry["move"]))
-        source = session if seat is None else session.view(seat)
-        say("", table_text(source, names, style, f"deal {number}, before its last move"))
-        session.apply(parse_move(moves[-1]["move"]))
-        say(lines[number - 1])
-        if not wait():
-            return False
-    say(lines[-1])
-    return True

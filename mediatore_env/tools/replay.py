@@ -1,25 +1,24 @@
-"""``mediatore-replay``: step through a recorded deal, trick by trick.
+"""``mediatore-replay``: step through a recorded game of any game of the family, trick by
+trick.
 
     mediatore-replay game.json                  # the open table: every hand
     mediatore-replay game.json --seat 2         # only what seat 2 knew, as it knew it
     mediatore-replay recs/ --all                # every record in a folder, without stopping
     mediatore-replay session.json               # a club Mediatore session, deal by deal
 
-Records of the Tressette games (``"format": "tressette-record"``, from ``mediatore-play --game
-tressette --save`` and ``mediatore-bench --game ... --save-records``) are re-simulated with
-``TressetteGame.replay`` and shown hand by hand, trick by trick (:mod:`.tressette`).
+Reads the records (:mod:`mediatore_env.core.records`) of every game of the registry, written by
+``mediatore-play --save``, ``mediatore-bench --save-records`` and the environments
+(``env.unwrapped.records``): a file holding one record or a list of them, or a folder of such
+files. Each record is first re-simulated with :func:`mediatore_env.core.records.replay`, so what
+is shown is what the rules give; a file that is not a valid record gets a clear error.
 
-Reads the game records (:mod:`mediatore_env.mediatore.records`) written by ``mediatore-play --save``,
-``mediatore-bench --save-records`` and the environment (``env.unwrapped.records``): a file
-holding one record or a list of them, or a folder of such files. Each record is first
-re-simulated with :func:`mediatore_env.mediatore.records.replay`, so what is shown is what the rules
-give; a file that is not a valid record gets a clear error.
-
-The replay rebuilds the deal move by move and stops after the auction, after the exchange and
-after every trick; at a terminal it waits for Enter (``a`` shows the rest without stopping,
-``q`` quits), otherwise (``--all``, or input from a pipe) it prints everything. With
-``--seat N`` the text is built from that seat's :class:`~mediatore_env.mediatore.view.SeatView`, so it
-shows exactly what that player knew; the full result is shown at the end either way.
+One viewer serves every game: it rebuilds the game pack by pack and move by move through the
+game interface and stops at each stage its game's text module names (Mediatore: the auction,
+the exchange, every trick; Tressette: every trick of every hand; club Mediatore: the same, deal
+after deal), telling what happened in between in that module's words. At a terminal it waits
+for Enter (``a`` shows the rest without stopping, ``q`` quits), otherwise (``--all``, or input
+from a pipe) it prints everything. With ``--seat N`` the text is built from that seat's view, so
+it shows exactly what that player knew; the full result is shown at the end either way.
 """
 
 from __future__ import annotations
@@ -28,34 +27,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Iterator, TextIO
+from typing import Callable, TextIO
 
-from ..club.records import FORMAT as CLUB_FORMAT
-from ..club.records import replay as replay_session
-from ..mediatore.display import (STYLES, YOU, cards_inline, changes, format_thirds, hand_inline,
-                                 hand_lines, result_lines, rules_text, snapshot, view_text)
-from ..mediatore.game import Deal
-from ..mediatore.moves import AUCTION, END, PLAY, parse_move
-from ..mediatore.records import replay
-from ..mediatore.rules import Rules
-from ..tressette.game import RECORD_FORMAT as TRESSETTE_FORMAT
-from ..tressette.game import TressetteGame
-from ..tressette.rules import TressetteRules
+from ..core.game import CHANCE
+from ..core.records import entry_of, replay
+from ..registry import get
+from ..mediatore.display import STYLES, YOU
 from .checks import ArgumentParser
-from .club import show_session
 from .terminal import Pager
-from .tressette import show_record as show_tressette_record
-
-
-def replayer(record: dict) -> tuple[Callable, Callable]:
-    """How to re-simulate and how to show a record, by its ``"format"``: a Tressette game
-    (:mod:`.tressette`), a club Mediatore session (:mod:`.club`), else a Mediatore deal."""
-    game = record.get("format")
-    if game == TRESSETTE_FORMAT:
-        return TressetteGame.replay, show_tressette_record
-    if game == CLUB_FORMAT:
-        return replay_session, show_session
-    return replay, show_record
 
 
 class BadRecord(ValueError):
@@ -98,7 +77,11 @@ def _checked(text: str, path: str) -> list[dict]:
         if not isinstance(record, dict):
             raise BadRecord(f"{where}: not a game record (expected a JSON object)")
         try:
-            replayer(record)[0](record)
+            entry_of(record)
+        except ValueError as e:
+            raise BadRecord(f"{where}: {e}") from None
+        try:
+            replay(record)
         except (KeyError, TypeError, AttributeError) as e:
             raise BadRecord(f"{where}: not a valid game record: malformed ({type(e).__name__}: {e})") from None
         except ValueError as e:
@@ -106,18 +89,16 @@ def _checked(text: str, path: str) -> list[dict]:
     return records
 
 
-def record_names(record: dict, seat: int | None = None) -> list[str]:
+def record_names(record: dict, players: int, seat: int | None = None) -> list[str]:
     """Display names of the seats: ``greedy(1)`` from the record's ``meta.agents``, else
     ``seat 1``; ``You`` for the human of a ``mediatore-play`` record replayed from its seat."""
     meta = record.get("meta") or {}
     agents = meta.get("agents")
     names = []
-    for s in range(4):
-        if seat is not None and seat == meta.get("human_seat"):
-            if s == seat:
-                names.append(YOU)
-                continue
-        if isinstance(agents, list) and len(agents) == 4 and isinstance(agents[s], str):
+    for s in range(players):
+        if seat is not None and s == seat == meta.get("human_seat"):
+            names.append(YOU)
+        elif isinstance(agents, list) and len(agents) == players and isinstance(agents[s], str):
             head, _, rest = agents[s].partition(":")
             short = rest.partition(":")[0] if "." in head and rest else head
             names.append(f"{short[:12]}({s})")
@@ -126,91 +107,69 @@ def record_names(record: dict, seat: int | None = None) -> list[str]:
     return names
 
 
-def stops(record: dict, seat: int | None = None) -> Iterator[tuple[str, object]]:
-    """Rebuild the deal of ``record`` move by move; yield ``(label, source)`` at each stop:
-    ``start`` (the deal dealt), ``auction``, ``exchange`` (call, monte and discards done),
-    ``trick 1`` .. ``trick 8``, ``end``. ``source`` is the live Deal (open table) or
-    ``deal.view(seat)``."""
-    deal = Deal(Rules.from_dict(record["rules"]), record["dealer"], record["pack"])
-    source = deal if seat is None else deal.view(seat)
-    yield "start", source
-    for entry in record["moves"]:
-        phase, tricks = deal.phase, len(deal.tricks)
-        deal.apply(parse_move(entry["move"]))
-        if deal.phase == END:
-            yield "end", source
-        elif phase == AUCTION and deal.phase != AUCTION:
-            yield "auction", source
-        elif phase != PLAY and deal.phase == PLAY and phase != AUCTION:
-            yield "exchange", source
-        elif len(deal.tricks) > tricks:
-            yield f"trick {len(deal.tricks)}", source
-
-
-_ABOUT = {"program": "from", "seed": "seed", "deal_index": "deal", "lineup": "lineup",
-          "rotation": "rotation"}
+_ABOUT = {"program": "from", "seed": "seed", "deal_index": "deal", "game_index": "game",
+          "session_index": "session", "lineup": "lineup", "rotation": "rotation"}
 
 
 def show_record(record: dict, seat: int | None = None, style: str = "english",
                 pager: Pager | None = None, label: str = "") -> bool:
-    """Step through one record (already checked). Returns False if the person quit."""
+    """Step through one record (already checked), of any game: the game rebuilt pack by pack
+    and move by move, a stop at each stage its text module names. Returns False if the person
+    quit."""
     pager = pager or Pager(False)
-    names = record_names(record, seat)
+    final = replay(record)
+    entry = get(final.record()["game"])  # a version 1 Tressette record names no form
+    text = entry.load("text")
+    names = record_names(record, final.players, seat)
     meta = record.get("meta") or {}
-    rules = Rules.from_dict(record["rules"])
-    about = ", ".join(f"{label} {meta[key]}" for key, label in _ABOUT.items() if key in meta)
-    pager.say(f"== {label or 'Record'} ".ljust(78, "="),
-              f"rules: {rules_text(rules)} · dealer {names[record['dealer']]}"
+    title = label or "Record"
+    about = ", ".join(f"{word} {meta[key]}" for key, word in _ABOUT.items() if key in meta)
+    pager.say(f"== {title} ".ljust(78, "="),
+              f"{entry.title}, {text.rules_line(final.rules)} · dealer {names[record['dealer']]}"
               + (f" · {about}" if about else ""),
               "seen by " + ("everyone: the open table" if seat is None else
                             f"{names[seat]} only" if names[seat] == f"seat {seat}" else
                             f"{names[seat]} (seat {seat}) only"))
-    before = None
-    title = label or "Record"
-    for what, source in stops(record, seat):
-        if what == "start":
-            before = snapshot(source)
-            if seat is None:
-                w = max(map(len, names))
-                pager.say("Hands as dealt:",
-                          *(f"  {names[s]:<{w}}  {hand_inline(source.hands[s], style)}" for s in range(4)),
-                          f"  {'monte':<{w}}  {cards_inline(source.monte, style)}")
-            else:
-                pager.say(f"Hand of {names[seat]}:",
-                          *("  " + line for line in hand_lines(source.hand, style)))
+    game = entry.new_game(final.rules, record["dealer"])
+    packs = iter(text.record_packs(record))
+    narrator = text.narrator(game, seat, names, style)
+    moves = iter(final.history)
+    stage = text.stage(game, seat)
+    while not game.is_over:
+        if game.to_move == CHANCE:
+            pack = next(packs, None)
+            if pack is None:
+                break
+            game.deal(pack)
+            narrator.skip()
+            pager.say("", *text.dealt_lines(game, seat, names, style))
+            stage = text.stage(game, seat)
             if not pager.wait():
                 return False
             continue
-        after = snapshot(source)
-        pager.say("", f"-- {what} ".ljust(40, "-"), *changes(before, after, names, style))
-        before = after
-        if what == "end":
-            pager.say("", view_text(source, names, style, f"{title}: the end"),
-                      f"== {title}: the result ".ljust(78, "="),
-                      *result_lines(record, names, style))
-            return True
-        if what.startswith("trick") or what == "exchange":
-            if seat is None:
-                w = max(map(len, names))
-                pager.say(*(f"  {names[s]:<{w}}  {hand_inline(source.hands[s], style)}"
-                            for s in range(4) if source.hands[s]))
-            else:
-                whose = "your hand" if names[seat] == YOU else f"{names[seat]} holds"
-                pager.say(f"  {whose}: {hand_inline(source.hand, style)}")
-            if source.tricks:
-                pager.say("  points taken: " + " · ".join(
-                    f"{names[s]} {format_thirds(source.thirds_won[s])}" for s in range(4)))
-        if not pager.wait():
-            return False
+        step = next(moves, None)
+        if step is None:
+            break
+        game.apply(step[1])
+        if text.stage(game, seat) != stage:
+            stage = text.stage(game, seat)
+            pager.say("", f"-- {stage} ".ljust(40, "-"), *narrator.news(),
+                      *text.stop_lines(game, seat, names, style))
+            if not game.is_over and not pager.wait():
+                return False
+    if not game.is_over:
+        pager.say(*narrator.news(), "", "(the record ends here: the game was not finished)")
+        return True
+    pager.say(f"== {title}: the result ".ljust(78, "="), *text.end_lines(game, names, style))
     return True
 
 
 def build_parser() -> ArgumentParser:
     p = ArgumentParser(
         prog="mediatore-replay",
-        description="Step through recorded Mediatore deals, or Tressette games, trick by trick "
-                    "(records from mediatore-play --save, mediatore-bench --save-records or the "
-                    "environment).")
+        description="Step through recorded games of every game of the family (Mediatore deals, "
+                    "Tressette games, club Mediatore sessions) trick by trick (records from "
+                    "mediatore-play --save, mediatore-bench --save-records or the environments).")
     p.add_argument("records", nargs="+", metavar="RECORD",
                    help="a record file (one record or a JSON list of them), a folder of them, "
                         "or - for standard input")
@@ -232,11 +191,11 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
         for path in args.records:
             records += [(f"{path}" + (f" #{i + 1}" if len(recs) > 1 else ""), r)
                         for recs in [load_records(path)] for i, r in enumerate(recs)]
-        players = [TressetteRules.from_dict(r["rules"]).players for _, r in records
-                   if r.get("format") == TRESSETTE_FORMAT]
-        if args.seat is not None and any(args.seat >= n for n in players):
-            raise BadRecord(f"--seat {args.seat}: a Tressette record here has seats "
-                            f"0-{min(players) - 1}")
+        for _, r in records:
+            players = replay(r).players
+            if args.seat is not None and args.seat >= players:
+                raise BadRecord(f"--seat {args.seat}: a {entry_of(r).title} record here has "
+                                f"seats 0-{players - 1}")
     except BadRecord as e:
         print(f"mediatore-replay: error: {e}", file=sys.stderr)
         return 2
@@ -245,7 +204,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     pager = Pager(interactive and not args.all, ask or input, out)
     try:
         for label, record in records:
-            if not replayer(record)[1](record, args.seat, args.cards, pager, label):
+            if not show_record(record, args.seat, args.cards, pager, label):
                 break
     except KeyboardInterrupt:
         pager.say("", "Interrupted.")

@@ -26,11 +26,12 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
 from ..core.game import CHANCE
+from ..core.records import check_header, header
 from ..core.moves import as_move_id, described_move
 from ..core.tricks import Trick, playable, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_text, parse_move
-from .rules import (BATCH, HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
+from .rules import (BATCH, FORMS, HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
                     false_claim_outcome, outcome, score_of_thirds)
 from .view import TressetteView
 
@@ -423,11 +424,11 @@ class TressetteGame:
                         [(None, m) for m in data["moves"]])
 
     def record(self, **meta) -> dict:
-        """The game's record: rules, first dealer, packs, every move with its seat, and (once
-        over) the result. Extra keyword arguments go under ``"meta"`` (player names...) and
+        """The game's record (:mod:`mediatore_env.core.records`: the header names the form):
+        rules, first dealer, packs, every move with its seat, and (once over) the result. Extra keyword arguments go under ``"meta"`` (player names...) and
         are ignored by :meth:`replay`."""
         record = {
-            "format": RECORD_FORMAT, "version": RECORD_VERSION,
+            **header(self.rules.form),
             "rules": self.rules.to_dict(), "dealer": self.first_dealer,
             "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
             "moves": [{"seat": seat, "move": move_text(m)} for seat, m in self.history],
@@ -447,17 +448,14 @@ class TressetteGame:
 
     @classmethod
     def replay(cls, record: dict) -> "TressetteGame":
-        """Re-simulate a record. Raises ``ValueError`` naming the first thing that differs (a
+        """Re-simulate a record (this version's, or a version 1 ``tressette-record``). Raises ``ValueError`` naming the first thing that differs (a
         move by the wrong seat, an illegal move, a pack too many or too few, the result)."""
-        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-            got = record.get("format") if isinstance(record, dict) else record
-            raise ValueError(f"not a Tressette record: format is {got!r}, "
-                             f"expected {RECORD_FORMAT!r}")
-        if record.get("version") != RECORD_VERSION:
-            raise ValueError(f"unsupported record version {record.get('version')!r}; "
-                             f"this library reads {RECORD_VERSION}")
+        game_name = check_header(record, "Tressette", FORMS, LEGACY_FORMAT)
         game = _rebuild(cls, record["rules"], record["dealer"], record["packs"],
                         [(e["seat"], e["move"]) for e in record["moves"]])
+        if game_name not in (None, game.rules.form):
+            raise ValueError(f"the record is of {game_name}, but its rules are "
+                             f"{game.rules.form}'s")
         stored = record.get("result")
         if stored is not None:
             actual = game.result() if game.is_over else {}
@@ -480,8 +478,8 @@ class TressetteGame:
                 f"totals={self.totals} {state}>")
 
 
-RECORD_FORMAT = "tressette-record"
-RECORD_VERSION = 1
+#: The format of version 1 records, before the common header (mediatore_env.core.records).
+LEGACY_FORMAT = "tressette-record"
 
 
 def cards_of_ascending(mask: int) -> list[int]:

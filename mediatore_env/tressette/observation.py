@@ -80,15 +80,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.cards import CARD_NAMES, NUM_CARDS, SUIT_OF, TOTAL_THIRDS, format_cards
+from ..core.cards import NUM_CARDS, SUIT_OF, TOTAL_THIRDS
 from ..core.game import CHANCE
 from .melds import NAPOLETANA
 from ..codec.layout import block_offsets, markdown_table
-from .moves import NUM_MOVES, move_text
+from .moves import NUM_MOVES
 from .rules import FORMS, TressetteRules
 
 __all__ = ["EARLIER_HANDS", "SCORE_SCALE", "MELD_FLAGS", "Layout", "layout_of", "layout_table",
-           "write_observation", "Encoder", "action_mask", "observation", "table_text"]
+           "write_observation", "Encoder", "action_mask", "observation"]
 
 EARLIER_HANDS = {4: 5, 3: 12, 2: 5}
 SCORE_SCALE = 65
@@ -358,36 +358,3 @@ def action_mask(view) -> np.ndarray:
 def observation(view) -> dict:
     """``{"observation": float32 vector, "action_mask": int8[41]}`` of ``view``'s seat."""
     return {"observation": write_observation(view), "action_mask": action_mask(view)}
-
-
-def table_text(view, names=None, title: str = "tressette") -> str:
-    """The table as ``view``'s seat sees it, as text: the scores, this hand's melds and tricks,
-    the trick on the table, the seat's hand and its legal moves (or the outcome)."""
-    rules = view.rules
-    n = rules.players
-    names = names or [f"seat {s}" for s in range(n)]
-    sides = ["+".join(names[s] for s in seats) for seats in rules.sides]
-    lines = [f"{title} · hand {view.hand_number} · dealer {names[view.dealer]}"
-             + (" · Low Hand" if rules.low else "") + (" · claims" if rules.claim else ""),
-             "totals: " + ", ".join(f"{sides[i]} {t}" for i, t in enumerate(view.totals))
-             + f" (this hand: {', '.join(map(str, view.hand_points))})"]
-    for seat, meld in view.melds:
-        lines.append(f"meld: {names[seat]} {meld}")
-    for k, trick in enumerate(view.tricks, 1):
-        played = ", ".join(f"{names[(trick.leader + i) % n]} {CARD_NAMES[c]}"
-                           for i, c in enumerate(trick.cards))
-        lines.append(f"trick {k}: {played} -> {names[trick.winner]}")
-    if view.trick:
-        lines.append("on the table: " + ", ".join(
-            f"{names[(view.leader + i) % n]} {CARD_NAMES[c]}" for i, c in enumerate(view.trick)))
-    if n == 2:
-        seen = [f"{names[s]} {CARD_NAMES[c] if c is not None else '??'}" for s, c in view.draws]
-        drawn = f"; drawn: {', '.join(seen)}" if seen else ""
-        lines.append(f"stock: {view.stock_size} cards{drawn}")
-    lines.append(f"{names[view.seat]} holds: {format_cards(view.hand)}")
-    if view.is_over:
-        lines.append("over: " + ", ".join(f"{names[s]} {o:+d}" for s, o in enumerate(view.outcome))
-                     + f" ({view.end_reason})")
-    elif view.to_move == view.seat:
-        lines.append("to play: " + " ".join(move_text(m) for m in view.legal_moves()))
-    return "\n".join(lines)

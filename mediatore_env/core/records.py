@@ -1,0 +1,114 @@
+"""Game records: one format for every game of the family, and one :func:`replay`.
+
+A record is the JSON document people share: what the game was, its packs and every move with
+the seat that made it, and the result. Every engine writes it (``game.record(**meta)``) and
+rebuilds it (``type(game).replay(record)``); every record opens with the same header, which
+names the game by its name in the registry (:mod:`mediatore_env.registry`)::
+
+    {"format": "mediatore-env-record", "game": "tressette3", "version": 2,
+     "rules": {...}, "dealer": 0, ...the game's own body..., "meta": {...}}
+
+The body after the header is each game's own (:mod:`mediatore_env.mediatore.records`,
+:mod:`mediatore_env.club.records`, ``TressetteGame.record``), and ``"meta"`` (who played, the
+seed, a tournament's deal number) is never read by a replay. :func:`replay` reads the header
+and hands the record to the engine of its game, found in the registry::
+
+    >>> import mediatore_env
+    >>> game = mediatore_env.make("tressette2")
+    >>> game.deal(list(range(40))); game.apply(game.legal_moves()[0])
+    >>> record = game.record(seed=7)
+    >>> record["format"], record["game"], record["version"]
+    ('mediatore-env-record', 'tressette2', 2)
+    >>> replay(record) == game
+    True
+
+Version 1 records, written before the common header, named each game by a format of its own
+(the registry's ``record_format``: ``"mediatore-record"``, ``"tressette-record"``,
+``"club-mediatore-record"``) with the same body; they still replay, bit-exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Collection
+
+from ..registry import GAMES, GameEntry, get
+
+__all__ = ["FORMAT", "VERSION", "header", "check_header", "body", "entry_of", "replay",
+           "save_record", "load_record"]
+
+FORMAT = "mediatore-env-record"
+#: 2: the common header; 1: each game's own format name, the same body.
+VERSION = 2
+LEGACY_VERSION = 1
+HEADER = ("format", "game", "version")
+
+
+def header(game: str) -> dict:
+    """The head of a record of game ``game`` (its registry name)."""
+    return {"format": FORMAT, "game": game, "version": VERSION}
+
+
+def check_header(record, title: str, games: Collection[str], legacy: str) -> str | None:
+    """Check that ``record`` is a record of one of ``games`` (a ``title`` game, by its header)
+    or a version 1 record of format ``legacy``; return its game's name (None for version 1).
+    Raises ``ValueError`` saying what the header is and what it should be."""
+    if not isinstance(record, dict):
+        raise ValueError(f"not a {title} record: a JSON object is expected, not "
+                         f"{type(record).__name__}")
+    form, version = record.get("format"), record.get("version")
+    if form == FORMAT:
+        if version != VERSION:
+            raise ValueError(f"unsupported record version {version!r}; this library reads "
+                             f"{VERSION} (and {LEGACY_VERSION} of the older formats)")
+        if record.get("game") not in games:
+            raise ValueError(f"not a {title} record: game is {record.get('game')!r}, expected "
+                             + " or ".join(map(repr, games)))
+        return record["game"]
+    if form == legacy:
+        if version != LEGACY_VERSION:
+            raise ValueError(f"unsupported record version {version!r} of format {legacy!r}; "
+                             f"this library reads {LEGACY_VERSION}")
+        return None
+    raise ValueError(f"not a {title} record: format is {form!r}, expected {FORMAT!r} "
+                     f"(or {legacy!r} of version {LEGACY_VERSION})")
+
+
+def body(record: dict) -> dict:
+    """The record without its header: what the game wrote, the same in every version."""
+    return {k: v for k, v in record.items() if k not in HEADER}
+
+
+def entry_of(record) -> GameEntry:
+    """The registry's entry of the game a record is of, by its header (a version 1 record by
+    its format). Raises ``ValueError`` for anything that is not a game record."""
+    if not isinstance(record, dict):
+        raise ValueError(f"not a game record: a JSON object is expected, not "
+                         f"{type(record).__name__}")
+    form = record.get("format")
+    if form == FORMAT:
+        return get(record.get("game"))
+    for entry in GAMES.values():
+        if entry.record_format == form:
+            return entry
+    formats = ", ".join(dict.fromkeys(e.record_format for e in GAMES.values()))
+    raise ValueError(f"not a game record: format is {form!r}, expected {FORMAT!r} "
+                     f"(or, version {LEGACY_VERSION}, one of {formats})")
+
+
+def replay(record) -> Any:
+    """Re-simulate a record of any game; return the game, finished as it was recorded. Raises
+    ``ValueError`` naming the first thing that differs (the header, a move by the wrong seat,
+    an illegal move, a different result)."""
+    return entry_of(record).load("engine").replay(record)
+
+
+def save_record(record, path) -> None:
+    """Write a record (or a list of them) as a JSON file."""
+    Path(path).write_text(json.dumps(record, indent=1) + "\n")
+
+
+def load_record(path):
+    """A record (or a list of them) from a JSON file, unchecked: :func:`replay` checks it."""
+    return json.loads(Path(path).read_text())
