@@ -64,8 +64,8 @@ class GameEntry:
     env_id: str
     #: The agents by name: ``{name: factory}``.
     agents: str
-    #: The record's ``"format"`` (the game's records before the common header).
-    record_format: str
+    #: The ``"format"`` of the game's records before the common header (version 1), if any.
+    record_format: str | None = None
     fixed: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self):

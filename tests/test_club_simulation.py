@@ -13,7 +13,6 @@ import pytest
 
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import AUCTION, CALL, END
-from mediatore_env.club.records import make_record, replay
 from mediatore_env.club.rules import ClubRules
 from mediatore_env.core.cards import ALL_CARDS
 
@@ -57,9 +56,6 @@ def run(sessions: int, seed: int) -> int:
         if rules.until_won:
             won = [r.won for r in session.results]
             assert won.count(True) <= 1 and (won[-1] or len(won) == rules.max_deals)
-        # tests/test_universal.py replays every game's record once Session has record() and
-        # replay() (the one record format): this line goes then.
-        assert replay(make_record(session)) == session
         deals += len(session.results)
     return deals
 

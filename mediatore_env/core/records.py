@@ -50,9 +50,11 @@ def header(game: str) -> dict:
     return {"format": FORMAT, "game": game, "version": VERSION}
 
 
-def check_header(record, title: str, games: Collection[str], legacy: str) -> str | None:
+def check_header(record, title: str, games: Collection[str], legacy: str | None = None
+                 ) -> str | None:
     """Check that ``record`` is a record of one of ``games`` (a ``title`` game, by its header)
-    or a version 1 record of format ``legacy``; return its game's name (None for version 1).
+    or a version 1 record of format ``legacy`` (a game that had records before the common
+    header); return its game's name (None for version 1).
     Raises ``ValueError`` saying what the header is and what it should be."""
     if not isinstance(record, dict):
         raise ValueError(f"not a {title} record: a JSON object is expected, not "
@@ -66,13 +68,13 @@ def check_header(record, title: str, games: Collection[str], legacy: str) -> str
             raise ValueError(f"not a {title} record: game is {record.get('game')!r}, expected "
                              + " or ".join(map(repr, games)))
         return record["game"]
-    if form == legacy:
+    if legacy is not None and form == legacy:
         if version != LEGACY_VERSION:
             raise ValueError(f"unsupported record version {version!r} of format {legacy!r}; "
                              f"this library reads {LEGACY_VERSION}")
         return None
-    raise ValueError(f"not a {title} record: format is {form!r}, expected {FORMAT!r} "
-                     f"(or {legacy!r} of version {LEGACY_VERSION})")
+    older = f" (or {legacy!r} of version {LEGACY_VERSION})" if legacy else ""
+    raise ValueError(f"not a {title} record: format is {form!r}, expected {FORMAT!r}{older}")
 
 
 def body(record: dict) -> dict:
@@ -90,9 +92,9 @@ def entry_of(record) -> GameEntry:
     if form == FORMAT:
         return get(record.get("game"))
     for entry in GAMES.values():
-        if entry.record_format == form:
+        if form is not None and entry.record_format == form:
             return entry
-    formats = ", ".join(dict.fromkeys(e.record_format for e in GAMES.values()))
+    formats = ", ".join(dict.fromkeys(e.record_format for e in GAMES.values() if e.record_format))
     raise ValueError(f"not a game record: format is {form!r}, expected {FORMAT!r} "
                      f"(or, version {LEGACY_VERSION}, one of {formats})")
 

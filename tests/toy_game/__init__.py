@@ -16,7 +16,7 @@ from mediatore_env.registry import GameEntry
 _PARTS = dict(
     unit="game", engine="toy_game.game:ToyGame", rules="toy_game.rules:ToyRules",
     moves="toy_game.moves", codec="toy_game.observation", text="toy_game.display",
-    agents="toy_game.agents:AGENTS", record_format="mediatore-env-record")
+    agents="toy_game.agents:AGENTS")
 
 #: The two forms, as Tressette's are: two players, and three (a seat that watches two others).
 ENTRIES = (

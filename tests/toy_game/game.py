@@ -16,6 +16,7 @@ import json
 
 from mediatore_env.core.cards import CARD_NAMES, POINTS, validate_pack
 from mediatore_env.core.game import CHANCE
+from mediatore_env.core.records import check_header, header
 from mediatore_env.core.moves import as_move_id, described_move
 from mediatore_env.core.tricks import Trick, playable, trick_winner
 
@@ -24,7 +25,6 @@ from .rules import ToyRules
 
 HAND_SIZE = 3
 LAST_TRICK = 3  # thirds for the last trick of a hand, as in the family
-FORMAT, VERSION = "mediatore-env-record", 1
 NAMES = {2: "toy", 3: "toy3"}  # the registry's name of each form, a record's "game"
 
 
@@ -143,8 +143,7 @@ class ToyGame:
         return game
 
     def record(self, **meta) -> dict:
-        record = {"format": FORMAT, "game": NAMES[self.players], "version": VERSION,
-                  **self.to_json(),
+        record = {**header(NAMES[self.players]), **self.to_json(),
                   "result": self._result()}
         if meta:
             record["meta"] = meta
@@ -155,10 +154,7 @@ class ToyGame:
 
     @classmethod
     def replay(cls, record: dict) -> "ToyGame":
-        header = (record.get("format"), record.get("game"), record.get("version"))
-        if header[0] != FORMAT or header[1] not in NAMES.values() or header[2] != VERSION:
-            raise ValueError(f"not a toy record: format, game and version are {header}; "
-                             f"valid: {FORMAT!r}, one of {sorted(NAMES.values())}, {VERSION}")
+        check_header(record, "toy", sorted(NAMES.values()))
         game = cls.from_json(record)
         if record.get("result") != game._result():
             raise ValueError(f"result differs: record says {record.get('result')}, "
