@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import math
 
-from .cards import NUM_CARDS
+from .cards import NUM_CARDS, cards_of
 
 _FACTORIAL = tuple(math.factorial(n) for n in range(NUM_CARDS + 1))
 
@@ -117,3 +117,25 @@ def _splits(n: int, locs: tuple, caps: tuple):
     for k in range(min(n, caps[locs[0]]) + 1):
         for rest in _splits(n - k, locs[1:], caps):
             yield (k, *rest)
+
+
+def shuffled(mask: int, rng) -> list[int]:
+    """The cards of bitset ``mask`` in an order drawn uniformly by ``rng`` (anything with a
+    ``random()`` method)."""
+    cards = cards_of(mask)
+    for j in range(len(cards) - 1, 0, -1):
+        k = int(rng.random() * (j + 1))
+        cards[j], cards[k] = cards[k], cards[j]
+    return cards
+
+
+def pick(mask: int, k: int, rng) -> int:
+    """``k`` cards of bitset ``mask`` chosen uniformly at random, as a bitset (a partial
+    Fisher-Yates shuffle from the lowest card: ``k`` draws of ``rng.random()``)."""
+    cards = cards_of(mask)
+    out = 0
+    for j in range(k):
+        pick = j + int(rng.random() * (len(cards) - j))
+        cards[j], cards[pick] = cards[pick], cards[j]
+        out |= 1 << cards[j]
+    return out

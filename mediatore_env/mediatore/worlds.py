@@ -8,7 +8,7 @@ import random
 from typing import Callable, NamedTuple
 
 from ..core.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, bit, cards_of, highest, suit_of
-from ..core.placement import Placement
+from ..core.placement import Placement, pick
 from .game import Deal, deal_order
 from .knowledge import Knowledge, deduce
 from .moves import HAND_SIZE, call_move, discard_move, give_move, play_move
@@ -181,7 +181,7 @@ class WorldSampler:
         if rng is None:
             rng = random.Random()
         view = self.view
-        dealt = undo_exchange(self.knowledge, world, lambda cards, k: _pick(cards, k, rng))
+        dealt = undo_exchange(self.knowledge, world, lambda cards, k: pick(cards, k, rng))
         pack = [0] * NUM_CARDS
         cards = [iter(cards_of(hand)) for hand in dealt.hands]
         for s, hand in enumerate(dealt.hands):
@@ -256,12 +256,9 @@ def undo_exchange(knowledge: Knowledge, world: World, choose: Callable[[int, int
     return Dealt(init, original, discards, back)
 
 
-def _pick(mask: int, k: int, rng) -> int:
-    """``k`` cards of ``mask`` chosen uniformly at random, as a bitset."""
-    cards = cards_of(mask)
-    out = 0
-    for j in range(k):
-        pick = j + int(rng.random() * (len(cards) - j))
-        cards[j], cards[pick] = cards[pick], cards[j]
-        out |= 1 << cards[j]
-    return out
+def redeal(view: SeatView, rng=None) -> tuple[list[int], list[int]]:
+    """The deal's ``(pack, moves)`` dealt again as ``view``'s seat could imagine it, drawn
+    uniformly (:meth:`WorldSampler.sample_deal`): the registry's ``worlds`` of Mediatore, as
+    ``redeal`` is in the Tressette and club samplers."""
+    deal = WorldSampler(view).sample_deal(rng)
+    return list(deal.pack), [move for _, move in deal.history]
