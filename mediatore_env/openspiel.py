@@ -127,28 +127,26 @@ def _splits(total: int, parts: int):
 
 # -- parameters -------------------------------------------------------------------------------
 
+def _switches(entry: GameEntry) -> dict:
+    """The entry's rules switches with their defaults, less the ones it fixes."""
+    return {f.name: f.default for f in dataclasses.fields(entry.load("rules"))
+            if f.name not in entry.fixed}
+
+
 def parameters(entry: GameEntry) -> dict:
     """The game's parameters with their defaults: its rules switches (less the fixed ones),
     then ``dealer``. A switch whose default is None (club's ``deals``) is an int, 0 for None."""
-    defaults = {}
-    for f in dataclasses.fields(entry.load("rules")):
-        if f.name not in entry.fixed:
-            defaults[f.name] = 0 if f.default is None else f.default
-    defaults[DEALER] = 0
-    return defaults
+    defaults = {name: 0 if default is None else default
+                for name, default in _switches(entry).items()}
+    return {**defaults, DEALER: 0}
 
 
 def rules_of(entry: GameEntry, params: dict):
     """The rules and the first dealer that OpenSpiel ``params`` name."""
-    defaults = parameters(entry)
-    switches = {name: (None if value == 0 and defaults[name] == 0
-                       and _none_default(entry, name) else value)
+    defaults = _switches(entry)
+    switches = {name: None if defaults[name] is None and value == 0 else value
                 for name, value in params.items() if name != DEALER}
     return entry.make_rules(**switches), params.get(DEALER, 0)
-
-
-def _none_default(entry: GameEntry, name: str) -> bool:
-    return any(f.name == name and f.default is None for f in dataclasses.fields(entry.load("rules")))
 
 
 # -- the state ------------------------------------------------------------------------------
