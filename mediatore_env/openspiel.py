@@ -215,7 +215,7 @@ class SpielState(pyspiel.State):
         table = self.table
         if table.deal_starts:
             for seat, lines in enumerate(table.recall):
-                lines.append(f"saw {_tensor_text(self._observation(seat))}")
+                lines.append(f"saw {_tensor_text(self.observation_vector(seat))}")
         table.deal_starts.append(self.move_number())
 
     def _action_to_string(self, player, action):
@@ -240,7 +240,8 @@ class SpielState(pyspiel.State):
 
     # -- what a seat knows -----------------------------------------------------------------------
 
-    def _observation(self, seat: int) -> np.ndarray:
+    def observation_vector(self, seat: int) -> np.ndarray:
+        """The environment's observation vector of ``seat`` (the observation tensor)."""
         return _parts(self.table.name).codec.observation(self.table.engine.view(seat))[
             "observation"]
 
@@ -252,7 +253,7 @@ class SpielState(pyspiel.State):
         """``seat``'s perfect-recall key: its cards as dealt in every deal, what it saw at the
         end of each earlier deal, and its observation now (its non-zero entries)."""
         lines = self.table.recall[seat]
-        return "\n".join([f"seat {seat}", *lines, f"now {_tensor_text(self._observation(seat))}"])
+        return "\n".join([f"seat {seat}", *lines, f"now {_tensor_text(self.observation_vector(seat))}"])
 
     def resample_from_infostate(self, player, sampler):
         """A state that ``player`` cannot tell from this one, drawn uniformly by the game's
@@ -310,7 +311,7 @@ class Observer:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        self.tensor[:] = state._observation(player)
+        self.tensor[:] = state.observation_vector(player)
 
     def string_from(self, state: SpielState, player: int) -> str:
         if self.perfect_recall:
