@@ -252,8 +252,8 @@ class SpielState(pyspiel.State):
     def information_state_text(self, seat: int) -> str:
         """``seat``'s perfect-recall key: its cards as dealt in every deal, what it saw at the
         end of each earlier deal, and its observation now (its non-zero entries)."""
-        lines = self.table.recall[seat]
-        return "\n".join([f"seat {seat}", *lines, f"now {_tensor_text(self.observation_vector(seat))}"])
+        now = _tensor_text(self.observation_vector(seat))
+        return "\n".join([f"seat {seat}", *self.table.recall[seat], f"now {now}"])
 
     def resample_from_infostate(self, player, sampler):
         """A state that ``player`` cannot tell from this one, drawn uniformly by the game's

@@ -263,3 +263,12 @@ def test_an_agent_as_an_openspiel_bot():
     bots = [AgentBot(GreedyAgent(), seed=s) for s in range(4)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(4))
     assert sum(returns) == 0 and len(returns) == 4
+
+
+def test_the_modules_examples():
+    import doctest
+
+    import agents.openspiel_bots
+    import mediatore_env.openspiel
+    for module in (mediatore_env.openspiel, agents.openspiel_bots):
+        assert doctest.testmod(module).failed == 0

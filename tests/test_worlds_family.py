@@ -99,6 +99,15 @@ def test_a_pack_is_needed_first():
         DealSampler(Session().view(0))
 
 
+def test_the_samplers_examples():
+    import doctest
+
+    import mediatore_env.club.worlds
+    import mediatore_env.tressette.worlds
+    for module in (mediatore_env.tressette.worlds, mediatore_env.club.worlds):
+        assert doctest.testmod(module).failed == 0
+
+
 def placements(cards, sizes):
     """Every way to share ``cards`` among places of ``sizes``: tuples of bitsets."""
     if not sizes:
