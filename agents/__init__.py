@@ -103,3 +103,4 @@ def make_agent(spec: str, registry: dict | None = None, **overrides) -> Agent:
         raise ValueError(f"cannot make agent {spec!r} with options {options}: {e}") from None
     agent.name = spec
     return agent
+AGENTS["openspiel-ismcts"] = lambda **o: load_object("agents.openspiel_bots:ISMCTSAgent")(**o)

@@ -24,7 +24,7 @@ LAYERS = [
     ("mediatore_env.mediatore", "mediatore_env.tressette"),  # each engine on core alone
     ("mediatore_env.club",),  # on Mediatore's deal, phases and trick record
     ("mediatore_env.codec", "mediatore_env.analysis", "mediatore_env.jaxgame"),
-    ("mediatore_env.envs",),
+    ("mediatore_env.envs", "mediatore_env.openspiel"),  # the games as OpenSpiel games
     ("agents",),
     ("mediatore_env.tools", "mediatore_env.__main__"),
 ]

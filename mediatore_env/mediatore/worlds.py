@@ -4,12 +4,11 @@ imagine them, drawn uniformly at random (PIMC samples worlds and solves each dou
 
 from __future__ import annotations
 
-import bisect
-import math
 import random
 from typing import Callable, NamedTuple
 
 from ..core.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, bit, cards_of, highest, suit_of
+from ..core.placement import Placement, pick
 from .game import Deal, deal_order
 from .knowledge import Knowledge, deduce
 from .moves import HAND_SIZE, call_move, discard_move, give_move, play_move
@@ -29,103 +28,6 @@ class World(NamedTuple):
     hands: tuple[int, int, int, int]
     monte: int
     partner: int | None
-
-
-_FACTORIAL = tuple(math.factorial(n) for n in range(NUM_CARDS + 1))
-
-
-class _Scenario:
-    """Hidden cards grouped by where each may lie, with the number of ways to deal them."""
-
-    __slots__ = ("fixed", "classes", "caps", "last", "memo", "choices", "weight")
-
-    def __init__(self, fixed: list[int], allowed: dict[int, int], caps: list[int]):
-        self.fixed = fixed  # cards known to be at each location (5 bitsets)
-        groups: dict[int, list[int]] = {}
-        for card, locs in allowed.items():
-            groups.setdefault(locs, []).append(card)
-        # The largest class last: it is dealt without enumerating (whatever room is left).
-        self.classes = sorted(((cards, tuple(l for l in range(5) if locs >> l & 1))
-                               for locs, cards in groups.items()), key=lambda c: len(c[0]))
-        self.caps = tuple(caps)
-        self.last = len(self.classes) - 1
-        self.memo: dict = {}
-        self.choices: dict = {}
-        self.weight = self.ways(0, self.caps) if min(caps) >= 0 else 0
-
-    def ways(self, i: int, caps: tuple) -> int:
-        """Ways to deal classes ``i..`` into the room ``caps`` left at each location."""
-        if i > self.last:
-            return 0 if any(caps) else 1
-        key = (i, caps)
-        w = self.memo.get(key)
-        if w is None:
-            cards, locs = self.classes[i]
-            n = len(cards)
-            if i == self.last:
-                w = 0
-                if sum(caps[l] for l in locs) == n and sum(caps) == n:
-                    w = _FACTORIAL[n]
-                    for l in locs:
-                        w //= _FACTORIAL[caps[l]]
-            else:
-                options, w = [], 0
-                for split in _splits(n, locs, caps):
-                    rest = list(caps)
-                    multi = _FACTORIAL[n]
-                    for l, k in zip(locs, split):
-                        rest[l] -= k
-                        multi //= _FACTORIAL[k]
-                    v = multi * self.ways(i + 1, tuple(rest))
-                    if v:
-                        w += v
-                        options.append((w, split, tuple(rest)))
-                self.choices[key] = ([o[0] for o in options], options)
-            self.memo[key] = w
-        return w
-
-    def deal(self, rng) -> list[int]:
-        """One uniformly drawn placement of the hidden cards: the five locations' cards."""
-        where = list(self.fixed)
-        caps = self.caps
-        for i, (cards, locs) in enumerate(self.classes):
-            if i == self.last:
-                split, rest = tuple(caps[l] for l in locs), None
-            else:
-                totals, options = self.choices[(i, caps)]
-                j = bisect.bisect_right(totals, rng.random() * totals[-1]) if len(totals) > 1 else 0
-                _, split, rest = options[min(j, len(options) - 1)]
-            cards = cards[:]
-            start = 0
-            for l, k in zip(locs, split):
-                for j in range(start, start + k):  # a partial Fisher-Yates shuffle
-                    pick = j + int(rng.random() * (len(cards) - j))
-                    cards[j], cards[pick] = cards[pick], cards[j]
-                    where[l] |= 1 << cards[j]
-                start += k
-            caps = rest
-        return where
-
-    def allows(self, where: list[int]) -> bool:
-        for l in range(5):
-            if where[l] & self.fixed[l] != self.fixed[l]:
-                return False
-        for cards, locs in self.classes:
-            for c in cards:
-                if not any(where[l] >> c & 1 for l in locs):
-                    return False
-        return True
-
-
-def _splits(n: int, locs: tuple, caps: tuple):
-    """Every way to share ``n`` cards among ``locs`` within their room ``caps``."""
-    if len(locs) == 1:
-        if n <= caps[locs[0]]:
-            yield (n,)
-        return
-    for k in range(min(n, caps[locs[0]]) + 1):
-        for rest in _splits(n - k, locs[1:], caps):
-            yield (k, *rest)
 
 
 class WorldSampler:
@@ -200,7 +102,7 @@ class WorldSampler:
 
         # Mediatore, seen by a third seat: the card passed back may be one of the pool's
         # cards (at most one), so there is one scenario per such card plus one without.
-        scenarios = [_Scenario(fixed, allowed, caps)]
+        scenarios = [Placement(fixed, allowed, caps)]
         if k.back_pool:
             for c in cards_of(k.back_pool & hidden):
                 if not base[suit_of(c)] >> giver & 1:
@@ -211,7 +113,7 @@ class WorldSampler:
                 cp[giver] -= 1
                 a = dict(allowed)
                 del a[c]
-                scenarios.append(_Scenario(f, a, cp))
+                scenarios.append(Placement(f, a, cp))
         self.scenarios = [s for s in scenarios if s.weight]
         if not self.scenarios:
             raise ValueError(f"no world fits what seat {me} knows: {view!r}")
@@ -279,7 +181,7 @@ class WorldSampler:
         if rng is None:
             rng = random.Random()
         view = self.view
-        dealt = undo_exchange(self.knowledge, world, lambda cards, k: _pick(cards, k, rng))
+        dealt = undo_exchange(self.knowledge, world, lambda cards, k: pick(cards, k, rng))
         pack = [0] * NUM_CARDS
         cards = [iter(cards_of(hand)) for hand in dealt.hands]
         for s, hand in enumerate(dealt.hands):
@@ -354,12 +256,9 @@ def undo_exchange(knowledge: Knowledge, world: World, choose: Callable[[int, int
     return Dealt(init, original, discards, back)
 
 
-def _pick(mask: int, k: int, rng) -> int:
-    """``k`` cards of ``mask`` chosen uniformly at random, as a bitset."""
-    cards = cards_of(mask)
-    out = 0
-    for j in range(k):
-        pick = j + int(rng.random() * (len(cards) - j))
-        cards[j], cards[pick] = cards[pick], cards[j]
-        out |= 1 << cards[j]
-    return out
+def redeal(view: SeatView, rng=None) -> tuple[list[int], list[int]]:
+    """The deal's ``(pack, moves)`` dealt again as ``view``'s seat could imagine it, drawn
+    uniformly (:meth:`WorldSampler.sample_deal`): the registry's ``worlds`` of Mediatore, as
+    ``redeal`` is in the Tressette and club samplers."""
+    deal = WorldSampler(view).sample_deal(rng)
+    return list(deal.pack), [move for _, move in deal.history]

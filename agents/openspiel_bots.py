@@ -1,0 +1,150 @@
+"""Agents both ways between this project and OpenSpiel (docs/openspiel.md): any OpenSpiel bot
+as an agent of the tournaments (:class:`OpenSpielAgent`, registered as ``openspiel-ismcts``:
+OpenSpiel's Python IS-MCTS), and any agent of this project as an OpenSpiel bot
+(:class:`AgentBot`). Needs the ``openspiel`` extra.
+
+An OpenSpiel bot reads a state; an agent is given only its seat's view. So the agent rebuilds
+the game's state from the packs and moves of the game behind the view, and hands the bot a
+state resampled from the seat's information (``resample_from_infostate``): the cards the seat
+cannot see are dealt again at random, and the bot never sees them::
+
+    >>> from mediatore_env.mediatore.game import Deal
+    >>> agent = ISMCTSAgent(simulations=20)
+    >>> agent.reset(seed=1)
+    >>> deal = Deal(dealer=3, pack=list(range(40)))
+    >>> agent.act(None, deal.view(0)) in deal.legal_moves()
+    True
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from agents.base import Agent
+from mediatore_env.core.cards import parse_card
+import mediatore_env.openspiel  # noqa: F401  (registers the games with OpenSpiel)
+from mediatore_env.registry import GAMES
+
+
+def entry_of(view):
+    """The registry entry of the game a view is of: the entry whose rules class and fixed
+    switches the view's rules have."""
+    for entry in GAMES.values():
+        rules = view.rules
+        if isinstance(rules, entry.load("rules")) and all(
+                getattr(rules, k) == v for k, v in entry.fixed.items()):
+            return entry
+    raise ValueError(f"no registered game has rules {view.rules!r}")
+
+
+def _engine_of(view):
+    """The game behind a view (its packs and moves rebuild the state; what the seat cannot see
+    is dealt again before a bot looks)."""
+    for name in ("_deal", "_game", "_session"):
+        engine = getattr(view, name, None)
+        if engine is not None:
+            return engine
+    raise ValueError(f"not a view of a game of the family: {view!r}")
+
+
+def spiel_state(engine, game: pyspiel.Game) -> pyspiel.State:
+    """The OpenSpiel state of ``engine`` (a game of the family): its packs as chance actions,
+    card by card, and its moves."""
+    data = engine.to_json()
+    packs = data["packs"] if "packs" in data else [data["pack"]] * (data["pack"] is not None)
+    packs = iter([parse_card(c) if isinstance(c, str) else c for c in pack] for pack in packs)
+    state = game.new_initial_state()
+    for _, move in engine.history:
+        while state.is_chance_node():
+            for card in next(packs):
+                state.apply_action(card)
+        state.apply_action(move)
+    while state.is_chance_node():
+        pack = next(packs, None)
+        if pack is None:
+            break
+        for card in pack:
+            state.apply_action(card)
+    return state
+
+
+class OpenSpielAgent(Agent):
+    """An OpenSpiel bot as an agent: ``make_bot(game, seat, rng)`` builds the bot of a seat
+    (once per game and seat); each move, the bot steps on a state resampled from the seat's
+    information."""
+
+    wants_observation = False
+
+    def __init__(self, make_bot):
+        self.make_bot = make_bot
+        self.rng = np.random.RandomState()
+        self.bots = {}
+
+    def reset(self, seed=None):
+        self.rng = np.random.RandomState(None if seed is None else seed % 2 ** 32)
+        self.bots = {}
+
+    def act(self, observation, view):
+        entry = entry_of(view)
+        engine = _engine_of(view)
+        params = {**engine.rules.to_dict(), "dealer": getattr(engine, "first_dealer",
+                                                             engine.dealer)}
+        for name, value in entry.fixed.items():
+            params.pop(name)
+        params = {k: (0 if v is None else v) for k, v in params.items()}
+        game = pyspiel.load_game(entry.name, params)
+        seat = view.seat
+        key = (entry.name, tuple(sorted(params.items())), seat)
+        if key not in self.bots:
+            self.bots[key] = self.make_bot(game, seat, self.rng)
+        real = spiel_state(engine, game)
+        sampler = random.Random(int(self.rng.randint(2 ** 31)))
+        state = real.resample_from_infostate(seat, sampler.random)
+        move = self.bots[key].step(state)
+        return int(move)
+
+
+class ISMCTSAgent(OpenSpielAgent):
+    """OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) as an agent:
+    ``simulations`` per move, one random rollout per leaf, UCT constant ``uct_c``, worlds drawn
+    by the game's world sampler (``resample_from_infostate``)."""
+
+    def __init__(self, simulations: int = 100, uct_c: float = 2.0, rollouts: int = 1):
+        self.simulations = simulations
+
+        def make_bot(game, seat, rng):
+            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rng)
+            return ismcts.ISMCTSBot(game, evaluator, uct_c, max_simulations=simulations,
+                                    random_state=rng)
+
+        super().__init__(make_bot)
+
+
+class AgentBot(pyspiel.Bot):
+    """An agent of this project as an OpenSpiel bot: at each step it is shown its seat's view
+    of the state's game (and, if it wants one, the environment's observation)."""
+
+    def __init__(self, agent: Agent, seed: int | None = None):
+        pyspiel.Bot.__init__(self)
+        self.agent = agent
+        agent.reset(seed)
+
+    def step(self, state):
+        view = state.table.engine.view(state.current_player())
+        observation = None
+        if getattr(self.agent, "wants_observation", True):
+            observation = entry_of(view).load("codec").observation(view)
+        return int(self.agent.act(observation, view))
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+
+__all__ = ["OpenSpielAgent", "ISMCTSAgent", "AgentBot", "spiel_state", "entry_of"]

@@ -1,0 +1,395 @@
+"""Every game of the family as an OpenSpiel game: one adapter over the game interface
+(:mod:`mediatore_env.core.game`), registered with ``pyspiel.register_game`` for every entry of
+:data:`mediatore_env.registry.GAMES`, so that OpenSpiel's algorithms, bots and tests run on
+Mediatore, the three Tressette forms and club Mediatore (docs/openspiel.md)::
+
+    >>> import pyspiel, mediatore_env.openspiel          # registers the games
+    >>> game = pyspiel.load_game("tressette3(low=true)")
+    >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+    (3, 41, 40)
+
+Needs the ``openspiel`` extra (``pip install -e ".[openspiel]"``).
+
+- The game's parameters are its rules switches (the registry entry's rules class, less the
+  switches the entry fixes) and ``dealer``, the seat that deals first (default 0). Club's
+  ``deals`` is an int here: 0 for the default, a session until a pot is won.
+- Chance is the pack, card by card: while the engine waits for a pack (``to_move`` is
+  ``CHANCE``), each chance outcome is the next card of the pack, uniform over the cards not yet
+  drawn; the 40th card deals the pack to the engine. So a Tressette game or a club session has
+  one such pack per hand or deal, and every pack is equally likely, as the engines' dealers
+  make them.
+- Actions are the game's move ids (its ``moves`` module: ``NUM_MOVES`` distinct actions), in
+  the game's notation (``move_text``); a chance action reads ``deal D3``.
+- Returns are the engine's ``outcome`` at the end (units, a game's result, chips), zero-sum;
+  there are no rewards before.
+- Observation tensor: the PettingZoo environment's observation of the seat, the same floats
+  (the entry's observation writer). The information-state tensor is the same vector (it holds
+  the deal in progress in full, and the earlier deals or hands as the environment sums them
+  up); the information-state string is the perfect-recall key: the seat's cards as dealt in
+  every deal, what it saw at the end of each earlier one, and the observation now.
+- ``resample_from_infostate(player, sampler)``: the current deal dealt again as the player
+  could imagine it, by the game's world sampler (the entry's ``worlds``), the earlier deals
+  as they were (nothing in them changes what is to come).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+import pyspiel
+
+from .core.cards import CARD_NAMES, NUM_CARDS, POINTS, format_cards
+from .core.game import CHANCE
+from .registry import GAMES, GameEntry
+
+#: The parameter that is not a rules switch: the seat that deals first.
+DEALER = "dealer"
+
+
+class Limits(NamedTuple):
+    """The bounds of one game under its rules: utilities, the longest game in moves, and the
+    most packs it can deal."""
+
+    min_utility: float
+    max_utility: float
+    max_moves: int
+    max_deals: int
+
+
+def mediatore_limits(rules) -> Limits:
+    """One deal: an auction of up to three passes, then each contract bid in turn with two
+    passes between, then three passes; the call, the four discards and the card passed back
+    where the contract has them; 36 cards. The payment schedule bounds the utilities."""
+    from .mediatore.moves import NUM_TRICKS
+    from .mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, max_payment
+    longest = 4  # four passes: thrown in
+    for contract in (c for c in CONTRACTS if c <= rules.top_contract):
+        auction = 3 + contract + 2 * (contract - 1) + 3
+        exchange = ((contract in (CHIAMO, MEDIATORE)) + 4 * rules.takes_monte(contract)
+                    + (contract == MEDIATORE))
+        longest = max(longest, auction + exchange + 4 * NUM_TRICKS)
+    pay = max_payment(rules)
+    return Limits(-pay, pay, longest, 1)
+
+
+def tressette_limits(rules) -> Limits:
+    """A game to 31: every hand gives the sides at least ``m`` points between them (the
+    fewest the cards in play can make, each side's thirds rounded down, three-handed with the
+    richest dead hand, plus the last trick), so at most ``sides * 30 // m + 1`` hands are
+    played, each card of them a move, and one claim. The outcomes bound the utilities."""
+    from .tressette.rules import (LAST_TRICK_POINTS, TARGET, false_claim_outcome, outcome,
+                                  score_of_thirds)
+    sides, thirds = rules.num_sides, sorted(POINTS)
+    dead = sum(thirds[-10:]) if rules.has_dead_hand else 0
+    fewest = min(sum(score_of_thirds(t) for t in split)
+                 for total in range(sum(thirds) - dead, sum(thirds) + 1)
+                 for split in _splits(total, sides))
+    hands = sides * (TARGET - 1) // (fewest + LAST_TRICK_POINTS) + 1
+    results = [false_claim_outcome(rules, side) for side in range(sides)]
+    for totals in itertools.product(range(TARGET - 2, TARGET + 2), repeat=sides):
+        results += [outcome(rules, totals, ender) for ender in range(sides)]
+    cards = rules.players * rules.num_tricks
+    return Limits(min(map(min, results)), max(map(max, results)),
+                  hands * cards + rules.claim, hands)
+
+
+def club_limits(rules) -> Limits:
+    """A session of at most ``max_deals`` deals, each four choices, the call, four discards
+    and 36 cards. A seat wins or loses at most the largest pot: four antes doubled by each
+    deal at most (a mediator's side that loses matches it)."""
+    from .club.game import DISCARDS
+    from .mediatore.moves import NUM_TRICKS
+    deals = rules.max_deals
+    pot = 4 * rules.ante * 2 ** deals
+    return Limits(-pot, pot, deals * (4 + 1 + DISCARDS + 4 * NUM_TRICKS), deals)
+
+
+#: By engine, the limits of its games (a game of the registry without one is not registered).
+LIMITS = {"mediatore_env.mediatore.game:Deal": mediatore_limits,
+          "mediatore_env.tressette.game:TressetteGame": tressette_limits,
+          "mediatore_env.club.game:Session": club_limits}
+
+
+def _splits(total: int, parts: int):
+    """Every way to write ``total`` as ``parts`` ordered non-negative ints."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _splits(total - first, parts - 1):
+            yield (first, *rest)
+
+
+# -- parameters -------------------------------------------------------------------------------
+
+def _switches(entry: GameEntry) -> dict:
+    """The entry's rules switches with their defaults, less the ones it fixes."""
+    return {f.name: f.default for f in dataclasses.fields(entry.load("rules"))
+            if f.name not in entry.fixed}
+
+
+def parameters(entry: GameEntry) -> dict:
+    """The game's parameters with their defaults: its rules switches (less the fixed ones),
+    then ``dealer``. A switch whose default is None (club's ``deals``) is an int, 0 for None."""
+    defaults = {name: 0 if default is None else default
+                for name, default in _switches(entry).items()}
+    return {**defaults, DEALER: 0}
+
+
+def rules_of(entry: GameEntry, params: dict):
+    """The rules and the first dealer that OpenSpiel ``params`` name."""
+    defaults = _switches(entry)
+    switches = {name: None if defaults[name] is None and value == 0 else value
+                for name, value in params.items() if name != DEALER}
+    return entry.make_rules(**switches), params.get(DEALER, 0)
+
+
+# -- the state ------------------------------------------------------------------------------
+
+class Table:
+    """The Python side of a state: the engine, the pack being drawn, and what perfect recall
+    keeps of the deals so far. ``copy.deepcopy`` (OpenSpiel's clone) clones the engine."""
+
+    def __init__(self, entry: GameEntry, rules, dealer: int):
+        self.name = entry.name
+        self.engine = entry.new_game(rules, dealer)
+        self.pack: list[int] = []
+        #: the index in the state's history of each deal's first card
+        self.deal_starts: list[int] = []
+        #: by seat, a line per deal: its cards as dealt, and what it saw when the deal ended
+        self.recall: list[list[str]] = [[] for _ in range(entry.players)]
+
+    def __deepcopy__(self, memo):
+        other = object.__new__(Table)
+        other.name, other.engine = self.name, self.engine.clone()
+        other.pack, other.deal_starts = self.pack[:], self.deal_starts[:]
+        other.recall = [lines[:] for lines in self.recall]
+        return other
+
+
+class SpielState(pyspiel.State):
+    """One game of the family in play, as an OpenSpiel state (see the module docstring)."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self.table = Table(game.entry, game.rules, game.dealer)
+
+    # -- the verbs -----------------------------------------------------------------------------
+
+    def current_player(self):
+        engine = self.table.engine
+        if engine.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        return pyspiel.PlayerId.CHANCE if engine.to_move == CHANCE else engine.to_move
+
+    def _legal_actions(self, player):
+        return sorted(self.table.engine.legal_moves())  # Mediatore lists a card with its signals
+
+    def chance_outcomes(self):
+        drawn = set(self.table.pack)
+        left = [card for card in range(NUM_CARDS) if card not in drawn]
+        return [(card, 1.0 / len(left)) for card in left]
+
+    def _apply_action(self, action):
+        table = self.table
+        engine = table.engine
+        if engine.to_move != CHANCE:
+            engine.apply(int(action))
+            return
+        if not table.pack:
+            self._new_deal()
+        table.pack.append(int(action))
+        if len(table.pack) == NUM_CARDS:
+            engine.deal(table.pack)
+            table.pack = []
+            for seat, lines in enumerate(table.recall):
+                lines.append(f"dealt {format_cards(engine.view(seat).hand)}")
+
+    def _new_deal(self):
+        """A pack starts: what each seat saw of the deal before is kept for its recall."""
+        table = self.table
+        if table.deal_starts:
+            for seat, lines in enumerate(table.recall):
+                lines.append(f"saw {_tensor_text(self.observation_vector(seat))}")
+        table.deal_starts.append(self.move_number())
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {CARD_NAMES[action]}"
+        return _parts(self.table.name).moves.move_text(int(action))
+
+    def is_terminal(self):
+        return self.table.engine.is_over
+
+    def returns(self):
+        outcome = self.table.engine.outcome
+        return [0.0] * self.num_players() if outcome is None else [float(x) for x in outcome]
+
+    def __str__(self):
+        """The engine's state in the game's notation (its ``to_json``), with the pack being
+        drawn, if any."""
+        data = self.table.engine.to_json()
+        if self.table.pack:
+            data["drawing"] = [CARD_NAMES[c] for c in self.table.pack]
+        return json.dumps(data, separators=(",", ":"))
+
+    # -- what a seat knows -----------------------------------------------------------------------
+
+    def observation_vector(self, seat: int) -> np.ndarray:
+        """The environment's observation vector of ``seat`` (the observation tensor)."""
+        return _parts(self.table.name).codec.observation(self.table.engine.view(seat))[
+            "observation"]
+
+    def observation_text(self, seat: int) -> str:
+        """The table as ``seat`` sees it: the game's own table text."""
+        return _parts(self.table.name).text(self.table.engine.view(seat))
+
+    def information_state_text(self, seat: int) -> str:
+        """``seat``'s perfect-recall key: its cards as dealt in every deal, what it saw at the
+        end of each earlier deal, and its observation now (its non-zero entries)."""
+        now = _tensor_text(self.observation_vector(seat))
+        return "\n".join([f"seat {seat}", *self.table.recall[seat], f"now {now}"])
+
+    def resample_from_infostate(self, player, sampler):
+        """A state that ``player`` cannot tell from this one, drawn uniformly by the game's
+        world sampler for the deal in progress (a pack being drawn: the unseen cards at
+        random); the earlier deals as they were. ``sampler()`` draws uniform floats in [0, 1)
+        (``pyspiel.UniformProbabilitySampler``, or any callable)."""
+        table = self.table
+        rng = _Draws(sampler)
+        history = self.history()
+        state = self.get_game().new_initial_state()
+        if table.engine.to_move == CHANCE or not table.deal_starts:
+            drawn = len(table.pack)
+            for action in history[:len(history) - drawn]:
+                state.apply_action(action)
+            left = list(range(NUM_CARDS))
+            for j in range(drawn):  # cards no seat has seen yet
+                k = j + int(rng.random() * (NUM_CARDS - j))
+                left[j], left[k] = left[k], left[j]
+                state.apply_action(left[j])
+            return state
+        redeal = _parts(table.name).worlds
+        pack, moves = redeal(table.engine.view(player), rng)
+        for action in itertools.chain(history[:table.deal_starts[-1]], pack, moves):
+            state.apply_action(action)
+        return state
+
+
+class _Draws:
+    """An OpenSpiel sampler (a callable giving floats in [0, 1)) as a ``random()`` source."""
+
+    def __init__(self, sampler):
+        self.random = lambda: float(sampler())
+
+
+def _tensor_text(vector: np.ndarray) -> str:
+    """A vector as the text of its non-zero entries, ``index:value``: exact and short."""
+    nonzero = np.flatnonzero(vector)
+    return " ".join(f"{i}:{vector[i]:.6g}" for i in nonzero)
+
+
+class Observer:
+    """OpenSpiel's observer of a seat: the environment's observation vector, and the
+    observation or the information-state text (``perfect_recall``)."""
+
+    def __init__(self, size: int, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type is not None and (
+                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+                or not iig_obs_type.public_info):
+            raise ValueError("only a player's own observation is written (private_info "
+                             "SINGLE_PLAYER with public_info)")
+        self.perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        self.tensor[:] = state.observation_vector(player)
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_text(player)
+        return state.observation_text(player)
+
+
+# -- the games --------------------------------------------------------------------------------
+
+class _Parts(NamedTuple):
+    moves: object
+    codec: object
+    text: object
+    worlds: object
+
+
+@lru_cache(maxsize=None)
+def _parts(name: str) -> _Parts:
+    entry = GAMES[name]
+    text = entry.load("text")
+    return _Parts(entry.load("moves"), entry.load("codec"),
+                  getattr(text, "table_text", None) or getattr(text, "view_text"),
+                  entry.load("worlds") if entry.worlds else None)
+
+
+def game_type(entry: GameEntry) -> pyspiel.GameType:
+    """The OpenSpiel type of a registry entry's game."""
+    return pyspiel.GameType(
+        short_name=entry.name, long_name=entry.title,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=entry.players, min_num_players=entry.players,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=parameters(entry))
+
+
+class SpielGame(pyspiel.Game):
+    """A game of the family as an OpenSpiel game; :func:`register` makes one subclass per
+    registry entry (``entry``)."""
+
+    entry: GameEntry
+
+    def __init__(self, params=None):
+        entry = self.entry
+        params = {**parameters(entry), **(params or {})}
+        rules, dealer = rules_of(entry, params)
+        limits = LIMITS[entry.engine](rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=entry.load("moves").NUM_MOVES, max_chance_outcomes=NUM_CARDS,
+            num_players=entry.players, min_utility=float(limits.min_utility),
+            max_utility=float(limits.max_utility), utility_sum=0.0,
+            max_game_length=limits.max_moves)
+        super().__init__(game_type(entry), info, params)
+        self.rules, self.dealer, self.limits = rules, dealer, limits
+        probe = entry.new_game(rules, dealer)
+        self.observation_size = _parts(entry.name).codec.observation(probe.view(0))[
+            "observation"].size
+
+    def new_initial_state(self):
+        return SpielState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return Observer(self.observation_size, iig_obs_type, params)
+
+    def max_chance_nodes_in_history(self):
+        return NUM_CARDS * self.limits.max_deals
+
+
+def register(entry: GameEntry) -> type:
+    """Register ``entry``'s game with OpenSpiel under its registry name; returns its class."""
+    cls = type(f"{entry.name.title()}SpielGame", (SpielGame,), {"entry": entry})
+    pyspiel.register_game(game_type(entry), cls)
+    return cls
+
+
+#: The games registered, by name.
+SPIEL_GAMES = {name: register(entry) for name, entry in GAMES.items() if entry.engine in LIMITS}

@@ -1,0 +1,274 @@
+"""The games as OpenSpiel games (mediatore_env/openspiel.py) and the agents both ways
+(agents/openspiel_bots.py): OpenSpiel's own random-simulation test on every game and a spread of
+rules switches, the state and the engine agreeing move by move, serialisation, resampling from
+a player's information, the bounds of GameInfo, and IS-MCTS finishing games with legal moves.
+Skipped without the ``openspiel`` extra."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from agents import GreedyAgent  # noqa: E402
+from agents.openspiel_bots import AgentBot, ISMCTSAgent, spiel_state  # noqa: E402
+from mediatore_env.mediatore.worlds import WorldSampler  # noqa: E402
+from mediatore_env.openspiel import LIMITS, SPIEL_GAMES  # noqa: E402
+from mediatore_env.registry import GAMES  # noqa: E402
+
+#: Game strings: every game, and a spread of rules switches.
+GAME_STRINGS = [
+    "mediatore", "mediatore(monte_shown=always,signals=alternative)",
+    "mediatore(schedule=low,arcisolissimo=false,chiamo_monte=false,call_restriction=three)",
+    "mediatore(first_lead=declarer,signals=off,dealer=2)",
+    "tressette", "tressette(low=true,claim=true)", "tressette3", "tressette3(claim=true)",
+    "tressette2", "tressette2(show_draws=false,low=true)", "club(deals=2)", "club(ante=1,deals=3)",
+]
+# The long ones (a whole session of club until a pot is won) only under the slow mark.
+SLOW_STRINGS = ["club", "tressette3(low=true)", "tressette2(claim=true)"]
+
+
+def test_every_registered_game_is_registered_with_openspiel():
+    assert {"mediatore", "tressette", "tressette3", "tressette2", "club"} <= set(SPIEL_GAMES)
+    assert set(SPIEL_GAMES) == {name for name, entry in GAMES.items() if entry.engine in LIMITS}
+    names = pyspiel.registered_names()
+    for name in SPIEL_GAMES:
+        assert name in names
+        game = pyspiel.load_game(name)
+        entry = GAMES[name]
+        assert game.num_players() == entry.players
+        assert game.num_distinct_actions() == entry.load("moves").NUM_MOVES
+        assert game.max_chance_outcomes() == 40
+        kind = game.get_type()
+        assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_parameters_are_the_rules_switches():
+    game = pyspiel.load_game("mediatore(monte_shown=always)")
+    assert game.rules.monte_shown == "always" and game.rules.signals == "standard"
+    assert pyspiel.load_game("tressette3(low=true)").rules.low is True
+    assert pyspiel.load_game("club").rules.deals is None
+    assert pyspiel.load_game("club(deals=4)").rules.deals == 4
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("tressette3(players=2)")  # fixed by the form: not a parameter
+    with pytest.raises(ValueError, match="monte_shown"):
+        pyspiel.load_game("mediatore(monte_shown=sometimes)")
+
+
+@pytest.mark.parametrize("name", GAME_STRINGS)
+def test_random_sim_test(name):
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAME_STRINGS + SLOW_STRINGS)
+def test_random_sim_test_many(name):
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=10, serialize=True, verbose=False)
+
+
+def random_game(game, rng, check=None):
+    """Play ``game`` to the end at random, calling ``check(state, engine)`` at every step,
+    ``engine`` the same game played on the registry's engine alongside."""
+    entry = game.entry
+    state = game.new_initial_state()
+    engine = entry.new_game(game.rules, game.dealer)
+    pack = []
+    while not state.is_terminal():
+        if check:
+            check(state, engine)
+        if state.is_chance_node():
+            cards, probs = zip(*state.chance_outcomes())
+            assert sum(probs) == pytest.approx(1) and len(set(probs)) == 1
+            card = rng.choice(cards)
+            state.apply_action(card)
+            pack.append(card)
+            if len(pack) == 40:
+                engine.deal(pack)
+                pack = []
+        else:
+            move = rng.choice(state.legal_actions())
+            state.apply_action(move)
+            engine.apply(move)
+    if check:
+        check(state, engine)
+    return state, engine
+
+
+@pytest.mark.parametrize("name", GAME_STRINGS)
+def test_the_state_and_the_engine_agree_move_by_move(name):
+    game = pyspiel.load_game(name)
+    codec = game.entry.load("codec")
+    moves = game.entry.load("moves")
+
+    def check(state, engine):
+        assert state.current_player() == (pyspiel.PlayerId.TERMINAL if engine.is_over
+                                          else engine.to_move)
+        if not state.is_chance_node() and not state.is_terminal():
+            assert state.legal_actions() == sorted(engine.legal_moves())
+            assert [state.action_to_string(m) for m in state.legal_actions()] == [
+                moves.move_text(m) for m in sorted(engine.legal_moves())]
+        for seat in range(game.num_players()):
+            expected = codec.observation(engine.view(seat))["observation"]
+            assert np.array_equal(state.observation_tensor(seat), expected)
+            assert np.array_equal(state.information_state_tensor(seat), expected)
+
+    rng = random.Random(name)
+    state, engine = random_game(game, rng, check)
+    assert state.returns() == list(map(float, engine.outcome))
+    assert sum(state.returns()) == 0
+
+
+@pytest.mark.parametrize("name", GAME_STRINGS)
+def test_game_info_bounds_hold_in_random_games(name):
+    game = pyspiel.load_game(name)
+    rng = random.Random(name)
+    for _ in range(3):
+        state, _ = random_game(game, rng)
+        history = state.full_history()
+        chance = sum(1 for step in history if step.player == pyspiel.PlayerId.CHANCE)
+        assert len(history) - chance <= game.max_game_length()
+        assert chance <= game.max_chance_nodes_in_history()
+        assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
+
+
+def test_mediatore_longest_deal_is_the_bound():
+    """Three passes, the five contracts bid in turn with two passes between, three passes:
+    Arcisolissimo, no exchange, 36 cards: 55 moves, the game's max_game_length."""
+    game = pyspiel.load_game("mediatore")
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    for bid in [0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0, 5, 0, 0, 0]:
+        state.apply_action(bid)
+    moves = 19
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        moves += 1
+    assert moves == game.max_game_length() == 55
+
+
+@pytest.mark.parametrize("name", ["mediatore", "tressette3", "tressette2(show_draws=false)",
+                                  "club(deals=2)"])
+def test_serialization_round_trips(name):
+    game = pyspiel.load_game(name)
+    rng = random.Random(name)
+
+    def check(state, engine):
+        if rng.random() < 0.1:
+            again = game.deserialize_state(state.serialize())
+            assert str(again) == str(state) and again.history() == state.history()
+            players = range(game.num_players())
+            assert [again.information_state_string(p) for p in players] == [
+                state.information_state_string(p) for p in players]
+            if not state.is_terminal():
+                assert again.legal_actions() == state.legal_actions()
+
+    random_game(game, rng, check)
+
+
+@pytest.mark.parametrize("name", GAME_STRINGS)
+def test_resampled_states_fit_the_players_information(name):
+    game = pyspiel.load_game(name)
+    rng = random.Random(name)
+    sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)
+    differs = 0
+
+    def check(state, engine):
+        nonlocal differs
+        if state.is_terminal() or rng.random() > 0.15:
+            return
+        player = state.current_player() if not state.is_chance_node() else 0
+        for seat in {player, rng.randrange(game.num_players())}:
+            other = state.resample_from_infostate(seat, sampler)
+            assert other.information_state_string(seat) == state.information_state_string(seat)
+            assert np.array_equal(other.observation_tensor(seat), state.observation_tensor(seat))
+            assert other.current_player() == state.current_player()
+            if seat == player and not state.is_chance_node():
+                assert other.legal_actions() == state.legal_actions()
+            differs += str(other) != str(state)
+
+    random_game(game, rng, check)
+    assert differs, "every resampled state was the real one"
+
+
+def test_resampling_late_in_a_deal_draws_every_world_equally_often():
+    """Mediatore, seven tricks played: each way the unseen cards may lie (the world sampler
+    counts them; tests/test_sampler.py checks the count by brute force) turns up about
+    equally often among states resampled through OpenSpiel."""
+    game = pyspiel.load_game("mediatore(signals=off)")
+    rng = random.Random(3)
+    while True:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        state.apply_action(5)  # seat 1 bids Arcisolissimo: no monte, no exchange
+        for _ in range(3):
+            state.apply_action(0)
+        for _ in range(28):
+            state.apply_action(rng.choice(state.legal_actions()))
+        seat = state.current_player()
+        count = WorldSampler(state.table.engine.view(seat)).count()
+        if 10 <= count <= 60:
+            break
+    sampler = pyspiel.UniformProbabilitySampler(11, 0.0, 1.0)
+    draws = 40 * count
+    counts = Counter()
+    for _ in range(draws):
+        other = state.resample_from_infostate(seat, sampler)
+        engine = other.table.engine
+        counts[tuple(engine.hands) + (engine.monte,)] += 1
+    assert len(counts) == count
+    expected = draws / count
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    dof = count - 1
+    assert chi2 < dof + 5 * (2 * dof) ** 0.5, (chi2, dof)
+
+
+@pytest.mark.parametrize("name", ["mediatore", "tressette", "tressette3", "tressette2", "club"])
+def test_ismcts_agent_finishes_games_with_legal_moves(name):
+    entry = GAMES[name]
+    rules = entry.make_rules(**({"deals": 1} if name == "club" else {}))
+    game = entry.new_game(rules, 0)
+    agent = ISMCTSAgent(simulations=2)
+    agent.reset(seed=1)
+    rng = random.Random(name)
+    while not game.is_over:
+        if game.needs_pack:
+            game.deal(rng.sample(range(40), 40))
+            continue
+        view = game.view(game.to_move)
+        move = agent.act(None, view) if game.to_move == 0 else rng.choice(game.legal_moves())
+        assert move in game.legal_moves()
+        game.apply(move)
+    assert sum(game.outcome) == 0
+
+
+def test_spiel_state_rebuilds_an_engine():
+    game = pyspiel.load_game("tressette2(dealer=1)")
+    state, engine = random_game(game, random.Random(2))
+    again = spiel_state(engine, game)
+    assert again.history() == state.history() and again.returns() == state.returns()
+
+
+def test_an_agent_as_an_openspiel_bot():
+    from open_spiel.python.algorithms import evaluate_bots
+    game = pyspiel.load_game("mediatore")
+    bots = [AgentBot(GreedyAgent(), seed=s) for s in range(4)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(4))
+    assert sum(returns) == 0 and len(returns) == 4
+
+
+def test_the_modules_examples():
+    import doctest
+
+    import agents.openspiel_bots
+    import mediatore_env.openspiel
+    for module in (mediatore_env.openspiel, agents.openspiel_bots):
+        assert doctest.testmod(module).failed == 0
