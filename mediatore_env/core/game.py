@@ -74,8 +74,9 @@ class Game(Protocol):
         game scores); None before."""
 
     def legal_moves(self) -> list[int]:
-        """The move ids the seat to move may make, ascending in id; empty when no seat is to
-        move (chance or over)."""
+        """The move ids the seat to move may make, each once, in the game's own order (the
+        order agents and their seeded choices see; Mediatore's lists the cards of a suit
+        strongest first); empty when no seat is to move (chance or over)."""
 
     def is_legal(self, move) -> bool:
         """Whether ``move`` (an int) is one of :meth:`legal_moves`."""
