@@ -1,0 +1,73 @@
+"""The package's paths in 0.3: the environments are attributes of ``mediatore_env`` that give the
+very modules in their games' folders, the flat 0.1 modules are gone, and the version is one."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mediatore_env
+from mediatore_env.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+ENVIRONMENTS = {module.rpartition(".")[2]: module
+                for entry in GAMES.values() for module in entry.environments()}
+# The flat 0.1 modules, aliases in 0.2 (each with a DeprecationWarning), gone in 0.3.
+OLD_MODULES = ("cards", "display", "encoding", "game", "play", "records", "replay_cli", "rules",
+               "solver", "tables", "view", "_moved")
+
+
+def test_the_environments_are_the_registrys():
+    assert ENVIRONMENTS == {
+        "mediatore_v0": "mediatore_env.mediatore.mediatore_v0",
+        "mediatore_bidding_v0": "mediatore_env.mediatore.mediatore_bidding_v0",
+        "single_seat": "mediatore_env.mediatore.single_seat",
+        "tressette_v0": "mediatore_env.tressette.tressette_v0",
+        "tressette3_v0": "mediatore_env.tressette.tressette3_v0",
+        "tressette2_v0": "mediatore_env.tressette.tressette2_v0",
+        "club_mediatore_v0": "mediatore_env.club.club_mediatore_v0"}
+    assert set(ENVIRONMENTS) <= set(mediatore_env.__all__)
+    assert set(ENVIRONMENTS) <= set(dir(mediatore_env))
+
+
+@pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
+def test_an_environment_is_an_attribute_that_gives_its_games_module(name):
+    code = ("import warnings; warnings.simplefilter('error')\n"
+            f"from mediatore_env import {name}\n"
+            f"print({name}.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ENVIRONMENTS[name]
+    assert getattr(mediatore_env, name) is importlib.import_module(ENVIRONMENTS[name])
+
+
+@pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
+def test_importing_an_environment_as_a_module_of_the_package_names_the_imports_that_work(name):
+    with pytest.raises(ModuleNotFoundError) as failed:
+        importlib.import_module(f"mediatore_env.{name}")
+    assert str(failed.value) == (f"no module named 'mediatore_env.{name}': write "
+                                 f"`from mediatore_env import {name}` or "
+                                 f"`import {ENVIRONMENTS[name]}`")
+    assert f"mediatore_env.{name}" not in sys.modules
+
+
+def test_other_names_are_neither_attributes_nor_modules():
+    with pytest.raises(AttributeError, match="has no attribute 'nothing_v0'"):
+        mediatore_env.nothing_v0  # noqa: B018
+    with pytest.raises(ModuleNotFoundError, match="No module named 'mediatore_env.nothing_v0'"):
+        importlib.import_module("mediatore_env.nothing_v0")
+
+
+def test_the_flat_0_1_modules_are_gone():
+    """(By file: an editable install of an older checkout would still find them by name.)"""
+    top = {path.stem for path in (ROOT / "mediatore_env").glob("*.py")}
+    assert top & set(OLD_MODULES) == set() and not (ROOT / "agents" / "cli.py").exists()
+
+
+def test_the_package_and_the_distribution_have_one_version():
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert re.search(r'^version = "(.+)"$', pyproject, re.M).group(1) == mediatore_env.__version__
