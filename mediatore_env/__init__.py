@@ -9,7 +9,8 @@ layers listed before it::
     mediatore/   Mediatore: rules, moves, state machine, seat views, records, deductions, worlds;
                  above them its observation writer, table text and environments
     tressette/   the Tressette games (4, 3 and 2 players), the same parts
-    club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks; the same parts
+    club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks; the same
+                 parts
     codec/       what the observation writers share: the layout tables, actions from user input
     analysis/    the double-dummy solver and contract value tables
     jaxgame/     Mediatore's engine batched in JAX
