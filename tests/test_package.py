@@ -3,6 +3,7 @@ very modules in their games' folders, the flat 0.1 modules are gone, and the ver
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 import subprocess
@@ -71,3 +72,39 @@ def test_the_flat_0_1_modules_are_gone():
 def test_the_package_and_the_distribution_have_one_version():
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert re.search(r'^version = "(.+)"$', pyproject, re.M).group(1) == mediatore_env.__version__
+
+
+def test_every_pettingzoo_environment_of_the_registry_is_registered_with_its_id():
+    pettingzoo = pytest.importorskip("pettingzoo")
+    from mediatore_env import envs
+    assert envs.registered() == {
+        entry.env_id: entry.env for entry in GAMES.values()} | {
+        "mediatore/mediatore-bidding-v0": "mediatore_env.mediatore.mediatore_bidding_v0"}
+    assert set(envs.registered()) <= set(pettingzoo.aec_registry)
+
+
+def test_a_game_registered_later_is_registered_with_pettingzoo_on_the_next_call(monkeypatch):
+    pettingzoo = pytest.importorskip("pettingzoo")
+    from mediatore_env import envs
+    entry = dataclasses.replace(GAMES["tressette2"], name="later", env_id="test/later-v0")
+    monkeypatch.setitem(GAMES, "later", entry)
+    monkeypatch.delitem(pettingzoo.aec_registry, "test/later-v0", raising=False)
+    envs.register_with_pettingzoo()
+    try:
+        game = pettingzoo.make("aec", "test/later-v0")
+        game.reset(seed=1)
+        assert type(game.unwrapped).__module__ == "mediatore_env.tressette.tressette2_v0"
+    finally:
+        pettingzoo.aec_registry.pop("test/later-v0", None)
+
+
+def test_the_docs_pages_are_those_the_code_writes():
+    """``python -m mediatore_env docs --check``: one page per environment of the package's games
+    in the registry, each up to date."""
+    from mediatore_env import __main__ as cli
+    names = {entry.env.rpartition(".")[2] for entry in GAMES.values()
+             if entry.env.startswith("mediatore_env.") and entry.name != "mediatore"}
+    assert set(cli.env_pages()) == {cli.DOCS.with_name(f"environment-{n}.md") for n in names}
+    out = subprocess.run([sys.executable, "-m", "mediatore_env", "docs", "--check"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert (out.returncode, out.stderr) == (0, "")
