@@ -16,15 +16,19 @@ import mediatore_env
 from mediatore_env.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
+# Every registered game's environments (the tests' toy game too, registered in conftest.py),
+# and those of the package's own games.
 ENVIRONMENTS = {module.rpartition(".")[2]: module
                 for entry in GAMES.values() for module in entry.environments()}
+OWN = {name: module for name, module in ENVIRONMENTS.items()
+       if module.startswith("mediatore_env.")}
 # The flat 0.1 modules, aliases in 0.2 (each with a DeprecationWarning), gone in 0.3.
 OLD_MODULES = ("cards", "display", "encoding", "game", "play", "records", "replay_cli", "rules",
                "solver", "tables", "view", "_moved")
 
 
-def test_the_environments_are_the_registrys():
-    assert ENVIRONMENTS == {
+def test_the_packages_environments_are_its_games_in_the_registry():
+    assert OWN == {
         "mediatore_v0": "mediatore_env.mediatore.mediatore_v0",
         "mediatore_bidding_v0": "mediatore_env.mediatore.mediatore_bidding_v0",
         "single_seat": "mediatore_env.mediatore.single_seat",
@@ -32,18 +36,22 @@ def test_the_environments_are_the_registrys():
         "tressette3_v0": "mediatore_env.tressette.tressette3_v0",
         "tressette2_v0": "mediatore_env.tressette.tressette2_v0",
         "club_mediatore_v0": "mediatore_env.club.club_mediatore_v0"}
-    assert set(ENVIRONMENTS) <= set(mediatore_env.__all__)
+    assert set(OWN) <= set(mediatore_env.__all__)
     assert set(ENVIRONMENTS) <= set(dir(mediatore_env))
 
 
 @pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
-def test_an_environment_is_an_attribute_that_gives_its_games_module(name):
+def test_an_environment_of_any_registered_game_is_an_attribute_that_gives_its_module(name):
+    assert getattr(mediatore_env, name) is importlib.import_module(ENVIRONMENTS[name])
+
+
+@pytest.mark.parametrize("name", sorted(OWN))
+def test_the_import_of_an_environment_warns_of_nothing(name):
     code = ("import warnings; warnings.simplefilter('error')\n"
             f"from mediatore_env import {name}\n"
             f"print({name}.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ENVIRONMENTS[name]
-    assert getattr(mediatore_env, name) is importlib.import_module(ENVIRONMENTS[name])
+    assert out.stdout.strip() == OWN[name]
 
 
 @pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
@@ -80,7 +88,9 @@ def test_every_pettingzoo_environment_of_the_registry_is_registered_with_its_id(
     assert envs.registered() == {
         entry.env_id: entry.env for entry in GAMES.values()} | {
         "mediatore/mediatore-bidding-v0": "mediatore_env.mediatore.mediatore_bidding_v0"}
-    assert set(envs.registered()) <= set(pettingzoo.aec_registry)
+    own = {env_id for env_id, module in envs.registered().items()
+           if module.startswith("mediatore_env.")}
+    assert own <= set(pettingzoo.aec_registry)
 
 
 def test_a_game_registered_later_is_registered_with_pettingzoo_on_the_next_call(monkeypatch):
