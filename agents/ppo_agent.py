@@ -2,8 +2,8 @@
 
 It plays wherever agents play: in the duplicate tournament, in :func:`agents.base.play_deal`,
 in the PettingZoo environment and as an opponent in
-:class:`mediatore_env.single_seat.MediatoreSeatEnv`. Load a saved model by path, or wrap a
-model or policy held in memory::
+:class:`mediatore_env.mediatore.single_seat.MediatoreSeatEnv`. Load a saved model by path, or
+wrap a model or policy held in memory::
 
     from agents.ppo_agent import PPOAgent
     from agents.tournament import run_tournament

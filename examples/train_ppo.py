@@ -3,7 +3,8 @@
     pip install -e ".[train]"
     python examples/train_ppo.py --steps 2000000 --out runs/ppo
 
-The learner sits in a seat drawn each deal of :class:`mediatore_env.single_seat.MediatoreSeatEnv`;
+The learner sits in a seat drawn each deal of
+:class:`mediatore_env.mediatore.single_seat.MediatoreSeatEnv`;
 the three other seats are played by a mix of opponents (``--opponents greedy=0.7,random=0.3``:
 each deal, all three seats get the same kind of agent, drawn with these weights; ``self``
 draws from a pool of the learner's own past versions, a snapshot taken at each evaluation).

@@ -9,7 +9,8 @@ layers listed before it::
     mediatore/   Mediatore: rules, moves, state machine, seat views, records, deductions, worlds;
                  above them its observation writer, table text and environments
     tressette/   the Tressette games (4, 3 and 2 players), the same parts
-    club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks; the same parts
+    club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks; the same
+                 parts
     codec/       what the observation writers share: the layout tables, actions from user input
     analysis/    the double-dummy solver and contract value tables
     jaxgame/     Mediatore's engine batched in JAX
@@ -38,13 +39,15 @@ and what most Mediatore users need is here::
     >>> deal.apply(parse_move("bid solo")); deal.to_move
     1
 
-and the environments as ``mediatore_env.mediatore_v0``, ``mediatore_env.mediatore_bidding_v0``,
-``mediatore_env.single_seat`` and the Tressette games ``mediatore_env.tressette_v0``,
-``tressette3_v0``, ``tressette2_v0`` (imported on first use, so the engine alone never imports
-the RL stack; the Tressette engine is :mod:`mediatore_env.tressette`).
+and the environments of every registered game as attributes, ``from mediatore_env import
+mediatore_v0`` (also ``mediatore_bidding_v0``, ``single_seat``, ``club_mediatore_v0``,
+``tressette_v0``, ``tressette3_v0``, ``tressette2_v0``): each is the module in its game's
+folder (``mediatore_env.mediatore.mediatore_v0``), imported on first use, so the engine alone
+never imports the RL stack.
 """
 
 import importlib
+import sys
 
 from .core.cards import card_name, format_cards, parse_card, parse_cards
 from .mediatore.game import Deal
@@ -55,31 +58,34 @@ from .mediatore.rules import PRESETS, Rules
 from .mediatore.view import SeatView
 from .registry import GAMES, make
 
-__all__ = ["make", "GAMES", "Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card", "format_cards",
-           "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record", "replay",
-           "save_record", "load_record", "mediatore_v0", "mediatore_bidding_v0", "single_seat",
-           "club_mediatore_v0"]
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
-#: The environments by name, each in its game's folder.
-_ENVIRONMENTS = {"mediatore_v0": "mediatore", "mediatore_bidding_v0": "mediatore",
-                 "single_seat": "mediatore", "club_mediatore_v0": "club",
-                 "tressette_v0": "tressette", "tressette3_v0": "tressette",
-                 "tressette2_v0": "tressette"}
+
+def _environments() -> dict[str, str]:
+    """The environments by name (``mediatore_v0``), each a module in its game's folder, as the
+    registry lists them."""
+    return {module.rpartition(".")[2]: module
+            for entry in GAMES.values() for module in entry.environments()}
+
+
+__all__ = ["make", "GAMES", "Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card",
+           "format_cards", "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record",
+           "replay", "save_record", "load_record", *_environments()]
 
 
 def __getattr__(name: str):
     """``mediatore_env.mediatore_v0`` and the other environments, imported when first asked for."""
-    if name in _ENVIRONMENTS:
-        return importlib.import_module(f".{_ENVIRONMENTS[name]}.{name}", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _environments().get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return importlib.import_module(module)
 
 
 def __dir__():
-    return sorted([*globals(), *_ENVIRONMENTS])
+    return sorted([*globals(), *_environments()])
 
 
 # PettingZoo's registry is filled by mediatore_env.envs on import; here only when PettingZoo is
 # loaded already, so that importing the engine never imports it.
-if "pettingzoo" in __import__("sys").modules:
+if "pettingzoo" in sys.modules:
     importlib.import_module(".envs", __name__)

@@ -70,6 +70,9 @@ class GameEntry:
     #: The world sampler: ``redeal(view, rng) -> (pack, moves)``, the current deal's pack and
     #: moves as the view's seat could imagine them, drawn uniformly ("" where there is none).
     worlds: str = ""
+    #: The game's other environments: module -> PettingZoo id (``None``: not a PettingZoo
+    #: environment, so not registered there), e.g. Mediatore's bidding environment.
+    extra_envs: Mapping[str, str | None] = field(default_factory=dict)
 
     def __post_init__(self):
         if self.unit not in UNITS:
@@ -78,6 +81,10 @@ class GameEntry:
     def load(self, part: str) -> Any:
         """The part named by field ``part`` (``'engine'``, ``'moves'``, ...), imported."""
         return load(getattr(self, part))
+
+    def environments(self) -> dict[str, str | None]:
+        """Every environment module of this game, its main one first, with its PettingZoo id."""
+        return {self.env: self.env_id, **self.extra_envs}
 
     def make_rules(self, **switches):
         """The rules of this game with ``switches`` on top of the fixed ones. Raises
@@ -131,7 +138,9 @@ register(GameEntry(
     moves="mediatore_env.mediatore.moves", codec="mediatore_env.mediatore.observation",
     text="mediatore_env.mediatore.display", env="mediatore_env.mediatore.mediatore_v0",
     env_id="mediatore/mediatore-v0", agents="agents:AGENTS", record_format="mediatore-record",
-    worlds="mediatore_env.mediatore.worlds:redeal"))
+    worlds="mediatore_env.mediatore.worlds:redeal",
+    extra_envs={"mediatore_env.mediatore.mediatore_bidding_v0": "mediatore/mediatore-bidding-v0",
+                "mediatore_env.mediatore.single_seat": None}))
 register(GameEntry(
     "tressette", "Partnership Tressette", players=4, fixed={"players": 4},
     env="mediatore_env.tressette.tressette_v0", env_id="mediatore/tressette-v0", **_TRESSETTE))

@@ -34,9 +34,8 @@ CODEC, ENVS = 4, 5
 GAME_FOLDERS = ("mediatore_env.mediatore", "mediatore_env.tressette", "mediatore_env.club")
 CODEC_MODULES = ("observation", "reference", "display")
 ENV_MODULES = ("env", "single_seat")  # and every versioned environment, name_v0
-# The package facade (it re-exports the public API from below) and the deprecated aliases of
-# the old flat layout (mediatore_env/_moved.py) stand outside the layers.
-OUTSIDE = {"mediatore_env", "mediatore_env._moved"}
+# The package facade (it re-exports the public API from below) stands outside the layers.
+OUTSIDE = {"mediatore_env"}
 
 
 def layer_of(module: str) -> int | None:
@@ -61,11 +60,6 @@ def project_modules() -> dict[str, Path]:
                 parts.pop()
             out[".".join(parts)] = path
     return out
-
-
-def is_alias(path: Path) -> bool:
-    """A deprecated alias module: it only calls ``moved(...)``."""
-    return "moved(__name__" in path.read_text()
 
 
 def imports_of(module: str, path: Path) -> set[str]:
@@ -96,7 +90,7 @@ def imports_of(module: str, path: Path) -> set[str]:
 
 
 MODULES = project_modules()
-LAYERED = {m: p for m, p in MODULES.items() if m not in OUTSIDE and not is_alias(p)}
+LAYERED = {m: p for m, p in MODULES.items() if m not in OUTSIDE}
 
 
 def test_every_module_has_a_layer():

@@ -8,7 +8,9 @@ Tianshou test wraps ``raw_env()``, which raises on an illegal action, and the RL
 compares every action sent with the deal's own history (an illegal action under ``env()`` ends
 the episode without entering it)."""
 
+import importlib.metadata
 import importlib.util
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ import pytest
 from mediatore_env import mediatore_v0
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+LIBRARIES = EXAMPLES.parent / "docs" / "libraries.md"
 
 
 def load_example(name):
@@ -84,3 +87,22 @@ def test_rllib_example_runs(capsys):
     out = capsys.readouterr().out
     assert "every action legal per its mask: True" in out
     assert "largest |sum of returns over players|: 0" in out
+
+
+def test_the_by_hand_rllib_install_names_every_package_of_the_extra_but_gymnasium():
+    """docs/libraries.md installs ray[rllib]'s packages one by one to keep gymnasium 1.4: every
+    requirement of the installed ray's ``rllib`` extra (for this Python) that ray itself does
+    not bring must be on that line (pydantic was not, and examples/rllib_random.py failed)."""
+    requirements = pytest.importorskip("packaging.requirements")
+    try:
+        listed = importlib.metadata.requires("ray") or []
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("ray is not installed")
+    requires = [requirements.Requirement(r) for r in listed]
+    core = {r.name.lower() for r in requires if r.marker is None}
+    extra = {r.name.lower().replace("-", "_") for r in requires
+             if r.marker is not None and "extra" in str(r.marker)
+             and r.marker.evaluate({"extra": "rllib"})}
+    line = re.search(r"^ +pip install ray (.+)$", LIBRARIES.read_text(), re.M).group(1)
+    assert extra - core - {"gymnasium"} == {name.lower().replace("-", "_")
+                                            for name in line.split()}

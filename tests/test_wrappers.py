@@ -1,9 +1,12 @@
-"""envs.wrappers.ProtectedEnv, the env() of both PettingZoo environments, behaves exactly as
+"""envs.wrappers.ProtectedEnv, the env() of every PettingZoo environment, behaves exactly as
 PettingZoo's standard chain (TerminateIllegalWrapper, AssertOutOfBoundsWrapper,
 OrderEnforcingWrapper): the two are driven side by side with the same actions, legal, illegal
 and outside the action space, and must show the same agent order, observations, rewards,
-terminations, truncations, infos, warnings, and exceptions with the same messages."""
+terminations, truncations, infos, warnings, and exceptions with the same messages; except that
+ProtectedEnv, like every raw environment, takes the action ids that the chain's Discrete space
+refuses (np.uint64(3), np.array([3])), in every environment."""
 
+import importlib
 import random
 import warnings
 
@@ -11,9 +14,12 @@ import numpy as np
 import pytest
 from pettingzoo.utils.env_logger import EnvLogger
 
-from mediatore_env import mediatore_bidding_v0, mediatore_v0
+from agents import GreedyAgent
+from mediatore_env import envs, mediatore_bidding_v0, mediatore_v0
 from mediatore_env.analysis.tables import build_table
 from mediatore_env.envs.wrappers import ProtectedEnv
+from mediatore_env.mediatore.moves import PASS
+from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 
 
 @pytest.fixture(scope="module")
@@ -80,8 +86,14 @@ def same(ours, theirs, call, what):
 # Actions outside the Discrete space (before anything else, both fail the same assertion), and
 # values the space contains written other ways.
 def odd_actions(n):
-    return [-1, n, np.int64(n), 2.0, 1.9, np.float32(1), None, "pass", np.array([0]),
-            np.uint64(0), np.True_, [0]]
+    return [-1, n, np.int64(n), 2.0, 1.9, np.float32(1), None, "pass", np.array([2.0]),
+            np.uint64(n), np.True_, [0], np.array([0, 1])]
+
+
+# Action ids that the raw environments take but Gymnasium's Discrete.contains refuses, so the
+# standard chain fails its assertion: ProtectedEnv takes them, as the environment pages promise.
+def ids_the_chain_refuses(move):
+    return [np.uint64(move), np.array([move]), np.array([move], dtype=np.uint64)]
 
 
 def test_before_reset_the_same_errors(pair):
@@ -180,3 +192,57 @@ def test_actions_outside_the_space_fail_the_same_assertion(pair):
     for action in [*odd_actions(n), 0, n - 1]:
         if action is not None:
             assert same(ours, theirs, lambda e: e.step(action), f"done, {action!r}")[0] == "raised"
+
+
+def test_the_chain_refuses_ids_that_protected_env_takes(pair):
+    """The one difference in what is accepted, side by side: the chain's assertion, and
+    ProtectedEnv playing the id as the plain int."""
+    ours, theirs = pair()
+    plain, _ = pair()
+    for e in (ours, theirs, plain):
+        e.reset(seed=7)
+    move = int(np.flatnonzero(ours.observe(ours.agent_selection)["action_mask"])[0])
+    for action in ids_the_chain_refuses(move):
+        assert outcome(lambda: theirs.step(action))[0] == (
+            "raised", AssertionError, "action is not in action space")
+    ours.step(ids_the_chain_refuses(move)[1])
+    plain.step(move)
+    assert snapshot(ours) == snapshot(plain)
+
+
+ENVIRONMENTS = envs.registered()
+
+
+def first_legal(env) -> int:
+    return int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+
+
+@pytest.mark.parametrize("wrapped", [True, False], ids=["env", "raw_env"])
+@pytest.mark.parametrize("env_id", sorted(ENVIRONMENTS))
+def test_every_environment_takes_every_action_id_its_page_promises(env_id, wrapped, table):
+    """A Python or numpy integer (signed or not), a 0-d or 1-element integer array: each plays
+    the very move the plain int plays, in env() and raw_env() alike."""
+    module = importlib.import_module(ENVIRONMENTS[env_id])
+    kwargs = {"table": table} if env_id.endswith("bidding-v0") else {}
+    make = module.env if wrapped else module.raw_env
+    plain = make(**kwargs)
+    plain.reset(seed=5)
+    move = first_legal(plain)
+    plain.step(move)
+    for action in (np.int64(move), np.int8(move), np.uint8(move), np.array(move),
+                   *ids_the_chain_refuses(move)):
+        env = make(**kwargs)
+        env.reset(seed=5)
+        env.step(action)
+        assert env.agent_selection == plain.agent_selection, repr(action)
+        assert all(np.array_equal(env.observe(a)["observation"], plain.observe(a)["observation"])
+                   for a in env.possible_agents), repr(action)
+
+
+def test_the_single_seat_environment_takes_the_same_action_ids():
+    for action in (np.int8(PASS), np.array(PASS), *ids_the_chain_refuses(PASS)):
+        env = MediatoreSeatEnv(GreedyAgent(), seat=0)
+        env.reset(seed=0, options={"dealer": 3})
+        before = len(env.deal.history)
+        env.step(action)
+        assert env.deal.history[before] == (0, PASS), repr(action)

@@ -220,9 +220,9 @@ class raw_env(GameAEC):
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
+        packs, dealer = self._read_options(options)  # first: bad options change nothing
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        packs, dealer = self._read_options(options)
         if dealer is None:
             dealer = int(self._rng.integers(4))
         self.session = Session(self.rules, dealer, packs, rng=self._rng)

@@ -12,6 +12,9 @@ an agent may return as its move, is decided here, once:
   would play a move nobody chose), ``None``, strings (``parse_move`` reads a move's text),
   and integers out of range.
 
+The raw environments read actions with :func:`as_move`, and ``env()``'s check of the action
+space (:func:`is_action`) takes the same values, so both accept all of the above.
+
 Whether a move id is *legal* now is the game's question (:meth:`Deal.is_legal`), not this
 module's: an id in range may still be illegal, and each environment has its own rule for
 that. (The engine's :meth:`Deal.apply` keeps its own guard, in the layer below this one; it
@@ -26,7 +29,7 @@ import numpy as np
 
 from ..mediatore.moves import NUM_MOVES, move_text
 
-__all__ = ["as_move", "as_seat", "illegal_action_message"]
+__all__ = ["as_move", "is_action", "as_seat", "illegal_action_message"]
 
 
 def _integer(value) -> int | None:
@@ -54,6 +57,17 @@ def _why_not(value) -> str:
     if isinstance(scalar, str):
         return " (parse_move turns a move's text into its id)"
     return ""
+
+
+def is_action(action, num_actions: int = NUM_MOVES) -> bool:
+    """Whether :func:`as_move` takes ``action`` (the check of ``env()``'s action space, which
+    Gymnasium's ``Discrete.contains`` would make narrower: it refuses ``np.uint64(3)`` and
+    ``np.array([3])``)."""
+    try:
+        as_move(action, num_actions)
+    except ValueError:
+        return False
+    return True
 
 
 def as_move(action, num_actions: int = NUM_MOVES) -> int:

@@ -1,35 +1,40 @@
-"""The environments: PettingZoo AEC (:mod:`.mediatore_v0`, :mod:`.mediatore_bidding_v0`,
-:mod:`.club_mediatore_v0` for club Mediatore, and the Tressette games :mod:`.tressette_v0`,
-:mod:`.tressette3_v0`, :mod:`.tressette2_v0` on :mod:`.tressette_base`; each ``env()`` is the
-raw environment in :class:`.wrappers.ProtectedEnv`) and the single-seat Gymnasium environment
-(:mod:`.single_seat`). What they share is written once in :mod:`.base`: copies
-(``copy.deepcopy``, ``pickle``) that go on with the game, the start of an episode, ``step``
-and the end of an AEC episode.
+"""What the environments share, and their registration with PettingZoo.
 
-Importing this package registers ``mediatore/mediatore-v0``, ``mediatore/mediatore-bidding-v0``,
-``mediatore/club-mediatore-v0``, ``mediatore/tressette-v0``, ``mediatore/tressette3-v0`` and
-``mediatore/tressette2-v0`` with PettingZoo's registry, so
+Each game's environments live in its folder (``mediatore_env.mediatore.mediatore_v0``,
+``mediatore_env.tressette.tressette3_v0``, ...; the registry, :mod:`mediatore_env.registry`,
+names them): PettingZoo AEC environments whose ``env()`` is the raw environment in
+:class:`.wrappers.ProtectedEnv`, and Mediatore's single-seat Gymnasium environment. What they
+share is written once here: in :mod:`.base` copies (``copy.deepcopy``, ``pickle``) that go on
+with the game, the start of an episode, ``step`` and the end of an AEC episode; in
+:mod:`.wrappers` the protections.
+
+Importing this package registers every PettingZoo environment of the registry under its id
+(``mediatore/mediatore-v0``, ``mediatore/mediatore-bidding-v0``, ``mediatore/club-mediatore-v0``,
+``mediatore/tressette-v0``, ``mediatore/tressette3-v0``, ``mediatore/tressette2-v0``), so
 ``pettingzoo.make("aec", "mediatore/mediatore-v0")`` works (PettingZoo before 1.27 has no
 registry; then nothing happens). ``import mediatore_env`` does the same when PettingZoo is
 already imported.
 """
 
-REGISTERED = {"mediatore/mediatore-v0": "mediatore_env.mediatore.mediatore_v0",
-              "mediatore/mediatore-bidding-v0": "mediatore_env.mediatore.mediatore_bidding_v0",
-              "mediatore/club-mediatore-v0": "mediatore_env.club.club_mediatore_v0",
-              "mediatore/tressette-v0": "mediatore_env.tressette.tressette_v0",
-              "mediatore/tressette3-v0": "mediatore_env.tressette.tressette3_v0",
-              "mediatore/tressette2-v0": "mediatore_env.tressette.tressette2_v0"}
+from ..registry import GAMES
 
 
-def _register_with_pettingzoo() -> None:
+def registered() -> dict[str, str]:
+    """The PettingZoo ids of the registry's environments, each with its module."""
+    return {env_id: module for entry in GAMES.values()
+            for module, env_id in entry.environments().items() if env_id is not None}
+
+
+def register_with_pettingzoo() -> None:
+    """Register every environment of :func:`registered` PettingZoo does not know yet (again
+    after a game is registered later)."""
     try:
         from pettingzoo import aec_registry, register
     except ImportError:
         return
-    for name, module in REGISTERED.items():
-        if name not in aec_registry:
-            register("aec", name, entry_point=f"{module}:env")
+    for env_id, module in registered().items():
+        if env_id not in aec_registry:
+            register("aec", env_id, entry_point=f"{module}:env")
 
 
-_register_with_pettingzoo()
+register_with_pettingzoo()

@@ -1,4 +1,4 @@
-"""``env()`` of both PettingZoo environments: the raw environment in one fast wrapper that
+"""``env()`` of every PettingZoo environment: the raw environment in one fast wrapper that
 behaves exactly as PettingZoo's standard chain.
 
 PettingZoo's classic environments build ``env()`` as ``raw_env`` inside
@@ -16,13 +16,17 @@ environments, side by side with the chain: the same agent order, observations, r
 terminations, truncations and infos at every step, the same warnings, and the same exceptions
 with the same messages (``AssertionError: action is not in action space`` for an action
 outside the ``Discrete`` space, before anything else; the order errors before ``reset``; the
-dead-step ``ValueError``). The two differences: ``True`` passes the space's check (a bool is an
-int to Gymnasium) and then the chain fails with numpy's "truth value of an array ... is
-ambiguous" ``ValueError``, where this wrapper raises the ``ValueError`` of
-:func:`~mediatore_env.codec.actions.as_move`: a bool is not an action id. And once the episode
-is over (``agents`` empty), ``last()`` in the chain fails with ``KeyError`` on the last agent's
-name, where this wrapper gives the raw environment's ``RuntimeError`` saying the episode is
-over (:class:`~mediatore_env.envs.base.GameAEC`).
+dead-step ``ValueError``). The three differences: this wrapper's space takes every action id
+the raw environment takes (:func:`~mediatore_env.codec.actions.is_action`), as the environment
+pages promise, where Gymnasium's ``Discrete.contains`` refuses two of them, an unsigned numpy
+integer wider than ``int64`` allows (``np.uint64(3)``) and a 1-element array (``np.array([3])``,
+what vectorised single-agent libraries hand one environment), so the chain fails its assertion.
+``True`` passes the space's check (a bool is an int to Gymnasium) and then the chain fails with
+numpy's "truth value of an array ... is ambiguous" ``ValueError``, where this wrapper raises the
+``ValueError`` of :func:`~mediatore_env.codec.actions.as_move`: a bool is not an action id. And
+once the episode is over (``agents`` empty), ``last()`` in the chain fails with ``KeyError`` on
+the last agent's name, where this wrapper gives the raw environment's ``RuntimeError`` saying
+the episode is over (:class:`~mediatore_env.envs.base.GameAEC`).
 
 A raw environment wrapped here provides, besides the AEC API:
 
@@ -38,7 +42,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..codec.actions import as_move
+from ..codec.actions import as_move, is_action
 
 __all__ = ["ProtectedEnv", "standard_wrappers"]
 
@@ -62,7 +66,8 @@ class ProtectedEnv(wrappers.OrderEnforcingWrapper):
       assertion and the episode attributes raise ``AttributeError``; stepping with no agents
       left warns and does nothing;
     - an action outside the ``Discrete`` space fails ``assert ..., "action is not in action
-      space"`` (``None`` passes for an agent that is done);
+      space"`` (``None`` passes for an agent that is done; every action id that ``as_move``
+      takes is in the space);
     - an illegal action: a warning, ``illegal_reward`` to the offender (its pending rewards
       are dropped), 0 to the others, every agent terminated and truncated.
 
@@ -122,12 +127,13 @@ class ProtectedEnv(wrappers.OrderEnforcingWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
             return
         self._has_updated = True
-        # AssertOutOfBoundsWrapper (a Python int in range is in the space: skip the call)
+        # AssertOutOfBoundsWrapper (a Python int in range is in the space: skip the calls), with
+        # every action id as_move takes; a bool is in Gymnasium's space, and as_move refuses it.
         agent = e.agent_selection
         dead = e.terminations[agent] or e.truncations[agent]
         if not (type(action) is int and 0 <= action < self._num_actions):
-            assert (action is None and dead) or e.action_space(agent).contains(action), \
-                "action is not in action space"
+            assert (action is None and dead) or is_action(action, self._num_actions) \
+                or e.action_space(agent).contains(action), "action is not in action space"
         if dead:
             e._was_dead_step(action)
             return

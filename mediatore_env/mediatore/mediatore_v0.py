@@ -116,8 +116,8 @@ episode: the offender gets `illegal_reward` (-1), the others 0, and every agent 
 and truncated. Note that -1 is less than most payments in units (a lost Solo costs 36): use
 `normalize_rewards=True` or a lower `illegal_reward` when agents may step outside the mask.
 
-An action is an integer: a Python `int`, a numpy integer, a 0-d integer array (`raw_env()`
-also takes a 1-element one). A float (even `1.0`), a bool, `None` (except for an agent that
+An action is an integer: a Python `int`, a numpy integer, a 0-d or 1-element integer array,
+in `raw_env()` and `env()` alike. A float (even `1.0`), a bool, `None` (except for an agent that
 is done), a string or an id out of range is not an action: `raw_env()` raises `ValueError`
 saying so, `env()` fails PettingZoo's `assert ..., "action is not in action space"`; either
 way nothing changes (`mediatore_env.codec.actions.as_move`).

@@ -46,7 +46,8 @@ class TressetteRules:
     - ``players``: 4 (Partnership Tressette), 3 (Three-Handed, with a dead hand) or 2
       (Two-Handed, with a stock);
     - ``low``: Low Hand, the lower total wins when the game ends;
-    - ``claim``: the game ends only when a player claims it (a move), a false claim loses;
+    - ``claim``: reaching 31 does not end the game; a claim (a move) does, a false claim
+      losing, or else the end of a hand played out after a side reached 31;
     - ``show_draws``: two-handed only, each card drawn from the stock is shown to both.
     """
 

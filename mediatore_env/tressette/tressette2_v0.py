@@ -76,9 +76,9 @@ for an illegal action.
 `show_draws` (on by default): each card drawn from the stock is shown to both players as it
 is drawn; off, only the drawer sees it (the other sees that a card was drawn). `low` (Low
 Hand): when a player reaches 31 the game ends and the lower total wins. `claim`: the game
-ends only when a player claims it (action 40, on its turn): with 31 or more it wins, else it
-loses; a hand that ends unclaimed after a player reached 31 ends the game for the first to
-have reached it (docs/rules.md 10.1-10.2).
+does not end by itself at 31; a player ends it with the claim action (id 40) on its turn, and
+wins with 31 or more, else loses; a hand that ends unclaimed after a player reached 31 ends
+the game for the first to have reached it (docs/rules.md 10.1-10.2).
 
 ## Observation Space
 

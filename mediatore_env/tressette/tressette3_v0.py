@@ -72,9 +72,9 @@ for an illegal action.
 ## Switches
 
 `low` (Low Hand): when a player reaches 31 the game ends and the lowest total wins.
-`claim`: the game ends only when a player claims it (action 40, on its turn): with 31 or more
-it wins, else it loses; a hand that ends unclaimed after a player reached 31 ends the game for
-the first to have reached it (docs/rules.md 10.1-10.2).
+`claim`: the game does not end by itself at 31; a player ends it with the claim action (id 40)
+on its turn, and wins with 31 or more, else loses; a hand that ends unclaimed after a player
+reached 31 ends the game for the first to have reached it (docs/rules.md 10.1-10.2).
 
 ## Observation Space
 
