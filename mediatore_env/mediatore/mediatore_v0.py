@@ -324,9 +324,9 @@ class raw_env(GameAEC):
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
+        pack, dealer = self._read_options(options)  # before the seed: a refused reset changes nothing
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        pack, dealer = self._read_options(options)
         if dealer is None:
             dealer = int(self._rng.integers(4))
         self._finished = []
