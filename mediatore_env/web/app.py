@@ -104,9 +104,9 @@ def create_app(records: list[tuple[str, dict]] = ()):
             table = Table(**data)
         except ValueError as e:  # an unknown game: the registry's message
             raise BadRequest(str(e)) from None
-        tid = str(next(ids))
-        tables[tid] = table
-        return {"id": tid, **table.state()}
+        table.id = str(next(ids))
+        tables[table.id] = table
+        return table.state()
 
     async def get_table(request):
         return table_of(request).state(int_param(request, "since", 0))

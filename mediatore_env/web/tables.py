@@ -116,6 +116,7 @@ class Table:
         self.totals = [0] * players
         self.events: list[dict] = []
         self.dealer = 0
+        self.id: str | None = None  # the server's name for it
         self._new_episode()
 
     def _new_episode(self) -> None:
@@ -132,14 +133,16 @@ class Table:
     def view_json(self) -> dict:
         return self.text.view_json(self.game.view(self.seat), self.names, self.style)
 
-    def _event(self, seat: int | None, lines: list[str]) -> None:
-        self.events.append({"seat": seat, "lines": lines, "view": self.view_json()})
+    def _event(self, kind: str, seat: int | None, lines: list[str]) -> None:
+        """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``) or ``end``."""
+        self.events.append({"kind": kind, "seat": seat, "lines": lines,
+                            "view": self.view_json()})
 
     def state(self, since: int = 0) -> dict:
         """The person's table now and the events from number ``since`` on."""
         if not isinstance(since, int) or isinstance(since, bool) or since < 0:
             raise BadRequest(f"bad since {since!r}; valid: 0-{len(self.events)}")
-        return {"game": self.entry.name, "title": self.entry.title, "seat": self.seat,
+        return {"id": self.id, "game": self.entry.name, "title": self.entry.title, "seat": self.seat,
                 "version": self.version, "episode": self.episodes, "unit": self.entry.unit,
                 "totals": self.totals, "view": self.view_json(),
                 "events": self.events[since:], "next": len(self.events)}
@@ -168,7 +171,7 @@ class Table:
                 f"{m} ({words(m, self.style)})" for m in legal))
         game.apply(move)
         self.version += 1
-        self._event(self.seat, self.narrator.news())
+        self._event("move", self.seat, self.narrator.news())
         self._advance()
 
     def next_episode(self, version) -> None:
@@ -190,19 +193,19 @@ class Table:
                 game.deal(self.packs.pop(0) if self.packs else
                           self.rng.permutation(NUM_CARDS).tolist())
                 self.narrator.skip()
-                self._event(None, self.text.dealt_lines(game, self.seat, self.names,
+                self._event("deal", None, self.text.dealt_lines(game, self.seat, self.names,
                                                         self.style))
                 continue
             agent, view = self.agents[seat], game.view(seat)
             observation = (self.codec.observation(view)
                            if getattr(agent, "wants_observation", True) else None)
             game.apply(agent.act(observation, view))
-            self._event(seat, self.narrator.news())
+            self._event("move", seat, self.narrator.news())
         if game.is_over:
             self.totals = [t + r for t, r in zip(self.totals, game.outcome)]
-            self._event(None, self.text.stop_lines(game, self.seat, self.names, self.style)
-                        + [f"Result: " + " · ".join(f"{self.names[s]} {r:+d}" for s, r in
-                                                    enumerate(game.outcome))])
+            result = " · ".join(f"{self.names[s]} {r:+d}" for s, r in enumerate(game.outcome))
+            self._event("end", None, self.text.stop_lines(game, self.seat, self.names,
+                                                          self.style) + [f"Result: {result}"])
 
 
 def _steps(record: dict, final) -> list[tuple[str, Any]]:
