@@ -21,10 +21,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
     pytest.skip("the browser tests need Chromium: apt-get install chromium", allow_module_level=True)
 
-from mediatore_env.core.cards import CARD_NAMES  # noqa: E402
 from mediatore_env.core.records import replay  # noqa: E402
 from mediatore_env.tools import bench  # noqa: E402
 from mediatore_env.web.app import create_app, free_port  # noqa: E402
+from test_web import hidden_tags  # noqa: E402
 
 SHOT = Path(__file__).resolve().parents[1] / "docs" / "web.png"
 
@@ -83,16 +83,6 @@ def table_of(app, tid: str):
                 if isinstance(value, dict) and tid in value and hasattr(value[tid], "game"):
                     return value[tid]
     raise LookupError(tid)
-
-
-def hidden_tags(game, seat: int) -> set[str]:
-    from test_web import known_cards
-    others = 0
-    for s, hand in enumerate(game.hands):
-        if s != seat:
-            others |= hand
-    hidden = others & ~known_cards(game.view(seat))
-    return {CARD_NAMES[c] for c in range(40) if hidden >> c & 1}
 
 
 def play_by_clicking(page, app, game: str, seat: int, stop) -> object:
