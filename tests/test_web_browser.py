@@ -85,6 +85,13 @@ def table_of(app, tid: str):
     raise LookupError(tid)
 
 
+def open_page(browser, url: str, width: int = 1200, height: int = 900):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url + "/?pace=0")
+    page.wait_for_function("document.body.dataset.loaded")
+    return page
+
+
 def play_by_clicking(page, app, game: str, seat: int, stop) -> object:
     page.select_option("#game", game)
     page.select_option("#seat", str(seat))
@@ -118,9 +125,7 @@ def play_by_clicking(page, app, game: str, seat: int, stop) -> object:
 
 def test_play_a_mediatore_deal_by_clicking(server, browser):
     url, app, _ = server
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(url + "/?pace=0")
-    page.wait_for_function("document.body.dataset.loaded")
+    page = open_page(browser, url, 1200, 900)
     table = play_by_clicking(page, app, "mediatore", 0, lambda t: False)
     assert table.game.is_over
     assert page.evaluate("document.body.dataset.ready") == "over"
@@ -130,9 +135,7 @@ def test_play_a_mediatore_deal_by_clicking(server, browser):
 
 def test_play_a_tressette_hand_by_clicking_and_take_the_screenshot(server, browser):
     url, app, _ = server
-    page = browser.new_page(viewport={"width": 1100, "height": 820})
-    page.goto(url + "/?pace=0")
-    page.wait_for_function("document.body.dataset.loaded")
+    page = open_page(browser, url, 1100, 820)
     table = play_by_clicking(page, app, "tressette", 1,
                              lambda t: t.game.is_over or t.game.hand_number > 1)
     assert table.game.hand_number > 1 or table.game.is_over  # a whole hand was played
@@ -144,9 +147,7 @@ def test_play_a_tressette_hand_by_clicking_and_take_the_screenshot(server, brows
 
 def test_the_page_fits_a_phone(server, browser):
     url, app, _ = server
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto(url + "/?pace=0")
-    page.wait_for_function("document.body.dataset.loaded")
+    page = open_page(browser, url, 390, 844)
     page.click("#start")
     wait_ready(page)
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -156,9 +157,7 @@ def test_the_page_fits_a_phone(server, browser):
 
 def test_replay_a_saved_tournament_record_to_the_end(server, browser):
     url, app, found = server
-    page = browser.new_page()
-    page.goto(url + "/?pace=0")
-    page.wait_for_function("document.body.dataset.loaded")
+    page = open_page(browser, url)
     page.click("#tab-watch")
     wait_ready(page, "step-0")
     for _ in range(5):  # step forward and back
