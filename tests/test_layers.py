@@ -26,7 +26,7 @@ LAYERS = [
     ("mediatore_env.codec", "mediatore_env.analysis", "mediatore_env.jaxgame"),
     ("mediatore_env.envs", "mediatore_env.openspiel"),  # the games as OpenSpiel games
     ("agents",),
-    ("mediatore_env.tools", "mediatore_env.__main__"),
+    ("mediatore_env.tools", "mediatore_env.web", "mediatore_env.__main__"),
 ]
 CODEC, ENVS = 4, 5
 # Each game's folder holds its engine and, above it, its observation writer and table text

@@ -230,3 +230,17 @@ def end_lines(session: Session, names, style: str = "english") -> list[str]:
 def record_packs(record: dict) -> list:
     """The packs of a record, in the order dealt: one a deal."""
     return [deal["pack"] for deal in record["deals"]]
+
+
+def view_json(view, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> dict:
+    """A club Mediatore seat's table for the browser (:func:`~mediatore_env.mediatore.display.
+    table_json`): the chips, the choosing, the mediator and his call, the widow and the
+    discards as far as ``view`` knows them: the sections of its :func:`table_text`."""
+    from ..mediatore.display import table_json, text_facts
+    text = table_text(view, names, style).splitlines()[2:]  # below the title and the deal line
+    facts = [("Deal", [f"deal {view.deal_number} of at most {view.rules.max_deals} · dealer "
+                       f"{names[view.dealer]} · ante {view.rules.ante}"]),
+             *text_facts(text, skip=("Tricks", "On table", "Hand", "Your hand", "To act"))]
+    return table_json(view, names, style, facts, move_words,
+                      lambda m: card_of_move(m) if phase_of_move(m) in (DISCARD, PLAY) else None,
+                      view.chips if view.to_move is None else None)

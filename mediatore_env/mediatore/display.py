@@ -740,3 +740,78 @@ def end_lines(deal: Deal, names: Sequence[str], style: str = "english") -> list[
 def record_packs(record: dict) -> list:
     """The packs of a record, in the order dealt: a deal's one pack."""
     return [record["pack"]]
+
+
+# -- the table as JSON for the browser (mediatore-web): every game's display module has a
+# view_json(view, names, style); the helpers below are what they share ------------------------
+
+def card_json(card: int, style: str = "english") -> dict:
+    """One card for the page to draw: its tag (``'SA'``), rank and suit in words, its suit's
+    number (for the colour) and the words people read."""
+    suit = suit_of(card)
+    return {"tag": CARD_NAMES[card], "rank": _RANKS[style][power_of(card)],
+            "suit": suit_label(suit, style), "suit_index": suit, "text": card_text(card, style)}
+
+
+def trick_json(leader: int, cards: Sequence[int], players: int, style: str) -> list[dict]:
+    """A trick as ``[{"seat", "card"}]`` in playing order from its leader."""
+    return [{"seat": (leader + k) % players, "card": card_json(c, style)}
+            for k, c in enumerate(cards)]
+
+
+def table_json(view, names: Sequence[str], style: str, facts, move_words, hand_card,
+               outcome, players: int = 4) -> dict:
+    """What every game's ``view_json`` returns, from a seat's ``view`` (never the game): the
+    hand, the cards each seat holds, the trick on the table and the last one, the facts as
+    ``[label, lines]`` in the game's own words, and the legal moves with their text and the
+    hand card each one plays (``hand_card(move)``, None for a move that is not a card of the
+    hand), and ``outcome`` (each seat's result once over, else None). The view decides what
+    the seat knows; nothing here looks further."""
+    moves = [{"move": int(m), "words": move_words(m, style), "card": hand_card(m)}
+             for m in view.legal_moves()]
+    for move in moves:
+        move["card"] = None if move["card"] is None else CARD_NAMES[move["card"]]
+    tricks = view.tricks
+    last = tricks[-1] if tricks else None
+    return {
+        "seat": view.seat, "players": players, "names": list(names),
+        "to_move": view.to_move,
+        "hand": [card_json(c, style) for c in cards_of(view.hand)],
+        "hand_sizes": list(view.hand_sizes),
+        "trick": trick_json(view.leader, view.trick, players, style) if view.trick else [],
+        "last_trick": None if last is None else {
+            "cards": trick_json(last.leader, last.cards, players, style),
+            "winner": last.winner},
+        "facts": [[label, list(lines)] for label, lines in facts if lines],
+        "moves": moves,
+        "over": outcome is not None, "outcome": None if outcome is None else list(outcome),
+    }
+
+
+def view_json(view, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> dict:
+    """A Mediatore seat's table for the browser (see :func:`table_json`): the auction, the
+    contract, the monte and the points as far as ``view`` knows them."""
+    from .moves import card_of_move, phase_of_move
+    facts = [("Auction", auction_lines(view.auction, view.mano, names) if view.auction else []),
+             ("Contract", contract_lines(view, names, style)),
+             ("Monte", monte_lines(view, names, style)),
+             ("Points", [points_line(view.thirds_won, _known_side(view))] if view.tricks else []),
+             ("Dealer", [f"{names[view.dealer]} · il mano {names[view.mano]} · "
+                         f"{rules_text(view.rules)}"])]
+    return table_json(view, names, style, facts, move_words,
+                      lambda m: card_of_move(m) if phase_of_move(m) in (DISCARD, GIVE, PLAY)
+                      else None, view.payoffs if view.phase == END else None)
+
+
+def text_facts(lines: Sequence[str], skip: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
+    """The ``[label, lines]`` of a table's text written with :func:`section` (the inverse of
+    it), less the sections labelled in ``skip``: how a game whose table text is made of
+    sections gives its facts to :func:`table_json` without saying them twice."""
+    facts: list[tuple[str, list[str]]] = []
+    for line in lines:
+        label = line[:_LABEL].strip()
+        if label and not line.startswith(" "):
+            facts.append((label, [line[_LABEL:]] if len(line) > _LABEL else []))
+        elif facts:
+            facts[-1][1].append(line[_LABEL:] if not line[:_LABEL].strip() else line)
+    return [(label, body) for label, body in facts if label not in skip]

@@ -247,3 +247,24 @@ def end_lines(game: TressetteGame, names, style: str = "english") -> list[str]:
 def record_packs(record: dict) -> list:
     """The packs of a record, in the order dealt."""
     return record["packs"]
+
+
+def view_json(view, names: Sequence[str] | None = None, style: str = "english") -> dict:
+    """A Tressette seat's table for the browser (:func:`~mediatore_env.mediatore.display.
+    table_json`): the scores, the melds, the stock and the draws as far as ``view`` knows them."""
+    from ..mediatore.display import table_json
+    rules = view.rules
+    names = names or [f"seat {s}" for s in range(view.players)]
+    seen = [(s, c) for s, c in view.draws if c is not None]
+    facts = [("Scores", [scores_line(rules, names, view.totals, view.hand_points)[8:],
+                         "the game is to 31" + (", Low Hand: the lower total wins"
+                                                if rules.low else "")]),
+             ("Melds", [meld_text(names[s], m, style, verb=False) for s, m in view.melds]),
+             ("Stock", [f"{view.stock_size} cards"] if rules.stock_size else []),
+             ("Draws", [", ".join(f"{names[s]} {CARD_NAMES[c]}" for s, c in seen)] if seen
+              else []),
+             ("Hand", [f"hand {view.hand_number} · dealer {names[view.dealer]} · "
+                       f"{rules_line(rules)}"])]
+    return table_json(view, names, style, facts, move_words,
+                      lambda m: m if m != CLAIM else None,
+                      view.outcome if view.is_over else None, view.players)

@@ -1,0 +1,271 @@
+"""mediatore-web's server without a browser (Starlette's TestClient): every registered game
+that draws a table for the browser can be played to its end through the API; a seat's JSON
+holds none of the cards it may not see; bad requests are refused with the state unchanged;
+two tables stay apart; records are stepped through to their recorded result."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+pytest.importorskip("starlette", reason="mediatore-web needs the web extra: pip install '.[web]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the web extra)")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS  # noqa: E402
+from mediatore_env.core.game import CHANCE  # noqa: E402
+from mediatore_env.registry import GAMES, get  # noqa: E402
+from mediatore_env.web.app import create_app, main  # noqa: E402
+from mediatore_env.web.tables import playable  # noqa: E402
+
+PLAYABLE = [name for name, entry in GAMES.items() if playable(entry)]
+
+
+@pytest.fixture
+def client():
+    return TestClient(create_app())
+
+
+def new_table(client, game: str, seat: int = 0, seed: int = 1, agents: str = "random") -> dict:
+    players = get(game).players
+    response = client.post("/api/games", json={"game": game, "seat": seat, "seed": seed,
+                                               "agents": [agents] * players})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def known_cards(view) -> int:
+    """The cards of other hands a seat's view may legitimately know (as a bitset): the called
+    card, the monte it saw, the card passed back, the widow, the discards, the melds, the
+    draws it saw."""
+    known = 0
+    for attr in ("called_card", "given_back"):
+        card = getattr(view, attr, None)
+        if card is not None:
+            known |= 1 << card
+    for attr in ("monte_seen", "widow", "discards", "final_monte"):
+        known |= getattr(view, attr, 0) or 0
+    for _, meld in getattr(view, "melds", ()):
+        known |= meld.cards
+    for _, card in getattr(view, "draws", ()):
+        if card is not None:
+            known |= 1 << card
+    return known
+
+
+def hidden_tags(game, seat: int) -> set[str]:
+    """The cards in the other seats' hands that ``seat`` may not see."""
+    others = 0
+    for s, hand in enumerate(game.hands):
+        if s != seat:
+            others |= hand
+    hidden = others & ~known_cards(game.view(seat))
+    return {CARD_NAMES[c] for c in range(NUM_CARDS) if hidden >> c & 1}
+
+
+def without_moves(data):
+    """``data`` less every ``"moves"`` list: calls name any card, legally."""
+    if isinstance(data, dict):
+        return {k: without_moves(v) for k, v in data.items() if k != "moves"}
+    if isinstance(data, list):
+        return [without_moves(v) for v in data]
+    return data
+
+
+def assert_no_hidden_card(state: dict, game, seat: int) -> None:
+    """Nothing sent holds a card now in another hand that ``seat`` may not see: the table and
+    the events since the last pack was dealt (earlier hands' cards were dealt again)."""
+    events = state["events"]
+    deals = [i for i, e in enumerate(events) if e["kind"] == "deal"]
+    sent = {**state, "events": events[deals[-1]:] if deals else events}
+    text = json.dumps(without_moves(sent))
+    leaked = sorted(t for t in hidden_tags(game, seat) if re.search(rf"\b{t}\b", text))
+    assert leaked == [], f"seat {seat} was sent cards it may not see: {leaked}"
+
+
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, app_tables, game):
+    entry = get(game)
+    rng = random.Random(game)
+    for seat in range(entry.players):
+        state = new_table(client, game, seat=seat, seed=seat)
+        tid = state["id"]
+        table = app_tables[tid]
+        moves = 0
+        while not state["view"]["over"]:
+            assert_no_hidden_card(state, table.game, seat)
+            legal = [m["move"] for m in state["view"]["moves"]]
+            assert legal == table.game.legal_moves() and table.game.to_move == seat
+            response = client.post(f"/api/games/{tid}/move", json={
+                "move": rng.choice(legal), "version": state["version"], "since": state["next"]})
+            assert response.status_code == 200, response.text
+            state = response.json()
+            moves += 1
+        assert table.game.is_over and moves > 0
+        assert state["view"]["outcome"] == list(table.game.outcome) == state["totals"]
+        assert sum(state["totals"]) == 0
+
+
+def test_games_without_a_browser_table_are_skipped_explicitly():
+    skipped = sorted(set(GAMES) - set(PLAYABLE))
+    for name in skipped:  # the tests' toy game draws its table as text only
+        assert not hasattr(get(name).load("text"), "view_json")
+    assert {"mediatore", "tressette", "tressette3", "tressette2", "club"} <= set(PLAYABLE)
+
+
+@pytest.fixture
+def app_tables(monkeypatch):
+    """The tables the app makes, by id, to compare what is sent with the hidden truth."""
+    from mediatore_env.web import app as app_module
+    made = {}
+    real = app_module.Table
+
+    class Recorded(real):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made[str(len(made) + 1)] = self
+    monkeypatch.setattr(app_module, "Table", Recorded)
+    return made
+
+
+def snapshot(client, tid):
+    state = client.get(f"/api/games/{tid}").json()
+    return state["version"], state["view"], state["next"]
+
+
+def test_bad_moves_are_refused_with_the_state_unchanged(client):
+    state = new_table(client, "mediatore", seat=0, seed=5)
+    tid, version = state["id"], state["version"]
+    legal = [m["move"] for m in state["view"]["moves"]]
+    illegal = next(m for m in range(486) if m not in legal)
+    before = snapshot(client, tid)
+    cases = [
+        ({"move": illegal, "version": version}, 400, "illegal move"),
+        ({"move": legal[0], "version": version + 1}, 409, "stale move"),
+        ({"move": "pass", "version": version}, 400, "bad move"),
+        ({"move": True, "version": version}, 400, "bad move"),
+        ({"move": 9999, "version": version}, 400, "bad move"),
+        ({"version": version}, 400, "move and version"),
+        ({"move": legal[0], "version": version, "cheat": 1}, 400, "unknown field"),
+    ]
+    for body, status, words in cases:
+        response = client.post(f"/api/games/{tid}/move", json=body)
+        assert response.status_code == status, body
+        assert words in response.json()["error"] and "\n" not in response.json()["error"]
+        assert snapshot(client, tid) == before
+    for raw in (b"{not json", b"[1, 2", b"\xff"):
+        response = client.post(f"/api/games/{tid}/move", content=raw)
+        assert response.status_code == 400 and "malformed JSON" in response.json()["error"]
+        assert snapshot(client, tid) == before
+    response = client.post("/api/games/999/move", json={"move": legal[0], "version": version})
+    assert response.status_code == 404 and "no table" in response.json()["error"]
+    response = client.post(f"/api/games/{tid}/next", json={"version": version})
+    assert response.status_code == 409 and "not over" in response.json()["error"]
+    assert snapshot(client, tid) == before
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"game": "chess"}, "unknown game 'chess'; valid: mediatore"),
+    ({}, "game is missing"),
+    ({"game": "mediatore", "seat": 4}, "bad seat 4; valid: 0-3"),
+    ({"game": "tressette2", "seat": 2}, "bad seat 2; valid: 0-1"),
+    ({"game": "mediatore", "agents": ["greedy"]}, "a list of 4 agent names"),
+    ({"game": "mediatore", "agents": ["nobody"] * 4}, "unknown agent 'nobody'"),
+    ({"game": "mediatore", "rules": {"wings": True}}, "bad rules for mediatore"),
+    ({"game": "tressette", "rules": {"players": 3}}, "tressette fixes players"),
+    ({"game": "mediatore", "packs": [[0] * 40]}, "bad pack"),
+    ({"game": "mediatore", "seed": "x"}, "bad seed"),
+])
+def test_bad_tables_are_refused_in_one_line(client, body, words):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400
+    assert words in response.json()["error"] and "\n" not in response.json()["error"]
+    assert client.get("/api/games/1").status_code == 404  # no table was made
+
+
+def test_two_tables_stay_apart(client):
+    a = new_table(client, "mediatore", seed=1)
+    b = new_table(client, "tressette2", seed=2)
+    assert a["id"] != b["id"]
+    b_before = snapshot(client, b["id"])
+    while not a["view"]["over"]:
+        a = client.post(f"/api/games/{a['id']}/move", json={
+            "move": a["view"]["moves"][0]["move"], "version": a["version"]}).json()
+    assert snapshot(client, b["id"]) == b_before
+    # a move of table a sent to table b is checked against b alone
+    response = client.post(f"/api/games/{b['id']}/move", json={"move": 0, "version": a["version"]})
+    assert response.status_code in (400, 409) and snapshot(client, b["id"]) == b_before
+
+
+def test_the_same_packs_give_the_same_deal_and_next_deals_go_on(client):
+    pack = list(range(40))
+    one = client.post("/api/games", json={"game": "mediatore", "packs": [pack]}).json()
+    two = client.post("/api/games", json={"game": "mediatore", "packs": [pack], "seed": 9}).json()
+    assert one["view"]["hand"] == two["view"]["hand"]
+    state = one
+    while not state["view"]["over"]:
+        state = client.post(f"/api/games/{one['id']}/move", json={
+            "move": state["view"]["moves"][-1]["move"], "version": state["version"]}).json()
+    totals = state["totals"]
+    state = client.post(f"/api/games/{one['id']}/next", json={"version": state["version"]}).json()
+    assert state["episode"] == 2 and state["totals"] == totals and not state["view"]["over"]
+
+
+def played_record(game: str, seed: int) -> dict:
+    import numpy as np
+    entry = get(game)
+    g, rng = entry.new_game(), np.random.default_rng(seed)
+    while not g.is_over:
+        if g.to_move == CHANCE:
+            g.deal(rng.permutation(40).tolist())
+        else:
+            legal = g.legal_moves()
+            g.apply(legal[rng.integers(len(legal))])
+    return g.record(agents=["random"] * g.players)
+
+
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_a_record_is_stepped_through_to_its_result(client, game):
+    record = played_record(game, 3)
+    response = client.post("/api/records", json=record)
+    assert response.status_code == 200, response.text
+    (info,) = response.json()["records"]
+    steps = info["steps"]
+    last = client.get(f"/api/records/{info['id']}?step={steps}&seat=open").json()
+    assert len(last["views"]) == get(game).players
+    assert last["views"][0]["outcome"] == last["recorded_outcome"]
+    assert last["recorded_outcome"] == list(record_outcome(record))
+    first = client.get(f"/api/records/{info['id']}?step=1&seat=0").json()
+    assert len(first["views"]) == 1 and first["views"][0]["outcome"] is None
+    assert first["lines"]  # the pack just dealt, as seat 0 saw it
+    for query, words in ((f"step={steps + 1}", "bad step"), ("step=x", "bad step 'x'"),
+                         ("seat=9", "bad seat 9")):
+        response = client.get(f"/api/records/{info['id']}?{query}")
+        assert response.status_code == 400 and words in response.json()["error"]
+
+
+def record_outcome(record):
+    from mediatore_env.core.records import replay
+    return replay(record).outcome
+
+
+def test_bad_records_are_refused(client):
+    record = played_record("tressette2", 1)
+    record["moves"] = record["moves"][1:]  # every move a step out of place
+    for body, words in (({"format": "x"}, "not a game record"), ([], "empty list"),
+                        (record, "not a valid game record")):
+        response = client.post("/api/records", json=body)
+        assert response.status_code == 400 and words in response.json()["error"], body
+    assert client.get("/api/records").json()["records"] == []
+
+
+def test_command_line_errors_are_one_line(capsys, tmp_path):
+    assert main(["--port", "70000"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
+    assert main(["--records", str(tmp_path / "nothing.json")]) == 2
+    err = capsys.readouterr().err
+    assert "no such file" in err and err.strip().count("\n") == 0
