@@ -15,8 +15,14 @@ from mediatore_env.core.cards import CARD_NAMES, parse_card, suit_of, to_mask
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import parse_move
 from mediatore_env.mediatore.records import load_record, replay
-from mediatore_env.tools.play import (HELP, HELP_TEXT, QUIT, TABLE, BadInput, Quit, Terminal, main,
-                                      play_deal_at_terminal, read_answer)
+from mediatore_env import registry
+from mediatore_env.mediatore import display
+from mediatore_env.mediatore.observation import observation
+from mediatore_env.tools.answers import HELP_TEXT, read_answer, reader_of
+from mediatore_env.tools.play import main, play_game
+from mediatore_env.tools.terminal import HELP, QUIT, TABLE, BadInput, Quit, Terminal
+
+MEDIATORE = reader_of(registry.get("mediatore"))
 
 
 class Script:
@@ -53,7 +59,7 @@ def leading():
 
 def answer(deal, text):
     view = deal.view(deal.to_move)
-    return read_answer(text, view, view.legal_moves())
+    return read_answer(text, view, view.legal_moves(), MEDIATORE)
 
 
 @pytest.mark.parametrize("text,move", [
@@ -189,8 +195,8 @@ def play_scripted(answers, out, **kw):
     agents = [None] + [RandomAgent(bid_rate=0) for _ in range(3)]
     names = ["You", "random(1)", "random(2)", "random(3)"]
     script = Script(answers, out)
-    play_deal_at_terminal(deal, 0, agents, names, Terminal(script, out), title="Deal",
-                          seeds=[0, 1, 2, 3], **kw)
+    play_game(deal, 0, agents, names, Terminal(script, out), display, MEDIATORE, title="Deal",
+              seeds=[0, 1, 2, 3], observation=observation, **kw)
     return deal, script
 
 
@@ -307,7 +313,7 @@ def test_eof_mid_deal_is_a_clean_stop():
 
 @pytest.mark.parametrize("args,words", [
     (["--agents", "nosuch"], "unknown agent 'nosuch'"),
-    (["--agents", "greedy", "greedy"], "one agent (for all three seats) or three"),
+    (["--agents", "greedy", "greedy"], "--agents takes one agent (for all 3 other seats) or 3, got 2"),
     (["--rule", "signals=loud"], "bad value 'loud' for rules switch 'signals'"),
     (["--rule", "colour=red"], "unknown rules switch 'colour'"),
     (["--deals", "0"], "argument --deals: must be 1 or more, not 0"),
