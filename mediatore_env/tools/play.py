@@ -37,7 +37,7 @@ import sys
 import textwrap
 from typing import Callable, Sequence, TextIO
 
-from .. import registry
+from ..registry import GAMES, get
 from ..core.records import save_record
 from ..mediatore.display import STYLES
 from ..mediatore.rules import PRESETS, SWITCHES
@@ -150,7 +150,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     running score; ``rules`` default to the game's. Returns the exit status (0)."""
     from agents import make_agent  # the agents layer comes after this one
     from agents.tournament import derive_seed
-    entry = registry.get(game)
+    entry = get(game)
     text, reader = entry.load("text"), reader_of(entry)
     rules = entry.make_rules() if rules is None else rules
     n, unit = entry.players, entry.unit
@@ -208,9 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
                "Mediatore, all four cards in one answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, "
                "t for the table, q to quit. Mediatore's rules presets: " + ", ".join(PRESETS)
                + ".")
-    p.add_argument("--game", default="mediatore", choices=list(registry.GAMES),
+    p.add_argument("--game", default="mediatore", choices=list(GAMES),
                    help="the game (default mediatore): " + ", ".join(
-                       f"{e.name} ({e.title})" for e in registry.GAMES.values()))
+                       f"{e.name} ({e.title})" for e in GAMES.values()))
     p.add_argument("--agents", nargs="+", default=["greedy"], metavar="AGENT",
                    help="one agent for all the other seats, or one per other seat (in seat "
                         "order); names of the game's agents (greedy, random, "
@@ -229,9 +229,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "won, at most 20)")
     p.add_argument("--seed", type=non_negative_int,
                    help="seed of the cards, 0 or more (default: a random one, printed)")
-    p.add_argument("--deal", "--session", type=non_negative_int, default=0, metavar="K",
+    p.add_argument("--deal", type=non_negative_int, default=0, metavar="K",
                    help="play episode K of the seed first (a deal, a game, a session): the same "
                         "cards as episode K of mediatore-bench --seed S (default 0)")
+    p.add_argument("--session", dest="deal", type=non_negative_int, metavar="K",
+                   help="club Mediatore's word for --deal")
     p.add_argument("--deals", type=positive_int, default=1,
                    help="number of episodes (deals, games to 31 or sessions), with a running "
                         "score (default 1)")
@@ -260,14 +262,14 @@ def game_rules(game: str, args):
     if args.rule and game not in ("tressette", "tressette3", "tressette2"):
         raise ValueError(f"--rule: {game} has no switches to set here")
     if game == "club":
-        return registry.get(game).make_rules(**club)
+        return get(game).make_rules(**club)
     return parse_tressette_rules(game, args.rule)
 
 
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    entry = registry.get(args.game)
+    entry = get(args.game)
     try:
         rules = game_rules(args.game, args)
         others = entry.players - 1
