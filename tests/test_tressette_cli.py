@@ -9,7 +9,6 @@ import pytest
 
 from agents.tressette.tournament import game_pack
 from mediatore_env.mediatore.display import card_text
-from mediatore_env.core.cards import parse_card
 from mediatore_env.tools.bench import main as bench
 from mediatore_env.tools.play import main as play
 from mediatore_env.tools.replay import main as replay
