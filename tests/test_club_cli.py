@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +15,12 @@ import pytest
 from mediatore_env.club.records import replay
 from mediatore_env.tools import bench, play
 from mediatore_env.tools import replay as replay_tool
-from mediatore_env.tools.club import game_argv, read_answer
-from mediatore_env.club.moves import ACCEPT, DISCARD, PASS, PLAY, discard_move, play_move
-from mediatore_env.core.cards import parse_card
+from mediatore_env import registry
+from mediatore_env.tools.answers import read_answer, reader_of
+from mediatore_env.tools.club import game_argv
+from mediatore_env.tools.terminal import BadInput
+from mediatore_env.club.moves import ACCEPT, PASS, call_move, card_of_move, parse_move
+from mediatore_env.core.cards import CARD_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,16 +120,27 @@ def test_bench_bad_arguments_get_one_line(args, message, tmp_path):
 
 
 def test_answers_by_number_text_or_card():
-    legal = [discard_move(parse_card("D3")), discard_move(parse_card("SA"))]
-    assert read_answer("2", legal, DISCARD) == legal[1]
-    assert read_answer("d3", legal, DISCARD) == legal[0]
-    assert read_answer("discard SA", legal, DISCARD) == legal[1]
-    with pytest.raises(ValueError, match="choose 1-2"):
-        read_answer("3", legal, DISCARD)
-    with pytest.raises(ValueError, match="not legal now"):
-        read_answer("B4", legal, DISCARD)
-    assert read_answer("accept", [PASS, ACCEPT], 0) == ACCEPT
-    assert read_answer("SA", [play_move(parse_card("SA"))], PLAY) == play_move(parse_card("SA"))
+    from mediatore_env.club.game import Session
+    from agents.club.tournament import session_packs
+    session = Session(None, 0, session_packs(5, 0, 1))
+    reader = reader_of(registry.get("club"))
+
+    def read(text):
+        view = session.view(session.to_move)
+        return read_answer(text, view, view.legal_moves(), reader)
+    assert read("accept") == [ACCEPT] and read("1") == [PASS]
+    with pytest.raises(BadInput, match="choose a number from 1 to 2"):
+        read("3")
+    session.apply(ACCEPT)  # seat 1 is the mediator: it calls a card, by its text or alone
+    assert read("call D3") == read("d3") == read("3 of coins") == [call_move(0 + 9)]
+    session.apply(parse_move("alone"))
+    view = session.view(session.to_move)
+    discard = view.legal_moves()[0]
+    card = card_of_move(discard)
+    assert read(f"discard {CARD_NAMES[card]}") == read(CARD_NAMES[card].lower()) == [discard]
+    missing = next(c for c in range(40) if not view.hand >> c & 1)
+    with pytest.raises(BadInput, match="You do not hold the"):
+        read(CARD_NAMES[missing])
 
 
 def test_play_a_session_save_it_and_replay_it(tmp_path):
@@ -136,7 +151,7 @@ def test_play_a_session_save_it_and_replay_it(tmp_path):
                       "--save", str(path)],
                      ask=lambda prompt: next(answers), out=out) == 0
     text = out.getvalue()
-    assert "not a move: 'nonsense'" in text and "== the session" in text
+    assert "Not a card or a move: 'nonsense'" in text and "== Session: the result" in text
     record = json.loads(path.read_text())
     session = replay(record)
     assert session.results[0].mediator == 1  # session 0 is dealt by seat 0: we spoke first
@@ -150,7 +165,7 @@ def test_play_refuses_a_bad_agent_in_one_line(capsys):
     with pytest.raises(SystemExit) as stop:
         play.main(["--game", "club", "--agents", "greedy", "random"])
     assert stop.value.code == 2
-    assert "one agent (for all three seats) or three" in capsys.readouterr().err
+    assert "--agents takes one agent (for all 3 other seats) or 3" in capsys.readouterr().err
 
 
 def test_play_hides_an_agent_mediators_discards():
@@ -161,10 +176,10 @@ def test_play_hides_an_agent_mediators_discards():
                      ask=lambda prompt: next(answers), out=out) == 0
     lines = out.getvalue().splitlines()
     # We pass first (seat 1, left of dealer 0); seat 2 accepts and discards face down.
-    said = [line for line in lines if line.startswith("random:accept_rate=1.0(2): ")]
-    assert said[0].endswith("accept (become the mediator)")
-    assert sum(line.endswith(": discards a card") for line in said) == 4
-    assert not any(": discard " in line for line in lines)
+    said = [line for line in lines if line.startswith("  random(2)")]
+    assert said[0].endswith("random(2): accept (become the mediator)")
+    assert sum(line.endswith("random(2) discards a card") for line in said) == 4
+    assert not any(re.search(r"random\(2\) discards (?!a card)", line) for line in lines)
 
 
 class ObservingAgent:
@@ -190,4 +205,4 @@ def test_play_gives_an_agent_that_wants_them_its_observations():
     assert play.main(["--game", "club", "--seed", "2", "--session-deals", "1",
                       "--agents", "tests.test_club_cli:ObservingAgent"],
                      ask=lambda prompt: next(answers), out=out) == 0
-    assert "ObservingAgent(1): " in out.getvalue()  # it moved, each time from its observation
+    assert "  ObservingAge(1): " in out.getvalue()  # it moved, each time from its observation

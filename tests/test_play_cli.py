@@ -15,8 +15,14 @@ from mediatore_env.core.cards import CARD_NAMES, parse_card, suit_of, to_mask
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import parse_move
 from mediatore_env.mediatore.records import load_record, replay
-from mediatore_env.tools.play import (HELP, HELP_TEXT, QUIT, TABLE, BadInput, Quit, Terminal, main,
-                                      play_deal_at_terminal, read_answer)
+from mediatore_env import registry
+from mediatore_env.mediatore import display
+from mediatore_env.mediatore.observation import observation
+from mediatore_env.tools.answers import HELP_TEXT, read_answer, reader_of
+from mediatore_env.tools.play import main, play_game
+from mediatore_env.tools.terminal import HELP, QUIT, TABLE, BadInput, Quit, Terminal
+
+MEDIATORE = reader_of(registry.get("mediatore"))
 
 
 class Script:
@@ -53,7 +59,7 @@ def leading():
 
 def answer(deal, text):
     view = deal.view(deal.to_move)
-    return read_answer(text, view, view.legal_moves())
+    return read_answer(text, view, view.legal_moves(), MEDIATORE)
 
 
 @pytest.mark.parametrize("text,move", [
@@ -189,8 +195,8 @@ def play_scripted(answers, out, **kw):
     agents = [None] + [RandomAgent(bid_rate=0) for _ in range(3)]
     names = ["You", "random(1)", "random(2)", "random(3)"]
     script = Script(answers, out)
-    play_deal_at_terminal(deal, 0, agents, names, Terminal(script, out), title="Deal",
-                          seeds=[0, 1, 2, 3], **kw)
+    play_game(deal, 0, agents, names, Terminal(script, out), display, MEDIATORE, title="Deal",
+              seeds=[0, 1, 2, 3], observation=observation, **kw)
     return deal, script
 
 
@@ -307,7 +313,7 @@ def test_eof_mid_deal_is_a_clean_stop():
 
 @pytest.mark.parametrize("args,words", [
     (["--agents", "nosuch"], "unknown agent 'nosuch'"),
-    (["--agents", "greedy", "greedy"], "one agent (for all three seats) or three"),
+    (["--agents", "greedy", "greedy"], "--agents takes one agent (for all 3 other seats) or 3, got 2"),
     (["--rule", "signals=loud"], "bad value 'loud' for rules switch 'signals'"),
     (["--rule", "colour=red"], "unknown rules switch 'colour'"),
     (["--deals", "0"], "argument --deals: must be 1 or more, not 0"),
@@ -340,3 +346,38 @@ def test_record_path_numbers_the_records_of_several_deals_or_games():
     assert str(record_path("out/game.json", 3, False)) == "out/game.json"
     assert str(record_path("out/game.json", 3, True)) == "out/game-3.json"
     assert str(record_path("out/game", 0, True)) == "out/game-0.json"
+
+
+# -- any registered game: the toy game of tests/toy_game at the terminal -------------------------
+
+def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
+    """The toy game, registered from the tests (conftest.py), gets terminal play with nothing
+    but its registry entry and its text module: the same loop, the same answers, the same quit."""
+    from mediatore_env.core.records import replay as replay_any
+    from mediatore_env.tools.play import play_session
+    out = io.StringIO()
+    script = Script(["?", "t", "zz", "9"], out, then="1")
+    path = tmp_path / "toy.json"
+    assert play_session("toy3", ["random", "random"], human=1, seed=4, count=2, save=str(path),
+                        term=Terminal(script, out), auto=False) == 0
+    text = out.getvalue()
+    assert text.startswith("Three-handed toy trick game · 2 hands, scoring by thirds · seed 4")
+    assert "How to answer" in text and "Not a card or a move: 'zz'" in text
+    assert "There is no move 9" in text
+    assert "Game 1 of 2, hand 1: " in text and "wins the trick" in text
+    assert "Running score after 1 game: " in text and "Final score: " in text
+    for k in (0, 1):
+        record = json.loads((tmp_path / f"toy-{k}.json").read_text())
+        assert replay_any(record).is_over and record["meta"]["human_seat"] == 1
+        assert record["meta"]["game_index"] == k and record["game"] == "toy3"
+    # A card the human does not hold, then Ctrl-D: a clean stop, nothing finished.
+    out = io.StringIO()
+    from mediatore_env.tools.play import episode_pack
+    from toy_game.game import ToyGame
+    first = ToyGame(registry.get("toy").make_rules(), 0)
+    first.deal(episode_pack("toy", 1, 0, 0))
+    missing = next(c for c in range(40) if not first.hands[0] >> c & 1)
+    assert play_session("toy", ["random"], seed=1, term=Terminal(Script([CARD_NAMES[missing]],
+                                                                        out), out)) == 0
+    assert "You do not hold the" in out.getvalue()
+    assert out.getvalue().rstrip().endswith("Stopped. No game was finished.")

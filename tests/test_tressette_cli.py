@@ -9,12 +9,12 @@ import pytest
 
 from agents.tressette.tournament import game_pack
 from mediatore_env.mediatore.display import card_text
-from mediatore_env.core.cards import parse_card
 from mediatore_env.tools.bench import main as bench
 from mediatore_env.tools.play import main as play
 from mediatore_env.tools.replay import main as replay
+from mediatore_env import registry
+from mediatore_env.tools.answers import read_answer, reader_of
 from mediatore_env.tools.terminal import BadInput
-from mediatore_env.tools.tressette import read_answer
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM
 
@@ -105,7 +105,7 @@ def test_play_a_whole_two_handed_game_and_replay_its_record(tmp_path, capsys):
     status, text = run_play(["--game", "tressette2", "--agents", "greedy", "--seed", "3",
                              "--save", str(path), "--cards", "short"])
     assert status == 0
-    assert text.startswith("Tressette · tressette2 (2 players) · seed 3 · game 0")
+    assert text.startswith("Two-Handed Tressette · tressette2 (2 players) · seed 3 · game 0")
     assert "Game, hand 1: You deal, greedy(1) leads." in text
     assert "== Game: the result" in text and "Outcome: You " in text
     record = json.loads(path.read_text())
@@ -137,7 +137,30 @@ def test_play_four_handed_low_claim_with_a_quit(capsys):
     assert "tressette (4 players), low, claim" in text
     assert "partners: random(0) and You · random(1) and random(3)" in text
     assert "claim the game" in text and "Stopped. No game was finished." in text
-    assert "not a card or a move: 'zz'" in text
+    assert "Not a card or a move: 'zz'" in text
+
+
+def test_ctrl_d_stops_with_the_score_and_the_records_of_the_games_finished(tmp_path):
+    # Two-handed games to 31, the second interrupted by the end of the input (Ctrl-D): the
+    # first is scored and saved, as in Mediatore's deals.
+    answers = iter(["1"] * 400)
+    state = {"games": 0}
+
+    def ask(prompt):
+        if prompt.startswith("Press Enter for the next game"):
+            state["games"] += 1
+            return ""
+        if state["games"]:
+            raise EOFError
+        return next(answers)
+    out = io.StringIO()
+    path = tmp_path / "g.json"
+    assert play(["--game", "tressette2", "--agents", "random", "--seed", "2", "--deals", "2",
+                 "--save", str(path)], ask=ask, out=out) == 0
+    text = out.getvalue()
+    assert "Running score after 1 game: You " in text
+    assert "Stopped. Score over 1 finished game: You " in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-0.json"]
 
 
 @pytest.mark.parametrize("args,words", [
@@ -153,18 +176,33 @@ def test_play_errors_are_one_line(capsys, args, words):
 
 
 def test_reading_answers():
-    listed = [parse_card(c) for c in ("D4", "D5", "SA")] + [CLAIM]
-    assert read_answer("2", listed) == parse_card("D5")
-    assert read_answer("sa", listed) == read_answer("ace of swords", listed) == parse_card("SA")
-    assert read_answer("play 4d", listed) == parse_card("D4")
-    assert read_answer("claim", listed) == CLAIM
-    assert read_answer("?", listed) == "help" and read_answer("q", listed) == "quit"
-    with pytest.raises(BadInput, match=r"you cannot play 3 of coins \(D3\) now"):
-        read_answer("D3", listed)
-    with pytest.raises(BadInput, match="no move 9: the moves are numbered 1 to 4"):
-        read_answer("9", listed)
-    with pytest.raises(BadInput, match="the claim switch is off"):
-        read_answer("claim", listed[:3])
+    # Seat 1 of Partnership Tressette with the claim switch, after seat 0 led the first card.
+    game = TressetteGame(registry.get("tressette").make_rules(claim=True), dealer=3)
+    game.deal(game_pack(0, 0, 0))
+    game.apply(game.legal_moves()[0])
+    view = game.view(1)
+    listed = view.legal_moves()
+    reader = reader_of(registry.get("tressette"))
+
+    def read(text):
+        return read_answer(text, view, listed, reader)
+    held = [c for c in range(40) if view.hand >> c & 1]
+    first = listed[0]
+    assert read("1") == [first] and read(_name(first)) == [first]
+    assert read("play " + _name(first).lower()) == read(card_text(first)) == [first]
+    assert read("claim") == [CLAIM] and CLAIM in listed
+    assert read("?") == "help" and read("q") == "quit"
+    missing = next(c for c in range(40) if not view.hand >> c & 1)
+    with pytest.raises(BadInput, match=rf"You do not hold the {card_text(missing)}"):
+        read(_name(missing))
+    refused = [c for c in held if c not in listed]
+    if refused:  # a card held, but the suit led must be followed
+        with pytest.raises(BadInput, match="You must follow suit"):
+            read(_name(refused[0]))
+    with pytest.raises(BadInput, match="There is no move 99: choose a number from 1 to"):
+        read("99")
+    with pytest.raises(BadInput, match="You cannot claim the game now"):
+        read_answer("claim", view, listed[:-1], reader)
 
 
 # -- mediatore-replay -------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from ..mediatore.display import (DEFAULT_NAMES, YOU, card_label, card_text, colu
 
 __all__ = ["move_words", "moves_lines", "table_text", "deal_line", "session_lines",
            "parse_move", "rules_line", "Narrator", "narrator", "stage", "dealt_lines",
-           "stop_lines", "end_lines", "record_packs"]
+           "stop_lines", "end_lines", "record_packs", "start_lines", "question", "table_lines"]
 
 _WORDS = {PASS: "pass", ACCEPT: "accept (become the mediator)", ALONE: "play alone"}
 _VERBS = {CALL: "call", DISCARD: "discard", PLAY: "play"}
@@ -68,7 +68,7 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     lines = [f"=={head}".ljust(width, "=")]
     who = "" if open_table else f"{names[source.seat]} (seat {source.seat}) · "
     rules = source.rules
-    length = "until a pot is won" if rules.until_won else f"{rules.deals} deals"
+    length = "until a pot is won" if rules.until_won else f"{rules.deals} deal{'s' * (rules.deals != 1)}"
     lines.append(f"{who}deal {source.deal_number} of at most {rules.max_deals} ({length}) · dealer "
                  f"{names[source.dealer]} · ante {rules.ante}")
     stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
@@ -80,13 +80,14 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     alone, partner, widow, discards = _knowledge(source)
     if source.mediator is not None:
         m = names[source.mediator]
-        text = f"{m} is the mediator, to match {source.pot_accepted}"
+        are, plays = ("are", "play") if m == YOU else ("is", "plays")
+        text = f"{m} {are} the mediator, to match {source.pot_accepted}"
         if alone is not None:
             if source.announced_alone:
-                text += "; plays alone"
+                text += f"; {plays} alone"
             else:
                 text += f"; called {card_label(source.called_card, style)}"
-                text += (", which lay in the widow: plays alone" if alone else
+                text += (f", which lay in the widow: {plays} alone" if alone else
                          f", partner {names[partner]}" if partner is not None else
                          ", partner secret")
         lines += section("Mediator", [text])
@@ -136,7 +137,7 @@ def session_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES) -> list[st
 # -- the hooks of the terminal tools: every game's text module has them ------------------------
 
 def rules_line(rules) -> str:
-    length = "until a pot is won" if rules.until_won else f"{rules.deals} deals"
+    length = "until a pot is won" if rules.until_won else f"{rules.deals} deal{'s' * (rules.deals != 1)}"
     return f"ante {rules.ante}, {length} (at most {rules.max_deals})"
 
 
@@ -244,3 +245,29 @@ def view_json(view, names: Sequence[str] = DEFAULT_NAMES, style: str = "english"
     return table_json(view, names, style, facts, move_words,
                       lambda m: card_of_move(m) if phase_of_move(m) in (DISCARD, PLAY) else None,
                       view.chips if view.to_move is None else None)
+
+
+# -- the hooks of terminal play (mediatore-play) ---------------------------------------------------
+
+def start_lines(session: Session, seat: int, names, style: str, title: str) -> list[str]:
+    """A deal just dealt, as ``seat`` hears of it: who deals, the pot, and its own hand."""
+    dealer = names[session.dealer]
+    return [f"{title}, deal {session.deal_number}: {dealer} "
+            f"{'deal' if dealer == YOU else 'deals'}, the pot holds {session.pot}.",
+            "Your hand:" if names[seat] == YOU else f"Hand of {names[seat]}:",
+            *("  " + line for line in hand_lines(session.view(seat).hand, style))]
+
+
+_QUESTIONS = {AUCTION: "Become the mediator (match the pot) or pass:",
+              CALL: "Call a card (its holder becomes your secret partner) or play alone:",
+              DISCARD: "Discard a card face down:"}
+
+
+def question(view) -> str:
+    if view.phase in _QUESTIONS:
+        return _QUESTIONS[view.phase]
+    return "Play a card:" if view.trick else "Lead a card:"
+
+
+def table_lines(view, names, style: str, title: str) -> list[str]:
+    return [table_text(view, names, style, title)]

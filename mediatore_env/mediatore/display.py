@@ -43,7 +43,7 @@ __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "su
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
            "moves_lines", "auction_lines", "contract_lines", "monte_lines", "tricks_table",
            "trick_lines", "points_line", "view_text", "result_lines", "snapshot", "changes",
-           "columns"]
+           "columns", "start_lines", "question", "table_lines"]
 
 STYLES = ("english", "italian", "french", "short")
 DEFAULT_NAMES = ("seat 0", "seat 1", "seat 2", "seat 3")
@@ -815,3 +815,43 @@ def text_facts(lines: Sequence[str], skip: Sequence[str] = ()) -> list[tuple[str
         elif facts:
             facts[-1][1].append(line[_LABEL:] if not line[:_LABEL].strip() else line)
     return [(label, body) for label, body in facts if label not in skip]
+
+
+# -- the hooks of terminal play (mediatore-play): every game's text module has them ------------
+
+def start_lines(deal: Deal, seat: int, names: Sequence[str], style: str, title: str) -> list[str]:
+    """The deal just dealt, as ``seat`` hears of it at the table: who deals, who speaks first,
+    and its own hand."""
+    you = names[seat] == YOU
+    return [f"{title}: dealer {names[deal.dealer]}, il mano {names[deal.mano]} speaks first. "
+            f"{'You are' if you else names[seat] + ' is'} seat {seat}.",
+            "Your hand:" if you else f"Hand of {names[seat]}:",
+            *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
+
+
+def question(view) -> str:
+    """What ``view``'s seat is asked, above the list of its moves."""
+    phase = view.phase
+    if phase == AUCTION:
+        return "Your call in the auction:"
+    if phase == CALL:
+        if view.contract == CHIAMO:
+            return "Call a card: its holder becomes your secret partner:"
+        return "Call a card: its holder gives it to you:"
+    if phase == DISCARD:
+        left = 4 - view.discards.bit_count()
+        return (f"Discard {left} card{'s' if left != 1 else ''} to form the new monte "
+                "(name them all in one answer):")
+    if phase == GIVE:
+        return "Pass one card face down to the player who gave you the called card:"
+    if view.trick:
+        return "Play a card:"
+    return "Lead a card (a signal may go with it):"
+
+
+def table_lines(view, names: Sequence[str], style: str, title: str) -> list[str]:
+    """The whole table as ``view``'s seat sees it (:func:`view_text`), the trick's number in
+    the title during the play."""
+    if view.phase == PLAY:
+        title += f" · trick {len(view.tricks) + 1} of 9"
+    return [view_text(view, names, style, title)]

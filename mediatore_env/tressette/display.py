@@ -9,7 +9,8 @@ decided by the view, never here.
 
 The terminal tools read each game's text module by the same names (the registry's ``text``):
 :func:`rules_line`, :func:`table_text`, :func:`moves_lines`, :func:`narrator`, :func:`stage`,
-:func:`dealt_lines`, :func:`stop_lines`, :func:`end_lines` and :func:`record_packs`.
+:func:`dealt_lines`, :func:`stop_lines`, :func:`end_lines` and :func:`record_packs`;
+terminal play also :func:`start_lines`, :func:`question` and :func:`table_lines`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from .rules import FORMS, TressetteRules
 
 __all__ = ["STYLES", "rules_line", "side_names", "meld_text", "view_lines", "table_text",
            "move_words", "moves_lines", "Narrator", "narrator", "stage", "dealt_lines",
-           "stop_lines", "end_lines", "record_packs", "result_lines"]
+           "stop_lines", "end_lines", "record_packs", "result_lines", "start_lines", "question",
+           "table_lines"]
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -268,3 +270,25 @@ def view_json(view, names: Sequence[str] | None = None, style: str = "english") 
     return table_json(view, names, style, facts, move_words,
                       lambda m: m if m != CLAIM else None,
                       view.outcome if view.is_over else None, view.players)
+
+
+# -- the hooks of terminal play (mediatore-play) ---------------------------------------------------
+
+def start_lines(game: TressetteGame, seat: int, names, style: str, title: str) -> list[str]:
+    """A hand just dealt, as ``seat`` hears of it: who deals and leads (the partners, at the
+    first hand four-handed), and its own hand."""
+    dealer, leader = names[game.dealer], names[game.to_move]
+    partners = (f"; partners: {' · '.join(side_names(game.rules, names))}."
+                if game.hand_number == 1 and game.players == 4 else ".")
+    return [f"{title}, hand {game.hand_number}: {dealer} {'deal' if dealer == YOU else 'deals'}, "
+            f"{leader} {'lead' if leader == YOU else 'leads'}{partners}",
+            "Your hand:" if names[seat] == YOU else f"Hand of {names[seat]}:",
+            *("  " + line for line in hand_lines(game.view(seat).hand, style))]
+
+
+def question(view) -> str:
+    return "Play a card:" if view.trick else "Lead a card:"
+
+
+def table_lines(view, names, style: str, title: str) -> list[str]:
+    return view_lines(view, names, style, title)

@@ -21,3 +21,63 @@ def table_text(view, names=None, title: str = "toy") -> str:
     if view.is_over:
         lines.append(f"over: outcome {list(view.outcome)}")
     return "\n".join(lines)
+
+
+# -- the hooks of terminal play (mediatore-play's one loop, tools/play.py) ----------------------
+
+def rules_line(rules) -> str:
+    return f"{rules.hands} hands, scoring by {rules.scoring}"
+
+
+def start_lines(game, seat, names, style, title):
+    return [f"{title}, hand {len(game.packs)}: {names[game.hand_dealer]} deals",
+            f"{names[seat]} holds: " + " ".join(CARD_NAMES[c] for c in range(NUM_CARDS)
+                                               if game.hands[seat] >> c & 1)]
+
+
+def question(view) -> str:
+    return "Play a card:" if view.trick else "Lead a card:"
+
+
+def table_lines(view, names, style, title):
+    return [table_text(view, names, title)]
+
+
+def move_words(move, style="english") -> str:
+    return CARD_NAMES[move]
+
+
+def moves_lines(moves, style="english"):
+    return [f"{i:>2}  {move_words(m)}" for i, m in enumerate(moves, 1)]
+
+
+class Narrator:
+    """The cards played since it last looked, each trick with its winner."""
+
+    def __init__(self, game, names):
+        self.game, self.names = game, names
+        self.skip()
+
+    def skip(self):
+        self.told = len(self.game.history)
+
+    def news(self):
+        out = []
+        for seat, card in self.game.history[self.told:]:
+            out.append(f"  {self.names[seat]} plays {CARD_NAMES[card]}")
+        if self.game.history[self.told:] and not self.game.trick and self.game.tricks:
+            out.append(f"  -> {self.names[self.game.tricks[-1].winner]} wins the trick")
+        self.told = len(self.game.history)
+        return out
+
+
+def narrator(game, seat, names, style):
+    return Narrator(game, names)
+
+
+def stop_lines(game, seat, names, style):
+    return ["points so far: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.points))]
+
+
+def end_lines(game, names, style="english"):
+    return ["outcome: " + ", ".join(f"{names[s]} {o:+d}" for s, o in enumerate(game.outcome))]

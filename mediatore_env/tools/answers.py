@@ -1,0 +1,345 @@
+"""Reading what a person types at ``mediatore-play``: one small reader per game, and the
+sentences that say why an answer names no legal move.
+
+:func:`read_answer` reads what every game shares -- the commands (``q``, ``?``, ``t``), an
+empty answer -- then hands the words to the game's :class:`Reader` (:func:`reader_of`):
+Mediatore's knows its bids, signals and the four discards given in one answer; every other
+game's is :func:`card_game_reader`, which reads a number from the list, the move's own text
+(``claim``, ``accept``, ``call D3``) or a card typed as people type it (``D3``, ``3d``,
+``ace of swords``) and finds the legal move that plays it. A card refused is explained one way
+in every game (:func:`card_refusal`): not held, or held but the suit led must be followed.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Sequence
+
+from ..core.cards import CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, suit_of
+from ..core.tricks import follow_suit
+from ..mediatore.display import card_text
+from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
+                               discard_move, give_move, parse_move, phase_of_move, play_move,
+                               signal_of_move)
+from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CONTRACT_NAMES, NO_SIGNAL, SIGNAL_NAMES,
+                               STRISCIO, TUTTO_FUORI, VOLO)
+from .terminal import _COMMANDS, BadInput, parse_cards_words
+
+__all__ = ["Reader", "reader_of", "read_answer", "card_refusal", "card_game_reader",
+           "explain_illegal"]
+
+
+class Reader(NamedTuple):
+    """How one game reads its answers: ``read(words, view, listed)`` -> the moves named (a
+    list: Mediatore's discards come four at once), raising :class:`BadInput` saying why not;
+    ``help``, the help text of ``?``; ``order(legal)``, the legal moves in the order listed."""
+    read: Callable[[str, object, Sequence[int]], list[int]]
+    help: str
+    order: Callable[[list[int]], list[int]] = list
+
+
+def read_answer(text: str, view, listed: Sequence[int], reader: Reader) -> list[int] | str:
+    """What a person typed at a decision of ``view``'s seat: a list of move ids, or a command
+    (``QUIT``, ``HELP``, ``TABLE``). ``listed`` are the legal moves in the order shown,
+    numbered from 1. Raises :class:`BadInput` with an explanation when it names no legal move."""
+    raw = text.strip().lower()
+    if raw in _COMMANDS:
+        return _COMMANDS[raw]
+    if not raw:
+        raise BadInput("Type the number of a move from the list, or the move in words.")
+    return reader.read(raw, view, listed)
+
+
+def _numbered(tokens: Sequence[str], listed: Sequence[int], several: bool = False
+              ) -> list[int] | None:
+    """The moves of ``listed`` numbered by ``tokens`` (from 1), None if they are not numbers."""
+    if not all(t.isdigit() for t in tokens):
+        return None
+    numbers = [int(t) for t in tokens]
+    bad = [n for n in numbers if not 1 <= n <= len(listed)]
+    if bad:
+        raise BadInput(f"There is no move {bad[0]}: choose a number from 1 to {len(listed)}.")
+    if len(numbers) > 1 and not several:
+        raise BadInput("One move at a time, please (several numbers only when discarding).")
+    return [listed[n - 1] for n in numbers]
+
+
+def card_refusal(card: int, view) -> str | None:
+    """Why ``view``'s seat may not play ``card`` to the trick on the table: it does not hold
+    it, or it holds a card of the suit led; None if it may."""
+    if not view.hand >> card & 1:
+        return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
+    if view.trick and not follow_suit(view.hand, view.trick[0]) >> card & 1:
+        suit = suit_of(view.trick[0])
+        held = " ".join(CARD_NAMES[c] for c in cards_of(view.hand & SUIT_MASKS[suit]))
+        return f"You must follow suit: {SUIT_NAMES_EN[suit]} were led and you hold {held}."
+    return None
+
+
+# -- every game but Mediatore: its moves' text and the cards ---------------------------------------
+
+_CARD_VERBS = {"play": "play", "lead": "play", "call": "call", "discard": "discard",
+               "give": "give"}
+
+
+def _card_of(move_text: str) -> int | None:
+    """The card a move's text ends with (``D3``, ``discard D3``), or None (``claim``)."""
+    try:
+        return parse_card(move_text.split()[-1])
+    except ValueError:
+        return None
+
+
+def _names(move_text: str, card: int, verb: str | None) -> bool:
+    """Whether a move's text names ``card`` with ``verb`` (any verb if None; a text without a
+    verb, a card alone, goes with every verb)."""
+    words = move_text.lower().split()
+    return _card_of(move_text) == card and (verb is None or len(words) == 1 or words[0] == verb)
+
+
+def card_game_reader(moves, text) -> Reader:
+    """The reader of a game from its moves module (``parse_move``, ``move_text``) and its text
+    module (``move_words``): a number from the list, a move's text, or a card (with a verb or
+    alone: the legal move whose text ends with that card)."""
+
+    def refuse(move: int, view, listed: Sequence[int]) -> BadInput:
+        card = _card_of(moves.move_text(move))
+        from_hand = all(view.hand >> c & 1 for c in map(_card_of, map(moves.move_text, listed))
+                        if c is not None)
+        why = card_refusal(card, view) if card is not None and from_hand else None
+        return BadInput(why or f"You cannot {text.move_words(move)} now: choose a move of the "
+                               "list.")
+
+    def read(raw: str, view, listed: Sequence[int]) -> list[int]:
+        tokens = raw.replace(",", " ").split()
+        numbers = _numbered(tokens, listed)
+        if numbers is not None:
+            return numbers
+        try:  # the game's own text: "claim", "accept", "call D3"
+            move = moves.parse_move(raw)
+        except ValueError:
+            move = None
+        if move is not None:
+            if move in listed:
+                return [move]
+            raise refuse(move, view, listed)
+        verb = _CARD_VERBS.get(tokens[0])
+        cards, rest = parse_cards_words([t for t in tokens[verb is not None:]
+                                         if t not in ("of", "di", "the")])
+        if len(cards) != 1 or rest:
+            raise BadInput(f"Not a card or a move: {raw!r}. Type a number from 1 to "
+                           f"{len(listed)}, a card such as D3, or ? for help.")
+        named = [m for m in listed if _names(moves.move_text(m), cards[0], verb)]
+        if len(named) == 1:
+            return named
+        for m in range(moves.NUM_MOVES):  # the move it would be, to say why not
+            if _names(moves.move_text(m), cards[0], verb):
+                raise refuse(m, view, listed)
+        raise BadInput(f"Not a move now: {raw!r}. Type a number from 1 to {len(listed)}.")
+
+    return Reader(read, HELP_CARDS)
+
+
+HELP_CARDS = """\
+How to answer
+  a number from the list          3
+  a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
+                                  rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;
+                                  J Q K also mean jack, horse, king), or A♠, or ace of swords
+  the move in words               as listed: claim, accept, pass, alone, call D3, discard D3
+  t   show the whole table again     ?   this help     q (or Ctrl-D)   quit
+Follow suit when you can: the list holds only the moves you may make."""
+
+
+def reader_of(entry) -> Reader:
+    """The reader of a registry entry's game: Mediatore's own, any other game's from its moves
+    and text modules."""
+    if entry.name == "mediatore":
+        return Reader(read_mediatore, HELP_TEXT, _orderly)
+    return card_game_reader(entry.load("moves"), entry.load("text"))
+
+
+# -- Mediatore ------------------------------------------------------------------------------------
+
+_FILLER = {"of", "di", "the", "a", "with", "and", "e", "cerco", "la", "card", "to"}
+_VERBS = {"pass": AUCTION, "bid": AUCTION, "call": CALL, "discard": DISCARD, "give": GIVE,
+          "play": PLAY, "lead": PLAY}
+_PHASE_WORDS = {AUCTION: "the auction", CALL: "the call", DISCARD: "the discard",
+                GIVE: "the card passed back", PLAY: "the play"}
+
+
+def _signal_of(words: Sequence[str], allowed: Sequence[int]) -> int:
+    """The signal named by ``words`` (``volo``, ``v``, ``busso e cerco la meglio``)."""
+    text = "+".join(w for w in words if w not in _FILLER).replace("++", "+")
+    if not text:
+        return NO_SIGNAL
+    names = {SIGNAL_NAMES[s]: s for s in range(1, len(SIGNAL_NAMES))}
+    names.update({"tutto+fuori": TUTTO_FUORI, "tuttofuori": TUTTO_FUORI, "knock": BUSSO,
+                  "fly": VOLO, "piombo": VOLO, "stroke": STRISCIO, "liscio": STRISCIO,
+                  "busso+la+meglio": BUSSO_MEGLIO, "meglio+busso": BUSSO_MEGLIO})
+    if text in names:
+        return names[text]
+    matches = {s for name, s in names.items() if name.startswith(text) and s in allowed}
+    if len(matches) == 1:
+        return matches.pop()
+    raise BadInput(f"not a signal: {' '.join(words)!r}; signals: "
+                   + ", ".join(SIGNAL_NAMES[s] for s in range(1, len(SIGNAL_NAMES))))
+
+
+def _contract_of(word: str) -> int:
+    for contract, name in CONTRACT_NAMES.items():
+        if word == name:
+            return contract
+    matches = [c for c, name in CONTRACT_NAMES.items() if len(word) >= 2 and name.startswith(word)]
+    if len(matches) == 1:
+        return matches[0]
+    raise BadInput(f"not a bid: {word!r}; bids are pass, " + ", ".join(CONTRACT_NAMES.values()))
+
+
+def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
+    """Mediatore's moves in words (``solo``, ``call 3 of coins``, ``SA volo``, four discards in
+    one answer) or numbers from the list (several only for the discards)."""
+    tokens = raw.replace(",", " ").replace("+", " + ").split()
+    tokens = [t for t in tokens if t != "+"]
+    legal = set(listed)
+    phase = view.phase
+    numbers = _numbered(tokens, listed, several=phase == DISCARD)
+    if numbers is not None:
+        return _check_discards(numbers, view) if phase == DISCARD else numbers
+    try:  # the engine's own text: "play D3 busso", "bid solo"
+        move = parse_move(raw)
+    except ValueError:
+        move = None
+    if move in legal:
+        return _check_discards([move], view) if phase == DISCARD else [move]
+    if tokens[0] in _VERBS:
+        if _VERBS[tokens[0]] != phase:
+            raise BadInput(f"Now it is {_PHASE_WORDS[phase]}, not {_PHASE_WORDS[_VERBS[tokens[0]]]}. "
+                           + _what_to_type(view))
+        if tokens[0] != "pass":
+            tokens = tokens[1:]
+    tokens = [t for t in tokens if t not in ("of", "di", "the")]
+    if not tokens:
+        raise BadInput(_what_to_type(view))
+    if phase == AUCTION:
+        if tokens in (["pass"], ["p"], ["no"]):
+            return [PASS]
+        if len(tokens) != 1:
+            raise BadInput("Bid one contract or pass: " + _what_to_type(view))
+        move = _contract_of(tokens[0])
+        if move not in legal:
+            raise BadInput(explain_illegal(move, view))
+        return [move]
+    cards, rest = parse_cards_words(tokens)
+    if not cards:
+        raise BadInput(f"Not a card or a move: {raw!r}. " + _what_to_type(view))
+    if phase == PLAY:
+        if len(cards) > 1:
+            raise BadInput("Play one card at a time.")
+        card = cards[0]
+        allowed = [signal_of_move(m) for m in listed if card_of_move(m) == card]
+        signal = _signal_of(rest, allowed or range(len(SIGNAL_NAMES)))
+        move = play_move(card, signal)
+    elif rest:
+        raise BadInput(f"I do not understand {' '.join(rest)!r} after the card. " + _what_to_type(view))
+    elif phase == DISCARD:
+        return _check_discards([discard_move(c) for c in cards], view)
+    elif len(cards) > 1:
+        raise BadInput("One card, please.")
+    else:
+        move = {CALL: call_move, GIVE: give_move}[phase](cards[0])
+    if move not in legal:
+        raise BadInput(explain_illegal(move, view))
+    return [move]
+
+
+def _check_discards(moves: list[int], view) -> list[int]:
+    left = 4 - view.discards.bit_count()
+    for m in moves:
+        if not view.hand >> card_of_move(m) & 1:
+            raise BadInput(explain_illegal(m, view))
+    if len(set(moves)) != len(moves):
+        raise BadInput("The same card twice: name each card to discard once.")
+    if len(moves) != left:
+        # All at once: an answer applied piecemeal would renumber the list under the player.
+        raise BadInput(f"Name all {left} cards to discard in one answer, not {len(moves)} "
+                       f"(numbers like '1 4 6 9' or cards like 'C4 C5 B4 B5'); "
+                       "nothing is discarded until all are named.")
+    return moves
+
+
+def _what_to_type(view) -> str:
+    return {
+        AUCTION: "Type pass or a bid (e.g. 'solo'), or a number from the list.",
+        CALL: "Name the card to call (e.g. 'D3' or '3 of coins'), or a number from the list.",
+        DISCARD: "Name the cards to discard, all in one answer (e.g. 'C4 C5 B4 B5' or '1 4 6 9').",
+        GIVE: "Name the card of your hand to pass back (e.g. 'B4'), or a number from the list.",
+        PLAY: "Name a card of your hand (e.g. 'SA', or 'SA volo' when leading), or a number.",
+    }.get(view.phase, "")
+
+
+def explain_illegal(move: int, view) -> str:
+    """Why ``move`` is not legal for ``view``'s seat now, in a sentence a player understands."""
+    phase = view.phase
+    if phase == AUCTION:
+        if view.auction and max(b for _, b in view.auction) >= view.rules.top_contract:
+            return (f"{CONTRACT_NAMES[view.rules.top_contract]} is the top bid: "
+                    "everyone else can only pass.")
+        high = max((b for _, b in view.auction), default=PASS)
+        if move <= high:
+            return (f"A bid must be higher than {CONTRACT_NAMES[high]}: pass, or bid one of "
+                    + ", ".join(CONTRACT_NAMES[b] for b in range(high + 1, view.rules.top_contract + 1))
+                    + ".")
+        return f"{CONTRACT_NAMES[move]} is not a contract at this table (no arcisolissimo)."
+    if phase == CALL:
+        only = {"three": "a 3", "three_or_two": "a 3 or a 2", "no_ace": "any card but an ace"}
+        return (f"At this table you may call only {only.get(view.rules.call_restriction, 'any card')}; "
+                f"{card_text(card_of_move(move))} is not allowed.")
+    card = card_of_move(move)
+    if phase in (DISCARD, GIVE):
+        return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
+    signal = signal_of_move(move)
+    refusal = card_refusal(card, view)
+    if refusal:
+        return refusal
+    if view.trick and signal:
+        return "Only the player who leads a trick may signal."
+    name = SIGNAL_NAMES[signal]
+    if view.rules.signals == "off":
+        return "Signals are off at this table: play the card without one."
+    if signal not in view.rules.signal_ids:
+        return f"{name} is not a signal of this table's code ({view.rules.signals})."
+    # A signal of the code refused with a card it may go with is a statement that is false
+    # here (docs/rules.md 6 and 8.7: requests are always allowed); say what it states.
+    why = {
+        "volo": "it says this is your last card of the suit, and you hold more",
+        "striscio": "it says you hold another low card (king or lower) of the suit",
+        "busso": "busso here says you hold the highest card of the suit still out",
+        "ribusso": "ribusso says you hold the second highest card of the suit still out",
+        "busso+meglio": "busso says you hold the highest card of the suit still out",
+        "ribusso+meglio": "ribusso says you hold the second highest card of the suit still out",
+    }.get(name, "that signal is not allowed with this card")
+    return f"You cannot lead {CARD_NAMES[card]} with {name}: {why}."
+
+
+HELP_TEXT = """\
+How to answer
+  a number from the list          3        (in the discard phase all four at once: 1 4 6 9)
+  the move in words               pass, solo, bid solo, call 3 of coins, SA, play SA volo
+  a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
+                                  rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;
+                                  J Q K also mean jack, horse, king), or A♠, or ace of swords
+  a signal after a lead           SA busso, SA volo, SA striscio (b, v, s are enough)
+  t   show the whole table again     ?   this help     q (or Ctrl-D)   quit
+The order of play is anticlockwise: the seat after seat n is seat n+1 (mod 4).
+Cards, strongest first in each suit: 3 2 A K(re) C(cavallo) J(fante) 7 6 5 4.
+Points: ace 1, 3 2 K C J 1/3 each, the last trick 1 more; the declarer's side needs 6 of 11."""
+
+
+
+def _orderly(moves: list[int]) -> list[int]:
+    """Legal moves in the order shown: calls by suit, strongest card first; others as given."""
+    if moves and phase_of_move(moves[0]) == CALL:
+        return sorted(moves, key=lambda m: (suit_of(card_of_move(m)), -card_of_move(m)))
+    return list(moves)
+
+
