@@ -22,9 +22,10 @@ from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
                     card_of_move, parse_move, phase_of_move)
 from .records import result_of
-from ..mediatore.display import (DEFAULT_NAMES, YOU, card_label, card_text, columns,
-                                 format_thirds, hand_inline, hand_lines, hands_section, section,
-                                 trick_lines, tricks_table)
+from ..codec.text import (DEFAULT_NAMES, YOU, card_label, card_text, columns, format_thirds,
+                          hand_inline, hand_lines, table_json)
+from ..mediatore.display import (hands_section, section, text_facts, trick_lines,
+                                 tricks_table)
 
 __all__ = ["move_words", "moves_lines", "table_text", "deal_line", "session_lines",
            "parse_move", "rules_line", "Narrator", "narrator", "stage", "dealt_lines",
@@ -234,10 +235,9 @@ def record_packs(record: dict) -> list:
 
 
 def view_json(view, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> dict:
-    """A club Mediatore seat's table for the browser (:func:`~mediatore_env.mediatore.display.
+    """A club Mediatore seat's table for the browser (:func:`~mediatore_env.codec.text.
     table_json`): the chips, the choosing, the mediator and his call, the widow and the
     discards as far as ``view`` knows them: the sections of its :func:`table_text`."""
-    from ..mediatore.display import table_json, text_facts
     text = table_text(view, names, style).splitlines()[2:]  # below the title and the deal line
     facts = [("Deal", [f"deal {view.deal_number} of at most {view.rules.max_deals} · dealer "
                        f"{names[view.dealer]} · ante {view.rules.ante}"]),

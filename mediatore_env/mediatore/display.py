@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core.cards import (CARD_NAMES, POINTS, RANK_LETTERS, RANK_NAMES_EN, RANK_NAMES_IT,
-                          RANK_SYMBOLS_FR, SUIT_LETTERS, SUIT_NAMES_EN, SUIT_NAMES_FR,
-                          SUIT_NAMES_IT, SUIT_SYMBOLS_FR, SUITS, card_long_name, cards_of,
-                          power_of, suit_of, to_mask)
+from ..codec.text import (DEFAULT_NAMES, STYLES, YOU, card_label, card_tag, card_text,
+                          cards_inline, columns, format_thirds, hand_inline, hand_lines,
+                          rank_text, suit_label, table_json)
+from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
 from .moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES, PLAY,
                     card_of_move, phase_of_move, signal_of_move)
@@ -45,99 +45,12 @@ __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "su
            "trick_lines", "points_line", "view_text", "result_lines", "snapshot", "changes",
            "columns", "start_lines", "question", "table_lines"]
 
-STYLES = ("english", "italian", "french", "short")
-DEFAULT_NAMES = ("seat 0", "seat 1", "seat 2", "seat 3")
-YOU = "You"
-
-_RANKS = {"english": RANK_NAMES_EN, "italian": RANK_NAMES_IT, "french": RANK_SYMBOLS_FR,
-          "short": tuple(RANK_LETTERS)}
-_SUITS = {"english": SUIT_NAMES_EN, "italian": SUIT_NAMES_IT,
-          "french": tuple(f"{sym} {name}" for sym, name in zip(SUIT_SYMBOLS_FR, SUIT_NAMES_FR)),
-          "short": tuple(SUIT_LETTERS)}
-
-
-def _check_style(style: str) -> None:
-    if style not in STYLES:
-        raise ValueError(f"unknown card style {style!r}; valid: {', '.join(STYLES)}")
-
 
 # -- cards ------------------------------------------------------------------------------------
-
-def card_text(card: int, style: str = "english") -> str:
-    """A card in words: ``'ace of swords'``, ``'Asso di Spade'``, ``'A♠'`` or ``'SA'``."""
-    _check_style(style)
-    return CARD_NAMES[card] if style == "short" else card_long_name(card, style)
-
-
-def card_tag(card: int, style: str = "english") -> str:
-    """A card in at most 3 characters, for tables: ``'A♠'`` in the french style, else ``'SA'``."""
-    return card_long_name(card, "french") if style == "french" else CARD_NAMES[card]
-
-
-def card_label(card: int, style: str = "english") -> str:
-    """A card for running text: its words with the short notation, ``'ace of swords (SA)'``."""
-    if style in ("short", "french"):
-        return card_text(card, style)
-    return f"{card_text(card, style)} ({CARD_NAMES[card]})"
-
-
-def suit_label(suit: int, style: str = "english") -> str:
-    _check_style(style)
-    return _SUITS[style][suit]
-
-
-def format_thirds(thirds: int) -> str:
-    """Points from thirds of a point, with the fraction: 5 -> ``'1 2/3'``, 1 -> ``'1/3'``."""
-    whole, rest = divmod(thirds, 3)
-    if not rest:
-        return str(whole)
-    return f"{whole} {rest}/3" if whole else f"{rest}/3"
-
-
-def hand_lines(mask: int, style: str = "english") -> list[str]:
-    """A hand sorted by suit, one line per suit, strongest card first::
-
-        coins    3  ace  king  7       D3 DA DR D7
-        cups     -
-
-    The short notation follows the words (it is what the input accepts); the french and
-    short styles show symbols or codes only.
-    """
-    _check_style(style)
-    cards = cards_of(mask)
-    labels = _SUITS[style]
-    label_width = max(map(len, labels))
-    rows = []
-    for s in SUITS:
-        in_suit = [c for c in cards if suit_of(c) == s]
-        if style == "short":
-            words = " ".join(CARD_NAMES[c] for c in in_suit)
-        elif style == "french":
-            words = " ".join(card_tag(c, style) for c in in_suit)
-        else:
-            words = "  ".join(_RANKS[style][power_of(c)] for c in in_suit)
-        rows.append((labels[s], words or "-", " ".join(CARD_NAMES[c] for c in in_suit)))
-    if style in ("short", "french"):
-        return [f"{label:<{label_width}}  {words}" for label, words, _ in rows]
-    words_width = max(len(words) for _, words, _ in rows)
-    return [f"{label:<{label_width}}  {words:<{words_width}}   {codes}".rstrip()
-            for label, words, codes in rows]
 
 
 def _points(thirds: int) -> str:
     return format_thirds(thirds) + (" point" if thirds == 3 or 0 < thirds < 3 else " points")
-
-
-def cards_inline(mask: int, style: str = "short") -> str:
-    """A few cards on one line, strongest first within each suit: ``'DA C5 B4'``."""
-    return " ".join(card_tag(c, style) for c in cards_of(mask))
-
-
-def hand_inline(mask: int, style: str = "short") -> str:
-    """A hand on one line, suits in order D C S B separated by dots: ``'D3 DA · - · SA · B4'``."""
-    cards = cards_of(mask)
-    return " · ".join(" ".join(card_tag(c, style) for c in cards if suit_of(c) == s) or "-"
-                      for s in SUITS)
 
 
 # -- rules, bids and moves --------------------------------------------------------------------
@@ -168,27 +81,12 @@ def move_words(move: int, style: str = "english") -> str:
     return text + (", " + SIGNAL_NAMES[signal] if signal else "")
 
 
-def columns(entries: list[str], width: int) -> list[str]:
-    """Entries laid out in as many columns as fit in ``width``, filled column by column."""
-    if not entries:
-        return []
-    cell = max(map(len, entries)) + 3
-    ncols = max(1, min(len(entries), (width + 3) // cell))
-    nrows = -(-len(entries) // ncols)
-    ncols = -(-len(entries) // nrows)
-    lines = []
-    for r in range(nrows):
-        row = [entries[c * nrows + r] for c in range(ncols) if c * nrows + r < len(entries)]
-        lines.append("".join(f"{e:<{cell}}" for e in row).rstrip())
-    return lines
-
-
 def _call_columns(numbered, style: str, num_width: int) -> list[str]:
     """Calls in four columns, one per suit under its name, strongest card first."""
     by_suit = [[(i, card_of_move(m)) for i, m in numbered if suit_of(card_of_move(m)) == s]
                for s in SUITS]
     rank = (lambda c: card_tag(c, style)) if style in ("short", "french") \
-        else (lambda c: _RANKS[style][power_of(c)])
+        else (lambda c: rank_text(c, style))
     cells = [[f"{i:>{num_width}}  {rank(c)}" for i, c in column] for column in by_suit]
     w = max(len(suit_label(s, style)) for s in SUITS)
     w = max(w, *(len(cell) for column in cells for cell in column)) + 4
@@ -743,49 +641,7 @@ def record_packs(record: dict) -> list:
 
 
 # -- the table as JSON for the browser (mediatore-web): every game's display module has a
-# view_json(view, names, style); the helpers below are what they share ------------------------
-
-def card_json(card: int, style: str = "english") -> dict:
-    """One card for the page to draw: its tag (``'SA'``), rank and suit in words, its suit's
-    number (for the colour) and the words people read."""
-    suit = suit_of(card)
-    return {"tag": CARD_NAMES[card], "rank": _RANKS[style][power_of(card)],
-            "suit": suit_label(suit, style), "suit_index": suit, "text": card_text(card, style)}
-
-
-def trick_json(leader: int, cards: Sequence[int], players: int, style: str) -> list[dict]:
-    """A trick as ``[{"seat", "card"}]`` in playing order from its leader."""
-    return [{"seat": (leader + k) % players, "card": card_json(c, style)}
-            for k, c in enumerate(cards)]
-
-
-def table_json(view, names: Sequence[str], style: str, facts, move_words, hand_card,
-               outcome, players: int = 4) -> dict:
-    """What every game's ``view_json`` returns, from a seat's ``view`` (never the game): the
-    hand, the cards each seat holds, the trick on the table and the last one, the facts as
-    ``[label, lines]`` in the game's own words, and the legal moves with their text and the
-    hand card each one plays (``hand_card(move)``, None for a move that is not a card of the
-    hand), and ``outcome`` (each seat's result once over, else None). The view decides what
-    the seat knows; nothing here looks further."""
-    moves = [{"move": int(m), "words": move_words(m, style), "card": hand_card(m)}
-             for m in view.legal_moves()]
-    for move in moves:
-        move["card"] = None if move["card"] is None else CARD_NAMES[move["card"]]
-    tricks = view.tricks
-    last = tricks[-1] if tricks else None
-    return {
-        "seat": view.seat, "players": players, "names": list(names),
-        "to_move": view.to_move,
-        "hand": [card_json(c, style) for c in cards_of(view.hand)],
-        "hand_sizes": list(view.hand_sizes),
-        "trick": trick_json(view.leader, view.trick, players, style) if view.trick else [],
-        "last_trick": None if last is None else {
-            "cards": trick_json(last.leader, last.cards, players, style),
-            "winner": last.winner},
-        "facts": [[label, list(lines)] for label, lines in facts if lines],
-        "moves": moves,
-        "over": outcome is not None, "outcome": None if outcome is None else list(outcome),
-    }
+# view_json(view, names, style), on codec.text's table_json -----------------------------------
 
 
 def view_json(view, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> dict:

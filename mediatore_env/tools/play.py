@@ -39,7 +39,7 @@ from typing import Callable, Sequence, TextIO
 
 from ..registry import GAMES, get
 from ..core.records import save_record
-from ..mediatore.display import STYLES
+from ..codec.text import STYLES
 from ..mediatore.rules import PRESETS, SWITCHES
 from .answers import Reader, read_answer, reader_of
 from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, parse_rules,

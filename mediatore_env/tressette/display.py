@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.cards import CARD_NAMES, cards_of
-from ..mediatore.display import (STYLES, YOU, card_label, card_text, columns, hand_inline,
-                                 hand_lines)
+from ..codec.text import (STYLES, YOU, card_label, card_text, columns, hand_inline, hand_lines,
+                          table_json)
 from .game import TressetteGame
 from .melds import MELD_KINDS
 from .moves import CLAIM, move_text
@@ -252,9 +252,8 @@ def record_packs(record: dict) -> list:
 
 
 def view_json(view, names: Sequence[str] | None = None, style: str = "english") -> dict:
-    """A Tressette seat's table for the browser (:func:`~mediatore_env.mediatore.display.
+    """A Tressette seat's table for the browser (:func:`~mediatore_env.codec.text.
     table_json`): the scores, the melds, the stock and the draws as far as ``view`` knows them."""
-    from ..mediatore.display import table_json
     rules = view.rules
     names = names or [f"seat {s}" for s in range(view.players)]
     seen = [(s, c) for s, c in view.draws if c is not None]
