@@ -88,11 +88,11 @@ class JaxGame:
         """The state after the player to move takes ``action`` (an action id), with the
         shared handling of a finished state and of an illegal action (module docstring)."""
         action = jnp.asarray(action, jnp.int32)
-        legal_id = jnp.clip(action, 0, self.num_actions - 1)
-        legal = state.legal_action_mask[legal_id] & (action == legal_id)
+        action_id = jnp.clip(action, 0, self.num_actions - 1)  # a number off the ids: illegal
+        legal = state.legal_action_mask[action_id] & (action == action_id)
         over = state.terminated | state.truncated
         counted = state._replace(_step_count=state._step_count + 1)
-        taken, refused = self._step(counted, legal_id), self._refuse(counted)
+        taken, refused = self._step(counted, action_id), self._refuse(counted)
         stays = state._replace(rewards=jnp.zeros_like(state.rewards))
         out = jax.tree.map(lambda a, b, c: jnp.where(over, a, jnp.where(legal, b, c)),
                            stays, taken, refused)
