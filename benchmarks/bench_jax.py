@@ -50,8 +50,8 @@ from mediatore_env.jaxgame.autoreset import legal_action_at  # noqa: E402
 from mediatore_env.mediatore.moves import PASS  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS, Rules  # noqa: E402
 from mediatore_env.runinfo import machine  # noqa: E402
-from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, positive_int,  # noqa: E402
-                                       probability)
+from mediatore_env.tools.checks import (  # noqa: E402
+    ArgumentParser, non_negative_int, positive_int, probability)
 
 OBSERVE_MODES = ("none", "current", "all")
 
@@ -83,7 +83,8 @@ def make_play(env: MediatoreJax, observe: str, bid_rate: float, moves: int):
         if observe == "current":  # the seat to move (seat 0 once the deal is over)
             return jax.vmap(env.observe)(state, jnp.maximum(state.current_player, 0))
         if observe == "all":
-            return jax.vmap(jax.vmap(env.observe, in_axes=(None, 0)), in_axes=(0, None))(state, seats)
+            every_seat = jax.vmap(env.observe, in_axes=(None, 0))
+            return jax.vmap(every_seat, in_axes=(0, None))(state, seats)
         return jnp.zeros((state.current_player.shape[0], 0), jnp.float32)
 
     def play(keys):
@@ -237,8 +238,8 @@ def main(argv=None) -> None:
     devices = jax.devices()
     print(f"command: python3 {' '.join([os.path.relpath(sys.argv[0]), *sys.argv[1:]])}")
     print(f"machine: {machine()}")
-    print(f"JAX {jax.__version__}, default device: {devices[0].device_kind} ({devices[0].platform}), "
-          f"{len(devices)} device(s)")
+    print(f"JAX {jax.__version__}, default device: {devices[0].device_kind} "
+          f"({devices[0].platform}), {len(devices)} device(s)")
     print(f"preset {args.preset!r}, bid rate {args.bid_rate}; rate = best of {args.repeat} runs "
           f"of >= {args.min_decisions:,} decisions")
     print(f"compile jit(vmap(step)), batch 4096: {step_compile_time(env, 4096):.1f} s")

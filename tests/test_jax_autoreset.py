@@ -18,15 +18,11 @@ jnp = pytest.importorskip("jax.numpy")
 pytest.importorskip("mediatore_env.jaxgame")
 
 from mediatore_env.jaxgame import MediatoreJax, autoreset  # noqa: E402
-from mediatore_env.jaxgame.autoreset import auto_reset, init_batch, random_legal_action  # noqa: E402
+from mediatore_env.jaxgame.autoreset import (  # noqa: E402
+    auto_reset, init_batch, random_legal_action)
+from jax_states import fields  # noqa: E402
 
 BATCH, STEPS = 12, 120  # a deal takes 4 to about 60 moves: every slot ends a deal or more
-
-
-def fields(states) -> dict[str, np.ndarray]:
-    """A batch of states as numpy arrays by field name."""
-    return {jax.tree_util.keystr(path): np.asarray(leaf)
-            for path, leaf in jax.tree_util.tree_leaves_with_path(states)}
 
 
 def same_deal(a: dict, i: int, b: dict, j: int, but=()) -> bool:

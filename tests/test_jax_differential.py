@@ -3,10 +3,12 @@
 Random deals (random packs and dealers, random legal moves) are played in both engines at
 once: the JAX deals as one batch, stepped by one ``jit(vmap(step))``, the Python deals one by
 one. After every move, for every deal: the same seat to move (-1 at the end), the same legal
-mask over the 486 move ids, the same ``terminated``, the rewards zero but on the move that
-ends the deal and then the Python engine's payments, and the same observation for every seat,
-bit for bit (the Python engine's :class:`~mediatore_env.mediatore.observation.Encoder`, itself held
-equal to the plain writer ``mediatore_env.mediatore.reference.write_observation`` by tests/test_encoding.py).
+mask over the 486 move ids (all True once the deal is over: pgx's convention, kept by
+``jaxgame.core``), the same ``terminated``, the rewards zero but on the move that ends the deal
+and then the Python engine's payments, and the same observation for every seat,
+bit for bit (the Python engine's :class:`~mediatore_env.mediatore.observation.Encoder`, itself
+held equal to the plain writer ``mediatore.reference.write_observation`` by
+tests/test_encoding.py).
 
 Rules: a few tables that between them hold every value of every switch of
 ``rules.SWITCHES`` (combined at random) by default; every preset and more random combinations
@@ -36,8 +38,10 @@ from mediatore_env.codec.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS  # noqa
 from mediatore_env.mediatore.observation import Encoder, Table  # noqa: E402
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS, parse_card  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
-from mediatore_env.mediatore.moves import AUCTION, NUM_MOVES, PASS, move_text, parse_move  # noqa: E402
+from mediatore_env.mediatore.moves import (AUCTION, END, NUM_MOVES, PASS, move_text,  # noqa: E402
+                                           parse_move)
 from mediatore_env.mediatore.rules import PRESETS, SWITCHES, Rules, max_payment  # noqa: E402
+from jax_states import fields  # noqa: E402
 
 MediatoreJax = jaxgame.MediatoreJax
 RECORDS = Path(__file__).parent / "data" / "records_0_1.json"
@@ -139,8 +143,9 @@ class Batched:
         """``states`` stepped by ``actions`` (those where ``active`` is set, when given), and
         their looks."""
         active = np.ones(len(actions), bool) if active is None else active
-        return self._run(states, self.pad(actions, np.int32), jnp.zeros((BATCH, NUM_CARDS), jnp.int32),
-                         jnp.zeros(BATCH, jnp.int32), jnp.zeros(BATCH, bool), self.pad(active, bool))
+        return self._run(states, self.pad(actions, np.int32),
+                         jnp.zeros((BATCH, NUM_CARDS), jnp.int32), jnp.zeros(BATCH, jnp.int32),
+                         jnp.zeros(BATCH, bool), self.pad(active, bool))
 
     def fetch(self, looked) -> list[np.ndarray]:
         """The looks as numpy arrays, without the padding."""
@@ -215,28 +220,30 @@ def compare(step: int, deals: list[PyDeal], looked, ended_now: np.ndarray,
     legal = np.zeros((len(deals), NUM_MOVES), bool)
     for i, d in enumerate(deals):
         if ended_now[i]:
-            paid[i] = d.deal.payoffs
-        if not over[i]:
-            legal[i, d.deal.legal_moves()] = True
+            paid[i] = d.deal.outcome
+        legal[i, d.deal.legal_moves()] = True
+    legal[over] = True  # a finished deal's mask: all True (the Python engine has no move)
     checks = (("current_player", player == expected_player),
               ("terminated", terminated == over),
-              ("legal_action_mask", (mask == legal).all(axis=1) | over),
+              ("legal_action_mask", (mask == legal).all(axis=1)),
               ("rewards", (rewards == paid).all(axis=1)))
     for name, ok in checks:
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
+            def texts(moves):
+                return [move_text(int(m)) for m in np.flatnonzero(moves)]
             what = {"current_player": (player[i], expected_player[i]),
                     "terminated": (terminated[i], over[i]), "rewards": (rewards[i], paid[i]),
-                    "legal_action_mask": (
-                        f"JAX also allows {[move_text(int(m)) for m in np.flatnonzero(mask[i] & ~legal[i])]}",
-                        f"lacks {[move_text(int(m)) for m in np.flatnonzero(legal[i] & ~mask[i])]}")}[name]
+                    "legal_action_mask": (f"also allows {texts(mask[i] & ~legal[i])}",
+                                          f"lacks {texts(legal[i] & ~mask[i])}")}[name]
             raise AssertionError(f"{name}: JAX {what[0]}, Python {what[1]}: deal {i} after "
                                  f"{step} moves ({describe(deals[i].deal)})")
     same = (obs.view(np.uint32) == py_obs.view(np.uint32)).all(axis=2)
     if not same.all():
         i, seat = map(int, np.argwhere(~same)[0])
         raise AssertionError(
-            f"observation of seat {seat} differs in {blocks_differing(py_obs[i, seat], obs[i, seat])}: "
+            f"observation of seat {seat} differs in "
+            f"{blocks_differing(py_obs[i, seat], obs[i, seat])}: "
             f"deal {i} after {step} moves ({describe(deals[i].deal)})")
 
 
@@ -399,8 +406,8 @@ def test_every_recorded_deal_replays_to_the_same_result():
 def test_a_batch_in_mixed_phases_steps_as_each_deal_alone():
     """``jit(vmap(step))`` on a batch of deals in every phase (the auction, the call, the
     discards, the give, the play, finished) gives, deal by deal, the state ``jit(step)`` gives
-    that deal alone, and the Python engine's next seat and mask; a finished deal stays exactly
-    as it was, with zero rewards."""
+    that deal alone, and the Python engine's next seat and mask (all True for a deal it ends);
+    a finished deal stays exactly as it was, with zero rewards."""
     rules = DEFAULT_RULES[0]
     jx = batched(rules)
     rng = random.Random(5)
@@ -457,19 +464,21 @@ def test_a_batch_in_mixed_phases_steps_as_each_deal_alone():
                 if "rewards" in name:
                     assert not b.any(), f"deal {i}: stepping a finished deal pays"
                 else:
-                    assert np.array_equal(a, b), f"deal {i}: stepping a finished deal changed {name}"
+                    assert np.array_equal(a, b), \
+                        f"deal {i}: stepping a finished deal changed {name}"
         else:
             d.apply(int(actions[i]))
             assert field[".current_player"] == (-1 if d.is_over else d.to_move)
-            if not d.is_over:
-                legal = np.zeros(NUM_MOVES, bool)
-                legal[d.legal_moves()] = True
-                assert np.array_equal(field[".legal_action_mask"], legal)
+            legal = np.full(NUM_MOVES, d.is_over)  # all True once over
+            legal[d.legal_moves()] = True
+            assert np.array_equal(field[".legal_action_mask"], legal), f"deal {i}"
 
 
 def test_an_illegal_move_ends_the_deal_and_its_mover_pays():
-    """The JAX engine's documented answer to an illegal move (the Python engine raises): the
-    deal ends, the mover pays the rules' largest payment to each other seat."""
+    """The JAX engine's documented answer to an illegal move (the Python engine raises), from
+    jaxgame.core: the deal ends as it stood (in the phase of a deal over), the mover pays the
+    rules' largest payment to each other seat, the mask is all True; a number that is no move
+    id at all is illegal too. Stepping the ended deal again pays nothing and changes nothing."""
     rules = DEFAULT_RULES[0]
     jx = batched(rules)
     rng = random.Random(9)
@@ -486,17 +495,30 @@ def test_an_illegal_move_ends_the_deal_and_its_mover_pays():
         if deal.is_over:
             continue
         legal = set(deal.legal_moves())
-        illegal.append(rng.choice([m for m in range(NUM_MOVES) if m not in legal]))
+        ids = [-1, NUM_MOVES, 2**31 - 1] if i % 5 == 0 else range(NUM_MOVES)
+        illegal.append(rng.choice([m for m in ids if m not in legal]))
         deals.append(deal)
     state, _ = jx.start([d.pack for d in deals], [d.dealer for d in deals])
     for t in range(max(len(d.history) for d in deals)):
         state, _ = jx.advance(state, [d.history[t][1] if t < len(d.history) else 0 for d in deals],
                               active=[t < len(d.history) for d in deals])
-    state, looked = jx.advance(state, illegal)
-    player, _, rewards, terminated, _ = jx.fetch(looked)
+    ended, looked = jx.advance(state, illegal)
+    player, mask, rewards, terminated, _ = jx.fetch(looked)
+    again, _ = jx.advance(ended, illegal)
     penalty = max_payment(rules)
+    before, after, after_again = (fields(s, len(deals)) for s in (state, ended, again))
+    changed = {".rewards", ".terminated", ".current_player", ".legal_action_mask",
+               "._step_count", ".phase"}
     for i, deal in enumerate(deals):
+        move = move_text(illegal[i]) if 0 <= illegal[i] < NUM_MOVES else str(illegal[i])
         expected = np.full(4, penalty, np.float32)
         expected[deal.to_move] = -3 * penalty
-        assert terminated[i] and player[i] == -1, move_text(illegal[i])
-        assert np.array_equal(rewards[i], expected), (move_text(illegal[i]), rewards[i])
+        assert terminated[i] and player[i] == -1 and mask[i].all(), move
+        assert np.array_equal(rewards[i], expected), (move, rewards[i])
+        assert after["._step_count"][i] == before["._step_count"][i] + 1
+        assert after[".phase"][i] == END
+        for name in set(before) - changed:
+            assert np.array_equal(before[name][i], after[name][i]), (move, name)
+        for name in set(before) - {".rewards"}:
+            assert np.array_equal(after[name][i], after_again[name][i]), (move, name)
+        assert not after_again[".rewards"][i].any()

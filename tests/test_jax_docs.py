@@ -1,8 +1,10 @@
-"""docs/jax.md shows a real run: its rollout example prints what the page says it prints."""
+"""docs/jax.md shows a real run: its rollout example prints what the page says it prints; and
+its table of names maps every field that every JAX game's state has."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import re
 from pathlib import Path
@@ -27,3 +29,10 @@ def test_the_rollout_example_prints_what_the_page_shows():
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(PAGE), "exec"), {})
     assert out.getvalue() == shown
+
+
+def test_the_names_table_maps_every_shared_field_of_a_jax_state():
+    from mediatore_env.jaxgame.core import State
+    table = re.search(r"### Names:.*?\n\n(\|.*?)\n\n", PAGE.read_text(), re.S).group(1)
+    missing = [f.name for f in dataclasses.fields(State) if f"`state.{f.name}" not in table]
+    assert not missing, f"docs/jax.md's table of names lacks {missing}"

@@ -33,8 +33,9 @@ def test_payments_equal_the_rules_payments_in_every_case(rules):
         if contract > rules.top_contract:
             continue
         for declarer in range(4):
-            partners = [None] + [s for s in range(4) if s != declarer] if contract == CHIAMO else [None]
-            givers = [None] + [s for s in range(4) if s != declarer] if contract == MEDIATORE else [None]
+            others = [None] + [s for s in range(4) if s != declarer]
+            partners = others if contract == CHIAMO else [None]
+            givers = others if contract == MEDIATORE else [None]
             for partner, giver, won, capotto in itertools.product(partners, givers, (True, False),
                                                                   (True, False)):
                 cases.append((contract, declarer, partner, giver, won, capotto))

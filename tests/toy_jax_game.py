@@ -1,5 +1,8 @@
-"""A toy four-seat game with the JAX engine's interface (``MediatoreJax``), to test the
-self-play training loop on its own, apart from the rules of Mediatore.
+"""A toy four-seat game on the JAX games' base (:mod:`mediatore_env.jaxgame.core`), as
+``MediatoreJax`` is: it writes only its own ``_init``, ``_step`` and ``_observe``, and gets the
+shared handling of a finished game, an illegal action and the mask once over from the base.
+It tests the base (tests/test_jax_core.py) and the self-play training loop apart from the rules
+of Mediatore.
 
 Each deal has ``MOVES_PER_SEAT`` rounds; the seats move in turn from the dealer's left. Moves
 0-7 are legal (the rest of the 486 ids never are). Seat ``s``'s *good* moves are ``2s`` and
@@ -11,15 +14,17 @@ to bootstrap a deal cut by the rollout's end, so the seat is the one asked for.
 
 A learner that credits each decision with its own seat's payment learns to play its seat's
 good moves; one that credited the last mover would see no relation between a seat and its
-payment. State, init, step and observe are pure and vmap-able, as the engine's contract says.
+payment.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import dataclasses
 
 import jax
 import jax.numpy as jnp
+
+from mediatore_env.jaxgame.core import NONE, JaxGame, State
 
 NUM_ACTIONS = 486
 OBS = 2132
@@ -27,39 +32,33 @@ LEGAL = 8
 MOVES_PER_SEAT = 3
 
 
-class ToyState(NamedTuple):
-    current_player: jax.Array
-    legal_action_mask: jax.Array
-    rewards: jax.Array
-    terminated: jax.Array
-    dealer: jax.Array
-    step_count: jax.Array
-    good: jax.Array  # int32[4]: good moves made per seat
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class ToyState(State):
+    dealer: jax.Array  # int32
+    good: jax.Array    # int32[4]: good moves made per seat
 
 
-class ToyGame:
+class ToyGame(JaxGame):
     num_players = 4
     num_actions = NUM_ACTIONS
     observation_shape = (OBS,)
+    illegal_penalty = MOVES_PER_SEAT  # more than any seat can win
 
-    def init(self, key) -> ToyState:
+    def _init(self, key) -> ToyState:
         dealer = jax.random.randint(key, (), 0, 4, jnp.int32)
-        return ToyState((dealer + 1) % 4, jnp.arange(NUM_ACTIONS) < LEGAL,
-                        jnp.zeros(4, jnp.float32), jnp.bool_(False), dealer, jnp.int32(0),
-                        jnp.zeros(4, jnp.int32))
+        return ToyState.start((dealer + 1) % 4, jnp.arange(NUM_ACTIONS) < LEGAL, 4,
+                              dealer=dealer, good=jnp.zeros(4, jnp.int32))
 
-    def step(self, state: ToyState, action) -> ToyState:
+    def _step(self, state: ToyState, action) -> ToyState:
         seat = state.current_player
         good = state.good.at[seat].add((action // 2 == seat).astype(jnp.int32))
-        count = state.step_count + 1
-        over = count == 4 * MOVES_PER_SEAT
+        over = state._step_count == 4 * MOVES_PER_SEAT  # the base counted this move
         pay = (good - MOVES_PER_SEAT / 4).astype(jnp.float32)
-        moved = ToyState(jnp.where(over, -1, (seat + 1) % 4), state.legal_action_mask,
-                         jnp.where(over, pay, 0.0), over, state.dealer, count, good)
-        stay = state._replace(rewards=jnp.zeros(4, jnp.float32))
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(state.terminated, a, b), stay, moved)
+        return state._replace(current_player=jnp.where(over, NONE, (seat + 1) % 4),
+                              rewards=jnp.where(over, pay, 0.0), terminated=over, good=good)
 
-    def observe(self, state: ToyState, seat) -> jax.Array:
+    def _observe(self, state: ToyState, seat) -> jax.Array:
         obs = jnp.zeros(OBS, jnp.float32)
         obs = obs.at[seat].set(1.0)
-        return obs.at[4 + state.step_count // 4].set(1.0)
+        return obs.at[4 + state._step_count // 4].set(1.0)

@@ -11,20 +11,24 @@ Imported on demand only (``import mediatore_env`` never imports JAX)::
     obs = env.observe(state, seat)          # float32[2132], observation layout version 3
 
 ``env.num_players == 4``, ``env.num_actions == 486``, ``env.observation_shape == (2132,)``.
-The state (:class:`State`) carries pgx's fields: ``current_player`` (int32, -1 once the deal is
-over), ``legal_action_mask`` (bool[486]), ``rewards`` (float32[4]: the deal's payments on the
-step that ends it, 0 on every other step), ``terminated``, ``truncated`` (always False) and
-``_step_count``. ``init``, ``init_from_pack``, ``step`` and ``observe`` are pure, and jit- and
-vmap-able: ``jax.vmap(env.step)`` steps a batch of states, whatever phase each is in.
+The state (:class:`State`) starts with the fields every JAX game has (:class:`.core.State`,
+under pgx's names; docs/jax.md maps them to the Python engine's): ``current_player`` (int32,
+-1 once the deal is over), ``legal_action_mask`` (bool[486]), ``rewards`` (float32[4]: the
+deal's payments on the step that ends it, 0 on every other step), ``terminated``,
+``truncated`` (always False) and ``_step_count``. ``init``, ``init_from_pack``, ``step`` and
+``observe`` are pure, and jit- and vmap-able: ``jax.vmap(env.step)`` steps a batch of states,
+whatever phase each is in.
 
-Behaviour at the edges:
+Behaviour at the edges, the same for every JAX game (:class:`.core.JaxGame` writes it once):
 
 - One deal per episode. A thrown-in deal (four passes) terminates with zero rewards.
 - Stepping a terminated state returns it unchanged, with zero rewards.
+- Once the deal is over, ``legal_action_mask`` is all True (pgx's convention; the Python
+  engine's ``legal_moves()`` is empty): an action there changes nothing.
 - An illegal action (the Python engine refuses it with a ValueError; a traced step cannot
-  raise) ends the deal at once: its mover pays the largest payment of the rules
-  (``rules.max_payment``) to each of the three other seats, as pgx makes the mover lose.
-  Rewards still sum to zero.
+  raise), or a number that is no move id, ends the deal at once as it stood: its mover pays
+  the largest payment of the rules (``rules.max_payment``) to each of the three other seats,
+  as pgx makes the mover lose. Rewards still sum to zero.
 
 The state holds, besides pgx's fields, the deal itself (:class:`State` lists every field:
 hands as ``bool[4, 40]``, seats and cards as int32 with -1 for none), so a state can be
@@ -33,14 +37,16 @@ inspected, e.g. ``state.contract``, ``state.declarer``, ``state.thirds_won``.
 For training loops, :mod:`.autoreset` has ``auto_reset(env)`` (a step that deals the next
 deal when one ends), ``init_batch`` and ``random_legal_action``.
 
-Modules: :mod:`.state` (the record of arrays), :mod:`.tables` (the static rules as arrays),
+Modules: :mod:`.core` (what every JAX game shares: ``JaxGame``, its ``State``),
+:mod:`.state` (the record of arrays), :mod:`.tables` (the static rules as arrays),
 :mod:`.engine` (deal, moves, legal mask, payments), :mod:`.observe` (the observation),
-:mod:`.env` (``MediatoreJax``), :mod:`.autoreset`. The Python engine
+:mod:`.env` (``MediatoreJax``), :mod:`.autoreset` (for every JAX game). The Python engine
 (``mediatore_env.mediatore.game.Deal``) is the reference for every behaviour:
 ``tests/test_jax_differential.py`` holds the two equal move by move.
 """
 
+from .core import JaxGame
 from .env import MediatoreJax
 from .state import State
 
-__all__ = ["MediatoreJax", "State"]
+__all__ = ["JaxGame", "MediatoreJax", "State"]

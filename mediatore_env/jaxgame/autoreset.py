@@ -1,11 +1,12 @@
-"""Auto-reset for training loops: a step that deals the next deal as soon as one ends.
+"""Auto-reset for training loops: a step that deals the next game as soon as one ends.
 
-A training loop steps a batch of deals in lockstep; a deal that ends must not stall its slot.
-:func:`auto_reset` wraps :meth:`MediatoreJax.step` the way pgx's ``auto_reset`` and JaxMARL's
-environments do: on the move that ends a deal, the returned state is a fresh deal from
-``env.init(key)``, with that move's ``rewards`` and ``terminated = True`` kept on it, so the
-loop reads the payments and the end of the episode from the same state whose observation and
-legal mask are already the next deal's. One deal is one episode.
+A training loop steps a batch of games in lockstep; a game that ends must not stall its slot.
+:func:`auto_reset` wraps the ``step`` of any :class:`.core.JaxGame` the way pgx's
+``auto_reset`` and JaxMARL's environments do: on the move that ends a game, the returned state
+is a fresh game from ``env.init(key)``, with that move's ``rewards``, ``terminated`` and
+``truncated`` kept on it, so the loop reads the payments and the end of the episode from the
+same state whose observation and legal mask are already the next game's. For Mediatore
+(``MediatoreJax``) one deal is one episode.
 
     >>> import jax, jax.numpy as jnp
     >>> from mediatore_env.jaxgame import MediatoreJax
@@ -19,13 +20,12 @@ legal mask are already the next deal's. One deal is one episode.
     >>> states.current_player.shape, bool(states.terminated.any())
     ((4,), False)
 
-Built only on the engine's public API (``init``, ``step``, ``terminated``, ``rewards``,
-``legal_action_mask``), so it holds for any rules table.
+Built only on :class:`.core.JaxGame`'s ``init`` and ``step`` and the fields of
+:class:`.core.State`, so it holds for every JAX game and every rules table.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
 from typing import Callable
 
@@ -33,34 +33,30 @@ import jax
 import jax.numpy as jnp
 
 
-def _with(state, **fields):
-    """A copy of ``state`` with ``fields`` changed (the engine's ``_replace``, or any dataclass)."""
-    replace = getattr(state, "_replace", None) or getattr(state, "replace", None)
-    return replace(**fields) if replace else dataclasses.replace(state, **fields)
-
-
 def auto_reset(env) -> Callable:
-    """``step(state, action, key) -> state``: ``env.step``, but a deal that ends on this move
-    is replaced by ``env.init(key)``, keeping this move's ``rewards`` and ``terminated``.
+    """``step(state, action, key) -> state``: ``env.step``, but a game that ends on this move
+    is replaced by ``env.init(key)``, keeping this move's ``rewards``, ``terminated`` and
+    ``truncated``.
 
-    Give it states from ``env.init`` or from itself: it first clears the ``terminated`` flag
-    kept on a fresh deal, then steps. Pure, for one deal: ``jax.vmap`` it for a batch (one key
-    per deal) and ``jax.jit`` it. ``key`` is used only when the deal ends.
+    Give it states from ``env.init`` or from itself: it first clears the flags kept on a fresh
+    game, then steps. Pure, for one game: ``jax.vmap`` it for a batch (one key per game) and
+    ``jax.jit`` it. ``key`` is used only when the game ends.
     """
 
     def step(state, action, key):
-        state = _with(state, terminated=jnp.zeros_like(state.terminated))
-        stepped = env.step(state, action)
-        ended = stepped.terminated
+        no = jnp.zeros_like(state.terminated)
+        stepped = env.step(state._replace(terminated=no, truncated=no), action)
+        ended = stepped.terminated | stepped.truncated
         fresh = env.init(key)
         state = jax.tree_util.tree_map(lambda new, old: jnp.where(ended, new, old), fresh, stepped)
-        return _with(state, rewards=stepped.rewards, terminated=ended)
+        return state._replace(rewards=stepped.rewards, terminated=stepped.terminated,
+                              truncated=stepped.truncated)
 
     return step
 
 
 def init_batch(env, key, batch: int):
-    """``batch`` fresh deals, one per key split from ``key`` (a batch of states). Compiled
+    """``batch`` fresh games, one per key split from ``key`` (a batch of states). Compiled
     once per engine (and batch size)."""
     return _batched_init(env)(jax.random.split(key, batch))
 
@@ -71,8 +67,9 @@ def _batched_init(env) -> Callable:
 
 
 def random_legal_action(key, legal_action_mask):
-    """A legal move id drawn uniformly from ``legal_action_mask`` (bool[486]); 0 when no move is
-    legal (a finished deal). ``jax.vmap`` it for a batch."""
+    """A legal move id drawn uniformly from ``legal_action_mask`` (bool[486]; all True once a
+    game is over, where any id will do: stepping a finished game changes nothing); 0 when no
+    move is legal. ``jax.vmap`` it for a batch."""
     return legal_action_at(jax.random.uniform(key), legal_action_mask)
 
 

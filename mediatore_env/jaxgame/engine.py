@@ -2,6 +2,8 @@
 mask, the payments. A transcription of :class:`~mediatore_env.mediatore.game.Deal` over the
 arrays of :class:`.state.State`; the comments of :func:`_apply` name the Deal method each part
 transcribes (``_bid``, ``_call``, ``_take_monte``, ``_start_play``, ``_play``, ``_score``).
+What every JAX game does alike (a finished deal, an illegal move, the mask once over) is not
+here but in :class:`.core.JaxGame`, which calls :func:`apply` with legal moves only.
 
 No Python ``if`` looks at a traced value: a move is applied by one branch-free function for
 every phase (each field computed once with ``jnp.where`` from flags of the phase), so a batch
@@ -48,13 +50,8 @@ def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
     monte = receiver == 4
     none = jnp.asarray(NONE, _I32)
     zero = jnp.asarray(0, _I32)
-    state = State(
-        current_player=(dealer + 1) % 4,
-        legal_action_mask=jnp.zeros(NUM_MOVES, bool),
-        rewards=jnp.zeros(4, jnp.float32),
-        terminated=jnp.asarray(False),
-        truncated=jnp.asarray(False),
-        _step_count=zero,
+    state = State.start(
+        (dealer + 1) % 4, jnp.zeros(NUM_MOVES, bool), 4,    # the mask: below, from the state
         dealer=dealer,
         phase=jnp.asarray(AUCTION, _I32),
         hands=hands,
@@ -278,8 +275,9 @@ def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
 
 
 def legal_action_mask(t: RulesTables, s: State) -> jax.Array:
-    """bool[486]: the legal moves of the seat to move (all False once the deal is over). Built
-    as the blocks of the move ids (bids, calls, discards, gives, plays), each on in its phase."""
+    """bool[486]: the legal moves of the seat to move (none once the deal is over: the step of
+    core.JaxGame then sets them all, pgx's convention). Built as the blocks of the move ids
+    (bids, calls, discards, gives, plays), each on in its phase."""
     phase = s.phase
     hand = (s.hands & one_hot(s.current_player, 4)[:, None]).any(axis=0)
     declarer_hand = (s.hands & one_hot(s.declarer, 4)[:, None]).any(axis=0)
@@ -299,21 +297,8 @@ def legal_action_mask(t: RulesTables, s: State) -> jax.Array:
 
 # -- a step ---------------------------------------------------------------------------------------
 
-def step(t: RulesTables, s: State, action: jax.Array) -> State:
-    """The state after the seat to move plays ``action``. A terminated state comes back as it
-    is, with zero rewards. An illegal action ends the deal: its mover pays
-    ``RulesTables.illegal_penalty`` (the largest payment of the rules) to each other seat."""
-    action = jnp.asarray(action, _I32)
-    move = jnp.clip(action, 0, NUM_MOVES - 1)
-    legal = s.legal_action_mask[move] & (action == move)
-    played = _apply(t, s, move)
-    played = played._replace(legal_action_mask=legal_action_mask(t, played))
-    penalty = jnp.where(_SEATS == s.current_player, -3.0, 1.0) * t.illegal_penalty
-    refused = s._replace(
-        rewards=penalty.astype(jnp.float32), terminated=jnp.asarray(True),
-        current_player=jnp.asarray(NONE, _I32), phase=jnp.asarray(END, _I32),
-        legal_action_mask=jnp.zeros(NUM_MOVES, bool))
-    done = s._replace(rewards=jnp.zeros(4, jnp.float32))
-    out = jax.tree.map(lambda a, b, c: jnp.where(s.terminated, a, jnp.where(legal, b, c)),
-                       done, played, refused)
-    return out._replace(_step_count=s._step_count + ~s.terminated)
+def apply(t: RulesTables, s: State, move: jax.Array) -> State:
+    """Deal.apply of a legal ``move``: the state after the seat to move plays it, with the next
+    legal mask (the game's ``_step``; core.JaxGame.step checks the move first)."""
+    s = _apply(t, s, move)
+    return s._replace(legal_action_mask=legal_action_mask(t, s))

@@ -7,10 +7,11 @@ with a counter. Besides the Deal's own fields it keeps what the observation read
 (``card_seat``, ``card_trick``: who played each card, to which trick), so that observing never
 has to replay the tricks.
 
-The public fields are pgx's: ``current_player``, ``legal_action_mask``, ``rewards``,
-``terminated``, ``truncated`` and ``_step_count``. The record is a frozen dataclass registered
-as a pytree, so a batch of states is the same record with a leading batch axis on every field;
-``state._replace(field=value)`` is a copy with some fields changed, as pgx writes it.
+The fields every JAX game shares come first, from :class:`.core.State` (pgx's names:
+``current_player``, ``legal_action_mask``, ``rewards``, ``terminated``, ``truncated``,
+``_step_count``). The record is a frozen dataclass registered as a pytree, so a batch of
+states is the same record with a leading batch axis on every field; ``state._replace(field=
+value)`` is a copy with some fields changed, as pgx writes it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ import dataclasses
 import jax
 import jax.numpy as jnp
 
-NONE = -1  # a seat or card field's "none" (Python's None)
+from . import core
+from .core import NONE
+
+__all__ = ["NONE", "State", "one_hot"]
 
 
 def one_hot(index: jax.Array, size: int) -> jax.Array:
@@ -30,14 +34,11 @@ def one_hot(index: jax.Array, size: int) -> jax.Array:
 
 @jax.tree_util.register_dataclass
 @dataclasses.dataclass(frozen=True)
-class State:
-    # -- pgx's fields -----------------------------------------------------------------------
-    current_player: jax.Array       # int32: the seat to move, -1 once the deal is over
-    legal_action_mask: jax.Array    # bool[486]: the legal move ids of the seat to move
-    rewards: jax.Array              # float32[4]: the payments, on the step that ends the deal
-    terminated: jax.Array           # bool
-    truncated: jax.Array            # bool: always False (a deal always ends)
-    _step_count: jax.Array          # int32: decisions taken
+class State(core.State):
+    """One deal: :class:`.core.State`'s fields (``current_player`` -1 once the deal is over,
+    ``legal_action_mask`` bool[486], ``rewards`` float32[4]: the deal's payments on the step
+    that ends it), then the deal's own."""
+
     # -- the deal (Deal's fields of the same names) -------------------------------------------
     dealer: jax.Array               # int32
     phase: jax.Array                # int32: moves.AUCTION .. moves.END
@@ -69,7 +70,3 @@ class State:
     thirds_won: jax.Array           # int32[4]
     tricks_won: jax.Array           # int32[4]
     called_played_by: jax.Array     # int32: who played the called card, -1 not yet
-
-    def _replace(self, **fields) -> "State":
-        """A copy with ``fields`` changed (the pure update of every transition)."""
-        return dataclasses.replace(self, **fields)
