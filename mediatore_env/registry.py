@@ -67,6 +67,9 @@ class GameEntry:
     #: The record's ``"format"`` (the game's records before the common header).
     record_format: str
     fixed: Mapping[str, Any] = field(default_factory=dict)
+    #: The duplicate tournament's hooks for this game (its packs, extra statistics, report:
+    #: an ``agents.tournament.Hooks``); empty: the outcome alone.
+    tournament: str = ""
 
     def __post_init__(self):
         if self.unit not in UNITS:
@@ -119,14 +122,16 @@ _TRESSETTE = dict(
     unit="game", engine="mediatore_env.tressette.game:TressetteGame",
     rules="mediatore_env.tressette.rules:TressetteRules", moves="mediatore_env.tressette.moves",
     codec="mediatore_env.tressette.observation", text="mediatore_env.tressette.observation",
-    agents="agents.tressette:AGENTS", record_format="tressette-record")
+    agents="agents.tressette:AGENTS", record_format="tressette-record",
+    tournament="agents.tressette.tournament:HOOKS")
 
 register(GameEntry(
     "mediatore", "Mediatore", unit="deal", players=4,
     engine="mediatore_env.mediatore.game:Deal", rules="mediatore_env.mediatore.rules:Rules",
     moves="mediatore_env.mediatore.moves", codec="mediatore_env.mediatore.observation",
     text="mediatore_env.mediatore.display", env="mediatore_env.mediatore.mediatore_v0",
-    env_id="mediatore/mediatore-v0", agents="agents:AGENTS", record_format="mediatore-record"))
+    env_id="mediatore/mediatore-v0", agents="agents:AGENTS", record_format="mediatore-record",
+    tournament="agents.mediatore.tournament:HOOKS"))
 register(GameEntry(
     "tressette", "Partnership Tressette", players=4, fixed={"players": 4},
     env="mediatore_env.tressette.tressette_v0", env_id="mediatore/tressette-v0", **_TRESSETTE))
@@ -142,4 +147,4 @@ register(GameEntry(
     moves="mediatore_env.club.moves", codec="mediatore_env.club.observation",
     text="mediatore_env.club.display", env="mediatore_env.club.club_mediatore_v0",
     env_id="mediatore/club-mediatore-v0", agents="agents.club:CLUB_AGENTS",
-    record_format="club-mediatore-record"))
+    record_format="club-mediatore-record", tournament="agents.club.tournament:HOOKS"))
