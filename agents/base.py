@@ -101,6 +101,9 @@ def play(game, agents: Sequence, packs: Callable[[int], Sequence] | None = None,
     agent wants observations. An illegal move raises ``ValueError`` naming the agent, the seat
     and the move (the engine's message lists the legal ones), the game left as it was.
     """
+    if packs is not None and not callable(packs):
+        raise ValueError("packs is a function: packs(k) -> the k-th pack to deal; give the "
+                         "agents' seeds by name: play(game, agents, seeds=[...])")
     if len(agents) != game.players:
         raise ValueError(f"this game needs {game.players} agents, one per seat; "
                          f"got {len(agents)}")

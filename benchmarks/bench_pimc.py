@@ -64,7 +64,7 @@ def _calibrate(task):
     import math
 
     from agents import make_agent
-    from agents.base import play_deal
+    from agents.base import play
     from agents.mediatore.greedy import BID_MODELS, MANO_BONUS
     from agents.tournament import deal_dealer, deal_pack
     from mediatore_env.mediatore.game import Deal
@@ -88,7 +88,7 @@ def _calibrate(task):
                 for _ in range(3):
                     deal.apply(PASS)
                 agents = [pimc if s == declarer else greedy for s in range(4)]
-                play_deal(deal, agents, seeds=[i * 4 + s for s in range(4)])
+                play(deal, agents, seeds=[i * 4 + s for s in range(4)])
                 rows.append((contract, x, int(deal.declarer_won)))
     return rows
 
@@ -129,7 +129,7 @@ def _defend(task):
     """The deals of ``range(start, stop)`` where greedy seat 0 declares: (contract, made
     against greedy defenders, made against PIMC ones, the declarer's payoff in each)."""
     from agents import make_agent
-    from agents.base import play_deal
+    from agents.base import play
     from agents.tournament import deal_dealer, deal_pack, derive_seed
     from mediatore_env.mediatore.game import Deal
     rules, seed, start, stop, spec = task
@@ -138,10 +138,10 @@ def _defend(task):
     rows = []
     for i in range(start, stop):
         pack, dealer, seeds = deal_pack(seed, i), deal_dealer(i), [derive_seed(seed, i, s) for s in range(4)]
-        base = play_deal(Deal(rules, dealer, pack), greedy, seeds)
+        base = play(Deal(rules, dealer, pack), greedy, seeds=seeds)
         if base.declarer != 0:
             continue
-        deal = play_deal(Deal(rules, dealer, pack), mixed, seeds)
+        deal = play(Deal(rules, dealer, pack), mixed, seeds=seeds)
         if (deal.contract, deal.declarer) != (base.contract, 0):
             raise ValueError(f"{spec!r} with bid_boost=0 must bid like greedy; in deal {i} "
                              "the auction went differently")

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from packs import make_deal, play
 
-from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent, play_deal
+from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
+from agents.base import play as play_agents
 from agents.mediatore.greedy import (BIDDING_POLICIES, FEATURES, FOE, FRIEND, UNKNOWN,
                                      BiddingPolicy, CallingPolicy, ExchangePolicy, PassBidding,
                                      PlayPolicy, Situation, hand_features, make_bidding_policy)
@@ -53,7 +54,7 @@ def test_a_users_agent_in_a_few_lines_plays_a_deal():
 
         def act(self, observation, view):
             return view.legal_moves()[0]
-    deal = play_deal(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
+    deal = play_agents(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
     assert deal.is_over
 
 
@@ -61,7 +62,7 @@ def test_a_users_agent_in_a_few_lines_plays_a_deal():
 def test_agents_are_deterministic_given_the_seed(name):
     def run(seed):
         deal = Deal(Rules(), 2, pack=list(range(40))[::-1])
-        return play_deal(deal, [make_agent(name) for _ in range(4)], seeds=[seed] * 4).history
+        return play_agents(deal, [make_agent(name) for _ in range(4)], seeds=[seed] * 4).history
     assert run(7) == run(7)
 
 
@@ -71,7 +72,7 @@ def test_greedy_plays_legal_moves_under_every_preset(preset):
     rules = Rules.preset(preset)
     for i in range(6):
         deal = Deal(rules, i % 4, rng=np.random.default_rng(i))
-        play_deal(deal, [GreedyAgent(), RandomAgent(0.3), GreedyAgent(), RandomAgent(0.3)],
+        play_agents(deal, [GreedyAgent(), RandomAgent(0.3), GreedyAgent(), RandomAgent(0.3)],
                   seeds=[i] * 4)
         assert deal.is_over
 

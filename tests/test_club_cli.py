@@ -41,7 +41,8 @@ def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):
 
 
 def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):
-    from agents.club import make_club_agent, play_session
+    from agents.base import play
+    from agents.club import make_club_agent
     from agents.club.tournament import session_packs
     from agents.tournament import derive_seed, rotate
     from mediatore_env.club.game import Session
@@ -60,8 +61,8 @@ def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):
         for r in range(4):
             # The session again, by hand: its packs, first dealer, seats and agents' seeds.
             seated = rotate(slots, r)
-            session = play_session(Session(rules, index % 4, session_packs(4, index, 2)), seated,
-                                   [derive_seed(4, index, s) for s in range(4)])
+            session = play(Session(rules, index % 4, session_packs(4, index, 2)), seated,
+                           seeds=[derive_seed(4, index, s) for s in range(4)])
             played = make_record(session, agents=[a.name for a in seated], session_index=index,
                                  rotation=r, seed=4)
             path = recs / f"session{index:05d}_rot{r}.json"
