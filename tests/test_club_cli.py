@@ -93,7 +93,11 @@ def test_bench_on_ray_gives_the_standings_and_records_of_one_process(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--agents", "greedy", "nobody", "greedy", "random"], "unknown agent 'nobody'"),
-    (["--agents", "greedy"], "expected 4 arguments"),
+    (["--agents", "greedy"], "--agents: club is played by 4 agents, one per seat; got 1"),
+    (["--agents", "greedy", "random", "greedy", "random", "--rule", "ante=0"],
+     "bad value 0 for club rules switch 'ante': a positive int"),
+    (["--agents", "greedy", "random", "greedy", "random", "--save-records", "{tmp}/recs",
+      "--record-deals", "3-1"], "bad deal list '3-1': the range 3-1 runs backwards; write 1-3"),
     (["--agents", "greedy", "random", "greedy", "random", "--deals", "0"], "must be 1 or more"),
     (["--agents", "greedy", "random", "greedy", "random", "--ante", "x"], "not a whole number"),
     (["--agents", "greedy:margin=high", "random", "greedy", "random"], "margin must be a number"),

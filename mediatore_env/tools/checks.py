@@ -220,8 +220,10 @@ def _parse_value(name: str, text: str, values: tuple | None):
         if str(v).lower() == word or isinstance(v, bool) and word in (
                 _TRUE_WORDS if v else _FALSE_WORDS):
             return v
+    shown = ("true", "false") if all(isinstance(v, bool) for v in values) else map(_value_text,
+                                                                                values)
     raise ValueError(f"bad value {text.strip()!r} for rules switch {name!r}; valid: "
-                     + ", ".join(_value_text(v) for v in values))
+                     + ", ".join(shown))
 
 
 def parse_game_rules(game: str, items: Sequence[str] = (), preset: str | None = None):
