@@ -79,8 +79,9 @@ def load_network(path) -> tuple[dict[str, np.ndarray], dict]:
     try:
         with np.load(path, allow_pickle=False) as f:
             arrays = {k: f[k] for k in f.files}
-    except (OSError, ValueError) as e:
-        raise ValueError(f"SelfPlayAgent: {path!r} is not a readable .npz: {e}") from None
+    except (OSError, ValueError):  # numpy's own words speak of pickles: not the user's concern
+        raise ValueError(f"SelfPlayAgent: path={path!r} is not a network .npz (path= takes one "
+                         "written by examples/train_selfplay.py)") from None
     fmt = str(arrays.get("format", ""))
     if fmt != NETWORK_FORMAT:
         raise ValueError(f"SelfPlayAgent: {path!r} is not a self-play network (format {fmt!r}, "

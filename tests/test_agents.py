@@ -42,10 +42,39 @@ def test_registry_makes_agents_with_options_and_user_classes():
     ("random:speed=3", "cannot make agent"),
     ("nosuchmodule:Agent", "cannot import module"),
     ("agents.base:Nothing", "has no 'Nothing'"),
+    ("random:bid_rate=abc", "cannot make agent 'random:bid_rate=abc': bid_rate must be a "
+                            r"probability in \[0, 1\] or None, got 'abc'$"),
+    ("random:bid_rate=True", "bid_rate must be a probability"),
+    ("tests.test_agents:NotAnAgent", "is not an agent: an agent needs a method act"),
 ])
 def test_registry_errors_name_the_problem(spec, message):
     with pytest.raises(ValueError, match=message):
         make_agent(spec)
+
+
+class NotAnAgent:
+    pass
+
+
+def test_a_network_file_that_is_not_one_is_named_without_numpys_words(tmp_path):
+    (tmp_path / "notes.txt").write_text("hello\n")
+    with pytest.raises(ValueError) as error:
+        make_agent(f"selfplay:path={str(tmp_path / 'notes.txt')!r}")
+    message = str(error.value)
+    assert "path=" in message and "is not a network .npz" in message
+    assert "pickle" not in message and "\n" not in message
+
+
+def test_an_agent_with_only_act_plays_and_is_named_by_its_class():
+    class FirstLegal:  # README's agent: no reset, no name, no wants_observation
+        def act(self, observation, view):
+            assert observation is not None  # it did not say it skips them
+            return view.legal_moves()[0]
+    deal = play_agents(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
+    assert deal.is_over
+    from agents.tournament import run_tournament
+    result = run_tournament([FirstLegal, "random", "random", "random"], deals=2, seed=1)
+    assert {s.name for s in result.standings} == {"FirstLegal", "random"}
 
 
 def test_a_users_agent_in_a_few_lines_plays_a_deal():

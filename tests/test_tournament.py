@@ -303,3 +303,100 @@ def test_numpy_deal_numbers_are_recorded():
     import numpy as np
     result = run_tournament(["random"] * 4, deals=3, seed=2, record_deals=np.arange(2))
     assert sorted({r["meta"]["deal_index"] for r in result.records}) == [0, 1]
+
+
+# -- what a new user hit ----------------------------------------------------------------------
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_memory_does_not_grow_with_the_number_of_deals_asked_for(jobs):
+    import tracemalloc
+
+    def stop_at_once(n):
+        raise _Stop
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Stop):  # the first chunk comes back: nothing was listed up front
+            run_tournament(["random"] * 4, deals=10 ** 14, seed=1, jobs=jobs,
+                           progress=stop_at_once)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2 ** 20, peak
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+# How the console script mediatore-bench starts: from a script elsewhere, so that the current
+# folder is not on sys.path (python -m and python -c would put it there).
+LAUNCHER = ("import sys\nfrom mediatore_env.tools.bench import main\n"
+            "if __name__ == '__main__':\n    sys.exit(main())\n")
+
+
+def _bench_script(tmp_path, *args, **options):
+    import subprocess
+    launcher = tmp_path / "bin" / "mediatore-bench"
+    launcher.parent.mkdir(exist_ok=True)
+    launcher.write_text(LAUNCHER)
+    return subprocess.Popen([sys.executable, str(launcher), *args], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, **options)
+
+
+def test_readmes_agent_is_found_in_the_current_folder_without_pythonpath(tmp_path):
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("")
+    (tmp_path / "mypkg" / "bots.py").write_text(
+        "class MyAgent:\n"
+        "    def act(self, observation, view):\n"
+        "        return view.legal_moves()[0]\n")
+    run = _bench_script(tmp_path, "--agents", "mypkg.bots:MyAgent", "greedy", "greedy",
+                        "greedy", "--deals", "2", "-q", cwd=tmp_path)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    assert "mypkg.bots:MyAgent" in out and err == ""
+    run = _bench_script(tmp_path, "--agents", "mypkg.bots:Nobody", "greedy", "greedy", "greedy",
+                        "--deals", "2", "-q", cwd=tmp_path)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 2 and err.count("\n") == 1 and "has no 'Nobody'" in err
+
+
+def test_ctrl_c_stops_the_run_and_its_workers_with_one_line(tmp_path):
+    import os
+    import select
+    import signal
+    import time
+    # Ctrl-C reaches every process of the terminal's group: the run, the process server and
+    # the workers. (Restore SIGINT's default: a test runner in the background may ignore it.)
+    run = _bench_script(tmp_path, "--agents", "greedy", "random", "random", "random", "--deals",
+                        "100000000", "--jobs", "2", "--progress", cwd=tmp_path,
+                        start_new_session=True,
+                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    seen, deadline = b"", time.monotonic() + 120
+    while b"/100000000 deals" not in seen and time.monotonic() < deadline:  # workers playing
+        if select.select([run.stderr], [], [], 1)[0]:
+            seen += os.read(run.stderr.fileno(), 4096)
+    os.killpg(run.pid, signal.SIGINT)
+    try:
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip()]
+    assert lines == ["mediatore-bench: interrupted"], err  # after the bar it wiped: one line
+
+
+def test_workers_are_not_forked_from_a_process_that_loaded_jax():
+    pytest.importorskip("jax")
+    import subprocess
+    code = ("import jax.numpy as jnp; jnp.zeros(3) + 1\n"
+            "from agents.tournament import run_tournament\n"
+            "run_tournament(['random'] * 4, deals=4, seed=1, jobs=2)\n")
+    run = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-W",
+                          "error::DeprecationWarning:multiprocessing", "-c", code],
+                         capture_output=True, text=True, env={**__import__("os").environ,
+                                                              "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0 and "fork" not in run.stderr, run.stderr

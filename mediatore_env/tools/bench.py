@@ -232,7 +232,7 @@ def main(argv=None) -> int:
         parser = build_parser()
         return _run(parser.parse_args(argv), parser)
     except KeyboardInterrupt:  # Ctrl-C: the workers stop with the run, quietly
-        sys.stderr.write(f"\n{PROG}: interrupted\n")
+        sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
 
 
