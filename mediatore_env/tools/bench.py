@@ -78,8 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the game (default mediatore)")
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--agents", nargs="+", metavar="AGENT",
-                     help="the lineup: one agent per seat (Mediatore and club 4, tressette 4, "
-                          "tressette3 3, tressette2 2), the seats of the first rotation")
+                     help="the lineup: one agent per seat ("
+                          + ", ".join(f"{name} {entry.players}"
+                                      for name, entry in registry.GAMES.items())
+                          + "), the seats of the first rotation")
     who.add_argument("--bidding", nargs="+", metavar="POLICY",
                      help="Mediatore: compare these bidding policies (2 or more) inside one "
                           "shared player")
