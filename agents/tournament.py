@@ -60,7 +60,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
-from mediatore_env import registry
+import mediatore_env.registry as registry
 from mediatore_env.core.cards import NUM_CARDS
 
 from .base import Agent, agent_name, play
@@ -520,7 +520,7 @@ class TournamentResult:
     game: str                    #: the registered game's name
     names: list[str]
     lineups: list[tuple[str, ...]]
-    episodes: int                #: deals, games to 31, sessions: the game's unit
+    deals: int                   #: the episodes played (``--deals``): deals, games, sessions
     seed: int
     rules: Any
     jobs: int
@@ -543,7 +543,7 @@ class TournamentResult:
     @property
     def plays(self) -> int:
         """Episodes played, counting every lineup and rotation."""
-        return self.episodes * len(self.lineups) * len(self.lineups[0])
+        return self.deals * len(self.lineups) * len(self.lineups[0])
 
     def standing(self, name: str) -> Standing:
         for s in self.standings:
@@ -555,7 +555,7 @@ class TournamentResult:
         """What every game's JSON starts with."""
         return {"format": self.hooks.format, "version": 1, "game": self.game,
                 "agents": self.names, "lineups": [list(l) for l in self.lineups],
-                f"{self.unit}s": self.episodes, "seed": self.seed,
+                f"{self.unit}s": self.deals, "seed": self.seed,
                 "rules": self.rules.to_dict(), "jobs": self.jobs, "executor": self.executor,
                 "seconds": round(self.seconds, 3), "plays": self.plays}
 
@@ -563,7 +563,7 @@ class TournamentResult:
         """The report's first lines: what was played, by whom, with what."""
         n, lineups = len(self.lineups[0]), len(self.lineups)
         workers = "Ray worker" if self.executor == "ray" else "job"
-        return [f"Duplicate tournament of {registry.get(self.game).title}: {self.episodes} "
+        return [f"Duplicate tournament of {registry.get(self.game).title}: {self.deals} "
                 f"{self.unit}s x {lineups} lineup{'s' * (lineups > 1)} x {n} rotations = "
                 f"{self.plays} plays; seed {self.seed}",
                 f"lineup{'s' * (lineups > 1)} (seats 0-{n - 1} in rotation 0): "

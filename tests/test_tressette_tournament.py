@@ -141,3 +141,27 @@ def test_an_illegal_move_names_the_agent():
 
     with pytest.raises(ValueError, match="agent 'stubborn' .* at seat 0: illegal move 'claim'"):
         run_tressette_tournament([Stubborn, "random"], games=1, rules="tressette2")
+
+
+def test_a_registered_game_without_hooks_gets_its_units_alone(monkeypatch):
+    import dataclasses
+
+    from agents.tournament import run_tournament
+    from mediatore_env import registry
+    plain = dataclasses.replace(registry.get("tressette2"), name="plain2", tournament="")
+    monkeypatch.setitem(registry.GAMES, "plain2", plain)
+    result = run_tournament(["greedy", "random"], deals=4, seed=3, game="plain2",
+                            record_deals=[1])
+    hooked = run_tressette_tournament(["greedy", "random"], games=4, seed=3, rules="tressette2")
+    assert [list(s.per_deal) for s in result.standings] == \
+        [list(s.per_deal) for s in hooked.standings]  # the same games, the same packs
+    assert result.standings[0].stats == {} and result.totals == {}
+    data = result.to_dict()
+    assert (data["format"], data["game"], data["games"], data["plays"]) == \
+        ("tournament", "plain2", 4, 8)
+    assert data["standings"][0]["per_episode"] == list(result.standings[0].per_deal)
+    text = result.report()
+    assert text.startswith("Duplicate tournament of Two-Handed Tressette: 4 games x 1 lineup x "
+                           "2 rotations = 8 plays; seed 3")
+    assert "Units per game" in text and "units/game" in text
+    assert [r["meta"]["game_index"] for r in result.records] == [1, 1]

@@ -80,7 +80,7 @@ class ClubHooks(Hooks):
 
     def to_dict(self, result) -> dict:
         return {"format": self.format, "version": 1, "agents": result.names,
-                "lineup": list(result.lineups[0]), "sessions": result.episodes,
+                "lineup": list(result.lineups[0]), "sessions": result.deals,
                 "seed": result.seed, "rules": result.rules.to_dict(), "jobs": result.jobs,
                 "executor": result.executor, "seconds": round(result.seconds, 3),
                 "standings": [{"name": s.name, "mean": s.mean, "ci95": list(s.ci),
@@ -92,7 +92,7 @@ class ClubHooks(Hooks):
         rules = result.rules
         length = (f"until a pot is won (at most {rules.max_deals} deals)" if rules.until_won
                   else f"of {rules.deals} deals")
-        lines = [f"Duplicate club Mediatore tournament: {result.episodes} sessions x 4 rotations "
+        lines = [f"Duplicate club Mediatore tournament: {result.deals} sessions x 4 rotations "
                  f"= {result.plays} sessions played ({result.totals['deals']} deals); seed "
                  f"{result.seed}; ante {rules.ante}, sessions {length}",
                  f"lineup (seats 0-3 in rotation 0): {' '.join(result.lineups[0])}", "",

@@ -132,7 +132,7 @@ class MediatoreHooks(Hooks):
         return {
             "format": self.format, "version": 1, "mode": result.mode,
             "agents": result.names, "lineups": [list(l) for l in result.lineups],
-            "deals": result.episodes, "seed": result.seed, "rules": result.rules.to_dict(),
+            "deals": result.deals, "seed": result.seed, "rules": result.rules.to_dict(),
             "jobs": result.jobs, "executor": result.executor,
             "seconds": round(result.seconds, 3), "plays": result.plays,
             "thrown_in_share": thrown_in_share(result),
@@ -150,7 +150,7 @@ class MediatoreHooks(Hooks):
         what = "bidding policies" if result.mode == "bidding" else "agents"
         several = len(result.lineups) > 1
         out = [
-            f"Duplicate tournament of {what}: {result.episodes} deals x {len(result.lineups)} "
+            f"Duplicate tournament of {what}: {result.deals} deals x {len(result.lineups)} "
             f"lineup{'s' if several else ''} x 4 rotations = {result.plays} plays; "
             f"seed {result.seed}; rules {rules_text}",
             "lineup" + ("s" if several else "") + " (seats 0-3 in rotation 0): "

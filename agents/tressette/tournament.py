@@ -117,7 +117,7 @@ class TressetteHooks(Hooks):
         workers = "Ray worker" if result.executor == "ray" else "job"
         out = [
             f"Duplicate tournament of {rules.form} ({n} players"
-            + (f"; {switches}" if switches else "") + f"): {result.episodes} games x "
+            + (f"; {switches}" if switches else "") + f"): {result.deals} games x "
             f"{lineups} lineup{'s' * (lineups > 1)} x {n} rotations = "
             f"{result.plays} plays; seed {result.seed}",
             "lineup (seats 0-%d in rotation 0): " % (n - 1)

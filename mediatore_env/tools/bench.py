@@ -32,7 +32,8 @@ import os
 import sys
 from pathlib import Path
 
-from .. import registry
+import mediatore_env.registry as registry
+
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS
 from ..runinfo import ProgressBar, print_results

@@ -28,7 +28,8 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from .. import registry
+import mediatore_env.registry as registry
+
 from ..mediatore.rules import Rules
 from ..tressette.rules import FORMS, TressetteRules
 
