@@ -136,8 +136,8 @@ def test_play_refuses_an_agents_float():
         def act(self, observation, view):
             return 1.9
     deal = Deal(Rules(), 3, list(range(40)))
-    with pytest.raises(ValueError, match=r"agent 'truncated' .* at seat 0: illegal move 1.9 \(valid "
-                                         r"ids are integers 0..485\)"):
+    with pytest.raises(ValueError, match=r"agent 'truncated' .* at seat 0: illegal move 1.9 "
+                                         r"\(valid ids are integers 0..485\)"):
         play(deal, [Truncated(), GreedyAgent(), GreedyAgent(), GreedyAgent()])
     assert deal.history == []
 

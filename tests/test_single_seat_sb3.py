@@ -65,7 +65,8 @@ def test_saved_model_plays_in_the_tournament_and_by_name(saved_model):
     agent = make_agent(f"agents.ppo_agent:PPOAgent:path={path}")
     assert isinstance(agent, PPOAgent)
     sampler = PPOAgent(str(path), deterministic=False)
-    deal = play(Deal(Rules(), 0, rng=np.random.default_rng(0)), [sampler, agent, GreedyAgent(), RandomAgent()], seeds=[1, 2, 3, 4])
+    deal = play(Deal(Rules(), 0, rng=np.random.default_rng(0)),
+                [sampler, agent, GreedyAgent(), RandomAgent()], seeds=[1, 2, 3, 4])
     assert deal.is_over
 
 

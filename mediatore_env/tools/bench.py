@@ -251,8 +251,8 @@ def _output(args, result) -> None:
         unit = result.unit
         for rec in result.records:
             m = rec["meta"]
-            name = f"{unit}{m[f'{unit}_index']:05d}" + (f"_lineup{m['lineup']}" if several else "") \
-                + f"_rot{m['rotation']}.json"
+            lineup = f"_lineup{m['lineup']}" if several else ""
+            name = f"{unit}{m[f'{unit}_index']:05d}{lineup}_rot{m['rotation']}.json"
             save_record(rec, out / name)
         print(f"{len(result.records)} {unit} records saved in {out}/")
 
