@@ -55,6 +55,7 @@ import operator
 import signal
 import time
 import uuid
+import warnings
 from array import array
 from collections import deque
 from dataclasses import dataclass
@@ -471,10 +472,14 @@ def _start_ray(ray, address, jobs) -> bool:
         _check_reachable(address)
     options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
-        if address is True:
-            ray.init(num_cpus=jobs, **options)
-        else:
-            ray.init(address=address, **options)
+        with warnings.catch_warnings():
+            # Ray starts its processes with fork and exec at once; JAX's warning against
+            # forking its threads, raised where the caller loaded JAX, is not about them.
+            warnings.filterwarnings("ignore", r"os\.fork\(\) was called", RuntimeWarning)
+            if address is True:
+                ray.init(num_cpus=jobs, **options)
+            else:
+                ray.init(address=address, **options)
     except (ConnectionError, RuntimeError, ValueError) as e:
         where = "a local Ray instance" if address is True else f"Ray at {address!r}"
         raise ValueError(f"could not start {where}: {str(e).strip().splitlines()[0]}") from None

@@ -4,6 +4,7 @@ API and the command line. Skipped
 without the ``ray`` extra; the two local Ray start-ups take about 20 s on 2 cores."""
 
 import json
+import warnings
 
 import pytest
 
@@ -37,7 +38,9 @@ def test_a_local_ray_instance_gives_the_results_of_one_process():
 
 @pytest.fixture
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    with warnings.catch_warnings():  # as agents.tournament starts Ray: JAX's fork warning off
+        warnings.filterwarnings("ignore", r"os\.fork\(\) was called", RuntimeWarning)
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 

@@ -335,11 +335,12 @@ LAUNCHER = ("import sys\nfrom mediatore_env.tools.bench import main\n"
             "if __name__ == '__main__':\n    sys.exit(main())\n")
 
 
-def _bench_script(tmp_path, *args, **options):
+def _bench_script(tmp_path, *args, restore_sigint=False, **options):
     import subprocess
     launcher = tmp_path / "bin" / "mediatore-bench"
     launcher.parent.mkdir(exist_ok=True)
-    launcher.write_text(LAUNCHER)
+    launcher.write_text(("import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+                         if restore_sigint else "") + LAUNCHER)
     return subprocess.Popen([sys.executable, str(launcher), *args], text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, **options)
@@ -369,11 +370,11 @@ def test_ctrl_c_stops_the_run_and_its_workers_with_one_line(tmp_path):
     import signal
     import time
     # Ctrl-C reaches every process of the terminal's group: the run, the process server and
-    # the workers. (Restore SIGINT's default: a test runner in the background may ignore it.)
+    # the workers. (The launcher restores Python's SIGINT handler: a test runner in the
+    # background may have left SIGINT ignored.)
     run = _bench_script(tmp_path, "--agents", "greedy", "random", "random", "random", "--deals",
                         "100000000", "--jobs", "2", "--progress", cwd=tmp_path,
-                        start_new_session=True,
-                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                        start_new_session=True, restore_sigint=True)
     seen, deadline = b"", time.monotonic() + 120
     while b"/100000000 deals" not in seen and time.monotonic() < deadline:  # workers playing
         if select.select([run.stderr], [], [], 1)[0]:
