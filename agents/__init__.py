@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
+import sys
 
-from .base import Agent, play_deal
+from .base import Agent, play
 from .mediatore.greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy,
                                GreedyAgent, PlayPolicy)
 from .mediatore.pimc import PIMCAgent
@@ -47,7 +49,7 @@ AGENTS = {
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "SelfPlayAgent", "BiddingPolicy",
            "CallingPolicy", "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent",
-           "load_object", "play_deal"]
+           "load_object", "play"]
 
 
 def parse_options(text: str) -> dict:
@@ -66,10 +68,14 @@ def parse_options(text: str) -> dict:
 
 
 def load_object(path: str):
-    """The object named by ``'package.module:Name'``."""
+    """The object named by ``'package.module:Name'``. Modules are looked for in the current
+    folder too, as ``python -m`` does, so ``mypkg.bots:MyAgent`` is found where ``mypkg/``
+    is."""
     module_name, colon, attr = path.partition(":")
     if not colon or not module_name or not attr:
         raise ValueError(f"not a 'module:Name' path: {path!r}")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # after the installed packages: a local file shadows none
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
@@ -99,8 +105,14 @@ def make_agent(spec: str, registry: dict | None = None, **overrides) -> Agent:
     options.update(overrides)
     try:
         agent = factory(**options)
-    except TypeError as e:
-        raise ValueError(f"cannot make agent {spec!r} with options {options}: {e}") from None
-    agent.name = spec
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"cannot make agent {spec!r}: {e}") from None
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(f"{spec!r} is not an agent: an agent needs a method "
+                         "act(observation, view) returning a move id")
+    try:
+        agent.name = spec
+    except AttributeError:  # a class with __slots__ and no name: reports use its class name
+        pass
     return agent
 AGENTS["openspiel-ismcts"] = lambda **o: load_object("agents.openspiel_bots:ISMCTSAgent")(**o)

@@ -1,29 +1,34 @@
-"""The agent interface: given what one seat sees, choose a move.
+"""The agent interface: given what one seat sees, choose a move; and :func:`play`, the one
+loop that plays any game of the package to its end with agents.
 
-An agent is anything with two methods::
+An agent is anything with an ``act`` method::
 
     class MyAgent(Agent):
-        def reset(self, seed):              # a new deal starts; reseed any randomness
+        def reset(self, seed):              # optional: a new episode starts; reseed
             self.rng = random.Random(seed)
         def act(self, observation, view):   # -> a move id, one of view.legal_moves()
             return self.rng.choice(view.legal_moves())
 
-``view`` is the :class:`~mediatore_env.mediatore.view.SeatView` of the seat to move: its hand, the
-auction, the contract, the tricks, ``view.legal_moves()`` -- only what that seat may know.
-``observation`` is the environment's observation of that seat,
-``{"observation": float32 array, "action_mask": int8 array}`` from
-``mediatore_env.mediatore.observation.observation(view)``, for agents that read tensors (a neural
-network). Building it costs time, so an agent that only reads the view sets
-``wants_observation = False`` and receives ``None``.
+``view`` is the acting seat's view of the game (``game.view(seat)``; a Mediatore
+:class:`~mediatore_env.mediatore.view.SeatView`, a Tressette or club view): its hand, the
+public history, ``view.legal_moves()`` -- only what that seat may know. ``observation`` is
+the environment's observation of that seat, ``{"observation": float32 array, "action_mask":
+int8 array}`` from the game's observation writer (its registry entry's ``codec``), for agents
+that read tensors (a neural network). Building it costs time, so an agent that only reads the
+view sets ``wants_observation = False`` and receives ``None``.
 
-Move ids are those of :mod:`mediatore_env.mediatore.moves` (``pass``, ``bid solo``, ``call D3``,
-``discard SA``, ``give B4``, ``play D3 busso``...), which are also the environment's action
-ids. ``reset(seed)`` is called before every deal with a seed derived from the tournament's
-seed, the deal's number and the seat, so that a seeded agent's decisions do not depend on
-how the deals were spread over processes.
+Subclassing :class:`Agent` is not required: ``reset``, ``name`` and ``wants_observation`` are
+optional (an agent without ``reset`` is not reseeded; one without ``wants_observation`` gets
+observations).
+
+Move ids are those of the game's ``moves`` module (Mediatore's ``pass``, ``bid solo``, ``call
+D3``, ``play D3 busso``...), which are also the environment's action ids. ``reset(seed)`` is
+called before every episode (a deal, a game to 31, a session) with a seed derived from the
+tournament's seed, the episode's number and the seat, so that a seeded agent's decisions do
+not depend on how the episodes were spread over processes.
 
 The same agent drives the PettingZoo environment (``env.unwrapped.view(agent)`` gives the
-SeatView of the agent to act)::
+view of the agent to act)::
 
     from mediatore_env import mediatore_v0
     from agents import GreedyAgent
@@ -37,17 +42,14 @@ SeatView of the agent to act)::
         done = terminated or truncated
         env.step(None if done else players[name].act(obs, env.unwrapped.view(name)))
 
-and :func:`play_deal` drives the engine directly (what the tournament does, faster).
+and :func:`play` drives the engine directly (what the tournament does, faster).
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
-from mediatore_env.codec.actions import as_move
-from mediatore_env.mediatore.game import Deal
-from mediatore_env.mediatore.moves import NUM_MOVES
-from mediatore_env.mediatore.view import SeatView
+from mediatore_env.core.game import CHANCE
 
 
 class Agent:
@@ -59,9 +61,9 @@ class Agent:
     wants_observation: bool = True
 
     def reset(self, seed: int | None = None) -> None:
-        """A new deal starts. ``seed`` seeds any randomness the agent uses."""
+        """A new episode starts. ``seed`` seeds any randomness the agent uses."""
 
-    def act(self, observation: dict | None, view: SeatView) -> int:
+    def act(self, observation: dict | None, view) -> int:
         """The move id this seat plays now; it must be one of ``view.legal_moves()``."""
         raise NotImplementedError
 
@@ -69,44 +71,64 @@ class Agent:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-def play_deal(deal: Deal, agents: Sequence[Agent], seeds: Sequence[int | None] | None = None) -> Deal:
-    """Play ``deal`` to its end, ``agents[s]`` choosing for seat ``s``; return the deal.
+def agent_name(agent) -> str:
+    """The name an agent goes by in reports and errors (its class's, if it has none)."""
+    return getattr(agent, "name", None) or type(agent).__name__
 
-    Each agent is first reset with ``seeds[s]`` (None when no seeds are given). An illegal
-    move raises ``ValueError`` naming the agent, the seat and the move.
+
+def observation_writer(game) -> Callable[[Any], dict]:
+    """The observation writer of ``game``'s kind: the ``observation`` function of the codec of
+    the registry entry whose engine is the game's class."""
+    from mediatore_env.registry import GAMES
+    engine = f"{type(game).__module__}:{type(game).__qualname__}"
+    for entry in GAMES.values():
+        if entry.engine == engine:
+            return entry.load("codec").observation
+    raise ValueError(f"no registered game has the engine {engine}; register it "
+                     "(mediatore_env.registry.register) or pass observation=")
+
+
+def play(game, agents: Sequence, packs: Callable[[int], Sequence] | None = None,
+         seeds: Sequence[int | None] | None = None, observation=None):
+    """Play ``game`` (any :class:`~mediatore_env.core.game.Game`) to its end, ``agents[s]``
+    choosing for seat ``s``; return the game.
+
+    Whenever the game waits for a pack (``to_move == CHANCE``) it is dealt ``packs(k)``, ``k``
+    counting the packs dealt by this call (0, 1, ...), so a duplicate tournament deals the same
+    packs in every rotation (a game given its packs when made needs none). Each agent is first
+    reset with ``seeds[s]`` (None when no seeds are given). ``observation``: the observation
+    writer, by default the game's registered one (:func:`observation_writer`), used only when an
+    agent wants observations. An illegal move raises ``ValueError`` naming the agent, the seat
+    and the move (the engine's message lists the legal ones), the game left as it was.
     """
-    return play_to_end(deal, agents, seeds, "deal", _observation)
-
-
-def _observation():
-    from mediatore_env.mediatore.observation import observation  # only when an agent reads it
-    return observation
-
-
-def play_to_end(game, agents: Sequence[Agent], seeds: Sequence[int | None] | None, what: str,
-                observation_writer, num_actions: int = NUM_MOVES):
-    """:func:`play_deal` for any game of the package: ``game`` is its state machine (a
-    ``Deal``, a club ``Session``: ``to_move``, ``view(seat)``, ``is_over``, ``is_legal``,
-    ``apply``), ``what`` its name in errors, ``observation_writer()`` the function that writes
-    a seat's observation from its view (asked for only when an agent wants observations),
-    ``num_actions`` its number of move ids (Mediatore's by default)."""
-    if len(agents) != 4:
-        raise ValueError(f"a {what} needs 4 agents, one per seat; got {len(agents)}")
+    if packs is not None and not callable(packs):
+        raise ValueError("packs is a function: packs(k) -> the k-th pack to deal; give the "
+                         "agents' seeds by name: play(game, agents, seeds=[...])")
+    if len(agents) != game.players:
+        raise ValueError(f"this game needs {game.players} agents, one per seat; "
+                         f"got {len(agents)}")
     for s, agent in enumerate(agents):
-        agent.reset(None if seeds is None else seeds[s])
-    views = [game.view(s) for s in range(4)]
-    encode = observation_writer() if any(a.wants_observation for a in agents) else None
+        reset = getattr(agent, "reset", None)
+        if reset is not None:
+            reset(None if seeds is None else seeds[s])
+    wants = [getattr(agent, "wants_observation", True) for agent in agents]
+    if any(wants) and observation is None:
+        observation = observation_writer(game)
+    dealt = 0
     while not game.is_over:
         seat = game.to_move
+        if seat == CHANCE:
+            if packs is None:
+                raise ValueError("the game waits for a pack and no packs were given")
+            game.deal(packs(dealt))
+            dealt += 1
+            continue
         agent = agents[seat]
-        view = views[seat]
-        move = agent.act(encode(view) if agent.wants_observation else None, view)
+        view = game.view(seat)
+        move = agent.act(observation(view) if wants[seat] else None, view)
         try:
-            move = as_move(move, num_actions)  # numpy integers are fine; floats, bools, None are not
-            if not game.is_legal(move):
-                game.apply(move)  # raises the engine's message, which lists the legal moves
+            game.apply(move)  # numpy integers are fine; floats, bools, None are refused
         except ValueError as e:
-            raise ValueError(f"agent {agent.name!r} ({type(agent).__name__}) at seat {seat}: "
-                             f"{e}") from None
-        game._apply(move)
+            raise ValueError(f"agent {agent_name(agent)!r} ({type(agent).__name__}) at seat "
+                             f"{seat}: {e}") from None
     return game

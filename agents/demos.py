@@ -21,8 +21,9 @@ from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import NUM_MOVES
 
 from . import make_agent
-from .base import Agent, play_deal
-from .tournament import deal_dealer, deal_pack, derive_seed
+from .base import Agent, play
+from .mediatore.tournament import deal_dealer, deal_pack
+from .tournament import derive_seed
 
 class Recorder(Agent):
     """Plays as ``inner`` and appends each decision with a choice to ``rows``."""
@@ -59,8 +60,8 @@ def record_deals(specs, rules, seed: int, first: int, count: int, path) -> None:
     obs, masks, moves, seats, deals, payoffs = [], [], [], [], [], []
     for index in range(first, first + count):
         start = len(rows)
-        deal = play_deal(Deal(rules, deal_dealer(index), deal_pack(seed, index)), recorders,
-                         [derive_seed(seed, index, s) for s in range(4)])
+        deal = play(Deal(rules, deal_dealer(index), deal_pack(seed, index)), recorders,
+                    seeds=[derive_seed(seed, index, s) for s in range(4)])
         for o, m, a, s in rows[start:]:
             obs.append(o), masks.append(m), moves.append(a), seats.append(s)
             deals.append(index), payoffs.append(deal.payoffs[s])

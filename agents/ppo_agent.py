@@ -1,6 +1,6 @@
 """PPOAgent: a policy trained with sb3-contrib's ``MaskablePPO`` as a Mediatore agent.
 
-It plays wherever agents play: in the duplicate tournament, in :func:`agents.base.play_deal`,
+It plays wherever agents play: in the duplicate tournament, in :func:`agents.base.play`,
 in the PettingZoo environment and as an opponent in
 :class:`mediatore_env.mediatore.single_seat.MediatoreSeatEnv`. Load a saved model by path, or
 wrap a model or policy held in memory::

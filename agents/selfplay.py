@@ -10,7 +10,7 @@ By name::
     mediatore-bench --agents selfplay:path=runs/selfplay/checkpoint.npz greedy greedy greedy
     mediatore-play --agents selfplay selfplay selfplay
 
-or in Python (the tournament, :func:`agents.base.play_deal`, the PettingZoo environment as
+or in Python (the tournament, :func:`agents.base.play`, the PettingZoo environment as
 in :mod:`agents.base`)::
 
     from agents.selfplay import SelfPlayAgent

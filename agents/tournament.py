@@ -1,45 +1,46 @@
-"""Duplicate tournaments: every agent plays every hand, and the results are compared deal by deal.
+"""Duplicate tournaments of any registered game: every agent plays every hand, and the results
+are compared episode by episode.
 
-**Deals.** Deal ``i`` of a run with seed ``S`` is the pack
-``numpy.random.default_rng([S, i]).permutation(40)`` dealt by seat ``i % 4``. The same ``S``
-gives the same deals in every run, whatever the agents, the number of deals or of processes.
+One engine serves every game of :mod:`mediatore_env.registry`; what differs between games --
+how an episode's packs come from the seed, what is kept of a play beyond its outcome, the extra
+statistics, the report and the JSON -- is the game's :class:`Hooks`, named by its registry
+entry's ``tournament`` field (Mediatore's roles and contracts in
+:mod:`agents.mediatore.tournament`, the Tressette games' games won in
+:mod:`agents.tressette.tournament`, club Mediatore's mediator deals in
+:mod:`agents.club.tournament`; a game without hooks gets the units alone).
 
-**Rotations.** A lineup is four agents, one per seat. Each deal is played four times by the
-same lineup, rotated one seat each time: in rotation ``r`` seat ``s`` is played by
-``lineup[(s - r) % 4]``. So every agent holds every hand of the deal once, and luck of the
-cards cancels out. Before each play an agent is reset with a seed derived from ``S``, the
-deal number and the *seat* (:func:`derive_seed`), so a random agent in a given seat makes the
-same random choices in every rotation and four identical agents play four identical games.
+**Episodes.** An episode is the entry's unit: a deal, a game to 31, a session. Episode ``i``
+of a run with seed ``S`` is first dealt by seat ``i % n`` (``n`` players), and the packs it
+needs come from the seed, the episode and the hand (:meth:`Hooks.pack`): by default the
+``k``-th pack is ``numpy.random.default_rng([S, i, k]).permutation(40)``. The same ``S`` gives
+the same episodes in every run, whatever the agents, the number of episodes or of processes.
 
-**The result of a deal.** For each agent, its units summed over all the seats it played in
-the four rotations, divided by that number of seats: the mean payoff of one seat played by
-that agent, over the deal's four rotations (units per deal). With one agent in one slot that
-is the sum over rotations divided by 4; an agent listed twice (``greedy greedy random
-random``) is averaged over its 8 seats. A thrown-in deal counts, with zero payoffs. Payments
-are zero-sum in every play, so the results of a deal, weighted by the agents' numbers of
-copies, sum to zero, and four identical agents come out at exactly 0.
+**Rotations.** A lineup is one agent per seat. Each episode is played ``n`` times by the same
+lineup over the same packs, rotated one seat each time: in rotation ``r`` seat ``s`` is played
+by ``lineup[(s - r) % n]``. So every agent holds every hand of the episode once, and luck of
+the cards cancels out. Before each play an agent is reset with a seed derived from ``S``, the
+episode number and the *seat* (:func:`derive_seed`), so a random agent in a given seat makes
+the same random choices in every rotation and identical agents play identical games.
 
-**Confidence intervals** are over deals, not hands: the deal results ``x_1 .. x_n`` are
-independent draws (the four rotations of a deal are not), and the interval is
+**The result of an episode.** For each agent, its outcome (``game.outcome``: units, game
+points, chips) summed over all the seats it played in the rotations, divided by that number of
+seats: the mean outcome of one seat played by that agent. An agent listed twice is averaged
+over all its seats. Outcomes are zero-sum in every play, so the results of an episode,
+weighted by the agents' numbers of copies, sum to zero, and identical agents come out at
+exactly 0.
+
+**Confidence intervals** are over episodes, not plays: the episode results ``x_1 .. x_n`` are
+independent draws (the rotations of an episode are not), and the interval is
 ``mean +- t * sd / sqrt(n)`` with Student's t quantile for 95% (1.96 for large n).
 
-**Roles and contracts.** Each seat-play also has a role: declarer, partner (the called
-partner in Chiamo) or defender (or none, in a thrown-in deal). The report gives, per agent and
-role, how often the agent was in it, its mean payoff in it, and its contribution to the units
-per deal (the contributions add up to the total). The contract table gives per agent and
-contract how often it won the auction with it (share of its seat-plays), how often it made it,
-and its mean payoff as declarer.
-
-**Bidding tournaments.** :func:`run_bidding_tournament` compares bidding policies inside one
-shared player (by default the greedy agent): with ``n`` policies it plays the lineups
-``(p_k, p_k+1, p_k+2, p_k+3)`` (indices mod ``n``) for ``k = 0 .. n-1`` on every deal, four
-rotations each, so every policy holds every seat equally often, and ranks the policies.
-
-**Processes and Ray.** ``jobs > 1`` spreads the deals over worker processes, and ``ray``
-over the workers of a Ray instance, local or a cluster. Either way the deals go out in chunks
-of consecutive numbers, each played by the same function (:func:`_play_chunk`); each deal's
-plays are computed from the seed alone and the statistics are summed in deal order in the
-main process, so the results are identical for any number of jobs, with or without Ray.
+**Processes and Ray.** ``jobs > 1`` spreads the episodes over worker processes (started
+fresh, not forked, so that a process that loaded JAX is never forked), and ``ray`` over the
+workers of a Ray instance, local or a cluster. Either way the episodes go out in chunks of
+consecutive numbers, a few at a time, each played by the same function (:func:`_play_chunk`)
+from the seed alone; the statistics are running sums, added in episode order in the main
+process, so the results are identical for any number of jobs, with or without Ray, and the
+memory a run holds does not grow with the number of episodes asked for (only each agent's
+result per episode is kept, 8 bytes each, for the JSON and the intervals).
 
     >>> result = run_tournament(["random", "random", "random", "random"], deals=20, seed=3)
     >>> result.standings[0].mean
@@ -51,37 +52,35 @@ from __future__ import annotations
 import copy
 import math
 import operator
+import signal
 import time
 import uuid
-from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple, Sequence
+import warnings
+from array import array
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
+import mediatore_env.registry as registry
 from mediatore_env.core.cards import NUM_CARDS
-from mediatore_env.mediatore.game import Deal
-from mediatore_env.mediatore.records import make_record
-from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
-from .base import Agent, play_deal
+from .base import Agent, agent_name, play
 
-ROLES = ("declarer", "partner", "defender", "none")
-
-# -- deals, seeds and rotations ---------------------------------------------------------------
+# -- packs, seeds and rotations ---------------------------------------------------------------
 
 _MASK64 = (1 << 64) - 1
 
 
-def deal_pack(seed: int, index: int) -> list[int]:
-    """The pack of deal ``index`` of a run with ``seed``."""
+def shuffled_pack(*key: int) -> list[int]:
+    """The pack that the seed sequence ``key`` shuffles: numpy's
+    ``default_rng(list(key)).permutation(40)``, the one source of every tournament's packs."""
     import numpy as np
-    return np.random.default_rng([seed, index]).permutation(NUM_CARDS).tolist()
-
-
-def deal_dealer(index: int) -> int:
-    return index % 4
+    return np.random.default_rng(list(key)).permutation(NUM_CARDS).tolist()
 
 
 def derive_seed(seed: int, index: int, seat: int) -> int:
-    """The seed an agent at ``seat`` is reset with in deal ``index`` (a 64-bit mix of the three)."""
+    """The seed an agent at ``seat`` is reset with in episode ``index`` (a 64-bit mix of the
+    three)."""
     x = (seed * 0x9E3779B97F4A7C15 + index * 0xD1B54A32D192ED03 + seat * 0x8CB92BA72F3D8DD7
          + 0x632BE59BD9B4E019) & _MASK64
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
@@ -91,43 +90,19 @@ def derive_seed(seed: int, index: int, seat: int) -> int:
 
 def rotate(lineup: Sequence, rotation: int) -> list:
     """Who plays each seat in ``rotation``: seat ``s`` gets ``lineup[(s - rotation) % n]`` for a
-    lineup of ``n`` (4 in Mediatore; the Tressette tournament rotates 3 and 2 players too)."""
+    lineup of ``n``."""
     n = len(lineup)
     return [lineup[(s - rotation) % n] for s in range(n)]
 
 
-def cyclic_lineups(names: Sequence[str]) -> list[tuple[str, ...]]:
-    """Lineups in which each of ``names`` fills the same number of slots: ``names[k:k+4]``
-    cyclically, for each ``k``. Two names give ``(a, b, a, b)`` and ``(b, a, b, a)``."""
+def cyclic_lineups(names: Sequence[str], seats: int = 4) -> list[tuple[str, ...]]:
+    """Lineups of ``seats`` in which each of ``names`` fills the same number of slots:
+    ``names[k:k+seats]`` cyclically, for each ``k``. Two names give ``(a, b, a, b)`` and
+    ``(b, a, b, a)``."""
     n = len(names)
     if n < 1:
         raise ValueError("need at least one name")
-    return [tuple(names[(k + j) % n] for j in range(4)) for k in range(n)]
-
-
-# -- one play of a deal -----------------------------------------------------------------------
-
-class GameResult(NamedTuple):
-    """One play of a deal by one lineup in one rotation, seen from the seats."""
-    lineup: int
-    rotation: int
-    payoffs: tuple[int, int, int, int]
-    contract: int | None      # None: thrown in
-    declarer: int | None
-    partner: int | None
-    won: bool | None
-
-    @classmethod
-    def of(cls, deal: Deal, lineup: int, rotation: int) -> "GameResult":
-        return cls(lineup, rotation, tuple(deal.payoffs), deal.contract, deal.declarer,
-                   deal.partner, deal.declarer_won)
-
-    def role(self, seat: int) -> str:
-        if self.contract is None:
-            return "none"
-        if seat == self.declarer:
-            return "declarer"
-        return "partner" if seat == self.partner else "defender"
+    return [tuple(names[(k + j) % n] for j in range(seats)) for k in range(n)]
 
 
 # -- statistics ---------------------------------------------------------------------------------
@@ -162,100 +137,159 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+class Play(NamedTuple):
+    """One play of an episode by one lineup in one rotation, seen from the seats: what the
+    statistics are made of (the game itself is not kept)."""
+    lineup: int
+    rotation: int
+    outcome: tuple[int, ...]      #: per seat, zero-sum
+    facts: Any = ()               #: what the game's hooks keep of it (:meth:`Hooks.facts`)
+
+
 @dataclass
 class Standing:
-    """One agent's results over a tournament."""
+    """One agent's results over a tournament. The game's own statistics (Mediatore's
+    ``roles`` and ``contracts``, the Tressette games' ``won`` and ``points``...) are in
+    ``stats`` and read as attributes: ``standing.roles``."""
     name: str
-    copies: int                    # slots it fills over all lineups
-    per_deal: list[float]          # its units in each deal (see the module docstring)
-    mean: float = 0.0
-    ci: tuple[float, float] = (math.nan, math.nan)
-    plays: int = 0                 # seat-plays over the whole run
-    roles: dict = field(default_factory=dict)       # role -> {"count", "units"}
-    contracts: dict = field(default_factory=dict)   # contract name -> {"declared", "made", "units"}
+    copies: int                    #: slots it fills over all lineups
+    per_deal: Sequence[float]      #: its result in each episode (see the module docstring)
+    mean: float
+    ci: tuple[float, float]
+    plays: int                     #: seat-plays over the whole run
+    stats: dict
 
-    def role_rows(self):
-        """(role, share of seat-plays, mean payoff in the role, contribution in units/deal)."""
-        deals = len(self.per_deal)
-        seats_per_deal = self.plays / deals
-        for role in ROLES:
-            r = self.roles[role]
-            n = r["count"]
-            yield (role, n / self.plays, r["units"] / n if n else math.nan,
-                   r["units"] / seats_per_deal / deals)
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["stats"][name]
+        except KeyError:
+            raise AttributeError(f"a standing has no {name!r}") from None
 
-    def contract_rows(self):
-        """(contract, share of seat-plays declared, share made, mean payoff as declarer)."""
-        for name in (CONTRACT_NAMES[c] for c in CONTRACTS):
-            c = self.contracts.get(name)
-            if c is None:
-                continue
-            n = c["declared"]
-            yield (name, n / self.plays, c["made"] / n if n else math.nan,
-                   c["units"] / n if n else math.nan)
 
-    def to_dict(self) -> dict:
-        return {"name": self.name, "copies": self.copies, "mean": self.mean,
-                "ci95": list(self.ci), "plays": self.plays, "roles": self.roles,
-                "contracts": self.contracts, "per_deal": self.per_deal}
+class Hooks:
+    """What one game adds to the duplicate tournament. This base class serves a game without
+    hooks (its outcome per episode only); a game's hooks subclass it and are named by its
+    registry entry's ``tournament`` field."""
+
+    #: The JSON's ``"format"``.
+    format = "tournament"
+    #: A function drawing a result's chart into a path (``--plot``), where the game has one.
+    chart: Callable | None = None
+    #: ``bidding(policies, deals, **options)``: a tournament of bidding policies
+    #: (``--bidding``), where the game has an auction to compare them in.
+    bidding: Callable | None = None
+
+    def pack(self, seed: int, index: int, hand: int) -> list[int]:
+        """The pack of the ``hand``-th deal (0, 1, ...) of episode ``index``."""
+        return shuffled_pack(seed, index, hand)
+
+    def facts(self, game) -> Any:
+        """What the statistics keep of a finished play beyond its outcome (small, picklable)."""
+        return ()
+
+    def record(self, game, **meta) -> dict:
+        """The record of a finished play, ``meta`` under ``"meta"``."""
+        return game.record(**meta)
+
+    def run_totals(self) -> dict:
+        """Fresh running sums over the whole run (:meth:`count_play` adds to them)."""
+        return {}
+
+    def agent_totals(self) -> dict:
+        """Fresh running sums of one agent (:meth:`count_seat` adds to them)."""
+        return {}
+
+    def count_play(self, totals: dict, facts) -> None:
+        """Add one play to the run's sums."""
+
+    def count_seat(self, totals: dict, facts, seat: int, outcome: int) -> None:
+        """Add one seat-play (``seat`` of a play, its ``outcome``) to its agent's sums."""
+
+    def to_dict(self, result: "TournamentResult") -> dict:
+        """The result, JSON-ready."""
+        return {**result.header(), "standings": [
+            {"name": s.name, "copies": s.copies, "mean": s.mean, "ci95": list(s.ci),
+             "plays": s.plays, "per_episode": list(s.per_deal)} for s in result.standings]}
+
+    def report(self, result: "TournamentResult") -> str:
+        """The text report."""
+        from .report import standings_table
+        return "\n".join([*result.heading(), "", *standings_table(result)])
+
+
+def hooks_of(game: str) -> Hooks:
+    """The tournament hooks of registered game ``game`` (a plain :class:`Hooks` if it has
+    none)."""
+    path = registry.get(game).tournament
+    return registry.load(path) if path else Hooks()
+
+
+class Tally:
+    """The running sums of a tournament, fed one episode's plays at a time, in episode order;
+    :meth:`standings` turns them into each agent's results."""
+
+    def __init__(self, names: Sequence[str], lineups: Sequence[Sequence[str]], hooks: Hooks):
+        copies = {name: sum(list(lineup).count(name) for lineup in lineups) for name in names}
+        unknown = {n for lineup in lineups for n in lineup} - set(copies)
+        if unknown:
+            raise ValueError(f"lineups name unknown agents: {sorted(unknown)}")
+        self.names = [name for name in names if copies[name]]
+        self.lineups, self.hooks, self.copies = lineups, hooks, copies
+        # seat-plays per episode: each lineup is played in one rotation per seat
+        self.seats = {name: len(lineups[0]) * copies[name] for name in self.names}
+        self.per_episode = {name: array("d") for name in self.names}
+        self.agents = {name: hooks.agent_totals() for name in self.names}
+        self.run = hooks.run_totals()
+
+    def add(self, plays: Sequence[Play]) -> None:
+        """Add the plays of the next episode."""
+        units = dict.fromkeys(self.names, 0)
+        for play_ in plays:
+            lineup = self.lineups[play_.lineup]
+            n = len(lineup)
+            self.hooks.count_play(self.run, play_.facts)
+            for seat in range(n):
+                name = lineup[(seat - play_.rotation) % n]
+                units[name] += play_.outcome[seat]
+                self.hooks.count_seat(self.agents[name], play_.facts, seat, play_.outcome[seat])
+        for name in self.names:
+            self.per_episode[name].append(units[name] / self.seats[name])
+
+    def standings(self) -> list[Standing]:
+        """Each agent's results, best first."""
+        out = []
+        for name in self.names:
+            values = self.per_episode[name]
+            mean, low, high = mean_ci(values)
+            out.append(Standing(name, self.copies[name], values, mean + 0.0,
+                                (low + 0.0, high + 0.0), self.seats[name] * len(values),
+                                self.agents[name]))
+        out.sort(key=lambda s: -s.mean)
+        return out
 
 
 def standings(names: Sequence[str], lineups: Sequence[Sequence[str]],
-              deals: Sequence[Sequence[GameResult]]) -> list[Standing]:
-    """Each agent's results from the plays of every deal (``deals[i]``: the plays of deal i),
-    sorted best first. Pure arithmetic; see the module docstring for the definitions."""
-    copies = {name: sum(lineup.count(name) for lineup in lineups) for name in names}
-    unknown = {n for lineup in lineups for n in lineup} - set(copies)
-    if unknown:
-        raise ValueError(f"lineups name unknown agents: {sorted(unknown)}")
-    seats = {name: 4 * copies[name] for name in names}  # seat-plays per deal
-    totals = {name: [] for name in names}
-    roles = {name: {role: {"count": 0, "units": 0} for role in ROLES} for name in names}
-    contracts = {name: {} for name in names}
-    for plays in deals:
-        units = dict.fromkeys(names, 0)
-        for game in plays:
-            lineup = lineups[game.lineup]
-            for seat in range(4):
-                name = lineup[(seat - game.rotation) % 4]
-                pay = game.payoffs[seat]
-                units[name] += pay
-                role = roles[name][game.role(seat)]
-                role["count"] += 1
-                role["units"] += pay
-                if seat == game.declarer:
-                    c = contracts[name].setdefault(CONTRACT_NAMES[game.contract],
-                                                   {"declared": 0, "made": 0, "units": 0})
-                    c["declared"] += 1
-                    c["made"] += bool(game.won)
-                    c["units"] += pay
-        for name in names:
-            if seats[name]:
-                totals[name].append(units[name] / seats[name])
-    out = []
-    for name in names:
-        if not copies[name]:
-            continue
-        values = totals[name]
-        mean, low, high = mean_ci(values)
-        out.append(Standing(name, copies[name], values, mean + 0.0, (low + 0.0, high + 0.0),
-                            seats[name] * len(values), roles[name], contracts[name]))
-    out.sort(key=lambda s: -s.mean)
-    return out
+              episodes: Sequence[Sequence[Play]], hooks: Hooks | None = None) -> list[Standing]:
+    """Each agent's results from the plays of every episode (``episodes[i]``: the plays of
+    episode i), sorted best first: :class:`Tally` at once."""
+    tally = Tally(names, lineups, Hooks() if hooks is None else hooks)
+    for plays in episodes:
+        tally.add(plays)
+    return tally.standings()
 
 
 # -- building agents ----------------------------------------------------------------------------
 
-def build_agent(spec, name: str, registry: dict | None = None) -> Agent:
-    """A fresh agent from a spec: a registry name or ``module:Class`` text (see
-    :func:`agents.make_agent`; ``registry`` as there), an ``(text, {option: value})`` pair, an
-    Agent instance (copied), or an Agent class / zero-argument factory."""
+def build_agent(spec, name: str, agents: dict | None = None) -> Agent:
+    """A fresh agent from a spec: a name of ``agents`` (the game's agents registry; default
+    Mediatore's) or ``module:Class`` text (see :func:`agents.make_agent`), an ``(text, {option:
+    value})`` pair, an agent instance (copied), or an agent class / zero-argument factory."""
     from . import make_agent
     if isinstance(spec, str):
-        agent = make_agent(spec, registry)
+        agent = make_agent(spec, agents)
     elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
-        agent = make_agent(spec[0], registry, **spec[1])
-    elif isinstance(spec, Agent):
+        agent = make_agent(spec[0], agents, **spec[1])
+    elif callable(getattr(spec, "act", None)) and not isinstance(spec, type):
         agent = copy.deepcopy(spec)
     elif callable(spec):
         agent = spec()
@@ -297,65 +331,92 @@ def name_lineup(agents: Sequence) -> tuple[dict[str, Any], tuple[str, ...]]:
 
 
 class _Player:
-    """Plays deals for one tournament configuration (in the main process or in a worker)."""
+    """Plays episodes for one tournament (in the main process or in a worker)."""
 
-    def __init__(self, rules: Rules, seed: int, entries: dict, lineups, record_deals=()):
+    def __init__(self, game: str, rules, seed: int, entries: dict, lineups, record=()):
+        entry = registry.get(game)
         self.rules, self.seed, self.lineups = rules, seed, lineups
+        self.engine, self.hooks = entry.load("engine"), hooks_of(game)
+        self.index_key = f"{entry.unit}_index"  # the records' meta: deal_index, game_index...
+        known = entry.load("agents")
         # One agent per (lineup, slot): a slot holds exactly one seat in each play.
-        self.agents = [[build_agent(entries[name], name) for name in lineup] for lineup in lineups]
-        self.record_deals = frozenset(record_deals)
+        self.agents = [[build_agent(entries[name], name, known) for name in lineup]
+                       for lineup in lineups]
+        wanted = any(getattr(a, "wants_observation", True) for row in self.agents for a in row)
+        self.observation = entry.load("codec").observation if wanted else None
+        self.record = frozenset(record)
 
-    def play(self, index: int) -> tuple[list[GameResult], list[dict]]:
-        pack = deal_pack(self.seed, index)
-        dealer = deal_dealer(index)
-        seeds = [derive_seed(self.seed, index, s) for s in range(4)]
-        games, records = [], []
+    def play(self, index: int) -> tuple[list[Play], list[dict]]:
+        n = len(self.lineups[0])
+        seeds = [derive_seed(self.seed, index, s) for s in range(n)]
+        packs: list[list[int]] = []
+
+        def pack(k: int) -> list[int]:  # the same packs, drawn once, for every rotation
+            while len(packs) <= k:
+                packs.append(self.hooks.pack(self.seed, index, len(packs)))
+            return packs[k]
+
+        plays, records = [], []
         for k, agents in enumerate(self.agents):
-            for r in range(4):
+            for r in range(n):
                 seated = rotate(agents, r)
-                deal = play_deal(Deal(self.rules, dealer, pack), seated, seeds)
-                games.append(GameResult.of(deal, k, r))
-                if index in self.record_deals:
-                    records.append(make_record(
-                        deal, agents=[a.name for a in seated], deal_index=index, lineup=k,
-                        rotation=r, seed=self.seed))
-        return games, records
+                game = play(self.engine(self.rules, index % n), seated, pack, seeds,
+                            self.observation)
+                plays.append(Play(k, r, tuple(game.outcome), self.hooks.facts(game)))
+                if index in self.record:
+                    records.append(self.hooks.record(
+                        game, agents=[agent_name(a) for a in seated], **{self.index_key: index},
+                        lineup=k, rotation=r, seed=self.seed))
+        return plays, records
 
     def play_range(self, start: int, stop: int):
         return [self.play(i) for i in range(start, stop)]
 
 
 def _deal_number(d) -> int:
-    """A deal number given by a user: an int or a numpy integer, not a bool or a float."""
+    """An episode number given by a user: an int or a numpy integer, not a bool or a float."""
     if isinstance(d, bool) or not hasattr(d, "__index__"):
         raise ValueError(f"deals to record are whole numbers, got {d!r}")
     return operator.index(d)
 
 
-# -- executors: who plays the chunks of deals ----------------------------------------------------
-# A chunk is a range of deal numbers; each executor plays the chunks with _Player.play_range
-# (or another game's player: agents/club/tournament.py)
-# (through _play_chunk in other processes) and yields (chunk number, its results) as they
-# finish. Every deal depends on the seed alone, so chunks can be played in any order, anywhere.
+# -- executors: who plays the chunks of episodes --------------------------------------------------
+# A chunk is a range of episode numbers; each executor plays the chunks with _Player.play_range
+# (through _play_chunk in other processes) and yields (chunk, its results) in chunk order,
+# keeping only a few chunks in flight. Every episode depends on the seed alone, so chunks can be
+# played anywhere.
 
 _WORKER: tuple[object, _Player] | None = None   # this process's player, with its config's key
 
 
 def _play_chunk(key, args: tuple, bounds: tuple[int, int]):
-    """Deals ``bounds[0] .. bounds[1] - 1`` of the tournament ``args``: a player class (with a
-    ``play_range(start, stop)`` method; :class:`_Player` here, the Tressette games' player in
-    :mod:`agents.tressette.tournament`) and its arguments. The player (its agents) is built
-    once per process and tournament, whichever executor the process serves."""
+    """Episodes ``bounds[0] .. bounds[1] - 1`` of the tournament ``args`` (the arguments of
+    :class:`_Player`). The player (its agents) is built once per process and tournament,
+    whichever executor the process serves."""
     global _WORKER
     if _WORKER is None or _WORKER[0] != key:
-        _WORKER = (key, args[0](*args[1:]))
+        _WORKER = (key, _Player(*args))
     return _WORKER[1].play_range(*bounds)
 
 
 def _in_this_process(key, args, bounds):
-    player = args[0](*args[1:])  # not kept in _WORKER: the agents go when the run ends
-    for i, b in enumerate(bounds):
-        yield i, player.play_range(*b)
+    player = _Player(*args)  # not kept in _WORKER: the agents go when the run ends
+    for b in bounds:
+        yield b, player.play_range(*b)
+
+
+def _in_order(submit: Callable, result: Callable, bounds: Iterator, window: int):
+    """Submit chunks as results come back, at most ``window`` in flight, and yield
+    ``(chunk, result(handle))`` in chunk order."""
+    pending: deque = deque()
+    for b in bounds:
+        pending.append((b, submit(b)))
+        if len(pending) >= window:
+            b, handle = pending.popleft()
+            yield b, result(handle)
+    while pending:
+        b, handle = pending.popleft()
+        yield b, result(handle)
 
 
 _TOURNAMENT: tuple | None = None   # (key, args) of a worker process of _in_processes
@@ -364,19 +425,27 @@ _TOURNAMENT: tuple | None = None   # (key, args) of a worker process of _in_proc
 def _set_tournament(key, args):
     global _TOURNAMENT
     _TOURNAMENT = (key, args)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to answer
 
 
 def _play_in_worker(bounds):
     return _play_chunk(*_TOURNAMENT, bounds)
 
 
+def worker_context():
+    """The multiprocessing context of the tournament's workers: processes started fresh
+    ('forkserver', else 'spawn'), never forked from a process that may have loaded JAX or Ray."""
+    import multiprocessing
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
 def _in_processes(jobs):
     def run(key, args, bounds):
-        import multiprocessing
-        # The configuration goes to each process once, when it starts (inherited as it is
-        # where processes fork, so agents that cannot be pickled still work).
-        with multiprocessing.get_context().Pool(jobs, _set_tournament, (key, args)) as pool:
-            yield from enumerate(pool.imap(_play_in_worker, bounds))
+        # The configuration goes to each process once, when it starts.
+        with worker_context().Pool(jobs, _set_tournament, (key, args)) as pool:
+            yield from _in_order(lambda b: pool.apply_async(_play_in_worker, (b,)),
+                                 lambda handle: handle.get(), bounds, 2 * jobs)
     return run
 
 
@@ -403,10 +472,14 @@ def _start_ray(ray, address, jobs) -> bool:
         _check_reachable(address)
     options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
-        if address is True:
-            ray.init(num_cpus=jobs, **options)
-        else:
-            ray.init(address=address, **options)
+        with warnings.catch_warnings():
+            # Ray starts its processes with fork and exec at once; JAX's warning against
+            # forking its threads, raised where the caller loaded JAX, is not about them.
+            warnings.filterwarnings("ignore", r"os\.fork\(\) was called", RuntimeWarning)
+            if address is True:
+                ray.init(num_cpus=jobs, **options)
+            else:
+                ray.init(address=address, **options)
     except (ConnectionError, RuntimeError, ValueError) as e:
         where = "a local Ray instance" if address is True else f"Ray at {address!r}"
         raise ValueError(f"could not start {where}: {str(e).strip().splitlines()[0]}") from None
@@ -427,90 +500,108 @@ def _check_reachable(address: str, timeout: float = 10.0) -> None:
                          f"one with `ray start --head`, or give its address") from None
 
 
-def _on_ray(ray):
+def _on_ray(ray, workers):
+    def get(ref):
+        try:
+            return ray.get(ref)
+        except ray.exceptions.RayTaskError as e:
+            # The agent's own error (a bad name, an illegal move), not Ray's wrapping.
+            cause = getattr(e, "cause", None)
+            raise (cause if isinstance(cause, Exception) else e) from None
+
     def run(key, args, bounds):
         task = ray.remote(num_cpus=1)(_play_chunk)
         shared = ray.put(args)  # shipped to the object store once, not once per chunk
-        chunk_of = {task.remote(key, shared, b): i for i, b in enumerate(bounds)}
-        pending = list(chunk_of)
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                try:
-                    part = ray.get(ref)
-                except ray.exceptions.RayTaskError as e:
-                    # The agent's own error (a bad name, an illegal move), not Ray's wrapping.
-                    cause = getattr(e, "cause", None)
-                    raise (cause if isinstance(cause, Exception) else e) from None
-                yield chunk_of[ref], part
+        yield from _in_order(lambda b: task.remote(key, shared, b), get, bounds, 2 * workers)
     return run
 
 
 # -- running ------------------------------------------------------------------------------------
 
-class StandingsByName:
-    """What every tournament result (Mediatore's, the Tressette games', club's) shares: an
-    agent's standing by its name, from its ``standings`` and ``names``."""
+@dataclass
+class TournamentResult:
+    """What a tournament measured. ``standings`` is sorted best first; ``totals`` are the
+    game's hooks' sums over the run; ``records`` the records of the episodes asked for."""
+    game: str                    #: the registered game's name
+    names: list[str]
+    lineups: list[tuple[str, ...]]
+    deals: int                   #: the episodes played (``--deals``): deals, games, sessions
+    seed: int
+    rules: Any
+    jobs: int
+    seconds: float
+    standings: list[Standing]
+    totals: dict
+    records: list[dict]
+    mode: str = "agents"
+    executor: str = "serial"     #: "serial", "processes" or "ray"; ``jobs`` workers
 
-    def standing(self, name: str):
+    @property
+    def unit(self) -> str:
+        """What one episode is: ``'deal'``, ``'game'``, ``'session'``."""
+        return registry.get(self.game).unit
+
+    @property
+    def hooks(self) -> Hooks:
+        return hooks_of(self.game)
+
+    @property
+    def plays(self) -> int:
+        """Episodes played, counting every lineup and rotation."""
+        return self.deals * len(self.lineups) * len(self.lineups[0])
+
+    def standing(self, name: str) -> Standing:
         for s in self.standings:
             if s.name == name:
                 return s
         raise KeyError(f"no agent {name!r}; agents: {', '.join(self.names)}")
 
+    def header(self) -> dict:
+        """What every game's JSON starts with."""
+        return {"format": self.hooks.format, "version": 1, "game": self.game,
+                "agents": self.names, "lineups": [list(l) for l in self.lineups],
+                f"{self.unit}s": self.deals, "seed": self.seed,
+                "rules": self.rules.to_dict(), "jobs": self.jobs, "executor": self.executor,
+                "seconds": round(self.seconds, 3), "plays": self.plays}
 
-@dataclass
-class TournamentResult(StandingsByName):
-    """What a tournament measured. ``standings`` is sorted best first."""
-    names: list[str]
-    lineups: list[tuple[str, ...]]
-    deals: int
-    seed: int
-    rules: Rules
-    jobs: int
-    seconds: float
-    standings: list[Standing]
-    games: list[list[GameResult]]
-    records: list[dict]
-    mode: str = "agents"
-    executor: str = "serial"     # "serial", "processes" or "ray"; ``jobs`` workers
-
-    def thrown_in_share(self) -> float:
-        n = sum(len(g) for g in self.games)
-        return sum(g.contract is None for plays in self.games for g in plays) / n if n else 0.0
+    def heading(self) -> list[str]:
+        """The report's first lines: what was played, by whom, with what."""
+        n, lineups = len(self.lineups[0]), len(self.lineups)
+        workers = "Ray worker" if self.executor == "ray" else "job"
+        return [f"Duplicate tournament of {registry.get(self.game).title}: {self.deals} "
+                f"{self.unit}s x {lineups} lineup{'s' * (lineups > 1)} x {n} rotations = "
+                f"{self.plays} plays; seed {self.seed}",
+                f"lineup{'s' * (lineups > 1)} (seats 0-{n - 1} in rotation 0): "
+                + "; ".join(" ".join(l) for l in self.lineups),
+                f"{self.jobs} {workers}{'s' * (self.jobs > 1)}, {self.seconds:.1f} s"]
 
     def to_dict(self) -> dict:
-        """Everything, JSON-ready (the per-deal results included; the plays are summarised)."""
-        return {
-            "format": "mediatore-tournament", "version": 1, "mode": self.mode,
-            "agents": self.names, "lineups": [list(l) for l in self.lineups],
-            "deals": self.deals, "seed": self.seed, "rules": self.rules.to_dict(),
-            "jobs": self.jobs, "executor": self.executor, "seconds": round(self.seconds, 3),
-            "plays": sum(len(g) for g in self.games), "thrown_in_share": self.thrown_in_share(),
-            "standings": [s.to_dict() for s in self.standings],
-        }
+        """Everything, JSON-ready (each agent's result per episode included)."""
+        return self.hooks.to_dict(self)
 
     def report(self) -> str:
-        from .report import format_report
-        return format_report(self)
+        return self.hooks.report(self)
 
     def plot(self, path) -> str:
-        """Draw the chart of :mod:`agents.plot` into ``path`` (.png, .svg or .pdf); needs the
-        ``plot`` extra (matplotlib)."""
-        from .plot import plot_tournament
-        return plot_tournament(self, path)
+        """Draw the game's chart (:attr:`Hooks.chart`; Mediatore's is :mod:`agents.plot`) into
+        ``path`` (.png, .svg or .pdf); needs the ``plot`` extra (matplotlib)."""
+        if self.hooks.chart is None:
+            raise ValueError(f"{self.game} has no chart; save its results as JSON")
+        return self.hooks.chart(self, path)
 
 
-def _chunks(deals: int, workers: int) -> list[tuple[int, int]]:
-    """Deal ranges small enough to keep ``workers`` busy to the end (about four per worker)
-    and to move the progress bar, big enough that handing one out costs little."""
-    size = max(1, min(25, deals // (4 * workers) or 1))
-    return [(i, min(i + size, deals)) for i in range(0, deals, size)]
+def _chunks(episodes: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Episode ranges small enough to keep ``workers`` busy to the end (about four per worker)
+    and to move the progress bar, big enough that handing one out costs little; made as they
+    are handed out, never listed."""
+    size = max(1, min(25, episodes // (4 * workers) or 1))
+    return ((i, min(i + size, episodes)) for i in range(0, episodes, size))
 
 
 def check_run(deals: int, seed: int, jobs: int | None, ray: bool | str,
               what: str = "deals") -> None:
-    """Refuse a bad seed, number of deals (games), jobs or Ray address with a ``ValueError``."""
+    """Refuse a bad seed, number of episodes (``what``), jobs or Ray address with a
+    ``ValueError``."""
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if not isinstance(deals, int) or deals < 1:
@@ -526,7 +617,7 @@ def check_run(deals: int, seed: int, jobs: int | None, ray: bool | str,
 
 
 def record_numbers(record_deals, deals: int, what: str = "deals") -> list[int]:
-    """The sorted deal (game) numbers to record, each checked to lie in the run."""
+    """The sorted episode numbers to record, each checked to lie in the run."""
     record_deals = sorted(set(map(_deal_number, record_deals)))
     outside = [d for d in record_deals if not 0 <= d < deals]
     if outside:
@@ -540,91 +631,100 @@ def uses_workers(jobs: int | None, ray: bool | str) -> bool:
     return ray is not False or (jobs or 1) > 1
 
 
-def play_all(args: tuple, deals: int, jobs: int | None, ray: bool | str,
-             progress: Callable[[int], Any] | None) -> tuple[list, int, str]:
-    """Play deals (or games) ``0 .. deals - 1`` with the player ``args[0](*args[1:])``, in this
-    process, in ``jobs`` processes or on Ray; the results in deal order, the number of workers
-    and the executor's name. The caller builds its agents once first when workers will play
-    (:func:`uses_workers`), so that a bad spec fails before they start."""
+def play_all(args: tuple, episodes: int, jobs: int | None, ray: bool | str,
+             add: Callable[[tuple], Any], progress: Callable[[int], Any] | None = None
+             ) -> tuple[int, str]:
+    """Play episodes ``0 .. episodes - 1`` with ``_Player(*args)``, in this process, in ``jobs``
+    processes or on Ray, handing each episode's ``(plays, records)`` to ``add`` in episode
+    order; the number of workers and the executor's name. The caller builds its agents once
+    first when workers will play (:func:`uses_workers`), so that a bad spec fails before they
+    start."""
     key = uuid.uuid4().hex  # tells this tournament's player apart in reused worker processes
     started_ray = False
     if ray is not False:
         ray_module = import_ray()
         started_ray = _start_ray(ray_module, ray, jobs)
         workers = max(1, int(ray_module.cluster_resources().get("CPU", 1)))
-        executor, how = _on_ray(ray_module), "ray"
+        executor, how = _on_ray(ray_module, workers), "ray"
     else:
         workers = jobs or 1
         executor, how = ((_in_this_process, "serial") if workers == 1
                          else (_in_processes(workers), "processes"))
-    bounds = _chunks(deals, workers)
-    parts: list = [None] * len(bounds)
     try:
-        for i, part in executor(key, args, bounds):
-            parts[i] = part
+        for (start, stop), part in executor(key, args, _chunks(episodes, workers)):
+            for episode in part:
+                add(episode)
             if progress:
-                progress(bounds[i][1] - bounds[i][0])
+                progress(stop - start)
     finally:
         if started_ray:
             ray_module.shutdown()
-    return [deal for part in parts for deal in part], workers, how
+    return workers, how
 
 
-def _run(entries: dict, lineups: list[tuple[str, ...]], deals: int, seed: int,
-         rules: Rules | None, jobs: int | None, record_deals, progress: Callable[[int], Any] | None,
-         mode: str, ray: bool | str = False) -> TournamentResult:
-    rules = Rules() if rules is None else rules
-    check_run(deals, seed, jobs, ray)
-    record_deals = record_numbers(record_deals, deals)
+def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int, seed: int = 0,
+        rules=None, jobs: int | None = None, record: Sequence[int] = (),
+        progress: Callable[[int], Any] | None = None, ray: bool | str = False,
+        mode: str = "agents") -> TournamentResult:
+    """A duplicate tournament of registered game ``game``: the agents ``entries`` (name ->
+    spec, see :func:`build_agent`) in ``lineups`` (names, one per seat). What
+    :func:`run_tournament` and the games' own wrappers call."""
+    entry = registry.get(game)
+    rules = entry.make_rules() if rules is None else rules
+    unit = f"{entry.unit}s"
+    if any(len(lineup) != entry.players for lineup in lineups):
+        raise ValueError(f"a lineup of {game} is {entry.players} agents, one per seat; got "
+                         f"{', '.join(str(len(l)) for l in lineups)}")
+    check_run(episodes, seed, jobs, ray, unit)
+    record = record_numbers(record, episodes, unit)
     start = time.perf_counter()
-    args = (_Player, rules, seed, entries, lineups, record_deals)
     if uses_workers(jobs, ray):  # a bad spec fails here, before workers start
+        known = entry.load("agents")
         for name, spec in entries.items():
-            build_agent(spec, name)
-    results, workers, how = play_all(args, deals, jobs, ray, progress)
-    games = [g for g, _ in results]
-    records = [r for _, recs in results for r in recs]
+            build_agent(spec, name, known)
     names = list(entries)
-    return TournamentResult(names, lineups, deals, seed, rules, workers,
-                            time.perf_counter() - start, standings(names, lineups, games),
-                            games, records, mode, how)
+    tally = Tally(names, lineups, hooks_of(game))
+    records: list[dict] = []
+
+    def add(episode):
+        tally.add(episode[0])
+        records.extend(episode[1])
+
+    args = (game, rules, seed, entries, lineups, record)
+    workers, how = play_all(args, episodes, jobs, ray, add, progress)
+    return TournamentResult(game, names, lineups, episodes, seed, rules, workers,
+                            time.perf_counter() - start, tally.standings(), tally.run, records,
+                            mode, how)
 
 
-def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules: Rules | None = None,
+def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=None,
                    jobs: int | None = None, record_deals: Sequence[int] = (),
-                   progress: Callable[[int], Any] | None = None,
-                   ray: bool | str = False) -> TournamentResult:
-    """Play a duplicate tournament of one lineup of four agents (see the module docstring).
+                   progress: Callable[[int], Any] | None = None, ray: bool | str = False,
+                   game: str = "mediatore") -> TournamentResult:
+    """Play a duplicate tournament of one lineup in registered game ``game`` (see the module
+    docstring).
 
-    ``agents``: four specs, one per slot -- registry names (``"greedy"``), ``module:Class``
-    texts, Agent instances (copied per slot), or Agent classes / factories. Equal specs are
-    one agent listed several times. ``record_deals``: deal numbers (below ``deals``) whose
-    plays are kept as game records in ``result.records``. ``progress(n)`` is called as deals
-    finish. ``jobs``: worker processes (default 1). ``ray``: play the deals as Ray tasks --
-    ``True`` on a local instance with ``jobs`` workers (default: every core), or a cluster
-    address (``"auto"``, ``"ray://head:10001"``); needs the ``ray`` extra. The results are the
-    same in every case.
+    ``agents``: one spec per seat -- names of the game's agents (``"greedy"``), ``module:Class``
+    texts, agent instances (copied per slot), or agent classes / factories. Equal specs are one
+    agent listed several times. ``deals``: the number of episodes (deals, games to 31,
+    sessions: the game's unit). ``rules``: the game's rules (default: the entry's).
+    ``record_deals``: episode numbers (below ``deals``) whose plays are kept as records in
+    ``result.records``. ``progress(n)`` is called as episodes finish. ``jobs``: worker
+    processes (default 1). ``ray``: play the episodes as Ray tasks -- ``True`` on a local
+    instance with ``jobs`` workers (default: every core), or a cluster address (``"auto"``,
+    ``"ray://head:10001"``); needs the ``ray`` extra. The results are the same in every case.
     """
-    if len(agents) != 4:
-        raise ValueError(f"a lineup is 4 agents, one per seat; got {len(agents)}")
+    entry = registry.get(game)
+    if len(agents) != entry.players:
+        raise ValueError(f"a lineup of {game} is {entry.players} agents, one per seat; "
+                         f"got {len(agents)}")
     entries, lineup = name_lineup(agents)
-    return _run(entries, [lineup], deals, seed, rules, jobs, record_deals, progress,
-                "agents", ray)
+    return run(game, entries, [lineup], deals, seed, rules, jobs, record_deals, progress, ray)
 
 
-def run_bidding_tournament(policies: Sequence[str], deals: int = 1000, seed: int = 0,
-                           rules: Rules | None = None, jobs: int | None = None,
-                           base: str = "greedy", record_deals: Sequence[int] = (),
-                           progress: Callable[[int], Any] | None = None,
-                           ray: bool | str = False) -> TournamentResult:
-    """Compare bidding policies (names of :data:`agents.mediatore.greedy.BIDDING_POLICIES` or
-    ``module:Class`` texts) inside one shared player ``base`` (its calling, exchange and card
-    play), over the cyclic lineups of the module docstring. Ranks the policies. The other
-    arguments are those of :func:`run_tournament`."""
-    if len(policies) < 2:
-        raise ValueError("a bidding tournament compares at least two bidding policies")
-    if len(set(policies)) != len(policies):
-        raise ValueError(f"bidding policies listed twice: {list(policies)}")
-    entries = {p: (base, {"bidding": p}) for p in policies}
-    return _run(entries, cyclic_lineups(list(policies)), deals, seed, rules, jobs, record_deals,
-                progress, "bidding", ray)
+def __getattr__(name):
+    # Mediatore's pack schedule and bidding tournament, where older code imports them from.
+    if name in ("deal_pack", "deal_dealer", "run_bidding_tournament"):
+        from .mediatore import tournament
+        return getattr(tournament, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

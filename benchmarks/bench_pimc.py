@@ -28,11 +28,11 @@ the card play differs); per contract, how often the declarer made it against eac
 from __future__ import annotations
 
 import json
-import multiprocessing
 import sys
 import time
 
-from agents.tournament import _Player, standings
+from agents.mediatore.tournament import HOOKS, contract_rows, role_rows
+from agents.tournament import _Player, standings, worker_context
 from mediatore_env.mediatore.rules import PRESETS
 from mediatore_env.runinfo import machine
 from mediatore_env.tools.checks import (ArgumentParser, check_agents, non_negative_int, output_file,
@@ -64,7 +64,7 @@ def _calibrate(task):
     import math
 
     from agents import make_agent
-    from agents.base import play_deal
+    from agents.base import play
     from agents.mediatore.greedy import BID_MODELS, MANO_BONUS
     from agents.tournament import deal_dealer, deal_pack
     from mediatore_env.mediatore.game import Deal
@@ -88,7 +88,7 @@ def _calibrate(task):
                 for _ in range(3):
                     deal.apply(PASS)
                 agents = [pimc if s == declarer else greedy for s in range(4)]
-                play_deal(deal, agents, seeds=[i * 4 + s for s in range(4)])
+                play(deal, agents, seeds=[i * 4 + s for s in range(4)])
                 rows.append((contract, x, int(deal.declarer_won)))
     return rows
 
@@ -105,7 +105,7 @@ def calibrate(args) -> int:
     tasks = [(rules, args.seed, i, min(i + 10, args.calibrate), args.pimc, contracts, 0.25, 0.95)
              for i in range(0, args.calibrate, 10)]
     rows = []
-    with multiprocessing.Pool(args.jobs) as pool:
+    with worker_context().Pool(args.jobs) as pool:
         for part in pool.imap(_calibrate, tasks):
             rows.extend(part)
     for contract in contracts:
@@ -129,7 +129,7 @@ def _defend(task):
     """The deals of ``range(start, stop)`` where greedy seat 0 declares: (contract, made
     against greedy defenders, made against PIMC ones, the declarer's payoff in each)."""
     from agents import make_agent
-    from agents.base import play_deal
+    from agents.base import play
     from agents.tournament import deal_dealer, deal_pack, derive_seed
     from mediatore_env.mediatore.game import Deal
     rules, seed, start, stop, spec = task
@@ -138,10 +138,10 @@ def _defend(task):
     rows = []
     for i in range(start, stop):
         pack, dealer, seeds = deal_pack(seed, i), deal_dealer(i), [derive_seed(seed, i, s) for s in range(4)]
-        base = play_deal(Deal(rules, dealer, pack), greedy, seeds)
+        base = play(Deal(rules, dealer, pack), greedy, seeds=seeds)
         if base.declarer != 0:
             continue
-        deal = play_deal(Deal(rules, dealer, pack), mixed, seeds)
+        deal = play(Deal(rules, dealer, pack), mixed, seeds=seeds)
         if (deal.contract, deal.declarer) != (base.contract, 0):
             raise ValueError(f"{spec!r} with bid_boost=0 must bid like greedy; in deal {i} "
                              "the auction went differently")
@@ -157,7 +157,7 @@ def defence(args) -> int:
     rules = PRESETS[args.preset]
     tasks = [(rules, args.seed, i, min(i + 20, args.defence), args.pimc)
              for i in range(0, args.defence, 20)]
-    with multiprocessing.Pool(args.jobs) as pool:
+    with worker_context().Pool(args.jobs) as pool:
         rows = [row for part in pool.imap(_defend, tasks) for row in part]
     print(f"{args.defence} deals of seed {args.seed}: greedy seat 0 declares in {len(rows)}; "
           f"defenders greedy, then {args.pimc}")
@@ -202,8 +202,8 @@ def main(argv=None) -> int:
     bounds = [(i, min(i + chunk, args.deals)) for i in range(0, args.deals, chunk)]
     start = time.perf_counter()
     games, timings = [], []
-    init = (rules, args.seed, entries, lineups)
-    with multiprocessing.Pool(args.jobs, _init, init) as pool:
+    init = ("mediatore", rules, args.seed, entries, lineups)
+    with worker_context().Pool(args.jobs, _init, init) as pool:
         for k, (part, t) in enumerate(pool.imap(_work, bounds)):
             games.extend(part)
             timings.extend(t)
@@ -212,7 +212,7 @@ def main(argv=None) -> int:
             sys.stderr.flush()
     sys.stderr.write("\n")
     seconds = time.perf_counter() - start
-    table = standings(list(entries), lineups, games)
+    table = standings(list(entries), lineups, games, HOOKS)
 
     def stats(rows):
         cpu = sorted(r[3] for r in rows)
@@ -228,16 +228,16 @@ def main(argv=None) -> int:
     result = {"lineup": names, "deals": args.deals, "seed": args.seed, "jobs": args.jobs,
               "preset": args.preset, "seconds": round(seconds, 1), "machine": machine(),
               "standings": [{"name": s.name, "mean": s.mean, "ci95": list(s.ci),
-                             "per_deal": s.per_deal} for s in table],
+                             "per_deal": list(s.per_deal)} for s in table],
               "time_all": stats(timings), "time_play": stats(play_rows)}
     print(f"{' '.join(names)}: {args.deals} deals x 4 rotations, seed {args.seed}, "
           f"{args.jobs} jobs, {seconds:.0f} s; {machine()}")
     for s in table:
         print(f"  {s.name:24s} {s.mean:+7.2f} units/deal  95% CI [{s.ci[0]:+.2f}, {s.ci[1]:+.2f}]")
         print("      " + "; ".join(f"{role} {share:.0%} {contrib:+.2f}" for role, share, _, contrib
-                                    in s.role_rows() if share))
+                                    in role_rows(s) if share))
         print("      " + "; ".join(f"{c} {share:.1%} made {made:.0%} {units:+.1f}" for c, share, made, units
-                                    in s.contract_rows()))
+                                    in contract_rows(s)))
     for label, key in (("all decisions", "time_all"), ("card plays", "time_play")):
         t = result[key]
         print(f"  PIMC {label}: {t['decisions']} decisions, CPU mean {t['cpu_mean_ms']:.1f} ms, "

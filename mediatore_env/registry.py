@@ -73,6 +73,9 @@ class GameEntry:
     #: The game's other environments: module -> PettingZoo id (``None``: not a PettingZoo
     #: environment, so not registered there), e.g. Mediatore's bidding environment.
     extra_envs: Mapping[str, str | None] = field(default_factory=dict)
+    #: The duplicate tournament's hooks for this game (its packs, extra statistics, report:
+    #: an ``agents.tournament.Hooks``); empty: the outcome alone.
+    tournament: str = ""
 
     def __post_init__(self):
         if self.unit not in UNITS:
@@ -130,7 +133,7 @@ _TRESSETTE = dict(
     rules="mediatore_env.tressette.rules:TressetteRules", moves="mediatore_env.tressette.moves",
     codec="mediatore_env.tressette.observation", text="mediatore_env.tressette.display",
     agents="agents.tressette:AGENTS", record_format="tressette-record",
-    worlds="mediatore_env.tressette.worlds:redeal")
+    worlds="mediatore_env.tressette.worlds:redeal", tournament="agents.tressette.tournament:HOOKS")
 
 register(GameEntry(
     "mediatore", "Mediatore", unit="deal", players=4,
@@ -138,7 +141,7 @@ register(GameEntry(
     moves="mediatore_env.mediatore.moves", codec="mediatore_env.mediatore.observation",
     text="mediatore_env.mediatore.display", env="mediatore_env.mediatore.mediatore_v0",
     env_id="mediatore/mediatore-v0", agents="agents:AGENTS", record_format="mediatore-record",
-    worlds="mediatore_env.mediatore.worlds:redeal",
+    worlds="mediatore_env.mediatore.worlds:redeal", tournament="agents.mediatore.tournament:HOOKS",
     extra_envs={"mediatore_env.mediatore.mediatore_bidding_v0": "mediatore/mediatore-bidding-v0",
                 "mediatore_env.mediatore.single_seat": None}))
 register(GameEntry(
@@ -156,4 +159,5 @@ register(GameEntry(
     moves="mediatore_env.club.moves", codec="mediatore_env.club.observation",
     text="mediatore_env.club.display", env="mediatore_env.club.club_mediatore_v0",
     env_id="mediatore/club-mediatore-v0", agents="agents.club:CLUB_AGENTS",
-    record_format="club-mediatore-record", worlds="mediatore_env.club.worlds:redeal"))
+    record_format="club-mediatore-record", worlds="mediatore_env.club.worlds:redeal",
+    tournament="agents.club.tournament:HOOKS"))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from agents import GreedyAgent
-from agents.base import Agent, play_deal
+from agents.base import Agent, play
 from mediatore_env import mediatore_bidding_v0, mediatore_v0
 from mediatore_env.analysis.tables import build_table
 from mediatore_env.codec.actions import as_move, as_seat, illegal_action_message
@@ -128,7 +128,7 @@ def test_single_seat_refuses_floats_and_changes_nothing(strict):
     assert env.deal.history[len(history)] == (0, PASS) and not terminated
 
 
-def test_play_deal_refuses_an_agents_float():
+def test_play_refuses_an_agents_float():
     class Truncated(Agent):
         name = "truncated"
         wants_observation = False
@@ -136,8 +136,9 @@ def test_play_deal_refuses_an_agents_float():
         def act(self, observation, view):
             return 1.9
     deal = Deal(Rules(), 3, list(range(40)))
-    with pytest.raises(ValueError, match="agent 'truncated' .* at seat 0: 1.9 is not an action id"):
-        play_deal(deal, [Truncated(), GreedyAgent(), GreedyAgent(), GreedyAgent()])
+    with pytest.raises(ValueError, match=r"agent 'truncated' .* at seat 0: illegal move 1.9 "
+                                         r"\(valid ids are integers 0..485\)"):
+        play(deal, [Truncated(), GreedyAgent(), GreedyAgent(), GreedyAgent()])
     assert deal.history == []
 
 

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from packs import make_deal, play
 
-from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent, play_deal
+from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
+from agents.base import play as play_agents
 from agents.mediatore.greedy import (BIDDING_POLICIES, FEATURES, FOE, FRIEND, UNKNOWN,
                                      BiddingPolicy, CallingPolicy, ExchangePolicy, PassBidding,
                                      PlayPolicy, Situation, hand_features, make_bidding_policy)
@@ -41,10 +42,39 @@ def test_registry_makes_agents_with_options_and_user_classes():
     ("random:speed=3", "cannot make agent"),
     ("nosuchmodule:Agent", "cannot import module"),
     ("agents.base:Nothing", "has no 'Nothing'"),
+    ("random:bid_rate=abc", "cannot make agent 'random:bid_rate=abc': bid_rate must be a "
+                            r"probability in \[0, 1\] or None, got 'abc'$"),
+    ("random:bid_rate=True", "bid_rate must be a probability"),
+    ("tests.test_agents:NotAnAgent", "is not an agent: an agent needs a method act"),
 ])
 def test_registry_errors_name_the_problem(spec, message):
     with pytest.raises(ValueError, match=message):
         make_agent(spec)
+
+
+class NotAnAgent:
+    pass
+
+
+def test_a_network_file_that_is_not_one_is_named_without_numpys_words(tmp_path):
+    (tmp_path / "notes.txt").write_text("hello\n")
+    with pytest.raises(ValueError) as error:
+        make_agent(f"selfplay:path={str(tmp_path / 'notes.txt')!r}")
+    message = str(error.value)
+    assert "path=" in message and "is not a network .npz" in message
+    assert "pickle" not in message and "\n" not in message
+
+
+def test_an_agent_with_only_act_plays_and_is_named_by_its_class():
+    class FirstLegal:  # README's agent: no reset, no name, no wants_observation
+        def act(self, observation, view):
+            assert observation is not None  # it did not say it skips them
+            return view.legal_moves()[0]
+    deal = play_agents(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
+    assert deal.is_over
+    from agents.tournament import run_tournament
+    result = run_tournament([FirstLegal, "random", "random", "random"], deals=2, seed=1)
+    assert {s.name for s in result.standings} == {"FirstLegal", "random"}
 
 
 def test_a_users_agent_in_a_few_lines_plays_a_deal():
@@ -53,7 +83,7 @@ def test_a_users_agent_in_a_few_lines_plays_a_deal():
 
         def act(self, observation, view):
             return view.legal_moves()[0]
-    deal = play_deal(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
+    deal = play_agents(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
     assert deal.is_over
 
 
@@ -61,7 +91,7 @@ def test_a_users_agent_in_a_few_lines_plays_a_deal():
 def test_agents_are_deterministic_given_the_seed(name):
     def run(seed):
         deal = Deal(Rules(), 2, pack=list(range(40))[::-1])
-        return play_deal(deal, [make_agent(name) for _ in range(4)], seeds=[seed] * 4).history
+        return play_agents(deal, [make_agent(name) for _ in range(4)], seeds=[seed] * 4).history
     assert run(7) == run(7)
 
 
@@ -71,7 +101,7 @@ def test_greedy_plays_legal_moves_under_every_preset(preset):
     rules = Rules.preset(preset)
     for i in range(6):
         deal = Deal(rules, i % 4, rng=np.random.default_rng(i))
-        play_deal(deal, [GreedyAgent(), RandomAgent(0.3), GreedyAgent(), RandomAgent(0.3)],
+        play_agents(deal, [GreedyAgent(), RandomAgent(0.3), GreedyAgent(), RandomAgent(0.3)],
                   seeds=[i] * 4)
         assert deal.is_over
 

@@ -45,7 +45,8 @@ def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):
 
 
 def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):
-    from agents.club import make_club_agent, play_session
+    from agents.base import play
+    from agents.club import make_club_agent
     from agents.club.tournament import session_packs
     from agents.tournament import derive_seed, rotate
     from mediatore_env.club.game import Session
@@ -64,8 +65,8 @@ def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):
         for r in range(4):
             # The session again, by hand: its packs, first dealer, seats and agents' seeds.
             seated = rotate(slots, r)
-            session = play_session(Session(rules, index % 4, session_packs(4, index, 2)), seated,
-                                   [derive_seed(4, index, s) for s in range(4)])
+            session = play(Session(rules, index % 4, session_packs(4, index, 2)), seated,
+                           seeds=[derive_seed(4, index, s) for s in range(4)])
             played = make_record(session, agents=[a.name for a in seated], session_index=index,
                                  rotation=r, seed=4)
             path = recs / f"session{index:05d}_rot{r}.json"
@@ -96,7 +97,11 @@ def test_bench_on_ray_gives_the_standings_and_records_of_one_process(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--agents", "greedy", "nobody", "greedy", "random"], "unknown agent 'nobody'"),
-    (["--agents", "greedy"], "expected 4 arguments"),
+    (["--agents", "greedy"], "--agents: club is played by 4 agents, one per seat; got 1"),
+    (["--agents", "greedy", "random", "greedy", "random", "--rule", "ante=0"],
+     "bad value 0 for club rules switch 'ante': a positive int"),
+    (["--agents", "greedy", "random", "greedy", "random", "--save-records", "{tmp}/recs",
+      "--record-deals", "3-1"], "bad deal list '3-1': the range 3-1 runs backwards; write 1-3"),
     (["--agents", "greedy", "random", "greedy", "random", "--deals", "0"], "must be 1 or more"),
     (["--agents", "greedy", "random", "greedy", "random", "--ante", "x"], "not a whole number"),
     (["--agents", "greedy:margin=high", "random", "greedy", "random"], "margin must be a number"),

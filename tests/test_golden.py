@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import make_agent, play_deal
+from agents import make_agent, play
 from agents.tournament import deal_dealer, deal_pack, derive_seed
 from mediatore_env import Deal, parse_move, replay
 from mediatore_env.core.records import body, header
@@ -45,8 +45,8 @@ def test_the_agents_still_choose_the_same_moves(record):
     meta = record["meta"]
     seed, index = meta["seed"], meta["index"]
     deal = Deal(PRESETS[meta["preset"]], deal_dealer(index), deal_pack(seed, index))
-    play_deal(deal, [make_agent(name) for name in meta["lineup"]],
-              [derive_seed(seed, index, s) for s in range(4)])
+    play(deal, [make_agent(name) for name in meta["lineup"]],
+         seeds=[derive_seed(seed, index, s) for s in range(4)])
     assert body(deal.record(**meta)) == body(record)
 
 

@@ -8,7 +8,7 @@ import pytest
 from packs import mask
 
 from agents import PIMCAgent, make_agent
-from agents.base import play_deal
+from agents.base import play
 from agents.mediatore.greedy import GreedyAgent
 from agents.mediatore.pimc import BID_BOOST, equivalent_cards
 from mediatore_env import Deal, Rules
@@ -49,7 +49,7 @@ def test_plays_whole_deals_legally_and_reproducibly():
         deals = []
         for n in range(3):
             deal = Deal(Rules(), n % 4, rng=np.random.default_rng([seed, n]))
-            deals.append(play_deal(deal, agents, seeds=[seed * 10 + s for s in range(4)]).history)
+            deals.append(play(deal, agents, seeds=[seed * 10 + s for s in range(4)]).history)
         return deals, agents
     first, agents = run(1)
     again, _ = run(1)

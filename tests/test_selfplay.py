@@ -70,7 +70,7 @@ def test_agent_plays_only_legal_moves_and_loads_by_name(tmp_path):
     path = save_network(tmp_path / "net.npz", random_params())
     agent = make_agent(f"selfplay:path={str(path)!r}")
     assert isinstance(agent, SelfPlayAgent) and agent.meta == {"steps": 7}
-    # play_deal raises on any illegal move; a random network has no reason to be legal
+    # play raises on any illegal move; a random network has no reason to be legal
     result = run_tournament([agent, "random", "random", "random"], deals=6, seed=2)
     assert result.deals == 6
     sampled = SelfPlayAgent(path, deterministic=False)

@@ -14,7 +14,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 
 from agents import GreedyAgent, RandomAgent, make_agent  # noqa: E402
-from agents.base import play_deal  # noqa: E402
+from agents.base import play  # noqa: E402
 from agents.ppo_agent import PPOAgent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
 from mediatore_env import Deal, Rules  # noqa: E402
@@ -61,11 +61,12 @@ def test_agent_plays_the_models_masked_argmax(saved_model):
 def test_saved_model_plays_in_the_tournament_and_by_name(saved_model):
     _, path = saved_model
     result = run_tournament([PPOAgent(str(path)), "greedy", "random", "random"], deals=3, seed=1)
-    assert len(result.games[0]) == 4
+    assert result.plays == 3 * 4 and len(result.standings) == 3
     agent = make_agent(f"agents.ppo_agent:PPOAgent:path={path}")
     assert isinstance(agent, PPOAgent)
     sampler = PPOAgent(str(path), deterministic=False)
-    deal = play_deal(Deal(Rules(), 0, rng=np.random.default_rng(0)), [sampler, agent, GreedyAgent(), RandomAgent()], [1, 2, 3, 4])
+    deal = play(Deal(Rules(), 0, rng=np.random.default_rng(0)),
+                [sampler, agent, GreedyAgent(), RandomAgent()], seeds=[1, 2, 3, 4])
     assert deal.is_over
 
 

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from agents import Agent
-from agents.tournament import (GameResult, cyclic_lineups, deal_dealer, deal_pack, derive_seed,
-                               mean_ci, rotate, run_bidding_tournament, run_tournament, standings,
-                               t95)
+from agents.mediatore.tournament import (HOOKS, DealFacts, deal_dealer, deal_pack, role_rows,
+                                         run_bidding_tournament, thrown_in_share)
+from agents.tournament import (Play, cyclic_lineups, derive_seed, mean_ci, rotate,
+                               run_tournament, standings, t95)
 from mediatore_env.mediatore.records import replay
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, SOLO, Rules
 from mediatore_env.tools.bench import main, parse_deal_list, parse_rules
@@ -70,7 +71,7 @@ def test_t_quantiles():
 
 
 def _game(lineup, rotation, payoffs, contract=CHIAMO, declarer=0, partner=None, won=True):
-    return GameResult(lineup, rotation, payoffs, contract, declarer, partner, won)
+    return Play(lineup, rotation, payoffs, DealFacts(contract, declarer, partner, won))
 
 
 def test_units_per_deal_are_seat_means_over_the_rotations():
@@ -84,7 +85,7 @@ def test_units_per_deal_are_seat_means_over_the_rotations():
         _game(0, 3, (12, 12, 12, -36), SOLO, declarer=3, won=False),      # A at seat 3
     ]
     deal1 = [_game(0, r, (4, 4, 4, -12), SOLO, declarer=3, won=False) for r in range(4)]
-    result = standings(["A", "B"], [lineup], [deal0, deal1])
+    result = standings(["A", "B"], [lineup], [deal0, deal1], HOOKS)
     a = next(s for s in result if s.name == "A")
     b = next(s for s in result if s.name == "B")
     # deal 0: A sat at 0, 1, 2, 3 in rotations 0..3 -> 5 + 8 + 0 - 36
@@ -101,7 +102,7 @@ def test_units_per_deal_are_seat_means_over_the_rotations():
     assert a.roles["defender"] == {"count": 4, "units": 8 + 4 + 4 + 4}
     assert b.roles["partner"] == {"count": 1, "units": 3}
     # role contributions add up to the mean
-    assert sum(row[3] for row in a.role_rows()) == pytest.approx(a.mean)
+    assert sum(row[3] for row in role_rows(a)) == pytest.approx(a.mean)
     assert a.contracts == {"chiamo": {"declared": 1, "made": 1, "units": 5},
                            "solo": {"declared": 2, "made": 0, "units": -36 - 12}}
     assert b.contracts == {"mediatore": {"declared": 1, "made": 1, "units": -24},
@@ -131,8 +132,10 @@ def test_results_do_not_depend_on_the_number_of_jobs():
     lineup = ["greedy", "random", "random:bid_rate=0.5", "random"]
     one = run_tournament(lineup, deals=24, seed=9, jobs=1)
     two = run_tournament(lineup, deals=24, seed=9, jobs=2)
-    assert one.games == two.games
-    assert [s.to_dict() for s in one.standings] == [s.to_dict() for s in two.standings]
+    same = ("seconds", "jobs", "executor")
+    assert ({k: v for k, v in one.to_dict().items() if k not in same}
+            == {k: v for k, v in two.to_dict().items() if k not in same})
+    assert two.executor == "processes" and one.standings[0].mean != 0
 
 
 def test_bidding_tournament_ranks_policies_and_is_zero_sum():
@@ -153,10 +156,8 @@ def test_records_of_chosen_deals_replay():
         meta = rec["meta"]
         assert meta["deal_index"] == 1 and meta["seed"] == 4
         assert meta["agents"] == rotate(["greedy", "random", "random", "random"], meta["rotation"])
-        deal = replay(rec)
-        game = result.games[1][meta["rotation"]]
-        assert tuple(deal.payoffs) == game.payoffs
-        assert rec["pack"] == [rec["pack"][i] for i in range(40)] and deal.dealer == 1
+        deal = replay(rec)  # checks the record's result too
+        assert deal.pack == tuple(deal_pack(4, 1)) and deal.dealer == 1
 
 
 def test_a_thrown_in_deal_counts_with_zero():
@@ -168,7 +169,7 @@ def test_a_thrown_in_deal_counts_with_zero():
     passer = Passer()  # one agent in four slots (four separate instances are four agents)
     result = run_tournament([passer] * 4, deals=3, seed=0)
     (s,) = result.standings
-    assert s.per_deal == [0.0, 0.0, 0.0] and result.thrown_in_share() == 1.0
+    assert list(s.per_deal) == [0.0, 0.0, 0.0] and thrown_in_share(result) == 1.0
     assert s.roles["none"]["count"] == 3 * 16
 
 
@@ -302,3 +303,101 @@ def test_numpy_deal_numbers_are_recorded():
     import numpy as np
     result = run_tournament(["random"] * 4, deals=3, seed=2, record_deals=np.arange(2))
     assert sorted({r["meta"]["deal_index"] for r in result.records}) == [0, 1]
+
+
+# -- what a new user hit ----------------------------------------------------------------------
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_memory_does_not_grow_with_the_number_of_deals_asked_for(jobs):
+    import tracemalloc
+
+    def stop_at_once(n):
+        raise _Stop
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Stop):  # the first chunk comes back: nothing was listed up front
+            run_tournament(["random"] * 4, deals=10 ** 14, seed=1, jobs=jobs,
+                           progress=stop_at_once)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2 ** 20, peak
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+# How the console script mediatore-bench starts: from a script elsewhere, so that the current
+# folder is not on sys.path (python -m and python -c would put it there).
+LAUNCHER = ("import sys\nfrom mediatore_env.tools.bench import main\n"
+            "if __name__ == '__main__':\n    sys.exit(main())\n")
+
+
+def _bench_script(tmp_path, *args, restore_sigint=False, **options):
+    import subprocess
+    launcher = tmp_path / "bin" / "mediatore-bench"
+    launcher.parent.mkdir(exist_ok=True)
+    launcher.write_text(("import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+                         if restore_sigint else "") + LAUNCHER)
+    return subprocess.Popen([sys.executable, str(launcher), *args], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, **options)
+
+
+def test_readmes_agent_is_found_in_the_current_folder_without_pythonpath(tmp_path):
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("")
+    (tmp_path / "mypkg" / "bots.py").write_text(
+        "class MyAgent:\n"
+        "    def act(self, observation, view):\n"
+        "        return view.legal_moves()[0]\n")
+    run = _bench_script(tmp_path, "--agents", "mypkg.bots:MyAgent", "greedy", "greedy",
+                        "greedy", "--deals", "2", "-q", cwd=tmp_path)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    assert "mypkg.bots:MyAgent" in out and err == ""
+    run = _bench_script(tmp_path, "--agents", "mypkg.bots:Nobody", "greedy", "greedy", "greedy",
+                        "--deals", "2", "-q", cwd=tmp_path)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 2 and err.count("\n") == 1 and "has no 'Nobody'" in err
+
+
+def test_ctrl_c_stops_the_run_and_its_workers_with_one_line(tmp_path):
+    import os
+    import select
+    import signal
+    import time
+    # Ctrl-C reaches every process of the terminal's group: the run, the process server and
+    # the workers. (The launcher restores Python's SIGINT handler: a test runner in the
+    # background may have left SIGINT ignored.)
+    run = _bench_script(tmp_path, "--agents", "greedy", "random", "random", "random", "--deals",
+                        "100000000", "--jobs", "2", "--progress", cwd=tmp_path,
+                        start_new_session=True, restore_sigint=True)
+    seen, deadline = b"", time.monotonic() + 120
+    while b"/100000000 deals" not in seen and time.monotonic() < deadline:  # workers playing
+        if select.select([run.stderr], [], [], 1)[0]:
+            seen += os.read(run.stderr.fileno(), 4096)
+    os.killpg(run.pid, signal.SIGINT)
+    try:
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip()]
+    assert lines == ["mediatore-bench: interrupted"], err  # after the bar it wiped: one line
+
+
+def test_workers_are_not_forked_from_a_process_that_loaded_jax():
+    pytest.importorskip("jax")
+    import subprocess
+    code = ("import jax.numpy as jnp; jnp.zeros(3) + 1\n"
+            "from agents.tournament import run_tournament\n"
+            "run_tournament(['random'] * 4, deals=4, seed=1, jobs=2)\n")
+    run = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-W",
+                          "error::DeprecationWarning:multiprocessing", "-c", code],
+                         capture_output=True, text=True, env={**__import__("os").environ,
+                                                              "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0 and "fork" not in run.stderr, run.stderr

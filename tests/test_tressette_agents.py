@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from agents.tressette import (AGENTS, TressetteGreedyAgent, TressetteRandomAgent, make_agent,
-                              play_game)
+from agents.base import play
+from agents.tressette import AGENTS, TressetteGreedyAgent, TressetteRandomAgent, make_agent
 from agents.tressette.greedy import Table
 from agents.tressette.tournament import game_pack, run_tressette_tournament
 from mediatore_env.core.cards import parse_card
@@ -60,8 +60,8 @@ def test_agents_play_whole_games_legally_from_sealed_views(rules):
     for seed in range(3):
         lineup = [Sealed(TressetteGreedyAgent() if (s + seed) % 2 else TressetteRandomAgent())
                   for s in range(n)]
-        game = play_game(TressetteGame(rules, seed % n), lineup, _packs(seed),
-                         seeds=range(n))  # play_game refuses any illegal move
+        game = play(TressetteGame(rules, seed % n), lineup, _packs(seed),
+                    seeds=range(n))  # play refuses any illegal move
         assert game.is_over and sum(game.outcome) == 0
 
 
@@ -129,8 +129,8 @@ def test_an_agent_reading_observations_gets_its_seats_encoding():
             assert [int(m) for m in obs["action_mask"].nonzero()[0]] == view.legal_moves()
             return view.legal_moves()[0]
 
-    game = play_game(TressetteGame(FORMS["tressette2"]), [MaskReader(), TressetteRandomAgent()],
-                     _packs(0), seeds=[0, 1])
+    game = play(TressetteGame(FORMS["tressette2"]), [MaskReader(), TressetteRandomAgent()],
+                _packs(0), seeds=[0, 1])
     assert game.is_over
 
 
@@ -234,7 +234,7 @@ def _claim_games(rules, games=6):
     for seed in range(games):
         agents = [TressetteGreedyAgent(), TressetteRandomAgent(), TressetteGreedyAgent(),
                   TressetteRandomAgent()]
-        yield play_game(TressetteGame(rules, seed % 4), agents, _packs(seed), seeds=range(4))
+        yield play(TressetteGame(rules, seed % 4), agents, _packs(seed), seeds=range(4))
 
 
 def test_greedy_claims_at_31_and_never_falsely():

@@ -67,9 +67,10 @@ def _name(card):
     (["--game", "tressette2", "--agents", "greedy", "pimc"], ["unknown agent 'pimc'", "random, greedy"]),
     (["--game", "tressette2", "--bidding", "greedy", "bold"], ["tressette2 has no auction"]),
     (["--game", "tressette2", "--agents", "greedy", "random", "--preset", "low"],
-     ["--preset names Mediatore rules"]),
+     ["tressette2 has no rules presets; give its switches with --rule, e.g. --rule "
+      "low=true"]),
     (["--game", "tressette2", "--agents", "greedy", "random", "--plot", "x.png"],
-     ["--plot draws Mediatore tournaments only"]),
+     ["--plot draws mediatore tournaments only"]),
     (["--game", "tressette9", "--agents", "greedy"], ["invalid choice: 'tressette9'"]),
     (["--agents", "greedy", "random", "greedy"], ["mediatore is played by 4 agents"]),
     (["--game", "tressette2", "--agents", "greedy", "random", "--save-records", "{tmp}",

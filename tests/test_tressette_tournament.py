@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from agents.tournament import rotate
-from agents.tressette.tournament import (GamePlay, game_dealer, game_pack, rules_of,
-                                         run_tressette_tournament, standings)
+from agents.tournament import Play, rotate, standings
+from agents.tressette.tournament import (HOOKS, GameFacts, game_dealer, game_pack, mean_hands,
+                                         rules_of, run_tressette_tournament)
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import FORMS
@@ -53,18 +53,18 @@ def test_forms_by_name():
 def test_units_per_game_are_seat_means_over_the_rotations_by_hand():
     # Three-handed, lineup (A, B, B): A plays one seat per rotation, B two.
     lineups = [("A", "B", "B")]
-    game0 = [GamePlay(0, 0, (2, -1, -1), (31, 10, 12), 3),   # A at seat 0 wins
-             GamePlay(0, 1, (-1, 2, -1), (5, 32, 20), 4),    # A at seat 1 wins
-             GamePlay(0, 2, (2, -1, -1), (33, 8, 9), 3)]     # A at seat 2 loses
-    game1 = [GamePlay(0, r, (-1, -1, 2), (1, 2, 31), 2) for r in range(3)]
-    a, b = sorted(standings(["A", "B"], lineups, [game0, game1]), key=lambda s: s.name)
+    game0 = [Play(0, 0, (2, -1, -1), GameFacts((31, 10, 12), 3)),   # A at seat 0 wins
+             Play(0, 1, (-1, 2, -1), GameFacts((5, 32, 20), 4)),    # A at seat 1 wins
+             Play(0, 2, (2, -1, -1), GameFacts((33, 8, 9), 3))]     # A at seat 2 loses
+    game1 = [Play(0, r, (-1, -1, 2), GameFacts((1, 2, 31), 2)) for r in range(3)]
+    a, b = sorted(standings(["A", "B"], lineups, [game0, game1], HOOKS), key=lambda s: s.name)
     # Game 0: A holds seat 0, 1, 2 in rotations 0, 1, 2 (+2, +2, -1); B the other two seats.
-    assert a.per_deal == [(2 + 2 - 1) / 3, (-1 - 1 + 2) / 3] == [1.0, 0.0]
-    assert b.per_deal == [(-2 - 2 + 1) / 6, (1 + 1 - 2) / 6] == [-0.5, 0.0]
+    assert list(a.per_deal) == [(2 + 2 - 1) / 3, (-1 - 1 + 2) / 3] == [1.0, 0.0]
+    assert list(b.per_deal) == [(-2 - 2 + 1) / 6, (1 + 1 - 2) / 6] == [-0.5, 0.0]
     for k in range(2):  # zero-sum, weighted by copies
         assert a.per_deal[k] * 1 + b.per_deal[k] * 2 == 0
-    assert a.roles["won"] == 3 and b.roles["won"] == 1 + 2  # seat-plays with outcome > 0
-    assert a.roles["points"] == 31 + 32 + 9 + 1 + 2 + 31
+    assert a.won == 3 and b.won == 1 + 2  # seat-plays with outcome > 0
+    assert a.points == 31 + 32 + 9 + 1 + 2 + 31
     assert a.mean == pytest.approx(sum(a.per_deal) / 2) and a.copies == 1 and b.copies == 2
 
 
@@ -73,7 +73,7 @@ def test_identical_agents_come_out_at_exactly_zero(form):
     n = FORMS[form].players
     result = run_tressette_tournament(["random"] * n, games=6, seed=4, rules=form)
     (only,) = result.standings
-    assert only.per_deal == [0.0] * 6 and only.copies == n
+    assert list(only.per_deal) == [0.0] * 6 and only.copies == n
 
 
 @pytest.mark.parametrize("form", list(FORMS))
@@ -81,9 +81,7 @@ def test_every_play_is_zero_sum_and_every_rotation_deals_the_same_packs(form):
     result = run_tressette_tournament(LINEUPS[form], games=5, seed=9, rules=form,
                                       record_games=range(5))
     n = FORMS[form].players
-    assert [len(p) for p in result.plays] == [n] * 5
-    for plays in result.plays:
-        assert all(sum(p.outcome) == 0 for p in plays)
+    assert result.plays == 5 * n and mean_hands(result) > 1
     for k in range(5):
         assert sum(s.per_deal[k] * s.copies for s in result.standings) == pytest.approx(0)
     assert len(result.records) == 5 * n
@@ -94,7 +92,7 @@ def test_every_play_is_zero_sum_and_every_rotation_deals_the_same_packs(form):
         assert record["dealer"] == game_dealer(m["game_index"], n)
         assert m["agents"] == rotate(list(LINEUPS[form]), m["rotation"])
         game = TressetteGame.replay(record)  # the record replays to its stored result
-        assert list(game.outcome) == record["result"]["outcome"]
+        assert list(game.outcome) == record["result"]["outcome"] and sum(game.outcome) == 0
 
 
 def test_results_do_not_depend_on_the_number_of_jobs():
@@ -102,9 +100,9 @@ def test_results_do_not_depend_on_the_number_of_jobs():
     one = run_tressette_tournament(["greedy", "random"], **kwargs)
     two = run_tressette_tournament(["greedy", "random"], jobs=2, **kwargs)
     assert two.jobs == 2 and two.executor == "processes"
-    assert [(s.name, s.per_deal, s.roles) for s in one.standings] == \
-        [(s.name, s.per_deal, s.roles) for s in two.standings]
-    assert one.plays == two.plays
+    assert [(s.name, s.per_deal, s.stats) for s in one.standings] == \
+        [(s.name, s.per_deal, s.stats) for s in two.standings]
+    assert one.totals == two.totals
 
 
 def test_report_and_json():
@@ -143,3 +141,27 @@ def test_an_illegal_move_names_the_agent():
 
     with pytest.raises(ValueError, match="agent 'stubborn' .* at seat 0: illegal move 'claim'"):
         run_tressette_tournament([Stubborn, "random"], games=1, rules="tressette2")
+
+
+def test_a_registered_game_without_hooks_gets_its_units_alone(monkeypatch):
+    import dataclasses
+
+    from agents.tournament import run_tournament
+    from mediatore_env import registry
+    plain = dataclasses.replace(registry.get("tressette2"), name="plain2", tournament="")
+    monkeypatch.setitem(registry.GAMES, "plain2", plain)
+    result = run_tournament(["greedy", "random"], deals=4, seed=3, game="plain2",
+                            record_deals=[1])
+    hooked = run_tressette_tournament(["greedy", "random"], games=4, seed=3, rules="tressette2")
+    assert [list(s.per_deal) for s in result.standings] == \
+        [list(s.per_deal) for s in hooked.standings]  # the same games, the same packs
+    assert result.standings[0].stats == {} and result.totals == {}
+    data = result.to_dict()
+    assert (data["format"], data["game"], data["games"], data["plays"]) == \
+        ("tournament", "plain2", 4, 8)
+    assert data["standings"][0]["per_episode"] == list(result.standings[0].per_deal)
+    text = result.report()
+    assert text.startswith("Duplicate tournament of Two-Handed Tressette: 4 games x 1 lineup x "
+                           "2 rotations = 8 plays; seed 3")
+    assert "Units per game" in text and "units/game" in text
+    assert [r["meta"]["game_index"] for r in result.records] == [1, 1]

@@ -1,5 +1,10 @@
 """Agents for club Mediatore (docs/rules.md 10.3), and the registry that names them.
 
+The agents are :class:`agents.base.Agent` s given the acting seat's
+:class:`~mediatore_env.club.view.ClubView`: ``act(observation, view)`` returns a move id of
+:mod:`mediatore_env.club.moves`, one of ``view.legal_moves()``; ``reset(seed)`` comes before
+every session.
+
 =============  ================================================================================
 name           agent
 =============  ================================================================================
@@ -9,15 +14,14 @@ name           agent
 
 :func:`make_club_agent` turns a text into an agent, as :func:`agents.make_agent` does for
 Mediatore: a name above with options after a colon (``greedy:margin=0.1``), or a user's class
-as ``package.module:Class``. :func:`play_session` plays a session with four agents;
-:mod:`.tournament` compares agents duplicate-style.
+as ``package.module:Class``. :func:`agents.base.play` plays a session with four agents;
+:mod:`.tournament` is what the duplicate tournament adds for club Mediatore.
 """
 
 from __future__ import annotations
 
 from .. import make_agent
 from ..base import Agent
-from .base import play_session
 from .greedy import ClubGreedyAgent
 from .random_agent import ClubRandomAgent
 
@@ -27,7 +31,7 @@ CLUB_AGENTS = {
     "greedy": ClubGreedyAgent,
 }
 
-__all__ = ["CLUB_AGENTS", "ClubRandomAgent", "ClubGreedyAgent", "make_club_agent", "play_session"]
+__all__ = ["CLUB_AGENTS", "ClubRandomAgent", "ClubGreedyAgent", "make_club_agent"]
 
 
 def make_club_agent(spec: str, **overrides) -> Agent:

@@ -27,9 +27,9 @@ import numpy as np
 from mediatore_env.analysis.tables import forced_deal
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
-from ..base import play_deal
+from ..base import play
 from .greedy import FEATURES, hand_features
-from ..tournament import deal_pack
+from .tournament import deal_pack
 
 
 def _simulate(args):
@@ -45,7 +45,7 @@ def _simulate(args):
                 deal = forced_deal(rules, pack, dealer, declarer, contract)
                 hand = deal.hands[declarer]
                 leads = int(rules.declarer_leads_first(contract) or deal.mano == declarer)
-                play_deal(deal, agents, seeds=[i * 4 + s for s in range(4)])
+                play(deal, agents, seeds=[i * 4 + s for s in range(4)])
                 rows.append((contract, hand_features(hand), leads, deal.side_thirds()[0],
                              int(deal.declarer_won), deal.payoffs[declarer]))
     return rows

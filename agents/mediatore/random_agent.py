@@ -9,36 +9,26 @@ passed back, the card played and its signal) is uniform over the legal moves.
 ``RandomAgent(bid_rate=None)`` is uniform in the auction too.
 
     >>> from mediatore_env import Deal, Rules
-    >>> from agents.base import play_deal
-    >>> deal = play_deal(Deal(Rules(), dealer=0, pack=list(range(40))),
-    ...                  [RandomAgent() for _ in range(4)], seeds=[1, 2, 3, 4])
+    >>> from agents.base import play
+    >>> deal = play(Deal(Rules(), dealer=0, pack=list(range(40))),
+    ...             [RandomAgent() for _ in range(4)], seeds=[1, 2, 3, 4])
     >>> deal.is_over
     True
 """
 
 from __future__ import annotations
 
-import random
-
 from mediatore_env.mediatore.moves import AUCTION, PASS
 
-from ..base import Agent
+from ..random_agent import UniformAgent, check_rate
 
 
-class RandomAgent(Agent):
+class RandomAgent(UniformAgent):
     """Uniform over the legal moves; in the auction, bids one step up with ``bid_rate``."""
 
-    name = "random"
-    wants_observation = False
-
     def __init__(self, bid_rate: float | None = 0.2, seed: int | None = None):
-        if bid_rate is not None and not 0.0 <= bid_rate <= 1.0:
-            raise ValueError(f"bid_rate must be a probability in [0, 1] or None, got {bid_rate!r}")
-        self.bid_rate = bid_rate
-        self.rng = random.Random(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng.seed(seed)
+        super().__init__(seed)
+        self.bid_rate = check_rate("bid_rate", bid_rate, none=True)
 
     def act(self, observation, view) -> int:
         legal = view.legal_moves()
@@ -46,4 +36,4 @@ class RandomAgent(Agent):
             if len(legal) > 1 and self.rng.random() < self.bid_rate:
                 return legal[1]  # legal moves are ascending: pass, then the lowest bid
             return PASS
-        return legal[self.rng.randrange(len(legal))]
+        return self.uniform(legal)

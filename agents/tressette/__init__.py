@@ -1,11 +1,13 @@
-"""Agents for the Tressette games (docs/rules.md 10.1-10.2), their registry, and the duplicate
-tournament that compares them (:mod:`.tournament`).
+"""Agents for the Tressette games (docs/rules.md 10.1-10.2), their registry, and what the
+duplicate tournament adds for these games (:mod:`.tournament`).
 
 The agents are :class:`agents.base.Agent` s: ``act(observation, view)`` chooses a move of
-:mod:`mediatore_env.tressette.moves` from the acting seat's
-:class:`~mediatore_env.tressette.view.TressetteView`, never from the game's hidden state. Each
-plays every form (four-handed partnerships, three-handed, two-handed) and the ``low`` and
-``claim`` switches:
+:mod:`mediatore_env.tressette.moves` (0..39 play that card, ``CLAIM`` claims the game) from the
+acting seat's :class:`~mediatore_env.tressette.view.TressetteView` (its hand, the declared
+melds, the public history, in the two-handed game the draws it saw, the scores,
+``legal_moves()``), never from the game's hidden state; :func:`agents.base.play` plays a game
+to 31 with them, dealing each hand's pack from the ``packs`` it is given. Each plays every form
+(four-handed partnerships, three-handed, two-handed) and the ``low`` and ``claim`` switches:
 
 =============  ================================================================================
 name           agent
@@ -26,7 +28,6 @@ from __future__ import annotations
 
 from .. import make_agent as _make_agent
 from ..base import Agent
-from .base import play_game
 from .greedy import TressetteGreedyAgent
 from .random_agent import TressetteRandomAgent
 
@@ -36,8 +37,7 @@ AGENTS = {
     "greedy": TressetteGreedyAgent,
 }
 
-__all__ = ["AGENTS", "Agent", "TressetteGreedyAgent", "TressetteRandomAgent", "make_agent",
-           "play_game"]
+__all__ = ["AGENTS", "Agent", "TressetteGreedyAgent", "TressetteRandomAgent", "make_agent"]
 
 
 def make_agent(spec: str, **overrides) -> Agent:

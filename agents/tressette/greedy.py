@@ -36,9 +36,9 @@ With the ``claim`` switch it claims the game as soon as its side has 31 and the 
 when the others have more), and never otherwise.
 
     >>> from mediatore_env.tressette.game import TressetteGame
-    >>> from agents.tressette.base import play_game
-    >>> game = play_game(TressetteGame(), [TressetteGreedyAgent() for _ in range(4)],
-    ...                  packs=lambda k: list(range(40)))
+    >>> from agents.base import play
+    >>> game = play(TressetteGame(), [TressetteGreedyAgent() for _ in range(4)],
+    ...             packs=lambda k: list(range(40)))
     >>> game.is_over
     True
 """

@@ -19,34 +19,23 @@ included.
 
 from __future__ import annotations
 
-import random
-
 from mediatore_env.tressette.moves import CLAIM
 
-from ..base import Agent
+from ..random_agent import UniformAgent, check_rate
 
 
-class TressetteRandomAgent(Agent):
+class TressetteRandomAgent(UniformAgent):
     """Uniform over the legal cards; claims the game with probability ``claim_rate``."""
 
-    name = "random"
-    wants_observation = False
-
     def __init__(self, claim_rate: float | None = 0.0, seed: int | None = None):
-        if claim_rate is not None and not 0.0 <= claim_rate <= 1.0:
-            raise ValueError(f"claim_rate must be a probability in [0, 1] or None, "
-                             f"got {claim_rate!r}")
-        self.claim_rate = claim_rate
-        self.rng = random.Random(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng.seed(seed)
+        super().__init__(seed)
+        self.claim_rate = check_rate("claim_rate", claim_rate, none=True)
 
     def act(self, observation, view) -> int:
         legal = view.legal_moves()
         if self.claim_rate is None or CLAIM not in legal:
-            return legal[self.rng.randrange(len(legal))]
+            return self.uniform(legal)
         if self.rng.random() < self.claim_rate:
             return CLAIM
         cards = [m for m in legal if m != CLAIM]
-        return cards[self.rng.randrange(len(cards))] if cards else CLAIM
+        return self.uniform(cards) if cards else CLAIM

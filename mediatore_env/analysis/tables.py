@@ -422,7 +422,9 @@ def build_table(deals: int, seed: int = 0, rules: Rules | None = None, calls: st
                 progress(task[3] - task[2])
     else:
         import multiprocessing
-        with multiprocessing.get_context().Pool(jobs) as pool:
+        # Processes started fresh, not forked: the caller may have loaded JAX (threads).
+        fresh = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        with multiprocessing.get_context(fresh).Pool(jobs) as pool:
             for task, part in zip(tasks, pool.imap(_build_range, tasks)):
                 parts.append(part)
                 if progress:

@@ -1,4 +1,5 @@
-"""``mediatore-bench``: play a duplicate tournament of agents and print the standings.
+"""``mediatore-bench``: play a duplicate tournament of agents in any registered game and print
+the standings.
 
     mediatore-bench --agents greedy random random random --deals 2000 --seed 1
     mediatore-bench --agents greedy greedy random random --deals 2000 --jobs 2 --json out.json
@@ -7,18 +8,19 @@
     mediatore-bench --agents greedy greedy random random --save-records recs --record-deals 0,5,17
     mediatore-bench --agents greedy greedy random random --deals 2000 --ray --plot out.png
     mediatore-bench --plot-json out.json --plot out.svg     # the chart of a saved run
-    mediatore-bench --game club --agents greedy random greedy random --deals 500  # sessions
 
-The Tressette games (docs/tressette.md) with ``--game``: each of the ``--deals N`` episodes is
-then a game to 31, played in every rotation of the lineup (one agent per seat: 4, 3 or 2) over
-the same packs, and the switches are given with ``--rule``::
+``--game`` names any game of :mod:`mediatore_env.registry`; ``--deals N`` counts that game's
+episodes (its unit: Mediatore's deals, the Tressette games' games to 31, club Mediatore's
+sessions), ``--agents`` is one agent per seat, and ``--rule name=value`` sets its switches::
 
     mediatore-bench --game tressette --agents greedy random greedy random --deals 500
     mediatore-bench --game tressette3 --agents greedy random random --rule low=true --jobs 2
     mediatore-bench --game tressette2 --agents greedy random --rule claim=true --save-records recs
+    mediatore-bench --game club --agents greedy random greedy random --deals 500 --rule ante=3
 
-See :mod:`agents.tournament` for the format (rotations, units per deal, confidence intervals),
-and :mod:`agents.tressette.tournament` for the Tressette games'.
+See :mod:`agents.tournament` for the format (rotations, units per episode, confidence
+intervals) and each game's hooks for what it adds. Bad arguments get one line and exit status
+2; Ctrl-C stops the run with one line and exit status 130.
 """
 
 from __future__ import annotations
@@ -30,69 +32,87 @@ import os
 import sys
 from pathlib import Path
 
-from agents import AGENTS
-from agents.mediatore.greedy import BIDDING_POLICIES
-from agents.plot import FORMATS, PLOT_MISSING, plot_tournament
-from agents.tournament import run_bidding_tournament, run_tournament
-from agents.tressette import AGENTS as TRESSETTE_AGENTS
-from agents.tressette.tournament import run_tressette_tournament
+import mediatore_env.registry as registry
 
 from ..mediatore.records import save_record
-from ..mediatore.rules import PRESETS, SWITCHES
+from ..mediatore.rules import PRESETS
 from ..runinfo import ProgressBar, print_results
-from ..tressette.rules import SWITCHES as TRESSETTE_SWITCHES
-from .checks import (GAMES, ArgumentParser, add_worker_options, check_lineup, deals_to_record,
-                     non_negative_int, output_dir, output_file, parse_rules, parse_tressette_rules,
-                     positive_int)
-from .checks import parse_deal_list  # noqa: F401  (moved to .checks; still importable from here)
-from .club import bench_main, game_argv
+from .checks import (ArgumentParser, add_worker_options, check_agents, check_lineup,
+                     deals_to_record, non_negative_int, output_dir, output_file,
+                     parse_game_rules, positive_int, rule_example, rule_switches)
+from .checks import parse_deal_list, parse_rules  # noqa: F401  (importable from here, as before)
+
+PROG = "mediatore-bench"
+
+
+def _hooks(game: str):
+    from agents.tournament import hooks_of  # the agents layer, only when a game is played
+    return hooks_of(game)
+
+
+def _units() -> str:
+    """``'mediatore: deals; tressette, ...: games; club: sessions'`` from the registry."""
+    by_unit: dict[str, list[str]] = {}
+    for name, entry in registry.GAMES.items():
+        by_unit.setdefault(entry.unit, []).append(name)
+    return "; ".join(f"{', '.join(names)}: {unit}s" for unit, names in by_unit.items())
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from agents.mediatore.greedy import BIDDING_POLICIES
+    from agents.plot import FORMATS
+    agents = "; ".join(f"{name}: {', '.join(registry.load(entry.agents))}"
+                       for name, entry in registry.GAMES.items())
     p = ArgumentParser(
-        prog="mediatore-bench",
-        description="Duplicate tournament of Mediatore agents: every deal is played in the 4 "
-                    "rotations of the lineup, so every agent holds every hand. Prints units per "
-                    "deal with 95% confidence intervals over deals, by seat role and by contract. "
-                    "With --game tressette, tressette3 or tressette2: the same for games to 31 of "
-                    "that Tressette form, in units per game. With --game club: chips per session "
-                    "of club Mediatore (mediatore-bench --game club --help for its options).",
-        epilog=f"Agents: {', '.join(AGENTS)}, with options after a colon (random:bid_rate=0.5), "
-               f"or your own as package.module:Class; in the Tressette games "
-               f"{', '.join(TRESSETTE_AGENTS)} (random:claim_rate=0.1). Bidding policies: "
-               f"{', '.join(BIDDING_POLICIES)}. Rules presets: {', '.join(PRESETS)}.")
-    p.add_argument("--game", default="mediatore", choices=GAMES,
-                   help="the game (default mediatore): Tressette with four players in "
-                        "partnerships, three-handed or two-handed, or club Mediatore")
+        prog=PROG,
+        description="Duplicate tournament of agents: every episode of the game (a Mediatore "
+                    "deal, a Tressette game to 31, a club Mediatore session) is played in every "
+                    "rotation of the lineup over the same cards, so every agent holds every "
+                    "hand. Prints the agents' results per episode with 95% confidence intervals "
+                    "over episodes, and what the game adds (Mediatore: by seat role and by "
+                    "contract).",
+        epilog=f"Agents by game: {agents}; with options after a colon (random:bid_rate=0.5), "
+               "or your own as package.module:Class (looked for in the current folder too). "
+               f"Bidding policies: {', '.join(BIDDING_POLICIES)}. Mediatore's rules presets: "
+               f"{', '.join(PRESETS)}.")
+    p.add_argument("--game", default="mediatore", choices=list(registry.GAMES),
+                   help="the game (default mediatore)")
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--agents", nargs="+", metavar="AGENT",
-                     help="the lineup: one agent per seat (four; three-handed 3, two-handed 2), "
-                          "the seats of the first rotation")
+                     help="the lineup: one agent per seat ("
+                          + ", ".join(f"{name} {entry.players}"
+                                      for name, entry in registry.GAMES.items())
+                          + "), the seats of the first rotation")
     who.add_argument("--bidding", nargs="+", metavar="POLICY",
-                     help="compare these bidding policies (2 or more) inside one shared player")
+                     help="Mediatore: compare these bidding policies (2 or more) inside one "
+                          "shared player")
     who.add_argument("--plot-json", metavar="PATH",
                      help="play nothing: draw the chart (--plot) of results saved with --json")
     p.add_argument("--player", default="greedy",
                    help="with --bidding: the player whose calling, exchange and play they share "
                         "(default greedy)")
-    p.add_argument("--deals", type=positive_int, default=1000,
-                   help="number of deals (default 1000); in the Tressette games, of games to 31")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)")
-    add_worker_options(p)
-    p.add_argument("--preset", default="standard", choices=list(PRESETS), help="rules preset")
+    p.add_argument("--deals", type=positive_int, default=1000, metavar="N",
+                   help=f"number of episodes, in the game's unit ({_units()}; default 1000)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the cards (default 0)")
+    add_worker_options(p, "episodes")
+    p.add_argument("--preset", choices=list(PRESETS),
+                   help="Mediatore's rules preset (default standard)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rules switch on top of the preset, e.g. --rule signals=off "
-                        f"(switches: {', '.join(SWITCHES)}); in the Tressette games "
-                        + ", ".join(k for k in TRESSETTE_SWITCHES if k != "players")
-                        + ", e.g. --rule low=true")
+                   help="a rules switch of the game (on top of the preset), e.g. --rule "
+                        "signals=off, --rule low=true, --rule ante=3; a bad name lists the "
+                        "game's switches")
+    p.add_argument("--ante", type=positive_int, metavar="N",
+                   help="club Mediatore: --rule ante=N (chips each player puts into an empty pot)")
+    p.add_argument("--session-deals", type=positive_int, metavar="K",
+                   help="club Mediatore: --rule deals=K (sessions of exactly K deals)")
     p.add_argument("--json", metavar="PATH", help="save the full results as JSON")
     p.add_argument("--plot", metavar="PATH",
-                   help="draw units per deal with CIs and the contract breakdown into PATH "
-                        f"({', '.join('.' + f for f in FORMATS)}); needs the plot extra")
-    p.add_argument("--save-records", metavar="DIR", help="save game records of --record-deals here")
+                   help="Mediatore: draw units per deal with CIs and the contract breakdown into "
+                        f"PATH ({', '.join('.' + f for f in FORMATS)}); needs the plot extra")
+    p.add_argument("--save-records", metavar="DIR",
+                   help="save the records of --record-deals here, each in its rotations")
     p.add_argument("--record-deals", metavar="LIST",
-                   help="deals (games) to record with --save-records, e.g. 0,5,17 or 0-9 "
-                        "(default 0)")
+                   help="episodes to record with --save-records, e.g. 0,5,17 or 0-9 (default 0)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", action="store_true", default=None,
                      help="show a progress bar (default: when stderr is a terminal)")
@@ -102,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_path(option: str, check, path: str) -> None:
-    """Refuse, before any deal is played, an output path that ``check`` (:mod:`.checks`)
+    """Refuse, before any episode is played, an output path that ``check`` (:mod:`.checks`)
     refuses, naming the option."""
     try:
         check(path)
@@ -110,8 +130,27 @@ def _check_path(option: str, check, path: str) -> None:
         raise ValueError(f"{option} {e}") from None
 
 
+def _games_with(has) -> str:
+    return ", ".join(name for name in registry.GAMES if has(_hooks(name)))
+
+
+def check_options(args) -> None:
+    """Refuse what the game does not have (bidding policies, presets, a chart), and a lineup of
+    the wrong size, before anything is played."""
+    game, hooks = args.game, _hooks(args.game)
+    if args.bidding and hooks.bidding is None:
+        raise ValueError(f"--bidding compares bidding policies ({_games_with(lambda h: h.bidding)}"
+                         f"); {game} has no auction: give --agents")
+    if args.plot and hooks.chart is None:
+        raise ValueError(f"--plot draws {_games_with(lambda h: h.chart)} tournaments only; save "
+                         f"{game}'s results with --json")
+    if args.agents:
+        check_lineup(game, args.agents)
+
+
 def check_outputs(args) -> list[int]:
-    """Check every output path and its options before the run; the deals to record."""
+    """Check every output path and its options before the run; the episodes to record."""
+    from agents.plot import FORMATS, PLOT_MISSING
     if args.json:
         _check_path("--json", output_file, args.json)
     if args.plot:
@@ -124,12 +163,26 @@ def check_outputs(args) -> list[int]:
             raise ValueError(PLOT_MISSING)
     if args.save_records:
         _check_path("--save-records", output_dir, args.save_records)
-    episode = "deal" if args.game == "mediatore" else "game"  # a Tressette game is to 31
-    return deals_to_record(args.save_records, args.record_deals, args.deals, episode)
+    unit = registry.get(args.game).unit
+    return deals_to_record(args.save_records, args.record_deals, args.deals, unit, f"{unit}s")
+
+
+def rules_of(args):
+    """The game's rules from --preset, --rule and the club shortcuts."""
+    items = list(args.rule)
+    for option, switch, value in (("--ante", "ante", args.ante),
+                                  ("--session-deals", "deals", args.session_deals)):
+        if value is not None:
+            if switch not in rule_switches(args.game):
+                raise ValueError(f"{option} sets a switch of club Mediatore; {args.game}'s are "
+                                 f"set with --rule, e.g. --rule {rule_example(args.game)}")
+            items.append(f"{switch}={value}")
+    return parse_game_rules(args.game, items, args.preset)
 
 
 def _plot_saved(args) -> int:
     """--plot-json: draw the chart of a saved run."""
+    from agents.plot import plot_tournament
     if not args.plot:
         raise ValueError("--plot-json draws a saved run's chart: give --plot OUT.png too")
     check_outputs(args)
@@ -144,43 +197,32 @@ def _plot_saved(args) -> int:
     return 0
 
 
-def main(argv=None) -> int:
-    club_argv = game_argv(sys.argv[1:] if argv is None else argv)
-    if club_argv is not None:  # --game club: club Mediatore's tournament (tools/club.py)
-        return bench_main(club_argv)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _run(args, parser) -> int:
+    from agents.tournament import run_tournament
     try:
         if args.plot_json:
             return _plot_saved(args)
-        if args.game != "mediatore":
-            check_tressette_options(args)
-        record_deals = check_outputs(args)
-        if args.game == "mediatore":
-            rules = parse_rules(args.preset, args.rule)
-            if args.agents:
-                check_lineup(args.game, args.agents)
-        else:
-            rules = parse_tressette_rules(args.game, args.rule)
+        check_options(args)
+        record = check_outputs(args)
+        rules = rules_of(args)
+        entry = registry.get(args.game)
+        if args.agents:
+            check_agents(args.agents, registry.load(entry.agents))
         show = sys.stderr.isatty() if args.progress is None else args.progress
-        unit = "deals" if args.game == "mediatore" else "games"
-        bar = ProgressBar(args.deals, unit=unit) if show else None
-        common = dict(seed=args.seed, rules=rules, jobs=args.jobs, progress=bar, ray=args.ray)
+        bar = ProgressBar(args.deals, unit=f"{entry.unit}s") if show else None
+        common = dict(seed=args.seed, rules=rules, jobs=args.jobs, record_deals=record,
+                      progress=bar, ray=args.ray)
         try:
-            if args.game != "mediatore":
-                result = run_tressette_tournament(args.agents, games=args.deals,
-                                                  record_games=record_deals, **common)
-            elif args.agents:
-                result = run_tournament(args.agents, deals=args.deals, record_deals=record_deals,
-                                        **common)
+            if args.agents:
+                result = run_tournament(args.agents, args.deals, game=args.game, **common)
             else:
-                result = run_bidding_tournament(args.bidding, base=args.player, deals=args.deals,
-                                                record_deals=record_deals, **common)
+                result = _hooks(args.game).bidding(args.bidding, args.deals, base=args.player,
+                                                   **common)
         finally:
             if bar:
                 bar.close()
     except (ValueError, ImportError) as e:
-        parser.exit(2, f"mediatore-bench: error: {e}\n")
+        parser.exit(2, f"{PROG}: error: {e}\n")
     try:
         _output(args, result)
     except BrokenPipeError:  # e.g. piped into `head`
@@ -188,38 +230,31 @@ def main(argv=None) -> int:
     return 0
 
 
-def check_tressette_options(args) -> None:
-    """Refuse what the Tressette games do not have (bidding policies, presets, the chart), and
-    a lineup of the wrong size, before anything is played."""
-    if args.bidding:
-        raise ValueError(f"--bidding compares Mediatore bidding policies; {args.game} has no "
-                         f"auction (give --agents)")
-    if args.preset != "standard":
-        raise ValueError(f"--preset names Mediatore rules; {args.game}'s switches are given "
-                         f"with --rule, e.g. --rule low=true")
-    if args.plot:
-        raise ValueError(f"--plot draws Mediatore tournaments only; save {args.game}'s "
-                         f"results with --json")
-    check_lineup(args.game, args.agents)
+def main(argv=None) -> int:
+    try:
+        parser = build_parser()
+        return _run(parser.parse_args(argv), parser)
+    except KeyboardInterrupt:  # Ctrl-C: the workers stop with the run, quietly
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
 
 
 def _output(args, result) -> None:
     print_results(result, args.json)
     if args.plot:
-        plot_tournament(result, args.plot)
+        result.plot(args.plot)
         print(f"chart saved to {args.plot}")
     if args.save_records:
         out = Path(args.save_records)
         out.mkdir(parents=True, exist_ok=True)
         several = len(result.lineups) > 1
+        unit = result.unit
         for rec in result.records:
             m = rec["meta"]
-            number = f"deal{m['deal_index']:05d}" if "deal_index" in m \
-                else f"game{m['game_index']:05d}"
-            name = number + (f"_lineup{m['lineup']}" if several else "") \
-                + f"_rot{m['rotation']}.json"
+            lineup = f"_lineup{m['lineup']}" if several else ""
+            name = f"{unit}{m[f'{unit}_index']:05d}{lineup}_rot{m['rotation']}.json"
             save_record(rec, out / name)
-        print(f"{len(result.records)} game records saved in {out}/")
+        print(f"{len(result.records)} {unit} records saved in {out}/")
 
 
 if __name__ == "__main__":

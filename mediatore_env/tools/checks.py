@@ -8,9 +8,10 @@ before any work starts (a deal played, a table built) rather than after it.
   :func:`probability` (a rate from 0 to 1), :func:`output_file` (a file the tool will write),
   :func:`output_dir` (a folder it will write into, created if missing), :func:`input_file`
   (a file it will read).
-- :func:`parse_rules` (``--preset`` with ``--rule name=value`` on top),
-  :func:`parse_tressette_rules` (a Tressette form's switches from ``--rule low=true``),
-  :func:`check_lineup` (one agent per seat of the game) and :func:`check_agents` (agent specs
+- :func:`parse_game_rules` (any registered game's rules: ``--preset`` where it has presets,
+  with ``--rule name=value`` on top; :func:`parse_rules` and :func:`parse_tressette_rules` are
+  it for Mediatore and the Tressette forms), :func:`check_lineup` (one agent per seat of the
+  game) and :func:`check_agents` (agent specs
   made once, so a bad name or option fails before the first deal). They raise ``ValueError``;
   a tool turns it into its one-line error with ``parser.error(str(e))``.
 - Options that the tournaments of every game share, written once: :func:`add_worker_options`
@@ -21,19 +22,19 @@ before any work starts (a deal played, a table built) rather than after it.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from ..mediatore.rules import SWITCHES, Rules
-from ..tressette.rules import FORMS
-from ..tressette.rules import SWITCHES as TRESSETTE_SWITCHES
-from ..tressette.rules import TressetteRules
+import mediatore_env.registry as registry
 
-#: The games the tools play (``--game``): Mediatore, the Tressette forms by name, and club
-#: Mediatore (whose own options :mod:`.club` reads: the tools hand ``--game club`` over to it).
-GAMES = ("mediatore", *FORMS, "club")
+from ..mediatore.rules import Rules
+from ..tressette.rules import FORMS, TressetteRules
+
+#: The games the tools play (``--game``): the registry's, by name.
+GAMES = tuple(registry.GAMES)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -164,79 +165,144 @@ def input_file(text: str) -> str:
     return text
 
 
-def parse_rules(preset: str, switches: Sequence[str]) -> Rules:
-    """A rules preset with ``name=value`` switches on top (values as :data:`SWITCHES` spells
-    them, any case). Raises ``ValueError`` naming the bad item and the valid names or values."""
-    rules = Rules.preset(preset)
-    changes = {}
-    for item in switches:
-        name, eq, value = item.partition("=")
-        name = name.strip()
-        if not eq:
-            raise ValueError(f"bad --rule {item!r}: write name=value, e.g. signals=off")
-        if name not in SWITCHES:
-            raise ValueError(f"unknown rules switch {name!r}; valid: {', '.join(SWITCHES)}")
-        matches = [v for v in SWITCHES[name] if str(v).lower() == value.strip().lower()]
-        if not matches:
-            raise ValueError(f"bad value {value!r} for rules switch {name!r}; valid: "
-                             + ", ".join(str(v) for v in SWITCHES[name]))
-        changes[name] = matches[0]
-    return rules.replace(**changes) if changes else rules
-
-
 _TRUE_WORDS = ("true", "on", "yes", "1")
 _FALSE_WORDS = ("false", "off", "no", "0")
 
 
+def _value_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def rule_switches(game: str) -> dict[str, tuple | None]:
+    """The switches ``--rule`` may set in registered game ``game``, each with its valid values
+    (None where the rules class checks them itself): the fields of its rules but the ones the
+    game fixes, and but a switch none of whose other values these rules allow (Tressette's
+    ``show_draws`` without a stock)."""
+    entry = registry.get(game)
+    rules = entry.make_rules()
+    table = getattr(importlib.import_module(entry.rules.partition(":")[0]), "SWITCHES", {})
+    out = {}
+    for name, default in rules.to_dict().items():
+        if name in entry.fixed:
+            continue
+        values = table.get(name)
+        if values is not None and not any(_allows(rules, name, v) for v in values if v != default):
+            continue
+        out[name] = values
+    return out
+
+
+def _allows(rules, name, value) -> bool:
+    try:
+        _with(rules, {name: value})
+    except ValueError:
+        return False
+    return True
+
+
+def _with(rules, changes: dict):
+    return type(rules).from_dict({**rules.to_dict(), **changes}) if changes else rules
+
+
+def _parse_value(name: str, text: str, values: tuple | None):
+    """The value of switch ``name`` that ``text`` names: one of ``values`` by its text (any case;
+    true/false, on/off, yes/no for a yes-or-no switch), or where the rules check the values
+    themselves a whole number or ``none``."""
+    word = text.strip().lower()
+    if values is None:
+        if word == "none":
+            return None
+        try:
+            return int(word)
+        except ValueError:
+            raise ValueError(f"bad value {text.strip()!r} for rules switch {name!r}: a whole "
+                             "number or none") from None
+    for v in values:
+        if str(v).lower() == word or isinstance(v, bool) and word in (
+                _TRUE_WORDS if v else _FALSE_WORDS):
+            return v
+    shown = ("true", "false") if all(isinstance(v, bool) for v in values) else map(_value_text,
+                                                                                values)
+    raise ValueError(f"bad value {text.strip()!r} for rules switch {name!r}; valid: "
+                     + ", ".join(shown))
+
+
+def parse_game_rules(game: str, items: Sequence[str] = (), preset: str | None = None):
+    """The rules of registered game ``game`` -- its preset ``preset`` where its rules module has
+    ``PRESETS``, else its own -- with ``name=value`` items on top (``--rule signals=off``,
+    ``--rule low=true``, ``--rule ante=3``). Raises ``ValueError`` naming the bad item and the
+    valid names, values or presets."""
+    entry = registry.get(game)
+    presets = getattr(importlib.import_module(entry.rules.partition(":")[0]), "PRESETS", None)
+    if preset is not None and not presets:
+        raise ValueError(f"{game} has no rules presets; give its switches with --rule, e.g. "
+                         f"--rule {rule_example(game)}")
+    if preset is not None and preset not in presets:
+        raise ValueError(f"unknown rules preset {preset!r}; valid: {', '.join(presets)}")
+    rules = presets[preset] if preset is not None else entry.make_rules()
+    switches = rule_switches(game)
+    changes = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq:
+            raise ValueError(f"bad --rule {item!r}: write name=value, e.g. {rule_example(game)}")
+        if name not in switches:
+            raise ValueError(f"unknown rules switch {name!r} of {game}; valid: "
+                             f"{', '.join(switches)}")
+        changes[name] = _parse_value(name, value, switches[name])
+    return _with(rules, changes)
+
+
+def rule_example(game: str) -> str:
+    """``name=value`` of the game's first switch set to another valid value, for messages."""
+    rules = registry.get(game).make_rules()
+    for name, values in rule_switches(game).items():
+        default = getattr(rules, name)
+        other = next((v for v in values or () if v != default), None)
+        if other is not None:
+            return f"{name}={_value_text(other)}"
+        if values is None:
+            return f"{name}={default}"
+    return "name=value"
+
+
+def parse_rules(preset: str, switches: Sequence[str]) -> Rules:
+    """Mediatore's rules: :func:`parse_game_rules` of ``mediatore``."""
+    return parse_game_rules("mediatore", switches, preset)
+
+
 def parse_tressette_rules(game: str, switches: Sequence[str]) -> TressetteRules:
-    """The rules of the Tressette form ``game`` (``'tressette'``, ``'tressette3'``,
-    ``'tressette2'``) with ``name=value`` switches on top (``low=true``, ``claim=on``; the
-    number of players is the form's). Raises ``ValueError`` naming the bad item and the valid
-    names or values."""
+    """The rules of the Tressette form ``game``: :func:`parse_game_rules` of it."""
     if game not in FORMS:
         raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
-    rules = FORMS[game]
-    # The number of players is the form's; show_draws exists only where there is a stock.
-    names = [k for k in TRESSETTE_SWITCHES
-             if k != "players" and (k != "show_draws" or rules.stock_size)]
-    changes = {}
-    for item in switches:
-        name, eq, value = item.partition("=")
-        name, value = name.strip(), value.strip().lower()
-        if not eq:
-            raise ValueError(f"bad --rule {item!r}: write name=value, e.g. low=true")
-        if name not in names:
-            raise ValueError(f"unknown rules switch {name!r} of {game}; valid: {', '.join(names)}")
-        if value not in _TRUE_WORDS + _FALSE_WORDS:
-            raise ValueError(f"bad value {value!r} for rules switch {name!r}; valid: true, false")
-        changes[name] = value in _TRUE_WORDS
-    return rules.replace(**changes) if changes else rules
+    return parse_game_rules(game, switches)
 
 
 def check_lineup(game: str, specs: Sequence[str]) -> None:
     """Refuse a lineup that is not one agent per seat of ``game``. Raises ``ValueError``."""
-    players = FORMS[game].players if game in FORMS else 4
+    players = registry.get(game).players
     if len(specs) != players:
         raise ValueError(f"--agents: {game} is played by {players} agents, one per seat; "
                          f"got {len(specs)}")
 
 
-def check_agents(specs: Sequence[str], registry: dict | None = None) -> None:
+def check_agents(specs: Sequence[str], known: dict | None = None) -> None:
     """Make each agent of ``specs`` once (:func:`agents.make_agent`, with the names of
-    ``registry``), so that an unknown name, a bad option or a missing model file fails before
-    any deal. Raises ``ValueError``."""
+    ``known``, a game's agents registry), so that an unknown name, a bad option or a missing
+    model file fails before any deal. Raises ``ValueError``."""
     from agents import make_agent  # the agents layer sits above analysis, below the tools
     for spec in dict.fromkeys(specs):
         try:
-            make_agent(spec, registry)
+            make_agent(spec, known)
         except (ImportError, AttributeError, OSError) as e:
             raise ValueError(f"cannot make agent {spec!r}: {e}") from None
 
 
 def add_worker_options(p: argparse.ArgumentParser, what: str = "deals") -> None:
     """Add ``--jobs`` and ``--ray [ADDRESS]``, the workers of a tournament (``jobs=`` and
-    ``ray=`` of the ``run_*_tournament`` functions), whose ``what`` (deals, sessions) they
-    play."""
+    ``ray=`` of :func:`agents.tournament.run_tournament`), whose ``what`` (deals, sessions,
+    episodes) they play."""
     p.add_argument("--jobs", type=positive_int,
                    help="worker processes (default 1), or with --ray the workers of the local Ray "
                         "instance (default: every core); the results do not depend on it")
@@ -246,17 +312,28 @@ def add_worker_options(p: argparse.ArgumentParser, what: str = "deals") -> None:
                         "ray://HEAD:10001 for a remote one); needs the ray extra")
 
 
-def parse_deal_list(text: str) -> list[int]:
-    """``'0,5,17'`` or ``'0-9,20'`` -> deal numbers."""
+def _deal_ranges(text: str) -> list[tuple[int, int]]:
+    """``'0,5,10-19'`` -> ``[(0, 0), (5, 5), (10, 19)]``; ``ValueError`` for anything else,
+    a reversed range included."""
     out = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         lo, dash, hi = part.partition("-")
         try:
-            out.extend(range(int(lo), int(hi) + 1) if dash else [int(lo)])
+            first, last = int(lo), int(hi if dash else lo)
         except ValueError:
             raise ValueError(f"bad deal list {text!r}: write numbers and ranges, "
                              "e.g. 0,5,10-19") from None
+        if last < first:
+            raise ValueError(f"bad deal list {text!r}: the range {part} runs backwards; "
+                             f"write {last}-{first}")
+        out.append((first, last))
     return out
+
+
+def parse_deal_list(text: str) -> list[int]:
+    """``'0,5,17'`` or ``'0-9,20'`` -> deal numbers. Raises ``ValueError`` for a bad list or a
+    reversed range (``3-1``)."""
+    return [n for first, last in _deal_ranges(text) for n in range(first, last + 1)]
 
 
 def deals_to_record(save_records: str | None, record_deals: str | None, deals: int,
@@ -265,16 +342,21 @@ def deals_to_record(save_records: str | None, record_deals: str | None, deals: i
     0), each checked to lie in a run of ``deals`` episodes (an ``episode``: a deal, a game to
     31, a session); none without ``--save-records``. Raises ``ValueError`` for
     ``--record-deals`` without ``--save-records`` (it chooses the ``chosen``), a bad list, or a
-    number outside the run. The folder itself is checked by :func:`output_dir`."""
+    number outside the run (checked before the list is spelled out). The folder itself is
+    checked by :func:`output_dir`."""
     if record_deals is not None and not save_records:
         raise ValueError(f"--record-deals chooses the {chosen} that --save-records DIR saves; "
                          "give --save-records too")
     if not save_records:
         return []
-    numbers = parse_deal_list("0" if record_deals is None else record_deals)
-    outside = [d for d in numbers if d >= deals]
+    ranges = _deal_ranges("0" if record_deals is None else record_deals)
+    outside: set[int] = set()
+    for first, last in ranges:
+        start = max(first, deals)
+        outside.update(range(start, min(last, start + 10) + 1))  # a few of each, not millions
     if outside:
-        raise ValueError(f"--record-deals {record_deals}: {episode}{'s' * (len(outside) > 1)} "
-                         f"{','.join(map(str, outside))} not in the run (with --deals "
-                         f"{deals} they are 0-{deals - 1})")
-    return numbers
+        shown = sorted(outside)
+        raise ValueError(f"--record-deals {record_deals}: {episode}{'s' * (len(shown) > 1)} "
+                         f"{','.join(map(str, shown[:10]))}{',...' * (len(shown) > 10)} not in "
+                         f"the run (with --deals {deals} they are 0-{deals - 1})")
+    return parse_deal_list(record_deals or "0")

@@ -4,7 +4,7 @@ dealers and agent seeds. PIMC runs with time_limit=None, so that its moves do no
 the machine's speed. Run from a checkout of the flat layout (commit 7f58a9e)."""
 import json, sys
 from agents import make_agent
-from agents.base import play_deal
+from agents.base import play
 from agents.tournament import deal_dealer, deal_pack, derive_seed
 from mediatore_env.game import Deal
 from mediatore_env.records import make_record
@@ -20,7 +20,7 @@ for p, preset in enumerate(PRESETS):
             index = 10 * p + i
             deal = Deal(PRESETS[preset], deal_dealer(index), deal_pack(SEED, index))
             agents = [make_agent(name) for name in lineup]
-            play_deal(deal, agents, [derive_seed(SEED, index, s) for s in range(4)])
+            play(deal, agents, seeds=[derive_seed(SEED, index, s) for s in range(4)])
             out.append(make_record(deal, preset=preset, lineup=lineup, seed=SEED, index=index))
 # Observations: a checksum of every seat's observation after every move of a few records.
 import hashlib, numpy as np
