@@ -252,8 +252,7 @@ def test_bench_env_compare_names_what_is_missing():
 
 
 @pytest.mark.parametrize("parser", [
-    "bench:build_parser", "play:build_parser", "replay:build_parser",
-    "club:build_bench_parser"])
+    "bench:build_parser", "play:build_parser", "replay:build_parser"])
 def test_help_texts_print_as_written(parser):
     """argparse %-formats the help of each option but not the description or epilog (unless they
     name %(prog)s): a ``%%`` written there to escape a percent sign prints as ``%%``."""

@@ -17,18 +17,11 @@ from mediatore_env.tools import bench, play
 from mediatore_env.tools import replay as replay_tool
 from mediatore_env import registry
 from mediatore_env.tools.answers import read_answer, reader_of
-from mediatore_env.tools.club import game_argv
 from mediatore_env.tools.terminal import BadInput
 from mediatore_env.club.moves import ACCEPT, PASS, call_move, card_of_move, parse_move
 from mediatore_env.core.cards import CARD_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def test_game_argv_hands_over_only_for_club():
-    assert game_argv(["--game", "club", "--deals", "3"]) == ["--deals", "3"]
-    assert game_argv(["--deals", "3", "--game=club"]) == ["--deals", "3"]
-    assert game_argv(["--deals", "3"]) is None
 
 
 def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):

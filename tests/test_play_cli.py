@@ -372,10 +372,9 @@ def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
         assert record["meta"]["game_index"] == k and record["game"] == "toy3"
     # A card the human does not hold, then Ctrl-D: a clean stop, nothing finished.
     out = io.StringIO()
-    from mediatore_env.tools.play import episode_pack
-    from toy_game.game import ToyGame
-    first = ToyGame(registry.get("toy").make_rules(), 0)
-    first.deal(episode_pack("toy", 1, 0, 0))
+    from agents.tournament import hooks_of
+    first = registry.make("toy")
+    first.deal(hooks_of("toy").pack(1, 0, 0))
     missing = next(c for c in range(40) if not first.hands[0] >> c & 1)
     assert play_session("toy", ["random"], seed=1, term=Terminal(Script([CARD_NAMES[missing]],
                                                                         out), out)) == 0

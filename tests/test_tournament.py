@@ -15,7 +15,8 @@ from agents.tournament import (Play, cyclic_lineups, derive_seed, mean_ci, rotat
                                run_tournament, standings, t95)
 from mediatore_env.mediatore.records import replay
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, SOLO, Rules
-from mediatore_env.tools.bench import main, parse_deal_list, parse_rules
+from mediatore_env.tools.bench import main
+from mediatore_env.tools.checks import parse_deal_list, parse_rules
 
 # -- rotations, packs, seeds --------------------------------------------------------------
 

@@ -170,7 +170,8 @@ def test_ctrl_d_stops_with_the_score_and_the_records_of_the_games_finished(tmp_p
      ["--agents takes one agent (for all 2 other seats) or 2, got 3"]),
     (["--game", "tressette", "--agents", "pimc"], ["unknown agent 'pimc'"]),
     (["--game", "tressette", "--rule", "low"], ["bad --rule 'low': write name=value"]),
-    (["--game", "tressette", "--preset", "low"], ["--preset names Mediatore rules"]),
+    (["--game", "tressette", "--preset", "low"], ["tressette has no rules presets; give its "
+                                                  "switches with --rule, e.g. --rule low=true"]),
 ])
 def test_play_errors_are_one_line(capsys, args, words):
     one_line_error(capsys, lambda: play(args, ask=lambda p: "q", out=io.StringIO()), *words)

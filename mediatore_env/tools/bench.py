@@ -38,9 +38,8 @@ from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS
 from ..runinfo import ProgressBar, print_results
 from .checks import (ArgumentParser, add_worker_options, check_agents, check_lineup,
-                     deals_to_record, non_negative_int, output_dir, output_file,
-                     parse_game_rules, positive_int, rule_example, rule_switches)
-from .checks import parse_deal_list, parse_rules  # noqa: F401  (importable from here, as before)
+                     deals_to_record, non_negative_int, output_dir, output_file, positive_int,
+                     rules_of)
 
 PROG = "mediatore-bench"
 
@@ -165,19 +164,6 @@ def check_outputs(args) -> list[int]:
         _check_path("--save-records", output_dir, args.save_records)
     unit = registry.get(args.game).unit
     return deals_to_record(args.save_records, args.record_deals, args.deals, unit, f"{unit}s")
-
-
-def rules_of(args):
-    """The game's rules from --preset, --rule and the club shortcuts."""
-    items = list(args.rule)
-    for option, switch, value in (("--ante", "ante", args.ante),
-                                  ("--session-deals", "deals", args.session_deals)):
-        if value is not None:
-            if switch not in rule_switches(args.game):
-                raise ValueError(f"{option} sets a switch of club Mediatore; {args.game}'s are "
-                                 f"set with --rule, e.g. --rule {rule_example(args.game)}")
-            items.append(f"{switch}={value}")
-    return parse_game_rules(args.game, items, args.preset)
 
 
 def _plot_saved(args) -> int:

@@ -254,6 +254,21 @@ def parse_game_rules(game: str, items: Sequence[str] = (), preset: str | None = 
     return _with(rules, changes)
 
 
+def rules_of(args):
+    """The rules of ``args.game`` from ``--preset``, ``--rule`` and club Mediatore's shortcuts
+    ``--ante`` and ``--session-deals``: what ``mediatore-bench`` and ``mediatore-play`` take.
+    Raises ``ValueError`` naming what does not fit the game."""
+    items = list(args.rule)
+    for option, switch, value in (("--ante", "ante", args.ante),
+                                  ("--session-deals", "deals", args.session_deals)):
+        if value is not None:
+            if switch not in rule_switches(args.game):
+                raise ValueError(f"{option} sets a switch of club Mediatore; {args.game}'s are "
+                                 f"set with --rule, e.g. --rule {rule_example(args.game)}")
+            items.append(f"{switch}={value}")
+    return parse_game_rules(args.game, items, args.preset)
+
+
 def rule_example(game: str) -> str:
     """``name=value`` of the game's first switch set to another valid value, for messages."""
     rules = registry.get(game).make_rules()

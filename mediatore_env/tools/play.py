@@ -23,7 +23,7 @@ the full result, every hand included, is shown at the end of each episode (a Med
 Tressette game to 31, a club session: the registry's ``unit``).
 
 Episode ``k`` of seed ``S`` has the same packs, first dealer and agents' seeds as episode ``k``
-of ``mediatore-bench --game G --seed S`` (:func:`episode_pack`), so an episode seen in a
+of ``mediatore-bench --game G --seed S`` (the tournament hooks' ``pack``), so an episode seen in a
 tournament can be played by hand with ``--seed S --deal k``. Each finished episode can be saved
 as a game record (:mod:`mediatore_env.core.records`) for ``mediatore-replay``.
 """
@@ -42,12 +42,12 @@ from ..core.records import save_record
 from ..codec.text import STYLES
 from ..mediatore.rules import PRESETS, SWITCHES
 from .answers import Reader, read_answer, reader_of
-from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, parse_rules,
-                     parse_tressette_rules, positive_int)
+from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, positive_int,
+                     rules_of)
 from .terminal import (HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input, record_path,
                        running_score, score_line, seat_names, stopped)
 
-__all__ = ["play_game", "play_session", "episode_pack", "main"]
+__all__ = ["play_game", "play_session", "main"]
 
 
 # -- one episode at the terminal ------------------------------------------------------------------
@@ -131,16 +131,6 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
     return game
 
 
-def episode_pack(game: str, seed: int, index: int, hand: int) -> list[int]:
-    """The pack of the ``hand``-th deal of episode ``index`` of ``seed``, as ``mediatore-bench``
-    deals it: Mediatore's one pack a deal (:func:`agents.tournament.deal_pack`), every other
-    game's by (seed, episode, hand) (:func:`agents.tressette.tournament.game_pack`, which club
-    Mediatore's sessions draw alike)."""
-    from agents.tournament import deal_pack
-    from agents.tressette.tournament import game_pack
-    return deal_pack(seed, index) if game == "mediatore" else game_pack(seed, index, hand)
-
-
 def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=None,
                  seed: int = 0, first: int = 0, count: int = 1, style: str = "english",
                  save: str | None = None, term: Terminal | None = None, auto: bool = True) -> int:
@@ -148,8 +138,9 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     ... of ``seed``) with the human at seat ``human`` and ``agent_specs`` (one per other seat,
     in seat order; names of the game's agents registry or ``package.module:Class``), keeping a
     running score; ``rules`` default to the game's. Returns the exit status (0)."""
-    from agents import make_agent  # the agents layer comes after this one
-    from agents.tournament import derive_seed
+    from agents import make_agent  # imported when played: the rest of the tool needs no agents
+    from agents.tournament import derive_seed, hooks_of
+    hooks = hooks_of(game)  # the packs of mediatore-bench's episodes, so that --deal K is K there
     entry = get(game)
     text, reader = entry.load("text"), reader_of(entry)
     rules = entry.make_rules() if rules is None else rules
@@ -173,7 +164,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
             title = f"{unit.capitalize()} {k + 1} of {count}" if count > 1 else unit.capitalize()
             played_game = play_game(
                 entry.new_game(rules, index % n), human, agents, names, term, text, reader,
-                style, title, lambda h, i=index: episode_pack(game, seed, i, h),
+                style, title, lambda h, i=index: hooks.pack(seed, i, h),
                 [derive_seed(seed, index, s) for s in range(n)], auto, observation)
             totals = [t + o for t, o in zip(totals, played_game.outcome)]
             played += 1
@@ -217,8 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "random:bid_rate=0.5) or package.module:Class (default: greedy)")
     p.add_argument("--seat", type=int, default=0, choices=range(4),
                    help="your seat, 0-3 (default 0; three-handed 0-2, two-handed 0-1)")
-    p.add_argument("--preset", default="standard", choices=list(PRESETS),
-                   help="Mediatore's rules preset")
+    p.add_argument("--preset", choices=list(PRESETS),
+                   help="Mediatore's rules preset (default standard)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help=f"a rules switch on top of the preset (Mediatore's: {', '.join(SWITCHES)}; "
                         "Tressette's: low, claim, show_draws)")
@@ -248,30 +239,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def game_rules(game: str, args):
-    """The rules the arguments ask for: Mediatore's preset and switches, Tressette's switches,
-    club Mediatore's ante and length. Raises ``ValueError`` naming what does not fit."""
-    club = {k: v for k, v in (("ante", args.ante), ("deals", args.session_deals)) if v}
-    if club and game != "club":
-        raise ValueError(f"--ante and --session-deals are club Mediatore's; {game} has none")
-    if args.preset != "standard" and game != "mediatore":
-        raise ValueError(f"--preset names Mediatore rules; {game}'s switches are given "
-                         f"with --rule, e.g. --rule low=true")
-    if game == "mediatore":
-        return parse_rules(args.preset, args.rule)
-    if args.rule and game not in ("tressette", "tressette3", "tressette2"):
-        raise ValueError(f"--rule: {game} has no switches to set here")
-    if game == "club":
-        return get(game).make_rules(**club)
-    return parse_tressette_rules(game, args.rule)
-
-
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     entry = get(args.game)
     try:
-        rules = game_rules(args.game, args)
+        rules = rules_of(args)
         others = entry.players - 1
         if args.seat > others:
             raise ValueError(f"--seat {args.seat}: {args.game} has seats 0-{others}")
