@@ -61,7 +61,7 @@ def test_a_network_file_that_is_not_one_is_named_without_numpys_words(tmp_path):
     with pytest.raises(ValueError) as error:
         make_agent(f"selfplay:path={str(tmp_path / 'notes.txt')!r}")
     message = str(error.value)
-    assert "path=" in message and "is not a network .npz" in message
+    assert "path=" in message and "is not a readable network" in message
     assert "pickle" not in message and "\n" not in message
 
 
