@@ -171,19 +171,13 @@ from .observation import OBSERVATION_SIZE, observation
 from .display import table_text
 from ..core.cards import validate_pack
 from ..envs.base import GameAEC, dealer_option
-from ..envs.wrappers import ProtectedEnv
+from ..envs.wrappers import wrapped
 
-__all__ = ["env", "raw_env", "move_text", "parse_move", "NUM_MOVES", "OBSERVATION_SIZE"]
+__all__ = ["env", "raw_env", "standard_wrapped_env", "move_text", "parse_move", "NUM_MOVES",
+           "OBSERVATION_SIZE"]
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 _SWITCHES = ("ante", "deals")
-
-
-def env(**kwargs):
-    """The environment with PettingZoo's protections (:class:`~.wrappers.ProtectedEnv`):
-    illegal actions end the episode with ``illegal_reward`` (-1) to the offender."""
-    illegal_reward = kwargs.pop("illegal_reward", -1)
-    return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
 class raw_env(GameAEC):
@@ -304,3 +298,6 @@ class raw_env(GameAEC):
         s = self.session
         source = s if self.render_all or s.to_move is None else self._views[s.to_move]
         return table_text(source, names=AGENTS, title="club_mediatore_v0")
+
+
+env, standard_wrapped_env = wrapped(raw_env)

@@ -44,7 +44,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..codec.actions import as_move, is_action
 
-__all__ = ["ProtectedEnv", "standard_wrappers"]
+__all__ = ["ProtectedEnv", "standard_wrappers", "wrapped"]
 
 
 def standard_wrappers(raw: AECEnv, illegal_reward: float = -1) -> AECEnv:
@@ -148,3 +148,30 @@ class ProtectedEnv(wrappers.OrderEnforcingWrapper):
         e.rewards[agent] = float(self._illegal_reward)
         e._accumulate_rewards()
         e._deads_step_first()
+
+
+def wrapped(raw_env: type) -> tuple:
+    """``env`` and ``standard_wrapped_env`` of a versioned environment module, from its
+    ``raw_env`` class: ``env = wrapped(raw_env)[0]`` is written once here, not in every
+    module.
+
+    - ``env(illegal_reward=-1, **kwargs)``: ``raw_env(**kwargs)`` with PettingZoo's protections
+      in one fast layer (:class:`ProtectedEnv`): an illegal action ends the episode with
+      ``illegal_reward`` to the offender, an action outside the space fails an assertion,
+      calls out of order are refused, exactly as with PettingZoo's standard wrappers;
+    - ``standard_wrapped_env(illegal_reward=-1, **kwargs)``: ``raw_env(**kwargs)`` in
+      PettingZoo's own chain (:func:`standard_wrappers`); the same behaviour, slower, kept for
+      comparison and tests."""
+    def env(illegal_reward: float = -1, **kwargs):
+        return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
+
+    def standard_wrapped_env(illegal_reward: float = -1, **kwargs):
+        return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
+
+    for function, what in ((env, "with PettingZoo's protections in one fast layer"),
+                           (standard_wrapped_env, "in PettingZoo's standard wrappers")):
+        function.__module__ = raw_env.__module__
+        function.__doc__ = (f"``raw_env(**kwargs)`` {what}; an illegal action ends the episode "
+                            "with ``illegal_reward`` (-1) to the offender "
+                            "(:func:`mediatore_env.envs.wrappers.wrapped`).")
+    return env, standard_wrapped_env

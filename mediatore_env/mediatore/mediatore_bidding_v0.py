@@ -121,7 +121,7 @@ from ..core.cards import NUM_CARDS, cards_of
 from .moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_text
 from .rules import CONTRACTS, Rules, max_payment
 from ..envs.base import GameAEC
-from ..envs.wrappers import ProtectedEnv, standard_wrappers
+from ..envs.wrappers import wrapped
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "NUM_ACTIONS", "OBSERVATION_SIZE", "LAYOUT",
            "OFFSETS"]
@@ -138,22 +138,6 @@ for _name, _length in LAYOUT:
     OFFSETS[_name] = _offset
     _offset += _length
 OBSERVATION_SIZE = _offset  # 99
-
-
-def env(**kwargs):
-    """The environment with PettingZoo's protections: an illegal action ends the episode with
-    ``illegal_reward`` (-1) to the offender, out-of-space actions fail an assertion, and calls
-    out of order are refused, exactly as with PettingZoo's standard wrappers, in one fast
-    layer (:class:`~mediatore_env.envs.wrappers.ProtectedEnv`, as ``mediatore_v0.env()``)."""
-    illegal_reward = kwargs.pop("illegal_reward", -1)
-    return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
-
-
-def standard_wrapped_env(**kwargs):
-    """``raw_env`` in PettingZoo's own standard wrappers. Same behaviour as :func:`env`,
-    slower; kept for comparison and tests."""
-    illegal_reward = kwargs.pop("illegal_reward", -1)
-    return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
 class raw_env(GameAEC):
@@ -301,3 +285,6 @@ class raw_env(GameAEC):
         if self.entry is not None:
             lines.append(f"  result: {self.entry}")
         return "\n".join(lines)
+
+
+env, standard_wrapped_env = wrapped(raw_env)

@@ -230,7 +230,7 @@ from .records import make_record
 from .rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
 from .view import SeatView
 from ..envs.base import GameAEC, dealer_option
-from ..envs.wrappers import ProtectedEnv, standard_wrappers
+from ..envs.wrappers import ProtectedEnv, wrapped
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
            "action_table", "max_payment", "NUM_MOVES", "OBSERVATION_SIZE"]
@@ -268,23 +268,6 @@ def _make_rules(rules, switches: dict) -> Rules:
                         f"mediatore_v0; valid: rules, render_mode, deals, normalize_rewards, "
                         f"render_all, and the rules switches {', '.join(SWITCHES)}")
     return Rules.coerce(rules, **switches)
-
-
-def env(**kwargs):
-    """The environment with PettingZoo's protections: illegal actions end the episode with
-    ``illegal_reward`` (-1) to the offender, actions outside the action space fail an
-    assertion, and calls out of order are refused, exactly as with ``TerminateIllegalWrapper``,
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, in one fast layer
-    (:class:`~mediatore_env.envs.wrappers.ProtectedEnv`)."""
-    illegal_reward = kwargs.pop("illegal_reward", -1)
-    return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
-
-
-def standard_wrapped_env(**kwargs):
-    """``raw_env`` in PettingZoo's own standard wrappers, as the classic environments build
-    ``env()``. Same behaviour as :func:`env`, slower; kept for comparison and tests."""
-    illegal_reward = kwargs.pop("illegal_reward", -1)
-    return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
 class raw_env(GameAEC):
@@ -445,3 +428,5 @@ class raw_env(GameAEC):
         source = deal if self.render_all or deal.to_move is None else self._views[deal.to_move]
         return view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
 
+
+env, standard_wrapped_env = wrapped(raw_env)

@@ -177,24 +177,9 @@ from __future__ import annotations
 
 from .moves import NUM_MOVES, move_text, parse_move
 from .env import TressetteAEC
-from ..envs.wrappers import ProtectedEnv, standard_wrappers
+from ..envs.wrappers import wrapped
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "move_text", "parse_move", "NUM_MOVES"]
-
-
-def env(**kwargs):
-    """The environment with PettingZoo's protections: illegal actions end the episode with
-    ``illegal_reward`` (-1) to the offender, actions outside the action space fail an
-    assertion, and calls out of order are refused, in one fast layer
-    (:class:`~mediatore_env.envs.wrappers.ProtectedEnv`)."""
-    illegal_reward = kwargs.pop("illegal_reward", -1)
-    return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
-
-
-def standard_wrapped_env(**kwargs):
-    """``raw_env`` in PettingZoo's own standard wrappers. Same behaviour as :func:`env`, slower."""
-    illegal_reward = kwargs.pop("illegal_reward", -1)
-    return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
 class raw_env(TressetteAEC):
@@ -205,3 +190,6 @@ class raw_env(TressetteAEC):
     switches = ("low", "claim")
     metadata = {"render_modes": ["ansi", "human"], "name": "tressette_v0",
                 "is_parallelizable": False, "render_fps": 1}
+
+
+env, standard_wrapped_env = wrapped(raw_env)
