@@ -27,7 +27,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 from ..core.game import CHANCE
 from ..core.records import entry_of, replay
@@ -111,6 +111,35 @@ _ABOUT = {"program": "from", "seed": "seed", "deal_index": "deal", "game_index":
           "session_index": "session", "lineup": "lineup", "rotation": "rotation"}
 
 
+def record_start(record: dict, final):
+    """A new game of a record's game, rules and first dealer (``final``: the record replayed),
+    to step through it with :func:`record_steps`."""
+    entry = get(final.record()["game"])  # a version 1 Tressette record names no form
+    return entry.new_game(final.rules, record["dealer"])
+
+
+def record_steps(game, record: dict, final) -> Iterator[tuple[str, Any]]:
+    """Step ``game`` (a :func:`record_start`) through the record as it was played: yields
+    ``("pack", pack)`` after each pack dealt (whenever the game asks for one) and
+    ``("move", move)`` after each move. Stops early where a record of an unfinished game
+    ends."""
+    packs = iter(get(final.record()["game"]).load("text").record_packs(record))
+    moves = iter(final.history)
+    while not game.is_over:
+        if game.to_move == CHANCE:
+            pack = next(packs, None)
+            if pack is None:
+                return
+            game.deal(pack)
+            yield "pack", pack
+        else:
+            step = next(moves, None)
+            if step is None:
+                return
+            game.apply(step[1])
+            yield "move", step[1]
+
+
 def show_record(record: dict, seat: int | None = None, style: str = "english",
                 pager: Pager | None = None, label: str = "") -> bool:
     """Step through one record (already checked), of any game: the game rebuilt pack by pack
@@ -130,28 +159,17 @@ def show_record(record: dict, seat: int | None = None, style: str = "english",
               "seen by " + ("everyone: the open table" if seat is None else
                             f"{names[seat]} only" if names[seat] == f"seat {seat}" else
                             f"{names[seat]} (seat {seat}) only"))
-    game = entry.new_game(final.rules, record["dealer"])
-    packs = iter(text.record_packs(record))
+    game = record_start(record, final)
     narrator = text.narrator(game, seat, names, style)
-    moves = iter(final.history)
     stage = text.stage(game, seat)
-    while not game.is_over:
-        if game.to_move == CHANCE:
-            pack = next(packs, None)
-            if pack is None:
-                break
-            game.deal(pack)
+    for kind, _ in record_steps(game, record, final):
+        if kind == "pack":
             narrator.skip()
             pager.say("", *text.dealt_lines(game, seat, names, style))
             stage = text.stage(game, seat)
             if not pager.wait():
                 return False
-            continue
-        step = next(moves, None)
-        if step is None:
-            break
-        game.apply(step[1])
-        if text.stage(game, seat) != stage:
+        elif text.stage(game, seat) != stage:
             stage = text.stage(game, seat)
             pager.say("", f"-- {stage} ".ljust(40, "-"), *narrator.news(),
                       *text.stop_lines(game, seat, names, style))

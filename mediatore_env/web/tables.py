@@ -22,7 +22,7 @@ from ..core.cards import NUM_CARDS
 from ..core.game import CHANCE
 from ..core.records import entry_of, replay
 from ..registry import GAMES, get
-from ..tools.replay import record_names
+from ..tools.replay import record_names, record_start, record_steps
 from ..tools.terminal import seat_names
 
 __all__ = ["BadRequest", "Table", "Watch", "games_json", "playable"]
@@ -208,30 +208,6 @@ class Table:
                                                           self.style) + [f"Result: {result}"])
 
 
-def _steps(record: dict, final) -> list[tuple[str, Any]]:
-    """The record as the steps it was played in: ``("pack", pack)`` and ``("move", move)``,
-    the packs dealt whenever the game asks for one (as ``mediatore-replay`` does)."""
-    entry = entry_of(record)
-    text = entry.load("text")
-    game = entry.new_game(final.rules, record["dealer"])
-    packs, moves = iter(text.record_packs(record)), iter(final.history)
-    steps = []
-    while not game.is_over:
-        if game.to_move == CHANCE:
-            pack = next(packs, None)
-            if pack is None:
-                break
-            game.deal(pack)
-            steps.append(("pack", pack))
-        else:
-            step = next(moves, None)
-            if step is None:
-                break
-            game.apply(step[1])
-            steps.append(("move", step[1]))
-    return steps
-
-
 class Watch:
     """A checked record to step through: ``at(k, seat)`` is the table after its first ``k``
     steps (packs dealt and moves made), as ``seat`` saw it, or every seat's table (``None``:
@@ -250,7 +226,7 @@ class Watch:
             raise BadRequest(f"{label}: game {self.entry.name!r} has no table for the browser")
         self.record, self.label, self.style = record, label, style
         self.text = self.entry.load("text")
-        self.steps = _steps(record, self.final)
+        self.steps = list(record_steps(record_start(record, self.final), record, self.final))
         self.names = record_names(record, self.final.players)
 
     def at(self, step: int, seat: int | None) -> dict:
