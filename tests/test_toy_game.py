@@ -2,9 +2,13 @@
 registry gets with no code of its own above its engine: the universal test
 (tests/test_universal.py covers it as any game), a PettingZoo environment (the generic
 :class:`~mediatore_env.envs.base.GameEnv`) that passes PettingZoo's own tests, and the play to
-the end of the tools."""
+the end, the duplicate tournament, the replay viewer (and, in tests/test_play_cli.py and
+tests/test_web.py, terminal play and the browser table)."""
 
 from __future__ import annotations
+
+import io
+import re
 
 import numpy as np
 import pytest
@@ -12,9 +16,13 @@ from pettingzoo.test import api_test, seed_test
 from toy_game.agents import ToyRandomAgent
 
 import agents.base
+from agents.tournament import run_tournament
 from mediatore_env.core.game import CHANCE, Game
+from mediatore_env.core.records import replay
 from mediatore_env.envs.base import GameEnv, make_env
 from mediatore_env.registry import get, make
+from mediatore_env.tools.replay import show_record
+from mediatore_env.tools.terminal import Pager
 
 TOYS = ("toy", "toy3")
 
@@ -95,8 +103,6 @@ def test_the_table_renders_from_the_text_module():
     assert text.startswith("toy_v0: hand 1 of 2") and env.agent_selection in text
 
 
-@pytest.mark.skipif(not hasattr(agents.base, "play"),
-                    reason="the one play-to-end loop (agents.base.play) is not merged yet")
 @pytest.mark.parametrize("name", TOYS)
 def test_the_play_to_end_loop_plays_the_toy(name):
     entry = get(name)
@@ -104,3 +110,30 @@ def test_the_play_to_end_loop_plays_the_toy(name):
     game = agents.base.play(entry.new_game(), [ToyRandomAgent() for _ in range(entry.players)],
                             lambda k: rng.permutation(40).tolist())
     assert game.is_over and sum(game.outcome) == 0
+
+
+@pytest.mark.parametrize("name", TOYS)
+def test_the_duplicate_tournament_plays_the_toy(name):
+    """One lineup of different agents over the rotations: zero-sum per play, so the copies'
+    means weighted by their numbers sum to zero; a lineup of one agent comes out at exactly 0."""
+    players = get(name).players
+    result = run_tournament(["random"] + ["toy_game.agents:ToyRandomAgent"] * (players - 1),
+                            deals=6, seed=3, game=name, record_deals=[0, 5])
+    assert sum(s.mean * s.copies for s in result.standings) == pytest.approx(0, abs=1e-9)
+    same = run_tournament(["random"] * players, deals=4, seed=3, game=name)
+    assert [s.mean for s in same.standings] == [0.0]
+    assert len(result.records) == 2 * players and all(
+        replay(record).is_over for record in result.records)
+
+
+def test_the_replay_viewer_steps_through_a_toy_record():
+    game = make("toy3")
+    packs = iter([list(range(40)), list(range(39, -1, -1))])
+    agents.base.play(game, [ToyRandomAgent() for _ in range(3)], lambda k: next(packs),
+                     seeds=[1, 2, 3])
+    out = io.StringIO()
+    assert show_record(game.record(), seat=1, pager=Pager(False, out=out))
+    text = out.getvalue()
+    assert len(re.findall(r"-- hand \d: seat \d deals", text)) == 2  # a stop at each pack
+    assert "seat 1 holds" in text and "seat 0 holds" not in text  # seat 1's view only
+    assert "outcome: " + ", ".join(f"seat {s} {o:+d}" for s, o in enumerate(game.outcome)) in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mediatore_env.codec.text import table_json
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS
 
 
@@ -81,3 +82,27 @@ def stop_lines(game, seat, names, style):
 
 def end_lines(game, names, style="english"):
     return ["outcome: " + ", ".join(f"{names[s]} {o:+d}" for s, o in enumerate(game.outcome))]
+
+
+# -- the hooks of replay (mediatore-replay's one viewer) and of the browser table -------------
+
+def stage(game, seat=None) -> str:
+    return f"hand {len(game.packs)}, trick {len(game.tricks)}"
+
+
+def dealt_lines(game, seat, names, style) -> list[str]:
+    seats = range(game.players) if seat is None else (seat,)
+    return [f"-- hand {len(game.packs)}: {names[game.hand_dealer]} deals"] + [
+        f"{names[s]} holds: " + " ".join(CARD_NAMES[c] for c in range(NUM_CARDS)
+                                         if game.hands[s] >> c & 1) for s in seats]
+
+
+def record_packs(record: dict) -> list:
+    return record["packs"]
+
+
+def view_json(view, names=None, style: str = "english") -> dict:
+    names = names or [f"seat {s}" for s in range(view.players)]
+    facts = [("Points", [", ".join(f"{names[s]} {p}" for s, p in enumerate(view.points))])]
+    return table_json(view, names, style, facts, move_words, lambda move: move,
+                      view.outcome if view.is_over else None, view.players)

@@ -184,6 +184,7 @@ class ToyView:
     dealer = property(lambda self: self._game.hand_dealer)
     to_move = property(lambda self: self._game.to_move)
     hand = property(lambda self: self._game.hands[self.seat])
+    hand_sizes = property(lambda self: tuple(h.bit_count() for h in self._game.hands))
     trick = property(lambda self: tuple(self._game.trick))
     leader = property(lambda self: self._game.leader)
     tricks = property(lambda self: tuple(self._game.tricks))
