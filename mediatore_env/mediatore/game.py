@@ -130,8 +130,6 @@ class Deal:
         if seat is None or not 0 <= seat < 4:  # numpy ints are welcome; bools, floats are not
             raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
         self.dealer = seat
-        if pack is None and rng is not None:
-            pack = rng.permutation(NUM_CARDS).tolist()
         self.pack = None
         self.hands, self.monte = [0, 0, 0, 0], 0
         self.original_monte = 0
@@ -161,6 +159,8 @@ class Deal:
         self.called_played_by = None
         if pack is not None:
             self.deal(pack)
+        elif rng is not None:
+            self._deal(tuple(rng.permutation(NUM_CARDS).tolist()))  # valid by construction
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -270,8 +270,11 @@ class Deal:
         its pack already or the pack is bad."""
         if self.to_move != CHANCE:
             raise ValueError("no pack is needed now: the deal has its pack")
-        self.pack = validate_pack(pack)
-        self.hands, self.monte = deal_hands(self.pack, self.dealer)
+        self._deal(validate_pack(pack))
+
+    def _deal(self, pack: tuple[int, ...]) -> None:
+        self.pack = pack
+        self.hands, self.monte = deal_hands(pack, self.dealer)
         self.original_monte = self.monte
         self.to_move = (self.dealer + 1) % 4
 
