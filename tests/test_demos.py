@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.base import play
 from agents.demos import load_demos, record_deals
 from agents.tournament import deal_dealer, deal_pack, derive_seed
 from mediatore_env.mediatore.observation import Encoder
