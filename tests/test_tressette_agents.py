@@ -157,12 +157,13 @@ def test_random_agent_is_uniform_seeded_and_claims_only_at_its_rate():
 
 
 def test_registry_names_and_options():
-    assert set(AGENTS) == {"random", "greedy", "openspiel-ismcts"}
+    assert set(AGENTS) == {"random", "greedy", "pimc", "openspiel-ismcts"}
     assert make_agent("random:claim_rate=0.25").claim_rate == 0.25
     assert isinstance(make_agent("agents.tressette.greedy:TressetteGreedyAgent"),
                       TressetteGreedyAgent)
-    with pytest.raises(ValueError, match="unknown agent 'pimc'.*random, greedy"):
-        make_agent("pimc")
+    assert make_agent("pimc:time_limit=0.05").time_limit == 0.05
+    with pytest.raises(ValueError, match="unknown agent 'solver'.*random, greedy, pimc"):
+        make_agent("solver")
 
 
 # -- the greedy player's heuristics, by hand ----------------------------------------------------
