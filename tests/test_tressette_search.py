@@ -2,8 +2,6 @@
 every form and switch; the same choices from the same seed with time_limit=None; choices that
 do not depend on what the seat cannot know; the value it scores a hand by; its options."""
 
-import random
-
 import pytest
 
 from agents.base import play
@@ -14,7 +12,7 @@ from mediatore_env.core.cards import POINTS, cards_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import FORMS
-from tests.test_tressette_agents import VARIANTS, Sealed, _hidden_variant
+from tests.test_tressette_agents import VARIANTS, Sealed, hidden_pairs
 
 def _pimc(**options):
     return TressettePimcAgent(time_limit=None, max_worlds=2, **options)
@@ -44,20 +42,8 @@ def test_pimc_with_no_time_limit_repeats_its_game_from_its_seeds(form):
 
 @pytest.mark.parametrize("form", list(FORMS))
 def test_pimc_moves_do_not_depend_on_what_the_seat_cannot_know(form):
-    rules = FORMS[form]
-    rng = random.Random(8)
     pimc, compared = _pimc(), 0
-    for trial in range(40):
-        game = TressetteGame(rules, trial % rules.players)
-        game.deal(game_pack(12, trial, 0))
-        for _ in range(rng.randrange(1, 3 * rules.players)):  # a random point of the first hand
-            game.apply(rng.choice([m for m in game.legal_moves() if m != CLAIM]))
-        if game.needs_pack or game.is_over:
-            continue
-        seat = game.to_move
-        other = _hidden_variant(game, seat, rng)
-        if other is None:
-            continue
+    for trial, game, other, seat in hidden_pairs(FORMS[form], 40, 6):
         pimc.reset(trial)
         here = pimc.act(None, game.view(seat))
         pimc.reset(trial)

@@ -14,9 +14,8 @@ breaks ties between cards that win or lose alike. The card of best mean value is
 the lowest move id). The chips a deal moves are the pot's, the same whichever card wins it, so
 winning the deal is the objective.
 
-The worlds are drawn until ``time_limit`` seconds are spent (at least ``min_worlds``, at most
-``max_worlds``); with ``time_limit=None`` exactly ``max_worlds``, and the choices then depend
-only on the agent's seed.
+The worlds, the time budget and the paired comparison are :class:`agents.search.WorldSearch`'s
+(``time_limit=None`` is reproducible from the seed).
 
 Why the other decisions stay greedy's: the accept, alone and call decisions are taken before
 the widow is seen, over the whole deal, where a rollout's value depends on the greedy policy's
@@ -35,15 +34,12 @@ simulation of that same play (agents/club/greedy.py). Not measured against a sim
 
 from __future__ import annotations
 
-import random
-import time
-
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import PLAY
 from mediatore_env.club.worlds import redeal
 from mediatore_env.mediatore.moves import WIN_THIRDS
 
-from ..base import Agent
+from ..search import WorldSearch
 from .greedy import ClubGreedyAgent
 
 #: The weight of a thirds' margin against winning the deal (a margin never outweighs a win).
@@ -66,29 +62,17 @@ def roll_out(session: Session, policy: ClubGreedyAgent) -> None:
         session.apply(policy.act(None, session.view(session.to_move)))
 
 
-class ClubPimcAgent(Agent):
+class ClubPimcAgent(WorldSearch):
     """PIMC card play with greedy rollouts (the module docstring); greedy elsewhere.
     ``time_limit``: seconds a card decision may take (None: exactly ``max_worlds`` worlds,
     reproducible from the seed); ``margin``: the greedy agent's accepting margin."""
 
     name = "pimc"
-    wants_observation = False
 
     def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
                  max_worlds: int = 32, margin: float = -0.1, seed: int | None = None):
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds or None, "
-                             f"got {time_limit!r}")
-        if min(int(min_worlds), int(max_worlds)) < 1:
-            raise ValueError(f"min_worlds and max_worlds must be at least 1, got {min_worlds} "
-                             f"and {max_worlds}")
-        self.time_limit = time_limit
-        self.min_worlds, self.max_worlds = int(min_worlds), int(max_worlds)
+        super().__init__(time_limit, min_worlds, max_worlds, seed)
         self.greedy = ClubGreedyAgent(margin=margin)
-        self.rng = random.Random(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
 
     def act(self, observation, view) -> int:
         legal = view.legal_moves()
@@ -96,26 +80,19 @@ class ClubPimcAgent(Agent):
             return self.greedy.act(observation, view)
         if len(legal) == 1:
             return legal[0]
-        return self.best_card(view, legal)
+        return self.best_move(view, legal)
 
-    def best_card(self, view, legal: list[int]) -> int:
-        """The play move of ``legal`` of best mean rollout value over the sampled worlds."""
-        start = time.perf_counter()
-        totals = dict.fromkeys(legal, 0.0)
-        worlds = 0
-        while worlds < self.max_worlds:
-            if (self.time_limit is not None and worlds >= self.min_worlds
-                    and time.perf_counter() - start >= self.time_limit):
-                break
-            pack, moves = redeal(view, self.rng)
-            # The same pack again for the deal after (never played): no shuffling needed.
-            world = Session(view.rules, view.dealer, packs=lambda number, dealer: pack)
-            for move in moves:
-                world.apply(move)
-            for move in legal:
-                trial = world.clone()
-                trial.apply(move)
-                roll_out(trial, self.greedy)
-                totals[move] += deal_value(trial, view.seat)
-            worlds += 1
-        return max(legal, key=lambda m: (totals[m], -m))
+    def world(self, view, rng) -> Session:
+        """The current deal in a sampled world, on a fresh session."""
+        pack, moves = redeal(view, rng)
+        # The same pack again for the deal after (never played): no shuffling needed.
+        world = Session(view.rules, view.dealer, packs=lambda number, dealer: pack)
+        for move in moves:
+            world.apply(move)
+        return world
+
+    def roll_out(self, game: Session) -> None:
+        roll_out(game, self.greedy)
+
+    def value(self, game: Session, view) -> float:
+        return deal_value(game, view.seat)

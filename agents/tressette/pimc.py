@@ -15,10 +15,9 @@ last trick three thirds a point) so that the rounding down of thirds does not hi
 difference; in Low Hand the value is negated. The card of best mean value over the worlds is
 played (ties: the lowest card id).
 
-Every card of a world is evaluated on the same world, so the comparison between cards is
-paired. The worlds are drawn until ``time_limit`` seconds are spent (at least
-``min_worlds``, at most ``max_worlds``); with ``time_limit=None`` exactly ``max_worlds``
-worlds are drawn, and the agent's choices depend only on its seed (reproducible).
+The worlds, the time budget and the paired comparison are :class:`agents.search.WorldSearch`'s
+(``time_limit``, ``min_worlds``, ``max_worlds``; ``time_limit=None`` is reproducible from the
+seed).
 
 Why rollouts and not an exact double-dummy search: a rollout of a full hand with the greedy
 policy costs a few milliseconds in Python, and the issue's budget is 100 ms a decision (see
@@ -37,15 +36,12 @@ depends only on the totals, which every seat sees, so no world is needed.
 
 from __future__ import annotations
 
-import random
-import time
-
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import LAST_TRICK_POINTS
 from mediatore_env.tressette.worlds import redeal
 
-from ..base import Agent
+from ..search import WorldSearch
 from .greedy import TressetteGreedyAgent
 
 #: The rollout policy, stateless and deterministic: one instance serves every seat.
@@ -78,27 +74,11 @@ def roll_out(game: TressetteGame) -> None:
         game.apply(_GREEDY.act(None, game.view(seat)))
 
 
-class TressettePimcAgent(Agent):
+class TressettePimcAgent(WorldSearch):
     """PIMC with greedy rollouts (the module docstring). ``time_limit``: seconds a decision
     may take (None: exactly ``max_worlds`` worlds, reproducible from the seed)."""
 
     name = "pimc"
-    wants_observation = False
-
-    def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
-                 max_worlds: int = 32, seed: int | None = None):
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds or None, "
-                             f"got {time_limit!r}")
-        if min(int(min_worlds), int(max_worlds)) < 1:
-            raise ValueError(f"min_worlds and max_worlds must be at least 1, got {min_worlds} "
-                             f"and {max_worlds}")
-        self.time_limit = time_limit
-        self.min_worlds, self.max_worlds = int(min_worlds), int(max_worlds)
-        self.rng = random.Random(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
 
     def act(self, observation, view) -> int:
         legal = view.legal_moves()
@@ -108,30 +88,20 @@ class TressettePimcAgent(Agent):
             legal = [m for m in legal if m != CLAIM]
         if len(legal) == 1:
             return legal[0]
-        return self.best_card(view, legal)
+        return self.best_move(view, legal)
 
-    def best_card(self, view, legal: list[int]) -> int:
-        """The card of ``legal`` of best mean rollout value over the sampled worlds."""
-        start = time.perf_counter()
-        # The world's game: this hand alone, no claims (the claim is decided apart).
-        rules = view.rules.replace(claim=False)
-        dealer = view.hands_played[-1]["dealer"]
-        side = view.side
-        totals = dict.fromkeys(legal, 0.0)
-        worlds = 0
-        while worlds < self.max_worlds:
-            if (self.time_limit is not None and worlds >= self.min_worlds
-                    and time.perf_counter() - start >= self.time_limit):
-                break
-            pack, moves = redeal(view, self.rng)
-            world = TressetteGame(rules, dealer)
-            world.deal(pack)
-            for move in moves:
-                world.apply(move)
-            for card in legal:
-                trial = world.clone()
-                trial.apply(card)
-                roll_out(trial)
-                totals[card] += hand_value(trial, side)
-            worlds += 1
-        return max(legal, key=lambda c: (totals[c], -c))
+    def world(self, view, rng) -> TressetteGame:
+        """The current hand in a sampled world, alone (a fresh game) and without claims (the
+        claim is decided apart)."""
+        pack, moves = redeal(view, rng)
+        world = TressetteGame(view.rules.replace(claim=False), view.hands_played[-1]["dealer"])
+        world.deal(pack)
+        for move in moves:
+            world.apply(move)
+        return world
+
+    def roll_out(self, game: TressetteGame) -> None:
+        roll_out(game)
+
+    def value(self, game: TressetteGame, view) -> float:
+        return hand_value(game, view.side)
