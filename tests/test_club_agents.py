@@ -120,8 +120,8 @@ def test_greedy_beats_random():
 
 
 def test_bad_agent_specs_say_what_is_known():
-    with pytest.raises(ValueError, match="known agents: random, greedy"):
-        make_club_agent("pimc")
+    with pytest.raises(ValueError, match="known agents: random, greedy, pimc"):
+        make_club_agent("solver")
     with pytest.raises(ValueError, match="accept_rate"):
         make_club_agent("random:accept_rate=2")
     with pytest.raises(ValueError, match="4 agents"):

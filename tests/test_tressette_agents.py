@@ -91,14 +91,14 @@ def _hidden_variant(game, seat, rng):
     return other
 
 
-@pytest.mark.parametrize("form", list(FORMS))
-def test_greedy_moves_do_not_depend_on_what_the_seat_cannot_know(form):
-    rules = FORMS[form]
-    rng = random.Random(5)
-    greedy, compared = TressetteGreedyAgent(), 0
-    for trial in range(60):
+def hidden_pairs(rules, trials: int, seed: int):
+    """``(trial, game, other, seat)``: ``game`` at a random point of its first hand with
+    ``seat`` to move, and ``other`` the same game with the cards ``seat`` has not seen lying
+    elsewhere (:func:`_hidden_variant`), for up to ``trials`` trials."""
+    rng = random.Random(seed)
+    for trial in range(trials):
         game = TressetteGame(rules, trial % rules.players)
-        game.deal(game_pack(11, trial, 0))
+        game.deal(game_pack(seed + 6, trial, 0))
         for _ in range(rng.randrange(1, 3 * rules.players)):  # a random point of the first hand
             game.apply(rng.choice([m for m in game.legal_moves() if m != CLAIM]))
         if game.needs_pack or game.is_over:
@@ -108,6 +108,13 @@ def test_greedy_moves_do_not_depend_on_what_the_seat_cannot_know(form):
         if other is None:
             continue
         assert other.log[-1].pack != game.log[-1].pack  # the unseen cards lie elsewhere
+        yield trial, game, other, seat
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_greedy_moves_do_not_depend_on_what_the_seat_cannot_know(form):
+    greedy, compared = TressetteGreedyAgent(), 0
+    for _, game, other, seat in hidden_pairs(FORMS[form], 60, 5):
         assert greedy.act(None, other.view(seat)) == greedy.act(None, game.view(seat))
         compared += 1
     assert compared >= 30
@@ -157,12 +164,13 @@ def test_random_agent_is_uniform_seeded_and_claims_only_at_its_rate():
 
 
 def test_registry_names_and_options():
-    assert set(AGENTS) == {"random", "greedy", "openspiel-ismcts"}
+    assert set(AGENTS) == {"random", "greedy", "pimc", "openspiel-ismcts"}
     assert make_agent("random:claim_rate=0.25").claim_rate == 0.25
     assert isinstance(make_agent("agents.tressette.greedy:TressetteGreedyAgent"),
                       TressetteGreedyAgent)
-    with pytest.raises(ValueError, match="unknown agent 'pimc'.*random, greedy"):
-        make_agent("pimc")
+    assert make_agent("pimc:time_limit=0.05").time_limit == 0.05
+    with pytest.raises(ValueError, match="unknown agent 'solver'.*random, greedy, pimc"):
+        make_agent("solver")
 
 
 # -- the greedy player's heuristics, by hand ----------------------------------------------------

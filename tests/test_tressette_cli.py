@@ -64,7 +64,8 @@ def _name(card):
      ["unknown rules switch 'signals' of tressette2", "valid: low, claim, show_draws"]),
     (["--game", "tressette", "--agents", *["greedy"] * 4, "--rule", "show_draws=false"],
      ["unknown rules switch 'show_draws' of tressette; valid: low, claim"]),
-    (["--game", "tressette2", "--agents", "greedy", "pimc"], ["unknown agent 'pimc'", "random, greedy"]),
+    (["--game", "tressette2", "--agents", "greedy", "solver"],
+     ["unknown agent 'solver'", "random, greedy, pimc"]),
     (["--game", "tressette2", "--bidding", "greedy", "bold"], ["tressette2 has no auction"]),
     (["--game", "tressette2", "--agents", "greedy", "random", "--preset", "low"],
      ["tressette2 has no rules presets; give its switches with --rule, e.g. --rule "
@@ -168,7 +169,7 @@ def test_ctrl_d_stops_with_the_score_and_the_records_of_the_games_finished(tmp_p
     (["--game", "tressette3", "--seat", "3"], ["--seat 3: tressette3 has seats 0-2"]),
     (["--game", "tressette3", "--agents", "greedy", "random", "random"],
      ["--agents takes one agent (for all 2 other seats) or 2, got 3"]),
-    (["--game", "tressette", "--agents", "pimc"], ["unknown agent 'pimc'"]),
+    (["--game", "tressette", "--agents", "solver"], ["unknown agent 'solver'"]),
     (["--game", "tressette", "--rule", "low"], ["bad --rule 'low': write name=value"]),
     (["--game", "tressette", "--preset", "low"], ["tressette has no rules presets; give its "
                                                   "switches with --rule, e.g. --rule low=true"]),

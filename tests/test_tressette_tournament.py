@@ -125,8 +125,8 @@ def test_bad_arguments():
         run_tressette_tournament(["greedy"] * 4, games=0)
     with pytest.raises(ValueError, match=r"games to record \[5\] are not in the run"):
         run_tressette_tournament(["greedy"] * 4, games=2, record_games=[5])
-    with pytest.raises(ValueError, match="unknown agent 'pimc'"):
-        run_tressette_tournament(["pimc"] * 4, games=1)
+    with pytest.raises(ValueError, match="unknown agent 'solver'"):
+        run_tressette_tournament(["solver"] * 4, games=1)
 
 
 def test_an_illegal_move_names_the_agent():

@@ -10,6 +10,8 @@ name           agent
 =============  ================================================================================
 ``random``     :class:`ClubRandomAgent`: uniform legal moves (accepts half the time)
 ``greedy``     :class:`ClubGreedyAgent`: Mediatore's greedy judgement, call, exchange and play
+``pimc``       :class:`ClubPimcAgent`: greedy's judgement, call and exchange; plays the card
+               whose greedy rollouts over sampled worlds win most (``time_limit`` a card)
 =============  ================================================================================
 
 :func:`make_club_agent` turns a text into an agent, as :func:`agents.make_agent` does for
@@ -23,15 +25,17 @@ from __future__ import annotations
 from .. import make_agent
 from ..base import Agent
 from .greedy import ClubGreedyAgent
+from .pimc import ClubPimcAgent
 from .random_agent import ClubRandomAgent
 
 #: name -> factory taking the options as keyword arguments
 CLUB_AGENTS = {
     "random": ClubRandomAgent,
     "greedy": ClubGreedyAgent,
+    "pimc": ClubPimcAgent,
 }
 
-__all__ = ["CLUB_AGENTS", "ClubRandomAgent", "ClubGreedyAgent", "make_club_agent"]
+__all__ = ["CLUB_AGENTS", "ClubRandomAgent", "ClubGreedyAgent", "ClubPimcAgent", "make_club_agent"]
 
 
 def make_club_agent(spec: str, **overrides) -> Agent:

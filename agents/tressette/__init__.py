@@ -15,6 +15,8 @@ name           agent
 ``random``     :class:`TressetteRandomAgent`: a uniform legal card; claims with ``claim_rate``
 ``greedy``     :class:`TressetteGreedyAgent`: counts the cards, takes points, follows cheaply,
                leads its masters; in Low Hand avoids points; claims when the claim wins
+``pimc``       :class:`TressettePimcAgent`: samples worlds from the seat's view and plays the
+               card whose greedy rollouts score best (``time_limit`` seconds a decision)
 =============  ================================================================================
 
 :func:`make_agent` reads the same texts as :func:`agents.make_agent` (``random:claim_rate=0.1``,
@@ -29,15 +31,18 @@ from __future__ import annotations
 from .. import make_agent as _make_agent
 from ..base import Agent
 from .greedy import TressetteGreedyAgent
+from .pimc import TressettePimcAgent
 from .random_agent import TressetteRandomAgent
 
 #: name -> factory taking the options as keyword arguments
 AGENTS = {
     "random": TressetteRandomAgent,
     "greedy": TressetteGreedyAgent,
+    "pimc": TressettePimcAgent,
 }
 
-__all__ = ["AGENTS", "Agent", "TressetteGreedyAgent", "TressetteRandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "TressetteGreedyAgent", "TressettePimcAgent", "TressetteRandomAgent",
+           "make_agent"]
 
 
 def make_agent(spec: str, **overrides) -> Agent:

@@ -1,0 +1,110 @@
+"""The Tressette PIMC agent (agents/tressette/pimc.py): legal moves only, from sealed views, in
+every form and switch; the same choices from the same seed with time_limit=None; choices that
+do not depend on what the seat cannot know; the value it scores a hand by; its options."""
+
+import pytest
+
+from agents.base import play
+from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
+from agents.tressette.pimc import hand_value, roll_out, side_thirds
+from agents.tressette.tournament import game_pack
+from mediatore_env.core.cards import POINTS, cards_of
+from mediatore_env.tressette.game import TressetteGame
+from mediatore_env.tressette.moves import CLAIM
+from mediatore_env.tressette.rules import FORMS
+from tests.test_tressette_agents import VARIANTS, Sealed, hidden_pairs
+
+def _pimc(**options):
+    return TressettePimcAgent(time_limit=None, max_worlds=2, **options)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.form}-low{r.low:d}-claim{r.claim:d}")
+def test_pimc_plays_whole_games_legally_from_sealed_views(rules):
+    n = rules.players
+    lineup = [Sealed(_pimc() if s % 2 == 0 else TressetteGreedyAgent()) for s in range(n)]
+    game = play(TressetteGame(rules, 1 % n), lineup, lambda k: game_pack(3, 0, k),
+                seeds=range(n))  # play refuses any illegal move
+    assert game.is_over and sum(game.outcome) == 0
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_pimc_with_no_time_limit_repeats_its_game_from_its_seeds(form):
+    rules = FORMS[form]
+    n = rules.players
+
+    def history(seed):
+        lineup = [_pimc() if s == 0 else TressetteGreedyAgent() for s in range(n)]
+        return play(TressetteGame(rules), lineup, lambda k: game_pack(4, 0, k),
+                    seeds=[seed] + [None] * (n - 1)).history
+
+    assert history(7) == history(7)
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_pimc_moves_do_not_depend_on_what_the_seat_cannot_know(form):
+    pimc, compared = _pimc(), 0
+    for trial, game, other, seat in hidden_pairs(FORMS[form], 40, 6):
+        pimc.reset(trial)
+        here = pimc.act(None, game.view(seat))
+        pimc.reset(trial)
+        assert pimc.act(None, other.view(seat)) == here
+        compared += 1
+    assert compared >= 15
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_a_rolled_out_hand_holds_every_third_once(form):
+    rules = FORMS[form]
+    for seed in range(5):
+        game = TressetteGame(rules, seed % rules.players)
+        game.deal(game_pack(13, seed, 0))
+        roll_out(game)
+        assert game.needs_pack or game.is_over
+        log = game.log[-1]
+        melds = sum(log.meld_points)
+        thirds = [side_thirds(game, side) for side in range(rules.num_sides)]
+        played = sum(POINTS[card] for trick in log.tricks for card in trick.cards)
+        dead = sum(POINTS[card] for card in cards_of(log.dead))  # three-handed: not played
+        assert played + dead == 32  # 4 Assi of 3 thirds, 20 figures, 2s and 3s of 1
+        assert sum(thirds) == played + 3 * (melds + 1)  # and the last trick's point
+        assert [t // 3 for t in thirds] == game.hand_points or game.is_over  # thirds round down
+        # Zero-sum two ways: a side's value is what the others lose on average.
+        values = [hand_value(game, side) for side in range(rules.num_sides)]
+        assert abs(sum(values)) < 1e-9
+
+
+def test_low_hand_values_fewer_thirds():
+    rules = FORMS["tressette"]
+    game = TressetteGame(rules, 0)
+    game.deal(game_pack(13, 0, 0))
+    roll_out(game)
+    low = TressetteGame(rules.replace(low=True), 0)
+    low.deal(game_pack(13, 0, 0))
+    for _, move in game.history:
+        low.apply(move)
+    assert hand_value(low, 0) == -hand_value(game, 0) != 0
+
+
+def test_pimc_claims_when_the_claim_wins_and_only_then():
+    rules = FORMS["tressette2"].replace(claim=True)
+    pimc, greedy = _pimc(), TressetteGreedyAgent()
+    claims = 0
+    for seed in range(6):
+        game = TressetteGame(rules, seed % 2)
+        while not game.is_over:
+            if game.needs_pack:
+                game.deal(game_pack(14, seed, game.hand_number))
+                continue
+            view = game.view(game.to_move)
+            move = pimc.act(None, view)
+            assert (move == CLAIM) == (CLAIM in view.legal_moves() and greedy.claim_wins(view))
+            claims += move == CLAIM
+            game.apply(move)
+    assert claims >= 1
+
+
+def test_bad_options_are_refused_with_what_is_valid():
+    with pytest.raises(ValueError, match="time_limit must be a positive number.*or None"):
+        TressettePimcAgent(time_limit=0)
+    with pytest.raises(ValueError, match="max_worlds must be at least 1, got 4 and 0"):
+        TressettePimcAgent(max_worlds=0)
