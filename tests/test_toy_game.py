@@ -13,9 +13,9 @@ import re
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
-from toy_game.agents import ToyRandomAgent
 
 import agents.base
+from agents.random_agent import UniformAgent
 from agents.tournament import run_tournament
 from mediatore_env.core.game import CHANCE, Game
 from mediatore_env.core.records import replay
@@ -107,7 +107,7 @@ def test_the_table_renders_from_the_text_module():
 def test_the_play_to_end_loop_plays_the_toy(name):
     entry = get(name)
     rng = np.random.default_rng(0)
-    game = agents.base.play(entry.new_game(), [ToyRandomAgent() for _ in range(entry.players)],
+    game = agents.base.play(entry.new_game(), [UniformAgent() for _ in range(entry.players)],
                             lambda k: rng.permutation(40).tolist())
     assert game.is_over and sum(game.outcome) == 0
 
@@ -117,7 +117,7 @@ def test_the_duplicate_tournament_plays_the_toy(name):
     """One lineup of different agents over the rotations: zero-sum per play, so the copies'
     means weighted by their numbers sum to zero; a lineup of one agent comes out at exactly 0."""
     players = get(name).players
-    result = run_tournament(["random"] + ["toy_game.agents:ToyRandomAgent"] * (players - 1),
+    result = run_tournament(["random"] + ["agents.random_agent:UniformAgent"] * (players - 1),
                             deals=6, seed=3, game=name, record_deals=[0, 5])
     assert sum(s.mean * s.copies for s in result.standings) == pytest.approx(0, abs=1e-9)
     same = run_tournament(["random"] * players, deals=4, seed=3, game=name)
@@ -129,7 +129,7 @@ def test_the_duplicate_tournament_plays_the_toy(name):
 def test_the_replay_viewer_steps_through_a_toy_record():
     game = make("toy3")
     packs = iter([list(range(40)), list(range(39, -1, -1))])
-    agents.base.play(game, [ToyRandomAgent() for _ in range(3)], lambda k: next(packs),
+    agents.base.play(game, [UniformAgent() for _ in range(3)], lambda k: next(packs),
                      seeds=[1, 2, 3])
     out = io.StringIO()
     assert show_record(game.record(), seat=1, pager=Pager(False, out=out))

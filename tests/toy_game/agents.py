@@ -1,25 +1,8 @@
-"""The toy game's agents: a uniform random player, the only one it needs to be played."""
+"""The toy game's agents: the family's uniform random player (agents.random_agent) is all it
+needs, with no agent code of its own."""
 
 from __future__ import annotations
 
-import random
+from agents.random_agent import UniformAgent
 
-from agents.base import Agent
-
-
-class ToyRandomAgent(Agent):
-    name = "random"
-    wants_observation = False
-
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng.seed(seed)
-
-    def act(self, observation, view) -> int:
-        legal = view.legal_moves()
-        return legal[self.rng.randrange(len(legal))]
-
-
-AGENTS = {"random": ToyRandomAgent}
+AGENTS = {"random": UniformAgent}
