@@ -16,7 +16,7 @@ from agents.tournament import (Play, cyclic_lineups, derive_seed, mean_ci, rotat
 from mediatore_env.mediatore.records import replay
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, SOLO, Rules
 from mediatore_env.tools.bench import main
-from mediatore_env.tools.checks import parse_deal_list, parse_rules
+from mediatore_env.tools.checks import parse_deal_list, parse_game_rules
 
 # -- rotations, packs, seeds --------------------------------------------------------------
 
@@ -265,8 +265,10 @@ def test_cli_prints_the_tables_and_saves_json_and_records(tmp_path, capsys):
 
 
 def test_cli_rules_and_errors(capsys):
-    assert parse_rules("low", ["signals=off"]) == Rules.preset("low").replace(signals="off")
-    assert parse_rules("standard", ["chiamo_monte=false"]) == Rules(chiamo_monte=False)
+    assert (parse_game_rules("mediatore", ["signals=off"], "low")
+            == Rules.preset("low").replace(signals="off"))
+    assert parse_game_rules("mediatore", ["chiamo_monte=false"], "standard") == Rules(
+        chiamo_monte=False)
     assert parse_deal_list("0,5,10-12") == [0, 5, 10, 11, 12]
     with pytest.raises(SystemExit):
         main(["--agents", "greedy", "nobody", "random", "random", "--deals", "1", "-q"])

@@ -1,7 +1,7 @@
 """Command-line tools, the top layer (above the agents): ``mediatore-play`` (:mod:`.play`),
 ``mediatore-replay`` (:mod:`.replay`), ``mediatore-bench`` (:mod:`.bench`) and
 ``mediatore-tables`` (:mod:`.tables`). ``mediatore-play`` and ``mediatore-bench`` take
-``--game`` (:data:`.checks.GAMES`): ``tressette``, ``tressette3`` or ``tressette2`` play the
-Tressette games (:mod:`.tressette`), ``club`` club Mediatore (:mod:`.club`);
-``mediatore-replay`` tells every game's records apart by their format. They share
-:mod:`.checks` (arguments) and :mod:`.terminal` (reading and writing at a terminal)."""
+``--game`` with any game of the registry (:mod:`mediatore_env.registry`), each written once
+for all of them; ``mediatore-replay`` reads every game's records through their header. They
+share :mod:`.checks` (arguments), :mod:`.answers` (moves typed at the terminal) and
+:mod:`.terminal` (reading and writing at a terminal)."""

@@ -9,10 +9,10 @@ before any work starts (a deal played, a table built) rather than after it.
   :func:`output_dir` (a folder it will write into, created if missing), :func:`input_file`
   (a file it will read).
 - :func:`parse_game_rules` (any registered game's rules: ``--preset`` where it has presets,
-  with ``--rule name=value`` on top; :func:`parse_rules` and :func:`parse_tressette_rules` are
-  it for Mediatore and the Tressette forms), :func:`check_lineup` (one agent per seat of the
-  game) and :func:`check_agents` (agent specs
-  made once, so a bad name or option fails before the first deal). They raise ``ValueError``;
+  with ``--rule name=value`` on top) and :func:`rules_of` (them from the arguments
+  ``mediatore-bench`` and ``mediatore-play`` share), :func:`check_lineup` (one agent per seat
+  of the game) and :func:`check_agents` (agent specs made once, so a bad name or option fails
+  before the first deal). They raise ``ValueError``;
   a tool turns it into its one-line error with ``parser.error(str(e))``.
 - Options that the tournaments of every game share, written once: :func:`add_worker_options`
   (``--jobs`` and ``--ray [ADDRESS]``), and :func:`parse_deal_list` with
@@ -29,12 +29,6 @@ from pathlib import Path
 from typing import Sequence
 
 import mediatore_env.registry as registry
-
-from ..mediatore.rules import Rules
-from ..tressette.rules import FORMS, TressetteRules
-
-#: The games the tools play (``--game``): the registry's, by name.
-GAMES = tuple(registry.GAMES)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -280,18 +274,6 @@ def rule_example(game: str) -> str:
         if values is None:
             return f"{name}={default}"
     return "name=value"
-
-
-def parse_rules(preset: str, switches: Sequence[str]) -> Rules:
-    """Mediatore's rules: :func:`parse_game_rules` of ``mediatore``."""
-    return parse_game_rules("mediatore", switches, preset)
-
-
-def parse_tressette_rules(game: str, switches: Sequence[str]) -> TressetteRules:
-    """The rules of the Tressette form ``game``: :func:`parse_game_rules` of it."""
-    if game not in FORMS:
-        raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
-    return parse_game_rules(game, switches)
 
 
 def check_lineup(game: str, specs: Sequence[str]) -> None:
