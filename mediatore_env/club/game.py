@@ -33,8 +33,8 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, cards_of, thirds_of,
                           validate_pack)
-from ..core.game import CHANCE
-from ..core.moves import as_move_id, described_move
+from ..core.game import CHANCE, Engine
+from ..core.moves import described_move
 from ..core.tricks import Trick, playable, trick_winner
 from ..mediatore.game import deal_hands
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
@@ -77,7 +77,7 @@ class DealResult(NamedTuple):
         return self.mediator is None
 
 
-class Session:
+class Session(Engine):
     """The full state of a club Mediatore session. Mutable; :meth:`clone` copies it cheaply.
 
     Public attributes are read-only by convention; change the state only through :meth:`apply`.
@@ -210,11 +210,6 @@ class Session:
         return self.phase == END
 
     @property
-    def needs_pack(self) -> bool:
-        """The next deal waits for its pack (``to_move`` is ``CHANCE``): see :meth:`deal`."""
-        return self.to_move == CHANCE
-
-    @property
     def outcome(self) -> tuple[int, ...] | None:
         """Each seat's chips won or lost in the session, once it is over."""
         return tuple(self.chips) if self.phase == END else None
@@ -240,10 +235,6 @@ class Session:
             return [DISCARD_BASE + c for c in sorted(cards_of(self.hands[self.mediator]))]
         return []
 
-    def is_legal(self, move) -> bool:
-        """Whether ``move`` (an int id) is legal for the seat to move."""
-        return type(move) is int and self._is_legal(move)
-
     def _is_legal(self, move: int) -> bool:
         phase = self.phase
         if phase == PLAY:
@@ -260,14 +251,6 @@ class Session:
         return False
 
     # -- transitions -----------------------------------------------------------------------
-
-    def apply(self, move: int) -> None:
-        """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
-        move, the seat, the phase and the legal moves; the state is then left unchanged."""
-        move_id = as_move_id(move)  # numpy integers are welcome; floats, bools, strings are not
-        if move_id is None or not self._is_legal(move_id):
-            self._raise_illegal(move if move_id is None else move_id)
-        self._apply(move_id)
 
     def _raise_illegal(self, move):
         what = described_move(move, NUM_MOVES, move_text)

@@ -6,7 +6,7 @@ Tressette games' :class:`~mediatore_env.tressette.game.TressetteGame`, club Medi
 engines (environments, the tournament, terminal play, replay, the universal tests) uses
 nothing else of them, with each game's move text from its ``moves`` module and everything
 else from its entry in :mod:`mediatore_env.registry`. A new game implements this protocol and
-adds one line to the registry.
+adds one line to the registry. The engines inherit the move checks from :class:`Engine`.
 
 The verbs are OpenSpiel's State and pgx's Env in this package's words:
 
@@ -42,6 +42,8 @@ move, the seat and the legal moves, leaving the state unchanged.
 from __future__ import annotations
 
 from typing import Any, Protocol, Sequence, runtime_checkable
+
+from .moves import as_move_id
 
 #: ``to_move`` while the next pack is to be dealt: OpenSpiel's chance player.
 CHANCE = -1
@@ -103,3 +105,41 @@ class Game(Protocol):
         """The game's record (a header with the game's format and version, the rules, the
         packs, every move as text with its seat, the result once over); keyword arguments
         go under ``"meta"``. The class's ``replay(record)`` re-simulates it."""
+
+
+class Engine:
+    """What the engines share of :class:`Game`: the checks before a move, written once.
+
+    An engine says whether a move id is legal (``_is_legal``), makes a legal one (``_apply``)
+    and explains an illegal one (``_raise_illegal``, which raises ``ValueError``); this class
+    turns those into :meth:`apply`, :meth:`is_legal` and :attr:`needs_pack`."""
+
+    __slots__ = ()  # the engines keep their own slots and no __dict__
+
+    to_move: int | None
+
+    @property
+    def needs_pack(self) -> bool:
+        """The next hand waits for ``deal(pack)`` (``to_move`` is :data:`CHANCE`)."""
+        return self.to_move == CHANCE
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` (an int id) is legal for the seat to move."""
+        return type(move) is int and self._is_legal(move)
+
+    def apply(self, move) -> None:
+        """Make a move of the seat to move. An illegal move raises ``ValueError`` naming the
+        move, the seat and the legal moves; the state is then left unchanged."""
+        move_id = as_move_id(move)  # numpy integers are welcome; floats, bools, strings are not
+        if move_id is None or not self._is_legal(move_id):
+            self._raise_illegal(move if move_id is None else move_id)
+        self._apply(move_id)
+
+    def _is_legal(self, move: int) -> bool:
+        raise NotImplementedError
+
+    def _apply(self, move: int) -> None:
+        raise NotImplementedError
+
+    def _raise_illegal(self, move) -> None:
+        raise NotImplementedError

@@ -22,8 +22,8 @@ from typing import Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF,
                           bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
-from ..core.game import CHANCE
-from ..core.moves import as_move_id, described_move
+from ..core.game import CHANCE, Engine
+from ..core.moves import described_move
 from ..core.tricks import Trick, trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
                     HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
@@ -104,7 +104,7 @@ def _moves_by_suit(tables, hand: int) -> list[int]:
     return [*d[hand & 1023], *c[hand >> 10 & 1023], *s[hand >> 20 & 1023], *b[hand >> 30]]
 
 
-class Deal:
+class Deal(Engine):
     """The full state of one deal. Mutable; :meth:`clone` copies it cheaply.
 
     Public attributes are read-only by convention; change the state only through :meth:`apply`.
@@ -177,11 +177,6 @@ class Deal:
         return self.phase == END
 
     @property
-    def needs_pack(self) -> bool:
-        """The deal waits for its pack (``to_move`` is ``CHANCE``): see :meth:`deal`."""
-        return self.to_move == CHANCE
-
-    @property
     def outcome(self) -> tuple[int, ...] | None:
         """Each seat's payment in units once the deal is over (zeros when thrown in)."""
         return None if self.payoffs is None else tuple(self.payoffs)
@@ -225,10 +220,6 @@ class Deal:
             return moves
         # The hot path of leads: a suit's moves depend only on the cards held in that suit.
         return _moves_by_suit(_LEAD_MOVES[code], hand)
-
-    def is_legal(self, move) -> bool:
-        """Whether ``move`` (an int id) is legal for the seat to move."""
-        return type(move) is int and self._is_legal(move)
 
     def _is_legal(self, move: int) -> bool:
         phase = self.phase
@@ -277,14 +268,6 @@ class Deal:
         self.hands, self.monte = deal_hands(pack, self.dealer)
         self.original_monte = self.monte
         self.to_move = (self.dealer + 1) % 4
-
-    def apply(self, move: int) -> None:
-        """Play a move of the seat to move. An illegal move raises ``ValueError`` naming the
-        move, the seat, the phase and the legal moves; the state is then left unchanged."""
-        move_id = as_move_id(move)  # numpy integers are welcome; floats, bools, strings are not
-        if move_id is None or not self._is_legal(move_id):
-            self._raise_illegal(move if move_id is None else move_id)
-        self._apply(move_id)
 
     def _raise_illegal(self, move):
         what = described_move(move, NUM_MOVES, move_text)

@@ -25,9 +25,9 @@ import json
 from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
-from ..core.game import CHANCE
+from ..core.game import CHANCE, Engine
 from ..core.records import check_header, header
-from ..core.moves import as_move_id, described_move
+from ..core.moves import described_move
 from ..core.tricks import Trick, playable, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_text, parse_move
@@ -150,7 +150,7 @@ class HandLog:
     __hash__ = None
 
 
-class TressetteGame:
+class TressetteGame(Engine):
     """The full state of one game to 31. Mutable; :meth:`clone` copies it cheaply.
 
     Public attributes are read-only by convention; change the state only through :meth:`deal`
@@ -208,11 +208,6 @@ class TressetteGame:
         return self.outcome is not None
 
     @property
-    def needs_pack(self) -> bool:
-        """The next hand waits for :meth:`deal` (``to_move`` is ``CHANCE``)."""
-        return self.to_move == CHANCE
-
-    @property
     def hand_number(self) -> int:
         """Hands dealt so far (1 during the first hand; 0 before it)."""
         return len(self.log)
@@ -248,10 +243,6 @@ class TressetteGame:
             moves.append(CLAIM)
         return moves
 
-    def is_legal(self, move) -> bool:
-        """Whether ``move`` (an int id) is legal for the seat to move."""
-        return type(move) is int and self._is_legal(move)
-
     def _is_legal(self, move: int) -> bool:
         seat = self.to_move
         if seat is None or seat == CHANCE:
@@ -275,14 +266,6 @@ class TressetteGame:
         self.log.append(log)
         self.hands = list(log.dealt)
         self.leader = self.to_move = (self.dealer + 1) % self.rules.players
-
-    def apply(self, move: int) -> None:
-        """Make a move of the seat to move. An illegal move raises ``ValueError`` naming the
-        move, the seat and the legal moves; the state is then left unchanged."""
-        move_id = as_move_id(move)  # numpy integers are welcome; floats, bools, strings are not
-        if move_id is None or not self._is_legal(move_id):
-            self._raise_illegal(move if move_id is None else move_id)
-        self._apply(move_id)
 
     def _raise_illegal(self, move):
         what = described_move(move, NUM_MOVES, move_text)
