@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.cards import CARD_NAMES, cards_of
+from ..core.cards import CARD_NAMES, card_names
 # One replay and one file format for every game.
 from ..core.records import check_header, header, load_record, replay, save_record
 from .moves import move_text, parse_move
@@ -47,9 +47,6 @@ GAME = "club"
 LEGACY_FORMAT = "club-mediatore-record"
 
 
-def _cards(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_of(mask)]
-
 
 def result_of(deal: "DealResult") -> dict:
     """The result part of a deal's entry in a record."""
@@ -61,7 +58,7 @@ def result_of(deal: "DealResult") -> dict:
         "alone": deal.alone,
         "called_card": None if deal.called_card is None else CARD_NAMES[deal.called_card],
         "partner": deal.partner,
-        "discards": _cards(deal.discards),
+        "discards": card_names(deal.discards),
         "tricks": [{"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards],
                     "winner": t.winner} for t in deal.tricks],
         "thirds": deal.thirds,

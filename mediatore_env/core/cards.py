@@ -159,9 +159,14 @@ def thirds_of(mask: int) -> int:
     return 3 * (mask & ACES).bit_count() + (mask & ONE_THIRD_CARDS).bit_count()
 
 
+def card_names(mask: int) -> list[str]:
+    """The names of a set of cards, as records list them: ``['D3', 'DA', 'CR']``."""
+    return [CARD_NAMES[c] for c in cards_of(mask)]
+
+
 def format_cards(mask: int) -> str:
     """Text of a set of cards: ``'D3 DA CR SF B7'``."""
-    return " ".join(CARD_NAMES[c] for c in cards_of(mask))
+    return " ".join(card_names(mask))
 
 
 def parse_cards(text: str) -> list[int]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.cards import CARD_NAMES, cards_of
+from ..core.cards import CARD_NAMES, card_names
 # One replay and one file format for every game: re-exported where 0.1 had them.
 from ..core.records import check_header, header, load_record, replay, save_record
 from .moves import move_text, parse_move
@@ -42,9 +42,6 @@ GAME = "mediatore"
 #: The format of version 1 records, before the common header.
 LEGACY_FORMAT = "mediatore-record"
 
-
-def _cards(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
 def result_of(deal: "Deal") -> dict:
@@ -62,8 +59,8 @@ def result_of(deal: "Deal") -> dict:
         "partner": deal.partner,
         "giver": deal.giver,
         "given_back": name(deal.given_back),
-        "monte": _cards(deal.original_monte),
-        "discards": _cards(deal.discards),
+        "monte": card_names(deal.original_monte),
+        "discards": card_names(deal.discards),
         "tricks": [{"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards],
                     "signal": SIGNAL_NAMES[t.signal], "winner": t.winner} for t in deal.tricks],
         "thirds": list(deal.side_thirds()),
@@ -82,7 +79,7 @@ def make_record(deal: "Deal", **meta) -> dict:
         **header(GAME),
         "rules": deal.rules.to_dict(), "dealer": deal.dealer,
         "pack": [CARD_NAMES[c] for c in deal.pack],
-        "hands": [_cards(h) for h in _initial_hands(deal)],
+        "hands": [card_names(h) for h in _initial_hands(deal)],
         "moves": [{"seat": seat, "move": move_text(m)} for seat, m in deal.history],
         "result": result_of(deal),
     }
@@ -101,7 +98,7 @@ def replay_deal(cls: type, record: dict) -> "Deal":
     seat, an illegal move, a different result)."""
     check_header(record, "Mediatore", (GAME,), LEGACY_FORMAT)
     deal = cls(Rules.from_dict(record["rules"]), record["dealer"], record["pack"])
-    if "hands" in record and record["hands"] != [_cards(h) for h in deal.hands]:
+    if "hands" in record and record["hands"] != [card_names(h) for h in deal.hands]:
         raise ValueError("record's hands differ from the hands its pack deals")
     for i, entry in enumerate(record["moves"]):
         if entry["seat"] != deal.to_move:
