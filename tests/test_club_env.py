@@ -107,21 +107,6 @@ def test_options_inject_the_packs_and_the_dealer():
     assert "ignoring unknown option(s) 'pack'" in str(caught[0].message)
 
 
-def test_a_refused_reset_changes_neither_the_episode_nor_the_next_deal():
-    """The options are checked before the seed is taken, as the Tressette environments do."""
-    refused, plain = club_mediatore_v0.raw_env(), club_mediatore_v0.raw_env()
-    refused.reset(seed=1)
-    plain.reset(seed=1)
-    before = refused.session.to_json()
-    for options in ({"dealer": 7}, {"packs": "D3 D2"}, "player_0"):
-        with pytest.raises(ValueError):
-            refused.reset(seed=2, options=options)
-        assert refused.session.to_json() == before
-    refused.reset()
-    plain.reset()
-    assert refused.session.to_json() == plain.session.to_json()
-
-
 def test_seeds_reproduce_sessions():
     def moves(seed):
         env = club_mediatore_v0.raw_env()

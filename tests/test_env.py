@@ -597,19 +597,3 @@ def test_usage_example_runs(capsys):
 def test_docs_page_is_generated_from_the_code():
     from mediatore_env.__main__ import DOCS, documentation
     assert DOCS.read_text() == documentation(), "run: python -m mediatore_env docs"
-
-
-def test_a_refused_reset_changes_neither_the_deal_nor_the_next_one():
-    """The options are checked before the seed is taken, as every environment of the package
-    does: a reset refused for its options leaves the generator as it was."""
-    refused, plain = mediatore_v0.raw_env(), mediatore_v0.raw_env()
-    refused.reset(seed=1)
-    plain.reset(seed=1)
-    before = refused.deal.to_json()
-    for options in ({"dealer": 7}, {"pack": "D3 D2"}, "player_0"):
-        with pytest.raises(ValueError):
-            refused.reset(seed=2, options=options)
-        assert refused.deal.to_json() == before
-    refused.reset()
-    plain.reset()
-    assert refused.deal.to_json() == plain.deal.to_json()

@@ -410,3 +410,22 @@ def test_the_generic_environment_serves_every_game(name):
     """:class:`~mediatore_env.envs.base.GameEnv`, made from the registry entry alone, passes
     PettingZoo's API test for every game: the interface is all an environment needs."""
     api_test(make_env(name), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_refused_reset_changes_neither_the_episode_nor_the_next_one(name):
+    """Every environment checks its options before it takes the seed: a reset refused for its
+    options leaves the game in play and the generator as they were, so the next reset deals
+    what it would have dealt."""
+    env_module = get(name).load("env")
+    refused, plain = env_module.raw_env(), env_module.raw_env()
+    refused.reset(seed=1)
+    plain.reset(seed=1)
+    before = refused.game.to_json()
+    for options in ({"dealer": 7}, "player_0"):
+        with pytest.raises(ValueError):
+            refused.reset(seed=2, options=options)
+        assert refused.game.to_json() == before
+    refused.reset()
+    plain.reset()
+    assert refused.game.to_json() == plain.game.to_json()

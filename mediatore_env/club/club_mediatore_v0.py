@@ -135,9 +135,9 @@ single deal's need not: the pot holds the rest). Rewards go through the standard
 
 ## Other attributes
 
-`env.unwrapped` (the `raw_env`) has `session` (the engine's `Session`), `view(agent)` (that
-seat's `ClubView`) and `record` (the session record of `mediatore_env.club.records` once the
-session is over, else None). `mediatore-replay RECORD.json` replays and prints one.
+`env.unwrapped` (the `raw_env`) has `session` (the engine's `Session`; also `game`, as in
+every environment), `view(agent)` (that seat's `ClubView`) and `record` (the session record of
+`mediatore_env.club.records` once the session is over, else None). `mediatore-replay RECORD.json` replays and prints one.
 
 `reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the session
 (the same seed, the same deals); without one, the generator seeded last goes on. The options
@@ -283,6 +283,11 @@ class raw_env(GameAEC):
         if self.render_mode == "human":
             self.render()
         return True
+
+    @property
+    def game(self) -> Session:
+        """The engine of the session in play, by the name every environment gives it."""
+        return self.session
 
     # -- records, rendering -------------------------------------------------------------------
 

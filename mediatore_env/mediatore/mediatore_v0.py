@@ -151,9 +151,10 @@ and -4 to each opponent. A thrown-in deal pays 0. Rewards go through the standar
 
 ## Other attributes
 
-`env.unwrapped` (the `raw_env`) has `deal` (the engine's `Deal` of the current deal),
-`view(agent)` (that seat's `SeatView`), `records` (the game records of the deals finished in
-this episode, the JSON of `mediatore_env.mediatore.records`) and `record` (the last of them).
+`env.unwrapped` (the `raw_env`) has `deal` (the engine's `Deal` of the current deal; also
+`game`, as in every environment), `view(agent)` (that seat's `SeatView`), `records` (the game
+records of the deals finished in this episode, the JSON of `mediatore_env.mediatore.records`)
+and `record` (the last of them).
 `python -m mediatore_env replay RECORD.json` replays and prints one.
 
 `reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the episode
@@ -404,6 +405,11 @@ class raw_env(GameAEC):
         else:
             self.terminations = dict.fromkeys(self.agents, True)
             self._deads_step_first()
+
+    @property
+    def game(self) -> Deal:
+        """The engine of the deal in play, by the name every environment gives it."""
+        return self.deal
 
     # -- records, rendering -------------------------------------------------------------------
 
