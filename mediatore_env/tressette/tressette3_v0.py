@@ -76,108 +76,20 @@ for an illegal action.
 on its turn, and wins with 31 or more, else loses; a hand that ends unclaimed after a player
 reached 31 ends the game for the first to have reached it (docs/rules.md 10.1-10.2).
 
-## Observation Space
-
-The observation is a dictionary with an `'observation'` element, the float32 vector of what
-the agent's seat knows, and an `'action_mask'` (int8, 41) of its legal actions.
-
-The vector is seat-relative (the observer is relative seat 0, the next to play after it 1, ...)
-and holds everything that seat knows and nothing else: its hand, every trick of the hand card
-by card with who led and who won, the melds declared with their cards, the scores, the
-dealer, whose turn it is, the rules switches, and the earlier hands of the game as their
-points and melds. It is written by `mediatore_env.tressette.observation` from the seat's
-`TressetteView` alone (docs: that module; `layout_of(3).table()` prints this table).
-1955 floats in [0, 1]:
-
-| offset | length | block | meaning |
-|---:|---:|---|---|
-| 0 | 6 | `rules` | one-hot players 4, 3, 2; then low, claim, show_draws (1 only two-handed, where the switch exists) |
-| 6 | 3 | `dealer` | the dealer's relative seat |
-| 9 | 3 | `to_move` | the relative seat to play (all 0 when none: the game is over) |
-| 12 | 40 | `hand` | the observer's cards now |
-| 52 | 40 | `played` | every card played this hand (the table included) |
-| 92 | 1200 | `trick_cards` | `(slot * 3 + r) * 40 + card`: the card relative seat r played to each trick of this hand (10 slots, the table's trick in its slot) |
-| 1292 | 30 | `trick_leader` | `slot * 3 + r`: who led each trick |
-| 1322 | 30 | `trick_winner` | `slot * 3 + r`: who won each finished trick |
-| 1352 | 120 | `meld_cards` | `r * 40 + card`: the cards relative seat r showed in its melds this hand |
-| 1472 | 30 | `meld_kinds` | `r * 10 + k`: its melds, k = napoletana of Denari, Coppe, Spade, Bastoni (0-3), three / four Assi (4, 5), 2s (6, 7), 3s (8, 9) |
-| 1502 | 3 | `thirds` | thirds each relative seat took this hand / 35 |
-| 1505 | 3 | `hand_points` | each relative side's points this hand / 65 |
-| 1508 | 3 | `totals` | each relative side's running total / 65 |
-| 1511 | 444 | `earlier` | the 12 most recent earlier hands, the last first, 37 each: present (1), dealer (3), points by relative side / 65 (3), melds by relative seat (3 * 10, as meld_kinds) |
-
-Card ids are `suit * 10 + power` (suits D, C, S, B; powers 4 5 6 7 F C R A 2 3, weakest
-first).
-
-### Legal Actions Mask
-
-The legal actions of the agent to play are the 1s of its `action_mask`; the mask is all zeros
-for every other agent. With `raw_env()` an illegal action raises `ValueError` naming it and
-the legal actions, and changes nothing; with `env()`, as with PettingZoo's standard wrappers,
-it ends the episode with `illegal_reward` (-1) to the offender and 0 to the others. Actions
-are integers (a Python or numpy integer, a 0-d or 1-element integer array); bools, floats,
-strings and ids out of range are refused (`mediatore_env.codec.actions.as_move`).
-
-## Action Space
-
-`Discrete(41)`, the engine's move ids (`mediatore_env.tressette.moves`; `move_text(id)` and
-`parse_move(text)` turn them into text and back):
-
-| ids | action | text |
-|---|---|---|
-| 0 - 39 | play card `id` (`suit * 10 + power`) | `D3`, `SA` |
-| 40 | claim the game (legal only with `claim=True`, on one's turn) | `claim` |
-
-A player must follow suit when it can (the mask says which cards); melds are declared by the
-environment after the first trick (compulsory), and the next hand is
-dealt by it: every decision is a card to play or a claim.
-
-## Rewards
-
-`reward="game"` (default): the outcome of docs/rules.md 10.2 when the game ends, +2 to the
-winner and -1 to each other player (a false claim: -2 to the claimant, +1 to each other; Low
-Hand: +2 to the lowest total, or +1 to each of two tied lowest and -2 to the player who reached
-31); 0 before. Zero-sum.
-
-`reward="hand"` (shaping): the same outcome at the end, plus at the end of each hand (and
-when the game ends in the middle of one, for its points so far) the difference in hand points:
-the agent's side's points in the hand minus the mean of the other two players', negated in Low Hand
-(fewer points are better there). Also zero-sum.
-
-At the end `infos[agent]` holds `{"outcome": ..., "totals": [...]}`. Rewards go through the
-standard `rewards` / `_cumulative_rewards` machinery, so `last()` returns an agent's rewards
-since it last acted.
-
-## Other attributes and options
-
-`env.unwrapped` (the `raw_env`) has `game` (the engine's `TressetteGame`), `view(agent)` (that
-seat's `TressetteView`) and `record` (the game's record once over: `TressetteGame.replay`
-replays it bit for bit).
-
-`reset(seed=None, options=None)`: a seed fixes the first dealer and the packs (the same seed,
-the same game for the same actions). The options `{"packs": [pack, ...], "dealer": d}` replay
-a given game: the first hands are dealt from the packs given (40 cards each, ids or texts such
-as `"D3"`), any further hand from the seeded generator; the dealer as a seat or an agent name
-(give it with the packs: the hands depend on it; without it the generator draws it).
-A bad value raises `ValueError`; an unknown option is ignored with a warning.
-
-`env()` is `raw_env` in `ProtectedEnv` (`mediatore_env.envs.wrappers`), which behaves as
-PettingZoo's standard wrapper chain in one layer; `standard_wrapped_env()` builds the chain.
-The end of an episode and copies (`copy.deepcopy`, `pickle`, at any point) behave as in
-`mediatore_v0` (`mediatore_env.envs.base`). Random legal play through `env()` runs at about
-20,000 decisions per second of CPU time (`python benchmarks/bench_tressette_env.py`, on a
-shared AMD EPYC core).
-
-## Version History
-
-* v0: Initial release.
 """
 
 from __future__ import annotations
 
 from .moves import NUM_MOVES, move_text, parse_move
-from .env import TressetteAEC
+from .env import TressetteAEC, page
 from ..envs.wrappers import wrapped
+
+# The page goes on with what the three forms share (tressette/env.py), its reward paragraph here.
+__doc__ = page(__doc__, 3, game_reward="""\
+`reward="game"` (default): the outcome of docs/rules.md 10.2 when the game ends, +2 to the
+winner and -1 to each other player (a false claim: -2 to the claimant, +1 to each other; Low
+Hand: +2 to the lowest total, or +1 to each of two tied lowest and -2 to the player who reached
+31); 0 before. Zero-sum.""")
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "move_text", "parse_move", "NUM_MOVES"]
 
