@@ -76,11 +76,15 @@ def test_where_the_agent_solves(monkeypatch, options, solver_used, rollouts_used
     assert (calls["solver"] > 0, calls["rollout"] > 0) == (solver_used, rollouts_used)
 
 
-def test_the_default_threshold_is_by_players(monkeypatch):
-    """Four-handed, a hand of 8 cards (32 in play) is rolled out, of 7 (28) solved."""
+@pytest.mark.parametrize("rules, rolled_out, solved", [
+    (TressetteRules(), 32, 28),  # four-handed: a hand of 8 cards is rolled out, of 7 solved
+    (TressetteRules(players=3), 30, 27),
+    (TressetteRules(players=3, low=True), 6, None),  # three-handed Low Hand: never solved
+])
+def test_the_default_threshold_is_by_players_and_low(monkeypatch, rules, rolled_out, solved):
     calls = counting(monkeypatch)
     rng = random.Random(2)
-    game = TressetteGame(TressetteRules(), 0)
+    game = TressetteGame(rules, 0)
     game.deal(rng.sample(range(40), 40))
     agent = TressettePimcAgent(time_limit=None, max_worlds=1)
     seen = {}
@@ -92,7 +96,7 @@ def test_the_default_threshold_is_by_players(monkeypatch):
             in_play = sum(h.bit_count() for h in game.hands)
             seen[in_play] = calls["solver"] > before["solver"]
         game.apply(GREEDY.act(None, game.view(seat)))
-    assert seen.get(32) is False and seen.get(28) is True, seen
+    assert seen.get(rolled_out) is False and seen.get(solved, True) is True, seen
 
 
 @pytest.mark.parametrize("option", ["solve_at", "world_nodes"])

@@ -11,7 +11,7 @@ scores every legal card (the world's hands in full view, which is the "perfect i
 of PIMC):
 
 - **Late in the hand** -- at most ``solve_at`` cards still in play, in the hands and the
-  stock (default :data:`SOLVE_AT`, by the number of players) -- exactly, with the solver
+  stock (default :data:`SOLVE_AT`, by the number of players and Low Hand) -- exactly, with the solver
   (:func:`mediatore_env.analysis.solver.table_move_values` on
   :func:`~mediatore_env.analysis.tressette_tables.table_of` the world): the thirds the side
   ends the hand with after each card, all seats playing perfectly; a seat that plays alone is
@@ -28,7 +28,9 @@ side (melds are fixed by the deal, so within a world they add the same to every 
 card of best mean value over the worlds is played (ties: the lowest card id).
 :data:`SOLVE_AT` was chosen by measurement (docs/search.md): the largest number of cards in
 play at which a world's exact values cost about 10 ms median, so that a 100 ms decision
-still sees about ten worlds.
+still sees about ten worlds; and none in three-handed Low Hand, where the paranoid coalition
+(two opponents pushing points onto the seat, when each really sheds its own) played worse
+than greedy rollouts.
 
 The worlds, the time budget and the paired comparison are :class:`agents.search.WorldSearch`'s
 (``time_limit``, ``min_worlds``, ``max_worlds``; ``time_limit=None`` is reproducible from the
@@ -62,10 +64,12 @@ from .greedy import TressetteGreedyAgent
 #: The rollout policy, stateless and deterministic: one instance serves every seat.
 _GREEDY = TressetteGreedyAgent()
 
-#: By the number of players, the most cards still in play (hands and stock) at which a world
-#: is solved exactly: four-handed 7 cards a hand, three-handed 9, two-handed 10 and a stock
-#: of 2 (docs/search.md, "Why rollouts and not an exact search early").
-SOLVE_AT = {4: 28, 3: 27, 2: 22}
+#: By (players, low), the most cards still in play (hands and stock) at which a world is
+#: solved exactly: four-handed 7 cards a hand, three-handed 9, two-handed 10 and a stock of 2,
+#: where exact values cost about 10 ms median; three-handed Low Hand never, where the paranoid
+#: reduction lost to rollouts (docs/search.md, "Where the solver replaces the rollouts").
+SOLVE_AT = {(4, False): 28, (4, True): 28, (3, False): 27, (3, True): 0, (2, False): 22,
+            (2, True): 22}
 
 
 def side_thirds(game: TressetteGame, side: int) -> int:
@@ -134,13 +138,14 @@ class TressettePimcAgent(WorldSearch):
 
     def move_values(self, world: TressetteGame, view, legal: list[int]) -> dict[int, float]:
         """Exact values late in the hand (within ``world_nodes``), else rollouts."""
-        limit = SOLVE_AT[world.players] if self.solve_at is None else self.solve_at
+        rules = world.rules
+        limit = SOLVE_AT[rules.players, rules.low] if self.solve_at is None else self.solve_at
         if cards_in_play(world) <= limit:
             clear_table()  # the node count, and so the choice, depends on this world alone
             thirds = table_move_values(table_of(world, view.seat), node_limit=self.world_nodes)
             if thirds is not None:
-                sides = world.rules.num_sides
-                scale = (-1 if world.rules.low else 1) * sides / (sides - 1)
+                sides = rules.num_sides
+                scale = (-1 if rules.low else 1) * sides / (sides - 1)
                 return {move: scale * thirds[move] for move in legal}
         return super().move_values(world, view, legal)
 
