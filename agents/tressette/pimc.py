@@ -11,8 +11,8 @@ scores every legal card (the world's hands in full view, which is the "perfect i
 of PIMC):
 
 - **Late in the hand** -- at most ``solve_at`` cards still in play, in the hands and the
-  stock (default :data:`SOLVE_AT`, by the number of players and Low Hand) -- exactly, with the solver
-  (:func:`mediatore_env.analysis.solver.table_move_values` on
+  stock (default :data:`SOLVE_AT`, by the number of players and Low Hand) -- exactly, with
+  the solver (:func:`mediatore_env.analysis.solver.table_move_values` on
   :func:`~mediatore_env.analysis.tressette_tables.table_of` the world): the thirds the side
   ends the hand with after each card, all seats playing perfectly; a seat that plays alone is
   searched against a coalition of the others (the paranoid reduction). A world whose search

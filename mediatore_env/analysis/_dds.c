@@ -692,7 +692,8 @@ static int setup(Search *S, PyObject *hands_obj, int leader, PyObject *trick_obj
     S->nstock = stock_obj ? parse_cards(stock_obj, S->stock, MAX_STOCK, "stock") : 0;
     if (S->nstock < 0) return -1;
     if (S->nstock % 2 || (S->nstock && S->n != 2)) {
-        PyErr_SetString(PyExc_ValueError, "a stock is two-handed and holds an even number of cards");
+        PyErr_SetString(PyExc_ValueError,
+                        "a stock is two-handed and holds an even number of cards");
         return -1;
     }
     for (int i = 0; i < S->nstock; i++) S->stock_mask |= (u64)1 << S->stock[i];
@@ -756,8 +757,9 @@ static PyObject *run_solve(Search *S) {
 
 PyDoc_STRVAR(reach_doc,
              "reach(hands, leader, trick, side, monte_thirds, need, node_limit=None) -> bool | None\n\n"
-             "Mediatore: whether the declarer side (seat bitmask `side`) wins at least `need` more\n"
-             "thirds; None when that takes more than `node_limit` nodes (calls of the search).");
+             "Mediatore: whether the declarer side (seat bitmask `side`) wins at least `need`\n"
+             "more thirds; None when that takes more than `node_limit` nodes (calls of the\n"
+             "search).");
 
 static PyObject *py_reach(PyObject *self, PyObject *args) {
     Search S;

@@ -27,6 +27,12 @@ Functions:
 - :func:`brute_force` -- plain minimax, slow, for checking the others.
 - :func:`legal_cards`, :func:`play`, :func:`to_move` -- stepping a position by hand.
 
+Every table of the family -- 2, 3 or 4 hands, a two-handed stock, Low Hand (the side wants
+the fewest thirds) -- has the same search through a :class:`TablePosition`:
+:func:`table_solve`, :func:`table_move_values`, :func:`table_brute_force`,
+:func:`table_legal_cards`, :func:`table_play`, :func:`table_to_move` (docs/solver.md, "Every
+table of the family"). Mediatore's functions are its four-hand case: one core serves both.
+
 The rules are those of docs/rules.md section 6, with the monte as in section 5: no trumps, follow
 suit if able, the highest card of the suit led wins and leads next, and the last trick
 carries 3 thirds plus the monte's thirds to its winner's side.
@@ -468,7 +474,9 @@ def table_play(pos: TablePosition, card: int) -> TablePosition:
     card of a trick scores it (its cards, and the bonus if it was the last trick) to
     ``taken`` if the side won it; two-handed the winner then draws, then the other."""
     if card not in table_legal_cards(pos):
-        raise ValueError(f"{CARD_NAMES[card] if 0 <= card < NUM_CARDS else card!r} is not legal here")
+        what = CARD_NAMES[card] if 0 <= card < NUM_CARDS else repr(card)
+        raise ValueError(f"{what} is not legal here; legal: "
+                         f"{' '.join(CARD_NAMES[c] for c in table_legal_cards(pos))}")
     n = len(pos.hands)
     mover = table_to_move(pos)
     hands = list(pos.hands)
