@@ -7,8 +7,9 @@ only the seat's view), building each world's game, and scoring every move in it:
 played, then the rest of the episode's part (a Tressette hand, a club deal) played out by
 :meth:`roll_out`, then :meth:`value` read from the seat's point of view. Every move is scored
 on the same worlds, so the comparison is paired; the move of best total wins (ties: the lowest
-id). The worlds are drawn until ``time_limit`` seconds are spent (at least ``min_worlds``, at
-most ``max_worlds``); with ``time_limit=None`` exactly ``max_worlds`` worlds, so that the
+id). A game may score a world's moves otherwise (:meth:`move_values`: Tressette solves late
+worlds exactly). The worlds are drawn until ``time_limit`` seconds are spent (at least
+``min_worlds``, at most ``max_worlds``); with ``time_limit=None`` exactly ``max_worlds`` worlds, so that the
 agent's choices depend only on its seed. Subclasses say how a world's game is built
 (:meth:`world`), played out and valued.
 """
@@ -67,10 +68,20 @@ class WorldSearch(Agent):
                     and time.perf_counter() - start >= self.time_limit):
                 break
             world = self.world(view, self.rng)
-            for move in legal:
-                trial = world.clone()
-                trial.apply(move)
-                self.roll_out(trial)
-                totals[move] += self.value(trial, view)
+            for move, value in self.move_values(world, view, legal).items():
+                totals[move] += value
             worlds += 1
         return max(legal, key=lambda m: (totals[m], -m))
+
+    def move_values(self, world, view, legal: list[int]) -> dict[int, float]:
+        """Each move of ``legal`` scored in ``world``: played, then rolled out and valued. A
+        game whose search can score a world otherwise (an exact solver) overrides this; the
+        values of one world need only be comparable with each other and on one scale across
+        worlds (a constant added to all of one world's values changes no choice)."""
+        values = {}
+        for move in legal:
+            trial = world.clone()
+            trial.apply(move)
+            self.roll_out(trial)
+            values[move] = self.value(trial, view)
+        return values

@@ -2,11 +2,12 @@
 takes: one PIMC agent against greedy agents, every decision it makes timed.
 
     python3 benchmarks/bench_search.py [--episodes 3] [--seed 0] [--time-limit 0.1]
+                                       [--games tressette tressette3 tressette2 club]
 
 For each game (tressette, tressette3, tressette2, each also with ``low``; club) it plays
 ``--episodes`` episodes (games to 31, club sessions) with ``pimc`` at seat 0 and ``greedy`` at
-the others, and prints the median and the 90th percentile of the wall-clock time per decision
-of the PIMC agent: over the card plays with a choice (where it searches) and over all its
+the others (``--games``: only those), and prints the median and the 90th percentile of the
+wall-clock time per decision of the PIMC agent: over the card plays with a choice (where it searches) and over all its
 decisions, with the machine it ran on. The tournament's results are mediatore-bench's business
 (docs/search.md); this script only times.
 """
@@ -80,16 +81,21 @@ def main(argv=None) -> None:
     parser.add_argument("--episodes", type=positive_int, default=3)
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--time-limit", type=positive_float, default=0.1)
+    parser.add_argument("--games", nargs="+", choices=[*FORMS, "club"], default=[*FORMS, "club"],
+                        help="the games to time (default: all)")
     args = parser.parse_args(argv)
     print(f"pimc at seat 0, greedy elsewhere; time_limit {args.time_limit} s; {machine()}")
     print(f"{'game':16s} {'searched':>5s} {'median':>6s} {'p90':>6s}   {'all':>5s} "
           f"{'median':>6s} {'p90':>6s}  (ms)")
     for form, rules in FORMS.items():
+        if form not in args.games:
+            continue
         for low in (False, True):
             times = tressette_times(rules.replace(low=low), args.episodes, args.seed,
                                     args.time_limit)
             print(f"{form + (' low' if low else ''):16s} {summary(times)}", flush=True)
-    print(f"{'club':16s} {summary(club_times(args.episodes, args.seed, args.time_limit))}")
+    if "club" in args.games:
+        print(f"{'club':16s} {summary(club_times(args.episodes, args.seed, args.time_limit))}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ name           agent
 ``greedy``     :class:`TressetteGreedyAgent`: counts the cards, takes points, follows cheaply,
                leads its masters; in Low Hand avoids points; claims when the claim wins
 ``pimc``       :class:`TressettePimcAgent`: samples worlds from the seat's view and plays the
-               card whose greedy rollouts score best (``time_limit`` seconds a decision)
+               card of best value over them: greedy rollouts early in a hand, the exact
+               double-dummy solver late (``time_limit`` seconds a decision)
 =============  ================================================================================
 
 :func:`make_agent` reads the same texts as :func:`agents.make_agent` (``random:claim_rate=0.1``,

@@ -1,33 +1,48 @@
-"""TressettePimcAgent: Perfect Information Monte Carlo with greedy-policy rollouts, for every
-form of Tressette (four-handed partnerships, three-handed, two-handed) and the ``low`` and
-``claim`` switches.
+"""TressettePimcAgent: Perfect Information Monte Carlo for every form of Tressette
+(four-handed partnerships, three-handed, two-handed) and the ``low`` and ``claim`` switches,
+with greedy-policy rollouts early in a hand and the exact double-dummy solver late.
 
 At each card to play with a choice, the agent draws worlds -- packs of the current hand that
 its seat cannot tell from the real one -- from the game's own sampler
 (:func:`mediatore_env.tressette.worlds.redeal`, which reads only the seat's view: its cards,
 the cards played, the voids shown, the melds declared, the draws seen). In each world it
-replays the hand so far on a fresh :class:`~mediatore_env.tressette.game.TressetteGame`, and
-for every legal card plays that card and then the rest of the hand with
-:class:`~.greedy.TressetteGreedyAgent` at every seat (the world's hands in full view of the
-rollout, which is the "perfect information" of PIMC). A card's value in a world is the hand's
-points of the agent's side less the mean of the other sides', counted in thirds (melds and the
-last trick three thirds a point) so that the rounding down of thirds does not hide a
-difference; in Low Hand the value is negated. The card of best mean value over the worlds is
-played (ties: the lowest card id).
+replays the hand so far on a fresh :class:`~mediatore_env.tressette.game.TressetteGame` and
+scores every legal card (the world's hands in full view, which is the "perfect information"
+of PIMC):
+
+- **Late in the hand** -- at most ``solve_at`` cards still in play, in the hands and the
+  stock (default :data:`SOLVE_AT`, by the number of players and Low Hand) -- exactly, with
+  the solver (:func:`mediatore_env.analysis.solver.table_move_values` on
+  :func:`~mediatore_env.analysis.tressette_tables.table_of` the world): the thirds the side
+  ends the hand with after each card, all seats playing perfectly; a seat that plays alone is
+  searched against a coalition of the others (the paranoid reduction). A world whose search
+  would take more than ``world_nodes`` nodes is rolled out instead.
+- **Earlier**, by a rollout: the card played, then the rest of the hand with
+  :class:`~.greedy.TressetteGreedyAgent` at every seat; the value is the hand's points of the
+  agent's side less the mean of the other sides', counted in thirds (melds and the last trick
+  three thirds a point) so that the rounding down of thirds does not hide a difference.
+
+Both are negated in Low Hand and put on one scale: the solver's thirds of the side times
+``sides / (sides - 1)``, which is what the rollout's difference changes by per third of the
+side (melds are fixed by the deal, so within a world they add the same to every card). The
+card of best mean value over the worlds is played (ties: the lowest card id).
+:data:`SOLVE_AT` was chosen by measurement (docs/search.md): the largest number of cards in
+play at which a world's exact values cost about 10 ms median, so that a 100 ms decision
+still sees about ten worlds; and none in three-handed Low Hand, where the paranoid coalition
+(two opponents pushing points onto the seat, when each really sheds its own) played worse
+than greedy rollouts.
 
 The worlds, the time budget and the paired comparison are :class:`agents.search.WorldSearch`'s
 (``time_limit``, ``min_worlds``, ``max_worlds``; ``time_limit=None`` is reproducible from the
-seed).
-
-Why rollouts and not an exact double-dummy search: a rollout of a full hand with the greedy
-policy costs a few milliseconds in Python, and the issue's budget is 100 ms a decision (see
-docs/search.md for the measured times); an exact search of ten tricks in Python does not fit
-that budget early in a hand.
+seed: the solver's table is cleared before each world, so whether a world fits
+``world_nodes`` depends on the world alone).
 
 The claim (switch ``claim``) is decided as the greedy agent decides it: whether a claim wins
 depends only on the totals, which every seat sees, so no world is needed.
 
-    >>> from mediatore_env.tressette.game import TressetteGame
+    >>> from mediatore_env.analysis.solver import clear_table, table_move_values
+from mediatore_env.analysis.tressette_tables import table_of
+from mediatore_env.tressette.game import TressetteGame
     >>> from agents.base import play
     >>> agents = [TressettePimcAgent(time_limit=None, max_worlds=2) for _ in range(4)]
     >>> play(TressetteGame(), agents, packs=lambda k: list(range(40)), seeds=range(4)).is_over
@@ -36,6 +51,8 @@ depends only on the totals, which every seat sees, so no world is needed.
 
 from __future__ import annotations
 
+from mediatore_env.analysis.solver import clear_table, table_move_values
+from mediatore_env.analysis.tressette_tables import table_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import LAST_TRICK_POINTS
@@ -46,6 +63,13 @@ from .greedy import TressetteGreedyAgent
 
 #: The rollout policy, stateless and deterministic: one instance serves every seat.
 _GREEDY = TressetteGreedyAgent()
+
+#: By (players, low), the most cards still in play (hands and stock) at which a world is
+#: solved exactly: four-handed 7 cards a hand, three-handed 9, two-handed 10 and a stock of 2,
+#: where exact values cost about 10 ms median; three-handed Low Hand never, where the paranoid
+#: reduction lost to rollouts (docs/search.md, "Where the solver replaces the rollouts").
+SOLVE_AT = {(4, False): 28, (4, True): 28, (3, False): 27, (3, True): 0, (2, False): 22,
+            (2, True): 22}
 
 
 def side_thirds(game: TressetteGame, side: int) -> int:
@@ -75,10 +99,22 @@ def roll_out(game: TressetteGame) -> None:
 
 
 class TressettePimcAgent(WorldSearch):
-    """PIMC with greedy rollouts (the module docstring). ``time_limit``: seconds a decision
-    may take (None: exactly ``max_worlds`` worlds, reproducible from the seed)."""
+    """PIMC with exact late worlds and greedy rollouts (the module docstring).
+    ``time_limit``: seconds a decision may take (None: exactly ``max_worlds`` worlds,
+    reproducible from the seed); ``solve_at``: the most cards in play (hands and stock) at
+    which a world is solved (None: :data:`SOLVE_AT`; 0: never, rollouts only);
+    ``world_nodes``: the solver's node budget for one world."""
 
     name = "pimc"
+
+    def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
+                 max_worlds: int = 32, seed: int | None = None, solve_at: int | None = None,
+                 world_nodes: int = 150_000):
+        super().__init__(time_limit, min_worlds, max_worlds, seed)
+        for name, value in (("solve_at", solve_at), ("world_nodes", world_nodes)):
+            if value is not None and (type(value) is not int or value < 0):
+                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+        self.solve_at, self.world_nodes = solve_at, world_nodes
 
     def act(self, observation, view) -> int:
         legal = view.legal_moves()
@@ -100,8 +136,26 @@ class TressettePimcAgent(WorldSearch):
             world.apply(move)
         return world
 
+    def move_values(self, world: TressetteGame, view, legal: list[int]) -> dict[int, float]:
+        """Exact values late in the hand (within ``world_nodes``), else rollouts."""
+        rules = world.rules
+        limit = SOLVE_AT[rules.players, rules.low] if self.solve_at is None else self.solve_at
+        if cards_in_play(world) <= limit:
+            clear_table()  # the node count, and so the choice, depends on this world alone
+            thirds = table_move_values(table_of(world, view.seat), node_limit=self.world_nodes)
+            if thirds is not None:
+                sides = rules.num_sides
+                scale = (-1 if rules.low else 1) * sides / (sides - 1)
+                return {move: scale * thirds[move] for move in legal}
+        return super().move_values(world, view, legal)
+
     def roll_out(self, game: TressetteGame) -> None:
         roll_out(game)
 
     def value(self, game: TressetteGame, view) -> float:
         return hand_value(game, view.side)
+
+
+def cards_in_play(game: TressetteGame) -> int:
+    """Cards still to be played in the current hand: in the hands and the stock."""
+    return sum(h.bit_count() for h in game.hands) + len(game.stock)

@@ -27,6 +27,12 @@ Functions:
 - :func:`brute_force` -- plain minimax, slow, for checking the others.
 - :func:`legal_cards`, :func:`play`, :func:`to_move` -- stepping a position by hand.
 
+Every table of the family -- 2, 3 or 4 hands, a two-handed stock, Low Hand (the side wants
+the fewest thirds) -- has the same search through a :class:`TablePosition`:
+:func:`table_solve`, :func:`table_move_values`, :func:`table_brute_force`,
+:func:`table_legal_cards`, :func:`table_play`, :func:`table_to_move` (docs/solver.md, "Every
+table of the family"). Mediatore's functions are its four-hand case: one core serves both.
+
 The rules are those of docs/rules.md section 6, with the monte as in section 5: no trumps, follow
 suit if able, the highest card of the suit led wins and leads next, and the last trick
 carries 3 thirds plus the monte's thirds to its winner's side.
@@ -70,6 +76,7 @@ __all__ = [
     "BACKEND",
     "NODES_PER_SECOND",
     "Position",
+    "TablePosition",
     "brute_force",
     "clear_table",
     "last_nodes",
@@ -78,6 +85,12 @@ __all__ = [
     "play",
     "reaches",
     "solve",
+    "table_brute_force",
+    "table_legal_cards",
+    "table_move_values",
+    "table_play",
+    "table_solve",
+    "table_to_move",
     "to_move",
 ]
 
@@ -317,38 +330,236 @@ def brute_force(pos: Position) -> int:
     The only shortcut is a memo of exact values at trick boundaries, keyed by the full
     hands and the leader. For checking the solver on small endings only."""
     _check(pos)
-    side, bonus = pos.declarer_side, LAST_TRICK_THIRDS + pos.monte_thirds
-    hands = list(pos.hands)
-    memo: dict[tuple[int, int, int, int, int], int] = {}
+    return pos.taken + _minimax(pos.hands, pos.leader, pos.trick, pos.declarer_side, False,
+                                LAST_TRICK_THIRDS + pos.monte_thirds, ())
 
-    def future(leader: int, trick: list[int]) -> int:
-        # Thirds the declarer side wins from here on (taken excluded).
-        if len(trick) == 4:
-            winner = trick_winner(leader, trick)
+
+def _minimax(hands, leader, trick, side, low, bonus, stock) -> int:
+    """The thirds ``side`` wins from here on by plain minimax over every legal card: its
+    seats maximize them (minimize in Low Hand), the others do the opposite; two-handed, the
+    winner of each trick draws the top card of ``stock`` and the other the next. A memo of
+    exact values at trick boundaries is the only shortcut."""
+    n = len(hands)
+    hands = list(hands)
+    memo: dict[tuple, int] = {}
+    pick_side, pick_others = (min, max) if low else (max, min)
+
+    def future(leader: int, trick: list[int], drawn: int) -> int:
+        if len(trick) == n:
+            winner = trick_winner(leader, trick, n)
             thirds = sum(POINTS[c] for c in trick)
-            if not any(hands):
-                thirds += bonus
-            won = thirds if side >> winner & 1 else 0
-            return won + (future(winner, []) if any(hands) else 0)
+            if drawn < len(stock):
+                hands[winner] |= bit(stock[drawn])
+                hands[1 - winner] |= bit(stock[drawn + 1])
+                rest = future(winner, [], drawn + 2)
+                hands[winner] &= ~bit(stock[drawn])
+                hands[1 - winner] &= ~bit(stock[drawn + 1])
+            else:
+                rest = future(winner, [], drawn) if any(hands) else 0
+                if not any(hands):
+                    thirds += bonus
+            return (thirds if side >> winner & 1 else 0) + rest
         if not trick:
-            key = (*hands, leader)
+            key = (*hands, leader, drawn)
             if key in memo:
                 return memo[key]
-        mover = (leader + len(trick)) % 4
+        mover = (leader + len(trick)) % n
         hand = hands[mover]
         values = []
         for c in cards_of(playable(hand, trick)):
             hands[mover] = hand & ~bit(c)
-            values.append(future(leader, trick + [c]))
+            values.append(future(leader, trick + [c], drawn))
         hands[mover] = hand
-        v = max(values) if side >> mover & 1 else min(values)
+        v = (pick_side if side >> mover & 1 else pick_others)(values)
         if not trick:
             memo[key] = v
         return v
 
-    if not any(hands) and not pos.trick:
-        return pos.taken
-    return pos.taken + future(pos.leader, list(pos.trick))
+    if not any(hands) and not trick:
+        return 0
+    return future(leader, list(trick), 0)
+
+
+# -- any table of the family ---------------------------------------------------------------
+
+class TablePosition(NamedTuple):
+    """A moment of a hand at any table of the family, seen double dummy.
+
+    ``hands``: 2, 3 or 4 card bitsets, the cards each seat still holds (three-handed, the
+    dead hand is simply not there). ``leader``: the seat that led (or leads) the current
+    trick; ``trick``: its cards so far from the leader on. ``side``: bitmask of the seats
+    whose thirds are counted and who play together (bit ``s`` for seat ``s``): a
+    partnership, or one seat against the rest -- a seat that plays alone is searched
+    against a coalition of the others (the "paranoid" reduction). ``taken``: thirds the
+    side won in the tricks already completed. ``low``: Low Hand, the side wants the fewest
+    thirds (and the others want it to take the most). ``stock``: two-handed, the cards
+    still in the stock, top first: after each trick the winner draws the top card, then the
+    other player the next. ``bonus``: thirds the last trick carries besides its cards.
+    """
+
+    hands: tuple[int, ...]
+    leader: int
+    trick: tuple[int, ...]
+    side: int
+    taken: int = 0
+    low: bool = False
+    stock: tuple[int, ...] = ()
+    bonus: int = LAST_TRICK_THIRDS
+
+    def __str__(self) -> str:
+        seats = "  ".join(f"{s}: {format_cards(h) or '-'}" for s, h in enumerate(self.hands))
+        trick = " ".join(CARD_NAMES[c] for c in self.trick) or "-"
+        stock = " ".join(CARD_NAMES[c] for c in self.stock) or "-"
+        side = "+".join(str(s) for s in range(len(self.hands)) if self.side >> s & 1)
+        return (f"{seats} | leader {self.leader} trick {trick} | stock {stock} | side {side} "
+                f"taken {self.taken}{' low' if self.low else ''} bonus {self.bonus}")
+
+
+def table_to_move(pos: TablePosition) -> int:
+    """The seat whose turn it is."""
+    return (pos.leader + len(pos.trick)) % len(pos.hands)
+
+
+def _check_table(pos: TablePosition) -> None:
+    """Raise ``ValueError`` naming what makes ``pos`` impossible."""
+    n = len(pos.hands)
+    if n not in (2, 3, 4):
+        raise ValueError(f"a table has 2, 3 or 4 hands, not {n}")
+    if type(pos.leader) is not int or not 0 <= pos.leader < n:
+        raise ValueError(f"leader must be a seat 0..{n - 1}, not {pos.leader!r}")
+    if type(pos.side) is not int or not 1 <= pos.side < (1 << n) - 1:
+        raise ValueError(f"side must be a bitmask of 1 to {n - 1} of the {n} seats, "
+                         f"not {pos.side!r}")
+    if type(pos.low) is not bool:
+        raise ValueError(f"low must be True or False, not {pos.low!r}")
+    for name in ("taken", "bonus"):
+        value = getattr(pos, name)
+        if type(value) is not int or not 0 <= value <= 60:
+            raise ValueError(f"{name} must be an int 0..60 (thirds), not {value!r}")
+    if len(pos.trick) > n - 1:
+        raise ValueError(f"a trick in progress holds 0 to {n - 1} cards, not {len(pos.trick)}")
+    if pos.stock and (n != 2 or len(pos.stock) % 2):
+        raise ValueError(f"a stock is two-handed and holds an even number of cards; got "
+                         f"{len(pos.stock)} card(s) with {n} hands")
+    seen = 0
+    for s, hand in enumerate(pos.hands):
+        if type(hand) is not int or hand < 0 or hand >> NUM_CARDS:
+            raise ValueError(f"hand {s} is not a 40-bit card set: {hand!r}")
+        if hand & seen:
+            raise ValueError(f"card(s) {format_cards(hand & seen)} held twice")
+        seen |= hand
+    for what, cards in (("trick", pos.trick), ("stock", pos.stock)):
+        for c in cards:
+            if type(c) is not int or not 0 <= c < NUM_CARDS:
+                raise ValueError(f"not a card in the {what}: {c!r}")
+            if seen >> c & 1:
+                raise ValueError(f"card {CARD_NAMES[c]} is twice in the position ({what})")
+            seen |= bit(c)
+    played = {(pos.leader + i) % n for i in range(len(pos.trick))}
+    sizes = [h.bit_count() + (s in played) for s, h in enumerate(pos.hands)]
+    if len(set(sizes)) != 1 or (pos.trick and sizes[0] == 0) or (pos.stock and not sizes[0]):
+        raise ValueError(
+            "hand sizes do not fit the trick: every seat must hold as many cards, less one for "
+            f"each seat that already played to the trick; got {[h.bit_count() for h in pos.hands]} "
+            f"with {len(pos.trick)} card(s) played from leader {pos.leader}")
+
+
+def table_legal_cards(pos: TablePosition) -> list[int]:
+    """The cards the seat to move may play: the suit led if it has any, else anything."""
+    return cards_of(playable(pos.hands[table_to_move(pos)], pos.trick))
+
+
+def table_play(pos: TablePosition, card: int) -> TablePosition:
+    """The position after the seat to move plays ``card`` (which must be legal). The last
+    card of a trick scores it (its cards, and the bonus if it was the last trick) to
+    ``taken`` if the side won it; two-handed the winner then draws, then the other."""
+    if card not in table_legal_cards(pos):
+        what = CARD_NAMES[card] if 0 <= card < NUM_CARDS else repr(card)
+        raise ValueError(f"{what} is not legal here; legal: "
+                         f"{' '.join(CARD_NAMES[c] for c in table_legal_cards(pos))}")
+    n = len(pos.hands)
+    mover = table_to_move(pos)
+    hands = list(pos.hands)
+    hands[mover] &= ~bit(card)
+    trick = pos.trick + (card,)
+    if len(trick) < n:
+        return pos._replace(hands=tuple(hands), trick=trick)
+    winner = trick_winner(pos.leader, trick, n)
+    thirds = sum(POINTS[c] for c in trick)
+    stock = pos.stock
+    if stock:
+        hands[winner] |= bit(stock[0])
+        hands[1 - winner] |= bit(stock[1])
+        stock = stock[2:]
+    elif not any(hands):
+        thirds += pos.bonus
+    taken = pos.taken + (thirds if pos.side >> winner & 1 else 0)
+    return pos._replace(hands=tuple(hands), leader=winner, trick=(), taken=taken, stock=stock)
+
+
+def _table_future_max(pos: TablePosition) -> int:
+    """Every third still to be won: cards in hands, stock and trick, and the bonus."""
+    in_play = 0
+    for h in pos.hands:
+        in_play |= h
+    for c in pos.stock:
+        in_play |= bit(c)
+    if not in_play and not pos.trick:
+        return 0
+    return thirds_of(in_play) + sum(POINTS[c] for c in pos.trick) + pos.bonus
+
+
+def _table_search(core, pos: TablePosition, node_limit) -> int | None:
+    """The side's thirds still to win with best play, from the core's counted thirds."""
+    v = core.table_solve(pos.hands, pos.leader, pos.trick, pos.side, pos.low, pos.bonus,
+                         pos.stock, node_limit)
+    if v is None or not pos.low:
+        return v
+    return _table_future_max(pos) - v  # low: the core counted the others' thirds
+
+
+def table_solve(pos: TablePosition, *, node_limit: int | None = None,
+                backend: str | None = None) -> int | None:
+    """The side's exact final thirds (``taken`` included) with best play: the side takes
+    as many as it can (Low Hand: as few), the others the opposite. ``None`` when that
+    takes more than ``node_limit`` nodes in all (as :func:`solve`)."""
+    global _last_nodes
+    _check_table(pos)
+    _check_limit(node_limit)
+    core = _pick(backend)
+    v = _table_search(core, pos, node_limit)
+    _last_nodes = _nodes_of(core)
+    return None if v is None else pos.taken + v
+
+
+def table_move_values(pos: TablePosition, *, node_limit: int | None = None,
+                      backend: str | None = None) -> dict[int, int] | None:
+    """For each legal card of the seat to move, the side's exact final thirds after playing
+    it, then best play by all. ``None`` when the searches together would take more than
+    ``node_limit`` nodes."""
+    global _last_nodes
+    _check_table(pos)
+    _check_limit(node_limit)
+    core = _pick(backend)  # one table for all the moves
+    out, nodes = {}, 0
+    for card in table_legal_cards(pos):
+        child = table_play(pos, card)
+        left = None if node_limit is None else node_limit - nodes
+        v = _table_search(core, child, left)
+        nodes += _nodes_of(core)
+        if v is None:
+            _last_nodes = nodes
+            return None
+        out[card] = child.taken + v
+    _last_nodes = nodes
+    return out
+
+
+def table_brute_force(pos: TablePosition) -> int:
+    """The value of :func:`table_solve` by plain minimax (see :func:`brute_force`)."""
+    _check_table(pos)
+    return pos.taken + _minimax(pos.hands, pos.leader, pos.trick, pos.side, pos.low, pos.bonus,
+                                pos.stock)
 
 
 # -- the pure-Python core: the same algorithm as _dds.c ----------------------------------
@@ -386,51 +597,87 @@ class _OutOfNodes(Exception):
 class _PySearch:
     """Null-window search with a transposition table: ``_dds.c`` function by function.
 
-    An instance keeps its table across calls with the same side and monte (as the C core
-    keeps its own across calls); ``_pick`` makes a fresh one per API call.
+    An instance keeps its table across calls with the same context (table size, side,
+    counted seats, bonus and a stock whose draw order ends the same way), as the C core
+    keeps its own; ``_pick`` makes a fresh one per API call.
     """
 
     def __init__(self) -> None:
         # canonical key (see _key) -> [lo, hi, best lead as (suit, rank) or None]; lo and
-        # hi bound the thirds the declarer side wins from that trick boundary on.
+        # hi bound the counted thirds won from that trick boundary on.
         self.table: dict[tuple, list] = {}
-        self.context: tuple[int, int] | None = None
+        self.context: tuple | None = None
         self.nodes = 0
         self.node_limit = _NO_LIMIT
 
-    def _setup(self, hands, leader, trick, side, monte, node_limit) -> None:
-        bonus = LAST_TRICK_THIRDS + monte
-        if self.context != (side, bonus):
-            self.table.clear()
-            self.context = (side, bonus)
-        self.hand = list(hands)
+    def _set_context(self, n, side, counted, bonus, stock) -> None:
+        """Keep the table when only the stock's drawn part differs (set_context in C)."""
+        if self.context is not None and self.context[:4] == (n, side, counted, bonus):
+            known = self.context[4]
+            if known[len(known) - len(stock):] == stock and len(stock) <= len(known):
+                return
+            if stock[len(stock) - len(known):] == known and len(known) <= len(stock):
+                self.context = (n, side, counted, bonus, stock)
+                return
+        self.table.clear()
+        self.context = (n, side, counted, bonus, stock)
+
+    def _setup(self, hands, leader, trick, side, low, bonus, stock, node_limit) -> None:
+        n = len(hands)
+        counted = ~side & ((1 << n) - 1) if low else side
+        stock = tuple(stock)
+        self._set_context(n, side, counted, bonus, stock)
+        self.n = n
+        self.hand = list(hands) + [0] * (4 - n)  # seats >= n hold nothing
+        self.stock, self.drawn = stock, 0
+        self.stock_mask = 0
+        for c in stock:
+            self.stock_mask |= BIT_OF[c]
         self.leader = leader
         self.trick = list(trick)
         self.side = side
+        self.counted = counted
         self.bonus = bonus
         self.nodes = 0
         self.node_limit = _NO_LIMIT if node_limit is None else node_limit
-        self.killer: dict[tuple[int, int], int] = {}  # (cards in hands, leader) -> card
+        self.killer: dict[tuple[int, int], int] = {}  # (cards in play, seat) -> card
 
     def reach(self, hands, leader, trick, side, monte, need, node_limit=None) -> bool | None:
-        """Does the side win ``need`` more thirds; ``None`` when out of nodes (reach in C)."""
-        self._setup(hands, leader, trick, side, monte, node_limit)
+        """Mediatore: does the declarer side win ``need`` more thirds; ``None`` when out of
+        nodes (reach in C)."""
+        return self.table_reach(hands, leader, trick, side, False, LAST_TRICK_THIRDS + monte,
+                                (), need, node_limit)
+
+    def solve(self, hands, leader, trick, side, monte, node_limit=None) -> int | None:
+        """Mediatore: exact future thirds, or ``None`` when out of nodes (solve in C)."""
+        return self.table_solve(hands, leader, trick, side, False, LAST_TRICK_THIRDS + monte,
+                                (), node_limit)
+
+    def table_reach(self, hands, leader, trick, side, low, bonus, stock, need,
+                    node_limit=None) -> bool | None:
+        """Any table: do the counted seats win ``need`` more thirds (table_reach in C)."""
+        self._setup(hands, leader, trick, side, low, bonus, stock, node_limit)
         try:
             return self._reach(need)[0]
         except _OutOfNodes:
             return None
 
-    def solve(self, hands, leader, trick, side, monte, node_limit=None) -> int | None:
-        """Exact future thirds, or ``None`` when out of nodes."""
-        self._setup(hands, leader, trick, side, monte, node_limit)
+    def table_solve(self, hands, leader, trick, side, low, bonus, stock,
+                    node_limit=None) -> int | None:
+        """Any table: the counted seats' exact future thirds (table_solve in C)."""
+        self._setup(hands, leader, trick, side, low, bonus, stock, node_limit)
         try:
             return self._solve()
         except _OutOfNodes:
             return None
 
+    def _in_play(self) -> int:
+        hand = self.hand
+        return hand[0] | hand[1] | hand[2] | hand[3] | self.stock_mask
+
     def _solve(self) -> int:
         """Bisection over targets with fail-soft null-window searches (solve_future in C)."""
-        all_cards = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
+        all_cards = self._in_play()
         lo = 0
         hi = thirds_of(all_cards) + sum(POINTS[c] for c in self.trick) + self.bonus
         if not all_cards and not self.trick:
@@ -443,18 +690,19 @@ class _PySearch:
                 hi = bound
         return lo
 
+    def _holder(self, card: int) -> int:
+        """The seat holding ``card``; 4 for a card of the stock."""
+        return next((s for s in range(self.n) if self.hand[s] >> card & 1), 4)
+
     def _key(self, all_cards: int) -> tuple:
         """Table key: per suit, the (holder, points) of each card in play, top down, and
         the leader. The same information as the C key (SIG id and squeezed hands):
-        positions that differ only in exact ranks of the cards gone share it."""
-        hand = self.hand
+        positions that differ only in exact ranks of the cards gone share it. The stock's
+        cards are there as held by no seat, which fixes how far it has been drawn."""
         suits = []
         for suit in SUITS:
-            cards = []
-            for c in cards_of(all_cards & SUIT_MASKS[suit]):  # top down
-                holder = next(s for s in range(4) if hand[s] >> c & 1)
-                cards.append(holder * 4 + POINTS[c])
-            suits.append(tuple(cards))
+            suits.append(tuple(self._holder(c) * 4 + POINTS[c]
+                               for c in cards_of(all_cards & SUIT_MASKS[suit])))  # top down
         return tuple(suits), self.leader
 
     def _quick_thirds(self, all_cards: int) -> int:
@@ -474,7 +722,7 @@ class _PySearch:
     def _moves(self, mover: int) -> list[int]:
         """Legal cards of ``mover``, one per class of equivalent cards (gen_moves in C)."""
         legal = playable(self.hand[mover], self.trick)
-        in_play = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
+        in_play = self._in_play()
         for c in self.trick:
             in_play |= BIT_OF[c]
         moves = []
@@ -497,8 +745,8 @@ class _PySearch:
     def _order(self, mover: int, moves: list[int]) -> list[int]:
         """Heuristic move ordering, best first (order_moves in C)."""
         hand = self.hand
-        side = self.side
-        all_cards = hand[0] | hand[1] | hand[2] | hand[3]
+        side, n = self.side, self.n
+        all_cards = self._in_play()
         my_side = side >> mover & 1
         scores = []
         if not self.trick:
@@ -508,18 +756,17 @@ class _PySearch:
                 if not others or c > others.bit_length() - 1:
                     scores.append(1000 + 20 * pts + p)
                 else:
-                    top = others.bit_length() - 1
-                    holder = next(s for s in range(4) if hand[s] >> top & 1)
-                    ours = (side >> holder & 1) == my_side
+                    holder = self._holder(others.bit_length() - 1)
+                    ours = holder < 4 and (side >> holder & 1) == my_side  # stock: no one's
                     scores.append((500 if ours else 0) - 20 * pts - p)
         else:
             trick = self.trick
             led = SUIT_OF[trick[0]]
-            win_seat = trick_winner(self.leader, trick)
-            win = trick[(win_seat - self.leader) % 4]
+            win_seat = trick_winner(self.leader, trick, n)
+            win = trick[(win_seat - self.leader) % n]
             later_opp = later_partner = 0
-            for k in range(len(trick) + 1, 4):
-                seat = (self.leader + k) % 4
+            for k in range(len(trick) + 1, n):
+                seat = (self.leader + k) % n
                 if (side >> seat & 1) != my_side:
                     later_opp |= hand[seat]
                 else:
@@ -535,23 +782,43 @@ class _PySearch:
                     scores.append(1000 + 20 * pts - p if c > opp_top else 200 + p - 20 * pts)
                 else:
                     scores.append(800 + 20 * pts - p if ours_safe else -20 * pts - p)
+        if (self.counted >> mover & 1) != my_side:  # Low Hand: taking points is the worst
+            scores = [-x for x in scores]
         # Stable sort, best first: the same order as the C insertion sort.
         order = sorted(range(len(moves)), key=lambda i: -scores[i])
         return [moves[i] for i in order]
 
     def _forced_finish(self) -> int:
-        """Every seat holds at most one card: the declarer side's thirds from here."""
+        """Every seat holds at most one card, no stock: the counted thirds from here."""
+        n = self.n
         trick = list(self.trick)
-        for k in range(len(trick), 4):
-            trick.append(self.hand[(self.leader + k) % 4].bit_length() - 1)
-        winner = trick_winner(self.leader, trick)
-        if self.side >> winner & 1:
+        for k in range(len(trick), n):
+            trick.append(self.hand[(self.leader + k) % n].bit_length() - 1)
+        winner = trick_winner(self.leader, trick, n)
+        if self.counted >> winner & 1:
             return sum(POINTS[c] for c in trick) + self.bonus
         return 0
 
+    def _draw(self, winner: int, sign: int) -> None:
+        """Two-handed: the winner draws the stock's top card, the other the next (sign 1),
+        or they put them back (sign -1)."""
+        if sign < 0:
+            self.drawn -= 2
+        top, following = self.stock[self.drawn], self.stock[self.drawn + 1]
+        cards = BIT_OF[top] | BIT_OF[following]
+        if sign > 0:
+            self.hand[winner] |= BIT_OF[top]
+            self.hand[1 - winner] |= BIT_OF[following]
+            self.stock_mask &= ~cards
+            self.drawn += 2
+        else:
+            self.hand[winner] &= ~BIT_OF[top]
+            self.hand[1 - winner] &= ~BIT_OF[following]
+            self.stock_mask |= cards
+
     def _reach(self, need: int) -> tuple[bool, int]:
-        """(does the declarer side win >= need more thirds, fail-soft bound): the bound is
-        a lower bound >= need on those thirds when yes, an upper bound < need when no.
+        """(do the counted seats win >= need more thirds, fail-soft bound): the bound is a
+        lower bound >= need on those thirds when yes, an upper bound < need when no.
 
         A node is one call; past ``node_limit`` of them this raises :class:`_OutOfNodes`,
         which unwinds every caller before it writes the table (as the C core's abort)."""
@@ -560,26 +827,29 @@ class _PySearch:
         self.nodes += 1
         if need <= 0:
             return True, 0
-        hand = self.hand
-        all_cards = hand[0] | hand[1] | hand[2] | hand[3]
+        hand, n = self.hand, self.n
+        all_cards = self._in_play()
         trick = self.trick
         rem = thirds_of(all_cards) + sum(POINTS[c] for c in trick) + self.bonus
         if need > rem:
             return False, rem
-        mover = (self.leader + len(trick)) % 4
-        if all(h.bit_count() <= 1 for h in hand):
+        mover = (self.leader + len(trick)) % n
+        if not self.stock_mask and all(h.bit_count() <= 1 for h in hand):
             v = self._forced_finish()
             return v >= need, v
 
         key = entry = None
         if not trick:
-            # The quick bound first (in C it hides the fetch of the table entry).
-            q = self._quick_thirds(all_cards)
-            if self.side >> self.leader & 1:
-                if q >= need:
-                    return True, q
-            elif need > rem - q:
-                return False, rem - q
+            # The quick bound first (in C it hides the fetch of the table entry); it holds
+            # for a leader that wants its own thirds.
+            lead_max = self.side >> self.leader & 1
+            if lead_max == self.counted >> self.leader & 1:
+                q = self._quick_thirds(all_cards)
+                if lead_max:
+                    if q >= need:
+                        return True, q
+                elif need > rem - q:
+                    return False, rem - q
             key = self._key(all_cards)
             entry = self.table.get(key)
             if entry is not None:
@@ -604,17 +874,22 @@ class _PySearch:
         for c in moves:
             hand[mover] &= ~BIT_OF[c]
             trick.append(c)
-            if len(trick) == 4:
-                winner = trick_winner(self.leader, trick)
+            if len(trick) == n:
+                winner = trick_winner(self.leader, trick, n)
                 pts = sum(POINTS[x] for x in trick)
-                if not (hand[0] | hand[1] | hand[2] | hand[3]):
+                draw = self.drawn < len(self.stock)
+                if draw:
+                    self._draw(winner, 1)
+                elif not (hand[0] | hand[1] | hand[2] | hand[3]):
                     pts += self.bonus
-                if not self.side >> winner & 1:
+                if not self.counted >> winner & 1:
                     pts = 0
                 saved_leader, saved_trick = self.leader, trick
                 self.leader, self.trick = winner, []
                 r, b = self._reach(need - pts)
                 b += pts
+                if draw:
+                    self._draw(winner, -1)
                 self.leader, self.trick = saved_leader, saved_trick
             else:
                 r, b = self._reach(need)
