@@ -9,9 +9,9 @@ played, then the rest of the episode's part (a Tressette hand, a club deal) play
 on the same worlds, so the comparison is paired; the move of best total wins (ties: the lowest
 id). A game may score a world's moves otherwise (:meth:`move_values`: Tressette solves late
 worlds exactly). The worlds are drawn until ``time_limit`` seconds are spent (at least
-``min_worlds``, at most ``max_worlds``); with ``time_limit=None`` exactly ``max_worlds`` worlds, so that the
-agent's choices depend only on its seed. Subclasses say how a world's game is built
-(:meth:`world`), played out and valued.
+``min_worlds``, at most ``max_worlds``); with ``time_limit=None`` exactly ``max_worlds``
+worlds, so that the agent's choices depend only on its seed. Subclasses say how a world's game
+is built (:meth:`world`), played out and valued.
 """
 
 from __future__ import annotations
