@@ -7,9 +7,9 @@ takes: one PIMC agent against greedy agents, every decision it makes timed.
 For each game (tressette, tressette3, tressette2, each also with ``low``; club) it plays
 ``--episodes`` episodes (games to 31, club sessions) with ``pimc`` at seat 0 and ``greedy`` at
 the others (``--games``: only those), and prints the median and the 90th percentile of the
-wall-clock time per decision of the PIMC agent: over the card plays with a choice (where it searches) and over all its
-decisions, with the machine it ran on. The tournament's results are mediatore-bench's business
-(docs/search.md); this script only times.
+wall-clock time per decision of the PIMC agent: over the card plays with a choice (where it
+searches) and over all its decisions, with the machine it ran on. The tournament's results are
+mediatore-bench's business (docs/search.md); this script only times.
 """
 
 from __future__ import annotations
