@@ -80,7 +80,7 @@ def test_a_model_of_other_features_is_refused(tmp_path):
 def test_a_lead_probability_worked_by_hand():
     """Seat 1 leads D3 from D3 D4 (nothing else in hand, nothing played): D3 is a master worth
     1/3 point, of power 9/9, not the lowest of its suit; D4 the lowest, power 0, no points;
-    both of a 2-card suit. So P(D3) = sigmoid(w.lead_points/3 + w.lead_master +
+    both of a 2-card suit; seat 1 defends (no declarer features). So P(D3) = sigmoid(w.lead_points/3 + w.lead_master +
     w.lead_master_points/3 - w.lead_lowest + w.lead_power)."""
     w = load_model()
     i = {name: k for k, name in enumerate(FEATURE_NAMES)}
@@ -95,9 +95,10 @@ def test_a_lead_probability_worked_by_hand():
 
 
 def test_a_friend_winning_changes_a_follow_probability():
-    """Seat 2 follows D5 (seat 1 led D4, winning) with D5 or DA. The sides decide whether the
-    winner is a friend: the log-odds DA : D5 differ between the two by exactly
-    w.friend_winning_points * 1 + w.friend_winning_wins * 0 (both cards win)."""
+    """Seat 2 follows D5 (seat 1 led D4, winning) with D5 or DA, both as a defender. The sides
+    decide whether the winner is a friend (seats 0 and 3 declare) or a foe (seat 1 declares):
+    the log-odds DA : D5 differ between the two by exactly w.friend_winning_points * 1 (DA's
+    point) + w.friend_winning_wins * 0 (both cards win)."""
     w = load_model()
     i = {name: k for k, name in enumerate(FEATURE_NAMES)}
     d4, d5, da = parse_card("D4"), parse_card("D5"), parse_card("DA")
@@ -105,7 +106,7 @@ def test_a_friend_winning_changes_a_follow_probability():
         plays = CardPlays([], (d4, played), leader=1, skip=1)
         other = da if played == d5 else d5
         plays.rows[0][-1] |= 1 << other
-        friends, foes = play_log_likelihood(plays, [(0,) * 4] * 2, [0b0110, 0b0010], w)
+        friends, foes = play_log_likelihood(plays, [(0,) * 4] * 2, [0b1001, 0b0010], w)
         logit = lambda p: math.log(p / (1 - p))
         diff = sign * (logit(math.exp(friends)) - logit(math.exp(foes)))
         assert diff == pytest.approx(w[i["friend_winning_points"]])
