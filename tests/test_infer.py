@@ -14,8 +14,9 @@ import pytest
 from agents import InferAgent, make_agent
 from agents.base import play
 from agents.mediatore.greedy import GreedyAgent
-from agents.mediatore.infer import (DEFAULT_MODEL, FEATURE_NAMES, CardPlays, examples_of_deal,
-                                    load_model, play_log_likelihood, side_mask)
+from agents.mediatore.infer import (DEFAULT_MODEL, FEATURE_NAMES, CardPlays, _world_facts,
+                                    examples_of_deal, load_model, play_columns,
+                                    play_log_likelihood, side_mask)
 from agents.mediatore.pimc import PIMCAgent
 from agents.training.infer import fit, load_records, log_likelihood, record
 from mediatore_env import Deal, Rules
@@ -222,3 +223,28 @@ def test_training_records_replay_and_the_fit_beats_uniform(tmp_path):
     held = [e for e in examples_of_deal(deals[5])] or train
     w = fit(train)
     assert log_likelihood(held, w) > log_likelihood(held, np.zeros(len(FEATURE_NAMES)))
+
+
+def test_the_agent_likelihood_agrees_with_the_training_features():
+    """The agent's grouped sums (play_log_likelihood) and the training's feature columns
+    (play_columns, stacked as examples_of_deal does, softmax by numpy) give the same
+    log-likelihood in every world: two ways to one model."""
+    w = load_model()
+    rng = random.Random(2)
+    for n in range(3):
+        deal = played_deal(n, upto=10 + 7 * n)
+        view = deal.view(deal.to_move)
+        worlds = [WorldSampler(view).sample(rng) for _ in range(15)]
+        plays = CardPlays(view.tricks, view.trick, view.leader, skip=view.seat)
+        sides = [side_mask(deal.contract, deal.declarer, x.partner) for x in worlds]
+        hands_now = [x.hands for x in worlds]
+        fast = play_log_likelihood(plays, hands_now, sides, w)
+        t, hands, friend, declarer = _world_facts(plays, hands_now, sides)
+        columns, legal = play_columns(t, hands, friend)
+        x = np.stack([np.broadcast_to(c, legal.shape) for c in columns], axis=-1)
+        x = np.concatenate([x, x * declarer[:, :, None, None]], axis=-1)
+        z = np.where(legal, x @ w, -np.inf)
+        top = z.max(axis=2)
+        lse = top + np.log(np.exp(z - top[..., None]).sum(axis=2))
+        played = np.take_along_axis(z, t["card"][:, None, None].repeat(len(worlds), 1), 2)
+        assert np.allclose(fast, (played[..., 0] - lse).sum(axis=0), rtol=0, atol=1e-9)

@@ -62,77 +62,17 @@ _CARDS = np.arange(NUM_CARDS)
 _POINTS = np.array(POINTS, float) / 3
 _POWER = np.array(POWER_OF, float) / 9
 _SUIT = np.array(SUIT_OF)
-_SAME_SUIT = _SUIT[:, None] == _SUIT[None, :]
-#: _ABOVE[c, d]: d is a card of c's suit that beats it; _BELOW the other way round
-_ABOVE = (_SAME_SUIT & (_POWER[None, :] > _POWER[:, None])).astype(float)
-_BELOW = _ABOVE.T.copy()
-_IN_SUIT = (_SUIT[:, None] == np.arange(4)[None, :]).astype(float)  # card -> its suit
+_CARDS_U64 = _CARDS.astype(np.uint64)
+#: _ABOVE[c]: the cards of c's suit that beat it, as a bitset; _BELOW: those it beats
+_ABOVE = np.array([sum(1 << d for d in range(NUM_CARDS) if SUIT_OF[d] == SUIT_OF[c]
+                       and POWER_OF[d] > POWER_OF[c]) for c in range(NUM_CARDS)], np.uint64)
+_BELOW = np.array([sum(1 << d for d in range(NUM_CARDS) if SUIT_OF[d] == SUIT_OF[c]
+                       and POWER_OF[d] < POWER_OF[c]) for c in range(NUM_CARDS)], np.uint64)
 
 
 def bits(masks) -> np.ndarray:
     """Card bitsets (ints) as a bool array ``[len(masks), 40]``."""
-    return (np.array(masks, dtype=np.uint64)[:, None] >> _CARDS.astype(np.uint64)) & 1 == 1
-
-
-def play_features(hands: np.ndarray, trick: tuple[int, ...], gone: int,
-                  friend_winning: np.ndarray, declarer_side: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(features ``[n, 40, F]``, legal cards ``[n, 40]``) of the cards a seat may play, for ``n``
-    hands at once: ``hands`` (bool ``[n, 40]``) the seat's hand in each, ``trick`` the cards
-    of the trick so far (public), ``gone`` the cards played to finished tricks (a bitset),
-    ``friend_winning`` (bool ``[n]``) whether the trick's winner so far is on the seat's side
-    (the declarer's side or the other; unused on a lead), ``declarer_side`` (bool ``[n]``)
-    whether the seat is on the declarer's side."""
-    n = len(hands)
-    legal = hands.copy()
-    if trick:
-        follow = hands & (_SUIT == _SUIT[trick[0]])[None, :]
-        has = follow.any(axis=1)
-        legal[has] = follow[has]
-    seen = hands | bits([gone | sum(1 << c for c in trick)])  # cards the seat knows the place of
-    unseen = (~seen).astype(float)
-    master = unseen @ _ABOVE.T == 0  # no card above it left with anyone else
-    lowest = hands.astype(float) @ _BELOW.T == 0
-    length = (hands.astype(float) @ _IN_SUIT) @ _IN_SUIT.T / 9
-    base = len(_BASE_FEATURES)
-    x = np.zeros((n, NUM_CARDS, 2 * base))
-    pts = np.broadcast_to(_POINTS, (n, NUM_CARDS))
-    if not trick:
-        x[..., 0] = pts
-        x[..., 1] = master
-        x[..., 2] = master * pts
-        x[..., 3] = length
-        x[..., 4] = lowest
-        x[..., 5] = _POWER
-        x[..., base:] = x[..., :base] * declarer_side[:, None, None]
-        return x, legal
-    led = _SUIT[trick[0]]
-    best = max((c for c in trick if SUIT_OF[c] == led), key=POWER_OF.__getitem__)
-    wins = np.broadcast_to((_SUIT == led) & (_POWER > _POWER[best]), (n, NUM_CARDS))
-    thirds = sum(POINTS[c] for c in trick) / 3
-    friend = friend_winning.astype(float)[:, None]
-    x[..., 6] = pts
-    x[..., 7] = wins
-    x[..., 8] = wins * thirds
-    x[..., 9] = wins * (len(trick) == 3)
-    x[..., 10] = wins & master
-    x[..., 11] = friend * pts
-    x[..., 12] = friend * wins
-    x[..., 13] = lowest
-    x[..., 14] = _POWER
-    x[..., 15] = (_SUIT != led) * length
-    x[..., 16] = master
-    x[..., base:] = x[..., :base] * declarer_side[:, None, None]
-    return x, legal
-
-
-def log_softmax_of_played(x: np.ndarray, legal: np.ndarray, weights: np.ndarray,
-                          card: int) -> np.ndarray:
-    """log P(``card``) under the player model, per row: the softmax of ``x @ weights`` over
-    the legal cards (``-inf`` where ``card`` is not legal)."""
-    z = np.where(legal, x @ weights, -np.inf)
-    top = z.max(axis=1, keepdims=True)
-    return z[:, card] - top[:, 0] - np.log(np.exp(z - top).sum(axis=1))
+    return (np.array(masks, dtype=np.uint64)[:, None] >> _CARDS_U64) & 1 == 1
 
 
 class CardPlays:
@@ -157,6 +97,82 @@ class CardPlays:
             row.append(later[row[0]])
         self.rows = [r for r in rows if r[0] != skip]
 
+    def table(self) -> dict[str, np.ndarray]:
+        """The rows' public facts as arrays over the ``K`` plays: ``seat``, ``card``,
+        ``winner`` (-1 on a lead), ``lead``, ``last`` (the trick's fourth card), ``thirds`` (in
+        the trick so far, in points), ``later`` and ``seen`` (the cards of finished tricks and
+        of the trick so far) as uint64 bitsets, ``led`` (the led suit's cards) and ``wins``
+        (the cards that would win the trick so far) ``[K, 40]``."""
+        k = len(self.rows)
+        t = {"seat": np.zeros(k, int), "card": np.zeros(k, int), "winner": np.full(k, -1),
+             "lead": np.zeros(k, bool), "last": np.zeros(k, bool), "thirds": np.zeros(k),
+             "led": np.zeros((k, NUM_CARDS), bool), "wins": np.zeros((k, NUM_CARDS), bool)}
+        seen, later = [], []
+        for i, (seat, card, trick, gone, winner, after) in enumerate(self.rows):
+            t["seat"][i], t["card"][i] = seat, card
+            seen.append(gone | sum(1 << c for c in trick))
+            later.append(after)
+            if not trick:
+                t["lead"][i] = True
+                continue
+            led = SUIT_OF[trick[0]]
+            best = max(POWER_OF[c] for c in trick if SUIT_OF[c] == led)
+            t["winner"][i], t["last"][i] = winner, len(trick) == 3
+            t["thirds"][i] = sum(POINTS[c] for c in trick) / 3
+            t["led"][i] = _SUIT == led
+            t["wins"][i] = (_SUIT == led) & (np.array(POWER_OF) > best)
+        t["seen"], t["later"] = np.array(seen, np.uint64), np.array(later, np.uint64)
+        return t
+
+
+#: How each of :data:`_BASE_FEATURES` is made: (the hand fact it multiplies, 0 none, 1 master,
+#: 2 lowest, 3 length; whether it counts only when the trick's winner is a friend). The public
+#: part of each is in :func:`_public_parts`, in the same order.
+_MADE = ((0, 0), (1, 0), (1, 0), (3, 0), (2, 0), (0, 0),
+         (0, 0), (0, 0), (0, 0), (0, 0), (1, 0), (0, 1), (0, 1), (2, 0), (0, 0), (3, 0), (1, 0))
+
+
+def _public_parts(t: dict) -> list[np.ndarray]:
+    """The public part ``[K, 40]`` of each of :data:`_BASE_FEATURES` for the plays of ``t``."""
+    lead = t["lead"][:, None].astype(float)
+    fol = 1 - lead
+    wins = t["wins"] * fol
+    return [lead * _POINTS, lead, lead * _POINTS, lead, lead, lead * _POWER,
+            fol * _POINTS, wins, wins * t["thirds"][:, None], wins * t["last"][:, None], wins,
+            fol * _POINTS, wins, fol, fol * _POWER, fol * ~t["led"], fol]
+
+
+def _hand_facts(t: dict, hands: np.ndarray) -> list[np.ndarray]:
+    """(legal, master, lowest, length), each ``[K, N, 40]``, of the cards of ``hands`` (bitsets,
+    uint64 ``[K, N]``) at the plays of ``t``: may it be played; no unseen card above it (the
+    seat's hand, the cards of finished tricks and of the trick so far are seen); no card below
+    it in the hand; the length of its suit in the hand, / 9."""
+    held = (hands[:, :, None] >> _CARDS_U64) & 1 == 1
+    follow = held & t["led"][:, None, :]
+    legal = np.where(follow.any(axis=2, keepdims=True), follow, held)
+    unseen = ~(hands | t["seen"][:, None])
+    master = unseen[:, :, None] & _ABOVE == 0
+    lowest = hands[:, :, None] & _BELOW == 0
+    length = np.repeat(held.reshape(*hands.shape, 4, 10).sum(axis=3) / 9, 10, axis=2)
+    return [legal, master, lowest, length]
+
+
+def play_columns(t: dict, hands: np.ndarray, friend: np.ndarray
+                 ) -> tuple[list[np.ndarray], np.ndarray]:
+    """(the :data:`_BASE_FEATURES` of every card, each ``[K, N, 40]``; the legal cards
+    ``[K, N, 40]``) for the ``K`` plays of ``t`` (:meth:`CardPlays.table`) in ``N`` worlds:
+    ``hands`` (uint64 bitsets ``[K, N]``) the hand the seat held at each play in each world,
+    ``friend`` (bool ``[K, N]``) whether the trick's winner so far was on its side (the
+    declarer's side or the other). The training stacks them; the agent's
+    :func:`play_log_likelihood` sums the same products grouped by hand fact."""
+    legal, *facts = _hand_facts(t, hands)
+    one = np.ones(legal.shape)
+    columns = []
+    for part, (fact, by_friend) in zip(_public_parts(t), _MADE):
+        column = part[:, None, :] * (facts[fact - 1] if fact else one)
+        columns.append(column * friend[:, :, None] if by_friend else column)
+    return columns, legal
+
 
 def side_mask(contract, declarer, partner) -> int:
     """The declarer's side as a bitset of seats (0 before a contract)."""
@@ -165,20 +181,48 @@ def side_mask(contract, declarer, partner) -> int:
     return 1 << declarer | (1 << partner if contract == CHIAMO and partner is not None else 0)
 
 
+def _world_facts(plays: CardPlays, hands_now, sides):
+    """(table, hands (uint64 bitsets ``[K, N]``), friend ``[K, N]``, declarer side ``[K, N]``)
+    of ``plays`` in the worlds of ``hands_now`` (four hands now each) and ``sides`` (declarer
+    side bitsets)."""
+    t = plays.table()
+    now = np.array(hands_now, np.uint64)  # [N, 4]
+    hands = now[:, t["seat"]].T | t["later"][:, None]
+    sides = np.array(sides)[None, :]
+    declarer = (sides >> t["seat"][:, None]) & 1 == 1
+    winner_side = (sides >> np.maximum(t["winner"], 0)[:, None]) & 1 == 1
+    return t, hands, declarer == winner_side, declarer
+
+
 def play_log_likelihood(plays: CardPlays, hands_now: list, sides: list[int],
                         weights: np.ndarray) -> np.ndarray:
     """Per world, the sum over ``plays`` of log P(card played | the hand then, the history):
-    ``hands_now[w]`` the four hands of world ``w`` now, ``sides[w]`` its declarer side."""
-    n = len(hands_now)
-    total = np.zeros(n)
-    sides = np.array(sides)
-    for seat, card, trick, gone, winner, later in plays.rows:
-        hands = bits([h[seat] | later for h in hands_now])
-        declarer = (sides >> seat) & 1 == 1
-        friend = declarer == ((sides >> winner) & 1 == 1) if trick else np.zeros(n, bool)
-        x, legal = play_features(hands, trick, gone, friend, declarer)
-        total += log_softmax_of_played(x, legal, weights, card)
-    return total
+    ``hands_now[w]`` the four hands of world ``w`` now, ``sides[w]`` its declarer side.
+
+    The logits are :func:`play_columns` times the weights, grouped by the hand fact each
+    column multiplies (the public parts summed first, for each of the four roles: on the
+    declarer's side or not, the winner a friend or not), so the work on ``[K, N, 40]`` arrays
+    is a few products, whatever the number of features."""
+    if not plays.rows:
+        return np.zeros(len(hands_now))
+    t, hands, friend, declarer = _world_facts(plays, hands_now, sides)
+    legal, *facts = _hand_facts(t, hands)
+    base = len(_MADE)
+    coef = np.zeros((4, len(t["card"]), 4, NUM_CARDS))  # [fact, play, role, card]
+    for f, (part, (fact, by_friend)) in enumerate(zip(_public_parts(t), _MADE)):
+        for role in range(4):  # 2 * on the declarer's side + friend winning
+            if by_friend and not role & 1:
+                continue
+            coef[fact, :, role] += (weights[f] + weights[base + f] * (role >> 1)) * part
+    role = 2 * declarer + friend
+    rows = np.arange(len(t["card"]))[:, None]
+    z = coef[0][rows, role]
+    for fact in range(3):
+        z = z + coef[fact + 1][rows, role] * facts[fact]
+    played = z[rows, :, t["card"][:, None]].sum(axis=0)[0]
+    # |logit| stays far below exp's range (the weights are a few units, the features at most
+    # 3), so the softmax's sum needs no shift by its maximum.
+    return played - np.log((np.exp(z) * legal).sum(axis=2)).sum(axis=0)
 
 
 def load_model(path=DEFAULT_MODEL) -> np.ndarray:
@@ -196,16 +240,18 @@ def examples_of_deal(deal):
     (features ``[k, F]`` of the ``k`` legal cards, index of the card played among them), with
     the hands as they were and the deal's real partnership; plays without a choice left out."""
     plays = CardPlays(deal.tricks, deal.trick, deal.leader)
-    hands_now = [tuple(deal.hands)]
+    if not plays.rows:
+        return []
     side = side_mask(deal.contract, deal.declarer, deal.partner)
+    t, hands, friend, declarer = _world_facts(plays, [tuple(deal.hands)], [side])
+    columns, legal = play_columns(t, hands, friend)
+    x = np.stack([np.broadcast_to(c, legal.shape) for c in columns], axis=-1)[:, 0]
+    x = np.concatenate([x, x * declarer[:, 0, None, None]], axis=-1)
     out = []
-    for seat, card, trick, gone, winner, later in plays.rows:
-        hand = bits([hands_now[0][seat] | later])
-        friend = np.array([trick != () and (side >> seat & 1) == (side >> winner & 1)])
-        x, legal = play_features(hand, trick, gone, friend, np.array([side >> seat & 1 == 1]))
-        cards = np.flatnonzero(legal[0])
+    for i, card in enumerate(t["card"]):
+        cards = np.flatnonzero(legal[i, 0])
         if len(cards) > 1:
-            out.append((x[0, cards], int(np.flatnonzero(cards == card)[0])))
+            out.append((x[i, cards], int(np.flatnonzero(cards == card)[0])))
     return out
 
 
