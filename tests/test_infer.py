@@ -81,8 +81,9 @@ def test_a_model_of_other_features_is_refused(tmp_path):
 def test_a_lead_probability_worked_by_hand():
     """Seat 1 leads D3 from D3 D4 (nothing else in hand, nothing played): D3 is a master worth
     1/3 point, of power 9/9, not the lowest of its suit; D4 the lowest, power 0, no points;
-    both of a 2-card suit; seat 1 defends (no declarer features). So P(D3) = sigmoid(w.lead_points/3 + w.lead_master +
-    w.lead_master_points/3 - w.lead_lowest + w.lead_power)."""
+    both of a 2-card suit; seat 1 defends (no declarer features). So P(D3) =
+    sigmoid(w.lead_points/3 + w.lead_master + w.lead_master_points/3 - w.lead_lowest
+    + w.lead_power)."""
     w = load_model()
     i = {name: k for k, name in enumerate(FEATURE_NAMES)}
     d3, d4 = parse_card("D3"), parse_card("D4")

@@ -100,14 +100,20 @@ def log_likelihood(examples, w) -> float:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(prog="python3 -m agents.training.infer", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m agents.training.infer",
+                                 description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals to record (default 1000)")
-    ap.add_argument("--seed", type=int, default=9026, help="seed of the recorded deals (default 9026)")
+    ap.add_argument("--seed", type=int, default=9026,
+                    help="seed of the recorded deals (default 9026)")
     ap.add_argument("--records", default="infer-records.jsonl",
                     help="the recorded deals; kept, and reused when present (default %(default)s)")
-    ap.add_argument("--out", default=str(DEFAULT_MODEL), help="the weights (default: the shipped file)")
-    ap.add_argument("--ridge", type=float, default=1.0)
+    ap.add_argument("--out", default=str(DEFAULT_MODEL),
+                    help="the weights (default: the shipped file)")
+    ap.add_argument("--ridge", type=float, default=1.0, help="L2 penalty (default 1.0)")
     args = ap.parse_args(argv)
+    if args.deals < 5 or args.seed < 0 or not args.ridge > 0:
+        ap.error(f"need --deals of 5 or more (one in five is held out), --seed >= 0 and "
+                 f"--ridge > 0; got {args.deals}, {args.seed}, {args.ridge}")
     start = time.time()
     if not Path(args.records).exists():
         record(args.records, args.deals, args.seed, progress=True)
