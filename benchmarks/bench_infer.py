@@ -1,6 +1,7 @@
 """pimc-infer against plain PIMC: paired differences of tournament results, and decision times.
 
     python3 benchmarks/bench_infer.py --paired A.json:AGENT B.json:AGENT
+    python3 benchmarks/bench_infer.py --pooled A.json:AGENT B.json:AGENT ...
     python3 benchmarks/bench_infer.py --timing 20 [--seed 2605] [--infer pimc-infer]
     python3 benchmarks/bench_infer.py --accuracy 40 [--seed 2605] [--infer pimc-infer]
 
@@ -9,6 +10,9 @@
 each; prints the mean of the per-deal differences (A's units minus B's) with a 95% CI over
 the deals, e.g. ``pimc-infer`` against three greedy agents minus ``pimc`` against the same
 three on the same deals.
+
+``--pooled``: one agent's per-deal results in several result files of different deals (other
+seeds) taken together: the mean and its 95% CI over all their deals.
 
 ``--timing N``: N deals (one rotation each, the pimc-infer agent in seat ``i % 4`` of deal
 ``i``) of ``pimc-infer pimc pimc pimc``, and the CPU time per card play of each kind of agent
@@ -59,6 +63,13 @@ def paired(a: str, b: str) -> str:
         raise ValueError(f"{a} has {len(x)} deals, {b} {len(y)}: not the same deals")
     mean, low, high = mean_ci([p - q for p, q in zip(x, y)])
     return f"{a} minus {b}: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/deal, {len(x)} deals"
+
+
+def pooled(specs: list[str]) -> str:
+    values = [v for spec in specs for v in per_deal(spec)]
+    mean, low, high = mean_ci(values)
+    return f"pooled over {len(specs)} files: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/deal, " \
+           f"{len(values)} deals"
 
 
 def quantiles(values: list[float]) -> str:
@@ -131,16 +142,20 @@ def accuracy(deals: int, seed: int, spec: str) -> str:
 def main(argv=None) -> int:
     parser = ArgumentParser(prog="bench_infer.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--paired", nargs=2, metavar="PATH:AGENT")
+    parser.add_argument("--pooled", nargs="+", metavar="PATH:AGENT")
     parser.add_argument("--timing", type=positive_int, metavar="DEALS")
     parser.add_argument("--accuracy", type=positive_int, metavar="DEALS")
     parser.add_argument("--seed", type=non_negative_int, default=2605)
     parser.add_argument("--infer", default="pimc-infer", help="the agent timed against pimc")
     args = parser.parse_args(argv)
-    if not (args.paired or args.timing or args.accuracy):
-        parser.error("give --paired A.json:AGENT B.json:AGENT, --timing DEALS or --accuracy DEALS")
+    if not (args.paired or args.pooled or args.timing or args.accuracy):
+        parser.error("give --paired A.json:AGENT B.json:AGENT, --pooled PATH:AGENT ..., "
+                     "--timing DEALS or --accuracy DEALS")
     try:
         if args.paired:
             print(paired(*args.paired))
+        if args.pooled:
+            print(pooled(args.pooled))
         if args.timing:
             print(timing(args.timing, args.seed, args.infer))
         if args.accuracy:
