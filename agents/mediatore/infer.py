@@ -70,11 +70,6 @@ _BELOW = np.array([sum(1 << d for d in range(NUM_CARDS) if SUIT_OF[d] == SUIT_OF
                        and POWER_OF[d] < POWER_OF[c]) for c in range(NUM_CARDS)], np.uint64)
 
 
-def bits(masks) -> np.ndarray:
-    """Card bitsets (ints) as a bool array ``[len(masks), 40]``."""
-    return (np.array(masks, dtype=np.uint64)[:, None] >> _CARDS_U64) & 1 == 1
-
-
 class CardPlays:
     """The card plays a seat has seen, each as what the model needs: (the seat that played,
     the card, the trick so far, the cards of finished tricks, the seat winning the trick so
