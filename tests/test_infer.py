@@ -76,6 +76,8 @@ def test_a_model_of_other_features_is_refused(tmp_path):
     np.savez(path, weights=np.zeros(3), names=np.array(["a", "b", "c"]))
     with pytest.raises(ValueError, match="retrain"):
         load_model(path)
+    with pytest.raises(ValueError, match="cannot read the player model"):
+        make_agent(f"pimc-infer:model={str(tmp_path / 'missing.npz')!r}")
 
 
 def test_a_lead_probability_worked_by_hand():

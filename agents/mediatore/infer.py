@@ -11,7 +11,7 @@ deals them, is more likely than one in which they were odd. So this agent
 2. weighs each world by ``P(card | hand, history) ** infer`` over every card another seat has
    played so far, with the seat's hand at that moment as the world deals it (its cards now and
    those it played since), under a **player model**: a softmax over the legal cards of a
-   linear score of :data:`FEATURE_NAMES` (:func:`play_features`), fitted to the card play of
+   linear score of :data:`FEATURE_NAMES` (:func:`play_columns`), fitted to the card play of
    four ``pimc`` agents (:mod:`agents.training.infer`; the weights are shipped in
    ``agents/data/infer.npz``, read with numpy);
 3. with ``auction`` set, multiplies in PIMC's auction likelihood too
@@ -23,8 +23,9 @@ The model reads only what the seat that played saw (its own hand then, the publi
 and the partnership as the world has it: the agent builds it from its own
 :class:`~mediatore_env.mediatore.view.SeatView` and each world, nothing else.
 
-docs/infer.md has the measurements (the ablation against plain PIMC, the timings) and the
-training command.
+docs/infer.md has the measurements and the training command. In short: the weighted worlds
+place more of the unseen cards right (42% against 37%), but over 1000 deals at a table of three
+``pimc`` agents the agent was not ahead of them (-0.10 units/deal, 95% CI [-0.31, +0.10]).
 """
 
 from __future__ import annotations
@@ -222,12 +223,16 @@ def play_log_likelihood(plays: CardPlays, hands_now: list, sides: list[int],
 
 def load_model(path=DEFAULT_MODEL) -> np.ndarray:
     """The player model's weights from an .npz written by :mod:`agents.training.infer`."""
-    with np.load(path) as f:
-        names = tuple(str(s) for s in f["names"])
-        if names != FEATURE_NAMES:
-            raise ValueError(f"{path}: a player model of other features ({', '.join(names)}); "
-                             "retrain it with python3 -m agents.training.infer")
-        return np.array(f["weights"], float)
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            names, weights = tuple(str(s) for s in f["names"]), np.array(f["weights"], float)
+    except (OSError, ValueError, KeyError) as e:
+        raise ValueError(f"cannot read the player model {str(path)!r} ({e}); "
+                         "python3 -m agents.training.infer --out PATH writes one") from None
+    if names != FEATURE_NAMES or weights.shape != (len(FEATURE_NAMES),):
+        raise ValueError(f"{path}: a player model of other features ({', '.join(names)}); "
+                         "retrain it with python3 -m agents.training.infer")
+    return weights
 
 
 def examples_of_deal(deal):
