@@ -9,6 +9,8 @@ name           agent
 ``random``     :class:`RandomAgent`: uniform legal moves; bids one step up with probability 0.2
 ``greedy``     :class:`GreedyAgent`: heuristic bidding, calling, exchange and card play
 ``pimc``       :class:`PIMCAgent`: card play by sampled worlds solved double dummy, the rest greedy
+``pimc-infer`` :class:`InferAgent`: ``pimc`` over worlds weighted by how the others played
+               their cards (a shipped numpy player model; docs/infer.md)
 ``selfplay``   :class:`SelfPlayAgent`: a network trained by self-play on the JAX engine, run in
                numpy (``selfplay:path=network.npz``; default: the shipped network)
 =============  ================================================================================
@@ -35,6 +37,7 @@ import sys
 from .base import Agent, play
 from .mediatore.greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy,
                                GreedyAgent, PlayPolicy)
+from .mediatore.infer import InferAgent
 from .mediatore.pimc import PIMCAgent
 from .mediatore.random_agent import RandomAgent
 from .selfplay import SelfPlayAgent
@@ -44,12 +47,13 @@ AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "pimc": PIMCAgent,
+    "pimc-infer": InferAgent,
     "selfplay": SelfPlayAgent,
 }
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "SelfPlayAgent", "BiddingPolicy",
-           "CallingPolicy", "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES", "AGENTS", "make_agent",
-           "load_object", "play"]
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "InferAgent", "SelfPlayAgent",
+           "BiddingPolicy", "CallingPolicy", "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES",
+           "AGENTS", "make_agent", "load_object", "play"]
 
 
 def parse_options(text: str) -> dict:

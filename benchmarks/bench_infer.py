@@ -1,0 +1,169 @@
+"""pimc-infer against plain PIMC: paired differences of tournament results, and decision times.
+
+    python3 benchmarks/bench_infer.py --paired A.json:AGENT B.json:AGENT
+    python3 benchmarks/bench_infer.py --pooled A.json:AGENT B.json:AGENT ...
+    python3 benchmarks/bench_infer.py --timing 20 [--seed 2605] [--infer pimc-infer]
+    python3 benchmarks/bench_infer.py --accuracy 40 [--seed 2605] [--infer pimc-infer]
+
+``--paired``: two result files of the same deals (``mediatore-bench --json`` or
+``benchmarks/bench_pimc.py --json``, same ``--deals`` and ``--seed``) and the agent to read in
+each; prints the mean of the per-deal differences (A's units minus B's) with a 95% CI over
+the deals, e.g. ``pimc-infer`` against three greedy agents minus ``pimc`` against the same
+three on the same deals.
+
+``--pooled``: one agent's per-deal results in several result files of different deals (other
+seeds) taken together: the mean and its 95% CI over all their deals.
+
+``--timing N``: N deals (one rotation each, the pimc-infer agent in seat ``i % 4`` of deal
+``i``) of ``pimc-infer pimc pimc pimc``, and the CPU time per card play of each kind of agent
+at the same table: median, p90, p99, and the worlds solved per decision. The machine and its
+load go with the figures: a busy machine gives the time-limited agents fewer worlds.
+
+``--accuracy N``: how much closer to the real deal the weighted worlds are. N deals of four
+``pimc`` agents (node budget, no time limit: reproducible); after the 8th, 16th and 24th card
+played, the seat to play draws the agent's pool of worlds and weighs it as the agent does;
+printed: the share of the cards it cannot see that a world puts where they really are, in
+uniform worlds (plain PIMC's) and weighted, and the pool's effective size (Kish).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from agents import make_agent
+from agents.base import play
+from agents.mediatore.tournament import deal_dealer, deal_pack
+from agents.tournament import derive_seed, mean_ci
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.moves import PLAY
+from mediatore_env.mediatore.rules import Rules
+from mediatore_env.runinfo import machine
+from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
+
+
+def per_deal(spec: str) -> list[float]:
+    """The per-deal results of one agent in a result file: ``PATH:AGENT``."""
+    path, colon, agent = spec.rpartition(":")
+    if not colon or not path:
+        raise ValueError(f"expected PATH:AGENT, got {spec!r}")
+    with open(path) as f:
+        data = json.load(f)
+    for s in data["standings"]:
+        if s["name"] == agent:
+            return s.get("per_episode") or s["per_deal"]
+    names = ", ".join(s["name"] for s in data["standings"])
+    raise ValueError(f"no agent {agent!r} in {path}; it has: {names}")
+
+
+def paired(a: str, b: str) -> str:
+    x, y = per_deal(a), per_deal(b)
+    if len(x) != len(y):
+        raise ValueError(f"{a} has {len(x)} deals, {b} {len(y)}: not the same deals")
+    mean, low, high = mean_ci([p - q for p, q in zip(x, y)])
+    return f"{a} minus {b}: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/deal, {len(x)} deals"
+
+
+def pooled(specs: list[str]) -> str:
+    values = [v for spec in specs for v in per_deal(spec)]
+    mean, low, high = mean_ci(values)
+    return f"pooled over {len(specs)} files: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/deal, " \
+           f"{len(values)} deals"
+
+
+def quantiles(values: list[float]) -> str:
+    v = sorted(values)
+    n = len(v)
+    return (f"{n} card plays, CPU median {1e3 * v[n // 2]:.1f} ms, p90 "
+            f"{1e3 * v[int(0.9 * (n - 1))]:.1f}, p99 {1e3 * v[int(0.99 * (n - 1))]:.1f}, "
+            f"max {1e3 * v[-1]:.1f}")
+
+
+def timing(deals: int, seed: int, spec: str) -> str:
+    infer = make_agent(spec)
+    others = [make_agent("pimc") for _ in range(3)]
+    for i in range(deals):
+        seated = others[:]
+        seated.insert(i % 4, infer)
+        play(Deal(Rules(), deal_dealer(i), deal_pack(seed, i)), seated,
+             seeds=[derive_seed(seed, i, s) for s in range(4)])
+    lines = [f"{deals} deals of seed {seed}, {spec} pimc pimc pimc; {machine()}, "
+             f"load average {os.getloadavg()[0]:.2f}"]
+    for name, agents in ((spec, [infer]), ("pimc", others)):
+        rows = [r for a in agents for r in a.timings if r[0] == PLAY]
+        worlds = sum(r[2] for r in rows) / len(rows)
+        lines.append(f"  {name}: {quantiles([r[3] for r in rows])}; worlds mean {worlds:.1f}")
+    return "\n".join(lines)
+
+
+def accuracy(deals: int, seed: int, spec: str) -> str:
+    from agents.mediatore.infer import CardPlays, play_log_likelihood, side_mask
+    from mediatore_env.mediatore.worlds import WorldSampler
+    import numpy as np
+    agent = make_agent(spec)
+    players = [make_agent("pimc:time_limit=None") for _ in range(4)]
+    uniform, weighted, effective = [], [], []
+    for i in range(deals):
+        deal = Deal(Rules(), deal_dealer(i), deal_pack(seed, i))
+        for s, p in enumerate(players):
+            p.reset(derive_seed(seed, i, s))
+        agent.reset(derive_seed(seed, i, 0))
+        cards = 0
+        while not deal.is_over:
+            seat = deal.to_move
+            view = deal.view(seat)
+            if deal.phase == PLAY and cards in (8, 16, 24):
+                sampler = WorldSampler(view)
+                worlds = [sampler.sample(agent.rng) for _ in range(agent.pool * agent.worlds)]
+                plays = CardPlays(view.tricks, view.trick, view.leader, skip=seat)
+                sides = [side_mask(deal.contract, deal.declarer, w.partner) for w in worlds]
+                log_w = agent.infer * play_log_likelihood(plays, [w.hands for w in worlds],
+                                                          sides, agent.weights)
+                w = np.exp(log_w - log_w.max())
+                w /= w.sum()
+                hidden = [h for s, h in enumerate(deal.hands) if s != seat]
+                right = np.array([sum((x & h).bit_count() for s, (x, h) in
+                                      enumerate(zip(world.hands, deal.hands)) if s != seat)
+                                  for world in worlds]) / sum(h.bit_count() for h in hidden)
+                uniform.append(right.mean())
+                weighted.append(w @ right)
+                effective.append(1 / (w ** 2).sum())
+            cards += deal.phase == PLAY
+            deal.apply(players[seat].act(None, view))
+    u, lo, hi = mean_ci(uniform)
+    d, dlo, dhi = mean_ci([b - a for a, b in zip(uniform, weighted)])
+    return (f"{deals} deals of seed {seed}, {len(uniform)} positions (after the 8th, 16th, "
+            f"24th card): hidden cards placed right, uniform worlds {u:.3f}, weighted by {spec} "
+            f"{u + d:.3f} (+{d:.3f} [{dlo:+.3f}, {dhi:+.3f}]); effective pool "
+            f"{np.mean(effective):.1f} of {agent.pool * agent.worlds}")
+
+
+def main(argv=None) -> int:
+    parser = ArgumentParser(prog="bench_infer.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--paired", nargs=2, metavar="PATH:AGENT")
+    parser.add_argument("--pooled", nargs="+", metavar="PATH:AGENT")
+    parser.add_argument("--timing", type=positive_int, metavar="DEALS")
+    parser.add_argument("--accuracy", type=positive_int, metavar="DEALS")
+    parser.add_argument("--seed", type=non_negative_int, default=2605)
+    parser.add_argument("--infer", default="pimc-infer", help="the agent timed against pimc")
+    args = parser.parse_args(argv)
+    if not (args.paired or args.pooled or args.timing or args.accuracy):
+        parser.error("give --paired A.json:AGENT B.json:AGENT, --pooled PATH:AGENT ..., "
+                     "--timing DEALS or --accuracy DEALS")
+    try:
+        if args.paired:
+            print(paired(*args.paired))
+        if args.pooled:
+            print(pooled(args.pooled))
+        if args.timing:
+            print(timing(args.timing, args.seed, args.infer))
+        if args.accuracy:
+            print(accuracy(args.accuracy, args.seed, args.infer))
+    except (OSError, ValueError, KeyError) as e:
+        parser.error(str(e))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
