@@ -23,7 +23,6 @@ play of all nine tricks by every seat; the greedy agent's win-chance models were
 simulation of that same play (agents/club/greedy.py). Not measured against a simulation here.
 
     >>> from mediatore_env.club.game import Session
-from mediatore_env.club.rules import ClubRules
     >>> from mediatore_env.club.rules import ClubRules
     >>> from agents.base import play
     >>> import numpy as np
@@ -38,6 +37,7 @@ from __future__ import annotations
 import time
 
 from mediatore_env.club.game import Session
+from mediatore_env.club.rules import ClubRules
 from mediatore_env.club.moves import (ACCEPT, ALONE, AUCTION, CALL, PASS, PLAY, call_move)
 from mediatore_env.club.worlds import redeal
 from mediatore_env.core.cards import bit
