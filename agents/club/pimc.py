@@ -1,26 +1,35 @@
-"""ClubPimcAgent: club Mediatore's card play by Perfect Information Monte Carlo with
-greedy-policy rollouts; its accepting, calling and discards are the greedy agent's.
+"""ClubPimcAgent: club Mediatore by Perfect Information Monte Carlo with greedy-policy
+rollouts: its card play, and its accept/pass and call valued in chips; its discards are the
+greedy agent's.
 
-At each card to play with a choice, the agent draws worlds -- packs of the current deal that its
-seat cannot tell from the real one -- from the game's own sampler
+**Worlds.** At each decision it searches, the agent draws worlds -- packs of the current deal
+that its seat cannot tell from the real one -- from the game's own sampler
 (:func:`mediatore_env.club.worlds.redeal`, which reads only the seat's view: its hand, the cards
 played, the voids, the call, the widow and discards where the seat saw them). In each world it
-replays the deal so far on a fresh :class:`~mediatore_env.club.game.Session` and, for every
-legal card, plays it and then the rest of the deal with :class:`~.greedy.ClubGreedyAgent` at
-every seat. A card's value in a world is +1 when the agent's side (in that world: the mediator
-and the partner, or the three defenders) wins the deal, -1 when it loses, plus the side's
-thirds above the 18 the mediator's side needs (or below, for the defenders) over 100, which
-breaks ties between cards that win or lose alike. The card of best mean value is played (ties:
-the lowest move id). The chips a deal moves are the pot's, the same whichever card wins it, so
-winning the deal is the objective.
+replays the deal so far on a fresh :class:`~mediatore_env.club.game.Session` holding the real
+session's chips and pot (they are public), tries every candidate move, and plays the rest of the
+deal with :class:`~.greedy.ClubGreedyAgent` at every seat. Every candidate is scored on the same
+worlds (a paired comparison), drawn until ``time_limit`` seconds are spent (at least
+``min_worlds``, at most ``max_worlds``; ``time_limit=None``: exactly ``max_worlds``, so the
+choices depend only on the seed).
 
-The worlds, the time budget and the paired comparison are :class:`agents.search.WorldSearch`'s
-(``time_limit=None`` is reproducible from the seed).
+**Card play** (:class:`agents.search.WorldSearch`'s loop): a card's value in a world is +1 when
+the agent's side (in that world: the mediator and the partner, or the three defenders) wins the
+deal, -1 when it loses, plus the side's thirds above the 18 the mediator's side needs (or
+below, for the defenders) over 100, which breaks ties between cards that win or lose alike.
+Within a deal the pot is fixed, so winning the deal is the objective of the play.
 
-Why the other decisions stay greedy's: the accept, alone and call decisions are taken before
-the widow is seen, over the whole deal, where a rollout's value depends on the greedy policy's
-play of all nine tricks by every seat; the greedy agent's win-chance models were fitted by
-simulation of that same play (agents/club/greedy.py). Not measured against a simulation here.
+**Accept/pass and the call** move chips, and how many depends on the pot, so they are valued in
+chips (:func:`chip_value`): the seat's chips once the deal is over, plus a quarter of the pot
+still standing (a later mediator's side takes it; no seat is favoured). A pass is not free:
+another seat may accept and take the pot the seat has put its ante in; a loss is cheaper when
+the pot goes back at the session's end. Accept/pass tries both; the call tries alone and
+greedy's ``calls`` best called cards (greedy's call among them); the move of best mean chips is
+chosen (ties: the lowest move id, so a pass). ``bidding='greedy'`` takes greedy's accepting and
+call instead (its win-chance models, agents/club/greedy.py). The measurements behind the choice
+(the bidding search against greedy's models, each part alone) are in docs/club.md.
+
+**Discards** stay greedy's: four cards out of thirteen is 715 candidate sets; not searched.
 
     >>> from mediatore_env.club.game import Session
     >>> from mediatore_env.club.rules import ClubRules
@@ -34,13 +43,11 @@ simulation of that same play (agents/club/greedy.py). Not measured against a sim
 
 from __future__ import annotations
 
-import time
-
 from mediatore_env.club.game import Session
 from mediatore_env.club.rules import ClubRules
 from mediatore_env.club.moves import (ACCEPT, ALONE, AUCTION, CALL, PASS, PLAY, call_move)
 from mediatore_env.club.worlds import redeal
-from mediatore_env.core.cards import bit
+from mediatore_env.core.cards import NUM_CARDS, bit, power_of
 from mediatore_env.mediatore.moves import WIN_THIRDS
 
 from ..search import WorldSearch
@@ -77,75 +84,43 @@ def roll_out(session: Session, policy: ClubGreedyAgent) -> None:
 
 
 class ClubPimcAgent(WorldSearch):
-    """PIMC card play with greedy rollouts, and accept/pass and the call searched by chips
+    """PIMC card play with greedy rollouts, and accept/pass and the call searched in chips
     (the module docstring). ``time_limit``: seconds a decision may take (None: exactly
     ``max_worlds`` worlds, reproducible from the seed); ``bidding``: ``'search'`` or
-    ``'greedy'`` (greedy's accepting and call); ``bid_margin``: chips by which a searched
-    bidding move must beat greedy's choice to replace it; ``calls``: how many of greedy's best
-    called cards the search tries besides alone; ``margin``: greedy's accepting margin."""
+    ``'greedy'`` (greedy's accepting and call); ``calls``: how many of greedy's best called
+    cards the search tries besides alone; ``margin``: greedy's accepting margin."""
 
     name = "pimc"
 
     def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
                  max_worlds: int = 32, margin: float = -0.1, bidding: str = "search",
-                 bid_margin: float = 0.0, calls: int = 2, seed: int | None = None):
+                 calls: int = 2, seed: int | None = None):
         super().__init__(time_limit, min_worlds, max_worlds, seed)
         if bidding not in BIDDING:
             raise ValueError(f"bidding must be one of {', '.join(map(repr, BIDDING))}, "
                              f"got {bidding!r}")
-        if isinstance(bid_margin, bool) or not isinstance(bid_margin, (int, float)):
-            raise ValueError(f"bid_margin must be a number of chips, got {bid_margin!r}")
         if isinstance(calls, bool) or not isinstance(calls, int) or calls < 1:
             raise ValueError(f"calls must be a whole number of cards, at least 1, got {calls!r}")
         self.greedy = ClubGreedyAgent(margin=margin)
-        self.bidding, self.bid_margin, self.calls = bidding, bid_margin, calls
+        self.bidding, self.calls = bidding, calls
 
     def act(self, observation, view) -> int:
         phase = view.phase
         if phase == PLAY:
             legal = view.legal_moves()
             return legal[0] if len(legal) == 1 else self.best_move(view, legal)
-        choice = self.greedy.act(observation, view)
         if self.bidding == "greedy" or phase not in (AUCTION, CALL):
-            return choice
-        others = [PASS, ACCEPT] if phase == AUCTION else [ALONE, *self.best_calls(view)]
-        return self.best_bid(view, choice, others)
+            return self.greedy.act(observation, view)
+        return self.best_move(view, [PASS, ACCEPT] if phase == AUCTION
+                              else [ALONE, *self.best_calls(view)])
 
     def best_calls(self, view) -> list[int]:
-        """The ``calls`` called cards that add most to the hand (greedy's ranking)."""
+        """The ``calls`` called cards that add most to the hand, best first (greedy's ranking:
+        the first is greedy's call)."""
         hand, strength = view.hand, self.greedy.calling.strength
-        missing = [c for c in range(40) if not hand >> c & 1]
-        missing.sort(key=lambda c: -(strength(hand | bit(c)) + 0.001 * (c % 10)))
+        missing = [c for c in range(NUM_CARDS) if not hand >> c & 1]
+        missing.sort(key=lambda c: -(strength(hand | bit(c)) + 0.001 * power_of(c)))
         return [call_move(c) for c in missing[:self.calls]]
-
-    def best_bid(self, view, choice: int, others: list[int]) -> int:
-        """Greedy's ``choice``, or the move of ``others`` whose mean chips over the sampled
-        worlds beat it by more than ``bid_margin``."""
-        moves = sorted({choice, *others})
-        totals = self.chip_totals(view, moves)
-        best = max(moves, key=lambda m: (totals[m], -m))
-        worlds = self.worlds_searched
-        return best if totals[best] - totals[choice] > self.bid_margin * worlds else choice
-
-    def chip_totals(self, view, moves: list[int]) -> dict[int, float]:
-        """Each move's chips (:func:`chip_value`) summed over worlds drawn within the budget,
-        the rest of the deal played by greedy; sets ``worlds_searched``."""
-        start = time.perf_counter()
-        totals = dict.fromkeys(moves, 0.0)
-        worlds = 0
-        while worlds < self.max_worlds:
-            if (self.time_limit is not None and worlds >= self.min_worlds
-                    and time.perf_counter() - start >= self.time_limit):
-                break
-            world = self.world(view, self.rng)
-            for move in moves:
-                trial = world.clone()
-                trial.apply(move)
-                roll_out(trial, self.greedy)
-                totals[move] += chip_value(trial, view.seat)
-            worlds += 1
-        self.worlds_searched = worlds
-        return totals
 
     def world(self, view, rng) -> Session:
         """The current deal in a sampled world, on a fresh session."""
@@ -167,4 +142,6 @@ class ClubPimcAgent(WorldSearch):
         roll_out(game, self.greedy)
 
     def value(self, game: Session, view) -> float:
-        return deal_value(game, view.seat)
+        """A card by the deal won (:func:`deal_value`); accept/pass and the call by the chips
+        (:func:`chip_value`). ``view`` is the deciding seat's, still at the decision."""
+        return (deal_value if view.phase == PLAY else chip_value)(game, view.seat)
