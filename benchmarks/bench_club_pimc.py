@@ -58,7 +58,8 @@ def row(name: str, seconds: list) -> str:
         return f"{name:14s} {0:5d}      -      -"
     seconds = sorted(seconds)
     p90 = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
-    return f"{name:14s} {len(seconds):5d} {1000 * statistics.median(seconds):6.1f} {1000 * p90:6.1f}"
+    median = statistics.median(seconds)
+    return f"{name:14s} {len(seconds):5d} {1000 * median:6.1f} {1000 * p90:6.1f}"
 
 
 def main(argv=None) -> None:
