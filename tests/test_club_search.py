@@ -56,11 +56,14 @@ def _decisions(seed, sessions=6):
             session.apply(move)
 
 
-def test_pimc_with_greedy_bidding_decides_all_but_the_card_play_as_greedy_does():
-    pimc = ClubPimcAgent(time_limit=None, max_worlds=2, bidding="greedy")
+@pytest.mark.parametrize("bidding, play, searched", [
+    ("greedy", "search", {PLAY}), ("accept", "greedy", {AUCTION}), ("call", "greedy", {CALL}),
+    ("search", "greedy", {AUCTION, CALL})])
+def test_pimc_decides_as_greedy_does_wherever_it_is_told_not_to_search(bidding, play, searched):
+    pimc = ClubPimcAgent(time_limit=None, max_worlds=2, bidding=bidding, play=play, seed=0)
     compared = 0
     for view, move in _decisions(6):
-        if view.phase != PLAY:
+        if view.phase not in searched:
             assert pimc.act(None, view) == move
             compared += 1
     assert compared >= 20
@@ -228,8 +231,11 @@ def test_registry_and_bad_options():
         ClubPimcAgent(time_limit=-1)
     with pytest.raises(ValueError, match="max_worlds must be at least 1, got 4 and 0"):
         ClubPimcAgent(max_worlds=0)
-    with pytest.raises(ValueError, match="bidding must be one of 'search', 'greedy', got 'x'"):
+    with pytest.raises(ValueError, match="bidding must be one of 'search', 'accept', 'call', "
+                                         "'greedy', got 'x'"):
         ClubPimcAgent(bidding="x")
+    with pytest.raises(ValueError, match="play must be one of 'search', 'greedy', got 'solver'"):
+        make_club_agent("pimc:play=solver")
     with pytest.raises(ValueError, match="calls must be a whole number of cards, at least 1, "
                                          "got 0"):
         ClubPimcAgent(calls=0)

@@ -56,8 +56,10 @@ from .greedy import ClubGreedyAgent
 #: The weight of a thirds' margin against winning the deal (a margin never outweighs a win).
 MARGIN_WEIGHT = 0.01
 
-#: What ``bidding`` may be: who decides accept/pass and the call.
-BIDDING = ("search", "greedy")
+#: What ``bidding`` may be, and the phases it searches (the others are greedy's).
+BIDDING = {"search": (AUCTION, CALL), "accept": (AUCTION,), "call": (CALL,), "greedy": ()}
+#: What ``play`` may be: the card play searched, or greedy's.
+PLAY_MODES = ("search", "greedy")
 
 
 def deal_value(session: Session, seat: int) -> float:
@@ -86,31 +88,35 @@ def roll_out(session: Session, policy: ClubGreedyAgent) -> None:
 class ClubPimcAgent(WorldSearch):
     """PIMC card play with greedy rollouts, and accept/pass and the call searched in chips
     (the module docstring). ``time_limit``: seconds a decision may take (None: exactly
-    ``max_worlds`` worlds, reproducible from the seed); ``bidding``: ``'search'`` or
-    ``'greedy'`` (greedy's accepting and call); ``calls``: how many of greedy's best called
-    cards the search tries besides alone; ``margin``: greedy's accepting margin."""
+    ``max_worlds`` worlds, reproducible from the seed); ``bidding``: ``'search'`` (accept/pass
+    and the call), ``'accept'`` or ``'call'`` (that one only) or ``'greedy'`` (greedy's
+    accepting and call); ``play``: ``'search'`` or ``'greedy'`` (greedy's card play; with
+    ``bidding``, how docs/club.md measures each part alone); ``calls``: how many of greedy's
+    best called cards the search tries besides alone; ``margin``: greedy's accepting margin."""
 
     name = "pimc"
 
     def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
                  max_worlds: int = 32, margin: float = -0.1, bidding: str = "search",
-                 calls: int = 2, seed: int | None = None):
+                 play: str = "search", calls: int = 2, seed: int | None = None):
         super().__init__(time_limit, min_worlds, max_worlds, seed)
-        if bidding not in BIDDING:
-            raise ValueError(f"bidding must be one of {', '.join(map(repr, BIDDING))}, "
-                             f"got {bidding!r}")
+        for name, value, valid in (("bidding", bidding, BIDDING), ("play", play, PLAY_MODES)):
+            if value not in valid:
+                raise ValueError(f"{name} must be one of {', '.join(map(repr, valid))}, "
+                                 f"got {value!r}")
         if isinstance(calls, bool) or not isinstance(calls, int) or calls < 1:
             raise ValueError(f"calls must be a whole number of cards, at least 1, got {calls!r}")
         self.greedy = ClubGreedyAgent(margin=margin)
-        self.bidding, self.calls = bidding, calls
+        self.bidding, self.play, self.calls = bidding, play, calls
+        self.searched = BIDDING[bidding] + ((PLAY,) if play == "search" else ())
 
     def act(self, observation, view) -> int:
         phase = view.phase
+        if phase not in self.searched:
+            return self.greedy.act(observation, view)
         if phase == PLAY:
             legal = view.legal_moves()
             return legal[0] if len(legal) == 1 else self.best_move(view, legal)
-        if self.bidding == "greedy" or phase not in (AUCTION, CALL):
-            return self.greedy.act(observation, view)
         return self.best_move(view, [PASS, ACCEPT] if phase == AUCTION
                               else [ALONE, *self.best_calls(view)])
 
