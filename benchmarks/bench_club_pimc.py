@@ -12,15 +12,13 @@ each kind, with the machine it ran on. The chips are mediatore-bench's business 
 
 from __future__ import annotations
 
-import statistics
-
 from agents.base import play
 from agents.club import ClubGreedyAgent, ClubPimcAgent
 from agents.club.tournament import session_packs
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import AUCTION, CALL, DISCARD, PLAY
 from mediatore_env.club.rules import ClubRules
-from mediatore_env.runinfo import machine
+from mediatore_env.runinfo import machine, median_p90
 from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, positive_float,
                                         positive_int)
 
@@ -56,9 +54,7 @@ def decision_times(sessions: int, seed: int, time_limit: float) -> list:
 def row(name: str, seconds: list) -> str:
     if not seconds:
         return f"{name:14s} {0:5d}      -      -"
-    seconds = sorted(seconds)
-    p90 = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
-    median = statistics.median(seconds)
+    median, p90 = median_p90(seconds)
     return f"{name:14s} {len(seconds):5d} {1000 * median:6.1f} {1000 * p90:6.1f}"
 
 

@@ -14,7 +14,6 @@ mediatore-bench's business (docs/search.md); this script only times.
 
 from __future__ import annotations
 
-import statistics
 import time
 
 from agents.base import play
@@ -24,7 +23,7 @@ from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
 from agents.tressette.tournament import game_pack
 from mediatore_env.club.game import Session
 from mediatore_env.club.rules import ClubRules
-from mediatore_env.runinfo import machine
+from mediatore_env.runinfo import machine, median_p90
 from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, positive_float,
                                         positive_int)
 from mediatore_env.tressette.game import TressetteGame
@@ -69,9 +68,8 @@ def club_times(episodes: int, seed: int, time_limit: float) -> list:
 
 def summary(times: list) -> str:
     def ms(values):
-        values = sorted(values)
-        p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
-        return f"{1000 * statistics.median(values):6.1f} {1000 * p90:6.1f}"
+        median, p90 = median_p90(values)
+        return f"{1000 * median:6.1f} {1000 * p90:6.1f}"
     searched = [t for t, choice in times if choice]
     return f"{len(searched):5d} {ms(searched)}   {len(times):5d} {ms([t for t, _ in times])}"
 

@@ -22,7 +22,7 @@ import time
 from agents.tressette.greedy import TressetteGreedyAgent
 from mediatore_env.analysis import solver
 from mediatore_env.analysis.tressette_tables import table_of
-from mediatore_env.runinfo import machine
+from mediatore_env.runinfo import machine, median_p90
 from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import TressetteRules
@@ -51,10 +51,9 @@ def row(name: str, games: list) -> str:
         solver.table_move_values(pos)
         times.append(1000 * (time.thread_time() - start))
         nodes.append(solver.last_nodes())
-    times.sort()
-    p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
-    return (f"{name:34s} {len(times):3d} {statistics.median(times):8.1f} {p90:8.1f} "
-            f"{times[-1]:8.1f} {int(statistics.median(nodes)):10d}")
+    median, p90 = median_p90(times)
+    return (f"{name:34s} {len(times):3d} {median:8.1f} {p90:8.1f} "
+            f"{max(times):8.1f} {int(statistics.median(nodes)):10d}")
 
 
 def main(argv=None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import statistics
 import sys
 import time
 
@@ -36,6 +37,13 @@ def machine() -> str:
     except (OSError, StopIteration):
         pass
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()} ({platform.system()})"
+
+
+def median_p90(values) -> tuple[float, float]:
+    """The median and the 90th percentile (the value at rank ``int(0.9 * n)``, the last at most)
+    of a non-empty list of numbers: the pair the benchmarks report for time per decision."""
+    values = sorted(values)
+    return statistics.median(values), values[min(len(values) - 1, int(0.9 * len(values)))]
 
 
 class ProgressBar:
