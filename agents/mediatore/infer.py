@@ -37,10 +37,9 @@ import numpy as np
 
 from mediatore_env.core.cards import NUM_CARDS, POINTS, POWER_OF, SUIT_OF
 from mediatore_env.core.tricks import trick_winner
-from mediatore_env.mediatore.rules import CHIAMO
 from mediatore_env.mediatore.worlds import WorldSampler
 
-from .pimc import AuctionLikelihood, PIMCAgent, WeightedSampler, initial_hands
+from .pimc import AuctionLikelihood, PIMCAgent, WeightedSampler, initial_hands, side_mask
 
 #: The shipped weights of the player model (``python3 -m agents.training.infer`` writes them).
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "data" / "infer.npz"
@@ -168,13 +167,6 @@ def play_columns(t: dict, hands: np.ndarray, friend: np.ndarray
         column = part[:, None, :] * (facts[fact - 1] if fact else one)
         columns.append(column * friend[:, :, None] if by_friend else column)
     return columns, legal
-
-
-def side_mask(contract, declarer, partner) -> int:
-    """The declarer's side as a bitset of seats (0 before a contract)."""
-    if declarer is None:
-        return 0
-    return 1 << declarer | (1 << partner if contract == CHIAMO and partner is not None else 0)
 
 
 def _world_facts(plays: CardPlays, hands_now, sides):

@@ -193,6 +193,14 @@ def _capotto_outcome(pos: Position, after: Position, made: bool, alive: tuple[bo
     return int(made), 0
 
 
+def side_mask(contract, declarer, partner) -> int:
+    """The declarer's side as a bitset of seats (0 before a contract): the declarer, and in
+    Chiamo the partner (a world's; None while unknown)."""
+    if declarer is None:
+        return 0
+    return 1 << declarer | (1 << partner if contract == CHIAMO and partner is not None else 0)
+
+
 def initial_hands(sampler, world, rng) -> list[int]:
     """The four hands as dealt, before the auction, in ``world`` (drawn by ``sampler``): the
     cards each seat holds now and has played, with the exchange undone by
@@ -439,7 +447,7 @@ class PIMCAgent(Agent):
                 pays[partner] = tuple(payments(rules, contract, declarer, partner, giver, won_, cap)[me]
                                       for won_, cap in OUTCOMES)
             pay = pays[partner]
-            side = 1 << declarer | (1 << partner if partner is not None else 0)
+            side = side_mask(contract, declarer, partner)
             alive = _capotto_alive(tricks, side) if capotto else None
             taken = sum(won[s] for s in range(4) if side >> s & 1)
             pos = Position(world.hands, leader, trick, side, taken, thirds_of(world.monte))
