@@ -170,9 +170,12 @@ class TressetteGame(Engine):
 
     __slots__ = ("rules", "first_dealer", "dealer", "hands", "log", "totals", "before", "trick",
                  "leader", "to_move", "history", "outcome", "end_reason",
-                 "ender", "claimant", "first_to_target", "_sides")
+                 "ender", "claimant", "first_to_target", "start", "_sides")
 
-    def __init__(self, rules: TressetteRules | None = None, dealer: int = 0):
+    def __init__(self, rules: TressetteRules | None = None, dealer: int = 0,
+                 totals: Sequence[int] | None = None):
+        """``totals``: the sides' totals before the first hand, each under 31 (default 0): a
+        game taken up with a hand still to play, as a search's world of the hand is."""
         self.rules = TressetteRules() if rules is None else rules
         if not isinstance(self.rules, TressetteRules):
             raise ValueError(f"rules must be a TressetteRules object, got {type(rules).__name__}")
@@ -184,8 +187,13 @@ class TressetteGame(Engine):
         self.first_dealer = self.dealer = seat
         self.hands = [0] * players
         self.log: list[HandLog] = []
-        self.totals = [0] * self.rules.num_sides
-        self.before = [0] * self.rules.num_sides
+        sides = self.rules.num_sides
+        start = [0] * sides if totals is None else list(totals)
+        if len(start) != sides or not all(type(t) is int and 0 <= t < TARGET for t in start):
+            raise ValueError(f"bad totals {totals!r}; valid: {sides} ints from 0 to {TARGET - 1}"
+                             " (a side at 31 has ended the game)")
+        self.start = tuple(start)
+        self.totals, self.before = start, start[:]
         self.trick: list[int] = []
         self.leader: int | None = None
         self.to_move: int | None = CHANCE
@@ -395,16 +403,20 @@ class TressetteGame(Engine):
     def to_json(self) -> dict:
         """The state as a dict of JSON values: the rules, the first dealer, the packs dealt
         and the moves. :meth:`from_json` rebuilds it by replaying them."""
-        return {"rules": self.rules.to_dict(), "dealer": self.first_dealer,
+        return {"rules": self.rules.to_dict(), "dealer": self.first_dealer, **self._started(),
                 "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
                 "moves": [move_text(m) for _, m in self.history]}
+
+    def _started(self) -> dict:
+        """The starting totals, for a dict of the game, where they are not all 0."""
+        return {"totals": list(self.start)} if any(self.start) else {}
 
     @classmethod
     def from_json(cls, data) -> "TressetteGame":
         """The game of :meth:`to_json`'s dict (or that dict as JSON text)."""
         data = json.loads(data) if isinstance(data, (str, bytes)) else data
         return _rebuild(cls, data["rules"], data["dealer"], data["packs"],
-                        [(None, m) for m in data["moves"]])
+                        [(None, m) for m in data["moves"]], data.get("totals"))
 
     def record(self, **meta) -> dict:
         """The game's record (:mod:`mediatore_env.core.records`: the header names the form):
@@ -412,7 +424,7 @@ class TressetteGame(Engine):
         are ignored by :meth:`replay`."""
         record = {
             **header(self.rules.form),
-            "rules": self.rules.to_dict(), "dealer": self.first_dealer,
+            "rules": self.rules.to_dict(), "dealer": self.first_dealer, **self._started(),
             "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
             "moves": [{"seat": seat, "move": move_text(m)} for seat, m in self.history],
             "result": self.result() if self.is_over else None,
@@ -435,7 +447,7 @@ class TressetteGame(Engine):
         move by the wrong seat, an illegal move, a pack too many or too few, the result)."""
         game_name = check_header(record, "Tressette", FORMS, LEGACY_FORMAT)
         game = _rebuild(cls, record["rules"], record["dealer"], record["packs"],
-                        [(e["seat"], e["move"]) for e in record["moves"]])
+                        [(e["seat"], e["move"]) for e in record["moves"]], record.get("totals"))
         if game_name not in (None, game.rules.form):
             raise ValueError(f"the record is of {game_name}, but its rules are "
                              f"{game.rules.form}'s")
@@ -475,9 +487,10 @@ def cards_of_ascending(mask: int) -> list[int]:
     return out
 
 
-def _rebuild(cls, rules, dealer, packs, moves) -> TressetteGame:
-    """Replay ``moves`` (``(seat or None, move text)``) over ``packs`` from the first dealer."""
-    game = cls(TressetteRules.from_dict(rules), dealer)
+def _rebuild(cls, rules, dealer, packs, moves, totals=None) -> TressetteGame:
+    """Replay ``moves`` (``(seat or None, move text)``) over ``packs`` from the first dealer
+    (and the starting ``totals``)."""
+    game = cls(TressetteRules.from_dict(rules), dealer, totals)
     packs = list(packs)
     used = 0
 

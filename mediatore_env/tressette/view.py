@@ -65,6 +65,12 @@ class TressetteView:
         return tuple(self._game.totals)
 
     @property
+    def before(self) -> tuple[int, ...]:
+        """Each side's total before the hand in play (between hands: the totals the next
+        hand starts from)."""
+        return tuple(self._game.before)
+
+    @property
     def hand_points(self) -> tuple[int, ...]:
         return tuple(self._game.hand_points)
 
