@@ -9,7 +9,8 @@
 ``benchmarks/bench_pimc.py --json``, same ``--deals`` and ``--seed``) and the agent to read in
 each; prints the mean of the per-deal differences (A's units minus B's) with a 95% CI over
 the deals, e.g. ``pimc-infer`` against three greedy agents minus ``pimc`` against the same
-three on the same deals.
+three on the same deals. Files of the other games work alike: their results per game
+(Tressette) or per session (club) take the deals' place.
 
 ``--pooled``: one agent's per-deal results in several result files of different deals (other
 seeds) taken together: the mean and its 95% CI over all their deals.
@@ -45,14 +46,15 @@ from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positiv
 
 def per_deal(spec: str) -> list[float]:
     """The per-deal results of one agent in a result file: ``PATH:AGENT``."""
-    path, colon, agent = spec.rpartition(":")
-    if not colon or not path:
-        raise ValueError(f"expected PATH:AGENT, got {spec!r}")
+    path, colon, agent = spec.partition(".json:")  # agent specs have colons of their own
+    if not colon or not path or not agent:
+        raise ValueError(f"expected PATH.json:AGENT, got {spec!r}")
+    path += ".json"
     with open(path) as f:
         data = json.load(f)
     for s in data["standings"]:
         if s["name"] == agent:
-            return s.get("per_episode") or s["per_deal"]
+            return s.get("per_episode") or s.get("per_game") or s["per_deal"]
     names = ", ".join(s["name"] for s in data["standings"])
     raise ValueError(f"no agent {agent!r} in {path}; it has: {names}")
 

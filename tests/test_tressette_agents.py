@@ -280,9 +280,12 @@ def test_the_examples_in_the_docstrings_run():
 
     import agents.tressette
     import agents.tressette.greedy
+    import agents.tressette.outlook
+    import agents.tressette.pimc
     import agents.tressette.random_agent
     import agents.tressette.tournament
-    for module in (agents.tressette, agents.tressette.greedy, agents.tressette.random_agent,
+    for module in (agents.tressette, agents.tressette.greedy, agents.tressette.outlook,
+                   agents.tressette.pimc, agents.tressette.random_agent,
                    agents.tressette.tournament):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted, module.__name__

@@ -80,6 +80,7 @@ def test_where_the_agent_solves(monkeypatch, options, solver_used, rollouts_used
     (TressetteRules(), 32, 28),  # four-handed: a hand of 8 cards is rolled out, of 7 solved
     (TressetteRules(players=3), 30, 27),
     (TressetteRules(players=3, low=True), 6, None),  # three-handed Low Hand: never solved
+    (TressetteRules(low=True), 8, None),  # four-handed Low Hand: never solved
 ])
 def test_the_default_threshold_is_by_players_and_low(monkeypatch, rules, rolled_out, solved):
     calls = counting(monkeypatch)

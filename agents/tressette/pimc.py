@@ -28,9 +28,10 @@ side (melds are fixed by the deal, so within a world they add the same to every 
 card of best mean value over the worlds is played (ties: the lowest card id).
 :data:`SOLVE_AT` was chosen by measurement (docs/search.md): the largest number of cards in
 play at which a world's exact values cost about 10 ms median, so that a 100 ms decision
-still sees about ten worlds; and none in three-handed Low Hand, where the paranoid coalition
-(two opponents pushing points onto the seat, when each really sheds its own) played worse
-than greedy rollouts.
+still sees about ten worlds; and none in Low Hand with three or four players, where greedy
+rollouts played better: three-handed the paranoid coalition (two opponents pushing points onto
+the seat, when each really sheds its own) lost to greedy, and four-handed the rollouts won
+more games against greedy on the same packs.
 
 The worlds, the time budget and the paired comparison are :class:`agents.search.WorldSearch`'s
 (``time_limit``, ``min_worlds``, ``max_worlds``; ``time_limit=None`` is reproducible from the
@@ -40,9 +41,7 @@ seed: the solver's table is cleared before each world, so whether a world fits
 The claim (switch ``claim``) is decided as the greedy agent decides it: whether a claim wins
 depends only on the totals, which every seat sees, so no world is needed.
 
-    >>> from mediatore_env.analysis.solver import clear_table, table_move_values
-from mediatore_env.analysis.tressette_tables import table_of
-from mediatore_env.tressette.game import TressetteGame
+    >>> from mediatore_env.tressette.game import TressetteGame
     >>> from agents.base import play
     >>> agents = [TressettePimcAgent(time_limit=None, max_worlds=2) for _ in range(4)]
     >>> play(TressetteGame(), agents, packs=lambda k: list(range(40)), seeds=range(4)).is_over
@@ -53,6 +52,7 @@ from __future__ import annotations
 
 from mediatore_env.analysis.solver import clear_table, table_move_values
 from mediatore_env.analysis.tressette_tables import table_of
+from mediatore_env.core.cards import thirds_of, to_mask
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import LAST_TRICK_POINTS
@@ -60,15 +60,18 @@ from mediatore_env.tressette.worlds import redeal
 
 from ..search import WorldSearch
 from .greedy import TressetteGreedyAgent
+from .outlook import expected_outcome
 
 #: The rollout policy, stateless and deterministic: one instance serves every seat.
 _GREEDY = TressetteGreedyAgent()
 
 #: By (players, low), the most cards still in play (hands and stock) at which a world is
 #: solved exactly: four-handed 7 cards a hand, three-handed 9, two-handed 10 and a stock of 2,
-#: where exact values cost about 10 ms median; three-handed Low Hand never, where the paranoid
-#: reduction lost to rollouts (docs/search.md, "Where the solver replaces the rollouts").
-SOLVE_AT = {(4, False): 28, (4, True): 28, (3, False): 27, (3, True): 0, (2, False): 22,
+#: where exact values cost about 10 ms median. Never in Low Hand with three or four players,
+#: where the greedy rollouts won more games against greedy than the solver did (three-handed:
+#: the paranoid reduction; four-handed: paired on the same packs, docs/search.md "Where the
+#: solver replaces the rollouts").
+SOLVE_AT = {(4, False): 28, (4, True): 0, (3, False): 27, (3, True): 0, (2, False): 22,
             (2, True): 22}
 
 
@@ -90,6 +93,37 @@ def hand_value(game: TressetteGame, side: int) -> float:
     return (others - mine) if game.rules.low else (mine - others)
 
 
+#: What a third of the hand's margin adds to a world's game value (``outlook``): enough to
+#: break ties between cards the game's points cannot tell apart (thirds rounded down), too
+#: little to outweigh any difference in the game's chances.
+TIE_BREAK = 1e-4
+
+
+def game_value(game: TressetteGame, view) -> float:
+    """What the hand played in ``game`` (a world begun from the real totals) is worth to
+    ``view``'s seat in the game: its outcome where the hand ended the game at 31, else the
+    expected outcome from the totals (:mod:`.outlook`), the hand's margin breaking ties."""
+    tie = TIE_BREAK * hand_value(game, view.side)
+    if game.is_over:
+        return game.outcome[view.seat] + tie
+    return expected_outcome(game.rules, game.totals)[view.side] + tie
+
+
+def solved_value(world: TressetteGame, view, thirds: int) -> float:
+    """:func:`game_value` of a solved world whose side ends the hand with ``thirds`` (cards
+    and the last trick): the sides' totals at the hand's end, the other sides sharing the
+    rest of the hand's thirds evenly (exact with two sides; the solver does not say how the
+    others split them), the game's end at 31 in mid-hand not seen."""
+    rules, log, side = world.rules, world.log[-1], view.side
+    in_play = (sum(log.thirds) + 3 * LAST_TRICK_POINTS + thirds_of(to_mask(world.stock))
+               + sum(map(thirds_of, world.hands)))
+    others = (in_play - thirds) // (rules.num_sides - 1)
+    totals = [before + melds + (thirds if s == side else others) // 3
+              for s, (before, melds) in enumerate(zip(world.before, log.meld_points))]
+    margin = thirds - others if not rules.low else others - thirds
+    return expected_outcome(rules, totals)[side] + TIE_BREAK * margin
+
+
 def roll_out(game: TressetteGame) -> None:
     """Play the current hand of ``game`` to its end with the greedy policy at every seat."""
     hand = game.hand_number
@@ -109,12 +143,14 @@ class TressettePimcAgent(WorldSearch):
 
     def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
                  max_worlds: int = 32, seed: int | None = None, solve_at: int | None = None,
-                 world_nodes: int = 150_000):
+                 world_nodes: int = 150_000, outlook: bool = False):
         super().__init__(time_limit, min_worlds, max_worlds, seed)
         for name, value in (("solve_at", solve_at), ("world_nodes", world_nodes)):
             if value is not None and (type(value) is not int or value < 0):
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
-        self.solve_at, self.world_nodes = solve_at, world_nodes
+        if type(outlook) is not bool:
+            raise ValueError(f"outlook must be True or False, got {outlook!r}")
+        self.solve_at, self.world_nodes, self.outlook = solve_at, world_nodes, outlook
 
     def act(self, observation, view) -> int:
         legal = view.legal_moves()
@@ -130,7 +166,9 @@ class TressettePimcAgent(WorldSearch):
         """The current hand in a sampled world, alone (a fresh game) and without claims (the
         claim is decided apart)."""
         pack, moves = redeal(view, rng)
-        world = TressetteGame(view.rules.replace(claim=False), view.hands_played[-1]["dealer"])
+        # With `outlook` the world starts from the game's totals, so it ends at 31 as it will.
+        world = TressetteGame(view.rules.replace(claim=False), view.hands_played[-1]["dealer"],
+                              view.before if self.outlook else None)
         world.deal(pack)
         for move in moves:
             world.apply(move)
@@ -144,6 +182,8 @@ class TressettePimcAgent(WorldSearch):
             clear_table()  # the node count, and so the choice, depends on this world alone
             thirds = table_move_values(table_of(world, view.seat), node_limit=self.world_nodes)
             if thirds is not None:
+                if self.outlook:
+                    return {move: solved_value(world, view, thirds[move]) for move in legal}
                 sides = rules.num_sides
                 scale = (-1 if rules.low else 1) * sides / (sides - 1)
                 return {move: scale * thirds[move] for move in legal}
@@ -153,6 +193,8 @@ class TressettePimcAgent(WorldSearch):
         roll_out(game)
 
     def value(self, game: TressetteGame, view) -> float:
+        if self.outlook:
+            return game_value(game, view)
         return hand_value(game, view.side)
 
 
