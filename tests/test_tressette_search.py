@@ -40,9 +40,10 @@ def test_pimc_with_no_time_limit_repeats_its_game_from_its_seeds(form):
     assert history(7) == history(7)
 
 
+@pytest.mark.parametrize("options", [{}, {"outlook": True}], ids=["hand", "outlook"])
 @pytest.mark.parametrize("form", list(FORMS))
-def test_pimc_moves_do_not_depend_on_what_the_seat_cannot_know(form):
-    pimc, compared = _pimc(), 0
+def test_pimc_moves_do_not_depend_on_what_the_seat_cannot_know(form, options):
+    pimc, compared = _pimc(**options), 0
     for trial, game, other, seat in hidden_pairs(FORMS[form], 40, 6):
         pimc.reset(trial)
         here = pimc.act(None, game.view(seat))

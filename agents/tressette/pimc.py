@@ -33,6 +33,12 @@ rollouts played better: three-handed the paranoid coalition (two opponents pushi
 the seat, when each really sheds its own) lost to greedy, and four-handed the rollouts won
 more games against greedy on the same packs.
 
+With ``outlook=True`` a world is valued by the game to 31 instead of the hand's points: the
+world starts from the game's totals, so it ends at 31 where the real one would (and is worth
+its outcome), and a hand that leaves the game on is worth the expected outcome from the
+totals it leaves (:mod:`.outlook`); the hand's margin breaks ties. Measured better against
+greedy and not against plain PIMC, so it is off by default (docs/search.md).
+
 The worlds, the time budget and the paired comparison are :class:`agents.search.WorldSearch`'s
 (``time_limit``, ``min_worlds``, ``max_worlds``; ``time_limit=None`` is reproducible from the
 seed: the solver's table is cleared before each world, so whether a world fits
@@ -137,7 +143,8 @@ class TressettePimcAgent(WorldSearch):
     ``time_limit``: seconds a decision may take (None: exactly ``max_worlds`` worlds,
     reproducible from the seed); ``solve_at``: the most cards in play (hands and stock) at
     which a world is solved (None: :data:`SOLVE_AT`; 0: never, rollouts only);
-    ``world_nodes``: the solver's node budget for one world."""
+    ``world_nodes``: the solver's node budget for one world; ``outlook``: value a world by
+    the game to 31, not the hand's points."""
 
     name = "pimc"
 
