@@ -45,7 +45,7 @@ from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positiv
 
 
 def per_deal(spec: str) -> list[float]:
-    """The per-deal results of one agent in a result file: ``PATH:AGENT``."""
+    """The per-deal results of one agent in a result file: ``PATH.json:AGENT``."""
     path, colon, agent = spec.partition(".json:")  # agent specs have colons of their own
     if not colon or not path or not agent:
         raise ValueError(f"expected PATH.json:AGENT, got {spec!r}")
@@ -143,15 +143,15 @@ def accuracy(deals: int, seed: int, spec: str) -> str:
 
 def main(argv=None) -> int:
     parser = ArgumentParser(prog="bench_infer.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--paired", nargs=2, metavar="PATH:AGENT")
-    parser.add_argument("--pooled", nargs="+", metavar="PATH:AGENT")
+    parser.add_argument("--paired", nargs=2, metavar="PATH.json:AGENT")
+    parser.add_argument("--pooled", nargs="+", metavar="PATH.json:AGENT")
     parser.add_argument("--timing", type=positive_int, metavar="DEALS")
     parser.add_argument("--accuracy", type=positive_int, metavar="DEALS")
     parser.add_argument("--seed", type=non_negative_int, default=2605)
     parser.add_argument("--infer", default="pimc-infer", help="the agent timed against pimc")
     args = parser.parse_args(argv)
     if not (args.paired or args.pooled or args.timing or args.accuracy):
-        parser.error("give --paired A.json:AGENT B.json:AGENT, --pooled PATH:AGENT ..., "
+        parser.error("give --paired A.json:AGENT B.json:AGENT, --pooled PATH.json:AGENT ..., "
                      "--timing DEALS or --accuracy DEALS")
     try:
         if args.paired:

@@ -12,12 +12,12 @@ import pytest
 
 from agents.base import play
 from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
-from agents.tressette.outlook import expected_outcome, hand_points
-from agents.tressette.pimc import game_value
+from agents.tressette.outlook import expected_outcome, hand_point_model
+from agents.tressette.pimc import game_value, hand_end_totals, side_thirds
 from agents.tressette.tournament import game_pack
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import FORMS, TARGET, outcome
-from tests.test_tressette_agents import Sealed
+from tests.test_tressette_agents import VARIANTS, Sealed
 
 EVERY_FORM = [FORMS[f].replace(low=low) for f in FORMS for low in (False, True)]
 IDS = [f"{r.form}-low{r.low:d}" for r in EVERY_FORM]
@@ -31,7 +31,7 @@ def some_totals(rules, n=40, seed=0):
 
 @pytest.mark.parametrize("rules", EVERY_FORM, ids=IDS)
 def test_the_model_of_a_hand_deals_its_points_and_sums_to_one(rules):
-    drawn = hand_points(rules)
+    drawn = hand_point_model(rules)
     assert abs(sum(chance for _, chance in drawn) - 1) < 1e-9
     # The cards and the last trick make 35 thirds, rounded down per side: 11 points between
     # two sides, melds on top. Three-handed the dead hand's cards are never won, and it may
@@ -53,11 +53,17 @@ def test_the_outlook_is_zero_sum_and_no_side_is_favoured(rules):
 
 @pytest.mark.parametrize("rules", EVERY_FORM, ids=IDS)
 def test_at_31_the_outlook_is_the_rules_outcome(rules):
+    def by_side(seat_outcome):
+        return [seat_outcome[seats[0]] for seats in rules.sides]
+
     for totals in some_totals(rules, seed=1):
         ended = (TARGET + 2,) + totals[1:]
-        seat_outcome = outcome(rules, ended, 0)
-        assert expected_outcome(rules, ended) == tuple(
-            float(seat_outcome[rules.sides[s][0]]) for s in range(rules.num_sides))
+        assert expected_outcome(rules, ended) == tuple(by_side(outcome(rules, ended, 0)))
+        # Two sides at 31 in one hand: which was first is not known, each counts alike.
+        both = (TARGET + 2, TARGET + totals[1] % 5) + totals[2:]
+        mean = [(a + b) / 2 for a, b in zip(by_side(outcome(rules, both, 0)),
+                                             by_side(outcome(rules, both, 1)))]
+        assert expected_outcome(rules, both) == pytest.approx(mean)
 
 
 @pytest.mark.parametrize("rules", [r for r in EVERY_FORM if r.num_sides == 2], ids=str)
@@ -70,7 +76,7 @@ def test_a_point_is_worth_having_and_in_low_hand_worth_avoiding(rules):
 
 def test_low_hand_at_30_is_lost_unless_the_hand_gives_no_point():
     low = FORMS["tressette"].replace(low=True)
-    zero = sum(chance for points, chance in hand_points(low) if points[0] == 0)
+    zero = sum(chance for points, chance in hand_point_model(low) if points[0] == 0)
     assert 0 < zero < 0.2  # a side takes no point in a hand now and then
     # A point loses (-1); no point goes on to a game worth between -1 and +1.
     assert abs(expected_outcome(low, (30, 0))[0] + (1 - zero)) <= zero
@@ -94,25 +100,57 @@ def test_bad_starting_totals_are_refused_with_what_is_valid(totals):
         TressetteGame(FORMS["tressette"], 0, totals=totals)
 
 
-def test_the_starting_totals_survive_json_and_records():
+def test_the_starting_totals_survive_json_and_a_record_refuses_them():
     game = TressetteGame(FORMS["tressette"].replace(low=True), 1, totals=(20, 7))
     game.deal(game_pack(6, 0, 0))
     while not game.is_over and game.hand_number < 3:
         if game.needs_pack:
             game.deal(game_pack(6, 0, game.hand_number))
         game.apply(GREEDY.act(None, game.view(game.to_move)))
+    assert game.to_json()["start_totals"] == [20, 7]
     assert TressetteGame.from_json(game.to_json()) == game
-    assert TressetteGame.replay(game.record()) == game
-    assert "totals" not in TressetteGame(FORMS["tressette"]).to_json()
+    assert "start_totals" not in TressetteGame(FORMS["tressette"]).to_json()
+    with pytest.raises(ValueError, match=r"no record of a game taken up at totals \[20, 7\]"):
+        game.record()
 
 
 def test_the_view_tells_the_totals_before_the_hand():
-    game = TressetteGame(FORMS["tressette"], 0)
-    game.deal(game_pack(7, 0, 0))
-    for _ in range(9):
+    game = TressetteGame(FORMS["tressette"], 0, totals=(4, 9))
+    packs = lambda k: game_pack(7, 0, k)  # noqa: E731
+    game.deal(packs(0))
+    first = None
+    while game.hand_number < 2 or len(game.log[-1].tricks) < 2:
+        if game.needs_pack:
+            first = game.totals[:]
+            game.deal(packs(game.hand_number))
         game.apply(GREEDY.act(None, game.view(game.to_move)))
+        if game.hand_number == 1 and not game.needs_pack:  # between hands: the next's start
+            assert game.view(2).before == (4, 9)
     view = game.view(2)
-    assert view.before == tuple(t - p for t, p in zip(view.totals, view.hand_points)) == (0, 0)
+    assert view.before == tuple(first) != (4, 9)
+    assert view.before == tuple(t - p for t, p in zip(view.totals, view.hand_points))
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_the_totals_a_solved_hand_ends_with(form):
+    """Every trick of a hand, the hand's end read from the side's final thirds alone: its own
+    total exactly, and with two sides the other's too."""
+    rules = FORMS[form]
+    for seed in range(3):
+        game = TressetteGame(rules, seed % rules.players, totals=(3,) * rules.num_sides)
+        game.deal(game_pack(11, seed, 0))
+        positions = []
+        while not game.needs_pack:
+            if game.log[-1].tricks:  # the melds are declared
+                positions.append(game.clone())
+            game.apply(GREEDY.act(None, game.view(game.to_move)))
+        for side in range(rules.num_sides):
+            thirds = side_thirds(game, side) - 3 * game.log[-1].meld_points[side]
+            for position in positions:
+                totals, _ = hand_end_totals(position, side, thirds)
+                assert totals[side] == game.totals[side]
+                if rules.num_sides == 2:
+                    assert totals == game.totals
 
 
 # -- the agent -----------------------------------------------------------------------------
@@ -121,7 +159,7 @@ def _outlook():
     return TressettePimcAgent(time_limit=None, max_worlds=2, outlook=True)
 
 
-@pytest.mark.parametrize("rules", EVERY_FORM, ids=IDS)
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.form}-low{r.low:d}-claim{r.claim:d}")
 def test_pimc_with_the_outlook_plays_whole_games_legally_from_sealed_views(rules):
     n = rules.players
     lineup = [Sealed(_outlook() if s % 2 == 0 else TressetteGreedyAgent()) for s in range(n)]

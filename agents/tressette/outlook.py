@@ -10,8 +10,9 @@ a world by the game's outcome where the hand ends it, and by :func:`expected_out
 totals where it does not, plays each hand for the game.
 
 The model: a hand's points (each side's, melds included) are independent draws from
-:data:`HANDS` hands of greedy self-play (a fixed seed: the same table everywhere, computed
-once per form, about a second); the game ends after the first hand that brings a side to 31,
+:data:`HANDS` hands of greedy self-play, the sides' points taken in every order (a fixed
+seed: the same table everywhere, built once per number of players and Low Hand, in 0.3 to
+1.5 s); the game ends after the first hand that brings a side to 31,
 settled by the rules' :func:`~mediatore_env.tressette.rules.outcome`. When two sides reach 31
 in one hand, which got there first is not modelled: each is taken as the ender with equal
 chance. (The search itself plays the world's hand with the game's rule -- the game ends at
@@ -43,11 +44,35 @@ HANDS = 400
 _SEED = 31
 
 
-@lru_cache(maxsize=None)
-def hand_points(rules: TressetteRules) -> tuple[tuple[tuple[int, ...], float], ...]:
+def hand_point_model(rules: TressetteRules) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Each way a hand's points fell among the sides (melds, cards and the last trick) in
     :data:`HANDS` hands of greedy self-play under ``rules``, with its frequency."""
-    rules = rules.replace(claim=False)
+    return _hand_point_model(rules.players, rules.low)
+
+
+def expected_outcome(rules: TressetteRules, totals) -> tuple[float, ...]:
+    """Each side's expected outcome of the game (per seat of the side, the rules' units)
+    when a hand ends with the sides at ``totals``: the rules' outcome where a side has reached
+    31, else the model's (the module docstring)."""
+    if max(totals) >= TARGET:
+        return ended(rules, totals)
+    return tuple(float(v) for v in _outlook(rules.players, rules.low)[tuple(totals)])
+
+
+def ended(rules: TressetteRules, totals) -> tuple[float, ...]:
+    """Each side's outcome of a game ended with the sides at ``totals`` (one or more at 31):
+    the rules', each side at 31 taken as the one that got there first with equal chance."""
+    enders = [side for side in range(rules.num_sides) if totals[side] >= TARGET]
+    seats = [outcome(rules, totals, ender) for ender in enders]
+    return tuple(sum(o[seat] for o in seats) / len(seats)
+                 for seat in (side[0] for side in rules.sides))
+
+
+# Only the players and Low Hand change a hand's points or the outcome: one model for each.
+
+@lru_cache(maxsize=None)
+def _hand_point_model(players: int, low: bool):
+    rules = TressetteRules(players=players, low=low)
     greedy, rng = TressetteGreedyAgent(), random.Random(_SEED)
     counts: dict[tuple[int, ...], int] = {}
     for i in range(HANDS):
@@ -62,31 +87,20 @@ def hand_points(rules: TressetteRules) -> tuple[tuple[tuple[int, ...], float], .
     return tuple((points, n / total) for points, n in sorted(counts.items()))
 
 
-def expected_outcome(rules: TressetteRules, totals) -> tuple[float, ...]:
-    """Each side's expected outcome of the game (per seat of the side, the rules' units)
-    when a hand ends with the sides at ``totals``: the rules' outcome where a side has reached
-    31, else the model's (the module docstring)."""
-    table = _outlook(rules.replace(claim=False))
-    top = table.shape[0] - 1  # past the most points a hand gave in the model: the same ending
-    return tuple(float(v) for v in table[tuple(min(t, top) for t in totals)])
-
-
 @lru_cache(maxsize=None)
-def _outlook(rules: TressetteRules) -> np.ndarray:
+def _outlook(players: int, low: bool) -> np.ndarray:
     """:func:`expected_outcome` of every totals, as an array indexed by the totals (then the
     side); indices at or past 31 hold the outcome of a game ended there."""
+    rules = TressetteRules(players=players, low=low)
     sides = rules.num_sides
-    drawn = hand_points(rules)
+    drawn = _hand_point_model(players, low)
     points = np.array([p for p, _ in drawn])
     chances = np.array([c for _, c in drawn])
-    size = TARGET + int(points.max()) + 1
+    size = TARGET + int(points.max())
     table = np.zeros((size,) * sides + (sides,))
     for after in np.ndindex(*(size,) * sides):
-        enders = [side for side in range(sides) if after[side] >= TARGET]
-        if enders:  # the rules settle it; which ender came first is not known: each alike
-            ended = [outcome(rules, after, ender) for ender in enders]
-            table[after] = [sum(o[rules.sides[s][0]] for o in ended) / len(ended)
-                            for s in range(sides)]
+        if max(after) >= TARGET:
+            table[after] = ended(rules, after)
     # A hand adds points, so the totals of a larger sum are known before those of a smaller.
     grid = np.indices((TARGET,) * sides).reshape(sides, -1).T
     for level in range(sides * (TARGET - 1), -1, -1):

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from mediatore_env.analysis.solver import clear_table, table_move_values
 from mediatore_env.analysis.tressette_tables import table_of
-from mediatore_env.core.cards import thirds_of, to_mask
+from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import LAST_TRICK_POINTS
@@ -117,17 +117,25 @@ def game_value(game: TressetteGame, view) -> float:
 
 def solved_value(world: TressetteGame, view, thirds: int) -> float:
     """:func:`game_value` of a solved world whose side ends the hand with ``thirds`` (cards
-    and the last trick): the sides' totals at the hand's end, the other sides sharing the
-    rest of the hand's thirds evenly (exact with two sides; the solver does not say how the
-    others split them), the game's end at 31 in mid-hand not seen."""
-    rules, log, side = world.rules, world.log[-1], view.side
-    in_play = (sum(log.thirds) + 3 * LAST_TRICK_POINTS + thirds_of(to_mask(world.stock))
-               + sum(map(thirds_of, world.hands)))
-    others = (in_play - thirds) // (rules.num_sides - 1)
-    totals = [before + melds + (thirds if s == side else others) // 3
-              for s, (before, melds) in enumerate(zip(world.before, log.meld_points))]
+    and the last trick), the game's end at 31 in mid-hand not seen."""
+    rules, side = world.rules, view.side
+    totals, others = hand_end_totals(world, side, thirds)
     margin = thirds - others if not rules.low else others - thirds
     return expected_outcome(rules, totals)[side] + TIE_BREAK * margin
+
+
+def hand_end_totals(world: TressetteGame, side: int, thirds: int) -> tuple[list[int], int]:
+    """The sides' totals when the hand of ``world`` ends with ``side`` holding ``thirds``
+    (cards and the last trick), and the thirds each other side holds then: the rest of the
+    hand's, shared evenly (exact with two sides; the solver does not say how the others split
+    them). The melds are those declared: the default ``solve_at`` never solves before the
+    first trick is over, when they are."""
+    log = world.log[-1]
+    in_play = TOTAL_THIRDS - thirds_of(log.dead)  # the dead hand's thirds are never won
+    others = (in_play - thirds) // (world.rules.num_sides - 1)
+    totals = [before + melds + (thirds if s == side else others) // 3
+              for s, (before, melds) in enumerate(zip(world.before, log.meld_points))]
+    return totals, others
 
 
 def roll_out(game: TressetteGame) -> None:
@@ -144,7 +152,7 @@ class TressettePimcAgent(WorldSearch):
     reproducible from the seed); ``solve_at``: the most cards in play (hands and stock) at
     which a world is solved (None: :data:`SOLVE_AT`; 0: never, rollouts only);
     ``world_nodes``: the solver's node budget for one world; ``outlook``: value a world by
-    the game to 31, not the hand's points."""
+    the game to 31, not the hand's points (not with claims: :meth:`plays_for_game`)."""
 
     name = "pimc"
 
@@ -167,15 +175,23 @@ class TressettePimcAgent(WorldSearch):
             legal = [m for m in legal if m != CLAIM]
         if len(legal) == 1:
             return legal[0]
+        if self.plays_for_game(view.rules):
+            expected_outcome(view.rules, view.before)  # the model is built before the clock runs
         return self.best_move(view, legal)
+
+    def plays_for_game(self, rules) -> bool:
+        """Whether a world is valued by the game to 31 (``outlook``): not with claims, where
+        reaching 31 does not end the game and a world of the hand alone cannot say when it
+        ends."""
+        return self.outlook and not rules.claim
 
     def world(self, view, rng) -> TressetteGame:
         """The current hand in a sampled world, alone (a fresh game) and without claims (the
         claim is decided apart)."""
         pack, moves = redeal(view, rng)
-        # With `outlook` the world starts from the game's totals, so it ends at 31 as it will.
+        # Played for the game, the world starts from its totals, so it ends at 31 as it will.
         world = TressetteGame(view.rules.replace(claim=False), view.hands_played[-1]["dealer"],
-                              view.before if self.outlook else None)
+                              view.before if self.plays_for_game(view.rules) else None)
         world.deal(pack)
         for move in moves:
             world.apply(move)
@@ -189,7 +205,7 @@ class TressettePimcAgent(WorldSearch):
             clear_table()  # the node count, and so the choice, depends on this world alone
             thirds = table_move_values(table_of(world, view.seat), node_limit=self.world_nodes)
             if thirds is not None:
-                if self.outlook:
+                if self.plays_for_game(view.rules):
                     return {move: solved_value(world, view, thirds[move]) for move in legal}
                 sides = rules.num_sides
                 scale = (-1 if rules.low else 1) * sides / (sides - 1)
@@ -200,7 +216,7 @@ class TressettePimcAgent(WorldSearch):
         roll_out(game)
 
     def value(self, game: TressetteGame, view) -> float:
-        if self.outlook:
+        if self.plays_for_game(view.rules):
             return game_value(game, view)
         return hand_value(game, view.side)
 

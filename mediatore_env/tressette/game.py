@@ -165,7 +165,8 @@ class TressetteGame(Engine):
       side reached 31), ``'claim'``, ``'false_claim'`` or ``'hand_end'`` (a hand ended
       unclaimed after a side reached 31, with the ``claim`` switch); ``ender``: the side that
       ended the game; ``claimant``: the seat that claimed, if any;
-    - ``history``: every move as ``(seat, move)``.
+    - ``history``: every move as ``(seat, move)``; ``start``: the sides' totals before the
+      first hand (0 but in a game taken up mid-way, as a search's world is).
     """
 
     __slots__ = ("rules", "first_dealer", "dealer", "hands", "log", "totals", "before", "trick",
@@ -187,13 +188,8 @@ class TressetteGame(Engine):
         self.first_dealer = self.dealer = seat
         self.hands = [0] * players
         self.log: list[HandLog] = []
-        sides = self.rules.num_sides
-        start = [0] * sides if totals is None else list(totals)
-        if len(start) != sides or not all(type(t) is int and 0 <= t < TARGET for t in start):
-            raise ValueError(f"bad totals {totals!r}; valid: {sides} ints from 0 to {TARGET - 1}"
-                             " (a side at 31 has ended the game)")
-        self.start = tuple(start)
-        self.totals, self.before = start, start[:]
+        self.start = _start_totals(self.rules, totals)
+        self.totals, self.before = list(self.start), list(self.start)
         self.trick: list[int] = []
         self.leader: int | None = None
         self.to_move: int | None = CHANCE
@@ -401,30 +397,35 @@ class TressetteGame(Engine):
         return TressetteView(self, seat)
 
     def to_json(self) -> dict:
-        """The state as a dict of JSON values: the rules, the first dealer, the packs dealt
-        and the moves. :meth:`from_json` rebuilds it by replaying them."""
+        """The state as a dict of JSON values: the rules, the first dealer, the starting totals
+        (``start_totals``, where not 0), the packs dealt and the moves. :meth:`from_json`
+        rebuilds it by replaying them."""
         return {"rules": self.rules.to_dict(), "dealer": self.first_dealer, **self._started(),
                 "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
                 "moves": [move_text(m) for _, m in self.history]}
 
     def _started(self) -> dict:
         """The starting totals, for a dict of the game, where they are not all 0."""
-        return {"totals": list(self.start)} if any(self.start) else {}
+        return {"start_totals": list(self.start)} if any(self.start) else {}
 
     @classmethod
     def from_json(cls, data) -> "TressetteGame":
         """The game of :meth:`to_json`'s dict (or that dict as JSON text)."""
         data = json.loads(data) if isinstance(data, (str, bytes)) else data
         return _rebuild(cls, data["rules"], data["dealer"], data["packs"],
-                        [(None, m) for m in data["moves"]], data.get("totals"))
+                        [(None, m) for m in data["moves"]], data.get("start_totals"))
 
     def record(self, **meta) -> dict:
         """The game's record (:mod:`mediatore_env.core.records`: the header names the form):
         rules, first dealer, packs, every move with its seat, and (once over) the result. Extra keyword arguments go under ``"meta"`` (player names...) and
-        are ignored by :meth:`replay`."""
+        are ignored by :meth:`replay`. A record is of a whole game, from 0: a game taken up
+        from other totals has none (its :meth:`to_json` keeps them)."""
+        if any(self.start):
+            raise ValueError(f"no record of a game taken up at totals {list(self.start)}: a "
+                             "record is of a whole game from 0; to_json() keeps the totals")
         record = {
             **header(self.rules.form),
-            "rules": self.rules.to_dict(), "dealer": self.first_dealer, **self._started(),
+            "rules": self.rules.to_dict(), "dealer": self.first_dealer,
             "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
             "moves": [{"seat": seat, "move": move_text(m)} for seat, m in self.history],
             "result": self.result() if self.is_over else None,
@@ -447,7 +448,7 @@ class TressetteGame(Engine):
         move by the wrong seat, an illegal move, a pack too many or too few, the result)."""
         game_name = check_header(record, "Tressette", FORMS, LEGACY_FORMAT)
         game = _rebuild(cls, record["rules"], record["dealer"], record["packs"],
-                        [(e["seat"], e["move"]) for e in record["moves"]], record.get("totals"))
+                        [(e["seat"], e["move"]) for e in record["moves"]])
         if game_name not in (None, game.rules.form):
             raise ValueError(f"the record is of {game_name}, but its rules are "
                              f"{game.rules.form}'s")
@@ -485,6 +486,22 @@ def cards_of_ascending(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def _start_totals(rules: TressetteRules, totals) -> tuple[int, ...]:
+    """The sides' totals a game starts from: ``totals`` checked (default all 0)."""
+    sides = rules.num_sides
+    if totals is None:
+        return (0,) * sides
+    try:  # numpy ints are welcome, as for the dealer; bools and floats not
+        start = tuple(None if isinstance(t, bool) else t.__index__() for t in totals)
+    except (TypeError, AttributeError):
+        start = None
+    if start is None or len(start) != sides or not all(
+            t is not None and 0 <= t < TARGET for t in start):
+        raise ValueError(f"bad totals {totals!r}; valid: {sides} ints from 0 to {TARGET - 1}"
+                         " (a side at 31 has ended the game)")
+    return start
 
 
 def _rebuild(cls, rules, dealer, packs, moves, totals=None) -> TressetteGame:
