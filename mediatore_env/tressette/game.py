@@ -400,13 +400,10 @@ class TressetteGame(Engine):
         """The state as a dict of JSON values: the rules, the first dealer, the starting totals
         (``start_totals``, where not 0), the packs dealt and the moves. :meth:`from_json`
         rebuilds it by replaying them."""
-        return {"rules": self.rules.to_dict(), "dealer": self.first_dealer, **self._started(),
+        started = {"start_totals": list(self.start)} if any(self.start) else {}
+        return {"rules": self.rules.to_dict(), "dealer": self.first_dealer, **started,
                 "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
                 "moves": [move_text(m) for _, m in self.history]}
-
-    def _started(self) -> dict:
-        """The starting totals, for a dict of the game, where they are not all 0."""
-        return {"start_totals": list(self.start)} if any(self.start) else {}
 
     @classmethod
     def from_json(cls, data) -> "TressetteGame":
