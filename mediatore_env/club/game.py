@@ -33,7 +33,7 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, cards_of, thirds_of,
                           validate_pack)
-from ..core.game import CHANCE, Engine
+from ..core.game import CHANCE, Engine, dealer_seat
 from ..core.moves import described_move
 from ..core.tricks import Trick, playable, trick_winner
 from ..mediatore.game import deal_hands
@@ -101,9 +101,7 @@ class Session(Engine):
         self.rules = ClubRules() if rules is None else rules
         if not isinstance(self.rules, ClubRules):
             raise ValueError(f"rules must be a ClubRules object, got {type(rules).__name__}")
-        seat = None if isinstance(dealer, bool) else getattr(dealer, "__index__", lambda: None)()
-        if seat is None or not 0 <= seat < 4:
-            raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
+        seat = dealer_seat(dealer, 4)
         if isinstance(packs, str):
             raise ValueError("packs must be a list of packs, one per deal, not one string")
         # None: no packs and no rng, so every deal waits for deal(pack).

@@ -49,6 +49,16 @@ from .moves import as_move_id
 CHANCE = -1
 
 
+def dealer_seat(dealer, players: int) -> int:
+    """``dealer`` as the seat of an engine's first dealer: an integer (numpy's too, as for a
+    move id; not a bool or a float) from 0 to ``players - 1``; else ``ValueError`` naming the
+    valid seats."""
+    seat = as_move_id(dealer)
+    if seat is None or not 0 <= seat < players:
+        raise ValueError(f"bad dealer {dealer!r}; valid: " + ", ".join(map(str, range(players))))
+    return seat
+
+
 @runtime_checkable
 class Game(Protocol):
     """One game of the family in play: the whole truth, mutable, changed only by

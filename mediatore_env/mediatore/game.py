@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF,
                           bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
-from ..core.game import CHANCE, Engine
+from ..core.game import CHANCE, Engine, dealer_seat
 from ..core.moves import described_move
 from ..core.tricks import Trick, trick_winner
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
@@ -126,10 +126,7 @@ class Deal(Engine):
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a Rules object, got {type(rules).__name__}")
-        seat = None if isinstance(dealer, bool) else getattr(dealer, "__index__", lambda: None)()
-        if seat is None or not 0 <= seat < 4:  # numpy ints are welcome; bools, floats are not
-            raise ValueError(f"bad dealer {dealer!r}; valid: 0, 1, 2, 3")
-        self.dealer = seat
+        self.dealer = dealer_seat(dealer, 4)
         self.pack = None
         self.hands, self.monte = [0, 0, 0, 0], 0
         self.original_monte = 0

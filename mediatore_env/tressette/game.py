@@ -25,9 +25,9 @@ import json
 from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
-from ..core.game import CHANCE, Engine
+from ..core.game import CHANCE, Engine, dealer_seat
 from ..core.records import check_header, header
-from ..core.moves import described_move
+from ..core.moves import as_move_id, described_move
 from ..core.tricks import Trick, playable, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_text, parse_move
@@ -181,11 +181,7 @@ class TressetteGame(Engine):
         if not isinstance(self.rules, TressetteRules):
             raise ValueError(f"rules must be a TressetteRules object, got {type(rules).__name__}")
         players = self.rules.players
-        seat = None if isinstance(dealer, bool) else getattr(dealer, "__index__", lambda: None)()
-        if seat is None or not 0 <= seat < players:  # numpy ints are welcome; bools, floats not
-            raise ValueError(f"bad dealer {dealer!r}; valid: "
-                             + ", ".join(map(str, range(players))))
-        self.first_dealer = self.dealer = seat
+        self.first_dealer = self.dealer = dealer_seat(dealer, players)
         self.hands = [0] * players
         self.log: list[HandLog] = []
         self.start = _start_totals(self.rules, totals)
@@ -490,9 +486,9 @@ def _start_totals(rules: TressetteRules, totals) -> tuple[int, ...]:
     sides = rules.num_sides
     if totals is None:
         return (0,) * sides
-    try:  # numpy ints are welcome, as for the dealer; bools and floats not
-        start = tuple(None if isinstance(t, bool) else t.__index__() for t in totals)
-    except (TypeError, AttributeError):
+    try:  # integers as for a move id: numpy's are welcome, bools and floats not
+        start = tuple(map(as_move_id, totals))
+    except TypeError:  # not a sequence
         start = None
     if start is None or len(start) != sides or not all(
             t is not None and 0 <= t < TARGET for t in start):
