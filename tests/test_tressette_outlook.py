@@ -12,6 +12,7 @@ import pytest
 
 from agents.base import play
 from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
+from agents.tressette.greedy import roll_out
 from agents.tressette.outlook import expected_outcome, hand_point_model
 from agents.tressette.pimc import game_value, hand_end_totals, side_thirds
 from agents.tressette.tournament import game_pack
@@ -88,9 +89,8 @@ def test_a_game_started_from_totals_ends_at_31_in_the_first_hand():
     game = TressetteGame(FORMS["tressette2"], 0, totals=(29, 30))
     assert game.totals == [29, 30] and game.before == [29, 30]
     game.deal(game_pack(5, 0, 0))
-    while not game.is_over:
-        game.apply(GREEDY.act(None, game.view(game.to_move)))
-    assert game.hand_number == 1 and max(game.totals) >= TARGET
+    roll_out(game)
+    assert game.is_over and game.hand_number == 1 and max(game.totals) >= TARGET
     assert game.view(0).before == (29, 30)
 
 
@@ -181,9 +181,8 @@ def test_its_worlds_begin_from_the_real_totals_and_an_ended_one_is_worth_its_out
     assert world.totals == game.totals and world.before == game.before
     ended = TressetteGame(rules, 0, totals=(30, 30))
     ended.deal(packs(0))
-    while not ended.is_over:
-        ended.apply(GREEDY.act(None, ended.view(ended.to_move)))
-    assert round(game_value(ended, ended.view(0))) == ended.outcome[0]
+    roll_out(ended)
+    assert ended.is_over and round(game_value(ended, ended.view(0))) == ended.outcome[0]
 
 
 def test_a_bad_outlook_option_is_refused():

@@ -229,3 +229,15 @@ class TressetteGreedyAgent(Agent):
         if foe_wins:  # void: load the foe's trick with Assi, then high cards
             return max(legal, key=lambda c: (POINTS[c], POWER_OF[c], -t.suit_length(c)))
         return max(legal, key=lambda c: (-POINTS[c], POWER_OF[c], -t.suit_length(c)))
+
+
+#: The rollout policy, stateless and deterministic: one instance serves every seat.
+_ROLLOUT = TressetteGreedyAgent()
+
+
+def roll_out(game) -> None:
+    """Play the current hand of ``game`` (a :class:`~mediatore_env.tressette.game.TressetteGame`)
+    to its end with the greedy policy at every seat."""
+    hand = game.hand_number
+    while not game.is_over and not game.needs_pack and game.hand_number == hand:
+        game.apply(_ROLLOUT.act(None, game.view(game.to_move)))

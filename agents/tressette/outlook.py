@@ -37,7 +37,7 @@ import numpy as np
 from mediatore_env.tressette.game import TressetteGame, random_pack
 from mediatore_env.tressette.rules import TARGET, TressetteRules, outcome
 
-from .greedy import TressetteGreedyAgent
+from .greedy import roll_out
 
 #: Hands of greedy self-play that make the model of a hand's points.
 HANDS = 400
@@ -73,13 +73,12 @@ def ended(rules: TressetteRules, totals) -> tuple[float, ...]:
 @lru_cache(maxsize=None)
 def _hand_point_model(players: int, low: bool):
     rules = TressetteRules(players=players, low=low)
-    greedy, rng = TressetteGreedyAgent(), random.Random(_SEED)
+    rng = random.Random(_SEED)
     counts: dict[tuple[int, ...], int] = {}
     for i in range(HANDS):
         game = TressetteGame(rules, dealer=i % rules.players)
         game.deal(random_pack(rng))
-        while not game.is_over and not game.needs_pack:
-            game.apply(greedy.act(None, game.view(game.to_move)))
+        roll_out(game)
         # Every seat order of the sides alike: the model knows no dealer, so no side is first.
         for points in permutations(game.hand_points):
             counts[points] = counts.get(points, 0) + 1

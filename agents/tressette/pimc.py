@@ -65,11 +65,8 @@ from mediatore_env.tressette.rules import LAST_TRICK_POINTS
 from mediatore_env.tressette.worlds import redeal
 
 from ..search import WorldSearch
-from .greedy import TressetteGreedyAgent
+from .greedy import TressetteGreedyAgent, roll_out
 from .outlook import expected_outcome
-
-#: The rollout policy, stateless and deterministic: one instance serves every seat.
-_GREEDY = TressetteGreedyAgent()
 
 #: By (players, low), the most cards still in play (hands and stock) at which a world is
 #: solved exactly: four-handed 7 cards a hand, three-handed 9, two-handed 10 and a stock of 2,
@@ -138,14 +135,6 @@ def hand_end_totals(world: TressetteGame, side: int, thirds: int) -> tuple[list[
     return totals, others
 
 
-def roll_out(game: TressetteGame) -> None:
-    """Play the current hand of ``game`` to its end with the greedy policy at every seat."""
-    hand = game.hand_number
-    while not game.is_over and not game.needs_pack and game.hand_number == hand:
-        seat = game.to_move
-        game.apply(_GREEDY.act(None, game.view(seat)))
-
-
 class TressettePimcAgent(WorldSearch):
     """PIMC with exact late worlds and greedy rollouts (the module docstring).
     ``time_limit``: seconds a decision may take (None: exactly ``max_worlds`` worlds,
@@ -170,7 +159,7 @@ class TressettePimcAgent(WorldSearch):
     def act(self, observation, view) -> int:
         legal = view.legal_moves()
         if CLAIM in legal:
-            if _GREEDY.claim_wins(view):
+            if TressetteGreedyAgent.claim_wins(view):
                 return CLAIM
             legal = [m for m in legal if m != CLAIM]
         if len(legal) == 1:
