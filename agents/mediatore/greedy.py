@@ -676,9 +676,10 @@ class GreedyAgent(Agent):
         self.play = play if play is not None else PlayPolicy()
 
     def reset(self, seed=None):
-        reset = getattr(self.bidding, "reset", None)
-        if reset is not None:
-            reset(seed)
+        for policy in (self.bidding, self.calling, self.exchange, self.play):
+            reset = getattr(policy, "reset", None)
+            if reset is not None:
+                reset(seed)
 
     def act(self, observation, view) -> int:
         phase = view.phase
