@@ -17,7 +17,8 @@ seeds) taken together: the mean and its 95% CI over all their deals.
 
 ``--timing N``: N deals (one rotation each, the pimc-infer agent in seat ``i % 4`` of deal
 ``i``) of ``pimc-infer pimc pimc pimc``, and the CPU time per card play of each kind of agent
-at the same table: median, p90, p99, and the worlds solved per decision. The machine and its
+at the same table: median, p90, p99, and the worlds solved per decision; the same over all
+its decisions (bids, calls, the exchange's moves too), and over the exchange's moves alone. The machine and its
 load go with the figures: a busy machine gives the time-limited agents fewer worlds.
 
 ``--accuracy N``: how much closer to the real deal the weighted worlds are. N deals of four
@@ -38,7 +39,7 @@ from agents.base import play
 from agents.mediatore.tournament import deal_dealer, deal_pack
 from agents.tournament import derive_seed, mean_ci
 from mediatore_env.mediatore.game import Deal
-from mediatore_env.mediatore.moves import PLAY
+from mediatore_env.mediatore.moves import DISCARD, GIVE, PLAY
 from mediatore_env.mediatore.rules import Rules
 from mediatore_env.runinfo import machine
 from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
@@ -74,10 +75,10 @@ def pooled(specs: list[str]) -> str:
            f"{len(values)} deals"
 
 
-def quantiles(values: list[float]) -> str:
+def quantiles(values: list[float], what: str = "card plays") -> str:
     v = sorted(values)
     n = len(v)
-    return (f"{n} card plays, CPU median {1e3 * v[n // 2]:.1f} ms, p90 "
+    return (f"{n} {what}, CPU median {1e3 * v[n // 2]:.1f} ms, p90 "
             f"{1e3 * v[int(0.9 * (n - 1))]:.1f}, p99 {1e3 * v[int(0.99 * (n - 1))]:.1f}, "
             f"max {1e3 * v[-1]:.1f}")
 
@@ -93,9 +94,14 @@ def timing(deals: int, seed: int, spec: str) -> str:
     lines = [f"{deals} deals of seed {seed}, {spec} pimc pimc pimc; {machine()}, "
              f"load average {os.getloadavg()[0]:.2f}"]
     for name, agents in ((spec, [infer]), ("pimc", others)):
-        rows = [r for a in agents for r in a.timings if r[0] == PLAY]
+        every = [r for a in agents for r in a.timings]
+        rows = [r for r in every if r[0] == PLAY]
         worlds = sum(r[2] for r in rows) / len(rows)
         lines.append(f"  {name}: {quantiles([r[3] for r in rows])}; worlds mean {worlds:.1f}")
+        lines.append(f"  {name}: {quantiles([r[3] for r in every], 'decisions in all')}")
+        exchange = [r[3] for r in every if r[0] in (DISCARD, GIVE)]
+        if exchange:
+            lines.append(f"  {name}: {quantiles(exchange, 'exchange moves')}")
     return "\n".join(lines)
 
 

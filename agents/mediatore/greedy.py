@@ -447,17 +447,18 @@ class CallingPolicy:
         self.strength = STRENGTH if strength is None else strength
 
     def call(self, view) -> int:
+        return self.ranked(view)[0]
+
+    def ranked(self, view) -> list[int]:
+        """The legal call moves, best first (on equal values, in the order of the legal moves)."""
         hand = view.hand
-        best, best_value = None, -math.inf
-        for move in view.legal_moves():
+
+        def value(move):
             card = card_of_move(move)
             if hand >> card & 1:
-                value = -1e9 + card  # own card: plays alone; only when nothing else is legal
-            else:
-                value = self.strength(hand | bit(card)) + 0.001 * power_of(card)
-            if value > best_value:
-                best, best_value = move, value
-        return best
+                return -1e9 + card  # own card: plays alone; only when nothing else is legal
+            return self.strength(hand | bit(card)) + 0.001 * power_of(card)
+        return sorted(view.legal_moves(), key=lambda move: -value(move))
 
 
 class ExchangePolicy:

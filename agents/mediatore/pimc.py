@@ -61,8 +61,9 @@ logits (``bid_boost``: a number for both, ``"chiamo:0.3;mediatore:0.8"``, or 0 f
 models as they are; measured with ``benchmarks/bench_pimc.py --calibrate``). ``bidding``
 takes the names of :data:`agents.mediatore.greedy.BIDDING_POLICIES` (then no boost unless given) or a
 number, the greedy policy's margin; ``calling``, ``exchange`` and ``play`` take policy
-objects, and ``exchange="search"`` the exchange by simulation
-(:class:`~agents.mediatore.exchange.SimulatedExchange`: the greedy ranking's best removals
+objects; ``calling="search"`` and ``exchange="search"`` make those decisions by simulation
+(:class:`~agents.mediatore.declarer.SimulatedCall`,
+:class:`~agents.mediatore.declarer.SimulatedExchange`: the greedy ranking's best candidates
 compared by solving sampled worlds). Double-dummy contract values per deal, for bidding studies, are in
 :mod:`mediatore_env.analysis.tables`.
 
@@ -346,11 +347,14 @@ class PIMCAgent(Agent):
             models = {c: _Boosted(m, boosts.get(c, 0.0)) for c, m in BID_MODELS.items()}
             bidding = BiddingPolicy(margin=margin, models=models)
         self.bid_boost = boosts
-        if exchange == "search":  # the exchange by simulation (agents/mediatore/exchange.py)
-            from .exchange import SimulatedExchange
-            exchange = SimulatedExchange(**({"time_limit": None} if time_limit is None else {}))
-        elif isinstance(exchange, str):
-            raise ValueError(f"exchange must be 'search' or a policy object, got {exchange!r}")
+        if "search" in (calling, exchange):  # by simulation (agents/mediatore/declarer.py)
+            from .declarer import SimulatedCall, SimulatedExchange
+            reproducible = {"time_limit": None} if time_limit is None else {}
+            calling = SimulatedCall(**reproducible) if calling == "search" else calling
+            exchange = SimulatedExchange(**reproducible) if exchange == "search" else exchange
+        for option, value in (("calling", calling), ("exchange", exchange)):
+            if isinstance(value, str):
+                raise ValueError(f"{option} must be 'search' or a policy object, got {value!r}")
         self.greedy = GreedyAgent(bidding=bidding, calling=calling, exchange=exchange, play=play)
         self.rng = random.Random(0)
         #: per decision: (phase, trick number, worlds solved, CPU seconds, wall seconds)

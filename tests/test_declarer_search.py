@@ -1,6 +1,7 @@
-"""The exchange by simulation (agents/mediatore/exchange.py): its candidates are the greedy
-exchange's ranking, it keeps the candidate made in the most sampled worlds, it reads only the
-declarer's view, and agents using it play legally and reproducibly under every preset."""
+"""The call and the exchange by simulation (agents/mediatore/declarer.py): their candidates are
+the greedy policies' rankings, each keeps the candidate with the best total over the sampled
+worlds, they read only the declarer's view, and agents using them play legally and
+reproducibly under every preset."""
 
 import random
 
@@ -9,30 +10,36 @@ import pytest
 
 from agents import make_agent
 from agents.base import play
-from agents.mediatore.exchange import SimulatedExchange, ranked_removals
-from agents.mediatore.greedy import ExchangePolicy, GreedyAgent
+from agents.mediatore.declarer import SimulatedCall, SimulatedExchange, ranked_removals
+from agents.mediatore.greedy import CallingPolicy, ExchangePolicy, GreedyAgent
 from agents.mediatore.pimc import PIMCAgent
 from mediatore_env import Rules
 from mediatore_env.analysis.tables import forced_deal
 from mediatore_env.core.cards import POINTS, bit, power_of, thirds_of
-from mediatore_env.mediatore.moves import DISCARD, GIVE, PLAY
+from mediatore_env.mediatore.moves import CALL, DISCARD, GIVE, PLAY
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, PRESETS, SOLO
 from mediatore_env.mediatore.worlds import WorldSampler
 
 
+SMALL = {"worlds": 3, "time_limit": None, "max_time": 0.05}
+
+
 def small(**options):
-    return SimulatedExchange(**{"candidates": 4, "worlds": 3, "time_limit": None,
-                                "max_time": 0.05, **options})
+    return SimulatedExchange(**{"candidates": 4, **SMALL, **options})
 
 
-def at_exchange(n, contract, rules=None):
+def small_call(**options):
+    return SimulatedCall(**{"candidates": 3, **SMALL, **options})
+
+
+def at_exchange(n, contract, rules=None, upto=(DISCARD, PLAY)):
     """A deal of seed ``n`` forced to ``contract`` for seat ``n % 4``, its call made by the
-    greedy agent: at the declarer's first discard."""
+    greedy agent: at the declarer's first discard (``upto`` another phase: there)."""
     rules = Rules() if rules is None else rules
     pack = list(np.random.default_rng([31, n]).permutation(40))
     deal = forced_deal(rules, pack, n % 4, n % 4, contract)
     greedy = GreedyAgent()
-    while deal.phase not in (DISCARD, PLAY):
+    while deal.phase not in upto:
         deal.apply(greedy.act(None, deal.view(deal.to_move)))
     return deal
 
@@ -123,6 +130,45 @@ def test_it_reads_only_the_declarers_view():
     assert compared >= 6
 
 
+def test_the_call_ranking_starts_with_the_greedy_call():
+    policy = CallingPolicy()
+    for n in range(8):
+        view = at_exchange(n, (CHIAMO, MEDIATORE)[n % 2], upto=(CALL,)).view(n % 4)
+        ranked = policy.ranked(view)
+        assert sorted(ranked) == sorted(view.legal_moves())
+        assert ranked[0] == policy.call(view)
+        assert all(not view.hand >> (m - 6) & 1 for m in ranked[:10])  # own cards come last
+
+
+def test_the_call_is_the_candidate_with_the_best_total_payoff():
+    for n in range(6):
+        deal = at_exchange(n, (CHIAMO, MEDIATORE)[n % 2], upto=(CALL,))
+        view = deal.view(deal.declarer)
+        policy = small_call(worlds=4, max_time=None)
+        move = policy.call(view)
+        solved, totals = policy.last
+        assert solved == 4
+        options = CallingPolicy().ranked(view)[:3]
+        assert move == options[max(range(3), key=lambda i: (totals[i], -i))]
+        # each world's payoff is one of the contract's payments to the declarer
+        assert all(t % 1 == 0 for t in totals)
+
+
+def test_the_call_reads_only_the_declarers_view():
+    rng = random.Random(6)
+    for n in range(6):
+        deal = at_exchange(n, (CHIAMO, MEDIATORE)[n % 2], upto=(CALL,))
+        seat = deal.declarer
+        other = WorldSampler(deal.view(seat)).sample_deal(rng)
+        assert other.hands != deal.hands
+        results = []
+        for d in (deal, other):
+            policy = small_call()
+            policy.reset(n)
+            results.append((policy.call(d.view(seat)), policy.last))
+        assert results[0] == results[1]
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_legal_and_reproducible_under_every_preset(preset):
     rules = Rules.preset(preset)
@@ -130,7 +176,8 @@ def test_legal_and_reproducible_under_every_preset(preset):
     def run():
         histories = []
         for contract in (CHIAMO, MEDIATORE, SOLO):
-            agents = [PIMCAgent(worlds=3, time_limit=None, exchange=small()) for _ in range(4)]
+            agents = [PIMCAgent(worlds=3, time_limit=None, calling=small_call(), exchange=small())
+                      for _ in range(4)]
             deal = at_exchange(contract, contract, rules)
             play(deal, agents, seeds=[contract] * 4)  # play() raises on an illegal move
             assert deal.is_over
@@ -140,12 +187,17 @@ def test_legal_and_reproducible_under_every_preset(preset):
 
 
 def test_options():
-    agent = make_agent("pimc:exchange=search,time_limit=None")
+    agent = make_agent("pimc:calling=search,exchange=search,time_limit=None")
     assert isinstance(agent.greedy.exchange, SimulatedExchange)
-    assert agent.greedy.exchange.time_limit is None
-    assert isinstance(make_agent("pimc").greedy.exchange, ExchangePolicy)
-    with pytest.raises(ValueError, match="'search'"):
-        make_agent("pimc:exchange=dd")
-    for bad in ({"candidates": 0}, {"worlds": 0}, {"time_limit": 0}, {"max_time": -1}):
-        with pytest.raises(ValueError, match=next(iter(bad))):
-            SimulatedExchange(**bad)
+    assert isinstance(agent.greedy.calling, SimulatedCall)
+    assert agent.greedy.exchange.time_limit is None and agent.greedy.calling.time_limit is None
+    plain = make_agent("pimc")
+    assert isinstance(plain.greedy.exchange, ExchangePolicy)
+    assert isinstance(plain.greedy.calling, CallingPolicy)
+    for option in ("calling", "exchange"):
+        with pytest.raises(ValueError, match=f"{option} must be 'search'"):
+            make_agent(f"pimc:{option}=dd")
+    for policy in (SimulatedExchange, SimulatedCall):
+        for bad in ({"candidates": 0}, {"worlds": 0}, {"time_limit": 0}, {"max_time": -1}):
+            with pytest.raises(ValueError, match=next(iter(bad))):
+                policy(**bad)
