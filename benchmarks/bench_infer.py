@@ -4,6 +4,7 @@
     python3 benchmarks/bench_infer.py --pooled A.json:AGENT B.json:AGENT ...
     python3 benchmarks/bench_infer.py --timing 20 [--seed 2605] [--infer pimc-infer]
     python3 benchmarks/bench_infer.py --accuracy 40 [--seed 2605] [--infer pimc-infer]
+    python3 benchmarks/bench_infer.py --exchange 160 [--seed 2622]
 
 ``--paired``: two result files of the same deals (``mediatore-bench --json`` or
 ``benchmarks/bench_pimc.py --json``, same ``--deals`` and ``--seed``) and the agent to read in
@@ -26,6 +27,13 @@ load go with the figures: a busy machine gives the time-limited agents fewer wor
 played, the seat to play draws the agent's pool of worlds and weighs it as the agent does;
 printed: the share of the cards it cannot see that a world puts where they really are, in
 uniform worlds (plain PIMC's) and weighted, and the pool's effective size (Kish).
+
+``--exchange N``: the exchange by simulation (agents/mediatore/declarer.py) against the greedy
+exchange. In N deals, every hand PIMC's bidding model gives a 60% chance or more at Mediatore
+is made Mediatore declarer (the others passing, the greedy call); the greedy exchange and the
+searched one (default options, node budget instead of the time limit: reproducible) are each
+solved double dummy on the real cards: the share of the contracts made, and the paired
+difference with its 95% CI.
 """
 
 from __future__ import annotations
@@ -147,18 +155,58 @@ def accuracy(deals: int, seed: int, spec: str) -> str:
             f"{np.mean(effective):.1f} of {agent.pool * agent.worlds}")
 
 
+def exchange(deals: int, seed: int) -> str:
+    """The greedy exchange against the exchange by simulation, both solved on the real cards."""
+    from agents.mediatore.declarer import SimulatedExchange
+    from agents.mediatore.greedy import BID_MODELS, GreedyAgent
+    from agents.mediatore.pimc import BID_BOOST
+    from mediatore_env.analysis.solver import reaches
+    from mediatore_env.analysis.tables import contract_position, forced_deal
+    from mediatore_env.mediatore.moves import DISCARD, WIN_THIRDS
+    from mediatore_env.mediatore.rules import MEDIATORE
+    import math
+    greedy, searched = GreedyAgent(), SimulatedExchange(time_limit=None)
+    rows = []
+    for i in range(deals):
+        pack = deal_pack(seed, i)
+        hands = Deal(Rules(), deal_dealer(i), pack).hands
+        for seat in range(4):
+            logit = BID_MODELS[MEDIATORE](hands[seat]) + BID_BOOST[MEDIATORE]
+            if 1 / (1 + math.exp(-logit)) < 0.6:
+                continue  # hands PIMC's bidding would not take near Mediatore
+            deal = forced_deal(Rules(), pack, deal_dealer(i), seat, MEDIATORE)
+            deal.apply(greedy.act(None, deal.view(seat)))
+            if deal.phase != DISCARD:
+                continue
+            searched.reset(derive_seed(seed, i, seat))
+            made = []
+            for policy in (greedy.exchange, searched):
+                after = deal.clone()
+                while after.phase != PLAY:
+                    view = after.view(seat)
+                    after.apply(policy.discard(view) if after.phase == DISCARD else policy.give(view))
+                made.append(int(reaches(contract_position(after), WIN_THIRDS)))
+            rows.append(made)
+    g, lo, hi = mean_ci([a for a, _ in rows])
+    d, dlo, dhi = mean_ci([b - a for a, b in rows])
+    return (f"{deals} deals of seed {seed}, {len(rows)} forced Mediatores (hands of a 60% chance "
+            f"or more by PIMC's model), made double dummy on the real cards: greedy exchange "
+            f"{g:.3f}, by simulation {g + d:.3f} ({d:+.3f} [{dlo:+.3f}, {dhi:+.3f}])")
+
+
 def main(argv=None) -> int:
     parser = ArgumentParser(prog="bench_infer.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--paired", nargs=2, metavar="PATH.json:AGENT")
     parser.add_argument("--pooled", nargs="+", metavar="PATH.json:AGENT")
     parser.add_argument("--timing", type=positive_int, metavar="DEALS")
     parser.add_argument("--accuracy", type=positive_int, metavar="DEALS")
+    parser.add_argument("--exchange", type=positive_int, metavar="DEALS")
     parser.add_argument("--seed", type=non_negative_int, default=2605)
     parser.add_argument("--infer", default="pimc-infer", help="the agent timed against pimc")
     args = parser.parse_args(argv)
-    if not (args.paired or args.pooled or args.timing or args.accuracy):
+    if not (args.paired or args.pooled or args.timing or args.accuracy or args.exchange):
         parser.error("give --paired A.json:AGENT B.json:AGENT, --pooled PATH.json:AGENT ..., "
-                     "--timing DEALS or --accuracy DEALS")
+                     "--timing DEALS, --accuracy DEALS or --exchange DEALS")
     try:
         if args.paired:
             print(paired(*args.paired))
@@ -168,6 +216,8 @@ def main(argv=None) -> int:
             print(timing(args.timing, args.seed, args.infer))
         if args.accuracy:
             print(accuracy(args.accuracy, args.seed, args.infer))
+        if args.exchange:
+            print(exchange(args.exchange, args.seed))
     except (OSError, ValueError, KeyError) as e:
         parser.error(str(e))
     return 0
