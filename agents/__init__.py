@@ -10,7 +10,8 @@ name           agent
 ``greedy``     :class:`GreedyAgent`: heuristic bidding, calling, exchange and card play
 ``pimc``       :class:`PIMCAgent`: card play by sampled worlds solved double dummy, the rest greedy
 ``pimc-infer`` :class:`InferAgent`: ``pimc`` over worlds weighted by how the others played
-               their cards (a shipped numpy player model; docs/infer.md)
+               their cards (a shipped numpy player model), its call and exchange chosen by
+               solving sampled worlds too; ahead of ``pimc`` at its table (docs/infer.md)
 ``selfplay``   :class:`SelfPlayAgent`: a network trained by self-play on the JAX engine, run in
                numpy (``selfplay:path=network.npz``; default: the shipped network)
 =============  ================================================================================

@@ -13,6 +13,7 @@ import pytest
 
 from agents import InferAgent, make_agent
 from agents.base import play
+from agents.mediatore.declarer import SimulatedCall, SimulatedExchange
 from agents.mediatore.greedy import GreedyAgent
 from agents.mediatore.infer import (DEFAULT_MODEL, FEATURE_NAMES, CardPlays, _world_facts,
                                     examples_of_deal, load_model, play_columns,
@@ -30,7 +31,10 @@ PRESET_NAMES = sorted(PRESETS)
 
 
 def fast(**options):
-    return InferAgent(worlds=4, time_limit=None, **options)
+    """The agent as registered, its searches on small node budgets (reproducible)."""
+    small = {"candidates": 3, "worlds": 2, "time_limit": None, "max_time": 0.02}
+    return InferAgent(**{"worlds": 4, "time_limit": None, "calling": SimulatedCall(**small),
+                         "exchange": SimulatedExchange(**small), **options})
 
 
 def played_deal(n, rules=None, upto=None, agents=None):
@@ -49,8 +53,14 @@ def played_deal(n, rules=None, upto=None, agents=None):
 
 
 def test_registered_and_options():
-    agent = make_agent("pimc-infer:infer=0.5,worlds=8,time_limit=None")
-    assert isinstance(agent, InferAgent) and agent.infer == 0.5 and agent.worlds == 8
+    agent = make_agent("pimc-infer:infer=0.7,worlds=8,time_limit=None")
+    assert isinstance(agent, InferAgent) and agent.infer == 0.7 and agent.worlds == 8
+    # the defaults: the parts measured together (docs/infer.md)
+    default = make_agent("pimc-infer")
+    assert default.infer == 0.5 and default.pool == 4
+    assert isinstance(default.greedy.calling, SimulatedCall)
+    assert isinstance(default.greedy.exchange, SimulatedExchange)
+    assert not isinstance(make_agent("pimc-infer:exchange=None").greedy.exchange, SimulatedExchange)
     assert agent.weights.shape == (len(FEATURE_NAMES),)
     for bad in (-1, True, "x"):
         with pytest.raises(ValueError, match="infer"):

@@ -261,14 +261,18 @@ class InferAgent(PIMCAgent):
     """PIMC over worlds weighted by the other seats' card play (see the module docstring).
 
     ``infer``: the exponent of the player model's likelihood (0: uniform worlds, plain PIMC;
-    1: the model as fitted); ``model``: the path of the weights (default the shipped file);
-    ``pool``: worlds drawn per world solved (default 4); the other options are
-    :class:`PIMCAgent`'s (``auction`` too)."""
+    1: the model as fitted; default 0.5); ``model``: the path of the weights (default the
+    shipped file); ``pool``: worlds drawn per world solved (default 4); ``calling`` and
+    ``exchange``: ``"search"`` by default, the declarer's call and exchange by simulation
+    (:mod:`agents.mediatore.declarer`; None: the greedy policies); the other options are
+    :class:`PIMCAgent`'s (``auction`` too). The defaults are the parts measured together
+    ahead of plain PIMC (docs/infer.md)."""
 
     name = "pimc-infer"
 
-    def __init__(self, infer: float = 1.0, model=None, pool: int = 4, **options):
-        super().__init__(pool=pool, **options)
+    def __init__(self, infer: float = 0.5, model=None, pool: int = 4, calling="search",
+                 exchange="search", **options):
+        super().__init__(pool=pool, calling=calling, exchange=exchange, **options)
         if isinstance(infer, bool) or not isinstance(infer, (int, float)) or not infer >= 0:
             raise ValueError(f"infer must be a number >= 0 (0: plain PIMC's worlds), got {infer!r}")
         if not isinstance(pool, int) or pool < 1:
