@@ -178,25 +178,6 @@ def test_a_first_trick_decision_keeps_to_its_node_budget():
     assert runs[0] == runs[1]
 
 
-def test_the_first_trick_factor_scales_the_budget_there_only():
-    """first_trick=k gives a first-trick card k times the node budget and the worlds (the
-    lead above: more worlds than the plain budget finishes), and any later card the plain
-    budget."""
-    view = first_lead(10)
-    plain, wide = PIMCAgent(time_limit=None), PIMCAgent(time_limit=None, first_trick=4)
-    _, few = plain.play(view)
-    _, more = wide.play(view)
-    assert wide.node_budget == 4 * plain.node_budget and more > few
-    greedy, deal = GreedyAgent(), Deal(Rules(), 10 % 4, rng=np.random.default_rng([31, 10]))
-    while deal.phase != PLAY or len(deal.tricks) < 2:
-        deal.apply(greedy.act(None, deal.view(deal.to_move)))
-    plain.play(deal.view(deal.to_move)), wide.play(deal.view(deal.to_move))
-    assert wide.node_budget == plain.node_budget
-    for bad in (0, 1.5, True):
-        with pytest.raises(ValueError, match="first_trick"):
-            PIMCAgent(first_trick=bad)
-
-
 def test_with_no_world_finished_it_plays_the_greedy_card():
     view = first_lead(10)
     agent = PIMCAgent(time_limit=None, max_time=2000 / NODES_PER_SECOND)  # 2,000 nodes

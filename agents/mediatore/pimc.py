@@ -51,10 +51,8 @@ a world whose search runs out is left out, and when no world was finished the ag
 the greedy agent's card. CPU time rather than wall-clock time keeps the agent's play the
 same on a busy machine; with ``time_limit=None`` the agent is reproducible exactly (same
 seed, same moves): the ceiling is then a fixed ``max_time * NODES_PER_SECOND`` nodes per
-decision, searched from an empty table (``max_time=None``: no ceiling). ``first_trick=k``
-multiplies the worlds, the time limit and the ceiling by ``k`` for a card of the first trick,
-where the worlds are least constrained and a search costs most (default 1: the same budget
-for every card). Decision timings accumulate in :attr:`PIMCAgent.timings`.
+decision, searched from an empty table (``max_time=None``: no ceiling). Decision timings
+accumulate in :attr:`PIMCAgent.timings`.
 
 **Bidding, calling, exchange.** These come from the greedy agent's policies. Its bidding
 models give the chance to make each contract as fitted to greedy card play; the PIMC agent
@@ -311,8 +309,7 @@ class PIMCAgent(Agent):
     def __init__(self, worlds: int = 24, time_limit: float | None = 0.07, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
                  max_time: float | None = 0.075, capotto: bool = False,
-                 auction: float | None = None, pool: int = 3, margin: int = 3,
-                 first_trick: int = 1):
+                 auction: float | None = None, pool: int = 3, margin: int = 3):
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds must be a positive int, got {worlds!r}")
         if time_limit is not None and not time_limit > 0:
@@ -324,11 +321,6 @@ class PIMCAgent(Agent):
                              "raise max_time too, or set it to None")
         self.worlds = worlds
         self.time_limit = time_limit
-        #: the budget's factor (worlds, time limit, ceiling) for a card of the first trick,
-        #: where a search costs most and the time limit binds hardest (docs/infer.md)
-        if isinstance(first_trick, bool) or not isinstance(first_trick, int) or first_trick < 1:
-            raise ValueError(f"first_trick must be a whole factor >= 1, got {first_trick!r}")
-        self.first_trick = first_trick
         #: hard CPU ceiling per card play, in seconds (see the module docstring's Budget)
         self.max_time = max_time
         #: count capotto (a side taking all nine tricks: docs/rules.md 7) in each world's payoff
@@ -429,11 +421,7 @@ class PIMCAgent(Agent):
         values = dict.fromkeys(cards, 0.0)
         pays = {}
         capotto, tricks = self.capotto and rules.capotto_bonus, view.tricks
-        scale = self.first_trick if not view.tricks else 1
         limit, ceiling = self.time_limit, self.max_time
-        if scale > 1:
-            limit = None if limit is None else limit * scale
-            ceiling = None if ceiling is None else ceiling * scale
         budget = None
         if ceiling is not None and limit is None:
             budget = int(ceiling * NODES_PER_SECOND)
@@ -463,7 +451,7 @@ class PIMCAgent(Agent):
         # outcome in each world, +1 for the seat's side keeping the margin, -1 for the other.
         margins = dict.fromkeys(cards, 0) if self.margin else None
         n = 0
-        while n < self.worlds * scale:
+        while n < self.worlds:
             world = sampler.sample(rng)
             partner = world.partner if contract == CHIAMO else None
             if partner not in pays:  # indexed by outcome: LOST, MADE, MADE_CAPOTTO, LOST_CAPOTTO
