@@ -108,23 +108,28 @@ def test_the_exchange_moves_follow_one_plan():
     assert deal.hands[deal.giver] >> g & 1
 
 
-def test_it_reads_only_the_declarers_view():
+@pytest.mark.parametrize("decision", ["call", "exchange"])
+def test_it_reads_only_the_declarers_view(decision):
     """A leak test: the real deal and a deal drawn from the declarer's worlds, the same
-    seed, give the same worlds' counts and the same plan."""
+    seed, give the same worlds' totals and the same choice."""
     rng = random.Random(5)
     compared = 0
     for n in range(10):
-        deal = at_exchange(n, (CHIAMO, MEDIATORE, SOLO)[n % 3])
-        if deal.phase != DISCARD:
-            continue
+        if decision == "call":
+            deal = at_exchange(n, (CHIAMO, MEDIATORE)[n % 2], upto=(CALL,))
+        else:
+            deal = at_exchange(n, (CHIAMO, MEDIATORE, SOLO)[n % 3])
+            if deal.phase != DISCARD:
+                continue
         seat = deal.declarer
         other = WorldSampler(deal.view(seat)).sample_deal(rng)
         assert other.hands != deal.hands
         results = []
         for d in (deal, other):
-            policy = small()
+            policy = small_call() if decision == "call" else small()
             policy.reset(n)
-            results.append((policy.plan(d.view(seat)), policy.last))
+            choice = policy.call(d.view(seat)) if decision == "call" else policy.plan(d.view(seat))
+            results.append((choice, policy.last))
         assert results[0] == results[1]
         compared += 1
     assert compared >= 6
@@ -152,21 +157,6 @@ def test_the_call_is_the_candidate_with_the_best_total_payoff():
         assert move == options[max(range(3), key=lambda i: (totals[i], -i))]
         # each world's payoff is one of the contract's payments to the declarer
         assert all(t % 1 == 0 for t in totals)
-
-
-def test_the_call_reads_only_the_declarers_view():
-    rng = random.Random(6)
-    for n in range(6):
-        deal = at_exchange(n, (CHIAMO, MEDIATORE)[n % 2], upto=(CALL,))
-        seat = deal.declarer
-        other = WorldSampler(deal.view(seat)).sample_deal(rng)
-        assert other.hands != deal.hands
-        results = []
-        for d in (deal, other):
-            policy = small_call()
-            policy.reset(n)
-            results.append((policy.call(d.view(seat)), policy.last))
-        assert results[0] == results[1]
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

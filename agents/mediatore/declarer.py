@@ -41,7 +41,7 @@ from mediatore_env.mediatore.rules import CHIAMO, payments
 from mediatore_env.mediatore.worlds import WorldSampler
 
 from .greedy import CallingPolicy, ExchangePolicy
-from .pimc import side_mask
+from .pimc import check_budget, side_mask
 
 
 def ranked_removals(policy: ExchangePolicy, hand: int, removals: int, give: bool,
@@ -101,12 +101,7 @@ class _WorldSearch:
                  max_time: float | None, seed: int):
         if not isinstance(candidates, int) or candidates < 1:
             raise ValueError(f"candidates must be a positive int, got {candidates!r}")
-        if not isinstance(worlds, int) or worlds < 1:
-            raise ValueError(f"worlds must be a positive int, got {worlds!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-        if max_time is not None and not max_time > 0:
-            raise ValueError(f"max_time must be a positive number of seconds or None, got {max_time!r}")
+        check_budget(worlds, time_limit, max_time)
         self.candidates, self.worlds = candidates, worlds
         self.time_limit, self.max_time = time_limit, max_time
         self.rng = random.Random(seed)

@@ -299,6 +299,20 @@ class WeightedSampler:
         return self.worlds[min(i, len(self.worlds) - 1)]
 
 
+def check_budget(worlds, time_limit, max_time) -> None:
+    """ValueError unless ``worlds`` is a positive int, ``time_limit`` and ``max_time`` positive
+    seconds or None, and the limit not above the ceiling (PIMC's budget, and its searches')."""
+    if not isinstance(worlds, int) or worlds < 1:
+        raise ValueError(f"worlds must be a positive int, got {worlds!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    if max_time is not None and not max_time > 0:
+        raise ValueError(f"max_time must be a positive number of seconds or None, got {max_time!r}")
+    if max_time is not None and time_limit is not None and time_limit > max_time:
+        raise ValueError(f"time_limit {time_limit} is above the ceiling max_time {max_time}: "
+                         "raise max_time too, or set it to None")
+
+
 class PIMCAgent(Agent):
     """Plays cards by PIMC (see the module docstring); bids, calls and exchanges like
     :class:`~agents.mediatore.greedy.GreedyAgent`, whose policies it takes as options."""
@@ -310,15 +324,7 @@ class PIMCAgent(Agent):
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
                  max_time: float | None = 0.075, capotto: bool = False,
                  auction: float | None = None, pool: int = 3, margin: int = 3):
-        if not isinstance(worlds, int) or worlds < 1:
-            raise ValueError(f"worlds must be a positive int, got {worlds!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-        if max_time is not None and not max_time > 0:
-            raise ValueError(f"max_time must be a positive number of seconds or None, got {max_time!r}")
-        if max_time is not None and time_limit is not None and time_limit > max_time:
-            raise ValueError(f"time_limit {time_limit} is above the ceiling max_time {max_time}: "
-                             "raise max_time too, or set it to None")
+        check_budget(worlds, time_limit, max_time)
         self.worlds = worlds
         self.time_limit = time_limit
         #: hard CPU ceiling per card play, in seconds (see the module docstring's Budget)
