@@ -34,14 +34,35 @@ import time
 
 from mediatore_env.analysis.exchange import exchange_move
 from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, clear_table, last_nodes, reaches
-from mediatore_env.core.cards import POINTS, bit, cards_of, power_of, thirds_of
 from mediatore_env.analysis.tables import contract_position
+from mediatore_env.core.cards import POINTS, bit, cards_of, power_of, thirds_of
 from mediatore_env.mediatore.moves import DISCARD, GIVE, WIN_THIRDS
 from mediatore_env.mediatore.rules import CHIAMO, payments
 from mediatore_env.mediatore.worlds import WorldSampler
 
 from .greedy import CallingPolicy, ExchangePolicy
-from .pimc import check_budget, side_mask
+
+
+def side_mask(contract, declarer, partner) -> int:
+    """The declarer's side as a bitset of seats (0 before a contract): the declarer, and in
+    Chiamo the partner (a world's; None while unknown)."""
+    if declarer is None:
+        return 0
+    return 1 << declarer | (1 << partner if contract == CHIAMO and partner is not None else 0)
+
+
+def check_budget(worlds, time_limit, max_time) -> None:
+    """ValueError unless ``worlds`` is a positive int, ``time_limit`` and ``max_time`` positive
+    seconds or None, and the limit not above the ceiling (PIMC's budget, and its searches')."""
+    if not isinstance(worlds, int) or worlds < 1:
+        raise ValueError(f"worlds must be a positive int, got {worlds!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    if max_time is not None and not max_time > 0:
+        raise ValueError(f"max_time must be a positive number of seconds or None, got {max_time!r}")
+    if max_time is not None and time_limit is not None and time_limit > max_time:
+        raise ValueError(f"time_limit {time_limit} is above the ceiling max_time {max_time}: "
+                         "raise max_time too, or set it to None")
 
 
 def ranked_removals(policy: ExchangePolicy, hand: int, removals: int, give: bool,

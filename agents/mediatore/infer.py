@@ -42,7 +42,8 @@ from mediatore_env.core.cards import NUM_CARDS, POINTS, POWER_OF, SUIT_OF
 from mediatore_env.core.tricks import trick_winner
 from mediatore_env.mediatore.worlds import WorldSampler
 
-from .pimc import AuctionLikelihood, PIMCAgent, WeightedSampler, initial_hands, side_mask
+from .declarer import side_mask
+from .pimc import AuctionLikelihood, PIMCAgent, WeightedSampler, initial_hands
 
 #: The shipped weights of the player model (``python3 -m agents.training.infer`` writes them).
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "data" / "infer.npz"

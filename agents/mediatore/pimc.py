@@ -95,6 +95,7 @@ from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, ME
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 
 from ..base import Agent
+from .declarer import SimulatedCall, SimulatedExchange, check_budget, side_mask
 from .greedy import GreedyAgent
 
 
@@ -196,14 +197,6 @@ def _capotto_outcome(pos: Position, after: Position, made: bool, alive: tuple[bo
     return int(made), 0
 
 
-def side_mask(contract, declarer, partner) -> int:
-    """The declarer's side as a bitset of seats (0 before a contract): the declarer, and in
-    Chiamo the partner (a world's; None while unknown)."""
-    if declarer is None:
-        return 0
-    return 1 << declarer | (1 << partner if contract == CHIAMO and partner is not None else 0)
-
-
 def initial_hands(sampler, world, rng) -> list[int]:
     """The four hands as dealt, before the auction, in ``world`` (drawn by ``sampler``): the
     cards each seat holds now and has played, with the exchange undone by
@@ -299,20 +292,6 @@ class WeightedSampler:
         return self.worlds[min(i, len(self.worlds) - 1)]
 
 
-def check_budget(worlds, time_limit, max_time) -> None:
-    """ValueError unless ``worlds`` is a positive int, ``time_limit`` and ``max_time`` positive
-    seconds or None, and the limit not above the ceiling (PIMC's budget, and its searches')."""
-    if not isinstance(worlds, int) or worlds < 1:
-        raise ValueError(f"worlds must be a positive int, got {worlds!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-    if max_time is not None and not max_time > 0:
-        raise ValueError(f"max_time must be a positive number of seconds or None, got {max_time!r}")
-    if max_time is not None and time_limit is not None and time_limit > max_time:
-        raise ValueError(f"time_limit {time_limit} is above the ceiling max_time {max_time}: "
-                         "raise max_time too, or set it to None")
-
-
 class PIMCAgent(Agent):
     """Plays cards by PIMC (see the module docstring); bids, calls and exchanges like
     :class:`~agents.mediatore.greedy.GreedyAgent`, whose policies it takes as options."""
@@ -354,7 +333,6 @@ class PIMCAgent(Agent):
             bidding = BiddingPolicy(margin=margin, models=models)
         self.bid_boost = boosts
         if "search" in (calling, exchange):  # by simulation (agents/mediatore/declarer.py)
-            from .declarer import SimulatedCall, SimulatedExchange
             reproducible = {"time_limit": None} if time_limit is None else {}
             calling = SimulatedCall(**reproducible) if calling == "search" else calling
             exchange = SimulatedExchange(**reproducible) if exchange == "search" else exchange
