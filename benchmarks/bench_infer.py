@@ -157,12 +157,12 @@ def accuracy(deals: int, seed: int, spec: str) -> str:
 
 def exchange(deals: int, seed: int) -> str:
     """The greedy exchange against the exchange by simulation, both solved on the real cards."""
-    from agents.mediatore.declarer import SimulatedExchange
+    from agents.mediatore.declarer import SimulatedExchange, play_exchange
     from agents.mediatore.greedy import BID_MODELS, GreedyAgent
     from agents.mediatore.pimc import BID_BOOST
     from mediatore_env.analysis.solver import reaches
     from mediatore_env.analysis.tables import contract_position, forced_deal
-    from mediatore_env.mediatore.moves import DISCARD, WIN_THIRDS
+    from mediatore_env.mediatore.moves import WIN_THIRDS
     from mediatore_env.mediatore.rules import MEDIATORE
     import math
     greedy, searched = GreedyAgent(), SimulatedExchange(time_limit=None)
@@ -182,9 +182,7 @@ def exchange(deals: int, seed: int) -> str:
             made = []
             for policy in (greedy.exchange, searched):
                 after = deal.clone()
-                while after.phase != PLAY:
-                    view = after.view(seat)
-                    after.apply(policy.discard(view) if after.phase == DISCARD else policy.give(view))
+                play_exchange(after, policy)
                 made.append(int(reaches(contract_position(after), WIN_THIRDS)))
             rows.append(made)
     g, lo, hi = mean_ci([a for a, _ in rows])

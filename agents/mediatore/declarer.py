@@ -35,7 +35,7 @@ import time
 from mediatore_env.analysis.exchange import exchange_move
 from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, clear_table, last_nodes, reaches
 from mediatore_env.analysis.tables import contract_position
-from mediatore_env.core.cards import POINTS, bit, cards_of, power_of, thirds_of
+from mediatore_env.core.cards import bit, cards_of, thirds_of
 from mediatore_env.mediatore.moves import DISCARD, GIVE, WIN_THIRDS
 from mediatore_env.mediatore.rules import CHIAMO, payments
 from mediatore_env.mediatore.worlds import WorldSampler
@@ -71,7 +71,6 @@ def ranked_removals(policy: ExchangePolicy, hand: int, removals: int, give: bool
     back), best first by ``policy``'s score (the one :meth:`ExchangePolicy.plan` maximises),
     as (cards removed, card passed back or None)."""
     table, discard_points = policy.strength.table, policy.discard_points
-    give_third = policy.give_points - discard_points
     scored = []
     for cards in itertools.combinations(cards_of(hand), removals):
         removed = sum(bit(c) for c in cards)
@@ -81,9 +80,17 @@ def ranked_removals(policy: ExchangePolicy, hand: int, removals: int, give: bool
             scored.append((base, removed, None))
             continue
         for g in cards:
-            scored.append((base + give_third * POINTS[g] - 0.05 * power_of(g), removed, g))
+            scored.append((base + policy.give_value(g), removed, g))
     scored.sort(key=lambda row: -row[0])  # stable: equal scores keep the enumeration's order
     return [(removed, g) for _, removed, g in scored]
+
+
+def play_exchange(deal, policy) -> None:
+    """Play the declarer's exchange of ``deal`` (its discards and any card passed back) by the
+    exchange policy ``policy`` (``discard(view)``, ``give(view)``), up to the first lead."""
+    while deal.phase in (DISCARD, GIVE):
+        view = deal.view(deal.declarer)
+        deal.apply(policy.discard(view) if deal.phase == DISCARD else policy.give(view))
 
 
 class _Budget:
@@ -187,10 +194,8 @@ class SimulatedExchange(_WorldSearch):
         """(the cards to remove, the one passed back or None) for the declarer at the first
         move of its exchange."""
         give = view.giver is not None
-        partner_card = 0
-        if self.greedy.with_partner and view.contract == CHIAMO and view.alone is False:
-            partner_card = bit(view.called_card)
-        options = ranked_removals(self.greedy, view.hand, 4 + give, give, partner_card)[:self.candidates]
+        options = ranked_removals(self.greedy, view.hand, 4 + give, give,
+                                  self.greedy.partner_card(view))[:self.candidates]
         if len(options) == 1:
             return options[0]
         me, giver = view.seat, view.giver
@@ -238,9 +243,7 @@ class SimulatedCall(_WorldSearch):
             for move in options:
                 after = deal.clone()
                 after.apply(move)
-                while after.phase in (DISCARD, GIVE):
-                    v = after.view(me)
-                    after.apply(self.exchange.discard(v) if after.phase == DISCARD else self.exchange.give(v))
+                play_exchange(after, self.exchange)
                 made = budget.reaches(contract_position(after))
                 if made is None:
                     return None

@@ -485,7 +485,6 @@ class ExchangePolicy:
         when scoring it (it cannot be discarded)."""
         table = self.strength.table
         discard_points = self.discard_points
-        give_third = self.give_points - discard_points  # a third passed back, not discarded
 
         def suit_value(suit: int, kept: int, removed: int) -> float:
             theirs = partner_card >> 10 * suit & 1023
@@ -493,14 +492,23 @@ class ExchangePolicy:
 
         def give_choice(removed: int) -> tuple[int, float]:
             # pass back the card that costs least, the lowest of equal points
-            g = max(cards_of(removed), key=lambda c: give_third * POINTS[c] - 0.05 * power_of(c))
-            return g, give_third * POINTS[g] - 0.05 * power_of(g)
+            g = max(cards_of(removed), key=self.give_value)
+            return g, self.give_value(g)
         return best_removal(hand, removals, give, suit_value, give_choice)
 
-    def discard(self, view) -> int:
-        partner_card = 0
+    def give_value(self, card: int) -> float:
+        """What passing ``card`` back adds to a removal's score, against discarding it."""
+        return (self.give_points - self.discard_points) * POINTS[card] - 0.05 * power_of(card)
+
+    def partner_card(self, view) -> int:
+        """The card a Chiamo partner holds, as a bitset, where the hand is scored with it
+        (``with_partner`` and a partner known to exist); else 0."""
         if self.with_partner and view.contract == CHIAMO and view.alone is False:
-            partner_card = bit(view.called_card)
+            return bit(view.called_card)
+        return 0
+
+    def discard(self, view) -> int:
+        partner_card = self.partner_card(view)
         return exchange_move(view, lambda hand, removals, give:
                              self.plan(hand, removals, give, partner_card))
 
