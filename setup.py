@@ -1,7 +1,9 @@
-"""Build the solver's C core. All other metadata lives in pyproject.toml.
+"""Build the C cores: the double-dummy solver's and pimc-infer's player model's. All other
+metadata lives in pyproject.toml.
 
-The extension is optional: if it does not compile, the install still succeeds and
-mediatore_env.analysis.solver falls back to its pure-Python search (solver.BACKEND == "python").
+Both extensions are optional: if one does not compile, the install still succeeds and its
+module falls back to the same algorithm in Python (mediatore_env.analysis.solver.BACKEND ==
+"python") or numpy (agents.mediatore.infer.BACKEND == "numpy").
 """
 
 from setuptools import Extension, setup
@@ -13,6 +15,12 @@ setup(
             ["mediatore_env/analysis/_dds.c"],
             extra_compile_args=["-O3"],
             optional=True,
-        )
+        ),
+        Extension(
+            "agents.mediatore._likelihood",
+            ["agents/mediatore/_likelihood.c"],
+            extra_compile_args=["-O3"],
+            optional=True,
+        ),
     ]
 )

@@ -45,6 +45,14 @@ from mediatore_env.mediatore.worlds import WorldSampler
 from .declarer import side_mask
 from .pimc import AuctionLikelihood, PIMCAgent, WeightedSampler, initial_hands
 
+try:
+    from . import _likelihood
+except ImportError:  # not compiled (setup.py builds it where a C compiler is found)
+    _likelihood = None
+
+BACKEND = "c" if _likelihood is not None else "numpy"
+"""Which core :func:`play_log_likelihood` uses by default: ``"c"`` or ``"numpy"``."""
+
 #: The shipped weights of the player model (``python3 -m agents.training.infer`` writes them).
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "data" / "infer.npz"
 
@@ -62,16 +70,19 @@ _BASE_FEATURES = (
 #: without, docs/infer.md)
 FEATURE_NAMES = _BASE_FEATURES + tuple("declarer_" + name for name in _BASE_FEATURES)
 
-_CARDS = np.arange(NUM_CARDS)
 _POINTS = np.array(POINTS, float) / 3
 _POWER = np.array(POWER_OF, float) / 9
 _SUIT = np.array(SUIT_OF)
-_CARDS_U64 = _CARDS.astype(np.uint64)
-#: _ABOVE[c]: the cards of c's suit that beat it, as a bitset; _BELOW: those it beats
-_ABOVE = np.array([sum(1 << d for d in range(NUM_CARDS) if SUIT_OF[d] == SUIT_OF[c]
-                       and POWER_OF[d] > POWER_OF[c]) for c in range(NUM_CARDS)], np.uint64)
-_BELOW = np.array([sum(1 << d for d in range(NUM_CARDS) if SUIT_OF[d] == SUIT_OF[c]
-                       and POWER_OF[d] < POWER_OF[c]) for c in range(NUM_CARDS)], np.uint64)
+#: A suit's cards as a 10-bit pattern, bit i the card of power i (card 10 * suit + power:
+#: cards.py's order); the hand facts are read per suit from tables over the 1024 patterns.
+_SUIT_SHIFTS = np.arange(4, dtype=np.uint64) * 10
+_PATTERN = np.arange(1024)[:, None]
+_POWERS = np.arange(10)
+_IN = (_PATTERN >> _POWERS) & 1 == 1  # [pattern, power]: the card is in the pattern
+_NONE_BELOW = _PATTERN & ((1 << _POWERS) - 1) == 0  # no card of the pattern below it
+_NONE_ABOVE = _PATTERN >> (_POWERS + 1) == 0  # no card of the pattern above it
+_LENGTH = np.repeat(_IN.sum(axis=1, keepdims=True) / 9, 10, axis=1)
+assert all(c == 10 * SUIT_OF[c] + POWER_OF[c] for c in range(NUM_CARDS))
 
 
 class CardPlays:
@@ -98,12 +109,13 @@ class CardPlays:
 
     def table(self) -> dict[str, np.ndarray]:
         """The rows' public facts as arrays over the ``K`` plays: ``seat``, ``card``,
-        ``winner`` (-1 on a lead), ``lead``, ``last`` (the trick's fourth card), ``thirds`` (in
+        ``winner`` and ``suit`` (the suit led; both -1 on a lead), ``lead``, ``last`` (the trick's fourth card), ``thirds`` (in
         the trick so far, in points), ``later`` and ``seen`` (the cards of finished tricks and
         of the trick so far) as uint64 bitsets, ``led`` (the led suit's cards) and ``wins``
         (the cards that would win the trick so far) ``[K, 40]``."""
         k = len(self.rows)
-        t = {"seat": np.zeros(k, int), "card": np.zeros(k, int), "winner": np.full(k, -1),
+        t = {"seat": np.zeros(k, np.int64), "card": np.zeros(k, np.int64),
+             "winner": np.full(k, -1), "suit": np.full(k, -1, np.int64),
              "lead": np.zeros(k, bool), "last": np.zeros(k, bool), "thirds": np.zeros(k),
              "led": np.zeros((k, NUM_CARDS), bool), "wins": np.zeros((k, NUM_CARDS), bool)}
         seen, later = [], []
@@ -114,7 +126,7 @@ class CardPlays:
             if not trick:
                 t["lead"][i] = True
                 continue
-            led = SUIT_OF[trick[0]]
+            t["suit"][i] = led = SUIT_OF[trick[0]]
             best = max(POWER_OF[c] for c in trick if SUIT_OF[c] == led)
             t["winner"][i], t["last"][i] = winner, len(trick) == 3
             t["thirds"][i] = sum(POINTS[c] for c in trick) / 3
@@ -146,14 +158,15 @@ def _hand_facts(t: dict, hands: np.ndarray) -> list[np.ndarray]:
     uint64 ``[K, N]``) at the plays of ``t``: may it be played; no unseen card above it (the
     seat's hand, the cards of finished tricks and of the trick so far are seen); no card below
     it in the hand; the length of its suit in the hand, / 9."""
-    held = (hands[:, :, None] >> _CARDS_U64) & 1 == 1
+    shape = (*hands.shape, NUM_CARDS)
+    held_suits = ((hands[..., None] >> _SUIT_SHIFTS) & 1023).astype(np.intp)  # [K, N, 4]
+    unseen = ~(hands | t["seen"][:, None])
+    unseen_suits = ((unseen[..., None] >> _SUIT_SHIFTS) & 1023).astype(np.intp)
+    held = _IN[held_suits].reshape(shape)
     follow = held & t["led"][:, None, :]
     legal = np.where(follow.any(axis=2, keepdims=True), follow, held)
-    unseen = ~(hands | t["seen"][:, None])
-    master = unseen[:, :, None] & _ABOVE == 0
-    lowest = hands[:, :, None] & _BELOW == 0
-    length = np.repeat(held.reshape(*hands.shape, 4, 10).sum(axis=3) / 9, 10, axis=2)
-    return [legal, master, lowest, length]
+    return [legal, _NONE_ABOVE[unseen_suits].reshape(shape),
+            _NONE_BELOW[held_suits].reshape(shape), _LENGTH[held_suits].reshape(shape)]
 
 
 def play_columns(t: dict, hands: np.ndarray, friend: np.ndarray
@@ -187,26 +200,41 @@ def _world_facts(plays: CardPlays, hands_now, sides):
 
 
 def play_log_likelihood(plays: CardPlays, hands_now: list, sides: list[int],
-                        weights: np.ndarray) -> np.ndarray:
+                        weights: np.ndarray, backend: str | None = None) -> np.ndarray:
     """Per world, the sum over ``plays`` of log P(card played | the hand then, the history):
     ``hands_now[w]`` the four hands of world ``w`` now, ``sides[w]`` its declarer side.
 
     The logits are :func:`play_columns` times the weights, grouped by the hand fact each
     column multiplies (the public parts summed first, for each of the four roles: on the
-    declarer's side or not, the winner a friend or not), so the work on ``[K, N, 40]`` arrays
-    is a few products, whatever the number of features."""
+    declarer's side or not, the winner a friend or not), so the work per play and world is a
+    few products, whatever the number of features. ``backend``: ``"c"`` (the compiled core
+    ``_likelihood``, a loop over the legal cards alone), ``"numpy"`` (``[K, N, 40]`` arrays),
+    None: :data:`BACKEND`."""
+    backend = backend or BACKEND
+    if backend not in ("c", "numpy"):
+        raise ValueError(f"backend must be 'c' or 'numpy', got {backend!r}")
+    if backend == "c" and _likelihood is None:
+        raise RuntimeError("the C core agents.mediatore._likelihood is not built")
     if not plays.rows:
         return np.zeros(len(hands_now))
     t, hands, friend, declarer = _world_facts(plays, hands_now, sides)
-    legal, *facts = _hand_facts(t, hands)
+    # [fact, role, feature]: each feature's weight where it counts, the role being 2 * on the
+    # declarer's side + the winner a friend; times the public parts [feature, play, card].
     base = len(_MADE)
-    coef = np.zeros((4, len(t["card"]), 4, NUM_CARDS))  # [fact, play, role, card]
-    for f, (part, (fact, by_friend)) in enumerate(zip(_public_parts(t), _MADE)):
-        for role in range(4):  # 2 * on the declarer's side + friend winning
-            if by_friend and not role & 1:
-                continue
-            coef[fact, :, role] += (weights[f] + weights[base + f] * (role >> 1)) * part
+    by_role = np.zeros((4, 4, base))
+    for f, (fact, by_friend) in enumerate(_MADE):
+        for role in range(1 if by_friend else 0, 4, 2 if by_friend else 1):
+            by_role[fact, role, f] = weights[f] + weights[base + f] * (role >> 1)
+    parts = np.stack(np.broadcast_arrays(*_public_parts(t)))
+    coef = np.ascontiguousarray(np.tensordot(by_role, parts, axes=1)
+                                .transpose(0, 2, 1, 3))  # [fact, play, role, card]
     role = 2 * declarer + friend
+    if backend == "c":
+        out = np.zeros(hands.shape[1])
+        _likelihood.log_likelihood(coef, hands, t["seen"], t["suit"], t["card"],
+                                   role.astype(np.int64), out)
+        return out
+    legal, *facts = _hand_facts(t, hands)
     rows = np.arange(len(t["card"]))[:, None]
     z = coef[0][rows, role]
     for fact in range(3):
