@@ -15,19 +15,23 @@ from agents import InferAgent, make_agent
 from agents.base import play
 from agents.mediatore.declarer import SimulatedCall, SimulatedExchange
 from agents.mediatore.greedy import GreedyAgent
-from agents.mediatore.infer import (DEFAULT_MODEL, FEATURE_NAMES, CardPlays, _world_facts,
-                                    examples_of_deal, load_model, play_columns,
+from agents.mediatore import infer
+from agents.mediatore.infer import (DEFAULT_MODEL, FEATURE_NAMES, CardPlays, _hand_facts,
+                                    _world_facts, examples_of_deal, load_model, play_columns,
                                     play_log_likelihood, side_mask)
 from agents.mediatore.pimc import PIMCAgent
 from agents.training.infer import fit, load_records, log_likelihood, record
 from mediatore_env import Deal, Rules
-from mediatore_env.core.cards import parse_card
+from mediatore_env.analysis import solver
+from mediatore_env.core.cards import POWER_OF, SUIT_OF, parse_card
 from mediatore_env.mediatore.moves import PLAY
 from mediatore_env.mediatore.observation import observation
 from mediatore_env.mediatore.rules import PRESETS
 from mediatore_env.mediatore.worlds import WorldSampler
 
 PRESET_NAMES = sorted(PRESETS)
+BACKENDS = ["numpy", pytest.param("c", marks=pytest.mark.skipif(
+    infer._likelihood is None, reason="C core agents.mediatore._likelihood not built"))]
 
 
 def fast(**options):
@@ -238,10 +242,11 @@ def test_training_records_replay_and_the_fit_beats_uniform(tmp_path):
     assert log_likelihood(held, w) > log_likelihood(held, np.zeros(len(FEATURE_NAMES)))
 
 
-def test_the_agent_likelihood_agrees_with_the_training_features():
-    """The agent's grouped sums (play_log_likelihood) and the training's feature columns
-    (play_columns, stacked as examples_of_deal does, softmax by numpy) give the same
-    log-likelihood in every world: two ways to one model."""
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_agent_likelihood_agrees_with_the_training_features(backend):
+    """The agent's grouped sums (play_log_likelihood, by numpy and by the C core) and the
+    training's feature columns (play_columns, stacked as examples_of_deal does, softmax by
+    numpy) give the same log-likelihood in every world: three ways to one model."""
     w = load_model()
     rng = random.Random(2)
     for n in range(3):
@@ -251,7 +256,7 @@ def test_the_agent_likelihood_agrees_with_the_training_features():
         plays = CardPlays(view.tricks, view.trick, view.leader, skip=view.seat)
         sides = [side_mask(deal.contract, deal.declarer, x.partner) for x in worlds]
         hands_now = [x.hands for x in worlds]
-        fast = play_log_likelihood(plays, hands_now, sides, w)
+        fast = play_log_likelihood(plays, hands_now, sides, w, backend=backend)
         t, hands, friend, declarer = _world_facts(plays, hands_now, sides)
         columns, legal = play_columns(t, hands, friend)
         x = np.stack([np.broadcast_to(c, legal.shape) for c in columns], axis=-1)
@@ -261,3 +266,64 @@ def test_the_agent_likelihood_agrees_with_the_training_features():
         lse = top + np.log(np.exp(z - top[..., None]).sum(axis=2))
         played = np.take_along_axis(z, t["card"][:, None, None].repeat(len(worlds), 1), 2)
         assert np.allclose(fast, (played[..., 0] - lse).sum(axis=0), rtol=0, atol=1e-9)
+
+
+def test_the_c_core_is_built_where_the_solver_is():
+    """setup.py builds both C cores with the same compiler: where the solver's was built, the
+    likelihood's must be too, or pimc-infer silently runs six times slower on numpy."""
+    if solver._dds is not None:
+        assert infer._likelihood is not None and infer.BACKEND == "c"
+
+
+@pytest.mark.skipif(infer._likelihood is None, reason="C core agents.mediatore._likelihood not built")
+def test_the_c_core_equals_numpy_at_every_point_of_a_deal():
+    """Differential: every third card of a deal under each of four presets, the C core and
+    numpy give the same log-likelihood for every world drawn, leads, follows and discards."""
+    w = load_model()
+    rng = random.Random(7)
+    compared = 0
+    for n, preset in enumerate(PRESET_NAMES[:4]):
+        for upto in range(4, 36, 3):
+            part = played_deal(n, rules=Rules.preset(preset), upto=upto)
+            if part.is_over:
+                break
+            view = part.view(part.to_move)
+            worlds = [WorldSampler(view).sample(rng) for _ in range(12)]
+            plays = CardPlays(view.tricks, view.trick, view.leader, skip=view.seat)
+            sides = [side_mask(part.contract, part.declarer, x.partner) for x in worlds]
+            args = (plays, [x.hands for x in worlds], sides, w)
+            c, numpy = play_log_likelihood(*args, backend="c"), play_log_likelihood(*args, backend="numpy")
+            assert np.allclose(c, numpy, rtol=0, atol=1e-9)
+            compared += 1
+    assert compared >= 20
+
+
+def test_hand_facts_match_their_definitions():
+    """The per-suit tables of _hand_facts against each fact's definition, card by card: legal
+    (follow the led suit if held), master (no unseen card of its suit above it), lowest (no
+    held card of its suit below it), length (its suit's cards held / 9)."""
+    deal = played_deal(3, upto=17)
+    view = deal.view(deal.to_move)
+    worlds = [WorldSampler(view).sample(random.Random(1)) for _ in range(5)]
+    plays = CardPlays(view.tricks, view.trick, view.leader, skip=view.seat)
+    sides = [side_mask(deal.contract, deal.declarer, x.partner) for x in worlds]
+    t, hands, _, _ = _world_facts(plays, [x.hands for x in worlds], sides)
+    legal, master, lowest, length = _hand_facts(t, hands)
+    for k in range(len(t["card"])):
+        for n in range(len(worlds)):
+            hand, seen = int(hands[k, n]), int(t["seen"][k])
+            held = [c for c in range(40) if hand >> c & 1]
+            follow = [c for c in held if SUIT_OF[c] == t["suit"][k]]
+            for c in range(40):
+                same = [d for d in range(40) if SUIT_OF[d] == SUIT_OF[c]]
+                assert legal[k, n, c] == (c in (follow or held))
+                assert master[k, n, c] == all(POWER_OF[d] <= POWER_OF[c] or (hand | seen) >> d & 1
+                                              for d in same)
+                assert lowest[k, n, c] == all(POWER_OF[d] >= POWER_OF[c] for d in same if d in held)
+                assert length[k, n, c] == sum(d in held for d in same) / 9
+
+
+def test_a_bad_backend_is_named():
+    plays = CardPlays([], ())
+    with pytest.raises(ValueError, match="backend must be 'c' or 'numpy', got 'gpu'"):
+        play_log_likelihood(plays, [], [], load_model(), backend="gpu")
