@@ -14,7 +14,8 @@ deals them, is more likely than one in which they were odd. So this agent
    those it played since), under a **player model**: a softmax over the legal cards of a
    linear score of :data:`FEATURE_NAMES` (:func:`play_columns`), fitted to the card play of
    four ``pimc`` agents (:mod:`agents.training.infer`; the weights are shipped in
-   ``agents/data/infer.npz``, read with numpy);
+   ``agents/data/infer.npz``, read with numpy; the sum over plays, worlds and legal cards is
+   the C core ``_likelihood`` where it was built, numpy otherwise: :data:`BACKEND`);
 3. with ``auction`` set, multiplies in PIMC's auction likelihood too
    (:class:`~agents.mediatore.pimc.AuctionLikelihood`);
 4. resamples the worlds to solve by weight and plays as PIMC does (:meth:`PIMCAgent.card_values`,
