@@ -93,10 +93,12 @@ def play_exchange(deal, policy) -> None:
         deal.apply(policy.discard(view) if deal.phase == DISCARD else policy.give(view))
 
 
-class _Budget:
-    """The CPU time and solver nodes of one decision's searches (the module docstring's
-    budget): :meth:`more` says whether another world may start, :meth:`reaches` asks the
-    solver within the nodes left (None: out of them)."""
+class SearchBudget:
+    """The CPU time and solver nodes of one decision's searches (PIMC's budget, and the module
+    docstring's), counted from its creation: :meth:`more` says whether another world may
+    start, :meth:`reaches` asks the solver within the nodes left (None: out of them).
+    :attr:`used` counts the nodes searched, :attr:`fixed` is the node budget of
+    ``time_limit=None`` (None: set by the time left before ``max_time``)."""
 
     def __init__(self, time_limit: float | None, max_time: float | None):
         self.start, self.limit, self.ceiling = time.thread_time(), time_limit, max_time
@@ -109,14 +111,14 @@ class _Budget:
     def more(self, solved: int) -> bool:
         return self.limit is None or solved == 0 or time.thread_time() - self.start <= self.limit
 
-    def reaches(self, pos: Position) -> bool | None:
+    def reaches(self, pos: Position, target: int = WIN_THIRDS) -> bool | None:
         if self.fixed is not None:
             nodes = self.fixed - self.used
         elif self.ceiling is not None:
             nodes = max(0, int((self.ceiling - (time.thread_time() - self.start)) * NODES_PER_SECOND))
         else:
             nodes = None
-        answer = reaches(pos, WIN_THIRDS, node_limit=nodes)
+        answer = reaches(pos, target, node_limit=nodes)
         self.used += last_nodes()
         return answer
 
@@ -143,7 +145,7 @@ class _WorldSearch:
         """The index of the option with the highest total of ``values(sampler, world,
         budget)`` (a value per option, or None when out of nodes) over the sampled worlds; ties
         to the first."""
-        budget = _Budget(self.time_limit, self.max_time)
+        budget = SearchBudget(self.time_limit, self.max_time)
         sampler = WorldSampler(view)
         totals = [0] * len(options)
         n = 0

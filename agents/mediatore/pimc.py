@@ -84,9 +84,8 @@ import math
 import random
 import time
 
-from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, clear_table, last_nodes
+from mediatore_env.analysis.solver import Position
 from mediatore_env.analysis.solver import play as play_card
-from mediatore_env.analysis.solver import reaches
 from mediatore_env.core.cards import (POINTS, SUIT_MASKS, TOTAL_THIRDS, bit, cards_of,
                                       suit_of, thirds_of)
 from mediatore_env.mediatore.moves import PLAY, WIN_THIRDS, card_of_move, play_move
@@ -95,7 +94,7 @@ from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, ME
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 
 from ..base import Agent
-from .declarer import SimulatedCall, SimulatedExchange, check_budget, side_mask
+from .declarer import SearchBudget, SimulatedCall, SimulatedExchange, check_budget, side_mask
 from .greedy import GreedyAgent
 
 
@@ -171,8 +170,8 @@ def _capotto_alive(tricks, side: int) -> tuple[bool, bool] | None:
 
 
 def _capotto_outcome(pos: Position, after: Position, made: bool, alive: tuple[bool, bool],
-                     node_limit: int | None) -> tuple[int | None, int]:
-    """(the outcome of :data:`OUTCOMES` after a card, or None if out of nodes; nodes searched).
+                     budget: SearchBudget) -> int | None:
+    """The outcome of :data:`OUTCOMES` after a card, or None if out of ``budget``'s nodes.
 
     ``pos`` is the position before the card, ``after`` the one after it, ``made`` whether
     the declarer side still reaches 18 thirds from ``after``, ``alive`` what
@@ -189,12 +188,12 @@ def _capotto_outcome(pos: Position, after: Position, made: bool, alive: tuple[bo
         won = after.declarer_side >> after.leader & 1
         decl_alive, def_alive = decl_alive and won, def_alive and not won
     if made and decl_alive:
-        sweep = reaches(after, TOTAL_THIRDS, node_limit=node_limit)
-        return (None if sweep is None else MADE_CAPOTTO if sweep else MADE), last_nodes()
+        sweep = budget.reaches(after, TOTAL_THIRDS)
+        return None if sweep is None else MADE_CAPOTTO if sweep else MADE
     if not made and def_alive:
-        any_third = reaches(after, after.taken + 1, node_limit=node_limit)
-        return (None if any_third is None else LOST if any_third else LOST_CAPOTTO), last_nodes()
-    return int(made), 0
+        any_third = budget.reaches(after, after.taken + 1)
+        return None if any_third is None else LOST if any_third else LOST_CAPOTTO
+    return int(made)
 
 
 def initial_hands(sampler, world, rng) -> list[int]:
@@ -396,7 +395,7 @@ class PIMCAgent(Agent):
         :attr:`node_budget` record the nodes used and the fixed budget; :attr:`margin_counts`
         the margin tie-break's count per card (None when two cards differed in a world, or
         ``margin`` is 0)."""
-        start = time.thread_time()
+        budget = SearchBudget(self.time_limit, self.max_time)
         rng = self.rng
         sampler = self.world_sampler(view)
         rules, contract, declarer, giver, me = (view.rules, view.contract, view.declarer,
@@ -405,27 +404,12 @@ class PIMCAgent(Agent):
         values = dict.fromkeys(cards, 0.0)
         pays = {}
         capotto, tricks = self.capotto and rules.capotto_bonus, view.tricks
-        limit, ceiling = self.time_limit, self.max_time
-        budget = None
-        if ceiling is not None and limit is None:
-            budget = int(ceiling * NODES_PER_SECOND)
-            clear_table()  # reproducible: the same nodes whatever was searched before
-        used = 0
-
-        def nodes_left():
-            if budget is not None:
-                return budget - used
-            if ceiling is not None:
-                return max(0, int((ceiling - (time.thread_time() - start)) * NODES_PER_SECOND))
-            return None
 
         def reaches_after(pos, target):
             """Does the declarer side reach ``target`` after each card (None: out of nodes)?"""
-            nonlocal used
             answers = []
             for c in cards:
-                answer = reaches(play_card(pos, c), target, node_limit=nodes_left())
-                used += last_nodes()
+                answer = budget.reaches(play_card(pos, c), target)
                 if answer is None:
                     return None
                 answers.append(answer)
@@ -449,15 +433,13 @@ class PIMCAgent(Agent):
             results = []
             for c in cards:
                 after = play_card(pos, c)
-                made = reaches(after, WIN_THIRDS, node_limit=nodes_left())
-                used += last_nodes()
+                made = budget.reaches(after)
                 if made is not None and alive is not None:
-                    made, extra = _capotto_outcome(pos, after, made, alive, nodes_left())
-                    used += extra
+                    made = _capotto_outcome(pos, after, made, alive, budget)
                 if made is None:
                     break  # out of nodes: this world is left out, and no other is started
                 results.append(made)
-                if n and limit is not None and time.thread_time() - start > limit:
+                if not budget.more(n):
                     break  # out of time: this world is left out
             else:
                 for c, made in zip(cards, results):
@@ -473,10 +455,10 @@ class PIMCAgent(Agent):
                     sign = 1 if side >> me & 1 else -1
                     for c, answer in zip(cards, closer):
                         margins[c] += sign * answer
-                if limit is None or time.thread_time() - start <= limit:
+                if budget.more(n):
                     continue
             break
-        self.nodes, self.node_budget = used, budget
+        self.nodes, self.node_budget = budget.used, budget.fixed
         self.margin_counts = margins
         return values, n
 
