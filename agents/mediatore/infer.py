@@ -110,30 +110,30 @@ class CardPlays:
 
     def table(self) -> dict[str, np.ndarray]:
         """The rows' public facts as arrays over the ``K`` plays: ``seat``, ``card``,
-        ``winner`` and ``suit`` (the suit led; both -1 on a lead), ``lead``, ``last`` (the trick's fourth card), ``thirds`` (in
-        the trick so far, in points), ``later`` and ``seen`` (the cards of finished tricks and
-        of the trick so far) as uint64 bitsets, ``led`` (the led suit's cards) and ``wins``
-        (the cards that would win the trick so far) ``[K, 40]``."""
+        ``winner`` and ``suit`` (the suit led; both -1 on a lead), ``lead``, ``last`` (the
+        trick's fourth card), ``thirds`` (in the trick so far, in points), ``later`` and
+        ``seen`` (the cards of finished tricks and of the trick so far) as uint64 bitsets,
+        ``led`` (the led suit's cards) and ``wins`` (the cards that would win the trick so far)
+        ``[K, 40]``."""
         k = len(self.rows)
         t = {"seat": np.zeros(k, np.int64), "card": np.zeros(k, np.int64),
              "winner": np.full(k, -1), "suit": np.full(k, -1, np.int64),
-             "lead": np.zeros(k, bool), "last": np.zeros(k, bool), "thirds": np.zeros(k),
-             "led": np.zeros((k, NUM_CARDS), bool), "wins": np.zeros((k, NUM_CARDS), bool)}
+             "last": np.zeros(k, bool), "thirds": np.zeros(k),
+             "wins": np.zeros((k, NUM_CARDS), bool)}
         seen, later = [], []
         for i, (seat, card, trick, gone, winner, after) in enumerate(self.rows):
             t["seat"][i], t["card"][i] = seat, card
             seen.append(gone | sum(1 << c for c in trick))
             later.append(after)
             if not trick:
-                t["lead"][i] = True
                 continue
             t["suit"][i] = led = SUIT_OF[trick[0]]
             best = max(POWER_OF[c] for c in trick if SUIT_OF[c] == led)
             t["winner"][i], t["last"][i] = winner, len(trick) == 3
             t["thirds"][i] = sum(POINTS[c] for c in trick) / 3
-            t["led"][i] = _SUIT == led
             t["wins"][i] = (_SUIT == led) & (np.array(POWER_OF) > best)
         t["seen"], t["later"] = np.array(seen, np.uint64), np.array(later, np.uint64)
+        t["lead"], t["led"] = t["suit"] < 0, _SUIT == t["suit"][:, None]
         return t
 
 
@@ -232,8 +232,8 @@ def play_log_likelihood(plays: CardPlays, hands_now: list, sides: list[int],
     role = 2 * declarer + friend
     if backend == "c":
         out = np.zeros(hands.shape[1])
-        _likelihood.log_likelihood(coef, hands, t["seen"], t["suit"], t["card"],
-                                   role.astype(np.int64), out)
+        _likelihood.log_likelihood(coef, np.ascontiguousarray(hands), t["seen"], t["suit"],
+                                   t["card"], np.ascontiguousarray(role, np.int64), out)
         return out
     legal, *facts = _hand_facts(t, hands)
     rows = np.arange(len(t["card"]))[:, None]
