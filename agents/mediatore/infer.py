@@ -28,7 +28,7 @@ and the partnership as the world has it: the agent builds it from its own
 docs/infer.md has the measurements and the training command. In short: the weighted worlds
 place more of the unseen cards right (42% against 37%); alone, neither they nor the call or
 the exchange by simulation was shown to gain on plain PIMC, but the three together were ahead
-of three ``pimc`` agents at their table, +0.44 units/deal (95% CI [+0.25, +0.63]) over 3000
+of three ``pimc`` agents at their table, +0.44 units/deal (95% CI [+0.28, +0.60]) over 4000
 deals, and of ``pimc`` against three greedy agents, +0.46 [+0.18, +0.74] over 2000.
 """
 
