@@ -114,10 +114,13 @@ def timing(deals: int, seed: int, spec: str) -> str:
 
 
 def accuracy(deals: int, seed: int, spec: str) -> str:
-    from agents.mediatore.infer import CardPlays, play_log_likelihood, side_mask
+    from agents.mediatore.infer import InferAgent
     from mediatore_env.mediatore.worlds import WorldSampler
     import numpy as np
     agent = make_agent(spec)
+    if not isinstance(agent, InferAgent) or not (agent.infer or agent.auction):
+        raise ValueError(f"--infer {spec!r} weighs no worlds: give a pimc-infer agent with "
+                         "infer > 0 or auction set")
     players = [make_agent("pimc:time_limit=None") for _ in range(4)]
     uniform, weighted, effective = [], [], []
     for i in range(deals):
@@ -130,12 +133,7 @@ def accuracy(deals: int, seed: int, spec: str) -> str:
             seat = deal.to_move
             view = deal.view(seat)
             if deal.phase == PLAY and cards in (8, 16, 24):
-                sampler = WorldSampler(view)
-                worlds = [sampler.sample(agent.rng) for _ in range(agent.pool * agent.worlds)]
-                plays = CardPlays(view.tricks, view.trick, view.leader, skip=seat)
-                sides = [side_mask(deal.contract, deal.declarer, w.partner) for w in worlds]
-                log_w = agent.infer * play_log_likelihood(plays, [w.hands for w in worlds],
-                                                          sides, agent.weights)
+                worlds, log_w = agent.weighed_pool(view, WorldSampler(view))
                 w = np.exp(log_w - log_w.max())
                 w /= w.sum()
                 hidden = [h for s, h in enumerate(deal.hands) if s != seat]

@@ -72,7 +72,8 @@ _BASE_FEATURES = (
 FEATURE_NAMES = _BASE_FEATURES + tuple("declarer_" + name for name in _BASE_FEATURES)
 
 _POINTS = np.array(POINTS, float) / 3
-_POWER = np.array(POWER_OF, float) / 9
+_POWER_OF = np.array(POWER_OF)
+_POWER = _POWER_OF / 9
 _SUIT = np.array(SUIT_OF)
 #: A suit's cards as a 10-bit pattern, bit i the card of power i (card 10 * suit + power:
 #: cards.py's order); the hand facts are read per suit from tables over the 1024 patterns.
@@ -118,9 +119,8 @@ class CardPlays:
         k = len(self.rows)
         t = {"seat": np.zeros(k, np.int64), "card": np.zeros(k, np.int64),
              "winner": np.full(k, -1), "suit": np.full(k, -1, np.int64),
-             "last": np.zeros(k, bool), "thirds": np.zeros(k),
-             "wins": np.zeros((k, NUM_CARDS), bool)}
-        seen, later = [], []
+             "last": np.zeros(k, bool), "thirds": np.zeros(k)}
+        seen, later, best = [], [], np.zeros(k, int)  # best: the trick's highest power so far
         for i, (seat, card, trick, gone, winner, after) in enumerate(self.rows):
             t["seat"][i], t["card"][i] = seat, card
             seen.append(gone | sum(1 << c for c in trick))
@@ -128,12 +128,12 @@ class CardPlays:
             if not trick:
                 continue
             t["suit"][i] = led = SUIT_OF[trick[0]]
-            best = max(POWER_OF[c] for c in trick if SUIT_OF[c] == led)
+            best[i] = max(POWER_OF[c] for c in trick if SUIT_OF[c] == led)
             t["winner"][i], t["last"][i] = winner, len(trick) == 3
             t["thirds"][i] = sum(POINTS[c] for c in trick) / 3
-            t["wins"][i] = (_SUIT == led) & (np.array(POWER_OF) > best)
         t["seen"], t["later"] = np.array(seen, np.uint64), np.array(later, np.uint64)
         t["lead"], t["led"] = t["suit"] < 0, _SUIT == t["suit"][:, None]
+        t["wins"] = t["led"] & (_POWER_OF > best[:, None])
         return t
 
 
@@ -317,10 +317,22 @@ class InferAgent(PIMCAgent):
 
     def world_sampler(self, view):
         sampler = WorldSampler(view)
+        pool = self.weighed_pool(view, sampler)
+        if pool is None:
+            return sampler
+        worlds, log_w = pool
+        w = np.exp(log_w - log_w.max())
+        self.effective = float(w.sum() ** 2 / (w ** 2).sum())
+        return _Resampled(worlds, log_w)
+
+    def weighed_pool(self, view, sampler):
+        """(``pool * worlds`` worlds drawn by ``sampler``, the log-weight of each: the card play
+        seen, and the auction's calls with ``auction`` set), or None where nothing weighs them
+        (no card seen or ``infer=0``, and no auction weights)."""
         auction = AuctionLikelihood(view, self.auction) if self.auction is not None else None
         plays = CardPlays(view.tricks, view.trick, view.leader, skip=view.seat)
         if not (plays.rows and self.infer) and not (auction and auction.calls):
-            return sampler
+            return None
         rng = self.rng
         worlds = [sampler.sample(rng) for _ in range(self.pool * self.worlds)]
         log_w = np.zeros(len(worlds))
@@ -331,7 +343,4 @@ class InferAgent(PIMCAgent):
         if auction is not None and auction.calls:
             log_w += [math.log(max(auction(initial_hands(sampler, w, rng)), 1e-300))
                       for w in worlds]
-        w = np.exp(log_w - log_w.max())
-        self.effective = float(w.sum() ** 2 / (w ** 2).sum())
-        return _Resampled(worlds, log_w)
-
+        return worlds, log_w
