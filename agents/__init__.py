@@ -31,9 +31,11 @@ The Tressette games and club Mediatore (the pot game) have their own agents and 
 from __future__ import annotations
 
 import ast
+import contextvars
 import importlib
 import os
 import sys
+from typing import Callable
 
 from .base import Agent, play
 from .mediatore.greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy,
@@ -54,7 +56,7 @@ AGENTS = {
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "InferAgent", "SelfPlayAgent",
            "BiddingPolicy", "CallingPolicy", "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES",
-           "AGENTS", "make_agent", "load_object", "play"]
+           "AGENTS", "make_agent", "agent_factory", "load_object", "play"]
 
 
 def parse_options(text: str) -> dict:
@@ -72,10 +74,19 @@ def parse_options(text: str) -> dict:
     return options
 
 
+#: Whether :func:`load_object` may import: False while :func:`make_agent` builds an agent
+#: with ``imports=False`` (the browser table's server), so that no option of any agent (a
+#: bidding policy given as ``module:Class``, say) can make it import what a request names.
+_IMPORTS = contextvars.ContextVar("agents_imports", default=True)
+
+
 def load_object(path: str):
     """The object named by ``'package.module:Name'``. Modules are looked for in the current
     folder too, as ``python -m`` does, so ``mypkg.bots:MyAgent`` is found where ``mypkg/``
-    is."""
+    is. Refused (``ValueError``, nothing imported) inside ``make_agent(..., imports=False)``."""
+    if not _IMPORTS.get():
+        raise ValueError(f"{path!r}: agents are named by their registered names here, "
+                         "not by import paths")
     module_name, colon, attr = path.partition(":")
     if not colon or not module_name or not attr:
         raise ValueError(f"not a 'module:Name' path: {path!r}")
@@ -91,27 +102,43 @@ def load_object(path: str):
         raise ValueError(f"module {module_name!r} has no {attr!r} (from {path!r})") from None
 
 
-def make_agent(spec: str, registry: dict | None = None, **overrides) -> Agent:
-    """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
-    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
-    the names known (default :data:`AGENTS`, Mediatore's; the Tressette games pass
-    :data:`agents.tressette.AGENTS`, club Mediatore :data:`agents.club.CLUB_AGENTS`). Raises ``ValueError`` listing the known names when the
-    text names nothing."""
+def agent_factory(spec: str, registry: dict | None = None, *, imports: bool = True
+                  ) -> tuple[Callable, dict]:
+    """``(factory, options)`` of an agent's text (see :func:`make_agent`), nothing made yet."""
     registry = AGENTS if registry is None else registry
     name, _, rest = spec.strip().partition(":")
     if name in registry:
-        factory, options = registry[name], parse_options(rest)
-    elif rest:
+        return registry[name], parse_options(rest)
+    if rest and imports:
         attr, _, opts = rest.partition(":")
-        factory, options = load_object(f"{name}:{attr}"), parse_options(opts)
-    else:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(registry)}, "
-                         f"or a 'package.module:Class' path to your own")
+        return load_object(f"{name}:{attr}"), parse_options(opts)
+    raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(registry)}"
+                     + (", or a 'package.module:Class' path to your own" if imports else ""))
+
+
+def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
+               check_options=None, **overrides) -> Agent:
+    """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
+    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
+    the names known (default :data:`AGENTS`, Mediatore's; the Tressette games pass
+    :data:`agents.tressette.AGENTS`, club Mediatore :data:`agents.club.CLUB_AGENTS`). Raises
+    ``ValueError`` listing the known names when the text names nothing.
+
+    ``imports=False`` takes registered names only: a ``module:Class`` text is refused, and so
+    is any import an option would lead to while the agent is built (nothing is imported).
+    ``check_options(factory, options)``, if given, may refuse the options (``ValueError``)
+    before the factory is called."""
+    factory, options = agent_factory(spec, registry, imports=imports)
     options.update(overrides)
+    if check_options is not None:
+        check_options(factory, options)
+    token = _IMPORTS.set(imports and _IMPORTS.get())
     try:
         agent = factory(**options)
     except (TypeError, ValueError) as e:
         raise ValueError(f"cannot make agent {spec!r}: {e}") from None
+    finally:
+        _IMPORTS.reset(token)
     if not callable(getattr(agent, "act", None)):
         raise ValueError(f"{spec!r} is not an agent: an agent needs a method "
                          "act(observation, view) returning a move id")
@@ -120,4 +147,13 @@ def make_agent(spec: str, registry: dict | None = None, **overrides) -> Agent:
     except AttributeError:  # a class with __slots__ and no name: reports use its class name
         pass
     return agent
-AGENTS["openspiel-ismcts"] = lambda **o: load_object("agents.openspiel_bots:ISMCTSAgent")(**o)
+
+
+def _openspiel_ismcts(**options):
+    """OpenSpiel's IS-MCTS (:class:`agents.openspiel_bots.ISMCTSAgent`), imported when made:
+    it needs the openspiel extra, which the rest of the agents do not."""
+    from .openspiel_bots import ISMCTSAgent
+    return ISMCTSAgent(**options)
+
+
+AGENTS["openspiel-ismcts"] = _openspiel_ismcts

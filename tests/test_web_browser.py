@@ -79,14 +79,7 @@ def clickable_moves(page) -> list[int]:
 
 def table_of(app, tid: str):
     """The server's table ``tid`` (to compare the page with the truth)."""
-    for route in app.routes:
-        endpoint = getattr(route, "endpoint", None)
-        for cell in getattr(endpoint, "__closure__", None) or ():
-            for inner in getattr(cell.cell_contents, "__closure__", None) or ():
-                value = inner.cell_contents
-                if isinstance(value, dict) and tid in value and hasattr(value[tid], "game"):
-                    return value[tid]
-    raise LookupError(tid)
+    return app.state.lobby.tables[tid]
 
 
 def open_page(browser, url: str, width: int = 1200, height: int = 900):
@@ -96,13 +89,19 @@ def open_page(browser, url: str, width: int = 1200, height: int = 900):
     return page
 
 
-def play_by_clicking(page, app, game: str, seat: int, stop) -> object:
+def sit_down(page, app, game: str, seat: int, rules: dict | None = None):
+    """Choose the game, the seat and ``rules`` (``{switch: value}`` typed into the form's own
+    inputs) and sit down: the server's table."""
     page.select_option("#game", game)
     page.select_option("#seat", str(seat))
+    for name, value in (rules or {}).items():
+        page.fill(f".rule[data-rule={name}]", str(value))
     page.click("#start")
     wait_ready(page)
-    tid = page.evaluate("play.id")
-    table = table_of(app, tid)
+    return table_of(app, page.evaluate("play.id"))
+
+
+def play_by_clicking(page, table, seat: int, stop) -> object:
     clicks = 0
     while page.evaluate("document.body.dataset.ready") == "turn" and not stop(table):
         legal = table.game.legal_moves()
@@ -130,7 +129,7 @@ def play_by_clicking(page, app, game: str, seat: int, stop) -> object:
 def test_play_a_mediatore_deal_by_clicking(server, browser):
     url, app, _ = server
     page = open_page(browser, url, 1200, 900)
-    table = play_by_clicking(page, app, "mediatore", 0, lambda t: False)
+    table = play_by_clicking(page, sit_down(page, app, "mediatore", 0), 0, lambda t: False)
     assert table.game.is_over
     assert page.evaluate("document.body.dataset.ready") == "over"
     assert "running score" in page.inner_text("#score")
@@ -140,12 +139,43 @@ def test_play_a_mediatore_deal_by_clicking(server, browser):
 def test_play_a_tressette_hand_by_clicking_and_take_the_screenshot(server, browser, tmp_path):
     url, app, _ = server
     page = open_page(browser, url, 1100, 820)
-    table = play_by_clicking(page, app, "tressette", 1,
+    table = play_by_clicking(page, sit_down(page, app, "tressette", 1), 1,
                              lambda t: t.game.is_over or t.game.hand_number > 1)
     assert table.game.hand_number > 1 or table.game.is_over  # a whole hand was played
     shot = Path(SHOT) if SHOT else tmp_path / "web.png"
     page.screenshot(path=str(shot))
     assert shot.stat().st_size > 10_000
+    page.close()
+
+
+def test_a_club_session_starts_from_the_form_and_a_deal_is_played(server, browser):
+    """club's switches as the form types them (ante a number, deals an optional number):
+    once no club table could be started from the page."""
+    url, app, _ = server
+    page = open_page(browser, url)
+    page.select_option("#game", "club")
+    assert page.get_attribute(".rule[data-rule=deals]", "placeholder") == "none"
+    table = sit_down(page, app, "club", 2, {"ante": 3, "deals": 1})
+    assert table.rules.ante == 3 and table.rules.deals == 1
+    play_by_clicking(page, table, 2, lambda t: t.game.is_over)
+    assert table.game.is_over and len(table.game.results) == 1
+    assert page.evaluate("document.body.dataset.ready") == "over"
+    page.close()
+
+
+def test_a_reload_goes_on_at_the_same_seat(server, browser):
+    """The page keeps the table's id and the seat's token in sessionStorage."""
+    url, app, _ = server
+    page = open_page(browser, url)
+    table = sit_down(page, app, "tressette2", 0)
+    play_by_clicking(page, table, 0, lambda t: len(t.game.history) >= 4)
+    history = list(table.game.history)
+    page.reload()
+    page.wait_for_function("document.body.dataset.loaded")
+    wait_ready(page)
+    assert page.evaluate("play.id") == table.id and table.game.history == history
+    play_by_clicking(page, table, 0, lambda t: len(t.game.history) >= len(history) + 4)
+    assert table.game.history[:len(history)] == history
     page.close()
 
 

@@ -6,11 +6,14 @@ const $ = (id) => document.getElementById(id);
 const PACE = Number(new URLSearchParams(location.search).get("pace") ?? 700);
 let games = [], play = null, watch = null, queue = [], busy = false;
 
+// Every request about a table carries its seat's token (the server answers no one else).
 async function api(method, path, body) {
-  const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
+  const headers = {"Content-Type": "application/json"};
+  if (play && play.token && path.startsWith("/api/games/")) headers.Authorization = `Bearer ${play.token}`;
+  const response = await fetch(path, {method, headers,
                                       body: body === undefined ? undefined : JSON.stringify(body)});
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), {status: response.status});
   $("error").textContent = "";
   return data;
 }
@@ -81,17 +84,42 @@ function news(lines) {
 }
 
 // -- play: the events one by one, then the table the person moves at ----------------------
+// The table's id and the seat's token stay in sessionStorage, so a reload goes on playing.
+const SAVED = "mediatore-web-table";
+
 function showPlay(state) {
-  play = {...play, id: state.id ?? play.id, version: state.version, since: state.next,
-          state};
+  play = {...play, id: state.id ?? play.id, version: state.version, since: state.next, state};
+  if (state.token) {
+    play.token = state.token;
+    sessionStorage.setItem(SAVED, JSON.stringify({id: play.id, token: play.token}));
+  }
   queue.push(...state.events);
+  if (!busy) drain();
+  if (state.thinking) waitForAgents();
+}
+
+// The agents think on the server: ask for their moves as they come (the server holds the
+// request until there is news, at most a few seconds).
+async function waitForAgents() {
+  if (play.waiting) return;
+  play.waiting = true;
+  try {
+    let state = play.state;
+    while (state.thinking) {
+      state = await api("GET", `/api/games/${play.id}?since=${play.since}&wait=5`);
+      play = {...play, version: state.version, since: state.next, state};
+      queue.push(...state.events);
+      if (!busy) drain();
+    }
+  } catch (e) { shout(e); }
+  finally { play.waiting = false; }
   if (!busy) drain();
 }
 
 function drain() {
   busy = queue.length > 0;
   document.body.dataset.busy = busy ? "1" : "";
-  if (!busy) { settle(); return; }
+  if (!busy) { if (!play.state.thinking) settle(); return; }
   const event = queue.shift();
   news(event.lines);
   render(event.view, false);
@@ -100,15 +128,16 @@ function drain() {
 
 function settle() {
   const s = play.state, view = s.view;
-  render(view, true);
+  render(view, !s.broken);
   const totals = s.totals.map((t, i) => `${view.names[i]} ${t >= 0 ? "+" : ""}${t}`).join(" · ");
   $("score").replaceChildren(el("div", {}, `${s.title}, ${s.unit} ${s.episode} · running score: ${totals}`),
     ...(view.over ? [el("button", {id: "next", on: nextEpisode}, `Next ${s.unit}`)] : []));
-  document.body.dataset.ready = view.over ? "over" : "turn";
+  if (s.broken) shout(new Error(s.broken));
+  document.body.dataset.ready = s.broken ? "broken" : view.over ? "over" : "turn";
 }
 
 async function sendMove(move) {
-  if (busy) return;
+  if (busy || play.state.thinking) return;
   document.body.dataset.ready = "";
   try {
     showPlay(await api("POST", `/api/games/${play.id}/move`,
@@ -124,31 +153,75 @@ async function nextEpisode() {
   } catch (e) { shout(e); }
 }
 
+// Each rules switch gets the input its kind asks for (the server says which).
+function switchInput(sw) {
+  const attrs = {class: "rule", "data-rule": sw.name, "data-kind": sw.kind};
+  if (sw.kind === "bool") return el("input", {...attrs, type: "checkbox", ...(sw.default ? {checked: ""} : {})});
+  if (sw.kind === "choice") {
+    const select = el("select", attrs, ...sw.choices.map((c) => el("option", {value: JSON.stringify(c)}, String(c))));
+    select.value = JSON.stringify(sw.default);
+    return select;
+  }
+  if (sw.kind === "int" || sw.kind === "optional int")
+    return el("input", {...attrs, type: "number", step: 1, min: 1, size: 6,
+                        ...(sw.default === null ? {placeholder: "none"} : {value: sw.default})});
+  return el("input", {...attrs, size: 8, value: sw.default ?? ""});
+}
+
+function switchValue(input) {
+  const kind = input.dataset.kind;
+  if (kind === "bool") return input.checked;
+  if (kind === "choice") return JSON.parse(input.value);
+  if (kind === "int" || kind === "optional int")
+    return input.value === "" ? (kind === "int" ? undefined : null) : Number(input.value);
+  return input.value;
+}
+
 function fillForm() {
   const g = games.find((x) => x.name === $("game").value);
   $("seat").replaceChildren(...[...Array(g.players).keys()].map((s) => el("option", {value: s}, `seat ${s}`)));
-  $("agents").replaceChildren(...[...Array(g.players).keys()].map((s) => el("label", {},
+  $("agents").replaceChildren(...[...Array(g.players).keys()].map((s) => el("label", {"data-seat": s},
     `seat ${s} `, el("select", {class: "agent", "data-seat": s},
       ...g.agents.map((a) => el("option", {value: a}, a))))));
   for (const sel of document.querySelectorAll(".agent")) sel.value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
-  $("rules").replaceChildren(...Object.entries(g.rules).map(([k, v]) => el("label", {}, `${k} `,
-    el("input", {class: "rule", "data-rule": k, "data-kind": typeof v, size: 8,
-                 ...(typeof v === "boolean" ? {type: "checkbox", ...(v ? {checked: ""} : {})}
-                                            : {value: v})}))));
+  $("rules").replaceChildren(...g.switches.map((sw) => el("label", {}, `${sw.name} `, switchInput(sw))));
+  seatChosen();
+}
+
+// Your own seat has no agent to choose.
+function seatChosen() {
+  for (const label of $("agents").children) label.hidden = label.dataset.seat === $("seat").value;
 }
 
 async function start() {
   const rules = {};
   for (const input of document.querySelectorAll(".rule")) {
-    const kind = input.dataset.kind, k = input.dataset.rule;
-    rules[k] = kind === "boolean" ? input.checked : kind === "number" ? Number(input.value) : input.value;
+    const value = switchValue(input);
+    if (value !== undefined) rules[input.dataset.rule] = value;
   }
-  const body = {game: $("game").value, seat: Number($("seat").value), rules,
-                agents: [...document.querySelectorAll(".agent")].map((s) => s.value)};
+  const seat = Number($("seat").value);
+  const body = {game: $("game").value, seat, rules,
+                agents: [...document.querySelectorAll(".agent")].map((s, i) => i === seat ? null : s.value)};
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   queue = []; $("news").replaceChildren(); $("open-hands").replaceChildren();
   play = {};
   try { showPlay(await api("POST", "/api/games", body)); } catch (e) { shout(e); }
+}
+
+// A reload: the table saved in this tab, if the server still has it.
+async function resume() {
+  const saved = JSON.parse(sessionStorage.getItem(SAVED) || "null");
+  if (!saved) return;
+  play = {...saved};
+  try {
+    const state = await api("GET", `/api/games/${saved.id}?since=0`);
+    for (const event of state.events) news(event.lines);  // told at once, not played again
+    showPlay({...state, events: []});
+  } catch (e) {
+    play = null;
+    sessionStorage.removeItem(SAVED);
+    if (e.status !== 404) shout(e);
+  }
 }
 
 // -- watch: a record, step by step ------------------------------------------------------------
@@ -208,6 +281,7 @@ async function main() {
   ({games} = await api("GET", "/api/games"));
   $("game").replaceChildren(...games.map((g) => el("option", {value: g.name}, g.title)));
   $("game").onchange = fillForm;
+  $("seat").onchange = seatChosen;
   fillForm();
   $("start").onclick = start;
   $("tab-play").onclick = () => mode("play");
@@ -219,6 +293,7 @@ async function main() {
   $("back").onclick = () => showStep(watch.step - 1);
   $("forward").onclick = () => showStep(watch.step + 1);
   $("last").onclick = () => showStep(watch.record.steps);
+  await resume();
   document.body.dataset.loaded = "1";
 }
 main().catch(shout);
