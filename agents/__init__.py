@@ -43,6 +43,7 @@ from .mediatore.greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, E
 from .mediatore.infer import InferAgent
 from .mediatore.pimc import PIMCAgent
 from .mediatore.random_agent import RandomAgent
+from .registry import agents_of
 from .selfplay import SelfPlayAgent
 
 #: name -> factory taking the options as keyword arguments
@@ -56,7 +57,7 @@ AGENTS = {
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "InferAgent", "SelfPlayAgent",
            "BiddingPolicy", "CallingPolicy", "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES",
-           "AGENTS", "make_agent", "agent_factory", "load_object", "play"]
+           "AGENTS", "agents_of", "make_agent", "agent_factory", "load_object", "play"]
 
 
 def parse_options(text: str) -> dict:
@@ -105,7 +106,7 @@ def load_object(path: str):
 def agent_factory(spec: str, registry: dict | None = None, *, imports: bool = True
                   ) -> tuple[Callable, dict]:
     """``(factory, options)`` of an agent's text (see :func:`make_agent`), nothing made yet."""
-    registry = AGENTS if registry is None else registry
+    registry = agents_of("mediatore") if registry is None else registry
     name, _, rest = spec.strip().partition(":")
     if name in registry:
         return registry[name], parse_options(rest)
@@ -148,12 +149,3 @@ def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
         pass
     return agent
 
-
-def _openspiel_ismcts(**options):
-    """OpenSpiel's IS-MCTS (:class:`agents.openspiel_bots.ISMCTSAgent`), imported when made:
-    it needs the openspiel extra, which the rest of the agents do not."""
-    from .openspiel_bots import ISMCTSAgent
-    return ISMCTSAgent(**options)
-
-
-AGENTS["openspiel-ismcts"] = _openspiel_ismcts

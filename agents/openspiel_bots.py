@@ -35,7 +35,7 @@ def entry_of(view):
     switches the view's rules have."""
     for entry in GAMES.values():
         rules = view.rules
-        if isinstance(rules, entry.load("rules")) and all(
+        if isinstance(rules, entry.rules) and all(
                 getattr(rules, k) == v for k, v in entry.fixed.items()):
             return entry
     raise ValueError(f"no registered game has rules {view.rules!r}")
@@ -137,7 +137,7 @@ class AgentBot(pyspiel.Bot):
         view = state.table.engine.view(state.current_player())
         observation = None
         if getattr(self.agent, "wants_observation", True):
-            observation = entry_of(view).load("codec").observation(view)
+            observation = entry_of(view).observation(view)
         return int(self.agent.act(observation, view))
 
     def restart_at(self, state):

@@ -65,6 +65,7 @@ import mediatore_env.registry as registry
 from mediatore_env.core.cards import NUM_CARDS
 
 from .base import Agent, agent_name, play
+from .registry import agents_of
 
 # -- packs, seeds and rotations ---------------------------------------------------------------
 
@@ -220,8 +221,8 @@ class Hooks:
 def hooks_of(game: str) -> Hooks:
     """The tournament hooks of registered game ``game`` (a plain :class:`Hooks` if it has
     none)."""
-    path = registry.get(game).tournament
-    return registry.load(path) if path else Hooks()
+    hooks = registry.get(game).tournament
+    return hooks.load() if hooks else Hooks()
 
 
 class Tally:
@@ -336,14 +337,14 @@ class _Player:
     def __init__(self, game: str, rules, seed: int, entries: dict, lineups, record=()):
         entry = registry.get(game)
         self.rules, self.seed, self.lineups = rules, seed, lineups
-        self.engine, self.hooks = entry.load("engine"), hooks_of(game)
+        self.engine, self.hooks = entry.engine, hooks_of(game)
         self.index_key = f"{entry.unit}_index"  # the records' meta: deal_index, game_index...
-        known = entry.load("agents")
+        known = agents_of(entry)
         # One agent per (lineup, slot): a slot holds exactly one seat in each play.
         self.agents = [[build_agent(entries[name], name, known) for name in lineup]
                        for lineup in lineups]
         wanted = any(getattr(a, "wants_observation", True) for row in self.agents for a in row)
-        self.observation = entry.load("codec").observation if wanted else None
+        self.observation = entry.observation if wanted else None
         self.record = frozenset(record)
 
     def play(self, index: int) -> tuple[list[Play], list[dict]]:
@@ -679,7 +680,7 @@ def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int,
     record = record_numbers(record, episodes, unit)
     start = time.perf_counter()
     if uses_workers(jobs, ray):  # a bad spec fails here, before workers start
-        known = entry.load("agents")
+        known = agents_of(entry)
         for name, spec in entries.items():
             build_agent(spec, name, known)
     names = list(entries)

@@ -61,28 +61,34 @@ from .registry import GAMES, make
 __version__ = "0.3.0"
 
 
-def _environments() -> dict[str, str]:
-    """The environments by name (``mediatore_v0``), each a module in its game's folder, as the
-    registry lists them."""
-    return {module.rpartition(".")[2]: module
-            for entry in GAMES.values() for module in entry.environments()}
-
+#: The environments of this package's games, by name: each a module in its game's folder (its
+#: definition lists it), imported when first asked for. Written out, so that importing the
+#: package imports no game's definition (tests/test_package.py holds it to the definitions).
+ENVIRONMENTS = {
+    "mediatore_v0": "mediatore_env.mediatore.mediatore_v0",
+    "mediatore_bidding_v0": "mediatore_env.mediatore.mediatore_bidding_v0",
+    "single_seat": "mediatore_env.mediatore.single_seat",
+    "tressette_v0": "mediatore_env.tressette.tressette_v0",
+    "tressette3_v0": "mediatore_env.tressette.tressette3_v0",
+    "tressette2_v0": "mediatore_env.tressette.tressette2_v0",
+    "club_mediatore_v0": "mediatore_env.club.club_mediatore_v0",
+}
 
 __all__ = ["make", "GAMES", "Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card",
            "format_cards", "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record",
-           "replay", "save_record", "load_record", *_environments()]
+           "replay", "save_record", "load_record", *ENVIRONMENTS]
 
 
 def __getattr__(name: str):
     """``mediatore_env.mediatore_v0`` and the other environments, imported when first asked for."""
-    module = _environments().get(name)
+    module = ENVIRONMENTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return importlib.import_module(module)
 
 
 def __dir__():
-    return sorted([*globals(), *_environments()])
+    return sorted([*globals(), *ENVIRONMENTS])
 
 
 # PettingZoo's registry is filled by mediatore_env.envs on import; here only when PettingZoo is

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 LAYERS = [
     ("mediatore_env.runinfo",),
-    # The registry names every game's parts as 'module:attr' strings and imports none of them.
+    # The registry knows where each game's definition lives and imports it when asked for.
     ("mediatore_env.core", "mediatore_env.registry"),
     ("mediatore_env.mediatore", "mediatore_env.tressette"),  # each engine on core alone
     ("mediatore_env.club",),  # on Mediatore's deal, phases and trick record
@@ -32,7 +32,8 @@ CODEC, ENVS = 4, 5
 # Each game's folder holds its engine and, above it, its observation writer and table text
 # (the codec layer) and its environments: a module's name says which.
 GAME_FOLDERS = ("mediatore_env.mediatore", "mediatore_env.tressette", "mediatore_env.club")
-CODEC_MODULES = ("observation", "reference", "display")
+# A game's definition names its parts up to the codec layer (those above it are Lazy).
+CODEC_MODULES = ("observation", "reference", "display", "definition")
 ENV_MODULES = ("env", "single_seat")  # and every versioned environment, name_v0
 # The package facade (it re-exports the public API from below) stands outside the layers.
 OUTSIDE = {"mediatore_env"}

@@ -16,10 +16,9 @@ import mediatore_env
 from mediatore_env.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-# Every registered game's environments (the tests' toy game too, registered in conftest.py),
-# and those of the package's own games.
-ENVIRONMENTS = {module.rpartition(".")[2]: module
-                for entry in GAMES.values() for module in entry.environments()}
+# The environment modules of every registered game's definition (the tests' toy game has
+# none: the generic environment is its), and those of the package's own games.
+ENVIRONMENTS = {env.name: env.module for entry in GAMES.values() for env in entry.environments}
 OWN = {name: module for name, module in ENVIRONMENTS.items()
        if module.startswith("mediatore_env.")}
 # The flat 0.1 modules, aliases in 0.2 (each with a DeprecationWarning), gone in 0.3.
@@ -36,6 +35,7 @@ def test_the_packages_environments_are_its_games_in_the_registry():
         "tressette3_v0": "mediatore_env.tressette.tressette3_v0",
         "tressette2_v0": "mediatore_env.tressette.tressette2_v0",
         "club_mediatore_v0": "mediatore_env.club.club_mediatore_v0"}
+    assert OWN == mediatore_env.ENVIRONMENTS  # the facade's list, written out, is the games'
     assert set(OWN) <= set(mediatore_env.__all__)
     assert set(ENVIRONMENTS) <= set(dir(mediatore_env))
 
@@ -84,19 +84,26 @@ def test_the_package_and_the_distribution_have_one_version():
 def test_every_pettingzoo_environment_of_the_registry_is_registered_with_its_id():
     pettingzoo = pytest.importorskip("pettingzoo")
     from mediatore_env import envs
-    assert envs.registered() == {
-        entry.env_id: entry.env for entry in GAMES.values()} | {
-        "mediatore/mediatore-bidding-v0": "mediatore_env.mediatore.mediatore_bidding_v0"}
-    own = {env_id for env_id, module in envs.registered().items()
-           if module.startswith("mediatore_env.")}
-    assert own <= set(pettingzoo.aec_registry)
+    registered = envs.registered()
+    assert {k: v for k, v in registered.items() if isinstance(v, str)} == {
+        "mediatore/mediatore-v0": "mediatore_env.mediatore.mediatore_v0:env",
+        "mediatore/mediatore-bidding-v0": "mediatore_env.mediatore.mediatore_bidding_v0:env",
+        "mediatore/tressette-v0": "mediatore_env.tressette.tressette_v0:env",
+        "mediatore/tressette3-v0": "mediatore_env.tressette.tressette3_v0:env",
+        "mediatore/tressette2-v0": "mediatore_env.tressette.tressette2_v0:env",
+        "mediatore/club-mediatore-v0": "mediatore_env.club.club_mediatore_v0:env"}
+    # a game with no environment module of its own (the toy) gets the generic one
+    assert {"mediatore/toy-v0", "mediatore/toy3-v0"} <= set(registered)
+    assert set(registered) <= set(pettingzoo.aec_registry)
 
 
 def test_a_game_registered_later_is_registered_with_pettingzoo_on_the_next_call(monkeypatch):
     pettingzoo = pytest.importorskip("pettingzoo")
     from mediatore_env import envs
-    entry = dataclasses.replace(GAMES["tressette2"], name="later", env_id="test/later-v0")
-    monkeypatch.setitem(GAMES, "later", entry)
+    later = GAMES["tressette2"].environments[0]
+    entry = dataclasses.replace(GAMES["tressette2"], name="later", environments=(
+        dataclasses.replace(later, pettingzoo_id="test/later-v0"),))
+    monkeypatch.setitem(GAMES._known, "later", entry)
     monkeypatch.delitem(pettingzoo.aec_registry, "test/later-v0", raising=False)
     envs.register_with_pettingzoo()
     try:
@@ -111,8 +118,9 @@ def test_the_docs_pages_are_those_the_code_writes():
     """``python -m mediatore_env docs --check``: one page per environment of the package's games
     in the registry, each up to date."""
     from mediatore_env import __main__ as cli
-    names = {entry.env.rpartition(".")[2] for entry in GAMES.values()
-             if entry.env.startswith("mediatore_env.") and entry.name != "mediatore"}
+    names = {entry.environments[0].name for entry in GAMES.values()
+             if entry.environments and entry.environments[0].module.startswith("mediatore_env.")
+             and entry.name != "mediatore"}
     assert set(cli.env_pages()) == {cli.DOCS.with_name(f"environment-{n}.md") for n in names}
     out = subprocess.run([sys.executable, "-m", "mediatore_env", "docs", "--check"],
                          capture_output=True, text=True, cwd=ROOT)

@@ -19,7 +19,7 @@ from agents.random_agent import UniformAgent
 from agents.tournament import run_tournament
 from mediatore_env.core.game import CHANCE, Game
 from mediatore_env.core.records import replay
-from mediatore_env.envs.base import GameEnv, make_env
+from mediatore_env.envs.base import GameEnv, environment_module, make_env
 from mediatore_env.registry import get, make
 from mediatore_env.tools.replay import show_record
 from mediatore_env.tools.terminal import Pager
@@ -37,7 +37,7 @@ def test_the_toy_is_a_game_of_the_registry(name):
 @pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on Dict spaces
 @pytest.mark.parametrize("name", TOYS)
 def test_the_generic_environment_passes_pettingzoo_api_and_seed_tests(name):
-    module = get(name).load("env")
+    module = environment_module(name)
     api_test(module.env(), num_cycles=300)
     api_test(module.raw_env(hands=1, scoring="tricks"), num_cycles=300)
     seed_test(module.env, num_cycles=100)

@@ -49,4 +49,3 @@ __all__ = ["AGENTS", "Agent", "TressetteGreedyAgent", "TressettePimcAgent", "Tre
 def make_agent(spec: str, **overrides) -> Agent:
     """An agent of the Tressette games from its text (see :func:`agents.make_agent`)."""
     return _make_agent(spec, AGENTS, **overrides)
-AGENTS["openspiel-ismcts"] = __import__("agents").AGENTS["openspiel-ismcts"]

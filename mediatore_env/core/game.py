@@ -41,7 +41,7 @@ move, the seat and the legal moves, leaving the state unchanged.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, NoReturn, Protocol, Sequence, runtime_checkable
 
 from .moves import as_move_id
 
@@ -63,6 +63,9 @@ def dealer_seat(dealer, players: int) -> int:
 class Game(Protocol):
     """One game of the family in play: the whole truth, mutable, changed only by
     :meth:`apply` and :meth:`deal`. What one seat may know is :meth:`view`."""
+
+    def __init__(self, rules: Any, dealer: int = 0) -> None:
+        """A game of ``rules`` whose first hand ``dealer`` deals, waiting for its first pack."""
 
     rules: Any
     #: The seat that dealt the first hand.
@@ -116,6 +119,14 @@ class Game(Protocol):
         packs, every move as text with its seat, the result once over); keyword arguments
         go under ``"meta"``. The class's ``replay(record)`` re-simulates it."""
 
+    @classmethod
+    def from_json(cls, data) -> "Game":
+        """The game that :meth:`to_json` wrote (a dict, or its JSON text)."""
+
+    @classmethod
+    def replay(cls, record: dict) -> "Game":
+        """Re-simulate a record; ``ValueError`` naming the first thing that differs."""
+
 
 class Engine:
     """What the engines share of :class:`Game`: the checks before a move, written once.
@@ -151,5 +162,5 @@ class Engine:
     def _apply(self, move: int) -> None:
         raise NotImplementedError
 
-    def _raise_illegal(self, move) -> None:
+    def _raise_illegal(self, move) -> NoReturn:
         raise NotImplementedError

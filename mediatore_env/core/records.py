@@ -33,7 +33,7 @@ import json
 from pathlib import Path
 from typing import Any, Collection
 
-from ..registry import GAMES, GameEntry, get
+from ..registry import GAMES, GameDef, get
 
 __all__ = ["FORMAT", "VERSION", "header", "check_header", "body", "entry_of", "replay",
            "save_record", "load_record"]
@@ -82,7 +82,7 @@ def body(record: dict) -> dict:
     return {k: v for k, v in record.items() if k not in HEADER}
 
 
-def entry_of(record) -> GameEntry:
+def entry_of(record) -> GameDef:
     """The registry's entry of the game a record is of, by its header (a version 1 record by
     its format). Raises ``ValueError`` for anything that is not a game record."""
     if not isinstance(record, dict):
@@ -103,7 +103,7 @@ def replay(record) -> Any:
     """Re-simulate a record of any game; return the game, finished as it was recorded. Raises
     ``ValueError`` naming the first thing that differs (the header, a move by the wrong seat,
     an illegal move, a different result)."""
-    return entry_of(record).load("engine").replay(record)
+    return entry_of(record).engine.replay(record)
 
 
 def save_record(record, path) -> None:

@@ -16,13 +16,23 @@ registry; then nothing happens). ``import mediatore_env`` does the same when Pet
 already imported.
 """
 
+from functools import partial
+
 from ..registry import GAMES
 
 
-def registered() -> dict[str, str]:
-    """The PettingZoo ids of the registry's environments, each with its module."""
-    return {env_id: module for entry in GAMES.values()
-            for module, env_id in entry.environments().items() if env_id is not None}
+def registered() -> dict[str, object]:
+    """The PettingZoo ids of every game's environments, each with its entry point: its module's
+    ``env``, or for a game with no environment module of its own the generic one
+    (:func:`.base.make_env` of the game)."""
+    out: dict[str, object] = {}
+    for definition in GAMES.values():
+        if not definition.environments:
+            from .base import make_env
+            out[definition.pettingzoo_id] = partial(make_env, definition.name)
+        out.update({env.pettingzoo_id: f"{env.module}:env" for env in definition.environments
+                    if env.pettingzoo_id is not None})
+    return out
 
 
 def register_with_pettingzoo() -> None:
@@ -32,9 +42,9 @@ def register_with_pettingzoo() -> None:
         from pettingzoo import aec_registry, register
     except ImportError:
         return
-    for env_id, module in registered().items():
+    for env_id, entry_point in registered().items():
         if env_id not in aec_registry:
-            register("aec", env_id, entry_point=f"{module}:env")
+            register("aec", env_id, entry_point=entry_point)
 
 
 register_with_pettingzoo()

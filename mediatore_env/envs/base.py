@@ -25,6 +25,8 @@ from __future__ import annotations
 import copy
 import warnings
 from dataclasses import fields
+from functools import partial
+from types import SimpleNamespace
 
 import gymnasium
 import numpy as np
@@ -35,10 +37,11 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..codec.actions import as_move, as_seat, illegal_action_message
 from ..core.cards import validate_pack
 from ..core.game import CHANCE
-from ..registry import GameEntry, get
+from ..registry import GameDef, get
 from .wrappers import ProtectedEnv
 
-__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "make_env", "dealer_option", "packs_option"]
+__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "make_env", "environment_module",
+           "dealer_option", "packs_option"]
 
 
 def dealer_option(dealer, agents) -> int | None:
@@ -253,15 +256,15 @@ class GameEnv(GameAEC):
     #: The rules switches users may set; None: every switch the entry does not fix.
     switches: tuple[str, ...] | None = None
 
-    def __init__(self, game: str | GameEntry, render_mode: str | None = None, **switches):
+    def __init__(self, game: str | GameDef, render_mode: str | None = None, **switches):
         super().__init__()
-        entry = game if isinstance(game, GameEntry) else get(game)
+        entry = game if isinstance(game, GameDef) else get(game)
         if type(self).metadata is GameEnv.metadata:
             self.metadata = {**GameEnv.metadata, "name": f"{entry.name}_v0"}
         name = self.metadata["name"]
         valid = self.switches
         if valid is None:
-            valid = tuple(f.name for f in fields(entry.load("rules")) if f.name not in entry.fixed)
+            valid = tuple(f.name for f in fields(entry.rules) if f.name not in entry.fixed)
         unknown = sorted(set(switches) - set(valid))
         if unknown:
             raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
@@ -274,13 +277,13 @@ class GameEnv(GameAEC):
         self.entry = entry
         self.render_mode = render_mode
         # The writer and the moves' text as functions, not modules: copies pickle them.
-        self._write = entry.load("codec").observation
-        moves = entry.load("moves")
-        self._move_text = moves.move_text
+        self._write = entry.observation
+        moves = entry.moves
+        self._move_text = moves.text
         agents = tuple(f"player_{seat}" for seat in range(entry.players))
         self._agents = agents
         self._seats = {agent: seat for seat, agent in enumerate(agents)}
-        self._set_spaces(agents, self._observation_size(), moves.NUM_MOVES)
+        self._set_spaces(agents, self._observation_size(), moves.count)
         self._rng = np.random.default_rng()  # made now, so that copies share its future
         self.game = None
         self._packs: list = []
@@ -416,11 +419,21 @@ class GameEnv(GameAEC):
         """The table as text: what the seat to move sees (seat 0 at chance and at the end)."""
         game = self.game
         seat = game.to_move if game.to_move not in (None, CHANCE) else 0
-        return self.entry.load("text").table_text(self._views[seat], names=self._agents,
+        return self.entry.display.table_text(self._views[seat], names=self._agents,
                                                    title=self.metadata["name"])
 
 
-def make_env(game: str | GameEntry, illegal_reward: float = -1, **kwargs):
+def environment_module(game: str | GameDef):
+    """The module of a game's main environment (``env()``, ``raw_env``): the first of its
+    definition's, or for a game with none of its own the generic :class:`GameEnv` as one."""
+    definition = game if isinstance(game, GameDef) else get(game)
+    if definition.environments:
+        return definition.environments[0].load()
+    return SimpleNamespace(env=partial(make_env, definition), raw_env=partial(GameEnv, definition),
+                           __name__=f"{definition.name}_v0")
+
+
+def make_env(game: str | GameDef, illegal_reward: float = -1, **kwargs):
     """:class:`GameEnv` of ``game`` with PettingZoo's protections in one layer
     (:class:`~.wrappers.ProtectedEnv`): an illegal action ends the episode with
     ``illegal_reward`` to the offender. ``make_env("toy", scoring="tricks")``."""

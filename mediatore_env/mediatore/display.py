@@ -42,7 +42,7 @@ from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWI
 __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
            "moves_lines", "auction_lines", "contract_lines", "monte_lines", "tricks_table",
-           "trick_lines", "points_line", "view_text", "result_lines", "snapshot", "changes",
+           "trick_lines", "points_line", "table_text", "result_lines", "snapshot", "changes",
            "columns", "start_lines", "question", "table_lines"]
 
 
@@ -342,7 +342,7 @@ def section(label: str, lines: Sequence[str]) -> list[str]:
     return out
 
 
-def view_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english",
+def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english",
               title: str = "", width: int = 78) -> str:
     """The whole table as ``source`` sees it: a SeatView (its own hand only) or, for an open
     table, a Deal (every hand). Auction, contract, monte, tricks, the trick on the table,
@@ -614,7 +614,7 @@ def stop_lines(deal: Deal, seat: int | None, names: Sequence[str], style: str) -
     """After a stage: the hands left and the points taken; at the end, the whole table."""
     source = _source(deal, seat)
     if deal.phase == END:
-        return ["", view_text(source, names, style, "the end")]
+        return ["", table_text(source, names, style, "the end")]
     if deal.phase != PLAY:
         return []
     w = max(map(len, names))
@@ -706,8 +706,8 @@ def question(view) -> str:
 
 
 def table_lines(view, names: Sequence[str], style: str, title: str) -> list[str]:
-    """The whole table as ``view``'s seat sees it (:func:`view_text`), the trick's number in
+    """The whole table as ``view``'s seat sees it (:func:`table_text`), the trick's number in
     the title during the play."""
     if view.phase == PLAY:
         title += f" · trick {len(view.tricks) + 1} of 9"
-    return [view_text(view, names, style, title)]
+    return [table_text(view, names, style, title)]

@@ -221,7 +221,7 @@ import warnings
 import numpy as np
 
 from ..codec.actions import as_move, illegal_action_message
-from .display import view_text
+from .display import table_text
 from .observation import OBSERVATION_SIZE, Encoder, Table
 from ..core.cards import validate_pack
 from .game import Deal
@@ -432,7 +432,7 @@ class raw_env(GameAEC):
         deal = self.deal
         number = len(self._finished) + (0 if deal.is_over else 1)
         source = deal if self.render_all or deal.to_move is None else self._views[deal.to_move]
-        return view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
+        return table_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
 
 
 env, standard_wrapped_env = wrapped(raw_env)

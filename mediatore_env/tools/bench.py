@@ -58,9 +58,10 @@ def _units() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from agents import agents_of
     from agents.mediatore.greedy import BIDDING_POLICIES
     from agents.plot import FORMATS
-    agents = "; ".join(f"{name}: {', '.join(registry.load(entry.agents))}"
+    agents = "; ".join(f"{name}: {', '.join(agents_of(entry))}"
                        for name, entry in registry.GAMES.items())
     p = ArgumentParser(
         prog=PROG,
@@ -184,6 +185,7 @@ def _plot_saved(args) -> int:
 
 
 def _run(args, parser) -> int:
+    from agents import agents_of
     from agents.tournament import run_tournament
     try:
         if args.plot_json:
@@ -193,7 +195,7 @@ def _run(args, parser) -> int:
         rules = rules_of(args)
         entry = registry.get(args.game)
         if args.agents:
-            check_agents(args.agents, registry.load(entry.agents))
+            check_agents(args.agents, agents_of(entry))
         show = sys.stderr.isatty() if args.progress is None else args.progress
         bar = ProgressBar(args.deals, unit=f"{entry.unit}s") if show else None
         common = dict(seed=args.seed, rules=rules, jobs=args.jobs, record_deals=record,

@@ -22,7 +22,6 @@ before any work starts (a deal played, a table built) rather than after it.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import tempfile
 from pathlib import Path
@@ -172,17 +171,17 @@ def rule_switches(game: str) -> dict[str, tuple | None]:
     (None where the rules class checks them itself): the fields of its rules but the ones the
     game fixes, and but a switch none of whose other values these rules allow (Tressette's
     ``show_draws`` without a stock)."""
-    entry = registry.get(game)
-    rules = entry.make_rules()
-    table = getattr(importlib.import_module(entry.rules.partition(":")[0]), "SWITCHES", {})
+    definition = registry.get(game)
+    rules = definition.make_rules()
     out = {}
-    for name, default in rules.to_dict().items():
-        if name in entry.fixed:
+    for switch in definition.rules.switches():
+        if switch.name in definition.fixed:
             continue
-        values = table.get(name)
-        if values is not None and not any(_allows(rules, name, v) for v in values if v != default):
+        values = switch.choices or None
+        if values is not None and not any(_allows(rules, switch.name, v) for v in values
+                                          if v != getattr(rules, switch.name)):
             continue
-        out[name] = values
+        out[switch.name] = values
     return out
 
 
@@ -227,7 +226,7 @@ def parse_game_rules(game: str, items: Sequence[str] = (), preset: str | None = 
     ``--rule low=true``, ``--rule ante=3``). Raises ``ValueError`` naming the bad item and the
     valid names, values or presets."""
     entry = registry.get(game)
-    presets = getattr(importlib.import_module(entry.rules.partition(":")[0]), "PRESETS", None)
+    presets = entry.rules.PRESETS
     if preset is not None and not presets:
         raise ValueError(f"{game} has no rules presets; give its switches with --rule, e.g. "
                          f"--rule {rule_example(game)}")

@@ -35,6 +35,7 @@ import os
 import random
 import sys
 import textwrap
+from functools import partial
 from typing import Callable, Sequence, TextIO
 
 from ..registry import GAMES, get
@@ -67,6 +68,8 @@ def choose_moves(view, names: Sequence[str], style: str, term: Terminal, text, r
             except BadInput as e:
                 term.say(textwrap.fill(str(e), 78, initial_indent="  ", subsequent_indent="  "))
                 continue
+            if isinstance(answer, list):
+                return answer
             if answer == QUIT:
                 raise Quit
             if answer == HELP:
@@ -75,7 +78,6 @@ def choose_moves(view, names: Sequence[str], style: str, term: Terminal, text, r
             if answer == TABLE:
                 term.say(*text.table_lines(view, names, style, title))
                 break
-            return answer
 
 
 def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Terminal,
@@ -102,6 +104,8 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
         if game.needs_pack:
             if dealt:
                 term.say(*text.stop_lines(game, human, names, style))
+            if packs is None:
+                raise ValueError("the game waits for a pack, and play_game was given no packs")
             game.deal(packs(dealt))
             dealt += 1
             narrator.skip()
@@ -120,7 +124,7 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
         else:
             agent, view = agents[seat], game.view(seat)
             wants = getattr(agent, "wants_observation", True)
-            move = agent.act(observation(view) if wants else None, view)
+            move = agent.act(observation(view) if wants and observation else None, view)
             if not game.is_legal(move):
                 raise RuntimeError(f"agent {names[seat]} chose an illegal move {move!r}")
         game.apply(move)
@@ -138,20 +142,20 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     ... of ``seed``) with the human at seat ``human`` and ``agent_specs`` (one per other seat,
     in seat order; names of the game's agents registry or ``package.module:Class``), keeping a
     running score; ``rules`` default to the game's. Returns the exit status (0)."""
-    from agents import make_agent  # imported when played: the rest of the tool needs no agents
+    from agents import agents_of, make_agent  # imported when played: the rest needs no agents
     from agents.tournament import derive_seed, hooks_of
     hooks = hooks_of(game)  # the packs of mediatore-bench's episodes, so that --deal K is K there
     entry = get(game)
-    text, reader = entry.load("text"), reader_of(entry)
+    text, reader = entry.display, reader_of(entry)
     rules = entry.make_rules() if rules is None else rules
     n, unit = entry.players, entry.unit
     term = term or Terminal()
     specs = list(agent_specs)
     seat_specs = [None if s == human else specs.pop(0) for s in range(n)]
-    known = entry.load("agents")
+    known = agents_of(entry)
     agents = [None if spec is None else make_agent(spec, known) for spec in seat_specs]
     wanted = any(a is not None and getattr(a, "wants_observation", True) for a in agents)
-    observation = entry.load("codec").observation if wanted else None
+    observation = entry.observation if wanted else None
     names = seat_names(["human" if sp is None else sp for sp in seat_specs], human)
     totals = [0] * n
     term.say(f"{entry.title} · {text.rules_line(rules)} · seed {seed}"
@@ -164,7 +168,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
             title = f"{unit.capitalize()} {k + 1} of {count}" if count > 1 else unit.capitalize()
             played_game = play_game(
                 entry.new_game(rules, index % n), human, agents, names, term, text, reader,
-                style, title, lambda h, i=index: hooks.pack(seed, i, h),
+                style, title, partial(hooks.pack, seed, index),
                 [derive_seed(seed, index, s) for s in range(n)], auto, observation)
             totals = [t + o for t, o in zip(totals, played_game.outcome)]
             played += 1
@@ -252,7 +256,8 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
             raise ValueError(f"--agents takes one agent (for all {others} other seats) or "
                              f"{others}, got {len(args.agents)}")
         specs = args.agents * others if len(args.agents) == 1 else args.agents
-        check_agents(specs, entry.load("agents"))  # a bad name fails here, with the known ones
+        from agents import agents_of
+        check_agents(specs, agents_of(entry))  # a bad name fails here, with the known ones
     except ValueError as e:
         parser.error(str(e))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)

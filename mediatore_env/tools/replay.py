@@ -123,7 +123,7 @@ def record_steps(game, record: dict, final) -> Iterator[tuple[str, Any]]:
     ``("pack", pack)`` after each pack dealt (whenever the game asks for one) and
     ``("move", move)`` after each move. Stops early where a record of an unfinished game
     ends."""
-    packs = iter(get(final.record()["game"]).load("text").record_packs(record))
+    packs = iter(get(final.record()["game"]).display.record_packs(record))
     moves = iter(final.history)
     while not game.is_over:
         if game.to_move == CHANCE:
@@ -148,7 +148,7 @@ def show_record(record: dict, seat: int | None = None, style: str = "english",
     pager = pager or Pager(False)
     final = replay(record)
     entry = get(final.record()["game"])  # a version 1 Tressette record names no form
-    text = entry.load("text")
+    text = entry.display
     names = record_names(record, final.players, seat)
     meta = record.get("meta") or {}
     title = label or "Record"

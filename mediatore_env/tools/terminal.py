@@ -112,7 +112,7 @@ def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
         if s == human:
             out.append(YOU)
         else:
-            head, _, rest = spec.partition(":")
+            head, _, rest = (spec or "").partition(":")
             short = rest.partition(":")[0] if "." in head and rest else head
             out.append(f"{short[:12]}({s})")
     return out

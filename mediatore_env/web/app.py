@@ -320,7 +320,7 @@ def parse_agent_option(text: str) -> tuple[str, str, object]:
     offered at the game's tables under ``name``. ``SPEC`` is what ``mediatore-bench`` takes
     (a registered name with options, or ``module:Class[:options]``), imported here, once,
     by the person who starts the server: a request can only name it, with no options."""
-    from agents import agent_factory, make_agent
+    from agents import agent_factory, agents_of, make_agent
     from ..registry import get
     head, eq, spec = text.partition("=")
     game, colon, name = head.partition(":")
@@ -329,7 +329,7 @@ def parse_agent_option(text: str) -> tuple[str, str, object]:
                          "mediatore:mine=mypkg.bots:MyAgent")
     if not name or not name.replace("-", "").replace("_", "").isalnum():
         raise ValueError(f"--agent {text!r}: a NAME of letters, digits, - and _ is expected")
-    registry = get(game).load("agents")
+    registry = agents_of(get(game))
     make_agent(spec, registry)  # fails now, at the start, if it makes no agent
     factory, options = agent_factory(spec, registry)
     return get(game).name, name, lambda: factory(**options)

@@ -22,7 +22,6 @@ The agents do not think here: :meth:`Table.agent_turn` hands out what the agent 
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import math
 import secrets
@@ -30,12 +29,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from agents import make_agent
+from agents import agents_of, make_agent
 from ..codec.actions import as_move
 from ..core.cards import NUM_CARDS
 from ..core.game import CHANCE
 from ..core.records import entry_of, replay
-from ..registry import GAMES, GameEntry, get
+from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
 from ..tools.terminal import seat_names
 
@@ -73,7 +72,7 @@ def one_line(error: BaseException, width: int = 200) -> str:
 
 def playable(entry) -> bool:
     """Whether a game's display module draws its table for the browser (has ``view_json``)."""
-    return hasattr(entry.load("text"), "view_json")
+    return hasattr(entry.display, "view_json")
 
 
 # -- the rules switches, typed for the page's form -----------------------------------------------
@@ -81,28 +80,19 @@ def playable(entry) -> bool:
 def switch_specs(entry: GameEntry) -> list[dict]:
     """Each rules switch of the game the page may set (those its entry does not fix), typed so
     the form draws the right input: ``{"name", "kind", "default"}``, ``kind`` one of ``bool``,
-    ``choice`` (with ``"choices"``), ``int``, ``optional int`` (None or an int) or ``text``.
-
-    A switch with a table of valid values (the rules module's ``SWITCHES``) is a choice (a
-    bool when its values are True and False); otherwise its kind is its field's type."""
-    rules_class = entry.load("rules")
-    table = getattr(inspect.getmodule(rules_class), "SWITCHES", {})
-    default = rules_class(**entry.fixed)
+    ``choice`` (with ``"choices"``), ``int`` or ``optional int`` (None or an int, from
+    ``"minimum"``): the rules' own description of their switches."""
+    default = entry.make_rules()
     specs = []
-    for f in dataclasses.fields(rules_class):
-        if f.name in entry.fixed:
+    for switch in entry.rules.switches():
+        if switch.name in entry.fixed:
             continue
-        value = getattr(default, f.name)
-        spec: dict[str, Any] = {"name": f.name, "default": value}
-        choices = table.get(f.name)
-        if choices is not None and set(map(type, choices)) == {bool}:
-            spec["kind"] = "bool"
-        elif choices is not None:
-            spec.update(kind="choice", choices=list(choices))
-        else:
-            kind = str(f.type).replace(" ", "")
-            spec["kind"] = {"bool": "bool", "int": "int", "int|None": "optional int",
-                            "str": "text"}.get(kind, "text")
+        spec: dict[str, Any] = {"name": switch.name, "kind": switch.kind,
+                                "default": getattr(default, switch.name)}
+        if switch.kind == "choice":
+            spec["choices"] = list(switch.choices)
+        if switch.minimum is not None:
+            spec["minimum"] = switch.minimum
         specs.append(spec)
     return specs
 
@@ -124,7 +114,7 @@ def agent_registry(entry: GameEntry, extra: Mapping[str, Mapping[str, Callable]]
                    ) -> dict[str, Callable]:
     """The agents a table of ``entry`` may seat, by name: the game's own, then ``extra[game]``
     (registered by the server's operator with ``--agent``)."""
-    return {**entry.load("agents"), **((extra or {}).get(entry.name) or {})}
+    return {**agents_of(entry), **((extra or {}).get(entry.name) or {})}
 
 
 # -- what a request may ask of an agent ----------------------------------------------------------
@@ -297,8 +287,8 @@ class Table:
         self.packs = [list(p) for p in packs]
         self.rng = np.random.default_rng(seed)
         self.seed, self.style, self.names = seed, style, list(names)
-        self.text = entry.load("text")
-        self.observe = entry.load("codec").observation
+        self.text = entry.display
+        self.observe = entry.observation
         self.id = secrets.token_urlsafe(16)
         self.token = secrets.token_urlsafe(24)
         self.version, self.episodes = 0, 0
@@ -369,7 +359,7 @@ class Table:
                                                   if game.is_over else "the agents are to move"),
                              409)
         try:
-            move = as_move(move, self.entry.load("moves").NUM_MOVES)
+            move = as_move(move, self.entry.moves.count)
         except ValueError as e:
             raise BadRequest(f"bad move: {one_line(e)}") from None
         legal = game.legal_moves()
@@ -460,7 +450,7 @@ class Watch:
         if not playable(self.entry):
             raise BadRequest(f"{label}: game {self.entry.name!r} has no table for the browser")
         self.record, self.label, self.style = record, label, style
-        self.text = self.entry.load("text")
+        self.text = self.entry.display
         self.steps = list(record_steps(record_start(record, self.final), record, self.final))
         self.names = record_names(record, self.final.players)
 

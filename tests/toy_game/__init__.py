@@ -1,27 +1,39 @@
 """A test-only toy game, registered from the tests (tests/conftest.py) as any game of the
-family would be, to prove that the game interface (mediatore_env/core/game.py) and the
-registry are all that the code above the engines needs: it gets the universal
-random-simulation test, a PettingZoo environment, and the tools, with no code of its own
-beyond this folder.
+family would be, to prove that a game's definition is all that the code above the engines
+needs: it gets the universal random-simulation test, both PettingZoo environments, the
+tools, the agents and OpenSpiel, with no code of its own beyond this folder.
 
 Its parts: :mod:`.rules` (two switches), :mod:`.moves` (40 ids, one per card), :mod:`.game`
 (the engine and its seat view), :mod:`.observation` (the writer), :mod:`.display` (the table's
-text), :mod:`.toy_v0` (the generic environment) and :mod:`.agents` (a random player).
+text), and here its two forms' definitions.
 """
 
 from __future__ import annotations
 
-from mediatore_env.registry import GameEntry
+from functools import partial
 
-_PARTS = dict(
-    unit="game", engine="toy_game.game:ToyGame", rules="toy_game.rules:ToyRules",
-    moves="toy_game.moves", codec="toy_game.observation", text="toy_game.display",
-    agents="toy_game.agents:AGENTS")
+from mediatore_env.core.cards import TOTAL_THIRDS
+from mediatore_env.core.definition import GameDef, Limits, MoveTable
+
+from . import display
+from .game import HAND_SIZE, ToyGame
+from .moves import NUM_MOVES, move_text, parse_move
+from .observation import observation
+from .rules import ToyRules
+
+
+def limits(rules: ToyRules) -> Limits:
+    """At most every point of the pack to one seat in every hand: ``players - 1`` times it up,
+    the others' share down; one move a card."""
+    most = rules.hands * TOTAL_THIRDS * (rules.players - 1)
+    return Limits(-most, most, rules.hands * rules.players * HAND_SIZE, rules.hands)
+
+
+_FORM = partial(GameDef, unit="game", rules=ToyRules, engine=ToyGame,
+                moves=MoveTable(NUM_MOVES, move_text, parse_move), observation=observation,
+                display=display, limits=limits)
 
 #: The two forms, as Tressette's are: two players, and three (a seat that watches two others).
-ENTRIES = (
-    GameEntry("toy", "Toy trick game", players=2, fixed={"players": 2}, env="toy_game.toy_v0",
-              env_id="mediatore/toy-v0", **_PARTS),
-    GameEntry("toy3", "Three-handed toy trick game", players=3, fixed={"players": 3},
-              env="toy_game.toy3_v0", env_id="mediatore/toy3-v0", **_PARTS),
-)
+TOY = _FORM(name="toy", title="Toy trick game", players=2, fixed={"players": 2})
+TOY3 = _FORM(name="toy3", title="Three-handed toy trick game", players=3, fixed={"players": 3})
+ENTRIES = (TOY, TOY3)
