@@ -77,7 +77,7 @@ def playable(entry) -> bool:
 
 # -- the rules switches, typed for the page's form -----------------------------------------------
 
-def switch_specs(entry: GameEntry) -> list[dict]:
+def switch_specs(entry: GameDef) -> list[dict]:
     """Each rules switch of the game the page may set (those its entry does not fix), typed so
     the form draws the right input: ``{"name", "kind", "default"}``, ``kind`` one of ``bool``,
     ``choice`` (with ``"choices"``), ``int`` or ``optional int`` (None or an int, from
@@ -110,7 +110,7 @@ def games_json(extra_agents: Mapping[str, Mapping[str, Callable]] | None = None)
     return out
 
 
-def agent_registry(entry: GameEntry, extra: Mapping[str, Mapping[str, Callable]] | None = None
+def agent_registry(entry: GameDef, extra: Mapping[str, Mapping[str, Callable]] | None = None
                    ) -> dict[str, Callable]:
     """The agents a table of ``entry`` may seat, by name: the game's own, then ``extra[game]``
     (registered by the server's operator with ``--agent``)."""
@@ -280,7 +280,7 @@ class Table:
     person's table after it, so the page can show the agents' moves one by one; ``first`` is
     the number of the first one kept (events of earlier episodes are let go)."""
 
-    def __init__(self, entry: GameEntry, seat: int, agents: Sequence[Any], rules,
+    def __init__(self, entry: GameDef, seat: int, agents: Sequence[Any], rules,
                  seed: int | None, packs: Sequence[list], names: Sequence[str],
                  style: str = "english"):
         self.entry, self.seat, self.agents, self.rules = entry, seat, list(agents), rules
