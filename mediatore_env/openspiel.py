@@ -30,6 +30,8 @@ Needs the ``openspiel`` extra (``pip install -e ".[openspiel]"``).
 - ``resample_from_infostate(player, sampler)``: the current deal dealt again as the player
   could imagine it, by the game's world sampler (the entry's ``worlds``), the earlier deals
   as they were (nothing in them changes what is to come).
+- Games and states pickle, as OpenSpiel's own Python games do (so they travel to worker
+  processes): ``pickle.loads(pickle.dumps(pyspiel.load_game("tressette3(low=true)")))``.
 """
 
 from __future__ import annotations
@@ -301,11 +303,25 @@ class SpielGame(pyspiel.Game):
     def new_initial_state(self):
         return SpielState(self)
 
+    def __reduce__(self):
+        # pyspiel pickles a game as its class and game string, and unpickles it without calling
+        # __init__ (no rules, no limits), and a class made by register() is no module's
+        # attribute; so a game pickles as its string, loaded again through OpenSpiel's
+        # registry. (pyspiel pickles a state as its game's string, its history and its
+        # __dict__, so states need nothing more.)
+        return load_game, (str(self),)
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         return Observer(self.observation_size, iig_obs_type, params)
 
     def max_chance_nodes_in_history(self):
         return NUM_CARDS * self.limits.max_deals
+
+
+def load_game(text: str) -> SpielGame:
+    """``pyspiel.load_game(text)`` with the games of this module registered: what an unpickled
+    game is made by."""
+    return pyspiel.load_game(text)
 
 
 def register(entry: GameDef) -> type:

@@ -1,11 +1,12 @@
 """The games as OpenSpiel games (mediatore_env/openspiel.py) and the agents both ways
 (agents/openspiel_bots.py): OpenSpiel's own random-simulation test on every game and a spread of
-rules switches, the state and the engine agreeing move by move, serialisation, resampling from
-a player's information, the bounds of GameInfo, and IS-MCTS finishing games with legal moves.
-Skipped without the ``openspiel`` extra."""
+rules switches, the state and the engine agreeing move by move, serialisation and pickling,
+resampling from a player's information, the bounds of GameInfo, and IS-MCTS finishing games
+with legal moves. Skipped without the ``openspiel`` extra."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 
@@ -171,6 +172,41 @@ def test_serialization_round_trips(name):
                 assert again.legal_actions() == state.legal_actions()
 
     random_game(game, rng, check)
+
+
+@pytest.mark.parametrize("name", sorted(SPIEL_GAMES) + GAME_STRINGS)
+def test_games_and_states_pickle(name):
+    """As OpenSpiel's own Python games do: the game comes back equal (the same game string),
+    and a state taken mid-play comes back with the same history and information, and goes on
+    exactly as the original."""
+    game = pyspiel.load_game(name)
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is type(game) and str(again) == str(game)
+    assert again.new_initial_state().legal_actions() == game.new_initial_state().legal_actions()
+    rng = random.Random(name)
+    state = game.new_initial_state()
+    players = range(game.num_players())
+    for step in range(400):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]
+                                      if state.is_chance_node() else state.legal_actions()))
+        if step % 37 == 36:
+            copy = pickle.loads(pickle.dumps(state))
+            assert type(copy) is type(state) and copy.history() == state.history()
+            assert str(copy) == str(state) and str(copy.get_game()) == str(game)
+            assert [copy.information_state_string(p) for p in players] == [
+                state.information_state_string(p) for p in players]
+            seed = rng.random()
+            for s in (state, copy):  # both go on with the same moves, to the same place
+                moves = random.Random(seed)
+                for _ in range(30):
+                    if s.is_terminal():
+                        break
+                    s.apply_action(moves.choice([a for a, _ in s.chance_outcomes()]
+                                                if s.is_chance_node() else s.legal_actions()))
+            assert str(copy) == str(state) and copy.returns() == state.returns()
+            state = copy
 
 
 @pytest.mark.parametrize("name", GAME_STRINGS)
