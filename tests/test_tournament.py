@@ -404,3 +404,45 @@ def test_workers_are_not_forked_from_a_process_that_loaded_jax():
                          capture_output=True, text=True, env={**__import__("os").environ,
                                                               "PYTHONPATH": str(ROOT)})
     assert run.returncode == 0 and "fork" not in run.stderr, run.stderr
+
+
+LONG_NAME = "openspiel-ismcts:simulations=20"
+
+
+def table_blocks(report: str) -> list[list[str]]:
+    """Each table of a report: its header, its rule of dashes, its rows (to a blank line or a
+    note in brackets)."""
+    lines, blocks = report.splitlines(), []
+    for i, line in enumerate(lines):
+        if line and set(line) <= {"-", " "} and i:
+            end = next((j for j in range(i + 1, len(lines))
+                        if not lines[j].strip() or lines[j].startswith("(")), len(lines))
+            blocks.append([lines[i - 1], line, *lines[i + 1:end]])
+    return blocks
+
+
+def assert_aligned(block: list[str]) -> None:
+    """The header and the rows fit the columns the rule draws: nothing past its end, and only
+    spaces in the gaps between its runs of dashes."""
+    rule = block[1]
+    gaps = [i for i, c in enumerate(rule) if c == " "]
+    for line in [block[0], *block[2:]]:
+        assert len(line) <= len(rule), (line, rule)
+        assert all(i >= len(line) or line[i] == " " for i in gaps), (line, rule)
+
+
+@pytest.mark.parametrize("game", ["mediatore", "tressette", "tressette3", "tressette2", "club"])
+def test_reports_fit_any_agent_name(game):
+    """Every game's report sizes its columns to their content: a long agent name (an agent
+    with options) pushes the columns right instead of breaking them."""
+    from agents import make_agent
+    from mediatore_env.registry import get
+    entry = get(game)
+    agent = make_agent("random", entry.load("agents"))
+    agent.name = LONG_NAME
+    lineup = [agent] + ["random"] * (entry.players - 1)
+    report = run_tournament(lineup, deals=2, seed=1, game=game).report()
+    blocks = table_blocks(report)
+    assert blocks and any(LONG_NAME in line for block in blocks for line in block), report
+    for block in blocks:
+        assert_aligned(block)
