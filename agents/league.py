@@ -30,7 +30,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from mediatore_env import registry
+import mediatore_env.registry as registry
+from mediatore_env.runinfo import counting
 
 from .report import signed, table
 from .tournament import Z95, cyclic_lineups, mean_ci, run
@@ -160,22 +161,26 @@ class LeagueResult:
 
 def run_league(game: str, agents: Sequence[str], episodes: int = 200, seed: int = 0,
                rules=None, jobs: int | None = None, ray: bool | str = False,
-               progress: Callable[[int], Any] | None = None) -> LeagueResult:
+               progress: Callable[[int], Any] | bool | None = None) -> LeagueResult:
     """Every pair of ``agents`` (texts as ``mediatore-bench`` takes them) of registered game
     ``game`` in a duplicate tournament of ``episodes`` episodes of the same ``seed``; their
-    edges and the ratings fitted from them."""
+    edges and the ratings fitted from them. ``progress``: True shows one progress bar over
+    every pair's episodes on stderr (tqdm's: a widget in a notebook), or ``progress(n)`` is
+    called as episodes finish."""
     names = list(dict.fromkeys(agents))
     if len(names) < 2:
         raise ValueError(f"a league needs two agents or more, got {len(names)}")
     definition = registry.get(game)
     start, pairs, workers = time.perf_counter(), [], 1
-    for first, second in itertools.combinations(names, 2):
-        result = run(game, {first: first, second: second},
-                     cyclic_lineups([first, second], definition.players), episodes, seed,
-                     rules, jobs, progress=progress, ray=ray)
-        by_name = {s.name: s.per_deal for s in result.standings}
-        pairs.append(Pair(first, second, pair_edges(by_name[first], by_name[second])))
-        workers = result.jobs
+    matches = list(itertools.combinations(names, 2))
+    with counting(progress, episodes * len(matches), f"{definition.unit}s") as tick:
+        for first, second in matches:
+            result = run(game, {first: first, second: second},
+                         cyclic_lineups([first, second], definition.players), episodes, seed,
+                         rules, jobs, progress=tick, ray=ray)
+            by_name = {s.name: s.per_deal for s in result.standings}
+            pairs.append(Pair(first, second, pair_edges(by_name[first], by_name[second])))
+            workers = result.jobs
     rules = definition.make_rules() if rules is None else rules
     return LeagueResult(game, names, episodes, seed, rules, pairs, fit_ratings(names, pairs),
                         time.perf_counter() - start, workers)

@@ -63,6 +63,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import mediatore_env.registry as registry
 from mediatore_env.core.cards import NUM_CARDS
+from mediatore_env.runinfo import counting
 
 from .base import Agent, agent_name, play
 from .registry import agents_of
@@ -665,7 +666,7 @@ def play_all(args: tuple, episodes: int, jobs: int | None, ray: bool | str,
 
 def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int, seed: int = 0,
         rules=None, jobs: int | None = None, record: Sequence[int] = (),
-        progress: Callable[[int], Any] | None = None, ray: bool | str = False,
+        progress: Callable[[int], Any] | bool | None = None, ray: bool | str = False,
         mode: str = "agents") -> TournamentResult:
     """A duplicate tournament of registered game ``game``: the agents ``entries`` (name ->
     spec, see :func:`build_agent`) in ``lineups`` (names, one per seat). What
@@ -692,7 +693,8 @@ def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int,
         records.extend(episode[1])
 
     args = (game, rules, seed, entries, lineups, record)
-    workers, how = play_all(args, episodes, jobs, ray, add, progress)
+    with counting(progress, episodes, unit) as tick:
+        workers, how = play_all(args, episodes, jobs, ray, add, tick)
     return TournamentResult(game, names, lineups, episodes, seed, rules, workers,
                             time.perf_counter() - start, tally.standings(), tally.run, records,
                             mode, how)
@@ -700,7 +702,7 @@ def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int,
 
 def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=None,
                    jobs: int | None = None, record_deals: Sequence[int] = (),
-                   progress: Callable[[int], Any] | None = None, ray: bool | str = False,
+                   progress: Callable[[int], Any] | bool | None = None, ray: bool | str = False,
                    game: str = "mediatore") -> TournamentResult:
     """Play a duplicate tournament of one lineup in registered game ``game`` (see the module
     docstring).
@@ -710,10 +712,12 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=Non
     agent listed several times. ``deals``: the number of episodes (deals, games to 31,
     sessions: the game's unit). ``rules``: the game's rules (default: the entry's).
     ``record_deals``: episode numbers (below ``deals``) whose plays are kept as records in
-    ``result.records``. ``progress(n)`` is called as episodes finish. ``jobs``: worker
-    processes (default 1). ``ray``: play the episodes as Ray tasks -- ``True`` on a local
-    instance with ``jobs`` workers (default: every core), or a cluster address (``"auto"``,
-    ``"ray://head:10001"``); needs the ``ray`` extra. The results are the same in every case.
+    ``result.records``. ``progress``: True shows a progress bar on stderr (tqdm's: a widget in
+    a Jupyter notebook), or a function ``progress(n)`` is called as episodes finish; none by
+    default. ``jobs``: worker processes (default 1). ``ray``: play the episodes as Ray tasks -- ``True``
+    on a local instance with ``jobs`` workers (default: every core), or a cluster address
+    (``"auto"``, ``"ray://head:10001"``); needs the ``ray`` extra. The results are the same in
+    every case.
     """
     entry = registry.get(game)
     if len(agents) != entry.players:

@@ -1,7 +1,13 @@
-"""What long command-line runs print about themselves: a progress bar and the machine.
+"""What long runs share, whatever the game: their progress bar and the machine line of their
+reports.
 
-Shared by ``mediatore-bench``, ``mediatore-tables`` and the scripts in ``benchmarks/``, so
-every figure the project reports names its machine the same way.
+Shared by ``mediatore-bench``, ``mediatore-tables``, the other commands, the training and the
+scripts in ``benchmarks/``, so that every figure the project reports names its machine the same
+way and every command behaves the same at a terminal:
+
+- :func:`counting` / :func:`progress_bar`: tqdm's bar (its ``auto`` form: a widget in a
+  notebook) on stderr, off where stderr is not a terminal unless asked (:func:`wants_progress`);
+- :func:`machine`, :func:`print_results`, :func:`median_p90`: what reports print.
 """
 
 from __future__ import annotations
@@ -10,7 +16,8 @@ import os
 import platform
 import statistics
 import sys
-import time
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 
 def print_results(result, json_path: str | None = None) -> None:
@@ -46,27 +53,63 @@ def median_p90(values) -> tuple[float, float]:
     return statistics.median(values), values[min(len(values) - 1, int(0.9 * len(values)))]
 
 
-class ProgressBar:
-    """A one-line progress bar on stderr: deals done, elapsed time, time left.
+# -- progress -----------------------------------------------------------------------------------
 
-    Call it with the number of deals just finished; :meth:`close` wipes the line. ``unit``
-    names what is counted (``"games"`` in the Tressette games' tournament).
-    """
+#: The bar's text: ``42%|████▏     | 840/2000 deals, 00:04 elapsed, 00:05 left``.
+BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt} {unit}, {elapsed} elapsed, {remaining} left"
 
-    def __init__(self, total: int, stream=None, width: int = 30, unit: str = "deals"):
-        self.total, self.done, self.width, self.unit = total, 0, width, unit
-        self.stream = stream or sys.stderr
-        self.start = time.perf_counter()
 
-    def __call__(self, n: int) -> None:
-        self.done += n
-        elapsed = time.perf_counter() - self.start
-        filled = self.width * self.done // self.total
-        left = elapsed / self.done * (self.total - self.done) if self.done else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} "
-                          f"{self.unit}, {elapsed:.0f} s, ~{left:.0f} s left ")
-        self.stream.flush()
+def wants_progress(option: bool | None, stream=None) -> bool:
+    """Whether a command shows a progress bar: as ``--progress`` / ``--quiet`` say (``option``
+    True or False), else (None) when stderr is a terminal, so that a log or a pipe gets none."""
+    if option is not None:
+        return option
+    stream = sys.stderr if stream is None else stream
+    return bool(getattr(stream, "isatty", lambda: False)())
 
-    def close(self) -> None:
-        self.stream.write("\r" + " " * (self.width + 50) + "\r")
-        self.stream.flush()
+
+def add_progress_options(parser) -> None:
+    """``--progress`` and ``--quiet`` / ``-q`` (``args.progress``: True, False, or None for
+    :func:`wants_progress` to decide), the same in every command that shows a bar."""
+    bar = parser.add_mutually_exclusive_group()
+    bar.add_argument("--progress", action="store_true", default=None,
+                     help="show a progress bar on stderr (default: when stderr is a terminal)")
+    bar.add_argument("--quiet", "-q", action="store_false", dest="progress",
+                     help="no progress bar")
+
+
+def progress_bar(total: int, unit: str):
+    """A progress bar of ``total`` ``unit`` (``"deals"``) on stderr: tqdm's ``auto`` form, a
+    widget in a Jupyter notebook and text at a terminal. It is wiped when closed, so a report
+    printed after it starts on a clean line."""
+    from tqdm.auto import tqdm  # tqdm picks the notebook's form when imported there
+    return tqdm(total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True,
+                bar_format=BAR_FORMAT)
+
+
+@contextmanager
+def counting(progress, total: int, unit: str) -> Iterator[Callable[[int], object] | None]:
+    """The ``progress(n)`` callable of a run of ``total`` ``unit`` (``n`` more done): the
+    ``progress`` given when it is callable, a :func:`progress_bar` when it is True, None when it
+    is None or False. A bar made here is closed on the way out, however the run ends."""
+    if callable(progress) or not progress:
+        yield progress or None
+        return
+    bar = progress_bar(total, unit)
+    try:
+        yield bar.update
+    finally:
+        bar.close()
+
+
+def say_above(bar_on: bool, say: Callable) -> Callable:
+    """``say`` (``print``), its lines written above a progress bar shown on the terminal rather
+    than through it, where ``bar_on``."""
+    if not bar_on:
+        return say
+
+    def said(*args, **kwargs):
+        from tqdm import tqdm
+        with tqdm.external_write_mode():
+            say(*args, **kwargs)
+    return said

@@ -147,9 +147,12 @@ def test_entry_errors(quick):
 def test_command_line(tmp_path, capsys):
     path = str(tmp_path / "cli.npz")
     assert main(["build", "--deals", "2", "--seed", "5", "--jobs", "2", "--values", "made",
-                 "--out", path]) == 0
+                 "--out", path, "--progress"]) == 0
     out, err = capsys.readouterr()
     assert "2/2 deals" in err and "wrote" in out and "chiamo" in out
+    assert main(["build", "--deals", "2", "--seed", "5", "--values", "made", "--out", path]) == 0
+    out, err = capsys.readouterr()  # stderr is no terminal here: no bar unless asked
+    assert err == "" and "wrote" in out
     assert main(["show", path]) == 0
     assert "2 deals, seed 5" in capsys.readouterr().out
     assert main(["show", path, "--deal", "1"]) == 0

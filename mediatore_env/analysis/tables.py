@@ -68,6 +68,7 @@ from ..mediatore.game import Deal, deal_hands
 from ..mediatore.moves import DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move
 from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
                                payments)
+from ..runinfo import counting
 from .exchange import best_removal, exchange_move
 from .solver import Position, reaches, solve
 
@@ -400,10 +401,12 @@ def _build_range(args) -> tuple[np.ndarray, np.ndarray]:
 
 def build_table(deals: int, seed: int = 0, rules: Rules | None = None, calls: str = "top",
                 values: str = "thirds", jobs: int = 1,
-                progress: Callable[[int], None] | None = None, start: int = 0) -> ContractTable:
+                progress: Callable[[int], None] | bool | None = None,
+                start: int = 0) -> ContractTable:
     """The table of deals ``start .. start + deals - 1`` of ``seed`` (see the module
-    docstring), computed by ``jobs`` processes; ``progress(n)`` is called as deals finish.
-    ``values="made"``: whether each contract is made, not its thirds (ten times faster)."""
+    docstring), computed by ``jobs`` processes; ``progress``: True shows a progress bar on stderr, or ``progress(n)`` is called as deals
+    finish. ``values="made"``: whether each contract is made, not its thirds (ten times
+    faster)."""
     rules = Rules() if rules is None else rules
     if calls not in ("top", "all"):
         raise ValueError(f"calls must be 'top' or 'all', got {calls!r}")
@@ -415,20 +418,22 @@ def build_table(deals: int, seed: int = 0, rules: Rules | None = None, calls: st
     tasks = [(rules, seed, i, min(i + chunk, start + deals), calls, values)
              for i in range(start, start + deals, chunk)]
     parts = []
-    if jobs == 1:
-        for task in tasks:
-            parts.append(_build_range(task))
-            if progress:
-                progress(task[3] - task[2])
-    else:
-        import multiprocessing
-        # Processes started fresh, not forked: the caller may have loaded JAX (threads).
-        fresh = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        with multiprocessing.get_context(fresh).Pool(jobs) as pool:
-            for task, part in zip(tasks, pool.imap(_build_range, tasks)):
-                parts.append(part)
-                if progress:
-                    progress(task[3] - task[2])
+    with counting(progress, deals, "deals") as tick:
+        if jobs == 1:
+            for task in tasks:
+                parts.append(_build_range(task))
+                if tick:
+                    tick(task[3] - task[2])
+        else:
+            import multiprocessing
+            # Processes started fresh, not forked: the caller may have loaded JAX (threads).
+            fresh = ("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                     else "spawn")
+            with multiprocessing.get_context(fresh).Pool(jobs) as pool:
+                for task, part in zip(tasks, pool.imap(_build_range, tasks)):
+                    parts.append(part)
+                    if tick:
+                        tick(task[3] - task[2])
     packs, dealers = [], []
     for i in range(start, start + deals):
         dealer, pack = deal_of(seed, i)

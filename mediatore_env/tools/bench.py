@@ -36,7 +36,7 @@ import mediatore_env.registry as registry
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS
-from ..runinfo import ProgressBar, print_results
+from ..runinfo import add_progress_options, print_results, wants_progress
 from .checks import (ArgumentParser, add_worker_options, check_agents, check_lineup,
                      deals_to_record, non_negative_int, output_dir, output_file, positive_int,
                      rules_of)
@@ -113,11 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="save the records of --record-deals here, each in its rotations")
     p.add_argument("--record-deals", metavar="LIST",
                    help="episodes to record with --save-records, e.g. 0,5,17 or 0-9 (default 0)")
-    bar = p.add_mutually_exclusive_group()
-    bar.add_argument("--progress", action="store_true", default=None,
-                     help="show a progress bar (default: when stderr is a terminal)")
-    bar.add_argument("--quiet", "-q", action="store_false", dest="progress",
-                     help="no progress bar")
+    add_progress_options(p)
     return p
 
 
@@ -196,19 +192,13 @@ def _run(args, parser) -> int:
         entry = registry.get(args.game)
         if args.agents:
             check_agents(args.agents, agents_of(entry))
-        show = sys.stderr.isatty() if args.progress is None else args.progress
-        bar = ProgressBar(args.deals, unit=f"{entry.unit}s") if show else None
         common = dict(seed=args.seed, rules=rules, jobs=args.jobs, record_deals=record,
-                      progress=bar, ray=args.ray)
-        try:
-            if args.agents:
-                result = run_tournament(args.agents, args.deals, game=args.game, **common)
-            else:
-                result = _hooks(args.game).bidding(args.bidding, args.deals, base=args.player,
-                                                   **common)
-        finally:
-            if bar:
-                bar.close()
+                      progress=wants_progress(args.progress), ray=args.ray)
+        if args.agents:
+            result = run_tournament(args.agents, args.deals, game=args.game, **common)
+        else:
+            result = _hooks(args.game).bidding(args.bidding, args.deals, base=args.player,
+                                               **common)
     except (ValueError, ImportError) as e:
         parser.exit(2, f"{PROG}: error: {e}\n")
     try:

@@ -18,7 +18,7 @@ import sys
 
 import mediatore_env.registry as registry
 
-from ..runinfo import ProgressBar, print_results
+from ..runinfo import add_progress_options, print_results, wants_progress
 from .checks import (ArgumentParser, add_worker_options, check_agents, non_negative_int,
                      output_file, parse_game_rules, positive_int)
 
@@ -50,11 +50,7 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--json", metavar="PATH", type=output_file, help="save the league as JSON")
     p.add_argument("--plot", metavar="PATH", type=output_file,
                    help="draw the ratings and the edges (.png, .svg, .pdf); needs the plot extra")
-    bar = p.add_mutually_exclusive_group()
-    bar.add_argument("--progress", action="store_true", default=None,
-                     help="show a progress bar (default: when stderr is a terminal)")
-    bar.add_argument("--quiet", "-q", action="store_false", dest="progress",
-                     help="no progress bar")
+    add_progress_options(p)
     return p
 
 
@@ -85,16 +81,8 @@ def _run(args, parser) -> int:
         if args.plot:
             from agents.plot import check_plot_path
             check_plot_path(args.plot)
-        pairs = len(agents) * (len(agents) - 1) // 2
-        show = sys.stderr.isatty() if args.progress is None else args.progress
-        unit = registry.get(args.game).unit
-        bar = ProgressBar(args.deals * pairs, unit=f"{unit}s") if show else None
-        try:
-            result = run_league(args.game, agents, args.deals, args.seed, rules, args.jobs,
-                                args.ray, progress=bar)
-        finally:
-            if bar:
-                bar.close()
+        result = run_league(args.game, agents, args.deals, args.seed, rules, args.jobs,
+                            args.ray, progress=wants_progress(args.progress))
     except (ValueError, ImportError) as e:
         parser.exit(2, f"{PROG}: error: {e}\n")
     print_results(result, args.json)

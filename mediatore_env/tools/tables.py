@@ -15,8 +15,10 @@ import zipfile
 
 from ..analysis.tables import CALL_CONTRACTS, ContractTable, build_table
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS
-from ..runinfo import ProgressBar
+from ..runinfo import add_progress_options, wants_progress
 from .checks import ArgumentParser, input_file, non_negative_int, output_file, positive_int
+
+PROG = "mediatore-tables"
 
 
 def _summary(table: ContractTable) -> str:
@@ -41,7 +43,7 @@ def _summary(table: ContractTable) -> str:
 
 def main(argv=None) -> int:
     parser = ArgumentParser(
-        prog="mediatore-tables",
+        prog=PROG,
         description="Double-dummy contract value tables of Mediatore deals (mediatore_env.analysis.tables).")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="compute the table of N deals and save it (.npz)")
@@ -56,25 +58,22 @@ def main(argv=None) -> int:
                    help="exact thirds (default), or only whether made (ten times faster)")
     b.add_argument("--out", required=True, type=output_file,
                    help="file to write (.npz); its folder must exist")
-    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_progress_options(b)
     s = sub.add_parser("show", help="print a table's summary, or one deal's lines")
     s.add_argument("path", type=input_file, help="a table written by build (.npz)")
     s.add_argument("--deal", type=non_negative_int, help="deal number to print")
     args = parser.parse_args(argv)
     if args.command == "build":
-        bar = None if args.quiet else ProgressBar(args.deals)
+        start = time.perf_counter()
         table = build_table(args.deals, args.seed, PRESETS[args.preset], args.calls,
-                            args.values, args.jobs, bar, args.start)
-        if bar:
-            bar.close()
+                            args.values, args.jobs, wants_progress(args.progress), args.start)
         out = args.out if args.out.endswith(".npz") else f"{args.out}.npz"  # as numpy names it
         try:
             table.save(out)
         except OSError as e:  # checked before the work, but a disk can still fill up
-            print(f"mediatore-tables: error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+            print(f"{PROG}: error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
             return 1
-        print(f"wrote {out} in {time.perf_counter() - (bar.start if bar else 0):.0f} s"
-              if bar else f"wrote {out}")
+        print(f"wrote {out} in {time.perf_counter() - start:.0f} s")
         print(_summary(table))
         return 0
     try:
@@ -86,12 +85,12 @@ def main(argv=None) -> int:
             why = f"{args.path}: cannot read it: {e.strerror or e}"
         else:  # numpy's message about pickles would only mislead here
             why = f"{args.path}: not a table written by mediatore-tables build (not an .npz file)"
-        print(f"mediatore-tables show: error: {why}", file=sys.stderr)
+        print(f"{PROG} show: error: {why}", file=sys.stderr)
         return 2
     if args.deal is None:
         print(_summary(table))
     elif not args.deal < len(table):
-        print(f"mediatore-tables show: error: no deal {args.deal} in {args.path}: "
+        print(f"{PROG} show: error: no deal {args.deal} in {args.path}: "
               f"it holds deals 0 to {len(table) - 1}", file=sys.stderr)
         return 2
     else:
