@@ -34,8 +34,9 @@ independent draws (the rotations of an episode are not), and the interval is
 ``mean +- t * sd / sqrt(n)`` with Student's t quantile for 95% (1.96 for large n).
 
 **Processes and Ray.** ``jobs > 1`` spreads the episodes over worker processes (started
-fresh, not forked, so that a process that loaded JAX is never forked), and ``ray`` over the
-workers of a Ray instance, local or a cluster. Either way the episodes go out in chunks of
+fresh, not forked, so that a process that loaded JAX is never forked; no more than the episodes
+or the cores; ended with the run however it ends: :func:`mediatore_env.runinfo.process_pool`),
+and ``ray`` over the workers of a Ray instance, local or a cluster. Either way the episodes go out in chunks of
 consecutive numbers, a few at a time, each played by the same function (:func:`_play_chunk`)
 from the seed alone; the statistics are running sums, added in episode order in the main
 process, so the results are identical for any number of jobs, with or without Ray, and the
@@ -49,6 +50,7 @@ result per episode is kept, 8 bytes each, for the JSON and the intervals).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import operator
@@ -63,7 +65,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import mediatore_env.registry as registry
 from mediatore_env.core.cards import NUM_CARDS
-from mediatore_env.runinfo import counting
+from mediatore_env.runinfo import counting, process_pool, worker_count
 
 from .base import Agent, agent_name, play
 from .registry import agents_of
@@ -434,18 +436,11 @@ def _play_in_worker(bounds):
     return _play_chunk(*_TOURNAMENT, bounds)
 
 
-def worker_context():
-    """The multiprocessing context of the tournament's workers: processes started fresh
-    ('forkserver', else 'spawn'), never forked from a process that may have loaded JAX or Ray."""
-    import multiprocessing
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
 def _in_processes(jobs):
     def run(key, args, bounds):
-        # The configuration goes to each process once, when it starts.
-        with worker_context().Pool(jobs, _set_tournament, (key, args)) as pool:
+        # The configuration goes to each process once, when it starts. The pool ends with the
+        # run, however it ends (runinfo.process_pool).
+        with process_pool(jobs, _set_tournament, (key, args)) as pool:
             yield from _in_order(lambda b: pool.apply_async(_play_in_worker, (b,)),
                                  lambda handle: handle.get(), bounds, 2 * jobs)
     return run
@@ -638,26 +633,31 @@ def play_all(args: tuple, episodes: int, jobs: int | None, ray: bool | str,
              ) -> tuple[int, str]:
     """Play episodes ``0 .. episodes - 1`` with ``_Player(*args)``, in this process, in ``jobs``
     processes or on Ray, handing each episode's ``(plays, records)`` to ``add`` in episode
-    order; the number of workers and the executor's name. The caller builds its agents once
-    first when workers will play (:func:`uses_workers`), so that a bad spec fails before they
-    start."""
+    order; the number of workers and the executor's name. ``jobs`` is lowered to the episodes
+    and the cores (:func:`mediatore_env.runinfo.worker_count`; the workers of a local Ray
+    instance too): an episode is played by one worker, and more workers than cores only share
+    them. The caller builds its agents once first when workers will play
+    (:func:`uses_workers`), so that a bad spec fails before they start."""
     key = uuid.uuid4().hex  # tells this tournament's player apart in reused worker processes
     started_ray = False
     if ray is not False:
         ray_module = import_ray()
-        started_ray = _start_ray(ray_module, ray, jobs)
+        started_ray = _start_ray(ray_module, ray,
+                                 None if jobs is None else worker_count(jobs, episodes))
         workers = max(1, int(ray_module.cluster_resources().get("CPU", 1)))
         executor, how = _on_ray(ray_module, workers), "ray"
     else:
-        workers = jobs or 1
+        workers = worker_count(jobs or 1, episodes)
         executor, how = ((_in_this_process, "serial") if workers == 1
                          else (_in_processes(workers), "processes"))
     try:
-        for (start, stop), part in executor(key, args, _chunks(episodes, workers)):
-            for episode in part:
-                add(episode)
-            if progress:
-                progress(stop - start)
+        # closed at once however the loop ends, so that its worker pool goes with it
+        with contextlib.closing(executor(key, args, _chunks(episodes, workers))) as chunks:
+            for (start, stop), part in chunks:
+                for episode in part:
+                    add(episode)
+                if progress:
+                    progress(stop - start)
     finally:
         if started_ray:
             ray_module.shutdown()
@@ -714,7 +714,8 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=Non
     ``record_deals``: episode numbers (below ``deals``) whose plays are kept as records in
     ``result.records``. ``progress``: True shows a progress bar on stderr (tqdm's: a widget in
     a Jupyter notebook), or a function ``progress(n)`` is called as episodes finish; none by
-    default. ``jobs``: worker processes (default 1). ``ray``: play the episodes as Ray tasks -- ``True``
+    default. ``jobs``: worker processes (default 1), no more than the episodes or the cores
+    (``result.jobs`` says how many played). ``ray``: play the episodes as Ray tasks -- ``True``
     on a local instance with ``jobs`` workers (default: every core), or a cluster address
     (``"auto"``, ``"ray://head:10001"``); needs the ``ray`` extra. The results are the same in
     every case.

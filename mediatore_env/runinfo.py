@@ -1,5 +1,5 @@
-"""What long runs share, whatever the game: their progress bar and the machine line of their
-reports.
+"""What long runs share, whatever the game: their progress bar, the machine line of their
+reports, and their worker processes.
 
 Shared by ``mediatore-bench``, ``mediatore-tables``, the other commands, the training and the
 scripts in ``benchmarks/``, so that every figure the project reports names its machine the same
@@ -7,15 +7,19 @@ way and every command behaves the same at a terminal:
 
 - :func:`counting` / :func:`progress_bar`: tqdm's bar (its ``auto`` form: a widget in a
   notebook) on stderr, off where stderr is not a terminal unless asked (:func:`wants_progress`);
-- :func:`machine`, :func:`print_results`, :func:`median_p90`: what reports print.
+- :func:`machine`, :func:`print_results`, :func:`median_p90`: what reports print;
+- :func:`worker_count`, :func:`jobs_note`, :func:`process_pool`: worker processes, no more
+  than the work and the cores can use, that end with the run however it ends.
 """
 
 from __future__ import annotations
 
 import os
 import platform
+import signal
 import statistics
 import sys
+import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
@@ -43,7 +47,7 @@ def machine() -> str:
             cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()} ({platform.system()})"
+    return f"{cpu}, {cores()} cores, Python {platform.python_version()} ({platform.system()})"
 
 
 def median_p90(values) -> tuple[float, float]:
@@ -113,3 +117,82 @@ def say_above(bar_on: bool, say: Callable) -> Callable:
         with tqdm.external_write_mode():
             say(*args, **kwargs)
     return said
+
+
+# -- worker processes -----------------------------------------------------------------------------
+
+def cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system tells it (a
+    container's or ``taskset``'s limit), else every core of the machine."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def worker_count(jobs: int, tasks: int) -> int:
+    """The worker processes worth starting for ``tasks`` tasks that cannot be split (deals,
+    games, sessions) when ``jobs`` are asked for: one per task at most, one per core at most.
+    More only wait, or share the cores, and each costs its start-up (a second or more: a
+    process that imports the agents)."""
+    return max(1, min(jobs, tasks, cores()))
+
+
+def jobs_note(prog: str, jobs: int, tasks: int, unit: str) -> str | None:
+    """The line a command prints when :func:`worker_count` lowers its ``--jobs`` for ``tasks``
+    ``unit`` (``"deal"``), saying why; None when it does not."""
+    used = worker_count(jobs, tasks)
+    if used == jobs:
+        return None
+    why = (f"{tasks} {unit}{'s' * (tasks != 1)} to play" if used == tasks
+           else f"{cores()} cores here")
+    return f"{prog}: --jobs {jobs} lowered to {used} ({why})"
+
+
+def worker_context():
+    """The multiprocessing context of every pool of workers: processes started fresh
+    ('forkserver', else 'spawn'), never forked from a process that may have loaded JAX or Ray
+    (their threads do not survive a fork)."""
+    import multiprocessing
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back from this thread while worker processes start. They inherit the held
+    signal (through exec too: the fork server, and the workers it forks for as long as it
+    runs), so none is interrupted half-started, which printed a worker's traceback after the
+    command's line; a Ctrl-C meanwhile reaches this process when the block lifts."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not \
+            threading.main_thread():
+        yield
+        return
+    from multiprocessing import resource_tracker
+    resource_tracker.ensure_running()  # first: starting it lifts any hold on Ctrl-C
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+@contextmanager
+def process_pool(jobs: int, initializer=None, initargs=()):
+    """A ``multiprocessing`` pool of ``jobs`` workers (:func:`worker_context`) that Ctrl-C does
+    not reach (the main process answers it), terminated and joined on the way out, however the
+    run ends (the end of the work, an error, Ctrl-C): no worker and
+    no semaphore outlives it, so the resource tracker finds nothing leaked."""
+    from multiprocessing import forkserver
+    context = worker_context()
+    pool = None
+    try:
+        with _sigint_held():  # a Ctrl-C held back arrives as the block lifts, the pool made
+            if context.get_start_method() == "forkserver":
+                forkserver.ensure_running()  # started here, it holds Ctrl-C from its workers
+            pool = context.Pool(jobs, initializer, initargs)
+        yield pool
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()

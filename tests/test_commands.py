@@ -1,13 +1,145 @@
-"""What every long run does the same way (mediatore_env/runinfo.py): a progress bar from tqdm,
-on stderr, off where stderr is not a terminal unless asked."""
+"""What every long run does the same way (mediatore_env/runinfo.py): worker processes no more
+than the work and the cores can use, with a line when --jobs is lowered, that end with the run
+however it ends, leaving no worker and no semaphore behind; and a progress bar from tqdm, on
+stderr, off where stderr is not a terminal unless asked."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
 
 from agents.tournament import run_tournament
 from mediatore_env import runinfo
+from mediatore_env.analysis.tables import build_table
+from mediatore_env.runinfo import cores, jobs_note, worker_count
 from mediatore_env.tools.bench import main as bench_main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# -- real processes -----------------------------------------------------------------------------
+
+def script(module: str) -> list[str]:
+    """How a console script starts: its module's ``main``, from a folder that is not the
+    checkout (``-c`` puts only the current folder, a temporary one, on sys.path)."""
+    return ["-c", f"import sys\nfrom {module} import main\nsys.exit(main())\n"]
+
+
+def start(args: list[str], cwd: Path) -> subprocess.Popen:
+    """A command in a session of its own (so that a signal can go to its whole process group,
+    as a terminal's Ctrl-C does), its stdin a terminal (so that the interactive tools wait at
+    their prompts), stdout and stderr read here. Ctrl-C is restored to Python's default: a
+    test runner in the background may have left it ignored."""
+    master, slave = pty.openpty()
+    run = subprocess.Popen([sys.executable, *args], cwd=cwd, stdin=slave, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, start_new_session=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)},
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    os.close(slave)
+    run.terminal = master
+    return run
+
+
+def group_left(pgid: int, timeout: float = 20) -> list[str]:
+    """The processes of group ``pgid`` still running after ``timeout`` s (zombies waiting to
+    be reaped do not count): a worker or a fork server that outlived its command."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                left.append(stat.parent.name)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.2)
+
+
+def test_a_failing_agent_leaves_no_worker_and_no_semaphore(tmp_path):
+    (tmp_path / "bad.py").write_text("class Bad:\n    def act(self, observation, view):\n"
+                                     "        raise RuntimeError('my bug')\n")
+    run = start(script("mediatore_env.tools.bench") + [
+        "--agents", "bad:Bad", "random", "random", "random", "--deals", "8", "--jobs", "2",
+        "-q"], tmp_path)
+    out, err = run.communicate(timeout=180)
+    os.close(run.terminal)
+    err = err.decode()
+    assert run.returncode == 1 and "RuntimeError: my bug" in err  # the agent's own error
+    assert "leaked" not in err and group_left(run.pid) == []
+
+
+# -- worker processes -------------------------------------------------------------------------------
+
+def test_jobs_are_capped_by_the_episodes_and_the_cores(monkeypatch):
+    monkeypatch.setattr(runinfo, "cores", lambda: 8)
+    assert [worker_count(j, t) for j, t in [(16, 1), (16, 3), (16, 100), (2, 100), (1, 1)]] == [
+        1, 3, 8, 2, 1]
+    assert jobs_note("mediatore-bench", 16, 1, "deal") == (
+        "mediatore-bench: --jobs 16 lowered to 1 (1 deal to play)")
+    assert jobs_note("mediatore-bench", 16, 3, "session") == (
+        "mediatore-bench: --jobs 16 lowered to 3 (3 sessions to play)")
+    assert jobs_note("mediatore-tables", 100000, 50, "deal") == (
+        "mediatore-tables: --jobs 100000 lowered to 8 (8 cores here)")
+    assert jobs_note("mediatore-bench", 8, 50, "deal") is None
+    assert 1 <= cores() <= (os.cpu_count() or 1)
+
+
+def test_a_tournament_starts_no_more_workers_than_it_can_use():
+    one = run_tournament(["greedy", "random", "random", "random"], deals=1, seed=3, jobs=16)
+    assert (one.jobs, one.executor) == (1, "serial")
+    many = run_tournament(["greedy", "random", "random", "random"], deals=6, seed=3, jobs=64)
+    assert many.jobs == min(6, cores()) and many.standings == run_tournament(
+        ["greedy", "random", "random", "random"], deals=6, seed=3).standings
+    assert len(build_table(2, seed=1, values="made", jobs=100)) == 2
+
+
+def test_the_command_says_when_it_lowers_jobs(tmp_path):
+    start_time = time.monotonic()
+    run = subprocess.run([sys.executable, *script("mediatore_env.tools.bench"), "--agents",
+                          "greedy", "random", "random", "random", "--deals", "2", "--jobs",
+                          "100000", "-q"], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert run.returncode == 0, run.stderr
+    used = min(2, cores())
+    why = "2 deals to play" if used == 2 else f"{cores()} cores here"
+    assert run.stderr == f"mediatore-bench: --jobs 100000 lowered to {used} ({why})\n"
+    assert f"\n{used} job{'s' * (used > 1)}, " in run.stdout
+    assert time.monotonic() - start_time < 60
+    for argv, line in [(["--deals", "1", "--jobs", "16"], "--jobs 16 lowered to 1 (1 deal)"),
+                       (["--deals", "1", "--jobs", "1"], None)]:
+        err = subprocess.run([sys.executable, *script("mediatore_env.tools.bench"), "--agents",
+                              "greedy", "random", "random", "random", "-q", *argv],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)}).stderr
+        assert err == ("" if line is None else
+                       "mediatore-bench: --jobs 16 lowered to 1 (1 deal to play)\n")
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("stop_with", [_Stop, KeyboardInterrupt])
+def test_the_workers_end_with_the_run_however_it_ends(stop_with):
+    def stop_at_once(n):
+        raise stop_with
+    with pytest.raises(stop_with):
+        run_tournament(["random"] * 4, deals=100, seed=1, jobs=2, progress=stop_at_once)
+    assert multiprocessing.active_children() == []  # terminated and joined, not left to GC
+    with pytest.raises(stop_with):
+        build_table(40, values="made", jobs=2, progress=stop_at_once)
+    assert multiprocessing.active_children() == []
 
 
 # -- progress ---------------------------------------------------------------------------------------

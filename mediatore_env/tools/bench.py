@@ -20,7 +20,8 @@ sessions), ``--agents`` is one agent per seat, and ``--rule name=value`` sets it
 
 See :mod:`agents.tournament` for the format (rotations, units per episode, confidence
 intervals) and each game's hooks for what it adds. Bad arguments get one line and exit status
-2; Ctrl-C stops the run with one line and exit status 130.
+2; Ctrl-C stops the run with one line and exit status 130. ``--jobs`` is lowered, with a line
+saying so, to the episodes and the cores.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import mediatore_env.registry as registry
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS
-from ..runinfo import add_progress_options, print_results, wants_progress
+from ..runinfo import add_progress_options, jobs_note, print_results, wants_progress
 from .checks import (ArgumentParser, add_worker_options, check_agents, check_lineup,
                      deals_to_record, non_negative_int, output_dir, output_file, positive_int,
                      rules_of)
@@ -192,6 +193,11 @@ def _run(args, parser) -> int:
         entry = registry.get(args.game)
         if args.agents:
             check_agents(args.agents, agents_of(entry))
+        # a cluster's workers are its own (--jobs with an address is refused below)
+        note = not isinstance(args.ray, str) and args.jobs and jobs_note(
+            PROG, args.jobs, args.deals, entry.unit)
+        if note:
+            print(note, file=sys.stderr)
         common = dict(seed=args.seed, rules=rules, jobs=args.jobs, record_deals=record,
                       progress=wants_progress(args.progress), ray=args.ray)
         if args.agents:

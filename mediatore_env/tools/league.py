@@ -18,7 +18,7 @@ import sys
 
 import mediatore_env.registry as registry
 
-from ..runinfo import add_progress_options, print_results, wants_progress
+from ..runinfo import add_progress_options, jobs_note, print_results, wants_progress
 from .checks import (ArgumentParser, add_worker_options, check_agents, non_negative_int,
                      output_file, parse_game_rules, positive_int)
 
@@ -81,6 +81,11 @@ def _run(args, parser) -> int:
         if args.plot:
             from agents.plot import check_plot_path
             check_plot_path(args.plot)
+        # each pair plays --deals episodes (a cluster's workers are its own)
+        note = not isinstance(args.ray, str) and args.jobs and jobs_note(
+            PROG, args.jobs, args.deals, registry.get(args.game).unit)
+        if note:
+            print(note, file=sys.stderr)
         result = run_league(args.game, agents, args.deals, args.seed, rules, args.jobs,
                             args.ray, progress=wants_progress(args.progress))
     except (ValueError, ImportError) as e:

@@ -15,7 +15,7 @@ import zipfile
 
 from ..analysis.tables import CALL_CONTRACTS, ContractTable, build_table
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS
-from ..runinfo import add_progress_options, wants_progress
+from ..runinfo import add_progress_options, jobs_note, wants_progress
 from .checks import ArgumentParser, input_file, non_negative_int, output_file, positive_int
 
 PROG = "mediatore-tables"
@@ -64,6 +64,9 @@ def main(argv=None) -> int:
     s.add_argument("--deal", type=non_negative_int, help="deal number to print")
     args = parser.parse_args(argv)
     if args.command == "build":
+        note = jobs_note(PROG, args.jobs, args.deals, "deal")
+        if note:
+            print(note, file=sys.stderr)
         start = time.perf_counter()
         table = build_table(args.deals, args.seed, PRESETS[args.preset], args.calls,
                             args.values, args.jobs, wants_progress(args.progress), args.start)
