@@ -54,7 +54,6 @@ import contextlib
 import copy
 import math
 import operator
-import signal
 import time
 import uuid
 import warnings
@@ -65,7 +64,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import mediatore_env.registry as registry
 from mediatore_env.core.cards import NUM_CARDS
-from mediatore_env.runinfo import counting, process_pool, worker_count
+from mediatore_env.runinfo import counting, ignore_interrupts, process_pool, worker_count
 
 from .base import Agent, agent_name, play
 from .registry import agents_of
@@ -429,7 +428,7 @@ _TOURNAMENT: tuple | None = None   # (key, args) of a worker process of _in_proc
 def _set_tournament(key, args):
     global _TOURNAMENT
     _TOURNAMENT = (key, args)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to answer
+    ignore_interrupts()  # Ctrl-C is the main process's to answer
 
 
 def _play_in_worker(bounds):

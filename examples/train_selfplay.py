@@ -32,6 +32,7 @@ except ImportError as e:
 
 from agents.training import Config, Plan, SettingError, check_config, self_play  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS  # noqa: E402
+from mediatore_env import runinfo  # noqa: E402
 from mediatore_env.runinfo import add_progress_options, wants_progress  # noqa: E402
 from mediatore_env.tools.checks import (ArgumentParser, input_file,  # noqa: E402
                                        non_negative_float, non_negative_int, output_dir,
@@ -144,4 +145,6 @@ def main(argv=None, env=None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    # Ctrl-C: one line and status 130, the run's files as the last evaluation left them
+    status = runinfo.command("train_selfplay.py")(main)()
+    raise SystemExit(status if isinstance(status, int) else 0)

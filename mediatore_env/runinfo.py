@@ -1,5 +1,5 @@
 """What long runs share, whatever the game: their progress bar, the machine line of their
-reports, and their worker processes.
+reports, their worker processes, and how a command ends on Ctrl-C.
 
 Shared by ``mediatore-bench``, ``mediatore-tables``, the other commands, the training and the
 scripts in ``benchmarks/``, so that every figure the project reports names its machine the same
@@ -9,11 +9,16 @@ way and every command behaves the same at a terminal:
   notebook) on stderr, off where stderr is not a terminal unless asked (:func:`wants_progress`);
 - :func:`machine`, :func:`print_results`, :func:`median_p90`: what reports print;
 - :func:`worker_count`, :func:`jobs_note`, :func:`process_pool`: worker processes, no more
-  than the work and the cores can use, that end with the run however it ends.
+  than the work and the cores can use, that end with the run however it ends;
+- :func:`command`: Ctrl-C ends a command with one line and status 130 (SIGTERM: 143), its
+  workers and bars cleaned up first; :class:`ArgumentParser`: a bad argument is one line and
+  status 2.
 """
 
 from __future__ import annotations
 
+import argparse
+import functools
 import os
 import platform
 import signal
@@ -55,6 +60,15 @@ def median_p90(values) -> tuple[float, float]:
     of a non-empty list of numbers: the pair the benchmarks report for time per decision."""
     values = sorted(values)
     return statistics.median(values), values[min(len(values) - 1, int(0.9 * len(values)))]
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser whose errors are one line (the message, then where to find the usage)
+    and exit status 2; subcommand parsers made with ``add_subparsers`` are of this class too.
+    Every command's (``mediatore_env.tools.checks`` hands it to the tools)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 # -- progress -----------------------------------------------------------------------------------
@@ -158,6 +172,13 @@ def worker_context():
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+def ignore_interrupts() -> None:
+    """A worker process's initializer: Ctrl-C reaches every process of the terminal's group,
+    and it is the main process's to answer (it ends the workers), so a worker ignores it
+    rather than print its traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @contextmanager
 def _sigint_held() -> Iterator[None]:
     """Hold Ctrl-C back from this thread while worker processes start. They inherit the held
@@ -181,7 +202,7 @@ def _sigint_held() -> Iterator[None]:
 def process_pool(jobs: int, initializer=None, initargs=()):
     """A ``multiprocessing`` pool of ``jobs`` workers (:func:`worker_context`) that Ctrl-C does
     not reach (the main process answers it), terminated and joined on the way out, however the
-    run ends (the end of the work, an error, Ctrl-C): no worker and
+    run ends (the end of the work, an error, Ctrl-C, :func:`command`'s SIGTERM): no worker and
     no semaphore outlives it, so the resource tracker finds nothing leaked."""
     from multiprocessing import forkserver
     context = worker_context()
@@ -196,3 +217,80 @@ def process_pool(jobs: int, initializer=None, initargs=()):
         if pool is not None:
             pool.terminate()
             pool.join()
+
+
+def process_executor(workers: int, context):
+    """``concurrent.futures``' pool of ``workers`` processes of ``context`` whose workers Ctrl-C
+    does not reach, as :func:`process_pool`'s: each starts, when a task is submitted, with Ctrl-C
+    held back, and ignores it, so that the main process alone answers it (its shutdown ends
+    them) and no worker prints a traceback. For a server that submits from its main thread."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    class Executor(ProcessPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            with _sigint_held():  # a worker may be started here
+                return super().submit(fn, *args, **kwargs)
+
+    return Executor(workers, context, initializer=ignore_interrupts)
+
+
+# -- ending a command -----------------------------------------------------------------------------
+
+class Terminated(BaseException):
+    """SIGTERM (``kill``, ``timeout``), raised in the main thread by :func:`command` so that a
+    run ends as on Ctrl-C, its ``finally`` blocks run (worker pools, bars), rather than being
+    killed where it stands (which left the resource tracker warning of leaked semaphores)."""
+
+
+INTERRUPTED, TERMINATED = 130, 143  # 128 + the signal's number, as a shell reports a kill
+
+
+def command(prog: str):
+    """Decorate a command's ``main``: Ctrl-C ends it with one line, ``<prog>: interrupted``, on
+    stderr and exit status 130, as a shell expects, whatever it was doing (SIGTERM: ``<prog>:
+    terminated``, 143). What was running is unwound first, so its ``finally`` blocks close the
+    bars and end the worker processes, and a second Ctrl-C meanwhile does not cut that short.
+    A command started with Ctrl-C ignored (``command &`` in a script) keeps ignoring it."""
+    def decorate(main):
+        @functools.wraps(main)
+        def run(*args, **kwargs):
+            handlers = _install() if threading.current_thread() is threading.main_thread() else {}
+            try:
+                return main(*args, **kwargs)
+            except KeyboardInterrupt:
+                return _stopped(prog, "interrupted", INTERRUPTED)
+            except Terminated:
+                return _stopped(prog, "terminated", TERMINATED)
+            finally:
+                for signum, handler in handlers.items():
+                    signal.signal(signum, handler)
+        return run
+    return decorate
+
+
+def _install() -> dict:
+    """Set the handlers of :func:`command`; the ones they replace, to put back."""
+    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, _terminate)}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, _interrupt)
+    return previous
+
+
+def _interrupt(signum, frame):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # once: the unwinding is not interrupted
+    raise KeyboardInterrupt
+
+
+def _terminate(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Terminated
+
+
+def _stopped(prog: str, what: str, status: int) -> int:
+    try:
+        sys.stdout.flush()  # what was printed comes before the line
+    except (OSError, ValueError):  # a closed pipe or file: the line matters more
+        pass
+    sys.stderr.write(f"{prog}: {what}\n")
+    sys.stderr.flush()
+    return status

@@ -15,7 +15,6 @@ time):
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
@@ -24,7 +23,8 @@ import numpy as np
 
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.rules import Rules
-from mediatore_env.runinfo import add_progress_options, counting, wants_progress
+from mediatore_env.runinfo import (ArgumentParser, add_progress_options, command, counting,
+                                   wants_progress)
 
 from .. import make_agent
 from ..base import play
@@ -104,8 +104,9 @@ def log_likelihood(examples, w) -> float:
     return total / len(examples)
 
 
+@command(PROG)  # Ctrl-C: one line and status 130 (the records are written whole or not at all)
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals to record (default 1000)")
     ap.add_argument("--seed", type=int, default=9026,
                     help="seed of the recorded deals (default 9026)")

@@ -37,7 +37,7 @@ import mediatore_env.registry as registry
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS
-from ..runinfo import add_progress_options, jobs_note, print_results, wants_progress
+from ..runinfo import add_progress_options, command, jobs_note, print_results, wants_progress
 from .checks import (ArgumentParser, add_worker_options, check_agents, check_lineup,
                      deals_to_record, non_negative_int, output_dir, output_file, positive_int,
                      rules_of)
@@ -214,13 +214,10 @@ def _run(args, parser) -> int:
     return 0
 
 
+@command(PROG)  # Ctrl-C: one line and status 130; the workers and the bar go with the run
 def main(argv=None) -> int:
-    try:
-        parser = build_parser()
-        return _run(parser.parse_args(argv), parser)
-    except KeyboardInterrupt:  # Ctrl-C: the workers stop with the run, quietly
-        sys.stderr.write(f"{PROG}: interrupted\n")
-        return 130
+    parser = build_parser()
+    return _run(parser.parse_args(argv), parser)
 
 
 def _output(args, result) -> None:

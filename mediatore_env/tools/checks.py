@@ -2,7 +2,8 @@
 way: one line on stderr, ``<prog>: error: <what was wrong and what is valid>``, and exit status 2,
 before any work starts (a deal played, a table built) rather than after it.
 
-- :class:`ArgumentParser`: argparse with one-line errors (argparse prints the whole usage first).
+- :class:`ArgumentParser`: argparse with one-line errors (argparse prints the whole usage first;
+  defined in :mod:`mediatore_env.runinfo`, for the commands outside the tools too).
 - argparse ``type=`` checks, each returning the number or the text it was given:
   :func:`positive_int` (deals, jobs), :func:`non_negative_int` (seeds, deal numbers),
   :func:`probability` (a rate from 0 to 1), :func:`output_file` (a file the tool will write),
@@ -28,14 +29,7 @@ from pathlib import Path
 from typing import Sequence
 
 import mediatore_env.registry as registry
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse's parser whose errors are one line (the message, then where to find the usage)
-    and exit status 2; subcommand parsers made with ``add_subparsers`` are of this class too."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+from mediatore_env.runinfo import ArgumentParser  # noqa: F401  (the tools' parser, from here)
 
 
 def _int(text: str) -> int:

@@ -18,7 +18,7 @@ import sys
 
 import mediatore_env.registry as registry
 
-from ..runinfo import add_progress_options, jobs_note, print_results, wants_progress
+from ..runinfo import add_progress_options, command, jobs_note, print_results, wants_progress
 from .checks import (ArgumentParser, add_worker_options, check_agents, non_negative_int,
                      output_file, parse_game_rules, positive_int)
 
@@ -98,13 +98,10 @@ def _run(args, parser) -> int:
     return 0
 
 
+@command(PROG)  # Ctrl-C: one line and status 130; the workers and the bar go with the run
 def main(argv=None) -> int:
-    try:
-        parser = build_parser()
-        return _run(parser.parse_args(argv), parser)
-    except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
-        return 130
+    parser = build_parser()
+    return _run(parser.parse_args(argv), parser)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ registry's ``text``: ``start_lines``, ``question``, ``table_lines``, ``moves_lin
 you see your seat's view of the table and the numbered list of your legal moves; answer with a
 number or the move in words (:mod:`.answers`: ``solo``, ``D3``, ``3 of coins``, ``SA volo``,
 ``claim``, ``accept``); ``?`` shows help, ``t`` the table again, ``q`` or Ctrl-D stops, with the
-score of the episodes finished (each already saved with ``--save``). A move that is the only
+score of the episodes finished (each already saved with ``--save``); Ctrl-C stops at once, with
+one line and exit status 130, as every command does. A move that is the only
 legal one is played for you and said (``--ask-forced`` to be asked anyway).
 
 The screen is built from the human's view only, so it cannot show what the seat may not know;
@@ -42,6 +43,7 @@ from ..registry import GAMES, get
 from ..core.records import save_record
 from ..codec.text import STYLES
 from ..mediatore.rules import PRESETS, SWITCHES
+from ..runinfo import command
 from .answers import Reader, read_answer, reader_of
 from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, positive_int,
                      rules_of)
@@ -243,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+@command("mediatore-play")  # Ctrl-C, at a prompt too: one line and status 130
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -265,9 +268,6 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     try:
         return play_session(args.game, specs, args.seat, rules, seed, args.deal, args.deals,
                             args.cards, args.save, term, args.auto)
-    except KeyboardInterrupt:
-        term.say("", "Interrupted.")
-        return 130
     except BrokenPipeError:  # the output was cut short (| head): not an error
         sys.stdout = open(os.devnull, "w")
         return 0

@@ -33,6 +33,7 @@ from ..core.game import CHANCE
 from ..core.records import entry_of, replay
 from ..registry import get
 from ..codec.text import STYLES, YOU
+from ..runinfo import command
 from .checks import ArgumentParser
 from .terminal import Pager
 
@@ -199,6 +200,7 @@ def build_parser() -> ArgumentParser:
     return p
 
 
+@command("mediatore-replay")  # Ctrl-C, at a prompt too: one line and status 130
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None,
          interactive: bool | None = None) -> int:
     parser = build_parser()
@@ -224,9 +226,6 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
         for label, record in records:
             if not show_record(record, args.seat, args.cards, pager, label):
                 break
-    except KeyboardInterrupt:
-        pager.say("", "Interrupted.")
-        return 130
     except BrokenPipeError:  # the output was cut short (| head): not an error
         sys.stdout = open(os.devnull, "w")
     return 0

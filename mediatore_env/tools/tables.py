@@ -15,7 +15,7 @@ import zipfile
 
 from ..analysis.tables import CALL_CONTRACTS, ContractTable, build_table
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS
-from ..runinfo import add_progress_options, jobs_note, wants_progress
+from ..runinfo import add_progress_options, command, jobs_note, wants_progress
 from .checks import ArgumentParser, input_file, non_negative_int, output_file, positive_int
 
 PROG = "mediatore-tables"
@@ -41,6 +41,7 @@ def _summary(table: ContractTable) -> str:
     return "\n".join(lines)
 
 
+@command(PROG)  # Ctrl-C: one line and status 130; the workers and the bar go with the build
 def main(argv=None) -> int:
     parser = ArgumentParser(
         prog=PROG,

@@ -82,7 +82,7 @@ def parse_cards_words(tokens: Sequence[str]) -> tuple[list[int], list[str]]:
 
 
 class Quit(Exception):
-    """The person asked to stop (q, Ctrl-D, Ctrl-C)."""
+    """The person asked to stop (q, or Ctrl-D: the end of the input)."""
 
 
 class Terminal:
@@ -100,9 +100,12 @@ class Terminal:
     def ask(self, prompt: str) -> str:
         try:
             return self.ask_fn(prompt)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # the end of the input: quit (Ctrl-C is the command's, 130)
             self.say("")
             raise Quit from None
+        except KeyboardInterrupt:
+            self.say("")  # off the prompt's line
+            raise
 
 
 def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
@@ -180,9 +183,12 @@ class Pager:
             return True
         try:
             answer = self.ask_fn("[Enter] next, a = all the rest, q = quit: ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # the end of the input: stop (Ctrl-C is the command's, 130)
             self.say("")
             return False
+        except KeyboardInterrupt:
+            self.say("")  # off the prompt's line
+            raise
         if answer in ("q", "quit", "exit"):
             return False
         if answer in ("a", "all"):

@@ -38,10 +38,11 @@ import json
 import os
 import socket
 import sys
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..runinfo import command, process_executor
 from ..tools.checks import ArgumentParser
 from ..tools.replay import BadRecord, load_records
 from .lobby import IDLE_SECONDS, MAX_TABLES, MAX_UPLOADS, Lobby
@@ -301,8 +302,8 @@ def agents_pool() -> Executor:
     self-play network's weights, 5 MB, the most), so the workers keep nothing between moves.
     Spawned, not forked: the server runs threads, and a fork copies their locks."""
     import multiprocessing
-    return ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
-                               mp_context=multiprocessing.get_context("spawn"))
+    # Ctrl-C is the server's to answer: the workers neither see it nor print its traceback
+    return process_executor(os.cpu_count() or 1, multiprocessing.get_context("spawn"))
 
 
 def _watches(records: list, labels: list[str]) -> list[Watch]:
@@ -371,6 +372,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+@command("mediatore-web")  # Ctrl-C: the server stops, then one line and status 130
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
 
@@ -418,6 +420,8 @@ def main(argv=None) -> int:
     print(f"mediatore-web: the table is at http://{shown_host}:{port}/  (Ctrl-C stops it)",
           flush=True)
     config = uvicorn.Config(app, log_level="warning")
+    # uvicorn.Server, not uvicorn.run, which swallows the Ctrl-C it stopped on: the server
+    # shuts down, then raises the signal again, for command() to answer.
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 
