@@ -36,9 +36,9 @@ independent draws (the rotations of an episode are not), and the interval is
 **Processes and Ray.** ``jobs > 1`` spreads the episodes over worker processes (started
 fresh, not forked, so that a process that loaded JAX is never forked; no more than the episodes
 or the cores; ended with the run however it ends: :func:`mediatore_env.runinfo.process_pool`),
-and ``ray`` over the workers of a Ray instance, local or a cluster. Either way the episodes go out in chunks of
-consecutive numbers, a few at a time, each played by the same function (:func:`_play_chunk`)
-from the seed alone; the statistics are running sums, added in episode order in the main
+and ``ray`` over the workers of a Ray instance, local or a cluster. Either way the episodes go
+out in chunks of consecutive numbers, a few at a time, each played by the same function
+(:func:`_play_chunk`) from the seed alone; the statistics are running sums, added in episode order in the main
 process, so the results are identical for any number of jobs, with or without Ray, and the
 memory a run holds does not grow with the number of episodes asked for (only each agent's
 result per episode is kept, 8 bytes each, for the JSON and the intervals).

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "data" / "records_0_1.json"
 
 
-# -- real processes -----------------------------------------------------------------------------
+# -- real processes -------------------------------------------------------------------------------
 
 def script(module: str) -> list[str]:
     """How a console script starts: its module's ``main``, from a folder that is not the
@@ -203,7 +203,7 @@ def test_a_failing_agent_leaves_no_worker_and_no_semaphore(tmp_path):
     assert "leaked" not in err and group_left(run.pid) == []
 
 
-# -- the decorator itself ---------------------------------------------------------------------------
+# -- the decorator itself -------------------------------------------------------------------------
 
 def test_command_answers_ctrl_c_and_sigterm_and_puts_the_handlers_back(capsys):
     handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
@@ -227,7 +227,7 @@ def test_command_answers_ctrl_c_and_sigterm_and_puts_the_handlers_back(capsys):
     assert command("prog")(lambda: 7)() == 7
 
 
-# -- worker processes -------------------------------------------------------------------------------
+# -- worker processes -----------------------------------------------------------------------------
 
 def test_jobs_are_capped_by_the_episodes_and_the_cores(monkeypatch):
     monkeypatch.setattr(runinfo, "cores", lambda: 8)
@@ -290,7 +290,7 @@ def test_the_workers_end_with_the_run_however_it_ends(stop_with):
     assert multiprocessing.active_children() == []
 
 
-# -- progress ---------------------------------------------------------------------------------------
+# -- progress -------------------------------------------------------------------------------------
 
 def test_progress_bars_come_from_tqdm_on_stderr_when_asked(capsys):
     from tqdm.auto import tqdm

@@ -408,12 +408,11 @@ def assert_aligned(block: list[str]) -> None:
 def test_reports_fit_any_agent_name(game):
     """Every game's report sizes its columns to their content: a long agent name (an agent
     with options) pushes the columns right instead of breaking them."""
-    from agents import make_agent
+    from agents import agents_of, make_agent
     from mediatore_env.registry import get
-    entry = get(game)
-    agent = make_agent("random", entry.load("agents"))
+    agent = make_agent("random", agents_of(game))
     agent.name = LONG_NAME
-    lineup = [agent] + ["random"] * (entry.players - 1)
+    lineup = [agent] + ["random"] * (get(game).players - 1)
     report = run_tournament(lineup, deals=2, seed=1, game=game).report()
     blocks = table_blocks(report)
     assert blocks and any(LONG_NAME in line for block in blocks for line in block), report
