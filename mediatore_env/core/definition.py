@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Generic, Literal, Mapping, NamedTuple, TypeVar
 
+from .display import Display
 from .game import Game
 from .rules import RulesBase
 
@@ -112,8 +113,9 @@ class GameDef:
     moves: MoveTable
     #: The observation writer: ``observation(view) -> {"observation", "action_mask"}``.
     observation: Callable[[Any], dict]
-    #: The table as text and JSON, and the hooks of play, replay and the browser table.
-    display: Any
+    #: The table as text and JSON, and the hooks of play, replay and the browser table: a
+    #: :class:`~.display.Display` with the game's own hooks.
+    display: Display
     #: The bounds of a game under given rules (utilities, length, packs).
     limits: Callable[[Any], Limits]
     #: The rules switches this game fixes (a form of a game: ``tressette3`` is ``players=3``).

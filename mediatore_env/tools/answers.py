@@ -16,7 +16,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, suit_of
 from ..core.tricks import follow_suit
-from ..codec.text import card_text
+from ..core.text import card_text
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
                                discard_move, give_move, parse_move, phase_of_move, play_move,
                                signal_of_move)

@@ -40,7 +40,7 @@ from typing import Callable, Sequence, TextIO
 
 from ..registry import GAMES, get
 from ..core.records import save_record
-from ..codec.text import STYLES
+from ..core.text import STYLES
 from ..mediatore.rules import PRESETS, SWITCHES
 from .answers import Reader, read_answer, reader_of
 from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, positive_int,

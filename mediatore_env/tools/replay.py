@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator, TextIO
 from ..core.game import CHANCE
 from ..core.records import entry_of, replay
 from ..registry import get
-from ..codec.text import STYLES, YOU
+from ..core.text import STYLES, YOU
 from .checks import ArgumentParser
 from .terminal import Pager
 

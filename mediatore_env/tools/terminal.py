@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
-from ..codec.text import YOU
+from ..core.text import YOU
 from ..core.cards import CC, make_card
 
 _RANK_WORDS = {
