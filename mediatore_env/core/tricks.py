@@ -26,6 +26,15 @@ class Trick(NamedTuple):
         """The card ``seat`` played to this trick."""
         return self.cards[(seat - self.leader) % len(self.cards)]
 
+    def to_dict(self, signals: Sequence[str] | None = None) -> dict:
+        """The trick in a game record: ``{"leader", "cards", "winner"}``, the cards as texts,
+        with the signal's name (of ``signals``) after the cards in a game that has them."""
+        out: dict = {"leader": self.leader, "cards": [CARD_NAMES[c] for c in self.cards]}
+        if signals is not None:
+            out["signal"] = signals[self.signal]
+        out["winner"] = self.winner
+        return out
+
     def __repr__(self):
         signal = f" signal={self.signal}" if self.signal else ""
         return (f"Trick(leader={self.leader}, {' '.join(CARD_NAMES[c] for c in self.cards)}"
