@@ -35,7 +35,7 @@ from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, cards_of, th
                           validate_pack)
 from ..core.game import CHANCE, dealer_seat
 from ..core.records import rebuild
-from ..core.tricks import Trick, playable
+from ..core.tricks import Trick, playable, playable_cards
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
 from ..mediatore.nine_tricks import NineTricks, deal_hands
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
@@ -214,7 +214,7 @@ class Session(NineTricks):
         """Legal move ids of the seat to move, ascending (empty once the session is over)."""
         phase = self.phase
         if phase == PLAY:
-            return [PLAY_BASE + c for c in sorted(cards_of(playable(self.hands[self.to_move], self.trick)))]
+            return [PLAY_BASE + c for c in playable_cards(self.hands[self.to_move], self.trick)]
         if phase == AUCTION:
             return [] if self.to_move == CHANCE else [PASS, ACCEPT]
         if phase == CALL:  # alone, or a card the mediator does not hold

@@ -67,3 +67,14 @@ def playable(hand: int, trick: Sequence[int]) -> int:
     """The cards of ``hand`` that may be played to ``trick`` (its cards so far): any when
     leading, else as :func:`follow_suit`."""
     return follow_suit(hand, trick[0]) if trick else hand
+
+
+def playable_cards(hand: int, trick: Sequence[int]) -> list[int]:
+    """The cards of :func:`playable` as ids in ascending order (the engines' legal plays)."""
+    mask, out = playable(hand, trick), []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+

@@ -28,7 +28,7 @@ from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
 from ..core.game import CHANCE, Engine, dealer_seat
 from ..core.records import check_header, check_result, header, rebuild
 from ..core.moves import as_move_id
-from ..core.tricks import Trick, playable, trick_winner
+from ..core.tricks import Trick, playable, playable_cards, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_text, parse_move
 from .rules import (BATCH, FORMS, HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
@@ -240,7 +240,7 @@ class TressetteGame(Engine):
         seat = self.to_move
         if seat is None or seat == CHANCE:
             return []
-        moves = cards_of_ascending(playable(self.hands[seat], self.trick))
+        moves = playable_cards(self.hands[seat], self.trick)
         if self.rules.claim:
             moves.append(CLAIM)
         return moves
@@ -455,16 +455,6 @@ class TressetteGame(Engine):
 
 #: The format of version 1 records, before the common header (mediatore_env.core.records).
 LEGACY_FORMAT = "tressette-record"
-
-
-def cards_of_ascending(mask: int) -> list[int]:
-    """The cards of a bitset in id order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _start_totals(rules: TressetteRules, totals) -> tuple[int, ...]:

@@ -17,7 +17,7 @@ import json
 from mediatore_env.core.cards import CARD_NAMES, POINTS, validate_pack
 from mediatore_env.core.game import CHANCE, Engine, dealer_seat
 from mediatore_env.core.records import check_header, check_result, header, rebuild
-from mediatore_env.core.tricks import Trick, playable, trick_winner
+from mediatore_env.core.tricks import Trick, playable_cards, trick_winner
 
 from .moves import NUM_MOVES, move_text, parse_move
 from .rules import ToyRules
@@ -59,8 +59,7 @@ class ToyGame(Engine):
     def legal_moves(self) -> list[int]:
         if self.to_move in (None, CHANCE):
             return []
-        cards = playable(self.hands[self.to_move], self.trick)
-        return [c for c in range(NUM_MOVES) if cards >> c & 1]
+        return playable_cards(self.hands[self.to_move], self.trick)
 
     def deal(self, pack) -> None:
         if not self.needs_pack:
