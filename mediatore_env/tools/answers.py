@@ -152,7 +152,7 @@ Follow suit when you can: the list holds only the moves you may make."""
 
 def reader_of(entry) -> Reader:
     """The reader of a registry entry's game: Mediatore's own, any other game's from its moves
-    and text modules."""
+    and display."""
     if entry.name == "mediatore":
         return Reader(read_mediatore, HELP_TEXT, _orderly)
     return card_game_reader(entry.moves, entry.display)

@@ -9,9 +9,10 @@
 
 One loop (:func:`play_game`) plays every game of the registry (:mod:`mediatore_env.registry`)
 through the game interface (:mod:`mediatore_env.core.game`): it deals the packs, asks the human
-and the agents in turn, and tells what happened in the words of the game's text module (the
-registry's ``text``: ``start_lines``, ``question``, ``table_lines``, ``moves_lines``,
-``move_words``, ``narrator``, ``stop_lines``, ``end_lines``, ``rules_line``). At each decision
+and the agents in turn, and tells what happened in the words of the game's display (the
+registry's ``display``, :class:`~mediatore_env.core.display.Display`: ``start_lines``,
+``question``, ``table_lines``, ``moves_lines``, ``move_words``, ``narrator``, ``stop_lines``,
+``end_lines``, ``rules_line``). At each decision
 you see your seat's view of the table and the numbered list of your legal moves; answer with a
 number or the move in words (:mod:`.answers`: ``solo``, ``D3``, ``3 of coins``, ``SA volo``,
 ``claim``, ``accept``); ``?`` shows help, ``t`` the table again, ``q`` or Ctrl-D stops, with the
@@ -87,7 +88,7 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
     """Play ``game`` (any :class:`~mediatore_env.core.game.Game`) to its end: the human at seat
     ``human`` through ``term``, the agents (``agents[s]``, None at the human's seat) at the
     others, each reset with ``seeds[s]``; whenever the game waits for a pack it is dealt
-    ``packs(k)`` (k = 0, 1, ...). ``text`` is the game's text module, ``reader`` reads the
+    ``packs(k)`` (k = 0, 1, ...). ``text`` is the game's display, ``reader`` reads the
     human's answers (:func:`.answers.reader_of`), ``observation`` writes an agent's
     observation (needed only if one wants it). The human sees ``game.view(human)`` only.
     Returns the game; raises :class:`Quit` if the human quits."""
