@@ -32,7 +32,6 @@ as a game record (:mod:`mediatore_env.core.records`) for ``mediatore-replay``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import textwrap
@@ -47,7 +46,7 @@ from .answers import Reader, read_answer, reader_of
 from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, positive_int,
                      rules_of)
 from .terminal import (HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input, record_path,
-                       running_score, score_line, seat_names, stopped)
+                       running_score, score_line, seat_names, stopped, to_the_end)
 
 __all__ = ["play_game", "play_session", "main"]
 
@@ -264,14 +263,9 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     term = Terminal(ask or _echoing_input, out)
     try:
-        return play_session(args.game, specs, args.seat, rules, seed, args.deal, args.deals,
-                            args.cards, args.save, term, args.auto)
-    except KeyboardInterrupt:
-        term.say("", "Interrupted.")
-        return 130
-    except BrokenPipeError:  # the output was cut short (| head): not an error
-        sys.stdout = open(os.devnull, "w")
-        return 0
+        return to_the_end(lambda: play_session(args.game, specs, args.seat, rules, seed,
+                                               args.deal, args.deals, args.cards, args.save,
+                                               term, args.auto), term.say)
     except OSError as e:
         term.say(f"mediatore-play: error: {e}")
         return 1

@@ -24,7 +24,6 @@ it shows exactly what that player knew; the full result is shown at the end eith
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
@@ -34,7 +33,7 @@ from ..core.records import entry_of, replay
 from ..registry import get
 from ..core.text import STYLES, YOU
 from .checks import ArgumentParser
-from .terminal import Pager
+from .terminal import Pager, to_the_end
 
 
 class BadRecord(ValueError):
@@ -220,16 +219,14 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     if interactive is None:
         interactive = sys.stdin.isatty() and "-" not in args.records
     pager = Pager(interactive and not args.all, ask or input, out)
-    try:
+
+    def show_all() -> int:
         for label, record in records:
             if not show_record(record, args.seat, args.cards, pager, label):
-                break
-    except KeyboardInterrupt:
-        pager.say("", "Interrupted.")
-        return 130
-    except BrokenPipeError:  # the output was cut short (| head): not an error
-        sys.stdout = open(os.devnull, "w")
-    return 0
+                break  # the person quit
+        return 0
+
+    return to_the_end(show_all, pager.say)
 
 
 if __name__ == "__main__":

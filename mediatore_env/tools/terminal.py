@@ -8,13 +8,15 @@ by a person.
 - :func:`seat_names`: ``You`` and ``greedy(1)``;
 - :func:`record_path`: where ``--save`` puts the record of each game played;
 - :func:`running_score` and :func:`stopped`: the score between several deals or games, and
-  when the player quits.
+  when the player quits;
+- :func:`to_the_end`: a command's work, stopped by Ctrl-C or cut short by a closed pipe.
 
 Mediatore's play (:mod:`.play`) and the Tressette games' (:mod:`.tressette`) both use them.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
@@ -188,3 +190,16 @@ class Pager:
         if answer in ("a", "all"):
             self.interactive = False
         return True
+
+
+def to_the_end(work: Callable[[], int], say: Callable[..., None]) -> int:
+    """Run a terminal command's ``work`` and return its exit status; Ctrl-C stops it saying
+    so (status 130), and output cut short (``| head``) is no error (0)."""
+    try:
+        return work()
+    except KeyboardInterrupt:
+        say("", "Interrupted.")
+        return 130
+    except BrokenPipeError:  # the output was cut short (| head): not an error
+        sys.stdout = open(os.devnull, "w")
+        return 0
