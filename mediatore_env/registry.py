@@ -19,6 +19,7 @@ docs/games.md is the tutorial, and the tests' toy game is one.
 
 from __future__ import annotations
 
+import copyreg
 from importlib import metadata
 from typing import Iterator, Mapping
 
@@ -103,6 +104,11 @@ def get(name: object) -> GameDef:
     if isinstance(name, str) and name in GAMES:
         return GAMES[name]
     raise ValueError(f"unknown game {name!r}; valid: {', '.join(GAMES)}")
+
+
+# A definition pickles as its game's name (an environment sent to a worker, to Ray): the
+# registry there gives it back, functions, modules and all.
+copyreg.pickle(GameDef, lambda definition: (get, (definition.name,)))
 
 
 def make(name: str, dealer: int = 0, **switches):

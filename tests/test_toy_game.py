@@ -17,6 +17,7 @@ from pettingzoo.test import api_test, seed_test
 import agents.base
 from agents.random_agent import UniformAgent
 from agents.tournament import run_tournament
+from mediatore_env.core.cards import CARD_NAMES
 from mediatore_env.core.game import CHANCE, Game
 from mediatore_env.core.records import replay
 from mediatore_env.envs.base import GameEnv, environment_module, make_env
@@ -100,7 +101,9 @@ def test_the_table_renders_from_the_text_module():
     env = GameEnv("toy", render_mode="ansi")
     env.reset(seed=3)
     text = env.render()
-    assert text.startswith("toy_v0: hand 1 of 2") and env.agent_selection in text
+    assert text.startswith("== toy_v0 · hand 1 · trick 1 ") and env.agent_selection in text
+    legal = env.unwrapped.game.legal_moves()
+    assert text.endswith("to play: " + " ".join(CARD_NAMES[m] for m in legal))
 
 
 @pytest.mark.parametrize("name", TOYS)

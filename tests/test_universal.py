@@ -7,7 +7,8 @@ parts alone. A game registered tomorrow is covered with no change here.
 At every step:
 
 - chance one way: ``to_move == CHANCE`` exactly when ``needs_pack``; then there is no legal
-  move and a move is refused; ``deal(pack)`` is refused at any other time, state unchanged;
+  move and a move is refused, and the JSON round trip waits for the pack too; ``deal(pack)``
+  is refused at any other time, state unchanged;
 - legal moves only: ``legal_moves()`` distinct, empty exactly at chance and at the
   end, and ``is_legal`` agrees on every id of ``moves.count``; a move not among them (an
   id, or a float) is refused with ``ValueError``, ``to_json()`` unchanged; each move made is
@@ -99,6 +100,8 @@ def check_chance(game, moves):
         assert game.legal_moves() == [] and not game.is_over and game.outcome is None
         with pytest.raises(ValueError):
             game.apply(0)
+        # A game waiting for a pack waits again once rebuilt (club's did not: it drew one).
+        assert type(game).from_json(as_json(game)) == game
     else:
         with pytest.raises(ValueError, match="no pack is needed now"):
             game.deal(list(range(40)))

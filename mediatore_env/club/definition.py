@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable
 from ..mediatore.moves import NUM_TRICKS
-from . import display
+from .display import DISPLAY
 from .game import DISCARDS, Session
 from .moves import NUM_MOVES, move_text, parse_move
 from .observation import observation, write_observation
@@ -27,7 +27,7 @@ def limits(rules: ClubRules) -> Limits:
 CLUB = GameDef(
     name="club", title="club Mediatore", players=4, unit="session",
     rules=ClubRules, engine=Session, moves=MoveTable(NUM_MOVES, move_text, parse_move),
-    observation=observation, reference_observation=write_observation, display=display,
+    observation=observation, reference_observation=write_observation, display=DISPLAY,
     limits=limits, worlds=redeal, record_format="club-mediatore-record",
     environments=(Environment("mediatore_env.club.club_mediatore_v0",
                               "mediatore/club-mediatore-v0"),),

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Generic, Literal, Mapping, NamedTuple, TypeVar
 
+from .display import Display
 from .game import Game
 from .rules import RulesBase
 
@@ -112,8 +113,9 @@ class GameDef:
     moves: MoveTable
     #: The observation writer: ``observation(view) -> {"observation", "action_mask"}``.
     observation: Callable[[Any], dict]
-    #: The table as text and JSON, and the hooks of play, replay and the browser table.
-    display: Any
+    #: The table as text and JSON, and the hooks of play, replay and the browser table: a
+    #: :class:`~.display.Display` with the game's own hooks.
+    display: Display
     #: The bounds of a game under given rules (utilities, length, packs).
     limits: Callable[[Any], Limits]
     #: The rules switches this game fixes (a form of a game: ``tressette3`` is ``players=3``).
@@ -141,14 +143,10 @@ class GameDef:
         if self.unit not in UNITS:
             raise ValueError(f"unit {self.unit!r} of game {self.name!r}; valid: {', '.join(UNITS)}")
 
-    # A definition is one per game and never changes: a copy is the same object, and a pickle
-    # (an environment sent to a worker, to Ray) names the game, found in the registry there.
+    # A definition is one per game and never changes: a copy is the same object (and a pickle
+    # names the game, found in the registry where it is unpickled: mediatore_env.registry).
     def __deepcopy__(self, memo) -> "GameDef":
         return self
-
-    def __reduce__(self):
-        from ..registry import get
-        return get, (self.name,)
 
     @property
     def pettingzoo_id(self) -> str:

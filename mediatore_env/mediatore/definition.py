@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable
-from . import display
+from .display import DISPLAY
 from .game import Deal
 from .moves import NUM_MOVES, NUM_TRICKS, move_text, parse_move
 from .observation import observation
@@ -32,7 +32,7 @@ def limits(rules: Rules) -> Limits:
 MEDIATORE = GameDef(
     name="mediatore", title="Mediatore", players=4, unit="deal",
     rules=Rules, engine=Deal, moves=MoveTable(NUM_MOVES, move_text, parse_move),
-    observation=observation, reference_observation=write_observation, display=display,
+    observation=observation, reference_observation=write_observation, display=DISPLAY,
     limits=limits, worlds=redeal, record_format="mediatore-record",
     environments=(Environment("mediatore_env.mediatore.mediatore_v0", "mediatore/mediatore-v0"),
                   Environment("mediatore_env.mediatore.mediatore_bidding_v0",

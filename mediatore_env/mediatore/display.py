@@ -2,8 +2,9 @@
 
 Small pure functions from a :class:`~mediatore_env.mediatore.view.SeatView` (what one seat knows), a
 :class:`~mediatore_env.mediatore.game.Deal` (everything: an open table, for replays) or a game record
-(:mod:`mediatore_env.mediatore.records`) to lines of text. ``mediatore-play``, ``mediatore-replay`` and the
-environment's ``render()`` share them, so the game looks the same everywhere.
+(:mod:`mediatore_env.mediatore.records`) to lines of text, and :class:`MediatoreDisplay`, the
+hooks through which ``mediatore-play``, ``mediatore-replay``, ``mediatore-web`` and the
+environment's ``render()`` show them, so the game looks the same everywhere.
 
 Cards are written in one of four styles (``STYLES``)::
 
@@ -29,7 +30,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..codec.text import (DEFAULT_NAMES, STYLES, YOU, card_label, card_tag, card_text,
+from ..core.display import Display, Narrator
+from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_label, card_tag, card_text,
                           cards_inline, columns, format_thirds, hand_inline, hand_lines,
                           rank_text, suit_label, table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
@@ -43,7 +45,7 @@ __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "su
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
            "moves_lines", "auction_lines", "contract_lines", "monte_lines", "tricks_table",
            "trick_lines", "points_line", "table_text", "result_lines", "snapshot", "changes",
-           "columns", "start_lines", "question", "table_lines"]
+           "columns", "text_facts", "MediatoreNarrator", "MediatoreDisplay", "DISPLAY"]
 
 
 # -- cards ------------------------------------------------------------------------------------
@@ -553,9 +555,25 @@ def _partner_event(after: dict, names: Sequence[str]) -> list[str]:
     return []
 
 
-# -- the hooks of the terminal tools: every game's text module has them ------------------------
+# -- a table text's sections as the browser's facts ----------------------------------------------
 
-class Narrator:
+def text_facts(lines: Sequence[str], skip: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
+    """The ``[label, lines]`` of a table's text written with :func:`section` (the inverse of
+    it), less the sections labelled in ``skip``: how a game whose table text is made of
+    sections gives its facts to :func:`table_json` without saying them twice."""
+    facts: list[tuple[str, list[str]]] = []
+    for line in lines:
+        label = line[:_LABEL].strip()
+        if label and not line.startswith(" "):
+            facts.append((label, [line[_LABEL:]] if len(line) > _LABEL else []))
+        elif facts:
+            facts[-1][1].append(line[_LABEL:] if not line[:_LABEL].strip() else line)
+    return [(label, body) for label, body in facts if label not in skip]
+
+
+# -- the hooks of the tools: Mediatore's own -----------------------------------------------------
+
+class MediatoreNarrator(Narrator):
     """Tells what happened at the table since it last looked (:func:`changes` between two
     :func:`snapshot` s of ``source``, a live SeatView or, for an open table, the Deal)."""
 
@@ -578,136 +596,129 @@ def _source(deal: Deal, seat: int | None):
     return deal if seat is None else deal.view(seat)
 
 
-def rules_line(rules: Rules) -> str:
-    return f"rules: {rules_text(rules)}"
+class MediatoreDisplay(Display):
+    """Mediatore's hooks: a deal of one hand, its auction, call and exchange before the
+    tricks, the signals of a lead; every hook is its own but the trick game's card words."""
 
+    move_words = staticmethod(move_words)
+    moves_lines = staticmethod(moves_lines)
 
-def narrator(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> Narrator:
-    """The news of ``deal`` as ``seat`` sees it (None: the open table)."""
-    return Narrator(_source(deal, seat), names, style)
+    def card_of(self, move: int) -> int | None:
+        return card_of_move(move) if phase_of_move(move) in (DISCARD, GIVE, PLAY) else None
 
+    def rules_line(self, rules: Rules) -> str:
+        return f"rules: {rules_text(rules)}"
 
-def stage(deal: Deal, seat: int | None = None) -> str:
-    """The last stage the deal has finished, for a replay's stops: ``start``, ``auction``,
-    ``exchange`` (the call, the monte and the discards), ``trick N``, ``end``."""
-    if deal.phase == END:
-        return "end"
-    if deal.phase == AUCTION:
-        return "start"
-    if deal.phase != PLAY:
-        return "auction"
-    return f"trick {len(deal.tricks)}" if deal.tricks else "exchange"
+    def table_text(self, view, names: Sequence[str] | None = None, style: str = "english",
+                   title: str = "") -> str:
+        return table_text(view, names or DEFAULT_NAMES, style, title)
 
+    def table_lines(self, view, names: Sequence[str], style: str, title: str) -> list[str]:
+        """The whole table as ``view``'s seat sees it (:func:`table_text`), the trick's number
+        in the title during the play."""
+        if view.phase == PLAY:
+            title += f" · trick {len(view.tricks) + 1} of 9"
+        return [table_text(view, names, style, title)]
 
-def dealt_lines(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> list[str]:
-    """The deal just dealt: every hand and the monte (the open table) or ``seat``'s hand."""
-    if seat is not None:
-        return [f"Hand of {names[seat]}:",
+    def question(self, view) -> str:
+        """What ``view``'s seat is asked, above the list of its moves."""
+        phase = view.phase
+        if phase == AUCTION:
+            return "Your call in the auction:"
+        if phase == CALL:
+            if view.contract == CHIAMO:
+                return "Call a card: its holder becomes your secret partner:"
+            return "Call a card: its holder gives it to you:"
+        if phase == DISCARD:
+            left = 4 - view.discards.bit_count()
+            return (f"Discard {left} card{'s' if left != 1 else ''} to form the new monte "
+                    "(name them all in one answer):")
+        if phase == GIVE:
+            return "Pass one card face down to the player who gave you the called card:"
+        if view.trick:
+            return "Play a card:"
+        return "Lead a card (a signal may go with it):"
+
+    def view_json(self, view, names: Sequence[str] | None = None, style: str = "english") -> dict:
+        """A Mediatore seat's table for the browser (see :func:`table_json`): the auction, the
+        contract, the monte and the points as far as ``view`` knows them."""
+        names = names or DEFAULT_NAMES
+        facts = [("Auction", auction_lines(view.auction, view.mano, names) if view.auction
+                  else []),
+                 ("Contract", contract_lines(view, names, style)),
+                 ("Monte", monte_lines(view, names, style)),
+                 ("Points", [points_line(view.thirds_won, _known_side(view))] if view.tricks
+                  else []),
+                 ("Dealer", [f"{names[view.dealer]} · il mano {names[view.mano]} · "
+                             f"{rules_text(view.rules)}"])]
+        return table_json(view, names, style, facts, move_words, self.card_of,
+                          view.payoffs if view.phase == END else None)
+
+    def start_lines(self, deal: Deal, seat: int, names: Sequence[str], style: str,
+                    title: str) -> list[str]:
+        """The deal just dealt, as ``seat`` hears of it at the table: who deals, who speaks
+        first, and its own hand."""
+        you = names[seat] == YOU
+        return [f"{title}: dealer {names[deal.dealer]}, il mano {names[deal.mano]} speaks "
+                f"first. {'You are' if you else names[seat] + ' is'} seat {seat}.",
+                "Your hand:" if you else f"Hand of {names[seat]}:",
                 *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
-    w = max(map(len, names))
-    return ["Hands as dealt:",
-            *(f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}" for s in range(4)),
-            f"  {'monte':<{w}}  {cards_inline(deal.monte, style)}"]
+
+    def dealt_lines(self, deal: Deal, seat: int | None, names: Sequence[str],
+                    style: str) -> list[str]:
+        """The deal just dealt: every hand and the monte (the open table) or ``seat``'s hand."""
+        if seat is not None:
+            return [f"Hand of {names[seat]}:",
+                    *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
+        w = max(map(len, names))
+        return ["Hands as dealt:",
+                *(f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}" for s in range(4)),
+                f"  {'monte':<{w}}  {cards_inline(deal.monte, style)}"]
+
+    def narrator(self, deal: Deal, seat: int | None, names: Sequence[str],
+                 style: str) -> MediatoreNarrator:
+        """The news of ``deal`` as ``seat`` sees it (None: the open table)."""
+        return MediatoreNarrator(_source(deal, seat), names, style)
+
+    def stage(self, deal: Deal, seat: int | None = None) -> str:
+        """The last stage the deal has finished, for a replay's stops: ``start``,
+        ``auction``, ``exchange`` (the call, the monte and the discards), ``trick N``,
+        ``end``."""
+        if deal.phase == END:
+            return "end"
+        if deal.phase == AUCTION:
+            return "start"
+        if deal.phase != PLAY:
+            return "auction"
+        return f"trick {len(deal.tricks)}" if deal.tricks else "exchange"
+
+    def stop_lines(self, deal: Deal, seat: int | None, names: Sequence[str],
+                   style: str) -> list[str]:
+        """After a stage: the hands left and the points taken; at the end, the whole table."""
+        source = _source(deal, seat)
+        if deal.phase == END:
+            return ["", table_text(source, names, style, "the end")]
+        if deal.phase != PLAY:
+            return []
+        w = max(map(len, names))
+        if seat is None:
+            out = [f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}"
+                   for s in range(4) if deal.hands[s]]
+        else:
+            whose = "your hand" if names[seat] == YOU else f"{names[seat]} holds"
+            out = [f"  {whose}: {hand_inline(source.hand, style)}"]
+        if deal.tricks:
+            out.append("  points taken: " + " · ".join(
+                f"{names[s]} {format_thirds(deal.thirds_won[s])}" for s in range(4)))
+        return out
+
+    def end_lines(self, deal: Deal, names: Sequence[str], style: str = "english") -> list[str]:
+        """The result of the finished deal, every hand shown."""
+        return result_lines(deal.record(), names, style)
+
+    def record_packs(self, record: dict) -> list:
+        """The packs of a record, in the order dealt: a deal's one pack."""
+        return [record["pack"]]
 
 
-def stop_lines(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> list[str]:
-    """After a stage: the hands left and the points taken; at the end, the whole table."""
-    source = _source(deal, seat)
-    if deal.phase == END:
-        return ["", table_text(source, names, style, "the end")]
-    if deal.phase != PLAY:
-        return []
-    w = max(map(len, names))
-    if seat is None:
-        out = [f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}"
-               for s in range(4) if deal.hands[s]]
-    else:
-        whose = "your hand" if names[seat] == YOU else f"{names[seat]} holds"
-        out = [f"  {whose}: {hand_inline(source.hand, style)}"]
-    if deal.tricks:
-        out.append("  points taken: " + " · ".join(
-            f"{names[s]} {format_thirds(deal.thirds_won[s])}" for s in range(4)))
-    return out
-
-
-def end_lines(deal: Deal, names: Sequence[str], style: str = "english") -> list[str]:
-    """The result of the finished deal, every hand shown."""
-    return result_lines(deal.record(), names, style)
-
-
-def record_packs(record: dict) -> list:
-    """The packs of a record, in the order dealt: a deal's one pack."""
-    return [record["pack"]]
-
-
-# -- the table as JSON for the browser (mediatore-web): every game's display module has a
-# view_json(view, names, style), on codec.text's table_json -----------------------------------
-
-
-def view_json(view, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> dict:
-    """A Mediatore seat's table for the browser (see :func:`table_json`): the auction, the
-    contract, the monte and the points as far as ``view`` knows them."""
-    from .moves import card_of_move, phase_of_move
-    facts = [("Auction", auction_lines(view.auction, view.mano, names) if view.auction else []),
-             ("Contract", contract_lines(view, names, style)),
-             ("Monte", monte_lines(view, names, style)),
-             ("Points", [points_line(view.thirds_won, _known_side(view))] if view.tricks else []),
-             ("Dealer", [f"{names[view.dealer]} · il mano {names[view.mano]} · "
-                         f"{rules_text(view.rules)}"])]
-    return table_json(view, names, style, facts, move_words,
-                      lambda m: card_of_move(m) if phase_of_move(m) in (DISCARD, GIVE, PLAY)
-                      else None, view.payoffs if view.phase == END else None)
-
-
-def text_facts(lines: Sequence[str], skip: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
-    """The ``[label, lines]`` of a table's text written with :func:`section` (the inverse of
-    it), less the sections labelled in ``skip``: how a game whose table text is made of
-    sections gives its facts to :func:`table_json` without saying them twice."""
-    facts: list[tuple[str, list[str]]] = []
-    for line in lines:
-        label = line[:_LABEL].strip()
-        if label and not line.startswith(" "):
-            facts.append((label, [line[_LABEL:]] if len(line) > _LABEL else []))
-        elif facts:
-            facts[-1][1].append(line[_LABEL:] if not line[:_LABEL].strip() else line)
-    return [(label, body) for label, body in facts if label not in skip]
-
-
-# -- the hooks of terminal play (mediatore-play): every game's text module has them ------------
-
-def start_lines(deal: Deal, seat: int, names: Sequence[str], style: str, title: str) -> list[str]:
-    """The deal just dealt, as ``seat`` hears of it at the table: who deals, who speaks first,
-    and its own hand."""
-    you = names[seat] == YOU
-    return [f"{title}: dealer {names[deal.dealer]}, il mano {names[deal.mano]} speaks first. "
-            f"{'You are' if you else names[seat] + ' is'} seat {seat}.",
-            "Your hand:" if you else f"Hand of {names[seat]}:",
-            *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
-
-
-def question(view) -> str:
-    """What ``view``'s seat is asked, above the list of its moves."""
-    phase = view.phase
-    if phase == AUCTION:
-        return "Your call in the auction:"
-    if phase == CALL:
-        if view.contract == CHIAMO:
-            return "Call a card: its holder becomes your secret partner:"
-        return "Call a card: its holder gives it to you:"
-    if phase == DISCARD:
-        left = 4 - view.discards.bit_count()
-        return (f"Discard {left} card{'s' if left != 1 else ''} to form the new monte "
-                "(name them all in one answer):")
-    if phase == GIVE:
-        return "Pass one card face down to the player who gave you the called card:"
-    if view.trick:
-        return "Play a card:"
-    return "Lead a card (a signal may go with it):"
-
-
-def table_lines(view, names: Sequence[str], style: str, title: str) -> list[str]:
-    """The whole table as ``view``'s seat sees it (:func:`table_text`), the trick's number in
-    the title during the play."""
-    if view.phase == PLAY:
-        title += f" · trick {len(view.tricks) + 1} of 9"
-    return [table_text(view, names, style, title)]
+DISPLAY = MediatoreDisplay()

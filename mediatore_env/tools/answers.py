@@ -16,7 +16,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, suit_of
 from ..core.tricks import follow_suit
-from ..codec.text import card_text
+from ..core.text import card_text
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
                                discard_move, give_move, parse_move, phase_of_move, play_move,
                                signal_of_move)
@@ -152,7 +152,7 @@ Follow suit when you can: the list holds only the moves you may make."""
 
 def reader_of(entry) -> Reader:
     """The reader of a registry entry's game: Mediatore's own, any other game's from its moves
-    and text modules."""
+    and display."""
     if entry.name == "mediatore":
         return Reader(read_mediatore, HELP_TEXT, _orderly)
     return card_game_reader(entry.moves, entry.display)

@@ -9,9 +9,10 @@
 
 One loop (:func:`play_game`) plays every game of the registry (:mod:`mediatore_env.registry`)
 through the game interface (:mod:`mediatore_env.core.game`): it deals the packs, asks the human
-and the agents in turn, and tells what happened in the words of the game's text module (the
-registry's ``text``: ``start_lines``, ``question``, ``table_lines``, ``moves_lines``,
-``move_words``, ``narrator``, ``stop_lines``, ``end_lines``, ``rules_line``). At each decision
+and the agents in turn, and tells what happened in the words of the game's display (the
+registry's ``display``, :class:`~mediatore_env.core.display.Display`: ``start_lines``,
+``question``, ``table_lines``, ``moves_lines``, ``move_words``, ``narrator``, ``stop_lines``,
+``end_lines``, ``rules_line``). At each decision
 you see your seat's view of the table and the numbered list of your legal moves; answer with a
 number or the move in words (:mod:`.answers`: ``solo``, ``D3``, ``3 of coins``, ``SA volo``,
 ``claim``, ``accept``); ``?`` shows help, ``t`` the table again, ``q`` or Ctrl-D stops, with the
@@ -32,7 +33,6 @@ as a game record (:mod:`mediatore_env.core.records`) for ``mediatore-replay``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import textwrap
@@ -41,14 +41,14 @@ from typing import Callable, Sequence, TextIO
 
 from ..registry import GAMES, get
 from ..core.records import save_record
-from ..codec.text import STYLES
+from ..core.text import STYLES
 from ..mediatore.rules import PRESETS, SWITCHES
 from ..runinfo import command
 from .answers import Reader, read_answer, reader_of
 from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, positive_int,
                      rules_of)
 from .terminal import (HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input, record_path,
-                       running_score, score_line, seat_names, stopped)
+                       running_score, score_line, seat_names, stopped, to_the_end)
 
 __all__ = ["play_game", "play_session", "main"]
 
@@ -89,7 +89,7 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
     """Play ``game`` (any :class:`~mediatore_env.core.game.Game`) to its end: the human at seat
     ``human`` through ``term``, the agents (``agents[s]``, None at the human's seat) at the
     others, each reset with ``seeds[s]``; whenever the game waits for a pack it is dealt
-    ``packs(k)`` (k = 0, 1, ...). ``text`` is the game's text module, ``reader`` reads the
+    ``packs(k)`` (k = 0, 1, ...). ``text`` is the game's display, ``reader`` reads the
     human's answers (:func:`.answers.reader_of`), ``observation`` writes an agent's
     observation (needed only if one wants it). The human sees ``game.view(human)`` only.
     Returns the game; raises :class:`Quit` if the human quits."""
@@ -266,11 +266,9 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     term = Terminal(ask or _echoing_input, out)
     try:
-        return play_session(args.game, specs, args.seat, rules, seed, args.deal, args.deals,
-                            args.cards, args.save, term, args.auto)
-    except BrokenPipeError:  # the output was cut short (| head): not an error
-        sys.stdout = open(os.devnull, "w")
-        return 0
+        return to_the_end(lambda: play_session(args.game, specs, args.seat, rules, seed,
+                                               args.deal, args.deals, args.cards, args.save,
+                                               term, args.auto))
     except OSError as e:
         term.say(f"mediatore-play: error: {e}")
         return 1

@@ -9,7 +9,7 @@ from functools import partial
 
 from ..core.cards import POINTS
 from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable
-from . import display
+from .display import DISPLAY
 from .game import TressetteGame
 from .moves import NUM_MOVES, move_text, parse_move
 from .observation import observation, write_observation
@@ -52,7 +52,7 @@ def _splits(total: int, parts: int):
 _FORM = partial(
     GameDef, unit="game", rules=TressetteRules, engine=TressetteGame,
     moves=MoveTable(NUM_MOVES, move_text, parse_move), observation=observation,
-    reference_observation=write_observation, display=display, limits=limits, worlds=redeal,
+    reference_observation=write_observation, display=DISPLAY, limits=limits, worlds=redeal,
     record_format="tressette-record", agents=Lazy("agents.tressette:AGENTS"),
     tournament=Lazy("agents.tressette.tournament:HOOKS"))
 

@@ -1,8 +1,9 @@
 """The tables of ``mediatore-web``, without the web: a game played by one person against agents
 (:class:`Table`), and a record stepped through (:class:`Watch`). Written once over the game
 interface (:mod:`mediatore_env.core.game`) and the registry: every game's part is its display
-module's ``view_json(view, names, style)`` (the table a seat sees) and its text hooks
-(``narrator``, ``dealt_lines``, ``stop_lines``) for the news between two looks.
+(:class:`~mediatore_env.core.display.Display`): ``view_json(view, names, style)`` (the table a
+seat sees; every game has one, the default a trick game's) and its text hooks (``narrator``,
+``dealt_lines``, ``stop_lines``) for the news between two looks.
 
 What leaves a table is built from ``game.view(seat)`` of the person's seat (or, watching a
 record, of the seat chosen), never from the game itself, so no card the seat may not see is
@@ -38,7 +39,7 @@ from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
 from ..tools.terminal import seat_names
 
-__all__ = ["BadRequest", "Table", "Watch", "games_json", "playable", "table_request",
+__all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
            "check_agent_options", "switch_specs", "think", "shown", "one_line"]
 
 #: The most characters of an agent's text, the most packs a table may be given, the most
@@ -70,11 +71,6 @@ def one_line(error: BaseException, width: int = 200) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def playable(entry) -> bool:
-    """Whether a game's display module draws its table for the browser (has ``view_json``)."""
-    return hasattr(entry.display, "view_json")
-
-
 # -- the rules switches, typed for the page's form -----------------------------------------------
 
 def switch_specs(entry: GameDef) -> list[dict]:
@@ -102,8 +98,6 @@ def games_json(extra_agents: Mapping[str, Mapping[str, Callable]] | None = None)
     the agents a table may seat (the game's registry, then what the operator added)."""
     out = []
     for entry in GAMES.values():
-        if not playable(entry):
-            continue
         out.append({"name": entry.name, "title": entry.title, "players": entry.players,
                     "unit": entry.unit, "agents": list(agent_registry(entry, extra_agents)),
                     "switches": switch_specs(entry)})
@@ -224,8 +218,6 @@ def table_request(data: dict, extra_agents=None) -> dict:
         raise BadRequest(str(e) if isinstance(data["game"], str) and len(data["game"]) <= 40
                          else f"unknown game {shown(data['game'])}; valid: {', '.join(GAMES)}"
                          ) from None
-    if not playable(entry):
-        raise BadRequest(f"game {entry.name!r} has no table for the browser")
     players = entry.players
     seat = _int(data.get("seat", 0), "seat", 0, players - 1)
     rules = data.get("rules") or {}
@@ -447,8 +439,6 @@ class Watch:
                              f"({type(e).__name__}: {one_line(e, 100)})") from None
         except ValueError as e:
             raise BadRequest(f"{label}: not a valid game record: {one_line(e)}") from None
-        if not playable(self.entry):
-            raise BadRequest(f"{label}: game {self.entry.name!r} has no table for the browser")
         self.record, self.label, self.style = record, label, style
         self.text = self.entry.display
         self.steps = list(record_steps(record_start(record, self.final), record, self.final))

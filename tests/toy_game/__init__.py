@@ -15,7 +15,7 @@ from functools import partial
 from mediatore_env.core.cards import TOTAL_THIRDS
 from mediatore_env.core.definition import GameDef, Limits, MoveTable
 
-from . import display
+from .display import DISPLAY
 from .game import HAND_SIZE, ToyGame
 from .moves import NUM_MOVES, move_text, parse_move
 from .observation import observation
@@ -31,7 +31,7 @@ def limits(rules: ToyRules) -> Limits:
 
 _FORM = partial(GameDef, unit="game", rules=ToyRules, engine=ToyGame,
                 moves=MoveTable(NUM_MOVES, move_text, parse_move), observation=observation,
-                display=display, limits=limits)
+                display=DISPLAY, limits=limits)
 
 #: The two forms, as Tressette's are: two players, and three (a seat that watches two others).
 TOY = _FORM(name="toy", title="Toy trick game", players=2, fixed={"players": 2})

@@ -1,7 +1,7 @@
-"""The text of cards for people, shared by every game's table text (``<game>/display.py``):
-card words in four styles, hands by suit, columns of moves, points in thirds, and the table as
-JSON for the browser (:func:`table_json`, which each game's ``view_json`` fills with its own
-facts).
+"""The text of cards for people, shared by every game's display (:mod:`.display`, the defaults,
+and ``<game>/display.py``): card words in four styles, hands by suit, a trick in a line,
+columns of moves, points in thirds, the verbs of "You", and the table as JSON for the browser
+(:func:`table_json`, which each game's ``view_json`` fills with its own facts).
 
     >>> from mediatore_env.core.cards import SA, D3, bit
     >>> [card_text(SA, style) for style in STYLES]
@@ -71,6 +71,20 @@ def format_thirds(thirds: int) -> str:
     if not rest:
         return str(whole)
     return f"{whole} {rest}/3" if whole else f"{rest}/3"
+
+
+def does(name: str, verb: str) -> str:
+    """``name`` doing ``verb``, in the second person for :data:`YOU`: ``'seat 1 deals'``,
+    ``'You deal'`` (a verb whose third person takes a plain ``s``)."""
+    return f"{name} {verb if name == YOU else verb + 's'}"
+
+
+def trick_line(leader: int, cards: Sequence[int], names: Sequence[str], players: int,
+               style: str) -> str:
+    """The cards of a trick with who played each, from ``leader`` on:
+    ``'seat 1 ace of swords, seat 2 4 of swords'``."""
+    return ", ".join(f"{names[(leader + k) % players]} {card_text(c, style)}"
+                     for k, c in enumerate(cards))
 
 
 def hand_lines(mask: int, style: str = "english") -> list[str]:
