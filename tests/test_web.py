@@ -348,3 +348,14 @@ def test_command_line_errors_are_one_line(capsys, tmp_path):
     assert main(["--records", str(tmp_path / "nothing.json"), "--no-history"]) == 2
     err = capsys.readouterr().err
     assert "no such file" in err and err.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("game", ["mediatore", "club"])
+def test_a_record_checked_in_a_worker_process_comes_back_whole(game):
+    """The server checks uploaded records (and the history's) in its pool of processes: the
+    Watch made there is pickled back (its game's display module goes by the game's name)."""
+    import pickle
+    from mediatore_env.web.tables import Watch
+    watch = Watch(played_record(game, 2), "a label")
+    back = pickle.loads(pickle.dumps(watch))
+    assert back.entry is watch.entry and back.at(7, 1) == watch.at(7, 1)

@@ -1,32 +1,44 @@
-"""``mediatore-web``: a table in the browser for every game of the registry.
+"""``mediatore-web``: a table in the browser for every game of the registry, for people and
+agents together, with a history of what was played.
 
     mediatore-web                          # http://127.0.0.1:8765/ (printed), play and watch
     mediatore-web --port 0                 # any free port
     mediatore-web --records recs/          # also offer a tournament's --save-records to watch
     mediatore-web --agent mediatore:mine=mypkg.bots:MyAgent   # offer your own agent too
+    mediatore-web --export games.jsonl     # write the history's records, and stop
 
 One page (``static/index.html``, ``table.js``, ``table.css``: plain files, no build step) over
 a small JSON API on Starlette (the tables themselves are :mod:`.tables`, who may reach them
-:mod:`.lobby`):
+:mod:`.lobby`, the history :mod:`.history`):
 
-==================================  =========================================================
-``GET  /api/games``                 the games, their typed rules switches and agents
-``POST /api/games``                 a new table: ``{game, seat, agents, rules, seed, packs}``;
-                                    answers the table with its ``id`` and the seat's ``token``
-``GET  /api/games/{id}?since=N``    the seat's table and the events from number N on
-                                    (``&wait=S``: wait up to S seconds for the agents' moves)
-``POST /api/games/{id}/move``       ``{move, version, since}``: the person's move
-``POST /api/games/{id}/next``       ``{version, since}``: the next deal, game or session
-``GET  /api/records``               the records given on the command line or sent
-``POST /api/records``               a record, or a list of them, as JSON: to watch
-``GET  /api/records/{id}?step=K&seat=S``  the table after K steps, from seat S or open
-==================================  =========================================================
+=======================================  ===================================================
+``GET  /api/games``                      the games, their typed rules switches and agents
+``POST /api/games``                      a new table: ``{game, seat, agents, rules, seed,
+                                         packs, name, stand_in}`` (``agents``: null at each
+                                         person's seat); answers the table, the creator's
+                                         ``token`` and a ``join`` code per free seat
+``POST /api/games/{id}/join``            ``{seat, code, name}``: a free seat's token (a code
+                                         works once)
+``GET  /api/games/{id}?since=N``         the seat's table and the events from number N on
+                                         (``&wait=S``: wait up to S seconds for news)
+``WS   /api/games/{id}/socket``          the same, pushed at every change (the token in the
+                                         first message: ``{"token", "since"}``)
+``POST /api/games/{id}/move``            ``{move, version, since}``: the seat's move
+``POST /api/games/{id}/next``            ``{version, since}``: the next deal, game or session
+``GET  /api/records``                    the records given on the command line or sent
+``POST /api/records``                    a record, or a list of them, as JSON: to watch
+``GET  /api/records/{id}?step=K&seat=S`` the table after K steps, from seat S or open
+``GET  /api/history?game=&name=``        the finished episodes, newest first
+``GET  /api/history/{hid}``              one of them: its record and the names at the table
+``POST /api/history/{hid}/watch``        one of them among the records to watch
+``GET  /api/results?game=&name=``        each name's mean result with its 95% interval
+=======================================  ===================================================
 
-Every request about a table carries ``Authorization: Bearer <token>``. Errors are
+Every request about a table carries ``Authorization: Bearer <token>`` (its seat's). Errors are
 ``{"error": "one line"}``, and change nothing: 400 (a bad request), 401 (no token), 403 (another
-table's token, another site's page, not JSON), 404 (no such table), 409 (a stale move, not your
-turn), 413 (a body too large), 429 (too many tables). docs/web.md's "Security" says what the
-server protects and what it does not.
+table's token, another site's page, not JSON, a wrong join code), 404 (no such table), 409 (a
+stale move, not your turn, a seat taken), 413 (a body too large), 429 (too many tables).
+docs/web.md's "Security" says what the server protects and what it does not.
 """
 
 from __future__ import annotations
@@ -93,6 +105,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     running: set[asyncio.Task] = set()  # the agents' turns in play, kept from the collector
     timers: dict[str, asyncio.Task] = {}  # per table: the wait before a stand-in moves
     changes: dict[str, asyncio.Event] = {}  # per table: set at its next change
+    ticks: dict[str, int] = {}  # per table: how many changes so far (no wake-up is lost)
     catalogue = games_json(agents)
 
     def error(message: str, status: int = 400) -> JSONResponse:
@@ -185,6 +198,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     def changed(table: Table, kind: str = "") -> None:
         """Wake whoever waits on ``table`` (its sockets, its long polls); save an episode that
         has just ended."""
+        ticks[table.id] = ticks.get(table.id, 0) + 1
         event = changes.pop(table.id, None)
         if event is not None:
             event.set()
@@ -203,8 +217,11 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             print(f"mediatore-web: error: the history could not save an episode: "
                   f"{one_line(task.exception())}", file=sys.stderr)
 
-    async def news_of(table: Table, timeout: float) -> None:
-        """Return at ``table``'s next change, or after ``timeout`` seconds."""
+    async def news_of(table: Table, tick: int, timeout: float) -> None:
+        """Return once ``table`` has changed since its change number ``tick`` (at once if it
+        has already), or after ``timeout`` seconds."""
+        if ticks.get(table.id, 0) != tick:
+            return
         event = changes.setdefault(table.id, asyncio.Event())
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
@@ -268,6 +285,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     def new_table_made(table: Table) -> Table:
         table.on_event = changed
         lobby.add(table)
+        for gone in [tid for tid in ticks if tid not in lobby.tables]:  # let go since
+            del ticks[gone]
         play_agents(table)
         return table
 
@@ -316,7 +335,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         try:
             while (table.next <= since and others_may_act(table, seat)
                    and loop.time() < deadline):
-                await news_of(table, deadline - loop.time())
+                await news_of(table, ticks.get(table.id, 0), deadline - loop.time())
         finally:
             table.present[seat] -= 1
             table.saw(seat)
@@ -386,11 +405,12 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         listener = asyncio.get_running_loop().create_task(hear())
         try:
             while lobby.tables.get(table.id) is table:
+                tick = ticks.get(table.id, 0)
                 state = table.state(seat, min(since, table.next))
                 await websocket.send_json(state)
                 since = state["next"]
                 lobby.used[table.id] = lobby.clock()
-                waiter = asyncio.get_running_loop().create_task(news_of(table, MAX_WAIT))
+                waiter = asyncio.get_running_loop().create_task(news_of(table, tick, MAX_WAIT))
                 await asyncio.wait({listener, waiter}, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
                 if listener.done():

@@ -690,6 +690,17 @@ class Watch:
         self.steps = list(record_steps(record_start(record, self.final), record, self.final))
         self.names = watch_names(record, self.final.players)
 
+    def __getstate__(self):
+        # checked in a worker process and sent back: the game's entry goes by its name (its
+        # display module cannot be pickled)
+        state = {k: v for k, v in self.__dict__.items() if k not in ("entry", "text")}
+        return {**state, "entry": self.entry.name}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.entry = get(state["entry"])
+        self.text = self.entry.display
+
     def at(self, step: int, seat: int | None) -> dict:
         players = self.final.players
         step = _int(step, "step", 0, len(self.steps))
