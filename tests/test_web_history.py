@@ -223,3 +223,17 @@ def test_results_per_name_have_intervals(tmp_path):
         answer = client.get("/api/results?name=Anna&game=tressette2").json()
         assert answer["kept"] and answer["against"] == json.loads(json.dumps(results["against"]))
         assert client.get("/api/results?game=" + "x" * 50).status_code == 400
+
+
+def test_a_save_that_fails_is_told_and_the_table_plays_on(tmp_path, capsys):
+    """A full disk or a read-only file: the server says so on its error stream; the table
+    goes on to its next deal."""
+    class Full(History):
+        def save(self, *args, **kwargs):
+            raise OSError(28, "No space left on device")
+    with ThreadPoolExecutor(2) as pool, TestClient(create_app(
+            executor=pool, history=Full(tmp_path / "h.sqlite3")), base_url=URL) as client:
+        seat = new_table(client, "mediatore", seed=5)
+        play_to_the_end(seat)
+        assert seat.next()["episode"] == 2
+    assert "could not save an episode: OSError" in capsys.readouterr().err

@@ -203,19 +203,18 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         if event is not None:
             event.set()
         if kind == "end" and history is not None and table.broken is None and table.game.is_over:
-            names, persons = table.seated()
-            record = table.record()
-            outcome = list(table.game.outcome)
-            task = asyncio.get_running_loop().run_in_executor(
-                writer, history.save, record, names, persons, outcome, table.entry.unit)
-            running.add(task)
-            task.add_done_callback(saved)
+            try:
+                names, persons = table.seated()
+                future = writer.submit(history.save, table.record(), names, persons,
+                                       list(table.game.outcome), table.entry.unit)
+            except Exception as e:  # a game whose record fails: the table plays on
+                return unsaved(e)
+            # not cancelled at shutdown: the writer finishes every save it was given
+            future.add_done_callback(lambda f: f.exception() and unsaved(f.exception()))
 
-    def saved(task) -> None:
-        running.discard(task)
-        if not task.cancelled() and task.exception() is not None:  # a full disk: say so
-            print(f"mediatore-web: error: the history could not save an episode: "
-                  f"{one_line(task.exception())}", file=sys.stderr)
+    def unsaved(e: BaseException) -> None:  # a full disk, a read-only file: say so
+        print(f"mediatore-web: error: the history could not save an episode: "
+              f"{type(e).__name__}: {one_line(e)}", file=sys.stderr)
 
     async def news_of(table: Table, tick: int, timeout: float) -> None:
         """Return once ``table`` has changed since its change number ``tick`` (at once if it

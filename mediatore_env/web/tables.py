@@ -325,7 +325,8 @@ class Table:
 
     ``id`` (unguessable) names the table; each person's seat has its own secret token, the
     server answering for a seat only to a request that carries it. ``codes`` are the seats
-    still free: a code is given once to the creator, and works once.
+    still free: the creator's table carries them (to send to the persons), and each works
+    once.
 
     ``version`` counts the persons' moves and new episodes: a move must name the version it
     was chosen at, so a move chosen on a stale table (another tab, a double click) is refused.
