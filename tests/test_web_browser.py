@@ -132,9 +132,12 @@ def sit_down(page, app, game: str, seat: int, rules: dict | None = None,
 
 def assert_shows_no_hidden_card(page, table, seat: int) -> None:
     """The page's DOM and text hold no card the seat may not see (move buttons aside: a
-    call names any card)."""
+    call names any card; and the news of earlier hands, whose cards were dealt again)."""
     html = page.evaluate("""() => { const c = document.body.cloneNode(true);
         c.querySelectorAll('#moves').forEach(e => e.remove());
+        const told = [...c.querySelectorAll('#news .said')];
+        const dealt = told.map(e => e.classList.contains('deal')).lastIndexOf(true);
+        told.slice(0, Math.max(dealt, 0)).forEach(e => e.remove());
         return c.innerHTML + c.innerText; }""")
     leaked = [t for t in hidden_tags(table.game, seat) if re.search(rf"\b{t}\b", html)]
     assert leaked == []

@@ -207,6 +207,14 @@ function news(lines, kind) {
   box.scrollTop = box.scrollHeight;
 }
 
+// What the table has told this person, kept to show again when they come back from another tab.
+function tell(lines, kind) {
+  play.told.push([lines, kind]);
+  if (play.told.length > 200) play.told.shift();
+  if (mode_ === "play") news(lines, kind);
+  if (kind === "end") play.account = lines;
+}
+
 // -- play: the events one by one, then the table the person moves at ----------------------
 // This tab's seat (the table's id, the seat and its token) stays in sessionStorage, so a
 // reload goes on at the same seat; every seat taken in this browser is also kept by table and
@@ -222,7 +230,7 @@ function remember() {
 
 function seated(state) {
   play = {id: state.id, seat: state.seat, token: state.token, since: 0, version: state.version,
-          state, lastShown: false};
+          state, lastShown: false, told: []};
   remember();
   queue = [];
   $("news").replaceChildren();
@@ -252,10 +260,9 @@ function drain() {
   const event = queue.shift();
   if (event.kind === "deal" && event.view && play.shownEpisode !== play.state.episode) {
     play.shownEpisode = play.state.episode;
-    news([`— ${play.state.title}, ${play.state.unit} ${play.state.episode} —`], "heading");
+    tell([`— ${play.state.title}, ${play.state.unit} ${play.state.episode} —`], "heading");
   }
-  news(event.lines, event.kind);
-  if (event.kind === "end") play.account = event.lines;
+  tell(event.lines, event.kind);
   if (mode_ === "play") {
     render(event.view, {seats: play.state.seats, arriving: event.kind === "move" ? event.seat : null});
     score(play.state, event.view);
@@ -269,6 +276,7 @@ function settle() {
   // a state that changes only who is here (a page opened or closed) redraws the seats alone:
   // the hand a person is choosing from stays as it is under their pointer
   const key = `${s.next}.${s.version}.${s.thinking}.${s.broken}.${play.lastShown}`;
+  document.body.dataset.ready = s.broken ? "broken" : view.over ? "over" : view.moves.length ? "turn" : "wait";
   if (key === play.settled && !$("table").hidden) {
     drawSeats(view, {seats: s.seats});
     return;
@@ -280,7 +288,6 @@ function settle() {
   render(view, {interactive: !s.broken, seats: s.seats, lastShown: play.lastShown, waiting});
   score(s, view);
   if (s.broken) shout(new Error(s.broken));
-  document.body.dataset.ready = s.broken ? "broken" : view.over ? "over" : view.moves.length ? "turn" : "wait";
 }
 
 // The score beside the table: each seat's result this episode once over, and the running total.
@@ -295,6 +302,7 @@ function score(s, view) {
     ...(over && !s.broken ? [el("button", {id: "next", on: nextEpisode}, `Next ${s.unit}`)] : []));
   const summary = $("summary");
   summary.hidden = !over;
+  if (!over) summary.replaceChildren();
   if (over) {
     const best = Math.max(...view.outcome);
     // the game's own account of the end (tricks, points, payments) until its view_json
@@ -484,13 +492,10 @@ async function offerJoin(link) {
 
 // A reload: the seat kept in this tab, if the server still has its table.
 async function resumeAt(saved) {
-  play = {...saved, since: 0};
+  play = {...saved, since: 0, told: []};
   try {
     const state = await api("GET", `/api/games/${saved.id}?since=0`);
-    for (const event of state.events) {  // told at once, not played again
-      news(event.lines, event.kind);
-      if (event.kind === "end") play.account = event.lines;
-    }
+    for (const event of state.events) tell(event.lines, event.kind);  // at once, not played again
     Object.assign(play, {since: state.next, version: state.version, state, shownEpisode: state.episode,
                          lastShown: false});
     remember();
@@ -614,7 +619,8 @@ function mode(name, record) {
   if (name === "history") showHistory();
   if (name === "play" && play && play.state) {
     invite(play.state);
-    for (const event of play.state.events) news(event.lines, event.kind);
+    for (const [lines, kind] of play.told) news(lines, kind);
+    play.settled = null;
     settle();
   }
 }
