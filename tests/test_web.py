@@ -75,12 +75,15 @@ class Seat:
         return self.state
 
 
-def new_table(client, game: str, seat: int = 0, seed: int = 1, agents: str = "random",
+def new_table(client, game: str, seat: int = 0, seed: int = 1, agents="random",
               **fields) -> Seat:
+    """A table of ``game``, its creator at ``seat``, ``agents`` at every other seat (a name,
+    or a list: one entry for each other seat, null for a person)."""
     players = get(game).players
+    others = iter(agents if isinstance(agents, list) else [agents] * (players - 1))
     response = client.post("/api/games", json={
         "game": game, "seat": seat, "seed": seed,
-        "agents": [None if s == seat else agents for s in range(players)], **fields})
+        "agents": [None if s == seat else next(others) for s in range(players)], **fields})
     assert response.status_code == 200, response.text
     return Seat(client, response.json())
 
@@ -342,8 +345,19 @@ def test_bad_records_are_refused(client):
 
 
 def test_command_line_errors_are_one_line(capsys, tmp_path):
-    assert main(["--port", "70000"]) == 2
+    assert main(["--port", "70000", "--no-history"]) == 2
     assert capsys.readouterr().err.strip().count("\n") == 0
-    assert main(["--records", str(tmp_path / "nothing.json")]) == 2
+    assert main(["--records", str(tmp_path / "nothing.json"), "--no-history"]) == 2
     err = capsys.readouterr().err
     assert "no such file" in err and err.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("game", ["mediatore", "club"])
+def test_a_record_checked_in_a_worker_process_comes_back_whole(game):
+    """The server checks uploaded records (and the history's) in its pool of processes: the
+    Watch made there is pickled back (its game's display module goes by the game's name)."""
+    import pickle
+    from mediatore_env.web.tables import Watch
+    watch = Watch(played_record(game, 2), "a label")
+    back = pickle.loads(pickle.dumps(watch))
+    assert back.entry is watch.entry and back.at(7, 1) == watch.at(7, 1)

@@ -118,20 +118,25 @@ def test_the_command_line_keeps_its_import_paths():
 
 # -- only the page's own origin may act ------------------------------------------------------
 
-def changing_requests(seat: Seat):
-    """Every route that changes something, with a body it would accept."""
+def changing_requests(seat: Seat, free: Seat):
+    """Every route that changes something, with a body it would accept (``free``: a table
+    with a seat free)."""
     state = seat.state
     move = state["view"]["moves"][0]["move"]
+    code = next(c for c in free.state["join"] if c)
     return [("/api/games", {"game": "mediatore"}),
             (f"/api/games/{seat.id}/move", {"move": move, "version": state["version"]}),
             (f"/api/games/{seat.id}/next", {"version": state["version"]}),
+            (f"/api/games/{free.id}/join", {"seat": 2, "code": code, "name": "Eve"}),
+            ("/api/history/1/watch", {}),
             ("/api/records", {"format": "x"})]
 
 
 def test_another_sites_page_and_a_plain_text_body_are_refused(client):
     seat = new_table(client, "mediatore", seed=3)
+    free = new_table(client, "mediatore", seed=3, agents=["random", None, "random"])
     before = fingerprint(client)
-    for path, body in changing_requests(seat):
+    for path, body in changing_requests(seat, free):
         for headers in ({"Content-Type": "text/plain"},
                         {"Content-Type": "application/x-www-form-urlencoded"},
                         {"Content-Type": "multipart/form-data; boundary=x"},
@@ -213,10 +218,14 @@ FIELDS = st.fixed_dictionaries({}, optional={
     "seed": st.integers(-5, 2 ** 65) | JSON, "packs": JSON,
     "move": st.integers(-5, 500) | JSON, "version": st.integers(-2, 3) | JSON,
     "since": st.integers(-3, 50) | JSON,
-    "format": JSON, "moves": JSON, "dealer": JSON})
+    "format": JSON, "moves": JSON, "dealer": JSON,
+    "code": st.sampled_from(["", "x" * 16]) | JSON, "name": st.sampled_from(["Eve", "You"]) | JSON,
+    "stand_in": st.fixed_dictionaries({"agent": st.sampled_from(["random", "os:system"]) | JSON,
+                                       "after": st.floats(-1, 100) | JSON}) | JSON})
 BODIES = (JSON.map(lambda v: json.dumps(v).encode()) | FIELDS.map(lambda v: json.dumps(v).encode())
           | st.binary(max_size=64))
-QUERIES = st.dictionaries(st.sampled_from(["since", "wait", "step", "seat"]),
+QUERIES = st.dictionaries(st.sampled_from(["since", "wait", "step", "seat", "game", "name",
+                                           "limit", "before"]),
                           st.text(max_size=6) | st.integers(-5, 99).map(str), max_size=3)
 
 
@@ -224,12 +233,21 @@ QUERIES = st.dictionaries(st.sampled_from(["since", "wait", "step", "seat"]),
 def hostile():
     """One server with a table and a record, shared by the examples: what a 4xx must leave
     as it was."""
+    from mediatore_env.core.records import replay
+    from mediatore_env.web.history import History
+    from test_web import played_record
+    history = History(":memory:")
+    saved = played_record("tressette2", 4)
+    history.save(saved, ["Anna", "greedy"], [0], list(replay(saved).outcome), "game")
     with ThreadPoolExecutor(2) as pool, TestClient(
-            create_app(executor=pool, lobby=Lobby(max_tables=10_000)), base_url=URL) as c:
+            create_app(executor=pool, lobby=Lobby(max_tables=10_000), history=history),
+            base_url=URL) as c:
         seat = new_table(c, "mediatore", seed=7)
-        from test_web import played_record
+        # a table with a seat free, for the join route (the long polls ask the one above: a
+        # free seat to move would hold them)
+        free = new_table(c, "mediatore", seed=8, agents=["random", None, "random"])
         (record,) = c.post("/api/records", json=played_record("tressette2", 2)).json()["records"]
-        yield c, seat, record["id"]
+        yield c, seat, record["id"], free
 
 
 def check_answer(client, response, before) -> None:
@@ -246,20 +264,24 @@ def check_answer(client, response, before) -> None:
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(route=st.sampled_from(["/api/games", "/api/games/{id}/move", "/api/games/{id}/next",
-                              "/api/records"]), body=BODIES, token=st.booleans())
+                              "/api/games/{id}/join", "/api/history/1/watch",
+                              "/api/history/x/watch", "/api/records"]),
+       body=BODIES, token=st.booleans())
 def test_any_body_to_any_post_route_is_answered_in_json_without_a_5xx(hostile, route, body, token):
-    client, seat, _ = hostile
+    client, seat, _, free = hostile
     before = fingerprint(client)
     headers = {"Content-Type": "application/json", **(seat.headers if token else {})}
-    response = client.post(route.format(id=seat.id), content=body, headers=headers)
+    tid = free.id if route.endswith("/join") else seat.id
+    response = client.post(route.format(id=tid), content=body, headers=headers)
     check_answer(client, response, before)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(route=st.sampled_from(["/api/games/{id}", "/api/records/{rid}", "/api/records",
-                              "/api/games"]), query=QUERIES)
+                              "/api/games", "/api/history", "/api/history/1", "/api/results"]),
+       query=QUERIES)
 def test_any_query_to_any_get_route_is_answered_in_json_without_a_5xx(hostile, route, query):
-    client, seat, rid = hostile
+    client, seat, rid, _ = hostile
     before = fingerprint(client)
     response = client.get(route.format(id=seat.id, rid=rid), params=query, headers=seat.headers)
     check_answer(client, response, before)
@@ -359,16 +381,16 @@ def test_a_taken_port_is_one_line_and_status_3(capsys):
         s.bind(("127.0.0.1", 0))
         s.listen(1)
         port = s.getsockname()[1]
-        assert main(["--port", str(port)]) == 3
+        assert main(["--port", str(port), "--no-history"]) == 3
     out, err = capsys.readouterr()
     assert "the table is at" not in out + err
     assert err.strip().count("\n") == 0 and f"port {port}" in err and "--port 0" in err
 
 
-def test_serving_beyond_this_machine_warns_that_there_are_no_accounts():
+def test_serving_beyond_this_machine_warns_that_there_are_no_accounts(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "mediatore_env.web.app", "--host", "0.0.0.0",
-                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                             "--port", "0", "--db", str(tmp_path / "history.sqlite3")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         assert "the table is at http://0.0.0.0:" in line
@@ -378,8 +400,9 @@ def test_serving_beyond_this_machine_warns_that_there_are_no_accounts():
     assert "warning" in err and "no accounts" in err
 
 
-def test_the_default_is_this_machine_only(capsys):
+def test_the_default_is_this_machine_only(capsys, tmp_path, monkeypatch):
     """Without --host the server binds the loopback: nothing to warn about."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the history's default folder
     ready = threading.Event()
     from mediatore_env.web import app as app_module
     calls = []
@@ -400,5 +423,25 @@ def test_the_default_is_this_machine_only(capsys):
     finally:
         uvicorn.Server = real
     out, err = capsys.readouterr()
+    assert (tmp_path / "mediatore-env" / "history.sqlite3").exists()
     assert ready.is_set() and calls[1][0] == "127.0.0.1"
     assert "warning" not in err and f":{calls[1][1]}/" in out
+
+
+# -- the push channel: a socket answers to a seat's token, sent first ---------------------------
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=BODIES | TEXT.map(str.encode))
+def test_any_first_message_to_a_socket_is_refused_in_json_and_changes_nothing(hostile, first):
+    client, seat, _, _ = hostile
+    before = fingerprint(client)
+    try:
+        text = first.decode()
+    except UnicodeDecodeError:
+        text = None
+    with client.websocket_connect(f"ws://127.0.0.1:8765/api/games/{seat.id}/socket") as ws:
+        ws.send_text(text) if text is not None else ws.send_bytes(first)
+        answer = ws.receive_json()
+    # no body holds the seat's token: always refused, in one line
+    assert 400 <= answer["status"] < 500 and "\n" not in answer["error"]
+    assert fingerprint(client) == before

@@ -1,9 +1,9 @@
 """The server's tables and records, and who may reach them: no web here, so every rule of
 access is a plain method the tests call directly.
 
-- A table is named by an unguessable id and answers only to its seat's token
-  (``Authorization: Bearer <token>``): without one 401, with another table's 403, an unknown
-  id 404.
+- A table is named by an unguessable id and answers only to its seats' tokens
+  (``Authorization: Bearer <token>``, one a person's seat): without one 401, with another
+  table's 403, an unknown id 404.
 - A table nobody has asked about for ``idle`` seconds is let go; at most ``max_tables`` live
   at once, and a new one past that is refused with 429.
 - Records to watch have their own ids (``r1``, ``r2``...): those given on the command line
@@ -13,7 +13,6 @@ access is a plain method the tests call directly.
 from __future__ import annotations
 
 import itertools
-import secrets
 import time
 from typing import Callable
 
@@ -62,36 +61,49 @@ class Lobby:
         self.used[table.id] = self.clock()
         return table
 
-    def table(self, tid: str, authorization: str | None) -> Table:
-        """Table ``tid`` for a request with this ``Authorization`` header; 404, 401 or 403
-        (``BadRequest``) otherwise."""
+    def find(self, tid: str) -> Table:
+        """Table ``tid``; 404 (``BadRequest``) if there is none."""
         self.sweep()
-        table = self.tables.get(tid)
+        table = self.tables.get(tid) if isinstance(tid, str) else None
         if table is None:
             raise BadRequest("no such table (it may have finished idle and been let go); "
                              "start one with POST /api/games", 404)
-        scheme, _, token = (authorization or "").partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise BadRequest("this table answers to its seat's token: send Authorization: "
-                             "Bearer <token> (POST /api/games answered it)", 401)
-        if not secrets.compare_digest(token.strip().encode(), table.token.encode()):
-            raise BadRequest("this token is not this table's", 403)
-        self.used[tid] = self.clock()
         return table
+
+    def table(self, tid: str, authorization: str | None) -> tuple[Table, int]:
+        """Table ``tid`` and the seat whose token this ``Authorization`` header carries; 404,
+        401 or 403 (``BadRequest``) otherwise."""
+        table = self.find(tid)
+        scheme, _, token = (authorization or "").partition(" ")
+        return table, self.seat(table, token if scheme.lower() == "bearer" else "")
+
+    def seat(self, table: Table, token) -> int:
+        """The seat of ``table`` whose token ``token`` is; 401 or 403 otherwise."""
+        if not isinstance(token, str) or not token.strip():
+            raise BadRequest("this table answers to its seat's token: send Authorization: "
+                             "Bearer <token> (POST /api/games or its join answered it)", 401)
+        seat = table.seat_of(token.strip())
+        if seat is None:
+            raise BadRequest("this token is not this table's", 403)
+        self.used[table.id] = self.clock()
+        table.saw(seat)
+        return seat
 
     # -- records to watch ----------------------------------------------------------------------
 
-    def add_watches(self, watches: list[Watch], uploaded: bool) -> list[str]:
-        """Add records to watch (checked already); their new ids. Uploads past
-        ``max_uploads`` are refused with 429, none of them added."""
+    def add_watches(self, watches: list[Watch], uploaded: bool,
+                    ids: list[str] | None = None) -> list[str]:
+        """Add records to watch (checked already); their new ids (``ids`` where given: a
+        saved episode's, ``h12``). Uploads (and episodes of the history) past ``max_uploads``
+        are refused with 429, none of them added."""
         if uploaded:
             self.sweep()
             if len(self.uploads) + len(watches) > self.max_uploads:
                 raise BadRequest(f"the server holds its most uploaded records "
                                  f"({self.max_uploads}); try again later", 429)
-        ids = []
-        for watch in watches:
-            wid = f"r{next(self._record_ids)}"
+        given, ids = ids, []
+        for k, watch in enumerate(watches):
+            wid = given[k] if given else f"r{next(self._record_ids)}"
             self.watches[wid] = watch
             if uploaded:
                 self.uploads.add(wid)

@@ -1,31 +1,33 @@
-"""The tables of ``mediatore-web``, without the web: a game played by one person against agents
-(:class:`Table`), and a record stepped through (:class:`Watch`). Written once over the game
-interface (:mod:`mediatore_env.core.game`) and the registry: every game's part is its display
-(:class:`~mediatore_env.core.display.Display`): ``view_json(view, names, style)`` (the table a
-seat sees; every game has one, the default a trick game's) and its text hooks (``narrator``,
-``dealt_lines``, ``stop_lines``) for the news between two looks.
+"""The tables of ``mediatore-web``, without the web: a game played by persons and agents at
+one table (:class:`Table`), and a record stepped through (:class:`Watch`). Written once over the
+game interface (:mod:`mediatore_env.core.game`) and the registry: every game's part is its
+display (:class:`~mediatore_env.core.display.Display`): ``view_json(view, names, style)`` (the
+table a seat sees; every game has one, the default a trick game's) and its text hooks
+(``narrator``, ``dealt_lines``, ``stop_lines``) for the news between two looks.
 
-What leaves a table is built from ``game.view(seat)`` of the person's seat (or, watching a
-record, of the seat chosen), never from the game itself, so no card the seat may not see is
-ever sent.
+What leaves a table for a person is built from ``game.view(seat)`` of that person's seat (or,
+watching a record, of the seat chosen), never from the game itself, so no card the seat may
+not see is ever sent; each person has their own events, told in their own words.
 
 Nothing here trusts what a request holds: :func:`table_request` checks every field of a new
-table (the game, the seat, each agent's name and options, the rules, the seed, the packs)
-before anything is made, and refuses a bad one with :class:`BadRequest`, one line saying what
-was wrong and what is valid. Agents are the names of the game's registry (and those the
-server's operator added): never an import path, and their options are data (numbers,
-booleans, text) checked against the agent's own parameters (:func:`check_agent_options`).
+table (the game, the seat, each agent's name and options, the rules, the seed, the packs, the
+creator's name, the stand-in) before anything is made, and refuses a bad one with
+:class:`BadRequest`, one line saying what was wrong and what is valid; a person joining is
+checked whole the same way (:meth:`Table.check_join`). Agents are the names of the game's
+registry (and those the server's operator added): never an import path, and their options are
+data (numbers, booleans, text) checked against the agent's own parameters
+(:func:`check_agent_options`).
 
 The agents do not think here: :meth:`Table.agent_turn` hands out what the agent to move needs,
 :func:`think` (a pure function, run by the server in a worker) chooses the move, and
 :meth:`Table.agent_moved` makes it, so the server keeps answering while agents think.
 """
-
 from __future__ import annotations
 
 import inspect
 import math
 import secrets
+import time
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -37,10 +39,12 @@ from ..core.game import CHANCE
 from ..core.records import entry_of, replay
 from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
+from ..core.text import YOU
 from ..tools.terminal import seat_names
 
 __all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
-           "check_agent_options", "switch_specs", "think", "shown", "one_line"]
+           "check_agent_options", "switch_specs", "think", "shown", "one_line", "person_name",
+           "watch_names"]
 
 #: The most characters of an agent's text, the most packs a table may be given, the most
 #: an agent's numeric option may be raised above its default (a request shares the server's
@@ -186,6 +190,46 @@ def _agent(spec, seat: int, registry: dict) -> Any:
                          f"{type(e).__name__}: {one_line(e)}") from None
 
 
+#: The longest name a person may give themselves at a table, in characters.
+MAX_NAME = 24
+#: The bounds of the stand-in option's ``after``: how long a person's seat may be away (no
+#: page open, no request) before an agent moves for it, in seconds.
+MIN_AWAY, MAX_AWAY = 1.0, 24 * 3600.0
+
+
+def person_name(value, taken: Sequence[str] = ()) -> str:
+    """A person's name at a table, checked: a text of 1 to :data:`MAX_NAME` printable
+    characters (runs of spaces made one), not ``You`` (how the table names each person to
+    themselves) and none of ``taken`` (the other seats' names), case aside."""
+    if not isinstance(value, str):
+        raise BadRequest(f"bad name {shown(value)}: a text of 1-{MAX_NAME} characters is expected")
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise BadRequest(f"bad name {shown(value)}: 1-{MAX_NAME} printable characters are "
+                         "expected")
+    if name.casefold() == YOU.casefold():
+        raise BadRequest(f"bad name {name!r}: the table calls each person {YOU!r} on their "
+                         "own screen; choose another")
+    if name.casefold() in {t.casefold() for t in taken}:
+        raise BadRequest(f"the name {name!r} is taken at this table; choose another", 409)
+    return name
+
+
+def _stand_in(data, persons: Sequence[int], registry: dict) -> tuple[dict, float | None]:
+    """The ``stand_in`` option checked: ``{"agent": name, "after": seconds}`` or null. The
+    agent, one per person's seat, moves for a seat that has been away ``after`` seconds."""
+    if data is None:
+        return {}, None
+    if not isinstance(data, dict) or set(data) != {"agent", "after"}:
+        raise BadRequest('bad stand_in: {"agent": name, "after": seconds} or null is expected')
+    after = data["after"]
+    if type(after) not in (int, float) or not MIN_AWAY <= after <= MAX_AWAY:
+        raise BadRequest(f"bad stand_in after {shown(after)}; valid: {MIN_AWAY:g}-{MAX_AWAY:g} "
+                         "seconds")
+    spec = data["agent"]
+    return {s: _agent(spec, s, registry) for s in persons}, float(after)
+
+
 # -- a new table, checked whole before anything is made ----------------------------------------
 
 def _int(value, what: str, low: int, high: int) -> int:
@@ -204,9 +248,11 @@ def _pack(pack) -> list[int]:
 
 def table_request(data: dict, extra_agents=None) -> dict:
     """The keyword arguments of :class:`Table` for a request's ``data`` (the JSON of ``POST
-    /api/games``: ``game``, ``seat``, ``agents``, ``rules``, ``seed``, ``packs``), every field
-    checked; ``BadRequest`` for the first bad one, before anything is made."""
-    fields = {"game", "seat", "agents", "rules", "seed", "packs"}
+    /api/games``: ``game``, ``seat``, ``agents``, ``rules``, ``seed``, ``packs``, ``name``,
+    ``stand_in``), every field checked; ``BadRequest`` for the first bad one, before anything
+    is made. ``agents`` holds an agent's name per seat, or null for a person: the creator sits
+    at ``seat`` (whatever its entry says), the other persons' seats wait for them to join."""
+    fields = {"game", "seat", "agents", "rules", "seed", "packs", "name", "stand_in"}
     unknown = sorted(set(data) - fields)
     if unknown:
         raise BadRequest(f"unknown field {shown(unknown[0])}; valid: {', '.join(sorted(fields))}")
@@ -230,11 +276,14 @@ def table_request(data: dict, extra_agents=None) -> dict:
     specs = data.get("agents")
     specs = ["random"] * players if specs is None else specs
     if not isinstance(specs, list) or len(specs) != players:
-        raise BadRequest(f"agents: a list of {players} agent names is expected (null at the "
+        raise BadRequest(f"agents: a list of {players} agent names is expected (null at each "
                          "person's seat)")
     if not (specs[seat] is None or isinstance(specs[seat], str) and len(specs[seat]) <= MAX_SPEC):
         raise BadRequest(f"agents: null (or any agent's name, ignored) at the person's seat "
                          f"{seat}, not {shown(specs[seat])}")
+    specs = [None if s == seat else spec for s, spec in enumerate(specs)]
+    persons = [s for s, spec in enumerate(specs) if spec is None]
+    name = person_name(data["name"]) if data.get("name") is not None else None
     seed = data.get("seed")
     if seed is not None:
         seed = _int(seed, "seed", 0, MAX_SEED)
@@ -243,10 +292,11 @@ def table_request(data: dict, extra_agents=None) -> dict:
         raise BadRequest(f"bad packs: a list of at most {MAX_PACKS} packs is expected")
     packs = [_pack(p) for p in packs]
     registry = agent_registry(entry, extra_agents)  # made last: the costliest check
-    agents = [None if s == seat else _agent(spec, s, registry) for s, spec in enumerate(specs)]
-    names = seat_names([spec if isinstance(spec, str) else "" for spec in specs], seat)
+    agents = [None if spec is None else _agent(spec, s, registry) for s, spec in enumerate(specs)]
+    stand_ins, after = _stand_in(data.get("stand_in"), persons, registry)
     return dict(entry=entry, seat=seat, agents=agents, rules=rules, seed=seed, packs=packs,
-                names=names)
+                specs=specs, name=name, stand_ins=stand_ins, after=after,
+                stand_in=(data.get("stand_in") or {}).get("agent"))
 
 
 def think(agent, game, seat: int, observe: Callable | None) -> tuple[int, Any]:
@@ -259,97 +309,230 @@ def think(agent, game, seat: int, observe: Callable | None) -> tuple[int, Any]:
 
 
 class Table:
-    """One person at ``seat`` of a game of the registry, agents at the other seats, episode
-    after episode (a deal, a game or a session: the game's unit). The packs come from
-    ``packs`` while they last, then from a numpy generator seeded with ``seed``.
+    """A game of the registry played at a table of persons and agents, episode after episode
+    (a deal, a game or a session: the game's unit). ``agents`` holds an agent per seat, None
+    for a person: the creator sits at ``seat``, the other persons' seats wait for them to join
+    with their seat's code. The packs come from ``packs`` while they last, then from a numpy
+    generator seeded with ``seed``.
 
-    ``id`` (unguessable) names the table and ``token`` is the person's secret: the server
-    answers for the seat only to a request that carries it.
+    ``id`` (unguessable) names the table; each person's seat has its own secret token, the
+    server answering for a seat only to a request that carries it. ``codes`` are the seats
+    still free: the creator's table carries them (to send to the persons), and each works
+    once.
 
-    ``version`` counts the person's moves and new episodes: a move must name the version it
+    ``version`` counts the persons' moves and new episodes: a move must name the version it
     was chosen at, so a move chosen on a stale table (another tab, a double click) is refused.
-    ``events`` is what happened this episode, each with the lines that tell it and the
-    person's table after it, so the page can show the agents' moves one by one; ``first`` is
-    the number of the first one kept (events of earlier episodes are let go)."""
+    ``events[p]`` is what happened this episode as person ``p`` saw it, each with the lines
+    that tell it and ``p``'s table after it, so a page can show the moves one by one; ``first``
+    is the number of the first one kept (events of earlier episodes are let go).
+
+    With ``stand_ins`` (an agent per person's seat) and ``after`` (seconds), a person's seat
+    nobody has asked about for ``after`` seconds, with no page open on it, is played by its
+    stand-in until its person comes back. ``clock`` tells the time (the lobby's)."""
 
     def __init__(self, entry: GameDef, seat: int, agents: Sequence[Any], rules,
-                 seed: int | None, packs: Sequence[list], names: Sequence[str],
-                 style: str = "english"):
+                 seed: int | None, packs: Sequence[list], specs: Sequence[str | None],
+                 name: str | None = None, stand_ins: Mapping[int, Any] | None = None,
+                 after: float | None = None, stand_in: str | None = None,
+                 style: str = "english", clock: Callable[[], float] = time.monotonic):
         self.entry, self.seat, self.agents, self.rules = entry, seat, list(agents), rules
         self.packs = [list(p) for p in packs]
         self.rng = np.random.default_rng(seed)
-        self.seed, self.style, self.names = seed, style, list(names)
+        self.seed, self.style, self.specs, self.clock = seed, style, list(specs), clock
         self.text = entry.display
         self.observe = entry.observation
+        self.persons = [s for s, a in enumerate(self.agents) if a is None]
         self.id = secrets.token_urlsafe(16)
-        self.token = secrets.token_urlsafe(24)
+        self.tokens = {seat: secrets.token_urlsafe(24)}
+        self.codes = {s: secrets.token_urlsafe(12) for s in self.persons if s != seat}
+        agent_names = seat_names([spec or "" for spec in specs], -1)
+        self.names = [(name or f"player {s}") if s == seat else
+                      f"player {s}" if a is None else agent_names[s]
+                      for s, a in enumerate(self.agents)]
+        self.stand_ins, self.after = dict(stand_ins or {}), after
+        self.stand_in_name = stand_in
+        now = clock()
+        self.seen = {s: now for s in self.persons}     # when each seat last asked
+        self.present = {s: 0 for s in self.persons}    # its pages connected now
         self.version, self.episodes = 0, 0
         self.totals = [0] * entry.players
-        self.events: list[dict] = []
+        self.events: dict[int, list[dict]] = {p: [] for p in self.persons}
         self.first = 0
         self.dealer = 0
         #: an agent's failure, once one has failed: the table plays no more
         self.broken: str | None = None
         #: an agent is thinking (the server's worker has its turn)
         self.thinking = False
+        #: told of every event (``on_event(table, kind)``): the server pushes it to the pages
+        self.on_event: Callable[["Table", str], None] | None = None
         self._new_episode()
+
+    @property
+    def token(self) -> str:
+        """The creator's token."""
+        return self.tokens[self.seat]
 
     def _new_episode(self) -> None:
         self.game = self.entry.new_game(self.rules, self.dealer)
         self.episodes += 1
-        self.first += len(self.events)
-        self.events = []
+        self.first += len(self.events[self.seat])
+        self.events = {p: [] for p in self.persons}
+        self.stood_in: list[int] = []  # the moves of this episode made by stand-ins
         for s, agent in enumerate(self.agents):
             if agent is not None:
-                agent.reset(None if self.seed is None else self.seed * 1009 + self.episodes * 7 + s)
-        self.narrator = self.text.narrator(self.game, self.seat, self.names, self.style)
+                agent.reset(self._agent_seed(s))
+        for s, agent in self.stand_ins.items():
+            agent.reset(self._agent_seed(s))
+        self.narrators = {p: self.text.narrator(self.game, p, self.names_for(p), self.style)
+                          for p in self.persons}
 
-    # -- what the person sees ------------------------------------------------------------------
+    def _agent_seed(self, seat: int) -> int | None:
+        return None if self.seed is None else self.seed * 1009 + self.episodes * 7 + seat
 
-    def view_json(self) -> dict:
-        return self.text.view_json(self.game.view(self.seat), self.names, self.style)
+    # -- what each person sees -------------------------------------------------------------------
 
-    def _event(self, kind: str, seat: int | None, lines: list[str]) -> None:
-        """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``) or ``end``."""
-        self.events.append({"kind": kind, "seat": seat, "lines": lines,
-                            "view": self.view_json()})
+    def names_for(self, viewer: int | None) -> list[str]:
+        """The seats' names on ``viewer``'s screen: ``You`` for their own."""
+        return [YOU if s == viewer else n for s, n in enumerate(self.names)]
+
+    def view_json(self, viewer: int | None = None) -> dict:
+        viewer = self.seat if viewer is None else viewer
+        return self.text.view_json(self.game.view(viewer), self.names_for(viewer), self.style)
+
+    def _event(self, kind: str, seat: int | None, lines: Callable[[int], list[str]],
+               **extra) -> None:
+        """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``), ``join`` or ``end``;
+        ``lines(p)``: what person ``p`` is told of it."""
+        for p in self.persons:
+            self.events[p].append({"kind": kind, "seat": seat, "lines": lines(p),
+                                   "view": self.view_json(p), **extra})
+        if self.on_event is not None:
+            self.on_event(self, kind)
+
+    def _news(self, viewer: int) -> list[str]:
+        return self.narrators[viewer].news()
 
     @property
     def next(self) -> int:
         """The number the next event will have."""
-        return self.first + len(self.events)
+        return self.first + len(self.events[self.seat])
 
     def check_since(self, since) -> int:
         """``since`` as an event number this table can answer from."""
         return _int(since, "since", 0, self.next)
 
-    def state(self, since: int = 0) -> dict:
-        """The person's table now and the events from number ``since`` on (those kept)."""
+    def seats_json(self) -> list[dict]:
+        """Who sits where: each seat's name, ``person`` or ``agent``, and for a person's seat
+        whether it is taken, has a page open, and is played by its stand-in now."""
+        now = self.clock()
+        out = []
+        for s, name in enumerate(self.names):
+            if self.agents[s] is not None:
+                out.append({"seat": s, "name": name, "kind": "agent"})
+                continue
+            out.append({"seat": s, "name": name, "kind": "person",
+                        "taken": s in self.tokens, "present": self.present[s] > 0,
+                        "away": self.away(s, now)})
+        return out
+
+    def state(self, viewer: int | None = None, since: int = 0) -> dict:
+        """Person ``viewer``'s table now (the creator's by default) and the events from number
+        ``since`` on (those kept); the creator is also given the codes of the seats still free
+        (``join``, null at the others)."""
+        viewer = self.seat if viewer is None else viewer
         since = self.check_since(since)
-        return {"id": self.id, "game": self.entry.name, "title": self.entry.title,
-                "seat": self.seat, "version": self.version, "episode": self.episodes,
-                "unit": self.entry.unit, "totals": self.totals, "view": self.view_json(),
-                "events": self.events[max(since - self.first, 0):], "next": self.next,
-                "thinking": self.thinking, "broken": self.broken}
+        out = {"id": self.id, "game": self.entry.name, "title": self.entry.title,
+               "seat": viewer, "version": self.version, "episode": self.episodes,
+               "unit": self.entry.unit, "totals": self.totals, "view": self.view_json(viewer),
+               "events": self.events[viewer][max(since - self.first, 0):], "next": self.next,
+               "thinking": self.thinking, "broken": self.broken, "seats": self.seats_json(),
+               "stand_in": None if self.after is None else {"agent": self.stand_in_name,
+                                                            "after": self.after}}
+        if viewer == self.seat:
+            out["join"] = [self.codes.get(s) for s in range(self.entry.players)]
+        return out
 
     def fingerprint(self) -> tuple:
         """What a refused request must leave as it was (for the tests)."""
         return (self.version, self.episodes, self.next, tuple(self.game.history),
-                self.game.to_move, tuple(self.totals), len(self.packs))
+                self.game.to_move, tuple(self.totals), len(self.packs), tuple(self.names),
+                tuple(sorted(self.tokens.items())), tuple(sorted(self.codes.items())))
+
+    # -- who sits where ----------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token ``token`` is, if any (compared in constant time)."""
+        found = None
+        for s, t in self.tokens.items():
+            if secrets.compare_digest(token.encode(), t.encode()):
+                found = s
+        return found
+
+    def check_join(self, seat, code, name) -> tuple[int, str]:
+        """A request to take ``seat`` with its ``code`` under ``name``, checked: the seat and
+        the name. ``BadRequest`` 403 for a code that is not the seat's, 409 for a seat taken
+        (its code worked once) or a name taken."""
+        seat = _int(seat, "seat", 0, self.entry.players - 1)
+        if self.agents[seat] is not None:
+            raise BadRequest(f"seat {seat} is an agent's, not a person's", 409)
+        if seat in self.tokens:
+            raise BadRequest(f"seat {seat} is taken: its code worked once", 409)
+        if not (isinstance(code, str) and len(code) <= 64
+                and secrets.compare_digest(code.encode(), self.codes[seat].encode())):
+            raise BadRequest(f"this is not seat {seat}'s code", 403)
+        name = person_name(f"player {seat}" if name is None else name,
+                           [n for s, n in enumerate(self.names) if s != seat])
+        return seat, name
+
+    def join(self, seat: int, name: str) -> str:
+        """Seat a person at ``seat`` under ``name`` (checked by :meth:`check_join`); their
+        token."""
+        del self.codes[seat]
+        self.tokens[seat] = secrets.token_urlsafe(24)
+        self.names[seat] = name
+        self.seen[seat] = self.clock()
+        # the narrators name the seats: new ones, told nothing of what was told already
+        for p in self.persons:
+            self.narrators[p] = self.text.narrator(self.game, p, self.names_for(p), self.style)
+            self.narrators[p].skip()
+        self._event("join", seat, lambda p: [f"{self.names_for(p)[seat]} "
+                                             f"{'take' if p == seat else 'takes'} seat {seat}."])
+        return self.tokens[seat]
+
+    def saw(self, seat: int) -> None:
+        """Seat ``seat``'s person has just asked about the table."""
+        self.seen[seat] = self.clock()
+
+    def away(self, seat: int, now: float | None = None) -> bool:
+        """Whether person ``seat`` is away long enough for the stand-in to move for it: no
+        page open on it and nothing asked for ``after`` seconds."""
+        if seat not in self.stand_ins or self.present[seat]:
+            return False
+        return (self.clock() if now is None else now) - self.seen[seat] >= self.after
+
+    def away_at(self, seat: int) -> float | None:
+        """When (the clock's time) ``seat`` will be away, if nothing changes; None without a
+        stand-in or with a page open."""
+        if seat not in self.stand_ins or self.present[seat]:
+            return None
+        return self.seen[seat] + self.after
 
     # -- moves -----------------------------------------------------------------------------------
 
-    def check_move(self, move, version) -> int:
-        """The person's ``move`` (a move id) chosen at table ``version``, as a legal move id;
-        ``BadRequest`` (409 for a stale table or another seat's turn) otherwise."""
+    def check_move(self, move, version, seat: int | None = None) -> int:
+        """Person ``seat``'s ``move`` (a move id) chosen at table ``version``, as a legal move
+        id; ``BadRequest`` (409 for a stale table or another seat's turn) otherwise."""
+        seat = self.seat if seat is None else seat
         if version != self.version:
             raise BadRequest(f"stale move: the table is at version {self.version}, the move "
                              f"was chosen at {shown(version)}; reload the table", 409)
         game = self.game
-        if game.to_move != self.seat:
-            raise BadRequest("not your turn: " + ("the episode is over; start the next"
-                                                  if game.is_over else "the agents are to move"),
-                             409)
+        if game.to_move != seat or self.thinking:
+            raise BadRequest("not your turn: " + (
+                "the episode is over; start the next" if game.is_over else
+                "your stand-in is moving for you" if game.to_move == seat else
+                "the agents are to move" if self.agents[game.to_move] is not None else
+                f"{self.names[game.to_move]} is to move"), 409)
         try:
             move = as_move(move, self.entry.moves.count)
         except ValueError as e:
@@ -361,11 +544,12 @@ class Table:
                 f"{m} ({words(m, self.style)})" for m in legal))
         return move
 
-    def move(self, move: int) -> None:
-        """Make the person's move, checked by :meth:`check_move`."""
+    def move(self, move: int, seat: int | None = None) -> None:
+        """Make person ``seat``'s move, checked by :meth:`check_move`."""
+        seat = self.seat if seat is None else seat
         self.game.apply(move)
         self.version += 1
-        self._event("move", self.seat, self.narrator.news())
+        self._event("move", seat, self._news)
         self._ended()
 
     def check_next(self, version) -> None:
@@ -380,47 +564,100 @@ class Table:
         self.version += 1
         self.dealer = (self.dealer + 1) % self.entry.players
         self._new_episode()
+        if self.on_event is not None:
+            self.on_event(self, "next")
 
     def agent_turn(self) -> tuple[int, Any, Any, Callable] | None:
         """Deal the packs the game waits for, then what the agent to move needs to think:
-        ``(seat, agent, a copy of the game, the observation writer)``; None when the person
-        is to move, the episode is over or an agent has failed."""
+        ``(seat, agent, a copy of the game, the observation writer)``, the agent being a
+        person's stand-in where that person is away; None when a person is to move, the
+        episode is over or an agent has failed."""
         game = self.game
         while game.to_move == CHANCE:
             game.deal(self.packs.pop(0) if self.packs else
                       self.rng.permutation(NUM_CARDS).tolist())
-            self.narrator.skip()
-            self._event("deal", None, self.text.dealt_lines(game, self.seat, self.names,
-                                                            self.style))
-        if self.broken or game.is_over or game.to_move == self.seat:
+            for narrator in self.narrators.values():
+                narrator.skip()
+            self._event("deal", None, lambda p: self.text.dealt_lines(
+                game, p, self.names_for(p), self.style))
+        if self.broken or game.is_over:
             return None
         seat = game.to_move
-        return seat, self.agents[seat], game.clone(), self.observe
+        agent = self.agents[seat]
+        if agent is None:
+            if not self.away(seat):
+                return None
+            agent = self.stand_ins[seat]
+        return seat, agent, game.clone(), self.observe
 
     def agent_moved(self, seat: int, move, agent) -> None:
-        """Make the move an agent chose at ``seat`` (its copy ``agent`` carries its state on);
-        an agent that fails or names an illegal move stops the table, saying so."""
-        self.agents[seat] = agent
+        """Make the move an agent chose at ``seat`` (its copy ``agent`` carries its state on:
+        a stand-in's, at a person's seat); an agent that fails or names an illegal move stops
+        the table, saying so."""
+        stand_in = self.agents[seat] is None
+        if stand_in:
+            self.stand_ins[seat] = agent
+        else:
+            self.agents[seat] = agent
         try:
             self.game.apply(move)
         except ValueError as e:
             self.fail(f"the agent at seat {seat} ({self.names[seat]}) made an illegal move: "
                       f"{one_line(e)}")
             return
-        self._event("move", seat, self.narrator.news())
+        if stand_in:
+            self.stood_in.append(len(self.game.history) - 1)
+            self.version += 1  # the person's page, if any, chose nothing at this version
+            note = f"({self.stand_in_name} moved for {{}}, away)"
+            self._event("move", seat, lambda p: self._news(p) + [note.format(
+                self.names_for(p)[seat])], stand_in=True)
+        else:
+            self._event("move", seat, self._news)
         self._ended()
 
     def fail(self, message: str) -> None:
         self.broken = message
-        self._event("end", None, [message])
+        self._event("end", None, lambda p: [message])
 
     def _ended(self) -> None:
         game = self.game
         if game.is_over:
             self.totals = [t + r for t, r in zip(self.totals, game.outcome)]
-            result = " · ".join(f"{self.names[s]} {r:+d}" for s, r in enumerate(game.outcome))
-            self._event("end", None, self.text.stop_lines(game, self.seat, self.names,
-                                                          self.style) + [f"Result: {result}"])
+
+            def lines(p):
+                names = self.names_for(p)
+                result = " · ".join(f"{names[s]} {r:+d}" for s, r in enumerate(game.outcome))
+                return self.text.stop_lines(game, p, names, self.style) + [f"Result: {result}"]
+            self._event("end", None, lines)
+
+    def seated(self) -> tuple[list[str], list[int]]:
+        """Who played the episode: each seat's name, and the seats persons took (a person's
+        seat nobody took was played by its stand-in, under the stand-in's name)."""
+        names = [self.stand_in_name or n if s in self.codes else n
+                 for s, n in enumerate(self.names)]
+        return names, [s for s in self.persons if s in self.tokens]
+
+    def record(self) -> dict:
+        """The finished episode's record, with who sat where under ``meta``: ``names`` (a
+        person's name or an agent's), ``agents`` (an agent's name, null for a person),
+        ``persons`` (the persons' seats) and ``stood_in`` (the moves, by their number in the
+        episode, that a stand-in made for an away person)."""
+        names, persons = self.seated()
+        return self.game.record(program="mediatore-web", names=names,
+                                agents=[None if s in persons else spec or self.stand_in_name
+                                        for s, spec in enumerate(self.specs)],
+                                persons=persons, stood_in=list(self.stood_in), seed=self.seed,
+                                episode=self.episodes)
+
+
+def watch_names(record: dict, players: int) -> list[str]:
+    """The names at the table of a record: ``meta.names`` where mediatore-web wrote them (a
+    person's name or an agent's), else ``greedy(1)`` from ``meta.agents``, else ``seat 1``."""
+    names = (record.get("meta") or {}).get("names")
+    if (isinstance(names, list) and len(names) == players
+            and all(isinstance(n, str) and 0 < len(n) <= 40 for n in names)):
+        return list(names)
+    return record_names(record, players)
 
 
 class Watch:
@@ -442,7 +679,7 @@ class Watch:
         self.record, self.label, self.style = record, label, style
         self.text = self.entry.display
         self.steps = list(record_steps(record_start(record, self.final), record, self.final))
-        self.names = record_names(record, self.final.players)
+        self.names = watch_names(record, self.final.players)
 
     def at(self, step: int, seat: int | None) -> dict:
         players = self.final.players
@@ -454,11 +691,16 @@ class Watch:
         for k, (kind, what) in enumerate(self.steps[:step]):
             if k == step - 1:
                 narrator = self.text.narrator(game, seat, self.names, self.style)
+                narrator.skip()  # a narrator made mid-game tells what it sees from now on
+            mover = game.to_move
             game.deal(what) if kind == "pack" else game.apply(what)
         if narrator is None or self.steps[step - 1][0] == "pack":
             lines = self.text.dealt_lines(game, seat, self.names, self.style) if step else []
         else:
-            lines = narrator.news()
+            # every step is told: a move the narrator keeps for later (a card of a trick
+            # not yet complete, in some games) in the move's own words meanwhile
+            lines = narrator.news() or [
+                f"{self.names[mover]}: {self.text.move_words(self.steps[step - 1][1], self.style)}"]
         seats = range(players) if seat is None else [seat]
         return {"label": self.label, "game": self.entry.name, "title": self.entry.title,
                 "step": step, "steps": len(self.steps), "seat": seat, "lines": lines,
