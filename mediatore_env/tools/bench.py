@@ -27,7 +27,6 @@ saying so, to the episodes and the cores.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import sys
@@ -147,17 +146,15 @@ def check_options(args) -> None:
 
 def check_outputs(args) -> list[int]:
     """Check every output path and its options before the run; the episodes to record."""
-    from agents.plot import FORMATS, PLOT_MISSING
+    from agents.plot import check_plot_path
     if args.json:
         _check_path("--json", output_file, args.json)
     if args.plot:
-        suffix = Path(args.plot).suffix.lower().lstrip(".")
-        if suffix not in FORMATS:
-            raise ValueError(f"--plot {args.plot}: the chart is written as "
-                             + ", ".join("." + f for f in FORMATS) + "; end the name in one")
+        try:
+            check_plot_path(args.plot)
+        except ValueError as e:
+            raise ValueError(f"--plot {e}") from None
         _check_path("--plot", output_file, args.plot)
-        if importlib.util.find_spec("matplotlib") is None:
-            raise ValueError(PLOT_MISSING)
     if args.save_records:
         _check_path("--save-records", output_dir, args.save_records)
     unit = registry.get(args.game).unit
