@@ -33,7 +33,7 @@ CODEC, ENVS = 4, 5
 # (the codec layer) and its environments: a module's name says which.
 GAME_FOLDERS = ("mediatore_env.mediatore", "mediatore_env.tressette", "mediatore_env.club")
 # A game's definition names its parts up to the codec layer (those above it are Lazy).
-CODEC_MODULES = ("observation", "reference", "display", "definition")
+CODEC_MODULES = ("layout", "observation", "reference", "display", "definition")
 ENV_MODULES = ("env", "single_seat")  # and every versioned environment, name_v0
 # The package facade (it re-exports the public API from below) stands outside the layers.
 OUTSIDE = {"mediatore_env"}

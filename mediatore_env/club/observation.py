@@ -35,8 +35,8 @@ from .moves import AUCTION, CALL, NUM_MOVES, PASS, PHASE_NAMES, PHASES
 from .rules import MAX_DEALS
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS
 from ..mediatore.moves import NUM_TRICKS
-from ..codec.layout import (S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SLOTS, TABLE,
-                            block_offsets, markdown_table)
+from ..codec.layout import block_offsets, markdown_table
+from ..mediatore.layout import S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SLOTS, TABLE
 
 __all__ = ["OBSERVATION_VERSION", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS", "SIZES", "CHIP_BITS",
            "chip_value", "layout_table", "write_observation", "action_mask", "observation"]

@@ -238,7 +238,7 @@ class raw_env(GameAEC):
 
     def _refusal(self, action, agent: str) -> str:
         return illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
-                                      self.legal_actions(), NUM_ACTIONS)
+                                      self.legal_actions(), NUM_ACTIONS, move_text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act, and end the episode with the

@@ -73,7 +73,7 @@ two space objects serve every agent.
 The vector is seat-relative (the observer is relative seat 0, the next seat to act after it 1,
 ...) and holds everything that seat knows and nothing else, with perfect recall of the deal.
 It is written by `mediatore_env.mediatore.observation` from the seat's `SeatView` alone. Layout version 3
-(`codec.layout.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
+(`mediatore_env.mediatore.layout.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
 
 | offset | length | block | meaning |
 |---:|---:|---|---|
@@ -104,7 +104,7 @@ Slots 0 to 8 are the finished tricks in order, slot 9 the trick on the table.
 
 Card ids are `suit * 10 + power` (suits D, C, S, B; powers 4 5 6 7 F C R A 2 3, weakest
 first). `mediatore_env.mediatore.observation.observation_text(vector)` prints a vector back as readable text;
-`codec.layout.LAYOUT` is this table as data.
+`mediatore_env.mediatore.layout.LAYOUT` is this table as data.
 
 ### Legal Actions Mask
 
@@ -252,7 +252,7 @@ ACTIONS = (
 
 def action_phase(action: int) -> str:
     """The name of the phase in which an action id can be legal."""
-    return PHASE_NAMES[phase_of_move(as_move(action))]
+    return PHASE_NAMES[phase_of_move(as_move(action, NUM_MOVES))]
 
 
 def action_table() -> str:
@@ -363,7 +363,7 @@ class raw_env(GameAEC):
 
     def _refusal(self, action, agent: str) -> str:
         return illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
-                                      self.deal.legal_moves())
+                                      self.deal.legal_moves(), NUM_MOVES, move_text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
