@@ -12,17 +12,13 @@ rendering); here are the incremental :class:`~.observation.Encoder` of each seat
 
 from __future__ import annotations
 
-import numpy as np
-
 from .observation import Encoder, layout_of
-from .moves import NUM_MOVES
 from .rules import FORM_OF_PLAYERS
 from .view import TressetteView
 from ..envs.base import GameEnv
 
 __all__ = ["TressetteAEC", "REWARDS", "page"]
 
-_INT8 = np.dtype(np.int8)
 REWARDS = ("game", "hand")
 
 
@@ -141,32 +137,19 @@ class TressetteAEC(GameEnv):
     def _new_game(self) -> None:
         self._encoders = [Encoder(self.rules, seat) for seat in range(self.players)]
 
-    def _observation(self, seat: int) -> dict:
-        observation = self._encoders[seat].encode(self._views[seat]).copy()
-        mask = np.zeros(NUM_MOVES, _INT8)
-        if self.game.to_move == seat:
-            mask[self.game.legal_moves()] = 1
-        return {"observation": observation, "action_mask": mask}
-
     def view(self, agent) -> TressetteView:
         """The :class:`~mediatore_env.tressette.view.TressetteView` of ``agent``'s seat."""
         return super().view(agent)
 
     # -- steps --------------------------------------------------------------------------------
 
-    def _apply(self, move: int) -> None:
-        self.game._apply(move)  # known to be legal: the engine's unchecked path
-
-    def _progress(self) -> int:
-        return self.game.hand_number
-
-    def _rewards(self, hand: int) -> list:
+    def _rewards(self) -> list:
         """The outcome at the end; with ``reward="hand"`` first the shaping of the hand that
         the move ended (or, if it ended the game, of its points so far)."""
         game = self.game
         out = []
-        if self.reward == "hand" and (game.needs_pack or game.is_over):
-            out.append(self._hand_rewards(game.log[hand - 1]))
+        if self.reward == "hand":
+            out.append(self._hand_rewards(game.log[-1]))  # the next hand is not dealt yet
         if game.is_over:
             out.append(game.outcome)
         return out
