@@ -42,8 +42,9 @@ and what most Mediatore users need is here::
 and the environments of every registered game as attributes, ``from mediatore_env import
 mediatore_v0`` (also ``mediatore_bidding_v0``, ``single_seat``, ``club_mediatore_v0``,
 ``tressette_v0``, ``tressette3_v0``, ``tressette2_v0``): each is the module in its game's
-folder (``mediatore_env.mediatore.mediatore_v0``), imported on first use, so the engine alone
-never imports the RL stack.
+folder (``mediatore_env.mediatore.mediatore_v0``), or a module object in one (the three
+Tressette forms, in ``mediatore_env.tressette.env``), imported on first use, so the engine
+alone never imports the RL stack.
 """
 
 import importlib
@@ -61,16 +62,17 @@ from .registry import GAMES, make
 __version__ = "0.3.0"
 
 
-#: The environments of this package's games, by name: each a module in its game's folder (its
-#: definition lists it), imported when first asked for. Written out, so that importing the
-#: package imports no game's definition (tests/test_package.py holds it to the definitions).
+#: The environments of this package's games, by name: each a module in its game's folder, or
+#: ``module:name``, a module object in one (its definition lists it), imported when first
+#: asked for. Written out, so that importing the package imports no game's definition
+#: (tests/test_package.py holds it to the definitions).
 ENVIRONMENTS = {
     "mediatore_v0": "mediatore_env.mediatore.mediatore_v0",
     "mediatore_bidding_v0": "mediatore_env.mediatore.mediatore_bidding_v0",
     "single_seat": "mediatore_env.mediatore.single_seat",
-    "tressette_v0": "mediatore_env.tressette.tressette_v0",
-    "tressette3_v0": "mediatore_env.tressette.tressette3_v0",
-    "tressette2_v0": "mediatore_env.tressette.tressette2_v0",
+    "tressette_v0": "mediatore_env.tressette.env:tressette_v0",
+    "tressette3_v0": "mediatore_env.tressette.env:tressette3_v0",
+    "tressette2_v0": "mediatore_env.tressette.env:tressette2_v0",
     "club_mediatore_v0": "mediatore_env.club.club_mediatore_v0",
 }
 
@@ -81,10 +83,12 @@ __all__ = ["make", "GAMES", "Deal", "Rules", "PRESETS", "SeatView", "card_name",
 
 def __getattr__(name: str):
     """``mediatore_env.mediatore_v0`` and the other environments, imported when first asked for."""
-    module = ENVIRONMENTS.get(name)
-    if module is None:
+    path = ENVIRONMENTS.get(name)
+    if path is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return importlib.import_module(module)
+    module, _, attribute = path.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
 
 
 def __dir__():

@@ -26,7 +26,7 @@ import copy
 import warnings
 from dataclasses import fields
 from functools import partial
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 import gymnasium
 import numpy as np
@@ -38,12 +38,12 @@ from ..codec.actions import as_move, as_seat, illegal_action_message
 from ..core.cards import validate_pack
 from ..core.game import CHANCE, Engine
 from ..registry import GameDef, get
-from .wrappers import ProtectedEnv
+from .wrappers import ProtectedEnv, wrapped
 
 _INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
 
-__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "make_env", "environment_module",
-           "dealer_option", "packs_option"]
+__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "EnvironmentModule", "make_env",
+           "environment_module", "dealer_option", "packs_option"]
 
 
 def dealer_option(dealer, agents) -> int | None:
@@ -487,6 +487,21 @@ class GameEnv(GameAEC):
         seat = game.to_move if game.to_move not in (None, CHANCE) else 0
         return self.entry.display.table_text(self._views[seat], names=self._agents,
                                              title=self.metadata["name"])
+
+
+class EnvironmentModule(ModuleType):
+    """An environment module that is no file of its own (a form of a game whose environments
+    are written as one module: ``tressette3_v0`` in :mod:`mediatore_env.tressette.env`): to its
+    users a module like any other, with ``raw_env``, ``env()`` and ``standard_wrapped_env()``
+    made from it (:func:`~.wrappers.wrapped`), its page as ``__doc__`` and whatever else it
+    names (``move_text``, ...)."""
+
+    def __init__(self, name: str, raw_env: type, doc: str, **names):
+        super().__init__(name, doc)
+        self.raw_env = raw_env
+        self.env, self.standard_wrapped_env = wrapped(raw_env)
+        vars(self).update(names)
+        self.__all__ = ["env", "raw_env", "standard_wrapped_env", *names]
 
 
 def environment_module(game: str | GameDef):
