@@ -6,20 +6,22 @@ layers listed before it::
     core/        the 40-card pack, its notation, tricks without trumps, the game interface
                  (core.game.Game) that every engine implements           (every game of the family)
     registry     the table of the games: engine, rules, moves, codec, text, environment, agents
-    mediatore/   Mediatore: rules, moves, state machine, seat views, records, deductions, worlds;
-                 above them its observation writer, table text and environments
+    analysis/    the double-dummy solver of every game
+    mediatore/   Mediatore: rules, moves, state machine, seat views, records, deductions, worlds,
+                 contract value tables; above them its observation layout and writer, table
+                 text and environments
     tressette/   the Tressette games (4, 3 and 2 players), the same parts
     club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks; the same
                  parts
-    codec/       what the observation writers share: the layout tables, actions from user input
-    analysis/    the double-dummy solver and contract value tables
+    codec/       what every game's writers, texts and environments share: layouts as offsets,
+                 card text, actions from user input
     jaxgame/     Mediatore's engine batched in JAX
     envs/        what the environments share: the AEC base, copies, the protective wrapper
     agents       (the top-level package beside this one) the agents of each game, the tournament
     tools/       command-line tools: mediatore-play, -replay, -bench, -tables
 
 Inside a game's folder each module sits in the layer of what it is: the engine (no numpy, no
-PettingZoo), then ``observation``/``display`` (the codec layer), then the environments
+PettingZoo), then ``layout``/``observation``/``display`` (the codec layer), then the environments
 (``*_v0``, ``env``, ``single_seat``). A new game is one folder plus one line in the registry.
 ``tests/test_layers.py`` fails if a module imports from a layer listed after its own. The
 engines (``core``, ``mediatore``, ``tressette``) need neither numpy nor PettingZoo nor

@@ -12,7 +12,7 @@ import pytest
 from agents import GreedyAgent
 from agents.base import Agent, play
 from mediatore_env import mediatore_bidding_v0, mediatore_v0
-from mediatore_env.analysis.tables import build_table
+from mediatore_env.mediatore.tables import build_table
 from mediatore_env.codec.actions import as_move, as_seat, illegal_action_message
 from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.game import Deal

@@ -4,7 +4,7 @@
 
 The auction (and the call) of Mediatore alone, as a PettingZoo AEC environment: the play is
 not played, its result comes from the deal's double-dummy contract table
-(`mediatore_env.analysis.tables`). For fast training and benchmarking of bidding.
+(`mediatore_env.mediatore.tables`). For fast training and benchmarking of bidding.
 
 | Import             | `from mediatore_env import mediatore_bidding_v0`              |
 |--------------------|---------------------------------------------------------------|
@@ -30,7 +30,7 @@ mediatore_bidding_v0.env(table=None, render_mode=None, normalize_rewards=False,
                          illegal_reward=-1, rules=None)
 ```
 
-`table`: a `ContractTable` (`mediatore_env.analysis.tables`) or the path of a saved one
+`table`: a `ContractTable` (`mediatore_env.mediatore.tables`) or the path of a saved one
 (`mediatore-tables build ... --out tables.npz`); its rules are the game's. Each episode is
 one of its deals, drawn at random (or chosen with `reset(options={"deal": i})`). With
 `table=None` each episode deals a fresh random pack and computes its table on the spot under
@@ -81,7 +81,7 @@ auction, seat-relative (the observer is relative seat 0, the next seat to act af
 | 6 - 45 | call | call card `id - 6` |
 
 Only the cards the table holds a value for may be called (the mask): by default, in each
-suit the highest callable card the declarer does not hold (`mediatore_env.analysis.tables`, "cards
+suit the highest callable card the declarer does not hold (`mediatore_env.mediatore.tables`, "cards
 worth calling"); with a table built with `--calls all`, every callable card.
 
 ## Rewards
@@ -114,7 +114,7 @@ import warnings
 
 import numpy as np
 
-from ..analysis.tables import ContractTable, build_table
+from .tables import ContractTable, build_table
 from ..codec.actions import illegal_action_message
 from .observation import rules_vector
 from ..core.cards import NUM_CARDS, cards_of
