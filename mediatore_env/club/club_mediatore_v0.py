@@ -7,38 +7,14 @@ environment: antes into a pot, the first player who accepts becomes the mediator
 or calls a card for a secret partner, takes the widow, and must win 6 of the 11 points; a won
 pot is taken, a lost one stays and grows. An episode is one session.
 
-| Import             | `from mediatore_env import club_mediatore_v0`            |
-|--------------------|---------------------------------------------------------------|
-| Creation           | `club_mediatore_v0.env()` or `pettingzoo.make("aec", "mediatore/club-mediatore-v0")` |
-| Actions            | Discrete                                                      |
-| Parallel API       | No                                                            |
-| Manual Control     | No                                                            |
-| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`    |
-| Agents             | 4                                                             |
-| Action Shape       | Discrete(123)                                                 |
-| Action Values      | Discrete(123)                                                 |
-| Observation Shape  | (1932,)                                                       |
-| Observation Values | [0, 1]                                                        |
+{summary}
 
 Agent `player_i` sits in seat `i` of docs/rules.md: seat `(s + 1) % 4` acts after seat `s`; the
 seat after the dealer speaks first and leads the first trick.
 
 ## Usage
 
-```python
-from mediatore_env import club_mediatore_v0
-
-env = club_mediatore_v0.env()
-env.reset(seed=42)
-for agent in env.agent_iter():
-    observation, reward, termination, truncation, info = env.last()
-    if termination or truncation:
-        action = None
-    else:
-        action = env.action_space(agent).sample(observation["action_mask"])  # a legal action
-    env.step(action)
-print(env.unwrapped.record["chips"])  # the session record: every deal, and the chips
-```
+{usage}
 
 ## Arguments
 
@@ -165,7 +141,12 @@ from .observation import OBSERVATION_SIZE
 from .view import ClubView
 from ..core.cards import NUM_CARDS
 from ..envs.base import GameEnv
+from ..envs.pages import env_page
 from ..envs.wrappers import wrapped
+
+__doc__ = env_page(__doc__, "club_mediatore_v0", 4, NUM_MOVES, OBSERVATION_SIZE, CLUB.pettingzoo_id,
+                   result='print(env.unwrapped.record["chips"])  # the session record: every deal, '
+                          'and the chips')
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "move_text", "parse_move", "NUM_MOVES",
            "OBSERVATION_SIZE"]

@@ -247,7 +247,8 @@ class GameEnv(GameAEC):
 
     A game's own environment is a subclass that changes only what is the game's, through
     these hooks (Tressette's, :mod:`mediatore_env.tressette.env`; Mediatore's,
-    :mod:`mediatore_env.mediatore.mediatore_v0`; club's, :mod:`mediatore_env.club.club_mediatore_v0`):
+    :mod:`mediatore_env.mediatore.mediatore_v0`; club's,
+    :mod:`mediatore_env.club.club_mediatore_v0`):
 
     - the constructor's own arguments (:attr:`options`; with ``"rules"`` among them it takes
       ``rules=``, a rules object, a preset name or a dict of switches) and switches

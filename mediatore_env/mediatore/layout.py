@@ -28,6 +28,13 @@ S_THIRDS = S_WON + NUM_TRICKS
 S_TRICKS = S_THIRDS + 1
 SEAT_LEN = S_TRICKS + 1  # 421
 
+def seat_blocks(seat_0: str) -> tuple[tuple[str, int, str], ...]:
+    """The four seat blocks that close the layout (club's too): relative seat 0's, whose meaning
+    is ``seat_0``, then the same for relative seats 1, 2 and 3."""
+    return (("seat_0", SEAT_LEN, seat_0),
+            *((f"seat_{r}", SEAT_LEN, f"the same for relative seat {r}") for r in (1, 2, 3)))
+
+
 LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("rules", RULES_LEN, "the table's rules switches, one-hot per switch, in the order of "
      "rules.SWITCHES and of each switch's values"),
@@ -53,13 +60,10 @@ LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("played", NUM_CARDS, "every card played so far (on the table included)"),
     ("signals", NUM_SIGNALS * SLOTS, f"{NUM_SIGNALS} * slot + signal: the signal of each lead "
      "(signal ids of rules.py; 0 = none)"),
-    ("seat_0", SEAT_LEN, f"what relative seat 0 (the observer) did in the play: 40 * slot + card "
-     f"({SLOTS * NUM_CARDS}) the card it played to each trick, then led ({SLOTS}, by slot), won "
-     f"({NUM_TRICKS}, by finished slot), its thirds taken / {TOTAL_THIRDS} (monte and last trick "
-     f"included at the end), its tricks taken / {NUM_TRICKS}"),
-    ("seat_1", SEAT_LEN, "the same for relative seat 1"),
-    ("seat_2", SEAT_LEN, "the same for relative seat 2"),
-    ("seat_3", SEAT_LEN, "the same for relative seat 3"),
+    *seat_blocks(f"what relative seat 0 (the observer) did in the play: 40 * slot + card "
+                 f"({SLOTS * NUM_CARDS}) the card it played to each trick, then led ({SLOTS}, by "
+                 f"slot), won ({NUM_TRICKS}, by finished slot), its thirds taken / {TOTAL_THIRDS} "
+                 f"(monte and last trick included at the end), its tricks taken / {NUM_TRICKS}"),
 )
 
 

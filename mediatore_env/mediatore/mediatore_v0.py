@@ -5,38 +5,14 @@
 The Italian four-player trick-taking game of the Tressette family (rules: docs/rules.md), as a
 PettingZoo AEC environment.
 
-| Import             | `from mediatore_env import mediatore_v0`                      |
-|--------------------|---------------------------------------------------------------|
-| Creation           | `mediatore_v0.env()` or `pettingzoo.make("aec", "mediatore/mediatore-v0")` |
-| Actions            | Discrete                                                      |
-| Parallel API       | No                                                            |
-| Manual Control     | No                                                            |
-| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`    |
-| Agents             | 4                                                             |
-| Action Shape       | Discrete(486)                                                 |
-| Action Values      | Discrete(486)                                                 |
-| Observation Shape  | (2132,)                                                       |
-| Observation Values | [0, 1]                                                        |
+{summary}
 
 Agent `player_i` sits in seat `i` of docs/rules.md: seat `(s + 1) % 4` acts after seat `s`, and
 il mano, the seat after the dealer, speaks first.
 
 ## Usage
 
-```python
-from mediatore_env import mediatore_v0
-
-env = mediatore_v0.env()
-env.reset(seed=42)
-for agent in env.agent_iter():
-    observation, reward, termination, truncation, info = env.last()
-    if termination or truncation:
-        action = None
-    else:
-        action = env.action_space(agent).sample(observation["action_mask"])  # a legal action
-    env.step(action)
-print(env.unwrapped.record["result"])  # the game record of the deal: contract, payoffs, ...
-```
+{usage}
 
 ## Arguments
 
@@ -228,7 +204,12 @@ from .records import make_record
 from .rules import CONTRACT_NAMES, CONTRACTS, max_payment
 from .view import SeatView
 from ..envs.base import GameEnv
+from ..envs.pages import env_page
 from ..envs.wrappers import ProtectedEnv, wrapped
+
+__doc__ = env_page(__doc__, "mediatore_v0", 4, NUM_MOVES, OBSERVATION_SIZE, MEDIATORE.pettingzoo_id,
+                   result='print(env.unwrapped.record["result"])  # the game record of the deal: '
+                          'contract, payoffs, ...')
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
            "action_table", "max_payment", "NUM_MOVES", "OBSERVATION_SIZE"]

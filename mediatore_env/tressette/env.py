@@ -27,6 +27,7 @@ from .observation import Encoder, layout_of
 from .view import TressetteView
 from ..core.definition import GameDef
 from ..envs.base import EnvironmentModule, GameEnv
+from ..envs.pages import env_page
 
 __all__ = ["TressetteAEC", "REWARDS", "tressette_v0", "tressette3_v0", "tressette2_v0"]
 
@@ -92,18 +93,7 @@ _PAGE_HEAD = """
 
 {intro}
 
-| Import             | `from mediatore_env import {name}`                      |
-|--------------------|---------------------------------------------------------------|
-| Creation           | `{name}.env()` or `pettingzoo.make("aec", "{pettingzoo_id}")` |
-| Actions            | Discrete                                                      |
-| Parallel API       | No                                                            |
-| Manual Control     | No                                                            |
-| Agents             | `agents= {agents}` |
-| Agents             | {players}                                                             |
-| Action Shape       | Discrete({actions})                                                  |
-| Action Values      | Discrete({actions})                                                  |
-| Observation Shape  | ({size},)                                                      |
-| Observation Values | [0, 1]                                                        |
+{summary}
 
 {seating}
 
@@ -251,11 +241,11 @@ def _form(definition: GameDef, switches: tuple[str, ...], *, intro: str, seating
                            "render_mode=None", "illegal_reward=-1"])
     signature = textwrap.fill(f"{name}.env({arguments})", width=95, break_long_words=False,
                               subsequent_indent=" " * len(f"{name}.env("))
-    page = _PAGE_HEAD.format(
-        title=definition.title, intro=intro, name=name, pettingzoo_id=definition.pettingzoo_id,
-        agents=[f"player_{seat}" for seat in range(players)], players=players,
-        actions=NUM_MOVES, size=layout.size, seating=seating, printed=printed, run=run,
-        signature=signature, switch_text=switch_text) + _PAGE_TAIL.format(
+    head = _PAGE_HEAD.format(title=definition.title, intro=intro, summary="{summary}",
+                             name=name, seating=seating, printed=printed, run=run,
+                             signature=signature, switch_text=switch_text)
+    page = env_page(head, name, players, NUM_MOVES, layout.size,
+                    definition.pettingzoo_id) + _PAGE_TAIL.format(
         players=players, size=layout.size, table=layout.table(), game_reward=game_reward,
         draws=", the draws are made by it too" if players == 2 else "",
         others="the mean of the other two players'" if players == 3 else "the other side's")
