@@ -173,8 +173,12 @@ class raw_env(GameEnv):
                  render_all: bool = False, **switches):
         super().__init__(CLUB, render_mode, rules=rules, **switches)
         self.render_all = bool(render_all)
-        self.normalize_rewards = bool(normalize_rewards)
         self.reward_scale = 1.0 / (4 * self.rules.ante) if normalize_rewards else 1.0
+
+    @property
+    def normalize_rewards(self) -> bool:
+        """Whether the chips are counted in first pots (``reward_scale``)."""
+        return self.reward_scale != 1.0
 
     def _deal_shuffled(self, session: Session) -> None:
         session._deal(tuple(self._rng.permutation(NUM_CARDS).tolist()))  # valid by construction
@@ -185,6 +189,7 @@ class raw_env(GameEnv):
         return [[chips * scale for chips in self.game.results[-1].chips]]
 
     def _infos(self) -> list[dict]:
+        """Empty, as they have always been: the chips are in the rewards and the record."""
         return [{} for _ in range(4)]
 
     @property
@@ -200,7 +205,7 @@ class raw_env(GameEnv):
         """The table as text: what the acting seat sees, or the open table with ``render_all``."""
         s = self.game
         source = s if self.render_all or s.to_move is None else self._views[s.to_move]
-        return table_text(source, names=self._agents, title="club_mediatore_v0")
+        return table_text(source, names=self.possible_agents, title="club_mediatore_v0")
 
 
 env, standard_wrapped_env = wrapped(raw_env)

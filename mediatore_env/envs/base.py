@@ -303,25 +303,24 @@ class GameEnv(GameAEC):
                              + ", ".join(map(repr, self.metadata["render_modes"])))
         self.entry = entry
         self.render_mode = render_mode
-        # The writer and the moves' text as functions, not modules: copies pickle them.
-        self._write = entry.observation
-        moves = entry.moves
-        self._move_text = moves.text
-        agents = tuple(f"player_{seat}" for seat in range(entry.players))
-        self._agents = agents
+        agents = [f"player_{seat}" for seat in range(entry.players)]
         self._seats = {agent: seat for seat, agent in enumerate(agents)}
-        self._set_spaces(agents, self._observation_size(), moves.count)
+        self._set_spaces(agents, self._observation_size(), entry.moves.count)
         self._rng = np.random.default_rng()  # made now, so that copies share its future
         self._encoders = None
         self.game = None
-        self._packs: list = []
+        self._packs: list = []  # the packs of the options not dealt yet
+        # Speed: CPython keeps the attributes of an instance in a table shared with the other
+        # instances of its class, read at fixed places, while there are at most 30 of them; one
+        # more and every attribute read of every step goes through a dict lookup (about 3% of a
+        # step). A game's environment adds its own few: tests/test_universal.py counts them.
 
     def _observation_size(self) -> int:
         """The length of the observation vector: that of seat 0 in a game of these rules
         dealt from the ordered pack (a game's layout depends on its rules at most)."""
         game = self.entry.new_game(self.rules, 0)
         game.deal(range(40))
-        return len(self._write(game.view(0))["observation"])
+        return len(self.entry.observation(game.view(0))["observation"])
 
     # -- episode ------------------------------------------------------------------------------
 
@@ -330,11 +329,10 @@ class GameEnv(GameAEC):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         if dealer is None:
-            dealer = int(self._rng.integers(len(self._agents)))
+            dealer = int(self._rng.integers(len(self.possible_agents)))
         self._packs = packs
-        self._dealt = 0
         self._start_game(dealer)
-        self._start_episode(self._agents[self.game.to_move])
+        self._start_episode(self.possible_agents[self.game.to_move])
 
     def _start_game(self, dealer: int) -> None:
         """The episode's next game (its first at ``reset``), first dealt by ``dealer``, dealt."""
@@ -342,7 +340,7 @@ class GameEnv(GameAEC):
         self.game = game
         # Bound once per game: a legal move takes the engine's unchecked path straight away.
         self._make = game._apply if isinstance(game, Engine) else game.apply
-        self._views = [game.view(seat) for seat in range(len(self._agents))]
+        self._views = [game.view(seat) for seat in range(len(self.possible_agents))]
         self._legal_at = -1  # len(game.history) when self._legal was listed
         self._new_game()
         self._deal_while_chance()
@@ -362,7 +360,7 @@ class GameEnv(GameAEC):
             warnings.warn(f"{name}.reset: ignoring unknown option(s) "
                           f"{', '.join(map(repr, unknown))}; known: "
                           f"{', '.join(map(repr, known))}", stacklevel=3)
-        return self._packs_of(options), dealer_option(options.get("dealer"), self._agents)
+        return self._packs_of(options), dealer_option(options.get("dealer"), self.possible_agents)
 
     def _packs_of(self, options: dict) -> list:
         """A hook: the packs that ``options`` give, checked (``ValueError`` naming the bad one)."""
@@ -372,11 +370,10 @@ class GameEnv(GameAEC):
         """Deal each pack the game asks for: the next of the options, else a shuffled one."""
         game = self.game
         while game.to_move == CHANCE:
-            if self._dealt < len(self._packs):
-                game.deal(self._packs[self._dealt])
+            if self._packs:
+                game.deal(self._packs.pop(0))
             else:
                 self._deal_shuffled(game)
-            self._dealt += 1
 
     def _deal_shuffled(self, game) -> None:
         """A hook: deal ``game`` a pack shuffled by the generator."""
@@ -388,7 +385,7 @@ class GameEnv(GameAEC):
         seat = self._seats[agent]
         encoders = self._encoders
         if encoders is None:
-            return self._write(self._views[seat])
+            return self.entry.observation(self._views[seat])
         observation = encoders[seat].encode(self._views[seat]).copy()
         game = self.game
         if seat != game.to_move:
@@ -411,7 +408,7 @@ class GameEnv(GameAEC):
         game = self.game
         phase = None if self.phase_names is None else self.phase_names[game.phase]
         return illegal_action_message(action, agent, phase, game.legal_moves(),
-                                      self._num_actions, self._move_text)
+                                      self._num_actions, self.entry.moves.text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
@@ -432,7 +429,7 @@ class GameEnv(GameAEC):
             self._rewarded = False
         to_move = game.to_move
         if to_move is not None and to_move != CHANCE:  # the hand goes on
-            self.agent_selection = self._agents[to_move]
+            self.agent_selection = self.possible_agents[to_move]
         else:
             self._end_hand()
         if self.render_mode == "human":
@@ -445,13 +442,13 @@ class GameEnv(GameAEC):
         for rewards in self._rewards():
             self._give(rewards)
         if self.game.is_over and not self._next_game():
-            for a, info in zip(self._agents, self._infos()):
+            for a, info in zip(self.possible_agents, self._infos()):
                 self.infos[a] = info
             self.terminations = dict.fromkeys(self.agents, True)
             self._deads_step_first()
             return
         self._deal_while_chance()
-        self.agent_selection = self._agents[self.game.to_move]
+        self.agent_selection = self.possible_agents[self.game.to_move]
 
     def _rewards(self) -> list:
         """A hook: the rewards of a move that ended a hand or the game, as a list of per-seat
@@ -468,7 +465,7 @@ class GameEnv(GameAEC):
         return [{"outcome": outcome} for outcome in self.game.outcome]
 
     def _give(self, rewards) -> None:
-        for agent, reward in zip(self._agents, rewards):
+        for agent, reward in zip(self.possible_agents, rewards):
             reward = float(reward)
             self.rewards[agent] += reward
             self._cumulative_rewards[agent] += reward
@@ -486,7 +483,7 @@ class GameEnv(GameAEC):
         """The table as text: what the seat to move sees (seat 0 at chance and at the end)."""
         game = self.game
         seat = game.to_move if game.to_move not in (None, CHANCE) else 0
-        return self.entry.display.table_text(self._views[seat], names=self._agents,
+        return self.entry.display.table_text(self._views[seat], names=self.possible_agents,
                                              title=self.metadata["name"])
 
 

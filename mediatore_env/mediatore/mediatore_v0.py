@@ -262,11 +262,15 @@ class raw_env(GameEnv):
             raise ValueError(f"deals must be a positive int, got {deals!r}")
         self.render_all = bool(render_all)
         self.deals = deals
-        self.normalize_rewards = bool(normalize_rewards)
         self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
-        self._table = Table()  # the public part of the observations, shared by the seats
-        self._encoders = [Encoder(self._table) for _ in range(4)]
+        table = Table()  # the public part of the observations, written once for the four seats
+        self._encoders = [Encoder(table) for _ in range(4)]
         self._finished: list[Deal] = []
+
+    @property
+    def normalize_rewards(self) -> bool:
+        """Whether the payments are divided by the largest possible (``reward_scale``)."""
+        return self.reward_scale != 1.0
 
     # -- episode ------------------------------------------------------------------------------
 
@@ -278,6 +282,12 @@ class raw_env(GameEnv):
         """The ``pack`` option: the pack of the episode's first deal."""
         pack = options.get("pack")
         return [] if pack is None else [validate_pack(pack)]
+
+    @property
+    def _table(self) -> Table:
+        """The Table the four seats' encoders share (kept by them, not by one more attribute
+        of the environment: see GameEnv's __init__)."""
+        return self._encoders[0].table
 
     def _new_game(self) -> None:
         self._table.reset()
@@ -299,6 +309,7 @@ class raw_env(GameEnv):
         return True
 
     def _infos(self) -> list[dict]:
+        """Empty, as they have always been: a deal's result is in the rewards and the records."""
         return [{} for _ in range(4)]
 
     @property
@@ -332,7 +343,7 @@ class raw_env(GameEnv):
         deal = self.game
         number = len(self._finished) + (0 if deal.is_over else 1)
         source = deal if self.render_all or deal.to_move is None else self._views[deal.to_move]
-        return table_text(source, names=self._agents,
+        return table_text(source, names=self.possible_agents,
                           title=f"mediatore_v0 · deal {number} of {self.deals}")
 
 

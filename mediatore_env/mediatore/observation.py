@@ -296,6 +296,11 @@ class Encoder:
         self._own_table = table is None
         self._table = Table() if table is None else table
 
+    @property
+    def table(self) -> Table:
+        """The :class:`Table` this encoder copies the play from (shared or its own)."""
+        return self._table
+
     # Copies (copy.deepcopy, pickle): every slot but the memoryviews, which are made again on
     # the copy's own array. A Table shared by the encoders of one environment is copied once
     # by a deepcopy or pickle of that environment, so the copies share it among themselves

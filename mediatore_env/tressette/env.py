@@ -52,7 +52,7 @@ class TressetteAEC(GameEnv):
         self.reward = reward
 
     def _new_game(self) -> None:
-        self._encoders = [Encoder(self.rules, seat) for seat in range(len(self._agents))]
+        self._encoders = [Encoder(self.rules, seat) for seat in range(len(self.possible_agents))]
 
     def view(self, agent) -> TressetteView:
         """The :class:`~mediatore_env.tressette.view.TressetteView` of ``agent``'s seat."""
@@ -81,7 +81,7 @@ class TressetteAEC(GameEnv):
         total, others = sum(points), rules.num_sides - 1
         sign = -1.0 if rules.low else 1.0
         return [sign * (points[s] - (total - points[s]) / others)
-                for s in (rules.side_of(seat) for seat in range(len(self._agents)))]
+                for s in (rules.side_of(seat) for seat in range(len(self.possible_agents)))]
 
 
 # -- the pages and the forms ------------------------------------------------------------------
