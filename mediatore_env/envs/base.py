@@ -42,7 +42,7 @@ from .wrappers import ProtectedEnv, wrapped
 
 _INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
 
-__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "EnvironmentModule", "make_env",
+__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "EncodedEnv", "EnvironmentModule", "make_env",
            "environment_module", "dealer_option", "packs_option"]
 
 
@@ -253,10 +253,7 @@ class GameEnv(GameAEC):
     - the constructor's own arguments (:attr:`options`; with ``"rules"`` among them it takes
       ``rules=``, a rules object, a preset name or a dict of switches) and switches
       (:attr:`switches`); the options of ``reset`` (:attr:`reset_options`, :meth:`_packs_of`);
-    - ``_encoders``: one incremental observation encoder per seat (``encode(view)`` returns its
-      buffer), set by :meth:`_new_game` or once for all; then ``observe`` copies the
-      encoder's vector and writes the mask from the legal moves, listed once per position and
-      looked up again by ``step``;
+    - ``observe``: :class:`EncodedEnv` observes through incremental encoders instead;
     - :meth:`_rewards` and :meth:`_infos`, asked when a move ends a hand (the game waits for a
       pack) or the game;
     - :meth:`_next_game`: an episode of several games (Mediatore's ``deals``);
@@ -307,7 +304,6 @@ class GameEnv(GameAEC):
         self._seats = {agent: seat for seat, agent in enumerate(agents)}
         self._set_spaces(agents, self._observation_size(), entry.moves.count)
         self._rng = np.random.default_rng()  # made now, so that copies share its future
-        self._encoders = None
         self.game = None
         self._packs: list = []  # the packs of the options not dealt yet
         # Speed: CPython keeps the attributes of an instance in a table shared with the other
@@ -382,21 +378,7 @@ class GameEnv(GameAEC):
     # -- observations -------------------------------------------------------------------------
 
     def observe(self, agent):
-        seat = self._seats[agent]
-        encoders = self._encoders
-        if encoders is None:
-            return self.entry.observation(self._views[seat])
-        observation = encoders[seat].encode(self._views[seat]).copy()
-        game = self.game
-        if seat != game.to_move:
-            return {"observation": observation, "action_mask": np.zeros(self._num_actions, _INT8)}
-        moves = len(game.history)
-        if self._legal_at != moves:
-            self._legal, self._legal_at = game.legal_moves(), moves
-        mask = bytearray(self._num_actions)
-        for move in self._legal:
-            mask[move] = 1
-        return {"observation": observation, "action_mask": np.frombuffer(mask, _INT8)}
+        return self.entry.observation(self._views[self._seats[agent]])
 
     def view(self, agent):
         """The view of ``agent``'s seat: what it knows (live: it follows the game)."""
@@ -485,6 +467,28 @@ class GameEnv(GameAEC):
         seat = game.to_move if game.to_move not in (None, CHANCE) else 0
         return self.entry.display.table_text(self._views[seat], names=self.possible_agents,
                                              title=self.metadata["name"])
+
+
+class EncodedEnv(GameEnv):
+    """:class:`GameEnv` observing through one incremental encoder per seat (Mediatore's and
+    Tressette's: ``encode(view)`` writes only what changed since its last look, into a buffer
+    it returns), which the subclass sets as ``_encoders`` once or in :meth:`_new_game`.
+    ``observe`` copies the encoder's vector and writes the mask from the legal moves, listed
+    once per position and looked up again by ``step``."""
+
+    def observe(self, agent):
+        seat = self._seats[agent]
+        observation = self._encoders[seat].encode(self._views[seat]).copy()
+        game = self.game
+        if seat != game.to_move:
+            return {"observation": observation, "action_mask": np.zeros(self._num_actions, _INT8)}
+        moves = len(game.history)
+        if self._legal_at != moves:
+            self._legal, self._legal_at = game.legal_moves(), moves
+        mask = bytearray(self._num_actions)
+        for move in self._legal:
+            mask[move] = 1
+        return {"observation": observation, "action_mask": np.frombuffer(mask, _INT8)}
 
 
 class EnvironmentModule(ModuleType):

@@ -203,7 +203,7 @@ from .moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES, 
 from .records import make_record
 from .rules import CONTRACT_NAMES, CONTRACTS, max_payment
 from .view import SeatView
-from ..envs.base import GameEnv
+from ..envs.base import EncodedEnv
 from ..envs.pages import env_page
 from ..envs.wrappers import ProtectedEnv, wrapped
 
@@ -237,7 +237,7 @@ def action_table() -> str:
     return "\n".join(rows)
 
 
-class raw_env(GameEnv):
+class raw_env(EncodedEnv):
     """Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs.
 
     The generic environment of :mod:`mediatore_env.envs.base` with what is Mediatore's: an

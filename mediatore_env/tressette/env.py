@@ -6,8 +6,9 @@ An episode is one game to 31 (docs/rules.md 10.1-10.2) over as many hands as it 
 packs come from the environment's generator, or from ``reset(options={"packs": [...]})``.
 Everything but Tressette's own is the generic environment's
 (:class:`~mediatore_env.envs.base.GameEnv`: options, seeding, dealing, steps, records,
-rendering); :class:`TressetteAEC` adds the incremental :class:`~.observation.Encoder` of each
-seat and the ``reward="hand"`` shaping.
+rendering; observing through encoders, :class:`~mediatore_env.envs.base.EncodedEnv`);
+:class:`TressetteAEC` makes the incremental :class:`~.observation.Encoder` of each seat and
+adds the ``reward="hand"`` shaping.
 
 The forms differ in their definition (:mod:`.definition`), their switches and a few
 paragraphs of their page, so each is made here from those: an environment module to its users
@@ -26,7 +27,7 @@ from .moves import NUM_MOVES, move_text, parse_move
 from .observation import Encoder, layout_of
 from .view import TressetteView
 from ..core.definition import GameDef
-from ..envs.base import EnvironmentModule, GameEnv
+from ..envs.base import EncodedEnv, EnvironmentModule
 from ..envs.pages import env_page
 
 __all__ = ["TressetteAEC", "REWARDS", "tressette_v0", "tressette3_v0", "tressette2_v0"]
@@ -34,7 +35,7 @@ __all__ = ["TressetteAEC", "REWARDS", "tressette_v0", "tressette3_v0", "tressett
 REWARDS = ("game", "hand")
 
 
-class TressetteAEC(GameEnv):
+class TressetteAEC(EncodedEnv):
     """A game of Tressette to 31 as a PettingZoo AEC environment (see the forms' pages): the
     form of :attr:`definition`, with its :attr:`switches`. Each form's ``raw_env`` is a
     subclass that sets them and its name."""
