@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mediatore_env.codec.layout import OBSERVATION_SIZE
+from mediatore_env.mediatore.layout import OBSERVATION_SIZE
 from mediatore_env.mediatore.observation import Encoder
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import NUM_MOVES

@@ -22,8 +22,9 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "environment.md"
 
 
 def source(module: str) -> str:
-    """The file of ``module``, as the generated pages name it: ``mediatore_env/club/moves.py``."""
-    return module.replace(".", "/") + ".py"
+    """The file of ``module`` (or of ``module:name``), as the generated pages name it:
+    ``mediatore_env/club/moves.py``."""
+    return module.partition(":")[0].replace(".", "/") + ".py"
 
 
 def documentation() -> str:

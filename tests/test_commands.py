@@ -22,7 +22,7 @@ import pytest
 
 from agents.tournament import run_tournament
 from mediatore_env import runinfo
-from mediatore_env.analysis.tables import build_table
+from mediatore_env.mediatore.tables import build_table
 from mediatore_env.runinfo import command, cores, jobs_note, worker_count
 from mediatore_env.tools.bench import main as bench_main
 

@@ -21,19 +21,20 @@ LAYERS = [
     ("mediatore_env.runinfo",),
     # The registry knows where each game's definition lives and imports it when asked for.
     ("mediatore_env.core", "mediatore_env.registry"),
+    ("mediatore_env.analysis",),  # the double-dummy solver of every game, on core alone
     ("mediatore_env.mediatore", "mediatore_env.tressette"),  # each engine on core alone
     ("mediatore_env.club",),  # on Mediatore's deal, phases and trick record
-    ("mediatore_env.codec", "mediatore_env.analysis", "mediatore_env.jaxgame"),
+    ("mediatore_env.codec", "mediatore_env.jaxgame"),
     ("mediatore_env.envs", "mediatore_env.openspiel"),  # the games as OpenSpiel games
     ("agents",),
     ("mediatore_env.tools", "mediatore_env.web", "mediatore_env.__main__"),
 ]
-CODEC, ENVS = 4, 5
+CODEC, ENVS = 5, 6
 # Each game's folder holds its engine and, above it, its observation writer and table text
 # (the codec layer) and its environments: a module's name says which.
 GAME_FOLDERS = ("mediatore_env.mediatore", "mediatore_env.tressette", "mediatore_env.club")
 # A game's definition names its parts up to the codec layer (those above it are Lazy).
-CODEC_MODULES = ("observation", "reference", "display", "definition")
+CODEC_MODULES = ("layout", "observation", "reference", "display", "definition")
 ENV_MODULES = ("env", "single_seat")  # and every versioned environment, name_v0
 # The package facade (it re-exports the public API from below) stands outside the layers.
 OUTSIDE = {"mediatore_env"}

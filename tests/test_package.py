@@ -31,18 +31,24 @@ def test_the_packages_environments_are_its_games_in_the_registry():
         "mediatore_v0": "mediatore_env.mediatore.mediatore_v0",
         "mediatore_bidding_v0": "mediatore_env.mediatore.mediatore_bidding_v0",
         "single_seat": "mediatore_env.mediatore.single_seat",
-        "tressette_v0": "mediatore_env.tressette.tressette_v0",
-        "tressette3_v0": "mediatore_env.tressette.tressette3_v0",
-        "tressette2_v0": "mediatore_env.tressette.tressette2_v0",
+        "tressette_v0": "mediatore_env.tressette.env:tressette_v0",
+        "tressette3_v0": "mediatore_env.tressette.env:tressette3_v0",
+        "tressette2_v0": "mediatore_env.tressette.env:tressette2_v0",
         "club_mediatore_v0": "mediatore_env.club.club_mediatore_v0"}
     assert OWN == mediatore_env.ENVIRONMENTS  # the facade's list, written out, is the games'
     assert set(OWN) <= set(mediatore_env.__all__)
     assert set(ENVIRONMENTS) <= set(dir(mediatore_env))
 
 
+def loaded(path: str):
+    """The module ``path`` names, or the module object ``module:name`` names in its module."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name) if name else importlib.import_module(module)
+
+
 @pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
 def test_an_environment_of_any_registered_game_is_an_attribute_that_gives_its_module(name):
-    assert getattr(mediatore_env, name) is importlib.import_module(ENVIRONMENTS[name])
+    assert getattr(mediatore_env, name) is loaded(ENVIRONMENTS[name])
 
 
 @pytest.mark.parametrize("name", sorted(OWN))
@@ -51,7 +57,7 @@ def test_the_import_of_an_environment_warns_of_nothing(name):
             f"from mediatore_env import {name}\n"
             f"print({name}.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == OWN[name]
+    assert out.stdout.strip() == OWN[name].replace(":", ".")  # a module object: its place
 
 
 @pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
@@ -60,7 +66,7 @@ def test_an_environment_is_an_attribute_of_the_package_not_a_module_of_it(name):
     fails, and ``from mediatore_env import <name>`` gives the module in its game's folder."""
     with pytest.raises(ModuleNotFoundError, match=f"No module named 'mediatore_env.{name}'"):
         importlib.import_module(f"mediatore_env.{name}")
-    assert getattr(mediatore_env, name).__name__ == ENVIRONMENTS[name]
+    assert getattr(mediatore_env, name).__name__ == ENVIRONMENTS[name].replace(":", ".")
 
 
 def test_other_names_are_neither_attributes_nor_modules():
@@ -88,10 +94,12 @@ def test_every_pettingzoo_environment_of_the_registry_is_registered_with_its_id(
     assert {k: v for k, v in registered.items() if isinstance(v, str)} == {
         "mediatore/mediatore-v0": "mediatore_env.mediatore.mediatore_v0:env",
         "mediatore/mediatore-bidding-v0": "mediatore_env.mediatore.mediatore_bidding_v0:env",
-        "mediatore/tressette-v0": "mediatore_env.tressette.tressette_v0:env",
-        "mediatore/tressette3-v0": "mediatore_env.tressette.tressette3_v0:env",
-        "mediatore/tressette2-v0": "mediatore_env.tressette.tressette2_v0:env",
         "mediatore/club-mediatore-v0": "mediatore_env.club.club_mediatore_v0:env"}
+    # the Tressette forms, module objects of one module, load it when first made
+    for form in ("tressette_v0", "tressette3_v0", "tressette2_v0"):
+        made = registered[f"mediatore/{form.replace('_', '-')}"](claim=True)
+        assert type(made.unwrapped) is getattr(mediatore_env, form).raw_env
+        assert made.unwrapped.rules.claim
     # a game with no environment module of its own (the toy) gets the generic one
     assert {"mediatore/toy-v0", "mediatore/toy3-v0"} <= set(registered)
     assert set(registered) <= set(pettingzoo.aec_registry)
@@ -109,7 +117,7 @@ def test_a_game_registered_later_is_registered_with_pettingzoo_on_the_next_call(
     try:
         game = pettingzoo.make("aec", "test/later-v0")
         game.reset(seed=1)
-        assert type(game.unwrapped).__module__ == "mediatore_env.tressette.tressette2_v0"
+        assert type(game.unwrapped) is mediatore_env.tressette2_v0.raw_env
     finally:
         pettingzoo.aec_registry.pop("test/later-v0", None)
 

@@ -1,4 +1,4 @@
-"""Contract value tables (mediatore_env.analysis.tables): entries, the table policy, files,
+"""Contract value tables (mediatore_env.mediatore.tables): entries, the table policy, files,
 command."""
 
 import numpy as np
@@ -7,7 +7,7 @@ from packs import mask
 
 from mediatore_env import Rules
 from mediatore_env.analysis.solver import reaches, solve
-from mediatore_env.analysis.tables import (ContractTable, build_table, call_candidates,
+from mediatore_env.mediatore.tables import (ContractTable, build_table, call_candidates,
                                            contract_deal, contract_position, deal_of, plan_exchange,
                                            suit_score)
 from mediatore_env.core.cards import parse_card, thirds_of

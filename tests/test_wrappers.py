@@ -16,7 +16,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from agents import GreedyAgent
 from mediatore_env import envs, mediatore_bidding_v0, mediatore_v0
-from mediatore_env.analysis.tables import build_table
+from mediatore_env.mediatore.tables import build_table
 from mediatore_env.envs.base import environment_module
 from mediatore_env.envs.wrappers import ProtectedEnv
 from mediatore_env.registry import GAMES

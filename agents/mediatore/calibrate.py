@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from mediatore_env.analysis.tables import forced_deal
+from mediatore_env.mediatore.tables import forced_deal
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
 from ..base import play

@@ -32,9 +32,9 @@ import itertools
 import random
 import time
 
-from mediatore_env.analysis.exchange import exchange_move
+from mediatore_env.mediatore.exchange import exchange_move
 from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, clear_table, last_nodes, reaches
-from mediatore_env.analysis.tables import contract_position
+from mediatore_env.mediatore.tables import contract_position
 from mediatore_env.core.cards import bit, cards_of, thirds_of
 from mediatore_env.mediatore.moves import DISCARD, GIVE, WIN_THIRDS
 from mediatore_env.mediatore.rules import CHIAMO, payments

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 
-from mediatore_env.analysis.exchange import best_removal, exchange_move
+from mediatore_env.mediatore.exchange import best_removal, exchange_move
 from mediatore_env.core.cards import (ALL_CARDS, NUM_CARDS, POINTS, SUIT_MASKS, bit, cards_of,
                                       highest, power_of, suit_of, thirds_of)
 from mediatore_env.mediatore.knowledge import deduce

@@ -65,7 +65,7 @@ objects; ``calling="search"`` and ``exchange="search"`` make those decisions by 
 (:class:`~agents.mediatore.declarer.SimulatedCall`,
 :class:`~agents.mediatore.declarer.SimulatedExchange`: the greedy ranking's best candidates
 compared by solving sampled worlds). Double-dummy contract values per deal, for bidding studies, are in
-:mod:`mediatore_env.analysis.tables`.
+:mod:`mediatore_env.mediatore.tables`.
 
 **Known bias.** PIMC assumes that after its card everyone plays as if every card were
 visible ("strategy fusion"), and it never plays to hide or find information. It also reads

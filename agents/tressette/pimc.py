@@ -13,7 +13,7 @@ of PIMC):
 - **Late in the hand** -- at most ``solve_at`` cards still in play, in the hands and the
   stock (default :data:`SOLVE_AT`, by the number of players and Low Hand) -- exactly, with
   the solver (:func:`mediatore_env.analysis.solver.table_move_values` on
-  :func:`~mediatore_env.analysis.tressette_tables.table_of` the world): the thirds the side
+  :func:`~mediatore_env.tressette.positions.table_of` the world): the thirds the side
   ends the hand with after each card, all seats playing perfectly; a seat that plays alone is
   searched against a coalition of the others (the paranoid reduction). A world whose search
   would take more than ``world_nodes`` nodes is rolled out instead.
@@ -57,7 +57,7 @@ depends only on the totals, which every seat sees, so no world is needed.
 from __future__ import annotations
 
 from mediatore_env.analysis.solver import clear_table, table_move_values
-from mediatore_env.analysis.tressette_tables import table_of
+from mediatore_env.tressette.positions import table_of
 from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM

@@ -76,9 +76,11 @@ class Limits(NamedTuple):
 
 @dataclass(frozen=True)
 class Environment:
-    """A PettingZoo (or Gymnasium) environment module of a game: ``module`` has ``env()`` and
-    ``raw_env``, and is importable as ``mediatore_env.<its last name>`` where it lives in the
-    package; ``pettingzoo_id`` registers it with PettingZoo (None: not a PettingZoo
+    """A PettingZoo (or Gymnasium) environment module of a game, with ``env()`` and
+    ``raw_env``: ``module`` names it, a module (``'mediatore_env.club.club_mediatore_v0'``) or
+    a module object in one (``'mediatore_env.tressette.env:tressette3_v0'``: the forms of a
+    game written as one module), importable as ``mediatore_env.<its name>`` where it lives in
+    the package; ``pettingzoo_id`` registers it with PettingZoo (None: not a PettingZoo
     environment, Mediatore's single seat)."""
 
     module: str
@@ -86,11 +88,11 @@ class Environment:
 
     @property
     def name(self) -> str:
-        """The module's own name: ``tressette3_v0``."""
-        return self.module.rpartition(".")[2]
+        """The environment's own name: ``tressette3_v0``."""
+        return self.module.rpartition(":")[2].rpartition(".")[2]
 
     def load(self) -> ModuleType:
-        return importlib.import_module(self.module)
+        return Lazy(self.module).load()
 
 
 @dataclass(frozen=True)

@@ -11,4 +11,7 @@ Modules, each importing only those above it in this list (and :mod:`mediatore_en
 - :mod:`.game`: :class:`~.game.Deal`, one deal from the shuffle to the payment;
 - :mod:`.knowledge`: what a seat can deduce about the hidden cards;
 - :mod:`.worlds`: worlds that fit a seat's knowledge, drawn uniformly (for PIMC).
+- :mod:`.exchange`: the search of the declarer's exchange (the best cards to remove);
+- :mod:`.tables`: contract value tables, each deal solved double dummy
+  (:mod:`mediatore_env.analysis.solver`; numpy for their files).
 """

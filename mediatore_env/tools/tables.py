@@ -4,7 +4,7 @@
     mediatore-tables show table.npz [--deal N]
 
 The tables themselves (what an entry holds, the policy that fills it, the file format) are
-:mod:`mediatore_env.analysis.tables`.
+:mod:`mediatore_env.mediatore.tables`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 import time
 import zipfile
 
-from ..analysis.tables import CALL_CONTRACTS, ContractTable, build_table
+from ..mediatore.tables import CALL_CONTRACTS, ContractTable, build_table
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS
 from ..runinfo import add_progress_options, command, jobs_note, wants_progress
 from .checks import ArgumentParser, input_file, non_negative_int, output_file, positive_int
@@ -45,7 +45,7 @@ def _summary(table: ContractTable) -> str:
 def main(argv=None) -> int:
     parser = ArgumentParser(
         prog=PROG,
-        description="Double-dummy contract value tables of Mediatore deals (mediatore_env.analysis.tables).")
+        description="Double-dummy contract value tables of Mediatore deals (mediatore_env.mediatore.tables).")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="compute the table of N deals and save it (.npz)")
     b.add_argument("--deals", type=positive_int, default=100, help="number of deals (default 100)")

@@ -1,6 +1,7 @@
 """The three Tressette games of the family as :class:`~mediatore_env.core.definition.GameDef`
 objects, one per form: :data:`TRESSETTE` (partnership, 4 players), :data:`TRESSETTE3` and
-:data:`TRESSETTE2`. A form is the rules with ``players`` fixed; every other part is shared."""
+:data:`TRESSETTE2`. A form is the rules with ``players`` fixed; every other part is shared,
+its environment too (one module, :mod:`.env`, holds the three forms' environments)."""
 
 from __future__ import annotations
 
@@ -58,12 +59,12 @@ _FORM = partial(
 
 TRESSETTE = _FORM(name="tressette", title="Partnership Tressette", players=4,
                   fixed={"players": 4}, environments=(Environment(
-                      "mediatore_env.tressette.tressette_v0", "mediatore/tressette-v0"),))
+                      "mediatore_env.tressette.env:tressette_v0", "mediatore/tressette-v0"),))
 TRESSETTE3 = _FORM(name="tressette3", title="Three-Handed Tressette", players=3,
                    fixed={"players": 3}, environments=(Environment(
-                       "mediatore_env.tressette.tressette3_v0", "mediatore/tressette3-v0"),))
+                       "mediatore_env.tressette.env:tressette3_v0", "mediatore/tressette3-v0"),))
 TRESSETTE2 = _FORM(name="tressette2", title="Two-Handed Tressette", players=2,
                    fixed={"players": 2}, environments=(Environment(
-                       "mediatore_env.tressette.tressette2_v0", "mediatore/tressette2-v0"),))
+                       "mediatore_env.tressette.env:tressette2_v0", "mediatore/tressette2-v0"),))
 #: The forms by name.
 FORMS = {d.name: d for d in (TRESSETTE, TRESSETTE3, TRESSETTE2)}

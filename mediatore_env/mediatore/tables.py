@@ -63,15 +63,15 @@ from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from ..analysis.solver import Position, reaches, solve
 from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, cards_of, format_cards, make_card,
                           thirds_of, to_mask)
-from ..mediatore.game import Deal, deal_hands
-from ..mediatore.moves import DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move
-from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
-                               payments)
 from ..runinfo import counting, process_pool, worker_count
 from .exchange import best_removal, exchange_move
-from .solver import Position, reaches, solve
+from .game import Deal, deal_hands
+from .moves import DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move
+from .rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
+                    payments)
 
 __all__ = ["ContractTable", "Entry", "build_table", "call_candidates", "contract_deal",
            "contract_position", "deal_of", "suit_score", "table_exchange"]
