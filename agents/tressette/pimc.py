@@ -186,7 +186,8 @@ class TressettePimcAgent(WorldSearch):
             world.apply(move)
         return world
 
-    def move_values(self, world: TressetteGame, view, legal: list[int]) -> dict[int, float]:
+    def move_values(self, world: TressetteGame, view, legal: list[int],
+                    budget) -> dict[int, float]:
         """Exact values late in the hand (within ``world_nodes``), else rollouts."""
         rules = world.rules
         limit = SOLVE_AT[rules.players, rules.low] if self.solve_at is None else self.solve_at
@@ -199,7 +200,7 @@ class TressettePimcAgent(WorldSearch):
                 sides = rules.num_sides
                 scale = (-1 if rules.low else 1) * sides / (sides - 1)
                 return {move: scale * thirds[move] for move in legal}
-        return super().move_values(world, view, legal)
+        return super().move_values(world, view, legal, budget)
 
     def roll_out(self, game: TressetteGame) -> None:
         roll_out(game)
