@@ -25,7 +25,7 @@ import numpy as np
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.rules import Rules
 
-from .. import make_agent
+from ..registry import make_agent
 from ..base import play
 from ..mediatore.infer import DEFAULT_MODEL, FEATURE_NAMES, examples_of_deal
 from ..mediatore.tournament import deal_dealer, deal_pack

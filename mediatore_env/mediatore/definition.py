@@ -38,4 +38,4 @@ MEDIATORE = GameDef(
                   Environment("mediatore_env.mediatore.mediatore_bidding_v0",
                               "mediatore/mediatore-bidding-v0"),
                   Environment("mediatore_env.mediatore.single_seat")),
-    agents=Lazy("agents:AGENTS"), tournament=Lazy("agents.mediatore.tournament:HOOKS"))
+    agents=Lazy("agents.mediatore:AGENTS"), tournament=Lazy("agents.mediatore.tournament:HOOKS"))
