@@ -1,10 +1,16 @@
-"""The agents of every game by name: the game's own (its definition's ``agents``), and for
-every name a game does not bring, the agents any game of the family gets.
+"""The agents of every game by name: the game's own (its definition's ``agents``), and the
+agents any game of the family gets (:data:`GENERIC`): ``random``; for a game with trick facts
+the generic ``greedy``, and with a world sampler too the generic ``pimc``
+(:mod:`agents.trick`), each under its own name where the game brings none of that name, and
+as ``generic-NAME`` where it does, so that the two can meet at one table::
 
-    >>> sorted(agents_of("tressette2"))
-    ['greedy', 'openspiel-ismcts', 'pimc', 'random']
+    >>> sorted(agents_of("tressette2"))  # doctest: +NORMALIZE_WHITESPACE
+    ['generic-greedy', 'generic-pimc', 'generic-random', 'greedy', 'openspiel-ismcts', 'pimc',
+     'random']
+
+:func:`make_agent` turns an agent's text (a name and its options, or ``module:Class``) into an
+agent.
 """
-
 from __future__ import annotations
 
 import ast
@@ -12,6 +18,7 @@ import contextvars
 import importlib
 import os
 import sys
+from functools import partial
 from typing import Callable, Mapping
 
 from mediatore_env.core.definition import GameDef
@@ -19,6 +26,7 @@ from mediatore_env.registry import get
 
 from .base import Agent
 from .random_agent import UniformAgent
+from .trick import TrickGreedyAgent, TrickPimcAgent
 
 __all__ = ["agents_of", "GENERIC", "make_agent", "agent_factory", "load_object", "parse_options"]
 
@@ -30,16 +38,37 @@ def _openspiel_ismcts(**options):
     return ISMCTSAgent(**options)
 
 
-#: The agents of any game of the interface, by name.
-GENERIC: dict[str, Callable] = {"random": UniformAgent, "openspiel-ismcts": _openspiel_ismcts}
+def _greedy(game: GameDef) -> Callable | None:
+    return partial(TrickGreedyAgent, game) if game.trick is not None else None
+
+
+def _pimc(game: GameDef) -> Callable | None:
+    return (partial(TrickPimcAgent, game) if game.trick is not None and game.worlds is not None
+            else None)
+
+
+#: The agents any game of the family gets, by name: for a game's definition, the agent's
+#: factory, or None where the game lacks what the agent reads (its trick facts, its worlds).
+GENERIC: dict[str, Callable[[GameDef], Callable | None]] = {
+    "random": lambda game: UniformAgent,
+    "greedy": _greedy,
+    "pimc": _pimc,
+    "openspiel-ismcts": lambda game: _openspiel_ismcts,
+}
 
 
 def agents_of(game: GameDef | str) -> dict[str, Callable]:
     """The agents a game's tables may seat, by name (``{name: factory}``): the game's own
-    first, then each agent of :data:`GENERIC` whose name it does not have."""
+    first, then each agent of :data:`GENERIC` the game can have, under its name where the game
+    has none of that name, else as ``generic-NAME``."""
     definition = get(game) if isinstance(game, str) else game
     own: Mapping[str, Callable] = definition.agents.load() if definition.agents else {}
-    return {**own, **{name: f for name, f in GENERIC.items() if name not in own}}
+    out = dict(own)
+    for name, generic in GENERIC.items():
+        factory = generic(definition)
+        if factory is not None:
+            out["generic-" + name if name in own else name] = factory
+    return out
 
 
 # -- an agent from its text ------------------------------------------------------------------
