@@ -54,7 +54,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from mediatore_env.analysis.solver import TablePosition, clear_table, table_move_values
-from mediatore_env.core.cards import ALL_CARDS, NUM_CARDS, POINTS, bit, cards_of
+from mediatore_env.core.cards import ALL_CARDS, BIT_OF, NUM_CARDS, POINTS, bit
 from mediatore_env.core.definition import GameDef, TrickFacts
 from mediatore_env.core.tricks import trick_winner
 from mediatore_env.registry import get
@@ -96,6 +96,14 @@ def _beats(winner) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
+def _beats_over(winner, led: int, card: int) -> int:
+    """The cards that beat ``card`` once it is winning a trick led with ``led``, as a bitset
+    (the trick's other cards lost to it, so only the suit led and ``card`` matter)."""
+    return sum(bit(x) for x in range(NUM_CARDS)
+               if x not in (led, card) and winner(0, (led, card, x), 3) == 2)
+
+
+@lru_cache(maxsize=None)
 def _strength(winner) -> tuple[int, ...]:
     """Each card's strength: how many cards it beats when played to a trick they lead."""
     beats = _beats(winner)
@@ -127,12 +135,13 @@ class TrickGreedyAgent(Agent):
         scoring = facts.scoring(view.rules)
         points, strength = scoring.card, self.strength
         trick, leader = tuple(view.trick), view.leader
-        unseen = ALL_CARDS & ~view.hand
+        seen = view.hand
         for t in view.tricks:
             for c in t.cards:
-                unseen &= ~bit(c)
+                seen |= BIT_OF[c]
         for c in trick:
-            unseen &= ~bit(c)
+            seen |= BIT_OF[c]
+        unseen = ALL_CARDS & ~seen
 
         def cheapest(c):
             return points[c], strength[c], c
@@ -161,9 +170,8 @@ class TrickGreedyAgent(Agent):
                  + scoring.last_trick * (view.hand.bit_count() == 1))
 
         def worth(c):
-            beaten = sum(1 for x in cards_of(unseen)
-                         if facts.winner(leader, trick + (c, x), players) != seat)
-            held = _none_held(beaten, unseen.bit_count(), foe_cards)
+            above = self.beats[c] if not trick else _beats_over(facts.winner, trick[0], c)
+            held = _none_held((above & unseen).bit_count(), unseen.bit_count(), foe_cards)
             return held * (stake + points[c]) - (1 - held) * points[c]
 
         if wins:
@@ -174,6 +182,7 @@ class TrickGreedyAgent(Agent):
         return min(cards, key=cheapest)
 
 
+@lru_cache(maxsize=4096)
 def _none_held(beaten: int, unseen: int, held: int) -> float:
     """The chance that none of ``beaten`` cards of ``unseen`` lies among ``held`` of them drawn
     at random (the foes' cards)."""
