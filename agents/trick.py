@@ -34,11 +34,12 @@ world sampler (the definition's ``worlds``): each world is a fresh game of the v
 dealt by the current hand's dealer, given the world's pack and the hand's moves so far. A card
 is scored in a world exactly, with the family's double-dummy solver, when the world has at
 most ``solve_at`` cards in play (hands and stock; by default Tressette's measured thresholds,
-:data:`SOLVE_AT`) and the game can be solved: its trick facts give the table (Tressette's),
-or its tricks are the family's (no trumps, follow suit) and score its thirds; a world over
-``world_nodes`` nodes is rolled out instead. Otherwise by a rollout: the card, then the rest of
-the hand with the greedy player at every seat, the value the points the seat's side takes from
-there on (the trick in play included). Negated in Low Hand. The budget is WorldSearch's.
+:data:`SOLVE_AT`) and the game can be solved: its tricks are the family's (no trumps, follow
+suit) and score its thirds (the table: the seats' hands, the trick, the side's thirds so far,
+the trick facts' stock); a world over ``world_nodes`` nodes is rolled out instead. Otherwise
+by a rollout: the card, then the rest of the hand with the greedy player at every seat, the
+value the points the seat's side takes from there on (the trick in play included). Negated in
+Low Hand. The budget is WorldSearch's.
 
     >>> from mediatore_env.registry import get
     >>> from agents.base import play
@@ -252,23 +253,17 @@ class TrickPimcAgent(WorldSearch):
         """The solver's table of ``world`` for the seat's side, where the game can be solved
         and the world is small enough (the module docstring); else None."""
         facts = self.facts
-        if facts.table is not None:
-            table = facts.table(world, view.seat)
-        elif (facts.winner is trick_winner and facts.follow_suit and scoring.card == POINTS
-              and not scoring.per_trick):
-            side = facts.side(view)
-            seen = world.view(view.seat)
-            taken = sum(sum(POINTS[c] for c in t.cards) for t in seen.tricks
-                        if side >> t.winner & 1)
-            table = TablePosition(tuple(world.view(s).hand for s in range(self.game.players)),
-                                  seen.leader, tuple(seen.trick), side, taken, scoring.low,
-                                  (), scoring.last_trick)
-        else:
+        if not (facts.winner is trick_winner and facts.follow_suit and scoring.card == POINTS
+                and not scoring.per_trick):
             return None
-        if table is None:
+        stock = tuple(facts.stock(world)) if facts.stock is not None else ()
+        hands = tuple(world.view(s).hand for s in range(self.game.players))
+        if sum(h.bit_count() for h in hands) + len(stock) > self.solve_at:
             return None
-        in_play = sum(h.bit_count() for h in table.hands) + len(table.stock)
-        return table if in_play <= self.solve_at else None
+        side, seen = facts.side(view), world.view(view.seat)
+        taken = sum(sum(POINTS[c] for c in t.cards) for t in seen.tricks if side >> t.winner & 1)
+        return TablePosition(hands, seen.leader, tuple(seen.trick), side, taken, scoring.low,
+                             stock, scoring.last_trick)
 
     def play_out(self, game, move: int, side: int, scoring) -> int:
         """The points ``side`` takes from here to the end of the hand: ``move`` played in

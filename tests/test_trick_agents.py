@@ -129,6 +129,32 @@ def test_greedy_and_pimc_beat_random_play_of_the_toy(game, scoring):
         assert standing.ci[0] > 0, (agent, standing.mean, standing.ci)
 
 
+def test_a_tressette_world_is_solved_on_the_table_tressettes_own_pimc_solves():
+    """The generic table (the seats' hands, the trick, the side's thirds, the stock) of every
+    Tressette form and Low Hand is analysis.tressette_tables.table_of, at random points."""
+    from mediatore_env.analysis.tressette_tables import table_of
+    rng, compared = random.Random(3), 0
+    for name in ("tressette", "tressette3", "tressette2"):
+        for low in (False, True):
+            definition = get(name)
+            rules = definition.make_rules(low=low)
+            pimc = generic(name, "pimc", solve_at=40)
+            for trial in range(12):
+                game = definition.new_game(rules, trial % definition.players)
+                game.deal(shuffled_pack(trial, 0))
+                for _ in range(rng.randrange(30)):
+                    if game.needs_pack or game.is_over:
+                        break
+                    game.apply(rng.choice(game.legal_moves()))
+                if game.needs_pack or game.is_over:
+                    continue
+                seat = game.to_move
+                scoring = definition.trick.scoring(rules)
+                assert pimc.table(game, game.view(seat), scoring) == table_of(game, seat)
+                compared += 1
+    assert compared >= 40
+
+
 # -- the registry --------------------------------------------------------------------------
 
 def test_the_toy_gets_random_greedy_and_pimc_from_the_registry_alone():

@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_worlds_family import chi_square_is_uniform
+from test_worlds_family import chi_square_is_uniform, played_to
 
 from agents import GreedyAgent
 from agents.random_agent import UniformAgent
@@ -22,17 +22,9 @@ from mediatore_env.registry import get
 TOYS = ("toy", "toy3")
 
 
-def played(name: str, rng, moves: int, scoring: str = "thirds"):
+def played(name: str, rng, moves: int):
     """A toy game after up to ``moves`` random moves, stopped where a hand is in play."""
-    definition = get(name)
-    game = definition.new_game(definition.make_rules(scoring=scoring), rng.randrange(2))
-    while not game.is_over and (moves > 0 or game.needs_pack):
-        if game.needs_pack:
-            game.deal(rng.sample(range(40), 40))
-        else:
-            game.apply(rng.choice(game.legal_moves()))
-            moves -= 1
-    return game
+    return played_to(get(name).new_game(dealer=rng.randrange(2)), rng, moves)
 
 
 def rebuilt(game, pack):
@@ -93,24 +85,10 @@ def test_late_in_a_toy_hand_every_world_equally_often():
 
 @pytest.mark.parametrize("name", TOYS)
 def test_openspiel_resamples_the_toy_through_its_trick_facts(name):
-    pyspiel = pytest.importorskip("pyspiel")
-    from test_openspiel import random_game
-    game = pyspiel.load_game(name)
-    rng = random.Random(name)
-    sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)
-    differs = 0
-
-    def check(state, engine):
-        nonlocal differs
-        if state.is_terminal() or state.is_chance_node():
-            return
-        for seat in range(game.num_players()):
-            other = state.resample_from_infostate(seat, sampler)
-            assert other.information_state_string(seat) == state.information_state_string(seat)
-            differs += str(other) != str(state)
-
-    random_game(game, rng, check)
-    assert differs
+    """OpenSpiel's resampling test of the games (tests/test_openspiel.py), on the toy."""
+    pytest.importorskip("pyspiel")
+    from test_openspiel import test_resampled_states_fit_the_players_information as resampled
+    resampled(name)
 
 
 def test_a_definition_takes_the_generic_sampler_only_where_it_has_none():

@@ -16,8 +16,9 @@ optional is an optional field whose default says what a game without it gets::
 The parts of the game's own layers (its rules, engine, moves, observation writer, display,
 world sampler, limits, trick facts) are real references. The parts that live above them (its
 agents and the tournament's hooks, in the top-level ``agents`` package; its PettingZoo
-modules; its JAX engine, which needs JAX) are :class:`Lazy`: named where they live, typed, imported the first
-time they are asked for, so that importing a game imports nothing above it.
+modules; its JAX engine, which needs JAX) are :class:`Lazy`: named where they live, typed,
+imported the first time they are asked for, so that importing a game imports nothing above
+it.
 """
 
 from __future__ import annotations
@@ -152,9 +153,12 @@ class TrickFacts:
     hand's finished ones: ``leader``, ``cards``, ``winner``), ``dealer`` (the current hand's)
     and ``legal_moves()``.
 
-    Trumps (a Briscola) are a ``winner`` of the game's own and ``follow_suit=False`` where
-    following is free; the generic agents play them, and solve no hand of them: the
-    double-dummy solver plays the family's tricks only (analysis/solver.py)."""
+    The generic PIMC solves a hand exactly, with the family's double-dummy solver
+    (analysis/solver.py), where the game plays the family's tricks (the default ``winner``,
+    following suit) and scores its thirds; the seats' hands, the trick, the thirds the side has
+    taken and the :attr:`stock` make the solver's table. Trumps (a Briscola) are a ``winner``
+    of the game's own and ``follow_suit=False`` where following is free: the generic agents
+    play them, and PIMC rolls their worlds out (the solver knows no trumps)."""
 
     #: The card a move plays to the trick, or None for a move that plays none.
     card: Callable[[int], int | None] = plain_card
@@ -174,12 +178,10 @@ class TrickFacts:
     #: (None: left unseen), where every hand is dealt so and then only played; the game then
     #: gets a world sampler for free (:meth:`redeal`). None: the game deals otherwise.
     deal: Callable[[Any, int], Sequence[int | None]] | None = None
-    #: ``table(game, seat)``: the double-dummy table (analysis.solver's ``TablePosition``) of
-    #: a game's current hand for ``seat``'s side, or None where it cannot be solved. None:
-    #: the generic agent reads it off the seats' hands where the game plays the family's
-    #: tricks and scores its thirds; a game that draws from a stock during a hand gives its
-    #: own (the stock is part of the table).
-    table: Callable[[Any, int], Any] | None = None
+    #: ``stock(game)``: the cards a game's current hand has still to draw, top first, each
+    #: trick's winner drawing the top card and the other seat the next (the family's
+    #: two-handed game). None: every card still to be played is in a hand.
+    stock: Callable[[Any], Sequence[int]] | None = None
 
     def redeal(self, view, rng=None) -> tuple[list[int], list[int]]:
         """The current hand's ``(pack, moves)`` as ``view``'s seat could imagine it, drawn

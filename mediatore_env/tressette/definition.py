@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 from functools import partial
 
-from ..analysis.tressette_tables import table_of
 from ..core.cards import POINTS
 from ..core.definition import THIRDS, Environment, GameDef, Lazy, Limits, MoveTable, TrickFacts
 from . import display
@@ -67,7 +66,7 @@ _FORM = partial(
     reference_observation=write_observation, display=display, limits=limits, worlds=redeal,
     record_format="tressette-record", agents=Lazy("agents.tressette:AGENTS"),
     tournament=Lazy("agents.tressette.tournament:HOOKS"),
-    trick=TrickFacts(side=partners, scoring=scoring, table=table_of))
+    trick=TrickFacts(side=partners, scoring=scoring, stock=lambda game: game.stock))
 
 TRESSETTE = _FORM(name="tressette", title="Partnership Tressette", players=4,
                   fixed={"players": 4}, environments=(Environment(
