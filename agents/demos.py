@@ -20,7 +20,7 @@ from mediatore_env.mediatore.observation import Encoder
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import NUM_MOVES
 
-from . import make_agent
+from .registry import make_agent
 from .base import Agent, play
 from .mediatore.tournament import deal_dealer, deal_pack
 from .tournament import derive_seed

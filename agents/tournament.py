@@ -67,7 +67,7 @@ from mediatore_env.core.cards import NUM_CARDS
 from mediatore_env.runinfo import counting, ignore_interrupts, process_pool, worker_count
 
 from .base import Agent, agent_name, play
-from .registry import agents_of
+from .registry import agents_of, make_agent
 
 # -- packs, seeds and rotations ---------------------------------------------------------------
 
@@ -287,7 +287,6 @@ def build_agent(spec, name: str, agents: dict | None = None) -> Agent:
     """A fresh agent from a spec: a name of ``agents`` (the game's agents registry; default
     Mediatore's) or ``module:Class`` text (see :func:`agents.make_agent`), an ``(text, {option:
     value})`` pair, an agent instance (copied), or an agent class / zero-argument factory."""
-    from . import make_agent
     if isinstance(spec, str):
         agent = make_agent(spec, agents)
     elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
@@ -726,10 +725,3 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=Non
     entries, lineup = name_lineup(agents)
     return run(game, entries, [lineup], deals, seed, rules, jobs, record_deals, progress, ray)
 
-
-def __getattr__(name):
-    # Mediatore's pack schedule and bidding tournament, where older code imports them from.
-    if name in ("deal_pack", "deal_dealer", "run_bidding_tournament"):
-        from .mediatore import tournament
-        return getattr(tournament, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -66,7 +66,7 @@ def _calibrate(task):
     from agents import make_agent
     from agents.base import play
     from agents.mediatore.greedy import BID_MODELS, MANO_BONUS
-    from agents.tournament import deal_dealer, deal_pack
+    from agents.mediatore.tournament import deal_dealer, deal_pack
     from mediatore_env.mediatore.game import Deal
     from mediatore_env.mediatore.moves import PASS
     rules, seed, start, stop, spec, contracts, low, high = task
@@ -130,7 +130,8 @@ def _defend(task):
     against greedy defenders, made against PIMC ones, the declarer's payoff in each)."""
     from agents import make_agent
     from agents.base import play
-    from agents.tournament import deal_dealer, deal_pack, derive_seed
+    from agents.mediatore.tournament import deal_dealer, deal_pack
+    from agents.tournament import derive_seed
     from mediatore_env.mediatore.game import Deal
     rules, seed, start, stop, spec = task
     greedy = [make_agent("greedy") for _ in range(4)]

@@ -280,7 +280,7 @@ def test_main_plays_a_deal_and_saves_its_record(tmp_path):
 
 
 def test_same_cards_as_the_tournament_deal():
-    from agents.tournament import deal_pack
+    from agents.mediatore.tournament import deal_pack
     _, text = run_main(["--agents", "random:bid_rate=0", "--seed", "8", "--deal", "5", "--seat", "2"],
                        [], then="1")
     deal = Deal(None, 5 % 4, deal_pack(8, 5))

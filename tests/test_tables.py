@@ -29,7 +29,7 @@ def quick():
 
 
 def test_deals_are_the_tournament_deals():
-    from agents.tournament import deal_dealer, deal_pack
+    from agents.mediatore.tournament import deal_dealer, deal_pack
     for i in range(5):
         assert deal_of(4, i) == (deal_dealer(i), deal_pack(4, i))
 

@@ -23,7 +23,7 @@ as ``package.module:Class``. :func:`agents.base.play` plays a session with four 
 
 from __future__ import annotations
 
-from .. import make_agent
+from ..registry import make_agent
 from ..base import Agent
 from .greedy import ClubGreedyAgent
 from .pimc import ClubPimcAgent

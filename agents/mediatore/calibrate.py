@@ -34,7 +34,7 @@ from .tournament import deal_pack
 
 def _simulate(args):
     rules, seed, start, stop, contracts, agent_spec = args
-    from .. import make_agent
+    from ..registry import make_agent
     agents = [make_agent(agent_spec) for _ in range(4)]
     rows = []
     for i in range(start, stop):

@@ -748,7 +748,7 @@ def make_bidding_policy(spec):
     if spec in BIDDING_POLICIES:
         return BIDDING_POLICIES[spec]()
     if ":" in spec:
-        from .. import load_object
+        from ..registry import load_object
         return load_object(spec)()
     raise ValueError(f"unknown bidding policy {spec!r}; known: {', '.join(BIDDING_POLICIES)}, "
                      f"or a 'package.module:Class' path")

@@ -26,7 +26,7 @@ from mediatore_env.mediatore.rules import Rules
 from mediatore_env.runinfo import (ArgumentParser, add_progress_options, command, counting,
                                    wants_progress)
 
-from .. import make_agent
+from ..registry import make_agent
 from ..base import play
 from ..mediatore.infer import DEFAULT_MODEL, FEATURE_NAMES, examples_of_deal
 from ..mediatore.tournament import deal_dealer, deal_pack

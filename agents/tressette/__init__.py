@@ -29,7 +29,7 @@ name           agent
 
 from __future__ import annotations
 
-from .. import make_agent as _make_agent
+from ..registry import make_agent as _make_agent
 from ..base import Agent
 from .greedy import TressetteGreedyAgent
 from .pimc import TressettePimcAgent

@@ -60,12 +60,11 @@ from mediatore_env.analysis.solver import clear_table, table_move_values
 from mediatore_env.tressette.positions import table_of
 from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
-from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import LAST_TRICK_POINTS
 from mediatore_env.tressette.worlds import redeal
 
 from ..search import WorldSearch
-from .greedy import TressetteGreedyAgent, roll_out
+from .greedy import roll_out, unweighed
 from .outlook import expected_outcome
 
 #: By (players, low), the most cards still in play (hands and stock) at which a world is
@@ -157,13 +156,9 @@ class TressettePimcAgent(WorldSearch):
         self.solve_at, self.world_nodes, self.outlook = solve_at, world_nodes, outlook
 
     def act(self, observation, view) -> int:
-        legal = view.legal_moves()
-        if CLAIM in legal:
-            if TressetteGreedyAgent.claim_wins(view):
-                return CLAIM
-            legal = [m for m in legal if m != CLAIM]
-        if len(legal) == 1:
-            return legal[0]
+        move, legal = unweighed(view)
+        if move is not None:
+            return move
         if self.plays_for_game(view.rules):
             expected_outcome(view.rules, view.before)  # the model is built before the clock runs
         return self.best_move(view, legal)
@@ -186,7 +181,8 @@ class TressettePimcAgent(WorldSearch):
             world.apply(move)
         return world
 
-    def move_values(self, world: TressetteGame, view, legal: list[int]) -> dict[int, float]:
+    def move_values(self, world: TressetteGame, view, legal: list[int],
+                    budget) -> dict[int, float]:
         """Exact values late in the hand (within ``world_nodes``), else rollouts."""
         rules = world.rules
         limit = SOLVE_AT[rules.players, rules.low] if self.solve_at is None else self.solve_at
@@ -199,7 +195,7 @@ class TressettePimcAgent(WorldSearch):
                 sides = rules.num_sides
                 scale = (-1 if rules.low else 1) * sides / (sides - 1)
                 return {move: scale * thirds[move] for move in legal}
-        return super().move_values(world, view, legal)
+        return super().move_values(world, view, legal, budget)
 
     def roll_out(self, game: TressetteGame) -> None:
         roll_out(game)

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable
+from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable, TrickFacts
+from ..mediatore.definition import known_side
 from ..mediatore.moves import NUM_TRICKS
 from .display import DISPLAY
 from .game import DISCARDS, Session
-from .moves import NUM_MOVES, move_text, parse_move
+from .moves import NUM_MOVES, PLAY_BASE, card_of_move, move_text, parse_move, play_move
 from .observation import observation, write_observation
 from .rules import ClubRules
 from .worlds import redeal
@@ -24,6 +25,11 @@ def limits(rules: ClubRules) -> Limits:
     return Limits(-pot, pot, deals * (4 + 1 + DISCARDS + 4 * NUM_TRICKS), deals)
 
 
+def card_played(move: int) -> int | None:
+    """The card a move plays to the trick; None for accepting or passing, a call, a discard."""
+    return card_of_move(move) if move >= PLAY_BASE else None
+
+
 CLUB = GameDef(
     name="club", title="club Mediatore", players=4, unit="session",
     rules=ClubRules, engine=Session, moves=MoveTable(NUM_MOVES, move_text, parse_move),
@@ -31,4 +37,6 @@ CLUB = GameDef(
     limits=limits, worlds=redeal, record_format="club-mediatore-record",
     environments=(Environment("mediatore_env.club.club_mediatore_v0",
                               "mediatore/club-mediatore-v0"),),
-    agents=Lazy("agents.club:CLUB_AGENTS"), tournament=Lazy("agents.club.tournament:HOOKS"))
+    agents=Lazy("agents.club:CLUB_AGENTS"), tournament=Lazy("agents.club.tournament:HOOKS"),
+    trick=TrickFacts(card=card_played, play=play_move, side=lambda view: known_side(
+        view.seat, view.mediator, view.partner, view.alone)))

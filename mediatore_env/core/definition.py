@@ -14,10 +14,11 @@ optional is an optional field whose default says what a game without it gets::
     True
 
 The parts of the game's own layers (its rules, engine, moves, observation writer, display,
-world sampler, limits) are real references. The parts that live above them (its agents and
-the tournament's hooks, in the top-level ``agents`` package; its PettingZoo modules; its JAX
-engine, which needs JAX) are :class:`Lazy`: named where they live, typed, imported the first
-time they are asked for, so that importing a game imports nothing above it.
+world sampler, limits, trick facts) are real references. The parts that live above them (its
+agents and the tournament's hooks, in the top-level ``agents`` package; its PettingZoo
+modules; its JAX engine, which needs JAX) are :class:`Lazy`: named where they live, typed,
+imported the first time they are asked for, so that importing a game imports nothing above
+it.
 """
 
 from __future__ import annotations
@@ -25,13 +26,17 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Generic, Literal, Mapping, NamedTuple, TypeVar
+from typing import Any, Callable, Generic, Literal, Mapping, NamedTuple, Sequence, TypeVar
 
+from . import worlds
+from .cards import LAST_TRICK_THIRDS, NUM_CARDS, POINTS
 from .display import Display
 from .game import Game
 from .rules import RulesBase
+from .tricks import trick_winner
 
-__all__ = ["GameDef", "Lazy", "MoveTable", "Limits", "Environment", "Unit", "UNITS"]
+__all__ = ["GameDef", "Lazy", "MoveTable", "Limits", "Environment", "Unit", "UNITS",
+           "TrickFacts", "Scoring", "THIRDS", "TRICKS"]
 
 T = TypeVar("T")
 
@@ -95,6 +100,98 @@ class Environment:
         return Lazy(self.module).load()
 
 
+class Scoring(NamedTuple):
+    """What a hand's tricks score to the side that takes them, under one game's rules: each
+    card's points (``card[c]``), what the last trick of a hand adds, what every trick adds, and
+    whether a side wants the fewest (Low Hand). The family's thirds are :data:`THIRDS`, one
+    point a trick :data:`TRICKS`; a game with other card points (Briscola's 11 for an ace)
+    gives its own table."""
+
+    card: tuple[int, ...]
+    last_trick: int = 0
+    per_trick: int = 0
+    low: bool = False
+
+
+#: The family's points, in thirds: an Asso 3, a 3, a 2 or a figure 1, the last trick 3.
+THIRDS = Scoring(POINTS, LAST_TRICK_THIRDS)
+#: One point a trick, whatever its cards.
+TRICKS = Scoring((0,) * NUM_CARDS, per_trick=1)
+
+
+def plain_card(move: int) -> int | None:
+    """The card move ``move`` plays: move ``c`` plays card ``c`` (0..39); a higher id plays
+    none (Tressette's claim)."""
+    return move if 0 <= move < NUM_CARDS else None
+
+
+def plain_move(card: int) -> int:
+    """The move that plays ``card``: its id."""
+    return card
+
+
+def alone(view) -> int:
+    """Each seat plays alone: its side is itself."""
+    return 1 << view.seat
+
+
+def thirds(rules) -> Scoring:
+    """The family's points, whatever the rules."""
+    return THIRDS
+
+
+@dataclass(frozen=True)
+class TrickFacts:
+    """What an agent that knows no game but the trick (the generic ``greedy`` and ``pimc`` of
+    ``agents/trick.py``) needs to know of one, each with the family's default, so that a game
+    of the family fills in only what differs (the toy game: its scoring and how it deals)::
+
+        TrickFacts(scoring=lambda rules: TRICKS if rules.scoring == "tricks" else THIRDS,
+                   deal=lambda rules, dealer: ...)
+
+    A move that plays no card (a bid, a call, a discard, a claim) the generic agents make only
+    when no card can be played, and then the lowest id of those legal: the cautious one in the
+    family's games (a pass; a claim never, as a card can always be played instead). They read
+    a view's ``seat``, ``hand``, ``rules``, ``trick``, ``leader``, ``tricks`` (the current
+    hand's finished ones: ``leader``, ``cards``, ``winner``), ``dealer`` (the current hand's)
+    and ``legal_moves()``.
+
+    The generic PIMC solves a hand exactly, with the family's double-dummy solver
+    (analysis/solver.py), where the game plays the family's tricks (the default ``winner``,
+    following suit) and scores its thirds; the seats' hands, the trick, the thirds the side has
+    taken and the :attr:`stock` make the solver's table. Trumps (a Briscola) are a ``winner``
+    of the game's own and ``follow_suit=False`` where following is free: the generic agents
+    play them, and PIMC rolls their worlds out (the solver knows no trumps)."""
+
+    #: The card a move plays to the trick, or None for a move that plays none.
+    card: Callable[[int], int | None] = plain_card
+    #: The move that plays a card, with no other choice in it (Mediatore's: no signal).
+    play: Callable[[int], int] = plain_move
+    #: The seats the view's seat knows to score with it, itself included, as a bitmask.
+    side: Callable[[Any], int] = alone
+    #: What tricks score under the given rules.
+    scoring: Callable[[Any], Scoring] = thirds
+    #: ``winner(leader, cards, players)``: the seat that wins (or is winning) a trick whose
+    #: cards, in playing order from ``leader``'s, are ``cards``. The family's: no trumps, the
+    #: highest card of the suit led.
+    winner: Callable[[int, Sequence[int], int], int] = trick_winner
+    #: Whether a seat must follow the suit led if it can (so one that did not has none).
+    follow_suit: bool = True
+    #: ``deal(rules, dealer)``: the seat each of a hand's 40 cards goes to, in pack order
+    #: (None: left unseen), where every hand is dealt so and then only played; the game then
+    #: gets a world sampler for free (:meth:`redeal`). None: the game deals otherwise.
+    deal: Callable[[Any, int], Sequence[int | None]] | None = None
+    #: ``stock(game)``: the cards a game's current hand has still to draw, top first, each
+    #: trick's winner drawing the top card and the other seat the next (the family's
+    #: two-handed game). None: every card still to be played is in a hand.
+    stock: Callable[[Any], Sequence[int]] | None = None
+
+    def redeal(self, view, rng=None) -> tuple[list[int], list[int]]:
+        """The current hand's ``(pack, moves)`` as ``view``'s seat could imagine it, drawn
+        uniformly (:func:`mediatore_env.core.worlds.redeal`; needs :attr:`deal`)."""
+        return worlds.redeal(self, view, rng)
+
+
 @dataclass(frozen=True)
 class GameDef:
     """One game of the family: its facts and its parts (see the module docstring)."""
@@ -123,8 +220,9 @@ class GameDef:
     #: The rules switches this game fixes (a form of a game: ``tressette3`` is ``players=3``).
     fixed: Mapping[str, Any] = field(default_factory=dict)
     #: The world sampler: ``worlds(view, rng) -> (pack, moves)``, the current pack and moves as
-    #: the view's seat could imagine them, drawn uniformly. None: no search agent, no
-    #: OpenSpiel resampling.
+    #: the view's seat could imagine them, drawn uniformly. None: the generic one of a plain
+    #: trick game whose trick facts say how a hand is dealt (:meth:`TrickFacts.redeal`); else
+    #: no search agent, no OpenSpiel resampling.
     worlds: Callable[[Any, Any], tuple] | None = None
     #: A plain reference writer of the same observation, if the game has one: the universal
     #: test holds the two equal.
@@ -133,17 +231,23 @@ class GameDef:
     #: :mod:`mediatore_env.envs.base` (``GameEnv(name)``) is the game's, registered with
     #: PettingZoo as ``mediatore/<name>-v0``.
     environments: tuple[Environment, ...] = ()
-    #: The game's agents by name (``{name: factory}``); None: the agents every trick game of
-    #: the family gets (``agents.agents_of``).
+    #: The game's own agents by name (``{name: factory}``); None: none of its own, only the
+    #: agents every game gets (``agents.agents_of``: random, and with trick facts the generic
+    #: greedy and pimc).
     agents: Lazy[Mapping[str, Callable[..., Any]]] | None = None
     #: The duplicate tournament's hooks (``agents.tournament.Hooks``); None: the outcome alone.
     tournament: Lazy[Any] | None = None
     #: The ``"format"`` of the game's records before the common header (version 1), if any.
     record_format: str | None = None
+    #: What the generic trick agents need to know of the game (:class:`TrickFacts`); None: it
+    #: is no trick game they can play.
+    trick: TrickFacts | None = None
 
     def __post_init__(self):
         if self.unit not in UNITS:
             raise ValueError(f"unit {self.unit!r} of game {self.name!r}; valid: {', '.join(UNITS)}")
+        if self.worlds is None and self.trick is not None and self.trick.deal is not None:
+            object.__setattr__(self, "worlds", self.trick.redeal)
 
     # A definition is one per game and never changes: a copy is the same object (and a pickle
     # names the game, found in the registry where it is unpickled: mediatore_env.registry).

@@ -9,7 +9,7 @@ import itertools
 from functools import partial
 
 from ..core.cards import POINTS
-from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable
+from ..core.definition import THIRDS, Environment, GameDef, Lazy, Limits, MoveTable, TrickFacts
 from .display import DISPLAY
 from .game import TressetteGame
 from .moves import NUM_MOVES, move_text, parse_move
@@ -50,12 +50,24 @@ def _splits(total: int, parts: int):
             yield (first, *rest)
 
 
+def partners(view) -> int:
+    """The seats of the view's seat's side, as a bitmask (a partnership, or the seat alone)."""
+    return sum(1 << s for s in view.rules.sides[view.side])
+
+
+def scoring(rules: TressetteRules):
+    """The family's thirds, the fewest wanted in Low Hand (melds aside: the cards' play does
+    not change them)."""
+    return THIRDS._replace(low=rules.low)
+
+
 _FORM = partial(
     GameDef, unit="game", rules=TressetteRules, engine=TressetteGame,
     moves=MoveTable(NUM_MOVES, move_text, parse_move), observation=observation,
     reference_observation=write_observation, display=DISPLAY, limits=limits, worlds=redeal,
     record_format="tressette-record", agents=Lazy("agents.tressette:AGENTS"),
-    tournament=Lazy("agents.tressette.tournament:HOOKS"))
+    tournament=Lazy("agents.tressette.tournament:HOOKS"),
+    trick=TrickFacts(side=partners, scoring=scoring, stock=lambda game: game.stock))
 
 TRESSETTE = _FORM(name="tressette", title="Partnership Tressette", players=4,
                   fixed={"players": 4}, environments=(Environment(

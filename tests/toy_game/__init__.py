@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from mediatore_env.core.cards import TOTAL_THIRDS
-from mediatore_env.core.definition import GameDef, Limits, MoveTable
+from mediatore_env.core.cards import NUM_CARDS, TOTAL_THIRDS
+from mediatore_env.core.definition import (THIRDS, TRICKS, GameDef, Limits, MoveTable,
+                                           TrickFacts)
 
 from .display import DISPLAY
 from .game import HAND_SIZE, ToyGame
@@ -29,9 +30,21 @@ def limits(rules: ToyRules) -> Limits:
     return Limits(-most, most, rules.hands * rules.players * HAND_SIZE, rules.hands)
 
 
+def deal_order(rules: ToyRules, dealer: int) -> list[int | None]:
+    """Who gets each card of a hand's pack: one at a time from the seat after the dealer, the
+    rest unseen."""
+    dealt = rules.players * HAND_SIZE
+    return [(dealer + 1 + i) % rules.players for i in range(dealt)] + [None] * (NUM_CARDS - dealt)
+
+
+#: What the generic trick agents need to know; the rest (no trumps, each seat alone, one move
+#: a card) is the family's default, and so is the world sampler its deal order gives.
+TRICK = TrickFacts(scoring=lambda rules: TRICKS if rules.scoring == "tricks" else THIRDS,
+                   deal=deal_order)
+
 _FORM = partial(GameDef, unit="game", rules=ToyRules, engine=ToyGame,
                 moves=MoveTable(NUM_MOVES, move_text, parse_move), observation=observation,
-                display=DISPLAY, limits=limits)
+                display=DISPLAY, limits=limits, trick=TRICK)
 
 #: The two forms, as Tressette's are: two players, and three (a seat that watches two others).
 TOY = _FORM(name="toy", title="Toy trick game", players=2, fixed={"players": 2})
