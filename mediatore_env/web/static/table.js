@@ -219,8 +219,10 @@ const PANELS = {
                          ...words(p.lines.slice(1))),
   monte: (p) => pairs([["seen", chips(p.seen) || p.lines[0]], ["discarded", chips(p.discards)],
                        ["passed back", p.given_back && chip(p.given_back)], ["at the end", chips(p.final)]]),
-  points: (p, v) => el("div", {}, grid(["", ...v.names], [["points", ...p.points], ["tricks", ...p.tricks]]),
-                       p.side ? el("p", {}, `declarer's side ${p.side_points}, defenders ${p.defenders_points}`
+  // a row a seat: four names fit a panel's height, not its width
+  points: (p, v) => el("div", {}, grid(["", "points", "tricks"], v.names.map((name, s) => [name, p.points[s], p.tricks[s]])),
+                       p.side ? el("p", {}, `${v.roles.some((r) => r.includes("mediator")) ? "mediator" : "declarer"}'s side `
+                                        + `${p.side_points}, the others ${p.defenders_points}`
                                         + (p.needs ? ` (needs ${p.needs})` : "")) : null),
   scores: (p) => el("div", {}, grid(["", "total", "this hand"], p.sides.map((x, i) => [x.name, x.total, x.hand]), "scores"),
                     el("p", {}, `to ${p.target}` + (p.low ? " · Low Hand: the lower total wins" : ""))),
@@ -228,7 +230,7 @@ const PANELS = {
   stock: (p, v) => el("div", {}, el("p", {}, `${p.size} card${p.size === 1 ? "" : "s"} in the stock`),
                       p.draws.length ? grid(null, p.draws.map((d) => [v.names[d.seat], d.card ? chip(d.card) : "a card"]), "draws") : null),
   chips: (p, v) => el("div", {}, el("p", {class: "pot"}, `pot ${p.pot}`),
-                      grid(["", ...v.names], [["in the pot", ...p.stakes], ["session", ...p.chips.map(signed)]])),
+                      grid(["", "in the pot", "session"], v.names.map((name, s) => [name, p.stakes[s], signed(p.chips[s])]))),
   choosing: (p, v) => el("div", {}, pairs([
     ["calls", p.calls.map((c) => `${v.names[c.seat]} ${c.words}`).join(", ")],
     ["choosing", p.choosing === null ? null : v.names[p.choosing]],
