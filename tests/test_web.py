@@ -154,6 +154,10 @@ def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game):
         assert table.game.is_over and moves > 0
         assert state["view"]["outcome"] == list(table.game.outcome) == state["totals"]
         assert sum(state["totals"]) == 0
+        # the end as a table of the server's view: a row per seat, its result last
+        summary = state["view"]["summary"]
+        assert [row[-1] for row in summary["rows"]] == state["view"]["outcome"]
+        assert summary["best"] and state["view"]["panels"]
 
 
 def test_every_registered_game_has_a_browser_table():

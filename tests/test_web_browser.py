@@ -249,11 +249,27 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
 
 
 def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
+    """The auction is a table of bids (a column a seat from il mano), the dealer and il mano
+    are marked on their seats, and the end is a summary table with the best marked."""
     url, app, _ = server
     page = open_page(browser, url, 1200, 900)
-    table = play_by_clicking(page, sit_down(page, app, "mediatore", 0), 0, lambda t: False)
+    table = sit_down(page, app, "mediatore", 0)
+    deal = table.game
+    assert deal.auction  # il mano (seat 1) and the agents after him have spoken
+    heads = page.eval_on_selector_all("#facts table.auction thead th", "els => els.map(e => +e.dataset.seat)")
+    assert heads == [(deal.mano + k) % 4 for k in range(4)]
+    first = page.eval_on_selector_all("#facts table.auction tbody tr:first-child td",
+                                      "els => els.map(e => e.textContent)")
+    assert first[0] in ("pass", "chiamo", "mediatore", "solo", "solissimo", "arcisolissimo")
+    assert page.get_attribute(f".seat[data-seat='{deal.dealer}'] .mark.dealer", "data-mark") == "dealer"
+    assert page.get_attribute(f".seat[data-seat='{deal.mano}'] .mark.mano", "data-mark") == "mano"
+    play_by_clicking(page, table, 0, lambda t: False)
     assert table.game.is_over
     assert ready(page) == "over"
+    rows = page.eval_on_selector_all("#summary table.summary tbody tr", "els => els.length")
+    assert rows == 4 and page.locator("#summary pre").count() == 0
+    best = page.eval_on_selector_all("#summary tr.best", "els => els.map(e => +e.dataset.seat)")
+    assert best == [s for s, p in enumerate(deal.payoffs) if p == max(deal.payoffs)]
     assert "running score" in page.inner_text("#score")
     assert not page.evaluate("document.getElementById('setup').open")  # folded once seated
     page.close()
@@ -265,6 +281,10 @@ def test_play_a_tressette_hand_by_clicking(server, browser, shots):
     table = play_by_clicking(page, sit_down(page, app, "tressette", 1), 1,
                              lambda t: t.game.is_over or t.game.hand_number > 1)
     assert table.game.hand_number > 1 or table.game.is_over  # a whole hand was played
+    # the partners' two sides in two colours, and the scores by side as a table
+    assert page.eval_on_selector_all(".seat", "els => els.map(e => e.dataset.side)") == [
+        "0", "1", "0", "1"]
+    assert page.locator("#facts table.scores tbody tr").count() == 2
     page.screenshot(path=str(shots / "web-tressette.png"))
     assert (shots / "web-tressette.png").stat().st_size > 10_000
     page.close()
@@ -297,6 +317,8 @@ def test_a_club_deal_starts_from_the_form_and_is_played_to_the_end(server, brows
     assert table.game.is_over and len(table.game.results) == 1
     assert ready(page) == "over"
     assert page.inner_text("#summary").startswith("The session is over")
+    assert page.locator("#summary table.summary tbody tr").count() == 4
+    assert page.locator("#facts [data-kind=chips] table").count() == 1
     page.screenshot(path=str(shots / "web-club.png"))
     page.close()
 

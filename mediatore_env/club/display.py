@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.display import Display, Narrator
-from ..core.text import (DEFAULT_NAMES, YOU, card_label, card_text, does, format_thirds,
-                         hand_inline, hand_lines, table_json)
+from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
+                         does, format_thirds, hand_inline, hand_lines, panel, summary_json,
+                         table_json)
 from ..mediatore.display import (hands_section, section, text_facts, trick_lines,
                                  tricks_table)
 from .game import Session
@@ -131,6 +132,65 @@ def session_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES) -> list[st
     return lines
 
 
+# -- a seat's table as structured data for the browser (docs/web.md): from a ClubView alone ------
+
+def club_marks(view) -> dict:
+    """The dealer, il mano, the ``mediator`` and his ``partner`` (once this seat may know it),
+    and the sides once known: 0 the mediator's, 1 the others'."""
+    roles: list[list[str]] = [[] for _ in range(4)]
+    sides: list[int | None] = [None] * 4
+    if view.mediator is not None:
+        roles[view.mediator].append("mediator")
+        sides[view.mediator] = 0
+        side = ((view.mediator,) if view.alone else
+                (view.mediator, view.partner) if view.partner is not None else None)
+        if side:
+            sides = [0 if s in side else 1 for s in range(4)]
+    if view.partner is not None:
+        roles[view.partner].append("partner")
+    return {"dealer": view.dealer, "mano": view.mano, "roles": roles, "sides": sides}
+
+
+def club_panels(view, names, style: str) -> list[dict]:
+    """The chips and the pot, the choosing of the mediator and his call, the widow and the
+    discards as far as ``view`` saw them, the points taken, the deal's line."""
+    rules = view.rules
+    out = [panel("chips", "Chips", pot=view.pot, stakes=list(view.stakes), chips=list(view.chips),
+                 ante=rules.ante, deal=view.deal_number, max_deals=rules.max_deals)]
+    if view.auction or view.phase == AUCTION:
+        out.append(panel("choosing", "Choosing", calls=[
+            {"seat": s, "move": m, "words": "accept" if m == ACCEPT else "pass"}
+            for s, m in view.auction],
+            choosing=view.to_move if view.phase == AUCTION else None,
+            mediator=view.mediator, to_match=view.pot_accepted if view.mediator is not None else None,
+            called=None if view.called_card is None else card_json(view.called_card, style),
+            alone=view.alone, partner=view.partner))
+    if view.widow or view.discards:
+        out.append(panel("widow", "Widow", widow=cards_json(view.widow, style),
+                         discards=cards_json(view.discards, style)))
+    if view.tricks:
+        sides = club_marks(view)["sides"]
+        side = None if None in sides else [s for s in range(4) if sides[s] == 0]
+        ours = None if side is None else sum(view.thirds_won[s] for s in side)
+        out.append(panel("points", "Points", thirds=list(view.thirds_won),
+                         points=[format_thirds(t) for t in view.thirds_won],
+                         tricks=list(view.tricks_won), side=side,
+                         side_points=None if ours is None else format_thirds(ours),
+                         defenders_points=None if ours is None
+                         else format_thirds(sum(view.thirds_won) - ours), needs=None))
+    return out + [panel("note", "Deal", lines=[
+        f"deal {view.deal_number} of at most {rules.max_deals} · dealer {names[view.dealer]} · "
+        f"ante {rules.ante}"])]
+
+
+def club_summary(view) -> dict:
+    """The session by seat: the deals it was the mediator, the pots it won, its chips."""
+    deals = view.past_deals
+    return summary_json(("mediator", "pots won", "chips"), [
+        (sum(d.mediator == s for d in deals), sum(d.mediator == s and bool(d.won) for d in deals),
+         chips) for s, chips in enumerate(view.chips)])
+
+
 # -- the hooks of the tools: a trick game's, and club Mediatore's own -----------------------------
 
 class ClubNarrator(Narrator):
@@ -218,8 +278,11 @@ class ClubDisplay(Display):
         facts = [("Deal", [f"deal {view.deal_number} of at most {view.rules.max_deals} · dealer "
                            f"{names[view.dealer]} · ante {view.rules.ante}"]),
                  *text_facts(text, skip=("Tricks", "On table", "Hand", "Your hand", "To act"))]
+        over = view.to_move is None
         return table_json(view, names, style, facts, move_words, self.card_of,
-                          view.chips if view.to_move is None else None)
+                          view.chips if over else None, marks=club_marks(view),
+                          panels=club_panels(view, names, style),
+                          summary=club_summary(view) if over else None)
 
     def start_lines(self, session: Session, seat: int, names, style: str,
                     title: str) -> list[str]:

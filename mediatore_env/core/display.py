@@ -20,6 +20,9 @@ hook                   default
 ``table_text``         ``table_lines``, then the moves it may make or the outcome
 ``question``           ``Lead a card:`` or ``Play a card:``
 ``view_json``          :func:`~.text.table_json` with the facts and the hand, dealer and rules
+``marks``              the dealer, the first hand (the first trick's leader), no roles, no sides
+``panels``             the facts as panels of words (``note``), the hand, dealer and rules
+``summary``            at the end, each seat's tricks won and result
 ``start_lines``        who deals and leads, and the seat's hand
 ``dealt_lines``        who deals, and the seat's hand (the open table: every hand)
 ``narrator``           a :class:`TrickNarrator`: the cards played and the tricks won
@@ -50,8 +53,8 @@ from typing import Any, Protocol, Sequence
 
 from .cards import CARD_NAMES, NUM_CARDS
 from .game import CHANCE, Game
-from .text import (YOU, card_text, columns, does, hand_inline, hand_lines, table_json,
-                   trick_line)
+from .text import (YOU, card_text, columns, does, hand_inline, hand_lines, panel,
+                   summary_json, table_json, trick_line)
 
 __all__ = ["Display", "Narrator", "TrickNarrator", "TrickView", "Facts", "seat_names"]
 
@@ -243,16 +246,47 @@ class Display:
         """What the seat is asked above the list of its moves."""
         return "Play a card:" if view.trick else "Lead a card:"
 
+    def hand_line(self, view, names: Sequence[str]) -> str:
+        """The hand in play, its dealer and the rules, in a line."""
+        return (f"hand {view.hand_number} · dealer {names[view.dealer]} · "
+                f"{self.rules_line(view.rules)}")
+
     def view_json(self, view, names: Sequence[str] | None = None,
                   style: str = "english") -> dict:
         """The seat's table for the browser (:func:`~.text.table_json`): the facts, then the
-        hand number, the dealer and the rules."""
+        hand number, the dealer and the rules; the same as :meth:`panels`, the seats'
+        :meth:`marks` and, once over, the :meth:`summary`."""
         names = names or seat_names(view.players)
-        facts = self.facts(view, names, style) + [
-            ("Hand", [f"hand {view.hand_number} · dealer {names[view.dealer]} · "
-                      f"{self.rules_line(view.rules)}"])]
+        facts = self.facts(view, names, style) + [("Hand", [self.hand_line(view, names)])]
         return table_json(view, names, style, facts, self.move_words, self.card_of,
-                          view.outcome if view.is_over else None, view.players)
+                          view.outcome if view.is_over else None, view.players,
+                          marks=self.marks(view), panels=self.panels(view, names, style),
+                          summary=self.summary(view) if view.is_over else None)
+
+    def marks(self, view) -> dict:
+        """What the page marks on the seats: the ``dealer``, the ``mano`` (who leads first:
+        the first trick's leader, else the seat after the dealer), each seat's ``roles`` (none
+        here) and ``sides`` (None: not known), from ``view`` alone."""
+        players = view.players
+        mano = view.tricks[0].leader if view.tricks else (view.dealer + 1) % players
+        return {"dealer": view.dealer, "mano": mano, "roles": [()] * players,
+                "sides": [None] * players}
+
+    def panels(self, view, names: Sequence[str], style: str) -> list[dict]:
+        """The facts as panels for the page: the defaults are words (``note``) only; a game
+        gives its own kinds (:mod:`.text`'s :func:`~.text.panel`)."""
+        return [panel("note", label, lines=list(lines))
+                for label, lines in self.facts(view, names, style) if lines] + [
+            panel("note", "Hand", lines=[self.hand_line(view, names)])]
+
+    def summary(self, view) -> dict:
+        """The end as a table (:func:`~.text.summary_json`): each seat's tricks won in the
+        last hand and its result."""
+        won = [0] * view.players
+        for trick in view.tricks:
+            won[trick.winner] += 1
+        return summary_json(("tricks", "result"),
+                            [(won[s], o) for s, o in enumerate(view.outcome)])
 
     # -- a hand dealt, the news, the stops, the end ------------------------------------------
 

@@ -31,9 +31,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.display import Display, Narrator
-from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_label, card_tag, card_text,
-                          cards_inline, columns, format_thirds, hand_inline, hand_lines,
-                          rank_text, suit_label, table_json)
+from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card_tag,
+                          card_text, cards_inline, cards_json, columns, format_thirds,
+                          hand_inline, hand_lines, panel, rank_text, suit_label, summary_json,
+                          table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
 from .moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES, PLAY,
@@ -555,6 +556,96 @@ def _partner_event(after: dict, names: Sequence[str]) -> list[str]:
     return []
 
 
+# -- a seat's table as structured data for the browser ------------------------------------------
+# Each reads a SeatView and what it exposes, as the text above does: what it gives the seat
+# knows. docs/web.md documents the fields, an API for other clients.
+
+def auction_json(auction: Sequence[tuple[int, int]], mano: int) -> dict:
+    """The auction as a grid: ``order`` the seats from il mano (the columns), ``rounds`` one
+    row a round of calls, each cell a bid's words or None (not spoken yet); and ``calls``
+    ``[{"seat", "bid", "words"}]`` in order. Every seat speaks each round, from il mano."""
+    order = [(mano + k) % 4 for k in range(4)]
+    rounds: list[list[str | None]] = []
+    for k, (seat, bid) in enumerate(auction):
+        if k % 4 == 0:
+            rounds.append([None] * 4)
+        rounds[-1][(seat - mano) % 4] = bid_text(bid)
+    return {"order": order, "rounds": rounds,
+            "calls": [{"seat": seat, "bid": bid, "words": bid_text(bid)} for seat, bid in auction]}
+
+
+def known_sides(view) -> list[int | None]:
+    """Each seat's side as far as ``view`` knows: 0 the declarer's, 1 the defenders', None
+    not known (the declarer is on 0 from the auction's end; the others once the partnership
+    is known to this seat)."""
+    sides: list[int | None] = [None] * 4
+    side = _known_side(view)
+    if side:
+        sides = [0 if s in side else 1 for s in range(4)]
+    elif view.declarer is not None:
+        sides[view.declarer] = 0
+    return sides
+
+
+def seat_roles(view) -> list[list[str]]:
+    """Each seat's roles as far as ``view`` knows: ``declarer``, ``partner`` (the called
+    card's holder in Chiamo, once this seat may know it), ``giver`` (the called card's holder
+    in Mediatore, who gives it openly)."""
+    roles: list[list[str]] = [[] for _ in range(4)]
+    if view.declarer is not None:
+        roles[view.declarer].append("declarer")
+    if view.partner is not None:
+        roles[view.partner].append("partner")
+    if view.giver is not None:
+        roles[view.giver].append("giver")
+    return roles
+
+
+def monte_json(view, style: str) -> dict:
+    """The monte as far as ``view`` saw it: ``shown_to`` (``all``, ``declarer``, ``none``; None
+    before the contract), the original ``seen`` if this seat saw it, the declarer's
+    ``discards`` (the declarer's eyes until the end), the card ``given_back`` (declarer and
+    giver), and the ``final`` monte turned over at the end."""
+    return {"shown_to": None if view.contract is None else view.rules.monte_seen_by(view.contract),
+            "seen": cards_json(view.monte_seen, style),
+            "discards": cards_json(view.discards if view.phase != END else 0, style),
+            "given_back": None if view.given_back is None else card_json(view.given_back, style),
+            "final": cards_json(view.final_monte, style)}
+
+
+def points_json(view) -> dict:
+    """The card points taken (public: every card is seen), by seat in thirds and in words,
+    the tricks won, and by side once the sides are known to ``view`` (``side``: the
+    declarer's seats, else None)."""
+    side = _known_side(view)
+    ours = sum(view.thirds_won[s] for s in side) if side else None
+    return {"thirds": list(view.thirds_won), "points": [format_thirds(t) for t in view.thirds_won],
+            "tricks": list(view.tricks_won), "side": list(side) if side else None,
+            "side_points": None if ours is None else format_thirds(ours),
+            "defenders_points": None if ours is None else format_thirds(sum(view.thirds_won) - ours),
+            "needs": 6}
+
+
+def mediatore_panels(view, names: Sequence[str], style: str) -> list[dict]:
+    """A seat's panels: the auction, the contract, the monte, the points, the deal's line."""
+    out = []
+    if view.auction:
+        out.append(panel("auction", "Auction", **auction_json(view.auction, view.mano)))
+    if view.contract is not None:
+        out.append(panel("contract", "Contract", contract=CONTRACT_NAMES[view.contract],
+                         declarer=view.declarer,
+                         called=None if view.called_card is None else card_json(view.called_card, style),
+                         giver=view.giver, alone=view.alone, partner=view.partner,
+                         lines=contract_lines(view, names, style)))
+    if view.phase != END or view.contract is not None:
+        out.append(panel("monte", "Monte", **monte_json(view, style),
+                         lines=monte_lines(view, names, style)))
+    if view.tricks:
+        out.append(panel("points", "Points", **points_json(view)))
+    return out + [panel("note", "Dealer", lines=[f"{names[view.dealer]} · il mano "
+                                                 f"{names[view.mano]} · {rules_text(view.rules)}"])]
+
+
 # -- a table text's sections as the browser's facts ----------------------------------------------
 
 def text_facts(lines: Sequence[str], skip: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
@@ -651,8 +742,15 @@ class MediatoreDisplay(Display):
                   else []),
                  ("Dealer", [f"{names[view.dealer]} · il mano {names[view.mano]} · "
                              f"{rules_text(view.rules)}"])]
+        over = view.phase == END
         return table_json(view, names, style, facts, move_words, self.card_of,
-                          view.payoffs if view.phase == END else None)
+                          view.payoffs if over else None, signals=SIGNAL_NAMES,
+                          marks={"dealer": view.dealer, "mano": view.mano,
+                                 "roles": seat_roles(view), "sides": known_sides(view)},
+                          panels=mediatore_panels(view, names, style),
+                          summary=summary_json(("tricks", "points", "payment"), [
+                              (view.tricks_won[s], format_thirds(view.thirds_won[s]),
+                               view.payoffs[s]) for s in range(4)]) if over else None)
 
     def start_lines(self, deal: Deal, seat: int, names: Sequence[str], style: str,
                     title: str) -> list[str]:

@@ -17,7 +17,8 @@ from typing import Sequence
 
 from ..core.cards import CARD_NAMES, cards_of
 from ..core.display import Display, Facts, TrickNarrator
-from ..core.text import YOU, card_label, card_text, does, hand_inline
+from ..core.text import (YOU, card_json, card_label, card_text, cards_json, does, hand_inline,
+                         panel, summary_json)
 from .game import TressetteGame
 from .melds import MELD_KINDS
 from .moves import CLAIM, move_text
@@ -34,11 +35,16 @@ def side_names(rules: TressetteRules, names: Sequence[str]) -> list[str]:
     return [" and ".join(names[s] for s in seats) for seats in rules.sides]
 
 
-def meld_text(seat_name: str, meld, style: str, verb: bool = True) -> str:
-    """``'greedy(1) declares three twos (D2 C2 S2): 3 points'`` (without the verb for lists)."""
+def meld_name(meld) -> str:
+    """``'three twos'``, ``'four aces'``, ``'a napoletana'``."""
     kind = MELD_KINDS[meld.kind]
     count = {3: "three", 4: "four"}.get(meld.cards.bit_count(), meld.cards.bit_count())
-    what = "a napoletana" if kind == "napoletana" else f"{count} {kind}"
+    return "a napoletana" if kind == "napoletana" else f"{count} {kind}"
+
+
+def meld_text(seat_name: str, meld, style: str, verb: bool = True) -> str:
+    """``'greedy(1) declares three twos (D2 C2 S2): 3 points'`` (without the verb for lists)."""
+    what = meld_name(meld)
     cards = " ".join(CARD_NAMES[c] for c in cards_of(meld.cards))
     says = (" declare" if seat_name == YOU else " declares") if verb else ":"
     return f"{seat_name}{says} {what} ({cards}), {meld.points} points"
@@ -136,6 +142,43 @@ class TressetteDisplay(Display):
                 ("Stock", [f"{view.stock_size} cards"] if rules.stock_size else []),
                 ("Draws", [", ".join(f"{names[s]} {CARD_NAMES[c]}" for s, c in seen)] if seen
                  else [])]
+
+    def marks(self, view) -> dict:
+        """The default's, with each seat's side (``rules.sides``: the partners of the
+        four-handed game share one; every seat its own otherwise): public from the deal on."""
+        marks = super().marks(view)
+        for side, seats in enumerate(view.rules.sides):
+            for s in seats:
+                marks["sides"][s] = side
+        return marks
+
+    def panels(self, view, names: Sequence[str], style: str) -> list[dict]:
+        """The scores to 31 by side, the melds declared, the stock and the draws as far as
+        ``view`` saw them, the hand and the rules."""
+        rules = view.rules
+        out = [panel("scores", "Scores", target=31, low=rules.low, sides=[
+            {"seats": list(seats), "name": name, "total": total, "hand": hand}
+            for seats, name, total, hand in zip(rules.sides, side_names(rules, names),
+                                                view.totals, view.hand_points)])]
+        if view.melds:
+            out.append(panel("melds", "Melds", melds=[
+                {"seat": s, "name": meld_name(m), "cards": cards_json(m.cards, style),
+                 "points": m.points} for s, m in view.melds]))
+        if rules.stock_size:
+            out.append(panel("stock", "Stock", size=view.stock_size, draws=[
+                {"seat": s, "card": None if c is None else card_json(c, style)}
+                for s, c in view.draws]))
+        return out + [panel("note", "Hand", lines=[self.hand_line(view, names)])]
+
+    def summary(self, view) -> dict:
+        """Each seat's tricks in the last hand, its side's score and its result."""
+        won = [0] * view.players
+        for trick in view.tricks:
+            won[trick.winner] += 1
+        rules = view.rules
+        return summary_json(("tricks", "score", "result"),
+                            [(won[s], view.totals[rules.side_of(s)], o)
+                             for s, o in enumerate(view.outcome)])
 
     def table_lines(self, view, names: Sequence[str], style: str, title: str) -> list[str]:
         """The default's, the head counting the hand's tricks, the melds apart by ``;``."""

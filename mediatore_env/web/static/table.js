@@ -101,7 +101,7 @@ function render(view, options = {}) {
   $("table").hidden = false;
   drawSeats(view, options);
   drawTrick(view, options);
-  $("facts").replaceChildren(...view.facts.map(([label, lines]) => factPanel(label, lines)));
+  $("facts").replaceChildren(...view.panels.map((p) => drawPanel(p, view)));
   drawHand(view, options);
 }
 
@@ -116,9 +116,11 @@ function drawSeats(view, options) {
     const status = who.kind === "person" && !who.taken ? "free seat"
       : who.away ? "away: the stand-in plays" : who.kind === "person" && !who.present && s !== me ? "not here" : null;
     const openHand = options.open && options.open[s];
-    return el("div", {class: `seat at-${place(s, me, n)}` + (toMove ? " to-move" : "") + (s === me ? " mine" : ""),
-                      "data-seat": s},
+    const side = view.sides[s];
+    return el("div", {class: `seat at-${place(s, me, n)}` + (toMove ? " to-move" : "") + (s === me ? " mine" : "")
+                      + (side === null ? "" : ` side-${side}`), "data-seat": s, "data-side": side ?? undefined},
       el("div", {class: "seat-name"}, name, who.kind === "agent" ? el("span", {class: "kind"}, " agent") : null),
+      seatMarks(view, s),
       el("div", {class: "seat-cards", title: `${view.hand_sizes[s]} cards`},
         ...(openHand || s === me ? [] : Array.from({length: Math.min(view.hand_sizes[s], 10)}, back)),
         el("span", {class: "count"}, `${view.hand_sizes[s]} card${view.hand_sizes[s] === 1 ? "" : "s"}`)),
@@ -126,6 +128,13 @@ function drawSeats(view, options) {
       toMove ? el("div", {class: "seat-turn"}, s === me ? "your turn" : "to play") : null,
       openHand ? el("div", {class: "cards open"}, ...openHand.hand.map((c) => card(c))) : null);
   }));
+}
+
+// What a seat is at this deal, as the server knows the viewer may know it: the dealer, the
+// first hand (il mano), and its roles (declarer, partner, giver, mediator).
+function seatMarks(view, s) {
+  const marks = [...(view.dealer === s ? ["dealer"] : []), ...(view.mano === s ? ["mano"] : []), ...view.roles[s]];
+  return marks.length ? el("div", {class: "marks"}, ...marks.map((m) => el("span", {class: `mark ${m}`, "data-mark": m}, m))) : null;
 }
 
 // Your hand at the bottom, the legal cards raised; the moves that are not cards as buttons.
@@ -178,24 +187,64 @@ function drawTrick(view, options) {
     ...(options.lastShown && last ? [el("div", {class: "caption"}, `last trick, won by ${view.names[last.winner]}`)] : []));
 }
 
-// A fact of the game ([label, lines] in its own words) as a panel: lines whose words stand in
-// columns (an auction by seat) become a table, the parts of a line joined by " · " a list.
-function factPanel(label, lines) {
-  const rows = lines.map((line) => line.trim().split(/\s{2,}/));
-  const columns = rows.length > 1 && rows[0].length > 1 && rows.every((r) => r.length <= rows[0].length);
-  let body;
-  if (columns) {
-    body = el("table", {class: "grid"},
-      el("thead", {}, el("tr", {}, ...rows[0].map((h) => el("th", {}, h)))),
-      el("tbody", {}, ...rows.slice(1).map((r) => el("tr", {}, ...rows[0].map((_, i) => el("td", {}, r[i] ?? ""))))));
-  } else {
-    body = el("div", {}, ...lines.map((line) => {
-      const parts = line.split(" · ");
-      return parts.length > 1 ? el("ul", {class: "parts"}, ...parts.map((p) => el("li", {}, p)))
-                              : el("p", {}, line);
-    }));
-  }
-  return el("section", {class: "panel fact", "data-fact": label}, el("h3", {}, label), body);
+// -- the panels: the game's facts as the server gives them, each kind drawn as what it is -------
+// A card named in a panel: its suit's shape and its rank, in its suit's colour.
+function chip(c) {
+  const shape = svg("svg", {viewBox: "0 0 24 24", class: "pip", "aria-hidden": "true"});
+  shape.append(svg("use", {href: `#suit-${c.suit_index}`}));
+  return el("span", {class: `chip suit-${c.suit_index}`, title: c.text, "data-card": c.tag}, shape, c.tag.slice(1));
+}
+const chips = (cards) => (cards && cards.length ? el("span", {class: "chips"}, ...cards.map(chip)) : null);
+const cell = (v) => (v instanceof Node ? v : String(v ?? ""));
+// A table: a head row, then rows whose first cell names them (a th).
+function grid(head, rows, cls = "") {
+  return el("table", {class: `grid ${cls}`},
+    head ? el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, cell(h))))) : null,
+    el("tbody", {}, ...rows.map(([first, ...rest]) => el("tr", {}, el("th", {}, cell(first)),
+                                                           ...rest.map((v) => el("td", {}, cell(v)))))));
+}
+// Named things, one a row, those with nothing to show left out.
+const pairs = (rows) => grid(null, rows.filter(([, v]) => v !== null && v !== undefined && v !== ""), "pairs");
+const words = (lines) => (lines || []).map((line) => el("p", {}, line));
+
+const PANELS = {
+  // a column a seat from il mano, a row a round of calls
+  auction: (p, v) => el("table", {class: "grid auction"},
+    el("thead", {}, el("tr", {}, ...p.order.map((s) => el("th", {"data-seat": s}, v.names[s])))),
+    el("tbody", {}, ...p.rounds.map((r) => el("tr", {}, ...r.map((bid) =>
+      el("td", {class: bid === "pass" ? "pass" : null}, bid ?? "")))))),
+  contract: (p, v) => el("div", {}, pairs([["contract", p.contract], ["declarer", v.names[p.declarer]],
+                                           ["called", p.called && chip(p.called)],
+                                           ["given by", p.giver === null ? null : v.names[p.giver]]]),
+                         ...words(p.lines.slice(1))),
+  monte: (p) => pairs([["seen", chips(p.seen) || p.lines[0]], ["discarded", chips(p.discards)],
+                       ["passed back", p.given_back && chip(p.given_back)], ["at the end", chips(p.final)]]),
+  // a row a seat: four names fit a panel's height, not its width
+  points: (p, v) => el("div", {}, grid(["", "points", "tricks"], v.names.map((name, s) => [name, p.points[s], p.tricks[s]])),
+                       p.side ? el("p", {}, `${v.roles.some((r) => r.includes("mediator")) ? "mediator" : "declarer"}'s side `
+                                        + `${p.side_points}, the others ${p.defenders_points}`
+                                        + (p.needs ? ` (needs ${p.needs})` : "")) : null),
+  scores: (p) => el("div", {}, grid(["", "total", "this hand"], p.sides.map((x, i) => [x.name, x.total, x.hand]), "scores"),
+                    el("p", {}, `to ${p.target}` + (p.low ? " · Low Hand: the lower total wins" : ""))),
+  melds: (p, v) => grid(null, p.melds.map((m) => [v.names[m.seat], m.name, chips(m.cards), `${m.points}`])),
+  stock: (p, v) => el("div", {}, el("p", {}, `${p.size} card${p.size === 1 ? "" : "s"} in the stock`),
+                      p.draws.length ? grid(null, p.draws.map((d) => [v.names[d.seat], d.card ? chip(d.card) : "a card"]), "draws") : null),
+  chips: (p, v) => el("div", {}, el("p", {class: "pot"}, `pot ${p.pot}`),
+                      grid(["", "in the pot", "session"], v.names.map((name, s) => [name, p.stakes[s], signed(p.chips[s])]))),
+  choosing: (p, v) => el("div", {}, pairs([
+    ["calls", p.calls.map((c) => `${v.names[c.seat]} ${c.words}`).join(", ")],
+    ["choosing", p.choosing === null ? null : v.names[p.choosing]],
+    ["mediator", p.mediator === null ? null : `${v.names[p.mediator]}, to match ${p.to_match}`],
+    ["called", p.called && chip(p.called)],
+    ["partner", p.alone ? "none: alone" : p.partner === null ? (p.alone === false ? "secret" : null) : v.names[p.partner]]])),
+  widow: (p) => pairs([["widow", chips(p.widow)], ["discards", chips(p.discards)]]),
+};
+
+// A panel: its kind's drawing, or (a kind this page does not know) its words.
+function drawPanel(p, view) {
+  const draw = PANELS[p.kind];
+  return el("section", {class: `panel fact ${p.kind}`, "data-fact": p.label, "data-kind": p.kind},
+    el("h3", {}, p.label), ...(draw ? [draw(p, view)] : words(p.lines)));
 }
 
 // -- the news: in reading order, the newest at the bottom and in sight -------------------------
@@ -212,7 +261,6 @@ function tell(lines, kind) {
   play.told.push([lines, kind]);
   if (play.told.length > 200) play.told.shift();
   if (mode_ === "play") news(lines, kind);
-  if (kind === "end") play.account = lines;
 }
 
 // -- play: the events one by one, then the table the person moves at ----------------------
@@ -304,14 +352,13 @@ function score(s, view) {
   summary.hidden = !over;
   if (!over) summary.replaceChildren();
   if (over) {
-    const best = Math.max(...view.outcome);
-    // the game's own account of the end (tricks, points, payments) until its view_json
-    // gives them as fields to draw as a table
-    const account = (play.account || []).filter((line) => line.trim());
+    // the game's summary: a row per seat (tricks, points, payment...), the best marked
+    const sum = view.summary, last = sum.columns.length - 1;
     summary.replaceChildren(el("h3", {}, `The ${s.unit} is over`),
-      el("table", {class: "grid"}, el("tbody", {}, ...view.names.map((name, i) => el("tr",
-        {class: view.outcome[i] === best ? "best" : ""}, el("th", {}, name), el("td", {}, signed(view.outcome[i])))))),
-      account.length ? el("details", {}, el("summary", {}, "the whole account"), el("pre", {}, account.join("\n"))) : null);
+      el("table", {class: "grid summary"},
+        el("thead", {}, el("tr", {}, el("th", {}, ""), ...sum.columns.map((c) => el("th", {}, c)))),
+        el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: sum.best.includes(i) ? "best" : "", "data-seat": i},
+          el("th", {}, name), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))));
   }
 }
 
