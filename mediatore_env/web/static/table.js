@@ -575,7 +575,7 @@ async function loadRecords(select) {
 
 function chooseRecord() {
   const r = watch.records.find((x) => x.id === $("record").value);
-  watch = {...watch, record: r, step: 0};
+  watch = {...watch, record: r, step: 0, wanted: 0};
   $("watch-seat").replaceChildren(el("option", {value: "open"}, "all hands open"),
     ...r.names.map((name, s) => el("option", {value: s}, `${name} (seat ${s})`)));
   showStep(0);
@@ -584,8 +584,13 @@ function chooseRecord() {
 async function showStep(step) {
   const r = watch.record;
   step = Math.max(0, Math.min(step, r.steps));
+  // Clicks faster than the server answers: each counts from the step last asked for, and only
+  // the last asked for is drawn, so an earlier answer arriving late cannot draw over it.
+  watch.wanted = step;
+  const asked = watch.asked = (watch.asked || 0) + 1;
   try {
     const data = await api("GET", `/api/records/${r.id}?step=${step}&seat=${$("watch-seat").value}`);
+    if (asked !== watch.asked || r !== watch.record) return;
     const forward = step === watch.step + 1;
     watch.step = step;
     const open = data.seat === null;
@@ -688,8 +693,8 @@ async function main() {
   $("watch-seat").onchange = () => showStep(watch.step);
   $("record-file").onchange = (e) => e.target.files[0] && uploadRecord(e.target.files[0]);
   $("first").onclick = () => showStep(0);
-  $("back").onclick = () => showStep(watch.step - 1);
-  $("forward").onclick = () => showStep(watch.step + 1);
+  $("back").onclick = () => showStep(watch.wanted - 1);
+  $("forward").onclick = () => showStep(watch.wanted + 1);
   $("last").onclick = () => showStep(watch.record.steps);
   $("show-last").onclick = () => { if (play) { play.lastShown = !play.lastShown; settle(); } };
   const link = joinLink();
