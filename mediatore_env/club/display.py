@@ -23,7 +23,7 @@ from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
                          does, format_thirds, hand_inline, hand_lines, panel, summary_json,
                          table_json)
-from ..mediatore.display import (hands_section, section, text_facts, trick_lines,
+from ..mediatore.display import (hands_section, points_json, section, text_facts, trick_lines,
                                  tricks_table)
 from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
@@ -171,13 +171,7 @@ def club_panels(view, names, style: str) -> list[dict]:
     if view.tricks:
         sides = club_marks(view)["sides"]
         side = None if None in sides else [s for s in range(4) if sides[s] == 0]
-        ours = None if side is None else sum(view.thirds_won[s] for s in side)
-        out.append(panel("points", "Points", thirds=list(view.thirds_won),
-                         points=[format_thirds(t) for t in view.thirds_won],
-                         tricks=list(view.tricks_won), side=side,
-                         side_points=None if ours is None else format_thirds(ours),
-                         defenders_points=None if ours is None
-                         else format_thirds(sum(view.thirds_won) - ours), needs=None))
+        out.append(panel("points", "Points", **points_json(view, side or ())))
     return out + [panel("note", "Deal", lines=[
         f"deal {view.deal_number} of at most {rules.max_deals} · dealer {names[view.dealer]} · "
         f"ante {rules.ante}"])]

@@ -38,7 +38,7 @@ from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
 from .moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES, PLAY,
-                    card_of_move, phase_of_move, signal_of_move)
+                    WIN_THIRDS, card_of_move, phase_of_move, signal_of_move)
 from .rules import NO_SIGNAL
 from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWITCHES, Rules
 
@@ -613,17 +613,19 @@ def monte_json(view, style: str) -> dict:
             "final": cards_json(view.final_monte, style)}
 
 
-def points_json(view) -> dict:
+def points_json(view, side: Sequence[int] | None = None) -> dict:
     """The card points taken (public: every card is seen), by seat in thirds and in words,
-    the tricks won, and by side once the sides are known to ``view`` (``side``: the
-    declarer's seats, else None)."""
-    side = _known_side(view)
+    the tricks won, and by side once the sides are known to ``view`` (``side``: the declarer's
+    or mediator's seats, else None; by default Mediatore's side as ``view`` knows it), with
+    the points that side needs to win."""
+    if side is None:
+        side = _known_side(view)
     ours = sum(view.thirds_won[s] for s in side) if side else None
     return {"thirds": list(view.thirds_won), "points": [format_thirds(t) for t in view.thirds_won],
             "tricks": list(view.tricks_won), "side": list(side) if side else None,
             "side_points": None if ours is None else format_thirds(ours),
             "defenders_points": None if ours is None else format_thirds(sum(view.thirds_won) - ours),
-            "needs": 6}
+            "needs": WIN_THIRDS // 3}
 
 
 def mediatore_panels(view, names: Sequence[str], style: str) -> list[dict]:
