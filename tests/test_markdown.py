@@ -209,4 +209,5 @@ def test_doctest_blocks_of_the_page(page, in_tmp):
 def test_slow_blocks_are_listed(block, source):
     assert "`" in block.slow or block.text.startswith("$ "), (
         f"{block.where}: a slow block names the command that regenerates it")
-    pytest.skip(f"slow, not run: {block.slow}")
+    commands = [line for line in block.text.splitlines() if line.startswith("$ ")]
+    pytest.skip(f"slow, not run: {block.where}: {block.slow}" + "".join(f"; {c}" for c in commands))
