@@ -19,7 +19,7 @@ from agents.random_agent import UniformAgent
 from agents.tournament import run_tournament
 from mediatore_env.core.cards import CARD_NAMES
 from mediatore_env.core.game import CHANCE, Game
-from mediatore_env.core.records import replay
+from mediatore_env.registry import replay
 from mediatore_env.envs.base import GameEnv, environment_module, make_env
 from mediatore_env.registry import get, make
 from mediatore_env.tools.replay import show_record

@@ -52,8 +52,8 @@ def _hooks(game: str):
 def _units() -> str:
     """``'mediatore: deals; tressette, ...: games; club: sessions'`` from the registry."""
     by_unit: dict[str, list[str]] = {}
-    for name, entry in registry.GAMES.items():
-        by_unit.setdefault(entry.unit, []).append(name)
+    for name, definition in registry.GAMES.items():
+        by_unit.setdefault(definition.unit, []).append(name)
     return "; ".join(f"{', '.join(names)}: {unit}s" for unit, names in by_unit.items())
 
 
@@ -61,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     from agents import agents_of
     from agents.mediatore.greedy import BIDDING_POLICIES
     from agents.plot import FORMATS
-    agents = "; ".join(f"{name}: {', '.join(agents_of(entry))}"
-                       for name, entry in registry.GAMES.items())
+    agents = "; ".join(f"{name}: {', '.join(agents_of(definition))}"
+                       for name, definition in registry.GAMES.items())
     p = ArgumentParser(
         prog=PROG,
         description="Duplicate tournament of agents: every episode of the game (a Mediatore "
@@ -80,8 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--agents", nargs="+", metavar="AGENT",
                      help="the lineup: one agent per seat ("
-                          + ", ".join(f"{name} {entry.players}"
-                                      for name, entry in registry.GAMES.items())
+                          + ", ".join(f"{name} {definition.players}"
+                                      for name, definition in registry.GAMES.items())
                           + "), the seats of the first rotation")
     who.add_argument("--bidding", nargs="+", metavar="POLICY",
                      help="Mediatore: compare these bidding policies (2 or more) inside one "
@@ -187,12 +187,12 @@ def _run(args, parser) -> int:
         check_options(args)
         record = check_outputs(args)
         rules = rules_of(args)
-        entry = registry.get(args.game)
+        definition = registry.get(args.game)
         if args.agents:
-            check_agents(args.agents, agents_of(entry))
+            check_agents(args.agents, agents_of(definition))
         # a cluster's workers are its own (--jobs with an address is refused below)
         note = not isinstance(args.ray, str) and args.jobs and jobs_note(
-            PROG, args.jobs, args.deals, entry.unit)
+            PROG, args.jobs, args.deals, definition.unit)
         if note:
             print(note, file=sys.stderr)
         common = dict(seed=args.seed, rules=rules, jobs=args.jobs, record_deals=record,

@@ -219,14 +219,14 @@ def parse_game_rules(game: str, items: Sequence[str] = (), preset: str | None = 
     ``PRESETS``, else its own -- with ``name=value`` items on top (``--rule signals=off``,
     ``--rule low=true``, ``--rule ante=3``). Raises ``ValueError`` naming the bad item and the
     valid names, values or presets."""
-    entry = registry.get(game)
-    presets = entry.rules.PRESETS
+    definition = registry.get(game)
+    presets = definition.rules.PRESETS
     if preset is not None and not presets:
         raise ValueError(f"{game} has no rules presets; give its switches with --rule, e.g. "
                          f"--rule {rule_example(game)}")
     if preset is not None and preset not in presets:
         raise ValueError(f"unknown rules preset {preset!r}; valid: {', '.join(presets)}")
-    rules = presets[preset] if preset is not None else entry.make_rules()
+    rules = presets[preset] if preset is not None else definition.make_rules()
     switches = rule_switches(game)
     changes = {}
     for item in items:

@@ -147,20 +147,20 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     from agents import agents_of, make_agent  # imported when played: the rest needs no agents
     from agents.tournament import derive_seed, hooks_of
     hooks = hooks_of(game)  # the packs of mediatore-bench's episodes, so that --deal K is K there
-    entry = get(game)
-    text, reader = entry.display, reader_of(entry)
-    rules = entry.make_rules() if rules is None else rules
-    n, unit = entry.players, entry.unit
+    definition = get(game)
+    text, reader = definition.display, reader_of(definition)
+    rules = definition.make_rules() if rules is None else rules
+    n, unit = definition.players, definition.unit
     term = term or Terminal()
     specs = list(agent_specs)
     seat_specs = [None if s == human else specs.pop(0) for s in range(n)]
-    known = agents_of(entry)
+    known = agents_of(definition)
     agents = [None if spec is None else make_agent(spec, known) for spec in seat_specs]
     wanted = any(a is not None and getattr(a, "wants_observation", True) for a in agents)
-    observation = entry.observation if wanted else None
+    observation = definition.observation if wanted else None
     names = seat_names(["human" if sp is None else sp for sp in seat_specs], human)
     totals = [0] * n
-    term.say(f"{entry.title} · {text.rules_line(rules)} · seed {seed}"
+    term.say(f"{definition.title} · {text.rules_line(rules)} · seed {seed}"
              + (f" · {unit}s {first}-{first + count - 1}" if count > 1 else f" · {unit} {first}"),
              "Playing order: " + " -> ".join(names) + "   (? for help)")
     played = 0
@@ -169,7 +169,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
             index = first + k
             title = f"{unit.capitalize()} {k + 1} of {count}" if count > 1 else unit.capitalize()
             played_game = play_game(
-                entry.new_game(rules, index % n), human, agents, names, term, text, reader,
+                definition.new_game(rules, index % n), human, agents, names, term, text, reader,
                 style, title, partial(hooks.pack, seed, index),
                 [derive_seed(seed, index, s) for s in range(n)], auto, observation)
             totals = [t + o for t, o in zip(totals, played_game.outcome)]
@@ -249,10 +249,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    entry = get(args.game)
+    definition = get(args.game)
     try:
         rules = rules_of(args)
-        others = entry.players - 1
+        others = definition.players - 1
         if args.seat > others:
             raise ValueError(f"--seat {args.seat}: {args.game} has seats 0-{others}")
         if len(args.agents) not in (1, others):
@@ -260,7 +260,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
                              f"{others}, got {len(args.agents)}")
         specs = args.agents * others if len(args.agents) == 1 else args.agents
         from agents import agents_of
-        check_agents(specs, agents_of(entry))  # a bad name fails here, with the known ones
+        check_agents(specs, agents_of(definition))  # a bad name fails here, with the known ones
     except ValueError as e:
         parser.error(str(e))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
