@@ -181,6 +181,8 @@ class Hooks:
     #: ``bidding(policies, deals, **options)``: a tournament of bidding policies
     #: (``--bidding``), where the game has an auction to compare them in.
     bidding: Callable | None = None
+    #: The names of the bidding policies ``bidding`` compares, for the help.
+    bidding_policies: tuple[str, ...] = ()
 
     def pack(self, seed: int, index: int, hand: int) -> list[int]:
         """The pack of the ``hand``-th deal (0, 1, ...) of episode ``index``."""
