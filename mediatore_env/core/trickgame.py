@@ -125,15 +125,16 @@ class PlainTrickGame(Engine):
         self.leader = self.to_move = (self.hand_dealer + 1) % self.players
 
     def _apply(self, card: int) -> None:
-        seat = self.to_move
+        seat: int = self.to_move  # type: ignore[assignment]
         self.history.append((seat, card))
         self.hands[seat] &= ~(1 << card)
         self.trick.append(card)
         if len(self.trick) < self.players:
             self.to_move = (seat + 1) % self.players
             return
-        winner = trick_winner(self.leader, self.trick, self.players)
-        self.tricks.append(Trick(self.leader, tuple(self.trick), winner))
+        leader: int = self.leader  # type: ignore[assignment]
+        winner = trick_winner(leader, self.trick, self.players)
+        self.tricks.append(Trick(leader, tuple(self.trick), winner))
         last = len(self.tricks) == self.HAND_SIZE
         scoring = self.scoring(self.rules)
         self.points[winner] += (sum(scoring.card[c] for c in self.trick) + scoring.per_trick
@@ -169,7 +170,8 @@ class PlainTrickGame(Engine):
                 "result": self._result(), **({"meta": meta} if meta else {})}
 
     def _result(self) -> dict | None:
-        return {"outcome": list(self.outcome), "points": self.points[:]} if self.is_over else None
+        outcome = self.outcome
+        return None if outcome is None else {"outcome": list(outcome), "points": self.points[:]}
 
     @classmethod
     def replay(cls, record: dict):
