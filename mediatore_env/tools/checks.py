@@ -33,11 +33,16 @@ import mediatore_env.registry as registry
 from mediatore_env.runinfo import ArgumentParser  # noqa: F401  (the tools' parser, from here)
 
 
-def _int(text: str) -> int:
+def _number(text: str, kind: type, what: str):
+    """``text`` as a ``kind`` (int, float), else argparse's error saying it is not ``what``."""
     try:
-        return int(text)
+        return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+
+
+def _int(text: str) -> int:
+    return _number(text, int, "a whole number")
 
 
 def positive_int(text: str) -> int:
@@ -57,10 +62,7 @@ def non_negative_int(text: str) -> int:
 
 
 def _float(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    return _number(text, float, "a number")
 
 
 def positive_float(text: str) -> float:
