@@ -9,7 +9,7 @@ trick.
 Reads the records (:mod:`mediatore_env.core.records`) of every game of the registry, written by
 ``mediatore-play --save``, ``mediatore-bench --save-records`` and the environments
 (``env.unwrapped.records``): a file holding one record or a list of them, or a folder of such
-files. Each record is first re-simulated with :func:`mediatore_env.core.records.replay`, so what
+files. Each record is first re-simulated with :func:`mediatore_env.registry.replay`, so what
 is shown is what the rules give; a file that is not a valid record gets a clear error.
 
 One viewer serves every game: it rebuilds the game pack by pack and move by move through the
