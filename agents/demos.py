@@ -98,7 +98,7 @@ def demos_of_records(records, path) -> int:
     the demonstrations :func:`record_deals` writes (an .npz at ``path``, written whole or not
     at all): games played by people become training data. Other games' records are passed
     over. The number of decisions written."""
-    from mediatore_env.core.records import replay
+    from mediatore_env.registry import replay
     obs, masks, moves, seats, deals, payoffs = [], [], [], [], [], []
     for index, record in enumerate(records):
         if record.get("game") != "mediatore":

@@ -30,14 +30,14 @@ import mediatore_env.openspiel  # noqa: F401  (registers the games with OpenSpie
 from mediatore_env.registry import GAMES
 
 
-def entry_of(view):
-    """The registry entry of the game a view is of: the entry whose rules class and fixed
+def definition_of_view(view):
+    """The definition of the game a view is of: the definition whose rules class and fixed
     switches the view's rules have."""
-    for entry in GAMES.values():
+    for definition in GAMES.values():
         rules = view.rules
-        if isinstance(rules, entry.rules) and all(
-                getattr(rules, k) == v for k, v in entry.fixed.items()):
-            return entry
+        if isinstance(rules, definition.rules) and all(
+                getattr(rules, k) == v for k, v in definition.fixed.items()):
+            return definition
     raise ValueError(f"no registered game has rules {view.rules!r}")
 
 
@@ -89,16 +89,16 @@ class OpenSpielAgent(Agent):
         self.bots = {}
 
     def act(self, observation, view):
-        entry = entry_of(view)
+        definition = definition_of_view(view)
         engine = _engine_of(view)
         params = {**engine.rules.to_dict(), "dealer": getattr(engine, "first_dealer",
                                                              engine.dealer)}
-        for name, value in entry.fixed.items():
+        for name, value in definition.fixed.items():
             params.pop(name)
         params = {k: (0 if v is None else v) for k, v in params.items()}
-        game = pyspiel.load_game(entry.name, params)
+        game = pyspiel.load_game(definition.name, params)
         seat = view.seat
-        key = (entry.name, tuple(sorted(params.items())), seat)
+        key = (definition.name, tuple(sorted(params.items())), seat)
         if key not in self.bots:
             self.bots[key] = self.make_bot(game, seat, self.rng)
         real = spiel_state(engine, game)
@@ -160,7 +160,7 @@ class AgentBot(pyspiel.Bot):
         view = state.table.engine.view(state.current_player())
         observation = None
         if getattr(self.agent, "wants_observation", True):
-            observation = entry_of(view).observation(view)
+            observation = definition_of_view(view).observation(view)
         return int(self.agent.act(observation, view))
 
     def restart_at(self, state):
@@ -170,4 +170,5 @@ class AgentBot(pyspiel.Bot):
         pass
 
 
-__all__ = ["OpenSpielAgent", "ISMCTSAgent", "ISMCTSBot", "AgentBot", "spiel_state", "entry_of"]
+__all__ = ["OpenSpielAgent", "ISMCTSAgent", "ISMCTSBot", "AgentBot", "spiel_state",
+           "definition_of_view"]

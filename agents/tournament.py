@@ -4,12 +4,12 @@ are compared episode by episode.
 One engine serves every game of :mod:`mediatore_env.registry`; what differs between games --
 how an episode's packs come from the seed, what is kept of a play beyond its outcome, the extra
 statistics, the report and the JSON -- is the game's :class:`Hooks`, named by its registry
-entry's ``tournament`` field (Mediatore's roles and contracts in
+definition's ``tournament`` field (Mediatore's roles and contracts in
 :mod:`agents.mediatore.tournament`, the Tressette games' games won in
 :mod:`agents.tressette.tournament`, club Mediatore's mediator deals in
 :mod:`agents.club.tournament`; a game without hooks gets the units alone).
 
-**Episodes.** An episode is the entry's unit: a deal, a game to 31, a session. Episode ``i``
+**Episodes.** An episode is the definition's unit: a deal, a game to 31, a session. Episode ``i``
 of a run with seed ``S`` is first dealt by seat ``i % n`` (``n`` players), and the packs it
 needs come from the seed, the episode and the hand (:meth:`Hooks.pack`): by default the
 ``k``-th pack is ``numpy.random.default_rng([S, i, k]).permutation(40)``. The same ``S`` gives
@@ -172,7 +172,7 @@ class Standing:
 class Hooks:
     """What one game adds to the duplicate tournament. This base class serves a game without
     hooks (its outcome per episode only); a game's hooks subclass it and are named by its
-    registry entry's ``tournament`` field."""
+    definition's ``tournament`` field."""
 
     #: The JSON's ``"format"``.
     format = "tournament"
@@ -181,6 +181,8 @@ class Hooks:
     #: ``bidding(policies, deals, **options)``: a tournament of bidding policies
     #: (``--bidding``), where the game has an auction to compare them in.
     bidding: Callable | None = None
+    #: The names of the bidding policies ``bidding`` compares, for the help.
+    bidding_policies: tuple[str, ...] = ()
 
     def pack(self, seed: int, index: int, hand: int) -> list[int]:
         """The pack of the ``hand``-th deal (0, 1, ...) of episode ``index``."""
@@ -336,16 +338,16 @@ class _Player:
     """Plays episodes for one tournament (in the main process or in a worker)."""
 
     def __init__(self, game: str, rules, seed: int, entries: dict, lineups, record=()):
-        entry = registry.get(game)
+        definition = registry.get(game)
         self.rules, self.seed, self.lineups = rules, seed, lineups
-        self.engine, self.hooks = entry.engine, hooks_of(game)
-        self.index_key = f"{entry.unit}_index"  # the records' meta: deal_index, game_index...
-        known = agents_of(entry)
+        self.engine, self.hooks = definition.engine, hooks_of(game)
+        self.index_key = f"{definition.unit}_index"  # the records' meta: deal_index, game_index...
+        known = agents_of(definition)
         # One agent per (lineup, slot): a slot holds exactly one seat in each play.
         self.agents = [[build_agent(entries[name], name, known) for name in lineup]
                        for lineup in lineups]
         wanted = any(getattr(a, "wants_observation", True) for row in self.agents for a in row)
-        self.observation = entry.observation if wanted else None
+        self.observation = definition.observation if wanted else None
         self.record = frozenset(record)
 
     def play(self, index: int) -> tuple[list[Play], list[dict]]:
@@ -669,17 +671,17 @@ def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int,
     """A duplicate tournament of registered game ``game``: the agents ``entries`` (name ->
     spec, see :func:`build_agent`) in ``lineups`` (names, one per seat). What
     :func:`run_tournament` and the games' own wrappers call."""
-    entry = registry.get(game)
-    rules = entry.make_rules() if rules is None else rules
-    unit = f"{entry.unit}s"
-    if any(len(lineup) != entry.players for lineup in lineups):
-        raise ValueError(f"a lineup of {game} is {entry.players} agents, one per seat; got "
+    definition = registry.get(game)
+    rules = definition.make_rules() if rules is None else rules
+    unit = f"{definition.unit}s"
+    if any(len(lineup) != definition.players for lineup in lineups):
+        raise ValueError(f"a lineup of {game} is {definition.players} agents, one per seat; got "
                          f"{', '.join(str(len(l)) for l in lineups)}")
     check_run(episodes, seed, jobs, ray, unit)
     record = record_numbers(record, episodes, unit)
     start = time.perf_counter()
     if uses_workers(jobs, ray):  # a bad spec fails here, before workers start
-        known = agents_of(entry)
+        known = agents_of(definition)
         for name, spec in entries.items():
             build_agent(spec, name, known)
     names = list(entries)
@@ -708,7 +710,7 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=Non
     ``agents``: one spec per seat -- names of the game's agents (``"greedy"``), ``module:Class``
     texts, agent instances (copied per slot), or agent classes / factories. Equal specs are one
     agent listed several times. ``deals``: the number of episodes (deals, games to 31,
-    sessions: the game's unit). ``rules``: the game's rules (default: the entry's).
+    sessions: the game's unit). ``rules``: the game's rules (default: the definition's).
     ``record_deals``: episode numbers (below ``deals``) whose plays are kept as records in
     ``result.records``. ``progress``: True shows a progress bar on stderr (tqdm's: a widget in
     a Jupyter notebook), or a function ``progress(n)`` is called as episodes finish; none by
@@ -718,9 +720,9 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=Non
     (``"auto"``, ``"ray://head:10001"``); needs the ``ray`` extra. The results are the same in
     every case.
     """
-    entry = registry.get(game)
-    if len(agents) != entry.players:
-        raise ValueError(f"a lineup of {game} is {entry.players} agents, one per seat; "
+    definition = registry.get(game)
+    if len(agents) != definition.players:
+        raise ValueError(f"a lineup of {game} is {definition.players} agents, one per seat; "
                          f"got {len(agents)}")
     entries, lineup = name_lineup(agents)
     return run(game, entries, [lineup], deals, seed, rules, jobs, record_deals, progress, ray)

@@ -55,11 +55,11 @@ import sys
 from .core.cards import card_name, format_cards, parse_card, parse_cards
 from .mediatore.game import Deal
 from .mediatore.moves import NUM_MOVES, move_text, parse_move
-from .core.records import load_record, replay, save_record
+from .core.records import load_record, save_record
 from .mediatore.records import make_record
 from .mediatore.rules import PRESETS, Rules
 from .mediatore.view import SeatView
-from .registry import GAMES, make
+from .registry import GAMES, make, replay
 
 __version__ = "0.3.0"
 

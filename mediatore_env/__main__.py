@@ -5,7 +5,7 @@
                                                    docs/environment-<name>.md of the others
 
 ``replay`` is ``mediatore-replay`` (mediatore_env.tools.replay, the one replay viewer, for the
-records of every game): it re-simulates the record (mediatore_env.core.records.replay: every
+records of every game): it re-simulates the record (mediatore_env.registry.replay: every
 move is checked and the result compared), then steps through it trick by trick (``--seat N``:
 one seat's view; ``--all``: no stops), and ends with the result. A file that does not replay exits
 with status 2 and the reason.

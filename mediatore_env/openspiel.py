@@ -1,5 +1,5 @@
 """Every game of the family as an OpenSpiel game: one adapter over the game interface
-(:mod:`mediatore_env.core.game`), registered with ``pyspiel.register_game`` for every entry of
+(:mod:`mediatore_env.core.game`), registered with ``pyspiel.register_game`` for every definition of
 :data:`mediatore_env.registry.GAMES`, so that OpenSpiel's algorithms, bots and tests run on
 Mediatore, the three Tressette forms and club Mediatore (docs/openspiel.md)::
 
@@ -10,8 +10,8 @@ Mediatore, the three Tressette forms and club Mediatore (docs/openspiel.md)::
 
 Needs the ``openspiel`` extra (``pip install -e ".[openspiel]"``).
 
-- The game's parameters are its rules switches (the registry entry's rules class, less the
-  switches the entry fixes) and ``dealer``, the seat that deals first (default 0). Club's
+- The game's parameters are its rules switches (the definition's rules class, less the
+  switches the definition fixes) and ``dealer``, the seat that deals first (default 0). Club's
   ``deals`` is an int here: 0 for the default, a session until a pot is won.
 - Chance is the pack, card by card: while the engine waits for a pack (``to_move`` is
   ``CHANCE``), each chance outcome is the next card of the pack, uniform over the cards not yet
@@ -23,12 +23,12 @@ Needs the ``openspiel`` extra (``pip install -e ".[openspiel]"``).
 - Returns are the engine's ``outcome`` at the end (units, a game's result, chips), zero-sum;
   there are no rewards before.
 - Observation tensor: the PettingZoo environment's observation of the seat, the same floats
-  (the entry's observation writer). The information-state tensor is the same vector (it holds
+  (the definition's observation writer). The information-state tensor is the same vector (it holds
   the deal in progress in full, and the earlier deals or hands as the environment sums them
   up); the information-state string is the perfect-recall key: the seat's cards as dealt in
   every deal, what it saw at the end of each earlier one, and the observation now.
 - ``resample_from_infostate(player, sampler)``: the current deal dealt again as the player
-  could imagine it, by the game's world sampler (the entry's ``worlds``), the earlier deals
+  could imagine it, by the game's world sampler (the definition's ``worlds``), the earlier deals
   as they were (nothing in them changes what is to come).
 - Games and states pickle, as OpenSpiel's own Python games do (so they travel to worker
   processes): ``pickle.loads(pickle.dumps(pyspiel.load_game("tressette3(low=true)")))``.
@@ -56,26 +56,26 @@ DEALER = "dealer"
 
 # -- parameters -------------------------------------------------------------------------------
 
-def _switches(entry: GameDef) -> dict:
-    """The entry's rules switches with their defaults, less the ones it fixes."""
-    return {f.name: f.default for f in dataclasses.fields(entry.rules)
-            if f.name not in entry.fixed}
+def _switches(definition: GameDef) -> dict:
+    """The definition's rules switches with their defaults, less the ones it fixes."""
+    return {f.name: f.default for f in dataclasses.fields(definition.rules)
+            if f.name not in definition.fixed}
 
 
-def parameters(entry: GameDef) -> dict:
+def parameters(definition: GameDef) -> dict:
     """The game's parameters with their defaults: its rules switches (less the fixed ones),
     then ``dealer``. A switch whose default is None (club's ``deals``) is an int, 0 for None."""
     defaults = {name: 0 if default is None else default
-                for name, default in _switches(entry).items()}
+                for name, default in _switches(definition).items()}
     return {**defaults, DEALER: 0}
 
 
-def rules_of(entry: GameDef, params: dict):
+def rules_of(definition: GameDef, params: dict):
     """The rules and the first dealer that OpenSpiel ``params`` name."""
-    defaults = _switches(entry)
+    defaults = _switches(definition)
     switches = {name: None if defaults[name] is None and value == 0 else value
                 for name, value in params.items() if name != DEALER}
-    return entry.make_rules(**switches), params.get(DEALER, 0)
+    return definition.make_rules(**switches), params.get(DEALER, 0)
 
 
 # -- the state ------------------------------------------------------------------------------
@@ -84,14 +84,14 @@ class Table:
     """The Python side of a state: the engine, the pack being drawn, and what perfect recall
     keeps of the deals so far. ``copy.deepcopy`` (OpenSpiel's clone) clones the engine."""
 
-    def __init__(self, entry: GameDef, rules, dealer: int):
-        self.name = entry.name
-        self.engine = entry.new_game(rules, dealer)
+    def __init__(self, definition: GameDef, rules, dealer: int):
+        self.name = definition.name
+        self.engine = definition.new_game(rules, dealer)
         self.pack: list[int] = []
         #: the index in the state's history of each deal's first card
         self.deal_starts: list[int] = []
         #: by seat, a line per deal: its cards as dealt, and what it saw when the deal ended
-        self.recall: list[list[str]] = [[] for _ in range(entry.players)]
+        self.recall: list[list[str]] = [[] for _ in range(definition.players)]
 
     def __deepcopy__(self, memo):
         other = object.__new__(Table)
@@ -106,7 +106,7 @@ class SpielState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self.table = Table(game.entry, game.rules, game.dealer)
+        self.table = Table(game.definition, game.rules, game.dealer)
 
     # -- the verbs -----------------------------------------------------------------------------
 
@@ -259,45 +259,46 @@ class _Parts(NamedTuple):
 
 @lru_cache(maxsize=None)
 def _parts(name: str) -> _Parts:
-    entry = GAMES[name]
-    return _Parts(entry.moves, entry.observation, entry.display.table_text, entry.worlds)
+    definition = GAMES[name]
+    return _Parts(definition.moves, definition.observation, definition.display.table_text,
+                  definition.worlds)
 
 
-def game_type(entry: GameDef) -> pyspiel.GameType:
-    """The OpenSpiel type of a registry entry's game."""
+def game_type(definition: GameDef) -> pyspiel.GameType:
+    """The OpenSpiel type of a definition's game."""
     return pyspiel.GameType(
-        short_name=entry.name, long_name=entry.title,
+        short_name=definition.name, long_name=definition.title,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=entry.players, min_num_players=entry.players,
+        max_num_players=definition.players, min_num_players=definition.players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=parameters(entry))
+        parameter_specification=parameters(definition))
 
 
 class SpielGame(pyspiel.Game):
     """A game of the family as an OpenSpiel game; :func:`register` makes one subclass per
-    registry entry (``entry``)."""
+    definition (``definition``)."""
 
-    entry: GameDef
+    definition: GameDef
 
     def __init__(self, params=None):
-        entry = self.entry
-        params = {**parameters(entry), **(params or {})}
-        rules, dealer = rules_of(entry, params)
-        limits = entry.limits(rules)
+        definition = self.definition
+        params = {**parameters(definition), **(params or {})}
+        rules, dealer = rules_of(definition, params)
+        limits = definition.limits(rules)
         info = pyspiel.GameInfo(
-            num_distinct_actions=entry.moves.count, max_chance_outcomes=NUM_CARDS,
-            num_players=entry.players, min_utility=float(limits.min_utility),
+            num_distinct_actions=definition.moves.count, max_chance_outcomes=NUM_CARDS,
+            num_players=definition.players, min_utility=float(limits.min_utility),
             max_utility=float(limits.max_utility), utility_sum=0.0,
             max_game_length=limits.max_moves)
-        super().__init__(game_type(entry), info, params)
+        super().__init__(game_type(definition), info, params)
         self.rules, self.dealer, self.limits = rules, dealer, limits
-        probe = entry.new_game(rules, dealer)
-        self.observation_size = _parts(entry.name).codec(probe.view(0))[
+        probe = definition.new_game(rules, dealer)
+        self.observation_size = _parts(definition.name).codec(probe.view(0))[
             "observation"].size
 
     def new_initial_state(self):
@@ -324,12 +325,12 @@ def load_game(text: str) -> SpielGame:
     return pyspiel.load_game(text)
 
 
-def register(entry: GameDef) -> type:
-    """Register ``entry``'s game with OpenSpiel under its registry name; returns its class."""
-    cls = type(f"{entry.name.title()}SpielGame", (SpielGame,), {"entry": entry})
-    pyspiel.register_game(game_type(entry), cls)
+def register(definition: GameDef) -> type:
+    """Register ``definition``'s game with OpenSpiel under its registry name; returns its class."""
+    cls = type(f"{definition.name.title()}SpielGame", (SpielGame,), {"definition": definition})
+    pyspiel.register_game(game_type(definition), cls)
     return cls
 
 
 #: The games registered, by name.
-SPIEL_GAMES = {name: register(entry) for name, entry in GAMES.items()}
+SPIEL_GAMES = {name: register(definition) for name, definition in GAMES.items()}

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import copyreg
 from importlib import metadata
-from typing import Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 from .core.definition import GameDef, Lazy
+from .core.records import FORMAT, LEGACY_VERSION
 
-__all__ = ["GameDef", "GAMES", "BUILTIN", "ENTRY_POINTS", "register", "get", "make"]
+__all__ = ["GameDef", "GAMES", "BUILTIN", "ENTRY_POINTS", "register", "get", "make",
+           "definition_of", "replay"]
 
 #: The games of this package, by name: where each definition lives.
 BUILTIN: dict[str, Lazy[GameDef]] = {
@@ -116,3 +118,27 @@ def make(name: str, dealer: int = 0, **switches):
     its first pack: ``make("tressette3", low=True)``."""
     definition = get(name)
     return definition.new_game(definition.make_rules(**switches), dealer)
+
+
+def definition_of(record) -> GameDef:
+    """The definition of the game a record is of, by its header (a version 1 record by
+    its format). Raises ``ValueError`` for anything that is not a game record."""
+    if not isinstance(record, dict):
+        raise ValueError(f"not a game record: a JSON object is expected, not "
+                         f"{type(record).__name__}")
+    form = record.get("format")
+    if form == FORMAT:
+        return get(record.get("game"))
+    for definition in GAMES.values():
+        if form is not None and definition.record_format == form:
+            return definition
+    formats = ", ".join(dict.fromkeys(e.record_format for e in GAMES.values() if e.record_format))
+    raise ValueError(f"not a game record: format is {form!r}, expected {FORMAT!r} "
+                     f"(or, version {LEGACY_VERSION}, one of {formats})")
+
+
+def replay(record) -> Any:
+    """Re-simulate a record of any game; return the game, finished as it was recorded. Raises
+    ``ValueError`` naming the first thing that differs (the header, a move by the wrong seat,
+    an illegal move, a different result)."""
+    return definition_of(record).engine.replay(record)

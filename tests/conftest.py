@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from toy_game import ENTRIES as TOY_GAMES
+from toy_game import DEFINITIONS as TOY_GAMES
 
 from mediatore_env.registry import register
 
-for entry in TOY_GAMES:
-    register(entry)
+for definition in TOY_GAMES:
+    register(definition)
 
 
 def runs_jax(name: str) -> bool:

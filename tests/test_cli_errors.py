@@ -264,3 +264,55 @@ def test_help_texts_print_as_written(parser):
     module, function = parser.split(":")
     text = getattr(importlib.import_module(f"mediatore_env.tools.{module}"), function)().format_help()
     assert "%%" not in text and "%(" not in text, text
+
+
+# -- each game's own options -------------------------------------------------------------------
+
+GENERIC_WORDS = {"deals", "low", "claim"}  # switch names that are also words of every help
+
+
+@pytest.mark.parametrize("tool", ["bench", "play"])
+@pytest.mark.parametrize("game", ["mediatore", "tressette", "tressette3", "tressette2", "club"])
+def test_a_games_help_lists_its_own_options_and_not_the_others(capsys, tool, game):
+    import importlib
+    import re
+
+    from mediatore_env.registry import GAMES
+    main = importlib.import_module(f"mediatore_env.tools.{tool}").main
+    with pytest.raises(SystemExit) as e:
+        main(["--game", game, "--help"])
+    assert e.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse's wrapping undone
+    own = checks.rule_switches(game)
+    assert all(re.search(rf"\b{name}\b", text) for name in own), text
+    others = {name for other in GAMES for name in checks.rule_switches(other)}
+    for name in others - set(own) - GENERIC_WORDS:
+        assert not re.search(rf"\b{name}\b", text), (name, text)
+    presets = list(GAMES[game].rules.PRESETS)
+    assert ("--preset" in text) == bool(presets) and all(p in text for p in presets)
+    assert ("--ante" in text) == ("--session-deals" in text) == (game == "club")
+    assert ("--bidding" in text) == ("--plot" in text) == (tool == "bench" and game == "mediatore")
+    if tool == "play":
+        seats = ",".join(map(str, range(GAMES[game].players)))
+        assert f"--seat {{{seats}}}" in text
+
+
+@pytest.mark.parametrize("tool,args,words", [
+    ("play", ["--game", "tressette3", "--ante", "3"],
+     ["--ante sets the 'ante' switch of club, not a switch of tressette3",
+      "the options of tressette3: --game, --agents, --seat, --rule"]),
+    ("play", ["--game", "tressette", "--session-deals", "2"], ["switch of club", "--rule"]),
+    ("play", ["--game", "tressette2", "--session", "2"], ["--session is club's word for --deal",
+                                                          "--deal, --deals"]),
+    ("bench", ["--game", "club", "--agents", *["random"] * 4, "--preset", "low"],
+     ["club has no rules presets", "the options of club:", "--ante, --session-deals"]),
+    ("bench", ["--game", "tressette", "--agents", *["random"] * 4, "--ante", "3"],
+     ["--ante sets the 'ante' switch of club", "the options of tressette: --game, --agents"]),
+    ("bench", ["--game", "club", "--bidding", "a", "b"], ["club has no auction", "--agents"]),
+    ("bench", ["--agents", *["random"] * 4, "--colour", "red"],
+     ["unrecognized arguments: --colour red"]),
+])
+def test_another_games_option_is_one_line_naming_the_games_own(capsys, tool, args, words):
+    import importlib
+    main = importlib.import_module(f"mediatore_env.tools.{tool}").main
+    one_line_error(capsys, lambda: main(args), *words)

@@ -175,7 +175,7 @@ def test_no_game_imports_the_agents_package():
     code = ("import random, sys; sys.path.insert(0, %r)\n"
             "import toy_game\n"
             "from mediatore_env.registry import GAMES, register\n"
-            "for entry in toy_game.ENTRIES: register(entry)\n"
+            "for d in toy_game.DEFINITIONS: register(d)\n"
             "for name, d in GAMES.items():\n"
             "    game = d.new_game(); game.deal(random.Random(1).sample(range(40), 40))\n"
             "    game.apply(game.legal_moves()[0])\n"

@@ -41,9 +41,9 @@ def test_every_registered_game_is_registered_with_openspiel():
     for name in SPIEL_GAMES:
         assert name in names
         game = pyspiel.load_game(name)
-        entry = GAMES[name]
-        assert game.num_players() == entry.players
-        assert game.num_distinct_actions() == entry.moves.count
+        definition = GAMES[name]
+        assert game.num_players() == definition.players
+        assert game.num_distinct_actions() == definition.moves.count
         assert game.max_chance_outcomes() == 40
         kind = game.get_type()
         assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
@@ -77,9 +77,9 @@ def test_random_sim_test_many(name):
 def random_game(game, rng, check=None):
     """Play ``game`` to the end at random, calling ``check(state, engine)`` at every step,
     ``engine`` the same game played on the registry's engine alongside."""
-    entry = game.entry
+    definition = game.definition
     state = game.new_initial_state()
-    engine = entry.new_game(game.rules, game.dealer)
+    engine = definition.new_game(game.rules, game.dealer)
     pack = []
     while not state.is_terminal():
         if check:
@@ -105,8 +105,8 @@ def random_game(game, rng, check=None):
 @pytest.mark.parametrize("name", GAME_STRINGS)
 def test_the_state_and_the_engine_agree_move_by_move(name):
     game = pyspiel.load_game(name)
-    observe = game.entry.observation
-    moves = game.entry.moves
+    observe = game.definition.observation
+    moves = game.definition.moves
 
     def check(state, engine):
         assert state.current_player() == (pyspiel.PlayerId.TERMINAL if engine.is_over
@@ -270,9 +270,9 @@ def test_resampling_late_in_a_deal_draws_every_world_equally_often():
 
 @pytest.mark.parametrize("name", ["mediatore", "tressette", "tressette3", "tressette2", "club"])
 def test_ismcts_agent_finishes_games_with_legal_moves(name):
-    entry = GAMES[name]
-    rules = entry.make_rules(**({"deals": 1} if name == "club" else {}))
-    game = entry.new_game(rules, 0)
+    definition = GAMES[name]
+    rules = definition.make_rules(**({"deals": 1} if name == "club" else {}))
+    game = definition.new_game(rules, 0)
     agent = ISMCTSAgent(simulations=2)
     agent.reset(seed=1)
     rng = random.Random(name)

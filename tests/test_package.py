@@ -18,7 +18,8 @@ from mediatore_env.registry import GAMES
 ROOT = Path(__file__).resolve().parent.parent
 # The environment modules of every registered game's definition (the tests' toy game has
 # none: the generic environment is its), and those of the package's own games.
-ENVIRONMENTS = {env.name: env.module for entry in GAMES.values() for env in entry.environments}
+ENVIRONMENTS = {env.name: env.module for definition in GAMES.values()
+                for env in definition.environments}
 OWN = {name: module for name, module in ENVIRONMENTS.items()
        if module.startswith("mediatore_env.")}
 # The flat 0.1 modules, aliases in 0.2 (each with a DeprecationWarning), gone in 0.3.
@@ -109,9 +110,9 @@ def test_a_game_registered_later_is_registered_with_pettingzoo_on_the_next_call(
     pettingzoo = pytest.importorskip("pettingzoo")
     from mediatore_env import envs
     later = GAMES["tressette2"].environments[0]
-    entry = dataclasses.replace(GAMES["tressette2"], name="later", environments=(
+    definition = dataclasses.replace(GAMES["tressette2"], name="later", environments=(
         dataclasses.replace(later, pettingzoo_id="test/later-v0"),))
-    monkeypatch.setitem(GAMES._known, "later", entry)
+    monkeypatch.setitem(GAMES._known, "later", definition)
     monkeypatch.delitem(pettingzoo.aec_registry, "test/later-v0", raising=False)
     envs.register_with_pettingzoo()
     try:
@@ -126,9 +127,10 @@ def test_the_docs_pages_are_those_the_code_writes():
     """``python -m mediatore_env docs --check``: one page per environment of the package's games
     in the registry, each up to date."""
     from mediatore_env import __main__ as cli
-    names = {entry.environments[0].name for entry in GAMES.values()
-             if entry.environments and entry.environments[0].module.startswith("mediatore_env.")
-             and entry.name != "mediatore"}
+    names = {definition.environments[0].name for definition in GAMES.values()
+             if definition.environments
+             and definition.environments[0].module.startswith("mediatore_env.")
+             and definition.name != "mediatore"}
     assert set(cli.env_pages()) == {cli.DOCS.with_name(f"environment-{n}.md") for n in names}
     out = subprocess.run([sys.executable, "-m", "mediatore_env", "docs", "--check"],
                          capture_output=True, text=True, cwd=ROOT)

@@ -352,7 +352,7 @@ def test_record_path_numbers_the_records_of_several_deals_or_games():
 def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
     """The toy game, registered from the tests (conftest.py), gets terminal play with nothing
     but its registry entry and its display: the same loop, the same answers, the same quit."""
-    from mediatore_env.core.records import replay as replay_any
+    from mediatore_env.registry import replay as replay_any
     from mediatore_env.tools.play import play_session
     out = io.StringIO()
     script = Script(["?", "t", "zz", "9"], out, then="1")

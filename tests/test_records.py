@@ -9,9 +9,10 @@ import pytest
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play, play_tricks
 
 import mediatore_env
-from mediatore_env.core import records as core_records
+from mediatore_env import registry
 from mediatore_env.core.game import Game
-from mediatore_env.core.records import FORMAT, VERSION, body, entry_of, replay
+from mediatore_env.core.records import FORMAT, VERSION, body
+from mediatore_env.registry import definition_of, replay
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.records import load_record, make_record, save_record
 from mediatore_env.mediatore.rules import Rules
@@ -149,7 +150,7 @@ def test_every_game_writes_the_common_header_and_replays_its_record(name, tmp_pa
         assert (record["format"], record["game"], record["version"]) == (FORMAT, name, VERSION)
         assert record["meta"] == {"seed": seed, "agents": ["random"] * game.players}
         assert type(game).replay(record) == game
-        assert replay(record) == game and entry_of(record) is GAMES[name]
+        assert replay(record) == game and definition_of(record) is GAMES[name]
         path = tmp_path / f"{name}.json"
         save_record(record, path)
         assert replay(load_record(path)) == game and load_record(path) == record
@@ -194,7 +195,7 @@ def test_the_one_replay_names_what_is_not_a_record(record, words):
 
 
 def test_the_old_paths_give_the_one_replay():
-    assert mediatore_env.replay is core_records.replay
+    assert mediatore_env.replay is registry.replay
     from mediatore_env.club import records as club_records
     from mediatore_env.mediatore import records as mediatore_records
     assert mediatore_records.replay is club_records.replay is replay

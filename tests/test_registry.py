@@ -11,9 +11,9 @@ from mediatore_env.registry import GAMES, get, make
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_game_starts_at_chance_and_deals_one_way(name):
-    entry = get(name)
+    definition = get(name)
     game = make(name)
-    assert isinstance(game, Game) and game.players == entry.players
+    assert isinstance(game, Game) and game.players == definition.players
     assert game.to_move == CHANCE and game.needs_pack and not game.is_over
     assert game.legal_moves() == [] and game.outcome is None
     with pytest.raises(ValueError, match="pack"):

@@ -28,7 +28,7 @@ from schedule import CAPOTTO, LINES, expected, lost
 from mediatore_env.core.cards import card_name
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import AUCTION, DISCARD, END, GIVE, PLAY, PLAY_BASE
-from mediatore_env.core.records import replay
+from mediatore_env.registry import replay
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, PRESETS
 
 ALL_CARDS = (1 << 40) - 1

@@ -19,7 +19,7 @@ from agents.random_agent import UniformAgent
 from agents.tournament import run_tournament
 from mediatore_env.core.cards import CARD_NAMES
 from mediatore_env.core.game import CHANCE, Game
-from mediatore_env.core.records import replay
+from mediatore_env.registry import replay
 from mediatore_env.envs.base import GameEnv, environment_module, make_env
 from mediatore_env.registry import get, make
 from mediatore_env.tools.replay import show_record
@@ -78,7 +78,7 @@ def test_the_generic_environment_refuses_bad_arguments_in_one_line():
                                         r"valid: render_mode, and the rules switches hands, "
                                         r"scoring"):
         GameEnv("toy", colour="red")
-    with pytest.raises(TypeError, match="'players'"):  # fixed by the entry
+    with pytest.raises(TypeError, match="'players'"):  # fixed by the definition
         make_env("toy", players=3)
     with pytest.raises(ValueError, match="bad value 3 for rules switch 'hands'"):
         GameEnv("toy", hands=3)
@@ -108,9 +108,10 @@ def test_the_table_renders_from_the_text_module():
 
 @pytest.mark.parametrize("name", TOYS)
 def test_the_play_to_end_loop_plays_the_toy(name):
-    entry = get(name)
+    definition = get(name)
     rng = np.random.default_rng(0)
-    game = agents.base.play(entry.new_game(), [UniformAgent() for _ in range(entry.players)],
+    game = agents.base.play(definition.new_game(),
+                            [UniformAgent() for _ in range(definition.players)],
                             lambda k: rng.permutation(40).tolist())
     assert game.is_over and sum(game.outcome) == 0
 

@@ -166,7 +166,7 @@ def test_ctrl_d_stops_with_the_score_and_the_records_of_the_games_finished(tmp_p
 
 
 @pytest.mark.parametrize("args,words", [
-    (["--game", "tressette3", "--seat", "3"], ["--seat 3: tressette3 has seats 0-2"]),
+    (["--game", "tressette3", "--seat", "3"], ["--seat: invalid choice: 3", "0, 1, 2"]),
     (["--game", "tressette3", "--agents", "greedy", "random", "random"],
      ["--agents takes one agent (for all 2 other seats) or 2, got 3"]),
     (["--game", "tressette", "--agents", "solver"], ["unknown agent 'solver'"]),

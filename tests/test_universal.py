@@ -1,7 +1,7 @@
 """The universal random-simulation test, as OpenSpiel's ``random_sim_test``: every game of the
 registry (mediatore_env/registry.py; the toy game of tests/toy_game too, registered by
 tests/conftest.py) is played at random under a spread of its rules switches, and the game
-interface (mediatore_env/core/game.py) is checked at every step, from the registry entry's
+interface (mediatore_env/core/game.py) is checked at every step, from the definition's
 parts alone. A game registered tomorrow is covered with no change here.
 
 At every step:
@@ -23,7 +23,7 @@ At the end the outcome has one result per seat and sums to zero. Apart: the reco
 an equal game (``type(game).replay(game.record())``); a seat cannot tell apart two games that
 differ only in two cards it cannot see (the leak check below); and each game's environment
 observes as its writer does, the incremental encoders of the environments included; and the
-generic environment made from the registry entry alone passes PettingZoo's API test.
+generic environment made from the definition alone passes PettingZoo's API test.
 
 What is a game's own (its rules: scoring, signals, melds, chips) is tested in its own files
 (tests/test_simulation.py, test_tressette_simulation.py, test_club_simulation.py, ...).
@@ -42,7 +42,7 @@ from pettingzoo.test import api_test
 
 from mediatore_env.core.cards import CARD_NAMES, power_of
 from mediatore_env.core.game import CHANCE
-from mediatore_env.core.records import replay
+from mediatore_env.registry import replay
 from mediatore_env.envs.base import environment_module, make_env
 from mediatore_env.registry import GAMES, get
 
@@ -54,30 +54,30 @@ MOVES, SLOW_MOVES = 2500, 40000
 
 # -- the rules and the players ----------------------------------------------------------------
 
-def switch_values(entry) -> dict[str, tuple]:
+def switch_values(definition) -> dict[str, tuple]:
     """Each switch the game does not fix, with values to try: a choice's every value, a
     count's default and two more (club's ``deals``: until a pot is won, 1 or 3 deals)."""
     return {s.name: s.choices or (s.default, s.minimum, s.minimum + 2)
-            for s in entry.rules.switches() if s.name not in entry.fixed}
+            for s in definition.rules.switches() if s.name not in definition.fixed}
 
 
-def spread_of_rules(entry, rng: random.Random):
-    """Rules without end: the entry's default first, then each switch set at random (a rule
+def spread_of_rules(definition, rng: random.Random):
+    """Rules without end: the definition's default first, then each switch set at random (a rule
     set the rules refuse, such as a two-handed switch at four, is drawn again)."""
-    values = switch_values(entry)
-    yield entry.make_rules()
+    values = switch_values(definition)
+    yield definition.make_rules()
     while True:
         try:
-            yield entry.make_rules(**{k: rng.choice(v) for k, v in values.items()})
+            yield definition.make_rules(**{k: rng.choice(v) for k, v in values.items()})
         except ValueError:
             continue
 
 
-def games(entry, rng, moves: int, least: int = 4):
+def games(definition, rng, moves: int, least: int = 4):
     """Rules of the spread for games to play until ``moves`` moves are made (``least`` games
     at the least): send each game's number of moves back."""
     made = 0
-    for count, rules in enumerate(spread_of_rules(entry, rng)):
+    for count, rules in enumerate(spread_of_rules(definition, rng)):
         if made >= moves and count >= least:
             return
         made += yield rules
@@ -137,11 +137,11 @@ def check_copies(game, move):
     return twin
 
 
-def check_observations(game, entry, sizes):
-    reference = entry.reference_observation
+def check_observations(game, definition, sizes):
+    reference = definition.reference_observation
     for seat in range(game.players):
         view = game.view(seat)
-        obs = entry.observation(view)
+        obs = definition.observation(view)
         vector, mask = obs["observation"], obs["action_mask"]
         assert vector.dtype == np.float32 and mask.dtype == np.int8
         assert sizes.setdefault("observation", vector.shape) == vector.shape
@@ -152,12 +152,12 @@ def check_observations(game, entry, sizes):
             assert np.array_equal(vector, reference(view)), f"seat {seat}: not the plain writer's"
 
 
-def play(entry, rules, rng, every_step=True):
+def play(definition, rules, rng, every_step=True):
     """One game of ``rules`` at random, checked at every step; returns the game and its events
     (``("pack", pack)`` and ``("move", seat, move)``, in order)."""
-    moves = entry.moves
-    game = entry.new_game(rules, dealer=rng.randrange(entry.players))
-    assert game.players == entry.players and game.rules == rules
+    moves = definition.moves
+    game = definition.new_game(rules, dealer=rng.randrange(definition.players))
+    assert game.players == definition.players and game.rules == rules
     events, sizes = [], {}
     while not game.is_over:
         if every_step:
@@ -169,7 +169,7 @@ def play(entry, rules, rng, every_step=True):
             continue
         if every_step:
             check_legal(game, moves, rng)
-            check_observations(game, entry, sizes)
+            check_observations(game, definition, sizes)
         seat, move = game.to_move, rng.choice(game.legal_moves())
         twin = check_copies(game, move) if every_step else None
         game.apply(move)
@@ -179,7 +179,7 @@ def play(entry, rules, rng, every_step=True):
             assert twin == game  # the same move from the same state: the same state
     check_chance(game, moves)
     check_legal(game, moves, rng)
-    check_observations(game, entry, sizes)
+    check_observations(game, definition, sizes)
     assert game.to_move is None and game.legal_moves() == []
     outcome = game.outcome
     assert len(outcome) == game.players and sum(outcome) == 0
@@ -190,19 +190,19 @@ def play(entry, rules, rng, every_step=True):
 def run(name: str, moves: int, seed: str, every: int = 1) -> None:
     """Random games of ``name`` for ``moves`` moves, every ``every``-th checked at every step;
     every value a switch can take in this form of the game is played."""
-    entry = get(name)
+    definition = get(name)
     rng = random.Random(seed)
-    schedule, played, made = games(entry, rng, moves), [], None
+    schedule, played, made = games(definition, rng, moves), [], None
     while True:
         try:
             rules = schedule.send(made)
         except StopIteration:
             break
-        game, _ = play(entry, rules, rng, every_step=len(played) % every == 0)
+        game, _ = play(definition, rules, rng, every_step=len(played) % every == 0)
         played.append(rules)
         made = len(game.history)
-    drawn = list(itertools.islice(spread_of_rules(entry, random.Random(0)), 500))
-    for switch in switch_values(entry):  # those a rule set of this form can have
+    drawn = list(itertools.islice(spread_of_rules(definition, random.Random(0)), 500))
+    for switch in switch_values(definition):  # those a rule set of this form can have
         assert {getattr(r, switch) for r in played} == {getattr(r, switch) for r in drawn}
 
 
@@ -221,11 +221,11 @@ def test_many_random_games(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_records_replay_to_an_equal_game(name):
-    entry = get(name)
-    engine = entry.engine
+    definition = get(name)
+    engine = definition.engine
     rng = random.Random(name + " records")
-    for rules, _ in zip(spread_of_rules(entry, rng), range(6)):
-        game, _ = play(entry, rules, rng, every_step=False)
+    for rules, _ in zip(spread_of_rules(definition, rng), range(6)):
+        game, _ = play(definition, rules, rng, every_step=False)
         record = json.loads(json.dumps(game.record(seed="x")))
         assert record["meta"] == {"seed": "x"}
         assert (record["format"], record["game"]) == ("mediatore-env-record", name)
@@ -257,15 +257,15 @@ def last_moves(record):
 
 # -- the leak check ---------------------------------------------------------------------------
 
-def replayed(entry, rules, dealer, events, hand, swap):
+def replayed(definition, rules, dealer, events, hand, swap):
     """The game of ``events`` with cards ``swap`` exchanged in the ``hand``-th pack, stepped in
     lockstep with the game itself: yields both games at each step of that hand (from its deal
     to the next chance or the end), stopping early at a move that names one of the two cards
     (the move shows it) or that the swapped game refuses."""
     a, b = swap
     names = {CARD_NAMES[a], CARD_NAMES[b]}
-    text = entry.moves.text
-    game, other = entry.new_game(rules, dealer), entry.new_game(rules, dealer)
+    text = definition.moves.text
+    game, other = definition.new_game(rules, dealer), definition.new_game(rules, dealer)
     packs = -1
     for event in events:
         if event[0] == "pack":
@@ -286,17 +286,17 @@ def replayed(entry, rules, dealer, events, hand, swap):
             yield game, other
 
 
-def check_no_leak(entry, rules, dealer, events, rng, counts, observe=None):
+def check_no_leak(definition, rules, dealer, events, rng, counts, observe=None):
     """Two cards of the same hand, held by two seats, swapped in the pack: every other seat
     sees the same observations, step by step through that hand, while the moves made stay
     legal and name neither card; the two holders see their hands differ. Only cards that no
     automatic event of the family shows (no ace, 2 or 3: Tressette's melds show those) are
     swapped, so only a leak can tell the games apart. ``observe``: the game's writer unless
     given."""
-    observe = observe or entry.observation
+    observe = observe or definition.observation
     hands = sum(e[0] == "pack" for e in events)
     hand = rng.randrange(hands)
-    game = entry.new_game(rules, dealer)
+    game = definition.new_game(rules, dealer)
     dealt = -1
     for event in events:  # the hands as dealt: each seat's view of them right after the deal
         if event[0] == "pack":
@@ -307,14 +307,14 @@ def check_no_leak(entry, rules, dealer, events, rng, counts, observe=None):
         else:
             game.apply(event[2])
     held = [[c for c in range(40) if game.view(s).hand >> c & 1 and power_of(c) < 7]
-            for s in range(entry.players)]
-    holders = [s for s in range(entry.players) if held[s]]
+            for s in range(definition.players)]
+    holders = [s for s in range(definition.players) if held[s]]
     if len(holders) < 3:  # two holders and an observer
         return
     first, second = rng.sample(holders, 2)
     swap = rng.choice(held[first]), rng.choice(held[second])
-    observers = [s for s in range(entry.players) if s not in (first, second)]
-    for step, (game, other) in enumerate(replayed(entry, rules, dealer, events, hand, swap)):
+    observers = [s for s in range(definition.players) if s not in (first, second)]
+    for step, (game, other) in enumerate(replayed(definition, rules, dealer, events, hand, swap)):
         for seat in observers:
             mine, theirs = observe(game.view(seat)), observe(other.view(seat))
             assert np.array_equal(mine["observation"], theirs["observation"]), \
@@ -329,12 +329,12 @@ def check_no_leak(entry, rules, dealer, events, rng, counts, observe=None):
 
 
 def check_leaks(name, games=20, observe=None):
-    entry = get(name)
+    definition = get(name)
     rng = random.Random(name + " leaks")
     counts = {"same": 0, "holders": 0}
-    for rules, _ in zip(spread_of_rules(entry, rng), range(games)):
-        dealer = rng.randrange(entry.players)
-        game = entry.new_game(rules, dealer)
+    for rules, _ in zip(spread_of_rules(definition, rng), range(games)):
+        dealer = rng.randrange(definition.players)
+        game = definition.new_game(rules, dealer)
         events = []
         while not game.is_over:
             if game.needs_pack:
@@ -344,7 +344,7 @@ def check_leaks(name, games=20, observe=None):
                 events.append(("move", game.to_move, rng.choice(game.legal_moves())))
                 game.apply(events[-1][2])
         for _ in range(3):
-            check_no_leak(entry, rules, dealer, events, rng, counts, observe)
+            check_no_leak(definition, rules, dealer, events, rng, counts, observe)
     assert counts["holders"] >= 20 and counts["same"] >= 100, counts
 
 
@@ -378,13 +378,13 @@ def test_the_leak_check_catches_a_planted_leak():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_environment_observes_as_the_writer(name):
-    """Each game's PettingZoo environment (the entry's ``env`` module) played at random: every
+    """Each game's PettingZoo environment (the definition's ``env`` module) played at random: every
     agent's observation at every step is the writer's on that agent's view, so the
     environments' incremental encoders write what the plain writers do; an episode ends with
     every agent done and rewards summing to zero."""
-    entry = get(name)
-    observe = entry.observation
-    env = environment_module(entry).raw_env()
+    definition = get(name)
+    observe = definition.observation
+    env = environment_module(definition).raw_env()
     rng = np.random.default_rng(0)
     for episode in range(2):
         env.reset(seed=episode)
@@ -421,7 +421,7 @@ def test_an_environment_keeps_at_most_30_attributes(name):
 @pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on Dict spaces
 @pytest.mark.parametrize("name", NAMES)
 def test_the_generic_environment_serves_every_game(name):
-    """:class:`~mediatore_env.envs.base.GameEnv`, made from the registry entry alone, passes
+    """:class:`~mediatore_env.envs.base.GameEnv`, made from the definition alone, passes
     PettingZoo's API test for every game: the interface is all an environment needs."""
     api_test(make_env(name), num_cycles=200)
 

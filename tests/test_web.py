@@ -334,7 +334,7 @@ def test_a_record_is_stepped_through_to_its_result(client, game):
 
 
 def record_outcome(record):
-    from mediatore_env.core.records import replay
+    from mediatore_env.registry import replay
     return replay(record).outcome
 
 
@@ -364,4 +364,4 @@ def test_a_record_checked_in_a_worker_process_comes_back_whole(game):
     from mediatore_env.web.tables import Watch
     watch = Watch(played_record(game, 2), "a label")
     back = pickle.loads(pickle.dumps(watch))
-    assert back.entry is watch.entry and back.at(7, 1) == watch.at(7, 1)
+    assert back.definition is watch.definition and back.at(7, 1) == watch.at(7, 1)

@@ -32,7 +32,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
     pytest.skip("the browser tests need Chromium: apt-get install chromium", allow_module_level=True)
 
-from mediatore_env.core.records import replay  # noqa: E402
+from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.tools import bench  # noqa: E402
 from mediatore_env.web.app import create_app, free_port  # noqa: E402
 from mediatore_env.web.history import History  # noqa: E402

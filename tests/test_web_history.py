@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from mediatore_env.core.records import replay  # noqa: E402
+from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.tools.replay import load_records  # noqa: E402
 from mediatore_env.web.app import create_app, main  # noqa: E402
 from mediatore_env.web.history import MIGRATIONS, History, HistoryError, export  # noqa: E402
@@ -95,7 +95,7 @@ def test_without_a_history_nothing_is_kept_and_the_routes_say_so():
 WRITER = textwrap.dedent("""
     import json, os, sys, time
     sys.path[:0] = [{root!r}, {tests!r}]
-    from mediatore_env.core.records import replay
+    from mediatore_env.registry import replay
     from mediatore_env.web.history import History
     from test_web import played_record
     history = History(sys.argv[1])

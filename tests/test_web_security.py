@@ -233,7 +233,7 @@ QUERIES = st.dictionaries(st.sampled_from(["since", "wait", "step", "seat", "gam
 def hostile():
     """One server with a table and a record, shared by the examples: what a 4xx must leave
     as it was."""
-    from mediatore_env.core.records import replay
+    from mediatore_env.registry import replay
     from mediatore_env.web.history import History
     from test_web import played_record
     history = History(":memory:")

@@ -97,6 +97,11 @@ class MediatoreHooks(Hooks):
     def bidding(policies, deals, **options):
         return run_bidding_tournament(policies, deals, **options)
 
+    @property
+    def bidding_policies(self) -> tuple[str, ...]:
+        from .greedy import BIDDING_POLICIES
+        return tuple(BIDDING_POLICIES)
+
     def pack(self, seed: int, index: int, hand: int) -> list[int]:
         if hand:
             raise ValueError("a Mediatore deal is dealt from one pack")

@@ -1,10 +1,13 @@
 """What every engine of the family accepts as a move id: an integer, numpy integers included,
 checked before the engine asks whether the move is legal (``Deal.apply``, ``Session.apply``,
-``TressetteGame.apply``)."""
+``TressetteGame.apply``); and the moves of a game whose only move is a card (move ``c`` plays
+card ``c``): :func:`card_move_text` and :func:`parse_card_move`."""
 
 from __future__ import annotations
 
 import operator
+
+from .cards import CARD_NAMES, NUM_CARDS, parse_card
 
 
 def as_move_id(move) -> int | None:
@@ -35,3 +38,22 @@ def described_move(move, num_moves: int, text) -> str:
     if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < num_moves:
         return f"{text(move)!r} (id {move})"
     return f"{move!r} (valid ids are integers 0..{num_moves - 1})"
+
+
+def card_move_text(move: int) -> str:
+    """Move ``move`` of a game whose moves are the 40 cards: the card's notation, ``'D3'``.
+
+        >>> card_move_text(0), card_move_text(39)
+        ('D4', 'B3')
+    """
+    if type(move) is int and 0 <= move < NUM_CARDS:
+        return CARD_NAMES[move]
+    raise ValueError(f"not a card move: {move!r}; valid ids are 0..{NUM_CARDS - 1}")
+
+
+def parse_card_move(text: str) -> int:
+    """The move of a game whose moves are the 40 cards that ``text`` names (a card: ``'D3'``)."""
+    try:
+        return parse_card(text)
+    except ValueError:
+        raise ValueError(f"not a card move: {text!r}; a move is a card such as 'D3'") from None

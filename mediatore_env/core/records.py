@@ -1,4 +1,5 @@
-"""Game records: one format for every game of the family, and one :func:`replay`.
+"""Game records: one format for every game of the family (the one ``replay`` of a record of
+any game is the registry's, :func:`mediatore_env.registry.replay`, which finds its game).
 
 A record is the JSON document people share: what the game was, its packs and every move with
 the seat that made it, and the result. Every engine writes it (``game.record(**meta)``) and
@@ -10,12 +11,13 @@ names the game by its name in the registry (:mod:`mediatore_env.registry`)::
 
 The body after the header is each game's own (:mod:`mediatore_env.mediatore.records`,
 :mod:`mediatore_env.club.records`, ``TressetteGame.record``), and ``"meta"`` (who played, the
-seed, a tournament's deal number) is never read by a replay. :func:`replay` reads the header
-and hands the record to the engine of its game, found in the registry; every engine rebuilds a
+seed, a tournament's deal number) is never read by a replay. The registry's ``replay`` reads
+the header and hands the record to the engine of its game; every engine rebuilds a
 game the same way, through the game interface alone (:func:`rebuild`: a pack dealt whenever the
 game waits for one, each move checked), for its ``replay`` and its ``from_json``::
 
     >>> import mediatore_env
+    >>> from mediatore_env.registry import replay
     >>> game = mediatore_env.make("tressette2")
     >>> game.deal(list(range(40))); game.apply(game.legal_moves()[0])
     >>> record = game.record(seed=7)
@@ -33,13 +35,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, TypeVar
+from typing import Callable, Collection, Iterable, Mapping, Sequence, TypeVar
 
-from ..registry import GAMES, GameDef, get
 from .game import CHANCE, Game
 
-__all__ = ["FORMAT", "VERSION", "header", "check_header", "body", "entry_of", "replay",
-           "rebuild", "check_result", "save_record", "load_record"]
+__all__ = ["FORMAT", "VERSION", "header", "check_header", "body", "rebuild", "check_result",
+           "save_record", "load_record"]
 
 G = TypeVar("G", bound=Game)
 
@@ -85,30 +86,6 @@ def check_header(record, title: str, games: Collection[str], legacy: str | None 
 def body(record: dict) -> dict:
     """The record without its header: what the game wrote, the same in every version."""
     return {k: v for k, v in record.items() if k not in HEADER}
-
-
-def entry_of(record) -> GameDef:
-    """The registry's entry of the game a record is of, by its header (a version 1 record by
-    its format). Raises ``ValueError`` for anything that is not a game record."""
-    if not isinstance(record, dict):
-        raise ValueError(f"not a game record: a JSON object is expected, not "
-                         f"{type(record).__name__}")
-    form = record.get("format")
-    if form == FORMAT:
-        return get(record.get("game"))
-    for entry in GAMES.values():
-        if form is not None and entry.record_format == form:
-            return entry
-    formats = ", ".join(dict.fromkeys(e.record_format for e in GAMES.values() if e.record_format))
-    raise ValueError(f"not a game record: format is {form!r}, expected {FORMAT!r} "
-                     f"(or, version {LEGACY_VERSION}, one of {formats})")
-
-
-def replay(record) -> Any:
-    """Re-simulate a record of any game; return the game, finished as it was recorded. Raises
-    ``ValueError`` naming the first thing that differs (the header, a move by the wrong seat,
-    an illegal move, a different result)."""
-    return entry_of(record).engine.replay(record)
 
 
 def rebuild(game: G, packs: Sequence, moves: Iterable[tuple[int | None, str]],

@@ -1,7 +1,7 @@
 """What every environment of the package shares: copies that go on with the game
 (:class:`CopyableEnv`), for the PettingZoo ones the start of an episode, ``step`` and the
 end of an episode (:class:`GameAEC`), and the environment of any registered game from its
-registry entry alone (:class:`GameEnv`, :func:`make_env`).
+definition alone (:class:`GameEnv`, :func:`make_env`).
 
 Search agents (MCTS over the environment), Ray and population training copy environments in
 the middle of a game. An environment of this package copied with ``copy.deepcopy`` or through
@@ -280,29 +280,30 @@ class GameEnv(GameAEC):
 
     def __init__(self, game: str | GameDef, render_mode: str | None = None, **switches):
         super().__init__()
-        entry = game if isinstance(game, GameDef) else get(game)
+        definition = game if isinstance(game, GameDef) else get(game)
         if type(self).metadata is GameEnv.metadata:
-            self.metadata = {**GameEnv.metadata, "name": f"{entry.name}_v0"}
+            self.metadata = {**GameEnv.metadata, "name": f"{definition.name}_v0"}
         name = self.metadata["name"]
         rules = switches.pop("rules", None) if "rules" in self.options else None
         valid = self.switches
         if valid is None:
-            valid = tuple(f.name for f in fields(entry.rules) if f.name not in entry.fixed)
+            valid = tuple(f.name for f in fields(definition.rules)
+                          if f.name not in definition.fixed)
         unknown = sorted(set(switches) - set(valid))
         if unknown:
             raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
                             f"{name}; valid: {', '.join(self.options)}, and the rules "
                             f"switches {', '.join(valid)}")
-        self.rules = (entry.make_rules(**switches) if rules is None
-                      else entry.rules.coerce(rules, **switches))
+        self.rules = (definition.make_rules(**switches) if rules is None
+                      else definition.rules.coerce(rules, **switches))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
                              + ", ".join(map(repr, self.metadata["render_modes"])))
-        self.entry = entry
+        self.definition = definition
         self.render_mode = render_mode
-        agents = [f"player_{seat}" for seat in range(entry.players)]
+        agents = [f"player_{seat}" for seat in range(definition.players)]
         self._seats = {agent: seat for seat, agent in enumerate(agents)}
-        self._set_spaces(agents, self._observation_size(), entry.moves.count)
+        self._set_spaces(agents, self._observation_size(), definition.moves.count)
         self._rng = np.random.default_rng()  # made now, so that copies share its future
         self.game = None
         self._packs: list = []  # the packs of the options not dealt yet
@@ -314,9 +315,9 @@ class GameEnv(GameAEC):
     def _observation_size(self) -> int:
         """The length of the observation vector: that of seat 0 in a game of these rules
         dealt from the ordered pack (a game's layout depends on its rules at most)."""
-        game = self.entry.new_game(self.rules, 0)
+        game = self.definition.new_game(self.rules, 0)
         game.deal(range(40))
-        return len(self.entry.observation(game.view(0))["observation"])
+        return len(self.definition.observation(game.view(0))["observation"])
 
     # -- episode ------------------------------------------------------------------------------
 
@@ -332,7 +333,7 @@ class GameEnv(GameAEC):
 
     def _start_game(self, dealer: int) -> None:
         """The episode's next game (its first at ``reset``), first dealt by ``dealer``, dealt."""
-        game = self.entry.new_game(self.rules, dealer)
+        game = self.definition.new_game(self.rules, dealer)
         self.game = game
         # Bound once per game: a legal move takes the engine's unchecked path straight away.
         self._make = game._apply if isinstance(game, Engine) else game.apply
@@ -378,7 +379,7 @@ class GameEnv(GameAEC):
     # -- observations -------------------------------------------------------------------------
 
     def observe(self, agent):
-        return self.entry.observation(self._views[self._seats[agent]])
+        return self.definition.observation(self._views[self._seats[agent]])
 
     def view(self, agent):
         """The view of ``agent``'s seat: what it knows (live: it follows the game)."""
@@ -390,7 +391,7 @@ class GameEnv(GameAEC):
         game = self.game
         phase = None if self.phase_names is None else self.phase_names[game.phase]
         return illegal_action_message(action, agent, phase, game.legal_moves(),
-                                      self._num_actions, self.entry.moves.text)
+                                      self._num_actions, self.definition.moves.text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
@@ -465,7 +466,7 @@ class GameEnv(GameAEC):
         """The table as text: what the seat to move sees (seat 0 at chance and at the end)."""
         game = self.game
         seat = game.to_move if game.to_move not in (None, CHANCE) else 0
-        return self.entry.display.table_text(self._views[seat], names=self.possible_agents,
+        return self.definition.display.table_text(self._views[seat], names=self.possible_agents,
                                              title=self.metadata["name"])
 
 

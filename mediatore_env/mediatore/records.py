@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from ..core.cards import CARD_NAMES, card_names
 # One replay and one file format for every game: re-exported where 0.1 had them.
-from ..core.records import (check_header, check_result, header, load_record, rebuild, replay,
-                            save_record)
+from ..core.records import check_header, check_result, header, load_record, rebuild, save_record
+from ..registry import replay
 from .moves import move_text, parse_move
 from .nine_tricks import deal_hands
 from .rules import CONTRACT_NAMES, SIGNAL_NAMES, Rules

@@ -150,12 +150,12 @@ How to answer
 Follow suit when you can: the list holds only the moves you may make."""
 
 
-def reader_of(entry) -> Reader:
-    """The reader of a registry entry's game: Mediatore's own, any other game's from its moves
+def reader_of(definition) -> Reader:
+    """The reader of a definition's game: Mediatore's own, any other game's from its moves
     and display."""
-    if entry.name == "mediatore":
+    if definition.name == "mediatore":
         return Reader(read_mediatore, HELP_TEXT, _orderly)
-    return card_game_reader(entry.moves, entry.display)
+    return card_game_reader(definition.moves, definition.display)
 
 
 # -- Mediatore ------------------------------------------------------------------------------------

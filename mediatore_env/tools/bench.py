@@ -34,12 +34,12 @@ from pathlib import Path
 
 import mediatore_env.registry as registry
 
-from ..mediatore.records import save_record
-from ..mediatore.rules import PRESETS
+from ..core.records import save_record
 from ..runinfo import add_progress_options, command, jobs_note, print_results, wants_progress
-from .checks import (ArgumentParser, add_worker_options, check_agents, check_lineup,
-                     deals_to_record, non_negative_int, output_dir, output_file, positive_int,
-                     rules_of)
+from .checks import (ArgumentParser, add_rules_options, add_worker_options, check_agents,
+                     check_lineup, deals_to_record, game_of, non_negative_int, output_dir,
+                     output_file, parse_for_game, positive_int, rules_of,
+                     rules_options_elsewhere)
 
 PROG = "mediatore-bench"
 
@@ -49,20 +49,12 @@ def _hooks(game: str):
     return hooks_of(game)
 
 
-def _units() -> str:
-    """``'mediatore: deals; tressette, ...: games; club: sessions'`` from the registry."""
-    by_unit: dict[str, list[str]] = {}
-    for name, entry in registry.GAMES.items():
-        by_unit.setdefault(entry.unit, []).append(name)
-    return "; ".join(f"{', '.join(names)}: {unit}s" for unit, names in by_unit.items())
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(game: str = "mediatore") -> argparse.ArgumentParser:
+    """The parser of ``--game game``: its agents, its rules options, and ``--bidding`` and
+    ``--plot`` where its tournament hooks have them (:func:`main` reads ``--game`` first)."""
     from agents import agents_of
-    from agents.mediatore.greedy import BIDDING_POLICIES
     from agents.plot import FORMATS
-    agents = "; ".join(f"{name}: {', '.join(agents_of(entry))}"
-                       for name, entry in registry.GAMES.items())
+    definition, hooks = registry.get(game), _hooks(game)
     p = ArgumentParser(
         prog=PROG,
         description="Duplicate tournament of agents: every episode of the game (a Mediatore "
@@ -70,51 +62,62 @@ def build_parser() -> argparse.ArgumentParser:
                     "rotation of the lineup over the same cards, so every agent holds every "
                     "hand. Prints the agents' results per episode with 95% confidence intervals "
                     "over episodes, and what the game adds (Mediatore: by seat role and by "
-                    "contract).",
-        epilog=f"Agents by game: {agents}; with options after a colon (random:bid_rate=0.5), "
-               "or your own as package.module:Class (looked for in the current folder too). "
-               f"Bidding policies: {', '.join(BIDDING_POLICIES)}. Mediatore's rules presets: "
-               f"{', '.join(PRESETS)}.")
+                    "contract). The options shown are those of --game "
+                    f"{game}: --game NAME --help shows another game's.",
+        epilog=f"Agents of {game}: {', '.join(agents_of(definition))}; with options after a "
+               "colon (random:bid_rate=0.5), or your own as package.module:Class (looked for "
+               "in the current folder too)."
+               + (f" Bidding policies: {', '.join(hooks.bidding_policies)}."
+                  if hooks.bidding is not None else ""))
     p.add_argument("--game", default="mediatore", choices=list(registry.GAMES),
                    help="the game (default mediatore)")
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--agents", nargs="+", metavar="AGENT",
-                     help="the lineup: one agent per seat ("
-                          + ", ".join(f"{name} {entry.players}"
-                                      for name, entry in registry.GAMES.items())
-                          + "), the seats of the first rotation")
-    who.add_argument("--bidding", nargs="+", metavar="POLICY",
-                     help="Mediatore: compare these bidding policies (2 or more) inside one "
-                          "shared player")
-    who.add_argument("--plot-json", metavar="PATH",
-                     help="play nothing: draw the chart (--plot) of results saved with --json")
-    p.add_argument("--player", default="greedy",
-                   help="with --bidding: the player whose calling, exchange and play they share "
-                        "(default greedy)")
+                     help=f"the lineup: one agent per seat ({definition.players}), the seats of "
+                          "the first rotation")
+    if hooks.bidding is not None:
+        who.add_argument("--bidding", nargs="+", metavar="POLICY",
+                         help="compare these bidding policies (2 or more) inside one shared "
+                              "player")
+        p.add_argument("--player", default="greedy",
+                       help="with --bidding: the player whose calling, exchange and play they "
+                            "share (default greedy)")
+    p.set_defaults(bidding=None, plot=None, plot_json=None)
     p.add_argument("--deals", type=positive_int, default=1000, metavar="N",
-                   help=f"number of episodes, in the game's unit ({_units()}; default 1000)")
+                   help=f"number of episodes, {definition.unit}s of {game} (default 1000)")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the cards (default 0)")
     add_worker_options(p, "episodes")
-    p.add_argument("--preset", choices=list(PRESETS),
-                   help="Mediatore's rules preset (default standard)")
-    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rules switch of the game (on top of the preset), e.g. --rule "
-                        "signals=off, --rule low=true, --rule ante=3; a bad name lists the "
-                        "game's switches")
-    p.add_argument("--ante", type=positive_int, metavar="N",
-                   help="club Mediatore: --rule ante=N (chips each player puts into an empty pot)")
-    p.add_argument("--session-deals", type=positive_int, metavar="K",
-                   help="club Mediatore: --rule deals=K (sessions of exactly K deals)")
+    add_rules_options(p, game)
     p.add_argument("--json", metavar="PATH", help="save the full results as JSON")
-    p.add_argument("--plot", metavar="PATH",
-                   help="Mediatore: draw units per deal with CIs and the contract breakdown into "
-                        f"PATH ({', '.join('.' + f for f in FORMATS)}); needs the plot extra")
+    if hooks.chart is not None:
+        p.add_argument("--plot", metavar="PATH",
+                       help="draw units per episode with CIs and the game's breakdown into "
+                            f"PATH ({', '.join('.' + f for f in FORMATS)}); needs the plot extra")
+        who.add_argument("--plot-json", metavar="PATH",
+                         help="play nothing: draw the chart (--plot) of results saved with "
+                              "--json")
     p.add_argument("--save-records", metavar="DIR",
                    help="save the records of --record-deals here, each in its rotations")
     p.add_argument("--record-deals", metavar="LIST",
                    help="episodes to record with --save-records, e.g. 0,5,17 or 0-9 (default 0)")
     add_progress_options(p)
     return p
+
+
+def options_elsewhere(game: str) -> dict[str, str]:
+    """The options of other games' parsers that ``game``'s has not, and why."""
+    hooks = _hooks(game)
+    out = rules_options_elsewhere(game)
+    if hooks.bidding is None:
+        out["--bidding"] = (f"--bidding compares bidding policies "
+                            f"({_games_with(lambda h: h.bidding)}); {game} has no auction: "
+                            "give --agents")
+        out["--player"] = f"--player goes with --bidding, which {game} has not"
+    if hooks.chart is None:
+        out["--plot"] = (f"--plot draws {_games_with(lambda h: h.chart)} tournaments only; save "
+                         f"{game}'s results with --json")
+        out["--plot-json"] = out["--plot"]
+    return out
 
 
 def _check_path(option: str, check, path: str) -> None:
@@ -131,17 +134,10 @@ def _games_with(has) -> str:
 
 
 def check_options(args) -> None:
-    """Refuse what the game does not have (bidding policies, presets, a chart), and a lineup of
-    the wrong size, before anything is played."""
-    game, hooks = args.game, _hooks(args.game)
-    if args.bidding and hooks.bidding is None:
-        raise ValueError(f"--bidding compares bidding policies ({_games_with(lambda h: h.bidding)}"
-                         f"); {game} has no auction: give --agents")
-    if args.plot and hooks.chart is None:
-        raise ValueError(f"--plot draws {_games_with(lambda h: h.chart)} tournaments only; save "
-                         f"{game}'s results with --json")
+    """Refuse a lineup of the wrong size before anything is played (what the game does not
+    have, its parser has not: :func:`options_elsewhere`)."""
     if args.agents:
-        check_lineup(game, args.agents)
+        check_lineup(args.game, args.agents)
 
 
 def check_outputs(args) -> list[int]:
@@ -187,12 +183,12 @@ def _run(args, parser) -> int:
         check_options(args)
         record = check_outputs(args)
         rules = rules_of(args)
-        entry = registry.get(args.game)
+        definition = registry.get(args.game)
         if args.agents:
-            check_agents(args.agents, agents_of(entry))
+            check_agents(args.agents, agents_of(definition))
         # a cluster's workers are its own (--jobs with an address is refused below)
         note = not isinstance(args.ray, str) and args.jobs and jobs_note(
-            PROG, args.jobs, args.deals, entry.unit)
+            PROG, args.jobs, args.deals, definition.unit)
         if note:
             print(note, file=sys.stderr)
         common = dict(seed=args.seed, rules=rules, jobs=args.jobs, record_deals=record,
@@ -213,8 +209,9 @@ def _run(args, parser) -> int:
 
 @command(PROG)  # Ctrl-C: one line and status 130; the workers and the bar go with the run
 def main(argv=None) -> int:
-    parser = build_parser()
-    return _run(parser.parse_args(argv), parser)
+    game = game_of(argv)
+    parser = build_parser(game)
+    return _run(parse_for_game(parser, argv, game, options_elsewhere(game)), parser)
 
 
 def _output(args, result) -> None:

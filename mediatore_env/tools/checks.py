@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Sequence
@@ -32,11 +33,16 @@ import mediatore_env.registry as registry
 from mediatore_env.runinfo import ArgumentParser  # noqa: F401  (the tools' parser, from here)
 
 
-def _int(text: str) -> int:
+def _number(text: str, kind: type, what: str):
+    """``text`` as a ``kind`` (int, float), else argparse's error saying it is not ``what``."""
     try:
-        return int(text)
+        return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+
+
+def _int(text: str) -> int:
+    return _number(text, int, "a whole number")
 
 
 def positive_int(text: str) -> int:
@@ -56,10 +62,7 @@ def non_negative_int(text: str) -> int:
 
 
 def _float(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    return _number(text, float, "a number")
 
 
 def positive_float(text: str) -> float:
@@ -219,14 +222,14 @@ def parse_game_rules(game: str, items: Sequence[str] = (), preset: str | None = 
     ``PRESETS``, else its own -- with ``name=value`` items on top (``--rule signals=off``,
     ``--rule low=true``, ``--rule ante=3``). Raises ``ValueError`` naming the bad item and the
     valid names, values or presets."""
-    entry = registry.get(game)
-    presets = entry.rules.PRESETS
+    definition = registry.get(game)
+    presets = definition.rules.PRESETS
     if preset is not None and not presets:
         raise ValueError(f"{game} has no rules presets; give its switches with --rule, e.g. "
                          f"--rule {rule_example(game)}")
     if preset is not None and preset not in presets:
         raise ValueError(f"unknown rules preset {preset!r}; valid: {', '.join(presets)}")
-    rules = presets[preset] if preset is not None else entry.make_rules()
+    rules = presets[preset] if preset is not None else definition.make_rules()
     switches = rule_switches(game)
     changes = {}
     for item in items:
@@ -241,17 +244,81 @@ def parse_game_rules(game: str, items: Sequence[str] = (), preset: str | None = 
     return _with(rules, changes)
 
 
+#: Options that set one rules switch, for the games that have it (club Mediatore's): the
+#: option, the switch, its metavar and help. A game's parser has those of its switches.
+SHORTCUTS = (("--ante", "ante", "N", "chips each player puts into an empty pot (--rule ante=N)"),
+             ("--session-deals", "deals", "K",
+              "sessions of exactly K deals (--rule deals=K; default: until a pot is won)"))
+
+
+def game_of(argv: Sequence[str] | None, default: str = "mediatore") -> str:
+    """The game that ``--game`` names in ``argv`` (default ``default``), read first so that a
+    tool builds its parser, and its help, for that game alone. A name that is no game gives
+    the default: the tool's parser then refuses it, naming the games."""
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument("--game", default=default)
+    game = first.parse_known_args(argv)[0].game
+    return game if game in registry.GAMES else default
+
+
+def add_rules_options(p: argparse.ArgumentParser, game: str) -> None:
+    """The options that set ``game``'s rules, and only its own: ``--preset`` where its rules
+    have presets, ``--rule NAME=VALUE`` with its switches listed, and the :data:`SHORTCUTS` of
+    its switches. :func:`rules_of` reads them back."""
+    presets = list(registry.get(game).rules.PRESETS)
+    switches = rule_switches(game)
+    p.set_defaults(preset=None, **{option[2:].replace("-", "_"): None
+                                   for option, *_ in SHORTCUTS})
+    if presets:
+        p.add_argument("--preset", choices=presets,
+                       help=f"{game}'s rules preset (default {presets[0]})")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help=f"a rules switch of {game}" + (" on top of the preset" if presets else "")
+                        + f", e.g. --rule {rule_example(game)}; its switches: "
+                        + ", ".join(switches))
+    for option, switch, metavar, words in SHORTCUTS:
+        if switch in switches:
+            p.add_argument(option, type=positive_int, metavar=metavar, help=words)
+
+
+def rules_options_elsewhere(game: str) -> dict[str, str]:
+    """The rules options of :func:`add_rules_options` that ``game`` has not, each with why, for
+    :func:`parse_for_game`."""
+    out = {}
+    if not registry.get(game).rules.PRESETS:
+        out["--preset"] = (f"{game} has no rules presets; give its switches with --rule, "
+                           f"e.g. --rule {rule_example(game)}")
+    switches = rule_switches(game)
+    for option, switch, _, _ in SHORTCUTS:
+        if switch not in switches:
+            games = [name for name in registry.GAMES if switch in rule_switches(name)]
+            out[option] = (f"{option} sets the {switch!r} switch of {', '.join(games)}, not a "
+                           f"switch of {game}")
+    return out
+
+
+def parse_for_game(parser: argparse.ArgumentParser, argv: Sequence[str] | None, game: str,
+                   elsewhere: dict[str, str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)`` for a parser built for ``game``; an option of other games
+    (``elsewhere``: the option, and why ``game`` has it not) is refused in one line saying why
+    and naming the options ``game`` has."""
+    words = sys.argv[1:] if argv is None else argv
+    for option in (word.partition("=")[0] for word in words if word.startswith("--")):
+        if option in elsewhere:  # before argparse, which would first ask for what is missing
+            own = [o for action in parser._actions for o in action.option_strings
+                   if o.startswith("--") and o != "--help"]
+            parser.error(f"{elsewhere[option]}; the options of {game}: {', '.join(own)}")
+    return parser.parse_args(argv)
+
+
 def rules_of(args):
-    """The rules of ``args.game`` from ``--preset``, ``--rule`` and club Mediatore's shortcuts
-    ``--ante`` and ``--session-deals``: what ``mediatore-bench`` and ``mediatore-play`` take.
-    Raises ``ValueError`` naming what does not fit the game."""
+    """The rules of ``args.game`` from the options of :func:`add_rules_options`: ``--preset``,
+    ``--rule`` and the :data:`SHORTCUTS`. Raises ``ValueError`` naming what does not fit the
+    game."""
     items = list(args.rule)
-    for option, switch, value in (("--ante", "ante", args.ante),
-                                  ("--session-deals", "deals", args.session_deals)):
+    for option, switch, _, _ in SHORTCUTS:
+        value = getattr(args, option[2:].replace("-", "_"))
         if value is not None:
-            if switch not in rule_switches(args.game):
-                raise ValueError(f"{option} sets a switch of club Mediatore; {args.game}'s are "
-                                 f"set with --rule, e.g. --rule {rule_example(args.game)}")
             items.append(f"{switch}={value}")
     return parse_game_rules(args.game, items, args.preset)
 

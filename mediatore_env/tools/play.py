@@ -42,11 +42,10 @@ from typing import Callable, Sequence, TextIO
 from ..registry import GAMES, get
 from ..core.records import save_record
 from ..core.text import STYLES
-from ..mediatore.rules import PRESETS, SWITCHES
 from ..runinfo import command
 from .answers import Reader, read_answer, reader_of
-from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, positive_int,
-                     rules_of)
+from .checks import (ArgumentParser, add_rules_options, check_agents, game_of, non_negative_int,
+                     output_file, parse_for_game, positive_int, rules_of, rules_options_elsewhere)
 from .terminal import (HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input, record_path,
                        running_score, score_line, seat_names, stopped, to_the_end)
 
@@ -147,20 +146,20 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     from agents import agents_of, make_agent  # imported when played: the rest needs no agents
     from agents.tournament import derive_seed, hooks_of
     hooks = hooks_of(game)  # the packs of mediatore-bench's episodes, so that --deal K is K there
-    entry = get(game)
-    text, reader = entry.display, reader_of(entry)
-    rules = entry.make_rules() if rules is None else rules
-    n, unit = entry.players, entry.unit
+    definition = get(game)
+    text, reader = definition.display, reader_of(definition)
+    rules = definition.make_rules() if rules is None else rules
+    n, unit = definition.players, definition.unit
     term = term or Terminal()
     specs = list(agent_specs)
     seat_specs = [None if s == human else specs.pop(0) for s in range(n)]
-    known = agents_of(entry)
+    known = agents_of(definition)
     agents = [None if spec is None else make_agent(spec, known) for spec in seat_specs]
     wanted = any(a is not None and getattr(a, "wants_observation", True) for a in agents)
-    observation = entry.observation if wanted else None
+    observation = definition.observation if wanted else None
     names = seat_names(["human" if sp is None else sp for sp in seat_specs], human)
     totals = [0] * n
-    term.say(f"{entry.title} · {text.rules_line(rules)} · seed {seed}"
+    term.say(f"{definition.title} · {text.rules_line(rules)} · seed {seed}"
              + (f" · {unit}s {first}-{first + count - 1}" if count > 1 else f" · {unit} {first}"),
              "Playing order: " + " -> ".join(names) + "   (? for help)")
     played = 0
@@ -169,7 +168,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
             index = first + k
             title = f"{unit.capitalize()} {k + 1} of {count}" if count > 1 else unit.capitalize()
             played_game = play_game(
-                entry.new_game(rules, index % n), human, agents, names, term, text, reader,
+                definition.new_game(rules, index % n), human, agents, names, term, text, reader,
                 style, title, partial(hooks.pack, seed, index),
                 [derive_seed(seed, index, s) for s in range(n)], auto, observation)
             totals = [t + o for t, o in zip(totals, played_game.outcome)]
@@ -194,46 +193,41 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
 
 # -- the command line -----------------------------------------------------------------------------
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(game: str = "mediatore") -> argparse.ArgumentParser:
+    """The parser of ``--game game``: its seats, its rules options and its word for an
+    episode (:func:`main` reads ``--game`` first)."""
+    definition = get(game)
+    seats = definition.players
     p = ArgumentParser(
         prog="mediatore-play",
         description="Play a game of the family at the terminal: you hold one seat, agents the "
-                    "others. An episode is a deal of Mediatore, a Tressette game to 31 or a "
-                    "session of club Mediatore.",
+                    f"others. An episode of {game} is a {definition.unit}. The options shown "
+                    f"are those of --game {game}: --game NAME --help shows another game's.",
         epilog="Answer each question with a number from the list or the move in words "
                "(solo, pass, D3, 3 of coins, SA volo, claim, accept); when discarding in "
                "Mediatore, all four cards in one answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, "
-               "t for the table, q to quit. Mediatore's rules presets: " + ", ".join(PRESETS)
-               + ".")
+               "t for the table, q to quit.")
     p.add_argument("--game", default="mediatore", choices=list(GAMES),
                    help="the game (default mediatore): " + ", ".join(
-                       f"{e.name} ({e.title})" for e in GAMES.values()))
+                       f"{d.name} ({d.title})" for d in GAMES.values()))
     p.add_argument("--agents", nargs="+", default=["greedy"], metavar="AGENT",
-                   help="one agent for all the other seats, or one per other seat (in seat "
-                        "order); names of the game's agents (greedy, random, "
+                   help=f"one agent for all the other {seats - 1} seats, or one per other seat "
+                        "(in seat order); names of the game's agents (greedy, random, "
                         "random:bid_rate=0.5) or package.module:Class (default: greedy)")
-    p.add_argument("--seat", type=int, default=0, choices=range(4),
-                   help="your seat, 0-3 (default 0; three-handed 0-2, two-handed 0-1)")
-    p.add_argument("--preset", choices=list(PRESETS),
-                   help="Mediatore's rules preset (default standard)")
-    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help=f"a rules switch on top of the preset (Mediatore's: {', '.join(SWITCHES)}; "
-                        "Tressette's: low, claim, show_draws)")
-    p.add_argument("--ante", type=positive_int,
-                   help="club Mediatore: chips each player puts into an empty pot (default 5)")
-    p.add_argument("--session-deals", type=positive_int, metavar="K",
-                   help="club Mediatore: sessions of exactly K deals (default: until a pot is "
-                        "won, at most 20)")
+    p.add_argument("--seat", type=int, default=0, choices=range(seats),
+                   help=f"your seat, 0-{seats - 1} (default 0)")
+    add_rules_options(p, game)
     p.add_argument("--seed", type=non_negative_int,
                    help="seed of the cards, 0 or more (default: a random one, printed)")
+    unit = definition.unit
     p.add_argument("--deal", type=non_negative_int, default=0, metavar="K",
-                   help="play episode K of the seed first (a deal, a game, a session): the same "
-                        "cards as episode K of mediatore-bench --seed S (default 0)")
-    p.add_argument("--session", dest="deal", type=non_negative_int, metavar="K",
-                   help="club Mediatore's word for --deal")
+                   help=f"play {unit} K of the seed first: the same cards as episode K of "
+                        "mediatore-bench --seed S (default 0)")
+    if f"--{unit}" not in p._option_string_actions:  # club's --session; not --game
+        p.add_argument(f"--{unit}", dest="deal", type=non_negative_int, metavar="K",
+                       help=f"the same as --deal, in {game}'s word")
     p.add_argument("--deals", type=positive_int, default=1,
-                   help="number of episodes (deals, games to 31 or sessions), with a running "
-                        "score (default 1)")
+                   help=f"number of {unit}s, with a running score (default 1)")
     p.add_argument("--cards", default="english", choices=STYLES,
                    help="how cards are named: english (ace of swords), italian (Asso di Spade), "
                         "french (A♠) or short (SA)")
@@ -247,20 +241,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command("mediatore-play")  # Ctrl-C, at a prompt too: one line and status 130
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    entry = get(args.game)
+    game = game_of(argv)
+    parser = build_parser(game)
+    words = {f"--{d.unit}": f"--{d.unit} is {d.name}'s word for --deal" for d in GAMES.values()
+             if f"--{d.unit}" not in parser._option_string_actions}
+    args = parse_for_game(parser, argv, game, {**words, **rules_options_elsewhere(game)})
+    definition = get(args.game)
     try:
         rules = rules_of(args)
-        others = entry.players - 1
-        if args.seat > others:
-            raise ValueError(f"--seat {args.seat}: {args.game} has seats 0-{others}")
+        others = definition.players - 1
         if len(args.agents) not in (1, others):
             raise ValueError(f"--agents takes one agent (for all {others} other seats) or "
                              f"{others}, got {len(args.agents)}")
         specs = args.agents * others if len(args.agents) == 1 else args.agents
         from agents import agents_of
-        check_agents(specs, agents_of(entry))  # a bad name fails here, with the known ones
+        check_agents(specs, agents_of(definition))  # a bad name fails here, with the known ones
     except ValueError as e:
         parser.error(str(e))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)

@@ -9,7 +9,7 @@ trick.
 Reads the records (:mod:`mediatore_env.core.records`) of every game of the registry, written by
 ``mediatore-play --save``, ``mediatore-bench --save-records`` and the environments
 (``env.unwrapped.records``): a file holding one record or a list of them, or a folder of such
-files. Each record is first re-simulated with :func:`mediatore_env.core.records.replay`, so what
+files. Each record is first re-simulated with :func:`mediatore_env.registry.replay`, so what
 is shown is what the rules give; a file that is not a valid record gets a clear error.
 
 One viewer serves every game: it rebuilds the game pack by pack and move by move through the
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 from ..core.game import CHANCE
-from ..core.records import entry_of, replay
+from ..registry import definition_of, replay
 from ..registry import get
 from ..core.text import STYLES, YOU
 from ..runinfo import command
@@ -77,7 +77,7 @@ def _checked(text: str, path: str) -> list[dict]:
         if not isinstance(record, dict):
             raise BadRecord(f"{where}: not a game record (expected a JSON object)")
         try:
-            entry_of(record)
+            definition_of(record)
         except ValueError as e:
             raise BadRecord(f"{where}: {e}") from None
         try:
@@ -114,8 +114,8 @@ _ABOUT = {"program": "from", "seed": "seed", "deal_index": "deal", "game_index":
 def record_start(record: dict, final):
     """A new game of a record's game, rules and first dealer (``final``: the record replayed),
     to step through it with :func:`record_steps`."""
-    entry = get(final.record()["game"])  # a version 1 Tressette record names no form
-    return entry.new_game(final.rules, record["dealer"])
+    definition = get(final.record()["game"])  # a version 1 Tressette record names no form
+    return definition.new_game(final.rules, record["dealer"])
 
 
 def record_steps(game, record: dict, final) -> Iterator[tuple[str, Any]]:
@@ -147,14 +147,15 @@ def show_record(record: dict, seat: int | None = None, style: str = "english",
     quit."""
     pager = pager or Pager(False)
     final = replay(record)
-    entry = get(final.record()["game"])  # a version 1 Tressette record names no form
-    text = entry.display
+    definition = get(final.record()["game"])  # a version 1 Tressette record names no form
+    text = definition.display
     names = record_names(record, final.players, seat)
     meta = record.get("meta") or {}
     title = label or "Record"
     about = ", ".join(f"{word} {meta[key]}" for key, word in _ABOUT.items() if key in meta)
     pager.say(f"== {title} ".ljust(78, "="),
-              f"{entry.title}, {text.rules_line(final.rules)} · dealer {names[record['dealer']]}"
+              f"{definition.title}, {text.rules_line(final.rules)} · "
+              f"dealer {names[record['dealer']]}"
               + (f" · {about}" if about else ""),
               "seen by " + ("everyone: the open table" if seat is None else
                             f"{names[seat]} only" if names[seat] == f"seat {seat}" else
@@ -213,7 +214,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
         for _, r in records:
             players = replay(r).players
             if args.seat is not None and args.seat >= players:
-                raise BadRecord(f"--seat {args.seat}: a {entry_of(r).title} record here has "
+                raise BadRecord(f"--seat {args.seat}: a {definition_of(r).title} record here has "
                                 f"seats 0-{players - 1}")
     except BadRecord as e:
         print(f"mediatore-replay: error: {e}", file=sys.stderr)

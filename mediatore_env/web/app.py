@@ -207,7 +207,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             try:
                 names, persons = table.seated()
                 future = writer.submit(history.save, table.record(), names, persons,
-                                       list(table.game.outcome), table.entry.unit)
+                                       list(table.game.outcome), table.definition.unit)
             except Exception as e:  # a game whose record fails: the table plays on
                 return unsaved(e)
             # not cancelled at shutdown: the writer finishes every save it was given
@@ -431,7 +431,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
 
     def watch_json(wid: str) -> dict:
         w = lobby.watches[wid]
-        return {"id": wid, "label": w.label, "game": w.entry.name, "title": w.entry.title,
+        return {"id": wid, "label": w.label, "game": w.definition.name, "title": w.definition.title,
                 "players": w.final.players, "steps": len(w.steps), "names": w.names}
 
     async def list_records(request):

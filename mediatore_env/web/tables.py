@@ -36,7 +36,7 @@ from agents import agents_of, make_agent
 from ..codec.actions import as_move
 from ..core.cards import NUM_CARDS
 from ..core.game import CHANCE
-from ..core.records import entry_of, replay
+from ..registry import definition_of, replay
 from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
 from ..core.text import YOU
@@ -77,15 +77,15 @@ def one_line(error: BaseException, width: int = 200) -> str:
 
 # -- the rules switches, typed for the page's form -----------------------------------------------
 
-def switch_specs(entry: GameDef) -> list[dict]:
-    """Each rules switch of the game the page may set (those its entry does not fix), typed so
+def switch_specs(definition: GameDef) -> list[dict]:
+    """Each rules switch of the game the page may set (those its definition does not fix), typed so
     the form draws the right input: ``{"name", "kind", "default"}``, ``kind`` one of ``bool``,
     ``choice`` (with ``"choices"``), ``int`` or ``optional int`` (None or an int, from
     ``"minimum"``): the rules' own description of their switches."""
-    default = entry.make_rules()
+    default = definition.make_rules()
     specs = []
-    for switch in entry.rules.switches():
-        if switch.name in entry.fixed:
+    for switch in definition.rules.switches():
+        if switch.name in definition.fixed:
             continue
         spec: dict[str, Any] = {"name": switch.name, "kind": switch.kind,
                                 "default": getattr(default, switch.name)}
@@ -101,18 +101,18 @@ def games_json(extra_agents: Mapping[str, Mapping[str, Callable]] | None = None)
     """The registry's games the page can draw: name, title, seats, typed rules switches, and
     the agents a table may seat (the game's registry, then what the operator added)."""
     out = []
-    for entry in GAMES.values():
-        out.append({"name": entry.name, "title": entry.title, "players": entry.players,
-                    "unit": entry.unit, "agents": list(agent_registry(entry, extra_agents)),
-                    "switches": switch_specs(entry)})
+    for game in GAMES.values():
+        out.append({"name": game.name, "title": game.title, "players": game.players,
+                    "unit": game.unit, "agents": list(agent_registry(game, extra_agents)),
+                    "switches": switch_specs(game)})
     return out
 
 
-def agent_registry(entry: GameDef, extra: Mapping[str, Mapping[str, Callable]] | None = None
+def agent_registry(definition: GameDef, extra: Mapping[str, Mapping[str, Callable]] | None = None
                    ) -> dict[str, Callable]:
-    """The agents a table of ``entry`` may seat, by name: the game's own, then ``extra[game]``
+    """The agents a table of ``definition`` may seat, by name: the game's own, then ``extra[game]``
     (registered by the server's operator with ``--agent``)."""
-    return {**agents_of(entry), **((extra or {}).get(entry.name) or {})}
+    return {**agents_of(definition), **((extra or {}).get(definition.name) or {})}
 
 
 # -- what a request may ask of an agent ----------------------------------------------------------
@@ -251,7 +251,7 @@ def table_request(data: dict, extra_agents=None) -> dict:
     /api/games``: ``game``, ``seat``, ``agents``, ``rules``, ``seed``, ``packs``, ``name``,
     ``stand_in``), every field checked; ``BadRequest`` for the first bad one, before anything
     is made. ``agents`` holds an agent's name per seat, or null for a person: the creator sits
-    at ``seat`` (whatever its entry says), the other persons' seats wait for them to join."""
+    at ``seat`` (whatever its definition says), the other persons' seats wait for them to join."""
     fields = {"game", "seat", "agents", "rules", "seed", "packs", "name", "stand_in"}
     unknown = sorted(set(data) - fields)
     if unknown:
@@ -259,20 +259,20 @@ def table_request(data: dict, extra_agents=None) -> dict:
     if "game" not in data:
         raise BadRequest("game is missing; valid: " + ", ".join(g for g in GAMES))
     try:
-        entry = get(data["game"])
+        definition = get(data["game"])
     except ValueError as e:
         raise BadRequest(str(e) if isinstance(data["game"], str) and len(data["game"]) <= 40
                          else f"unknown game {shown(data['game'])}; valid: {', '.join(GAMES)}"
                          ) from None
-    players = entry.players
+    players = definition.players
     seat = _int(data.get("seat", 0), "seat", 0, players - 1)
     rules = data.get("rules") or {}
     if not isinstance(rules, dict):
         raise BadRequest("bad rules: an object of switches is expected")
     try:
-        rules = entry.make_rules(**rules)
+        rules = definition.make_rules(**rules)
     except (TypeError, ValueError) as e:
-        raise BadRequest(f"bad rules for {entry.name}: {one_line(e)}") from None
+        raise BadRequest(f"bad rules for {definition.name}: {one_line(e)}") from None
     specs = data.get("agents")
     specs = ["random"] * players if specs is None else specs
     if not isinstance(specs, list) or len(specs) != players:
@@ -291,11 +291,11 @@ def table_request(data: dict, extra_agents=None) -> dict:
     if not isinstance(packs, list) or len(packs) > MAX_PACKS:
         raise BadRequest(f"bad packs: a list of at most {MAX_PACKS} packs is expected")
     packs = [_pack(p) for p in packs]
-    registry = agent_registry(entry, extra_agents)  # made last: the costliest check
+    registry = agent_registry(definition, extra_agents)  # made last: the costliest check
     agents = [None if spec is None else _agent(spec, s, registry) for s, spec in enumerate(specs)]
     stand_ins, after = _stand_in(data.get("stand_in"), persons, registry)
-    return dict(entry=entry, seat=seat, agents=agents, rules=rules, seed=seed, packs=packs,
-                specs=specs, name=name, stand_ins=stand_ins, after=after,
+    return dict(definition=definition, seat=seat, agents=agents, rules=rules, seed=seed,
+                packs=packs, specs=specs, name=name, stand_ins=stand_ins, after=after,
                 stand_in=(data.get("stand_in") or {}).get("agent"))
 
 
@@ -330,17 +330,17 @@ class Table:
     nobody has asked about for ``after`` seconds, with no page open on it, is played by its
     stand-in until its person comes back. ``clock`` tells the time (the lobby's)."""
 
-    def __init__(self, entry: GameDef, seat: int, agents: Sequence[Any], rules,
+    def __init__(self, definition: GameDef, seat: int, agents: Sequence[Any], rules,
                  seed: int | None, packs: Sequence[list], specs: Sequence[str | None],
                  name: str | None = None, stand_ins: Mapping[int, Any] | None = None,
                  after: float | None = None, stand_in: str | None = None,
                  style: str = "english", clock: Callable[[], float] = time.monotonic):
-        self.entry, self.seat, self.agents, self.rules = entry, seat, list(agents), rules
+        self.definition, self.seat, self.agents, self.rules = definition, seat, list(agents), rules
         self.packs = [list(p) for p in packs]
         self.rng = np.random.default_rng(seed)
         self.seed, self.style, self.specs, self.clock = seed, style, list(specs), clock
-        self.text = entry.display
-        self.observe = entry.observation
+        self.text = definition.display
+        self.observe = definition.observation
         self.persons = [s for s, a in enumerate(self.agents) if a is None]
         self.id = secrets.token_urlsafe(16)
         self.tokens = {seat: secrets.token_urlsafe(24)}
@@ -355,7 +355,7 @@ class Table:
         self.seen = {s: now for s in self.persons}     # when each seat last asked
         self.present = {s: 0 for s in self.persons}    # its pages connected now
         self.version, self.episodes = 0, 0
-        self.totals = [0] * entry.players
+        self.totals = [0] * definition.players
         self.events: dict[int, list[dict]] = {p: [] for p in self.persons}
         self.first = 0
         self.dealer = 0
@@ -373,7 +373,7 @@ class Table:
         return self.tokens[self.seat]
 
     def _new_episode(self) -> None:
-        self.game = self.entry.new_game(self.rules, self.dealer)
+        self.game = self.definition.new_game(self.rules, self.dealer)
         self.episodes += 1
         self.first += len(self.events[self.seat])
         self.events = {p: [] for p in self.persons}
@@ -441,15 +441,15 @@ class Table:
         (``join``, null at the others)."""
         viewer = self.seat if viewer is None else viewer
         since = self.check_since(since)
-        out = {"id": self.id, "game": self.entry.name, "title": self.entry.title,
+        out = {"id": self.id, "game": self.definition.name, "title": self.definition.title,
                "seat": viewer, "version": self.version, "episode": self.episodes,
-               "unit": self.entry.unit, "totals": self.totals, "view": self.view_json(viewer),
+               "unit": self.definition.unit, "totals": self.totals, "view": self.view_json(viewer),
                "events": self.events[viewer][max(since - self.first, 0):], "next": self.next,
                "thinking": self.thinking, "broken": self.broken, "seats": self.seats_json(),
                "stand_in": None if self.after is None else {"agent": self.stand_in_name,
                                                             "after": self.after}}
         if viewer == self.seat:
-            out["join"] = [self.codes.get(s) for s in range(self.entry.players)]
+            out["join"] = [self.codes.get(s) for s in range(self.definition.players)]
         return out
 
     def fingerprint(self) -> tuple:
@@ -472,7 +472,7 @@ class Table:
         """A request to take ``seat`` with its ``code`` under ``name``, checked: the seat and
         the name. ``BadRequest`` 403 for a code that is not the seat's, 409 for a seat taken
         (its code worked once) or a name taken."""
-        seat = _int(seat, "seat", 0, self.entry.players - 1)
+        seat = _int(seat, "seat", 0, self.definition.players - 1)
         if self.agents[seat] is not None:
             raise BadRequest(f"seat {seat} is an agent's, not a person's", 409)
         if seat in self.tokens:
@@ -534,7 +534,7 @@ class Table:
                 "the agents are to move" if self.agents[game.to_move] is not None else
                 f"{self.names[game.to_move]} is to move"), 409)
         try:
-            move = as_move(move, self.entry.moves.count)
+            move = as_move(move, self.definition.moves.count)
         except ValueError as e:
             raise BadRequest(f"bad move: {one_line(e)}") from None
         legal = game.legal_moves()
@@ -556,13 +556,13 @@ class Table:
         if version != self.version:
             raise BadRequest(f"stale request: the table is at version {self.version}", 409)
         if not self.game.is_over:
-            raise BadRequest(f"the {self.entry.unit} is not over yet", 409)
+            raise BadRequest(f"the {self.definition.unit} is not over yet", 409)
 
     def next_episode(self) -> None:
         """Start the next deal, game or session, the next seat dealing (checked by
         :meth:`check_next`)."""
         self.version += 1
-        self.dealer = (self.dealer + 1) % self.entry.players
+        self.dealer = (self.dealer + 1) % self.definition.players
         self._new_episode()
         if self.on_event is not None:
             self.on_event(self, "next")
@@ -667,7 +667,7 @@ class Watch:
 
     def __init__(self, record, label: str = "record", style: str = "english"):
         try:
-            self.entry = entry_of(record)
+            self.definition = definition_of(record)
             self.final = replay(record)
         except RecursionError:
             raise BadRequest(f"{label}: not a valid game record: nested too deeply") from None
@@ -677,7 +677,7 @@ class Watch:
         except ValueError as e:
             raise BadRequest(f"{label}: not a valid game record: {one_line(e)}") from None
         self.record, self.label, self.style = record, label, style
-        self.text = self.entry.display
+        self.text = self.definition.display
         self.steps = list(record_steps(record_start(record, self.final), record, self.final))
         self.names = watch_names(record, self.final.players)
 
@@ -686,7 +686,7 @@ class Watch:
         step = _int(step, "step", 0, len(self.steps))
         if seat is not None:
             _int(seat, "seat", 0, players - 1)
-        game = self.entry.new_game(self.final.rules, self.record["dealer"])
+        game = self.definition.new_game(self.final.rules, self.record["dealer"])
         narrator = None
         for k, (kind, what) in enumerate(self.steps[:step]):
             if k == step - 1:
@@ -702,7 +702,7 @@ class Watch:
             lines = narrator.news() or [
                 f"{self.names[mover]}: {self.text.move_words(self.steps[step - 1][1], self.style)}"]
         seats = range(players) if seat is None else [seat]
-        return {"label": self.label, "game": self.entry.name, "title": self.entry.title,
+        return {"label": self.label, "game": self.definition.name, "title": self.definition.title,
                 "step": step, "steps": len(self.steps), "seat": seat, "lines": lines,
                 "views": [self.text.view_json(game.view(s), self.names, self.style)
                           for s in seats],
