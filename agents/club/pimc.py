@@ -53,6 +53,9 @@ from mediatore_env.mediatore.moves import WIN_THIRDS
 from ..search import WorldSearch
 from .greedy import ClubGreedyAgent
 
+#: The default budget: the worlds of a decision, every one rolled out (docs/agents.md, Budgets).
+WORLDS = 12
+
 #: The weight of a thirds' margin against winning the deal (a margin never outweighs a win).
 MARGIN_WEIGHT = 0.01
 
@@ -96,8 +99,8 @@ class ClubPimcAgent(WorldSearch):
 
     name = "pimc"
 
-    def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
-                 max_worlds: int = 32, margin: float = -0.1, bidding: str = "search",
+    def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
+                 max_worlds: int = WORLDS, margin: float = -0.1, bidding: str = "search",
                  play: str = "search", calls: int = 2, seed: int | None = None):
         super().__init__(time_limit, min_worlds, max_worlds, seed)
         for name, value, valid in (("bidding", bidding, BIDDING), ("play", play, PLAY_MODES)):

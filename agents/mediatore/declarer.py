@@ -43,6 +43,11 @@ from ..search import SearchBudget, WorldSearch, check_budget
 from .greedy import CallingPolicy, ExchangePolicy
 
 
+#: The time limit (CPU seconds) of a declarer's search made for a PIMC agent with a time limit
+#: (for play against people); by default the searches are reproducible (``time_limit=None``).
+DECLARER_TIME_LIMIT = 0.5
+
+
 def side_mask(contract, declarer, partner) -> int:
     """The declarer's side as a bitset of seats (0 before a contract): the declarer, and in
     Chiamo the partner (a world's; None while unknown)."""
@@ -122,7 +127,7 @@ class SimulatedExchange(DeclarerSearch):
     ``candidates`` best removals the one made in the most sampled worlds (the module
     docstring)."""
 
-    def __init__(self, candidates: int = 8, worlds: int = 12, time_limit: float | None = 0.5,
+    def __init__(self, candidates: int = 8, worlds: int = 12, time_limit: float | None = None,
                  max_time: float | None = 0.6, greedy: ExchangePolicy | None = None, seed: int = 0):
         super().__init__(candidates, worlds, time_limit, max_time, seed)
         self.greedy = greedy if greedy is not None else ExchangePolicy()
@@ -186,7 +191,7 @@ class SimulatedCall(DeclarerSearch):
     payoff to the declarer over sampled worlds, each played on with the greedy exchange (the
     module docstring)."""
 
-    def __init__(self, candidates: int = 4, worlds: int = 12, time_limit: float | None = 0.5,
+    def __init__(self, candidates: int = 4, worlds: int = 12, time_limit: float | None = None,
                  max_time: float | None = 0.6, greedy: CallingPolicy | None = None,
                  exchange: ExchangePolicy | None = None, seed: int = 0):
         super().__init__(candidates, worlds, time_limit, max_time, seed)

@@ -94,7 +94,8 @@ from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, ME
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 
 from ..search import SearchBudget, WorldSearch, check_budget
-from .declarer import SimulatedCall, SimulatedExchange, reached, side_mask
+from .declarer import (DECLARER_TIME_LIMIT, SimulatedCall, SimulatedExchange, reached,
+                       side_mask)
 from .greedy import GreedyAgent
 
 
@@ -298,7 +299,7 @@ class PIMCAgent(WorldSearch):
     name = "pimc"
     clock = "cpu"
 
-    def __init__(self, worlds: int = 24, time_limit: float | None = 0.07, bidding=None,
+    def __init__(self, worlds: int = 24, time_limit: float | None = None, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
                  max_time: float | None = 0.075, capotto: bool = False,
                  auction: float | None = None, pool: int = 3, margin: int = 3):
@@ -331,9 +332,10 @@ class PIMCAgent(WorldSearch):
             bidding = BiddingPolicy(margin=margin, models=models)
         self.bid_boost = boosts
         if "search" in (calling, exchange):  # by simulation (agents/mediatore/declarer.py)
-            reproducible = {"time_limit": None} if time_limit is None else {}
-            calling = SimulatedCall(**reproducible) if calling == "search" else calling
-            exchange = SimulatedExchange(**reproducible) if exchange == "search" else exchange
+            # timed where the card play is timed, else the searches' work budgets
+            timed = {} if time_limit is None else {"time_limit": DECLARER_TIME_LIMIT}
+            calling = SimulatedCall(**timed) if calling == "search" else calling
+            exchange = SimulatedExchange(**timed) if exchange == "search" else exchange
         for option, value in (("calling", calling), ("exchange", exchange)):
             if isinstance(value, str):
                 raise ValueError(f"{option} must be 'search' or a policy object, got {value!r}")
