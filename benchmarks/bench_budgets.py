@@ -9,8 +9,8 @@ before (give both specs and compare).
 
 For each spec it prints the decisions with a choice, the median and 90th percentile of their
 CPU and wall seconds and the longest on the CPU, split into card plays and the other phases
-(in Mediatore: 1 the auction, 2 the call, 3 the discards -- the first of a searched exchange
-searches, the others follow its plan --, 4 the card passed back), and the machine it ran on. Seat 0's agent deals first in episode 0, the
+(in Mediatore: 0 the auction, 1 the call, 2 the discards -- the first of a searched exchange
+searches, the others follow its plan --, 3 the card passed back), and the machine it ran on. Seat 0's agent deals first in episode 0, the
 next seat in episode 1, and so on; the packs come from ``--seed`` as a tournament's do, so two
 specs are timed on the same deals.
 """
