@@ -39,7 +39,8 @@ suit) and score its thirds (the table: the seats' hands, the trick, the side's t
 the trick facts' stock); a world over ``world_nodes`` nodes is rolled out instead. Otherwise
 by a rollout: the card, then the rest of the hand with the greedy player at every seat, the
 value the points the seat's side takes from there on (the trick in play included). Negated in
-Low Hand. The budget is WorldSearch's.
+Low Hand. The budget is WorldSearch's work: at most ``max_worlds`` worlds (32), ``rollouts`` of them
+rolled out (:data:`ROLLOUTS`) and :data:`NODES` solver nodes a decision, as Tressette's PIMC.
 
     >>> from mediatore_env.registry import get
     >>> from agents.base import play
@@ -68,7 +69,8 @@ __all__ = ["TrickGreedyAgent", "TrickPimcAgent", "SOLVE_AT", "card_moves"]
 #: By players, the most cards in play (hands and stock) at which a world is solved: where a
 #: Tressette world's exact values cost about 10 ms median (docs/search.md).
 SOLVE_AT = {2: 22, 3: 27, 4: 28}
-#: The default budget's most worlds rolled out in a decision, of ``max_worlds`` (docs/agents.md, Budgets).
+#: The default budget's most worlds rolled out in a decision, of ``max_worlds``
+#: (docs/agents.md, *Budgets*).
 ROLLOUTS = 8
 #: ... and its solver nodes per decision
 NODES = 1_000_000
@@ -201,8 +203,9 @@ def _none_held(beaten: int, unseen: int, held: int) -> float:
 
 class TrickPimcAgent(WorldSearch):
     """PIMC for any trick game with a world sampler (the module docstring), for the game
-    ``game``. ``time_limit``, ``min_worlds``, ``max_worlds``: WorldSearch's budget
-    (``time_limit=None``: exactly ``max_worlds`` worlds, reproducible from the seed);
+    ``game``. ``max_worlds``, ``rollouts``, ``nodes``: WorldSearch's work budget, the
+    default, reproducible from the seed; ``time_limit`` (seconds), ``min_worlds``: a budget on
+    the clock instead;
     ``solve_at``: the most cards in play at which a world is solved (None: :data:`SOLVE_AT`;
     0: never); ``world_nodes``: the solver's node budget for one world."""
 

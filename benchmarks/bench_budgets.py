@@ -10,9 +10,9 @@ before (give both specs and compare).
 For each spec it prints the decisions with a choice, the median and 90th percentile of their
 CPU and wall seconds and the longest on the CPU, split into card plays and the other phases
 (in Mediatore: 0 the auction, 1 the call, 2 the discards -- the first of a searched exchange
-searches, the others follow its plan --, 3 the card passed back), and the machine it ran on. Seat 0's agent deals first in episode 0, the
-next seat in episode 1, and so on; the packs come from ``--seed`` as a tournament's do, so two
-specs are timed on the same deals.
+searches, the others follow its plan --, 3 the card passed back), and the machine it ran on.
+Seat 0's agent deals first in episode 0, the next seat in episode 1, and so on; the packs come
+from ``--seed`` as a tournament's do, so two specs are timed on the same deals.
 """
 
 from __future__ import annotations
@@ -75,8 +75,9 @@ def summary(rows) -> str:
         return "none"
     top = max(r[1] for r in rows)
     cpu, wall = median_p90([r[1] for r in rows]), median_p90([r[2] for r in rows])
-    return (f"{len(rows):4d} decisions, CPU median {cpu[0] * 1000:6.1f} ms (p90 {cpu[1] * 1000:6.1f}),"
-            f" wall median {wall[0] * 1000:6.1f} ms (p90 {wall[1] * 1000:6.1f}); CPU max {top * 1000:.0f} ms")
+    return (f"{len(rows):4d} decisions, CPU median {cpu[0] * 1000:6.1f} ms "
+            f"(p90 {cpu[1] * 1000:6.1f}), wall median {wall[0] * 1000:6.1f} ms "
+            f"(p90 {wall[1] * 1000:6.1f}); CPU max {top * 1000:.0f} ms")
 
 
 def main(argv=None) -> None:

@@ -79,7 +79,8 @@ def test_a_time_limit_is_still_an_option():
     from agents.mediatore.declarer import DECLARER_TIME_LIMIT
     agent = make_agent("pimc-infer:time_limit=0.05")
     assert agent.time_limit == 0.05 and agent.budget().time_limit == 0.05
-    assert agent.greedy.calling.time_limit == agent.greedy.exchange.time_limit == DECLARER_TIME_LIMIT
+    declarer = agent.greedy
+    assert declarer.calling.time_limit == declarer.exchange.time_limit == DECLARER_TIME_LIMIT
     tressette = make_agent("pimc:time_limit=0.1", agents_of("tressette2"))
     budget = tressette.budget()
     assert budget.time_limit == 0.1 and budget.max_rollouts is None and budget.max_nodes is None

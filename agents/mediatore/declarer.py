@@ -20,11 +20,12 @@ solves the first lead: it calls the card with the best total payoff to the decla
 worlds (partner or alone, card given or not, as that world has it).
 
 Both are :class:`agents.search.WorldSearch` searches, the loop and budget of every search
-agent and of :class:`~agents.mediatore.pimc.PIMCAgent`'s card play: ``worlds`` worlds at most,
-no new world once ``time_limit`` seconds of CPU have gone into the decision, and a ceiling
-``max_time`` through the solver's node budget; ``time_limit=None`` searches a fixed number of
-nodes (``max_time * NODES_PER_SECOND``) from an empty table: reproducible from the seed. Each
-keeps its own random stream, reseeded with the agent's. docs/infer.md has the measurements.
+agent and of :class:`~agents.mediatore.pimc.PIMCAgent`'s card play: ``worlds`` worlds at most
+(12) and, by default, a fixed number of nodes (``max_time * NODES_PER_SECOND``, 4.2 million)
+from an empty table: reproducible from the seed. With ``time_limit`` (CPU seconds; a PIMC agent
+with a time limit gives its searches :data:`DECLARER_TIME_LIMIT`) no new world starts once it
+is spent, and ``max_time`` is a ceiling through the solver's node budget. Each keeps its own
+random stream, reseeded with the agent's. docs/infer.md has the measurements.
 """
 
 from __future__ import annotations

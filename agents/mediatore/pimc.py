@@ -41,19 +41,18 @@ the bidding models as real declarers' hands do (logit +0.5 weighted, +0.6 real, 
 60 Mediatore deals).
 
 **Budget.** The card play is an :class:`agents.search.WorldSearch`, the loop and budget of
-every search agent: ``worlds`` worlds at most, and no new world once ``time_limit`` seconds of
-the thread's CPU time have gone into the decision. Early in the deal a double-dummy search
-costs milliseconds, late in the deal microseconds, so the limit binds only in the first two
-or three tricks. A hard ceiling, ``max_time`` (0.075 s), holds even for one search: every
-search gets a node budget (``solver.reaches(node_limit=)``), the nodes the CPU time left
-before the ceiling buys at the cautious rate
-:data:`~mediatore_env.analysis.solver.NODES_PER_SECOND`;
-a world whose search runs out is left out, and when no world was finished the agent plays
-the greedy agent's card. CPU time rather than wall-clock time keeps the agent's play the
-same on a busy machine; with ``time_limit=None`` the agent is reproducible exactly (same
-seed, same moves): the ceiling is then a fixed ``max_time * NODES_PER_SECOND`` nodes per
-decision, searched from an empty table (``max_time=None``: no ceiling). Decision timings
-accumulate in :attr:`PIMCAgent.timings`.
+every search agent. By default it is work, so the agent is reproducible exactly (same seed,
+same moves, on any machine): ``worlds`` worlds at most (24) and ``max_time *
+NODES_PER_SECOND`` solver nodes a decision (0.075 s at the cautious rate
+:data:`~mediatore_env.analysis.solver.NODES_PER_SECOND`: 525,000 nodes), searched from an
+empty table (``max_time=None``: no node limit). Early in the deal a double-dummy search
+costs milliseconds, late in the deal microseconds, so the nodes bind only in the first two or
+three tricks; a world whose search runs out is left out, and when no world was finished the
+agent plays the greedy agent's card. On the clock instead (``time_limit``, for play against
+people): no new world once ``time_limit`` seconds of the thread's CPU time have gone into the
+decision, and every search gets the nodes the CPU time left before the ceiling ``max_time``
+buys. docs/agents.md (*Budgets*) has what a decision costs. Decision timings accumulate in
+:attr:`PIMCAgent.timings`.
 
 **Bidding, calling, exchange.** These come from the greedy agent's policies. Its bidding
 models give the chance to make each contract as fitted to greedy card play; the PIMC agent
