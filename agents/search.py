@@ -102,20 +102,20 @@ class SearchBudget:
             self.spent = True
         return answer
 
-
     def solve_world(self, search, position, world_nodes: int | None):
         """``search(position, node_limit=)`` for one world, from an empty table (so that the
         nodes it takes, and so the choice, depend on this world alone), within ``world_nodes``
         and the nodes the decision has left: ``(answer, spent)``. ``answer`` None and
         ``spent`` False: the world is past ``world_nodes`` (score it otherwise); ``spent``
         True: the decision is out of nodes (leave the world out: no other starts)."""
-        left = self.nodes_left()
-        limit = world_nodes if left is None or world_nodes is not None and world_nodes < left \
-            else left
+        limit, left = world_nodes, self.nodes_left()
+        by_decision = left is not None and (limit is None or left <= limit)
+        if by_decision:
+            limit = left
         clear_table()
         answer = search(position, node_limit=limit)
         self.nodes += last_nodes()
-        if answer is None and limit is not None and limit == left:
+        if answer is None and by_decision:
             self.spent = True
             return None, True
         return answer, False

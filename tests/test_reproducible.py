@@ -84,3 +84,31 @@ def test_a_time_limit_is_still_an_option():
     tressette = make_agent("pimc:time_limit=0.1", agents_of("tressette2"))
     budget = tressette.budget()
     assert budget.time_limit == 0.1 and budget.max_rollouts is None and budget.max_nodes is None
+
+
+def test_the_work_budget_counts_rollouts_and_nodes():
+    """Tressette's and the generic PIMC: at most ``rollouts`` worlds rolled out early in a
+    hand; late in it worlds are solved within the decision's ``nodes`` (none left: no world)."""
+    from agents.trick import TrickGreedyAgent
+    definition = get("tressette2")
+    game = definition.new_game()
+    game.deal(list(range(40)))
+    view = game.view(game.to_move)
+    for name in ("pimc", "generic-pimc"):
+        agent = make_agent(f"{name}:rollouts=3", agents_of("tressette2"))
+        agent.reset(0)
+        _, budget = agent.search(view, view.legal_moves())
+        assert (budget.worlds, budget.rollouts, budget.nodes) == (3, 3, 0)
+    greedy = TrickGreedyAgent("tressette2")
+    while len(game.view(0).tricks) < 12:  # 24 cards played: 16 in play, solved
+        game.apply(greedy.act(None, game.view(game.to_move)))
+    view = game.view(game.to_move)
+    for name in ("pimc", "generic-pimc"):
+        agent = make_agent(f"{name}:max_worlds=5", agents_of("tressette2"))
+        agent.reset(0)
+        _, budget = agent.search(view, view.legal_moves())
+        assert budget.worlds == 5 and budget.rollouts == 0 and 0 < budget.nodes <= 1_000_000
+        starved = make_agent(f"{name}:nodes=1", agents_of("tressette2"))
+        starved.reset(0)
+        _, budget = starved.search(view, view.legal_moves())
+        assert budget.worlds == 0 and budget.spent
