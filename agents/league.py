@@ -36,7 +36,8 @@ from mediatore_env.runinfo import counting
 from .report import signed, table
 from .tournament import Z95, cyclic_lineups, mean_ci, run
 
-__all__ = ["Pair", "Rating", "LeagueResult", "fit_ratings", "run_league", "pair_edges"]
+__all__ = ["Pair", "Rating", "LeagueResult", "fit_ratings", "run_league", "pair_edges",
+           "weighing_variances"]
 
 
 @dataclass(frozen=True)
@@ -53,12 +54,29 @@ class Pair:
         return mean_ci(self.per_episode)
 
     @property
-    def variance(self) -> float:
-        """The variance of the mean edge (a tiny floor where every episode agreed)."""
+    def spread(self) -> float:
+        """The sample variance of the edge over episodes (0 where every episode agreed)."""
         n = len(self.per_episode)
         mean = math.fsum(self.per_episode) / n
-        var = math.fsum((v - mean) ** 2 for v in self.per_episode) / max(n - 1, 1)
-        return max(var / n, 1e-12)
+        return math.fsum((v - mean) ** 2 for v in self.per_episode) / max(n - 1, 1)
+
+    @property
+    def variance(self) -> float:
+        """The variance of the mean edge (a tiny floor where every episode agreed)."""
+        return max(self.spread / len(self.per_episode), 1e-12)
+
+
+def weighing_variances(pairs: Sequence[Pair]) -> list[float]:
+    """The variance of each pair's mean edge, as the fit weighs it. A pair whose episodes all
+    agreed (one agent won every game) measured none: it gets the smallest variance over
+    episodes that another pair measured, over its own episodes, rather than a weight that
+    would drown every other pair (two such pairs, ``a`` beating ``c`` and ``b`` beating ``c``
+    every game, would otherwise pin ``a`` and ``b`` level whatever ``a`` against ``b``
+    said)."""
+    measured = [p.spread for p in pairs if p.spread > 0]
+    floor = min(measured) if measured else 0.0
+    return [p.variance if p.spread > 0 or not floor else floor / len(p.per_episode)
+            for p in pairs]
 
 
 @dataclass(frozen=True)
@@ -72,16 +90,16 @@ def fit_ratings(names: Sequence[str], pairs: Sequence[Pair]) -> list[Rating]:
     """Each agent's rating from the pairs' edges (the module docstring), best first.
 
     Weighted least squares: the edges ``y``, one row of ``X`` per pair (+1 for its first agent,
-    -1 for its second), weights ``1 / variance``. The normal matrix ``X'WX`` is singular along
+    -1 for its second), weights ``1 / variance`` (:func:`weighing_variances`). The normal matrix ``X'WX`` is singular along
     the constant vector (adding a constant to every rating explains the edges as well); its
     pseudo-inverse gives the solution that sums to zero and, being the covariance of that
     solution, the intervals. Agents no pair connects to the rest cannot be compared with it."""
     index = {name: i for i, name in enumerate(names)}
     design = np.zeros((len(pairs), len(names)))
     edges, weights = np.zeros(len(pairs)), np.zeros(len(pairs))
-    for k, pair in enumerate(pairs):
+    for k, (pair, variance) in enumerate(zip(pairs, weighing_variances(pairs))):
         design[k, index[pair.first]], design[k, index[pair.second]] = 1.0, -1.0
-        edges[k], weights[k] = pair.edge[0], 1.0 / pair.variance
+        edges[k], weights[k] = pair.edge[0], 1.0 / variance
     covariance = np.linalg.pinv(design.T @ (weights[:, None] * design))
     ratings = covariance @ (design.T @ (weights * edges))
     spread = Z95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None))

@@ -13,13 +13,19 @@ same worlds, so the comparison is paired; :meth:`WorldSearch.best_move` plays th
 total (ties: the lowest id), and a game with its own tie-breaks reads :meth:`search`'s totals.
 
 The **budget** of a decision (:class:`SearchBudget`) counts its work: the worlds scored (at
-most ``max_worlds``, at least ``min_worlds`` before a time limit may stop the search) and the
-solver's nodes (``max_nodes``); a ``time_limit`` in seconds (on the wall clock, or on the
-thread's CPU clock for a search that should play alike on a busy machine) and a ``ceiling`` of
-seconds that the nodes left are converted from are optional. With ``time_limit=None`` the
-budget is work alone, so the agent's choices depend only on its seed and the same command
-gives the same moves on any machine. A world whose scoring runs out of the budget half way
-(:meth:`WorldSearch.move_values` returns None) is left out, and the search ends there.
+most ``max_worlds``, at least ``min_worlds`` before a time limit may stop the search), those of
+them scored by playing on rather than solved (at most ``max_rollouts``: a rollout early in a
+hand costs many solved worlds late in it) and the solver's nodes (``max_nodes``). **Every
+search agent's default budget is work alone** (``time_limit=None``), so its choices depend
+only on its seed and the same command gives the same moves, and the same tables, on any
+machine, with any number of jobs, on Ray; the defaults were calibrated so that a decision
+takes about what it took under the time limits they replace (docs/agents.md, *Budgets*). A
+``time_limit`` in seconds (on the wall clock, or on the thread's CPU clock for a search that
+should play alike on a busy machine) stays an option, for play against people, and so does a
+``ceiling`` of seconds that the nodes left are converted from; with a time limit the worlds
+are drawn until it is spent (``max_worlds`` still bounds them, ``max_rollouts`` does not). A
+world whose scoring runs out of the budget half way (:meth:`WorldSearch.move_values` returns
+None) is left out, and the search ends there.
 """
 
 from __future__ import annotations
@@ -40,8 +46,10 @@ CLOCKS = ("wall", "cpu")
 class SearchBudget:
     """The work and time one decision may spend (the module docstring), counted from its
     creation. :meth:`more` says whether another world may start; :meth:`solve` runs a solver
-    search within the nodes left. :attr:`worlds` counts the worlds scored, :attr:`nodes` the
-    nodes searched; :attr:`spent` is set once a search ran out of nodes.
+    search within the nodes left. :attr:`worlds` counts the worlds scored, :attr:`rollouts`
+    those of them scored by playing on (at most ``max_rollouts``: None, no limit but
+    ``max_worlds``), :attr:`nodes` the nodes searched; :attr:`spent` is set once a search ran
+    out of nodes.
 
     ``max_nodes``: the nodes of the whole decision (the solver's table is cleared first, so
     that the count depends on this decision alone); else ``ceiling`` seconds, each search
@@ -49,12 +57,13 @@ class SearchBudget:
 
     def __init__(self, max_worlds: int, min_worlds: int = 1, time_limit: float | None = None,
                  max_nodes: int | None = None, ceiling: float | None = None,
-                 clock: str = "wall"):
+                 clock: str = "wall", max_rollouts: int | None = None):
         if clock not in CLOCKS:
             raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
         self.max_worlds, self.min_worlds, self.time_limit = max_worlds, min_worlds, time_limit
         self.max_nodes, self.ceiling, self.cpu = max_nodes, ceiling, clock == "cpu"
-        self.worlds = self.nodes = 0
+        self.max_rollouts = max_rollouts
+        self.worlds = self.nodes = self.rollouts = 0
         self.spent = False
         if max_nodes is not None:
             clear_table()  # reproducible: the same nodes whatever was searched before
@@ -71,7 +80,8 @@ class SearchBudget:
 
     def more(self) -> bool:
         """Whether another world may start."""
-        return self.worlds < self.max_worlds and not self.spent and self.in_time()
+        return (self.worlds < self.max_worlds and not self.spent and self.in_time()
+                and (self.max_rollouts is None or self.rollouts < self.max_rollouts))
 
     def nodes_left(self) -> int | None:
         """The nodes the next search may take (None: no limit)."""
@@ -91,6 +101,24 @@ class SearchBudget:
         if answer is None and limit is not None:
             self.spent = True
         return answer
+
+    def solve_world(self, search, position, world_nodes: int | None):
+        """``search(position, node_limit=)`` for one world, from an empty table (so that the
+        nodes it takes, and so the choice, depend on this world alone), within ``world_nodes``
+        and the nodes the decision has left: ``(answer, spent)``. ``answer`` None and
+        ``spent`` False: the world is past ``world_nodes`` (score it otherwise); ``spent``
+        True: the decision is out of nodes (leave the world out: no other starts)."""
+        limit, left = world_nodes, self.nodes_left()
+        by_decision = left is not None and (limit is None or left <= limit)
+        if by_decision:
+            limit = left
+        clear_table()
+        answer = search(position, node_limit=limit)
+        self.nodes += last_nodes()
+        if answer is None and by_decision:
+            self.spent = True
+            return None, True
+        return answer, False
 
 
 def check_budget(worlds, time_limit, max_time) -> None:
@@ -120,25 +148,37 @@ class _Drawn:
 
 class WorldSearch(Agent):
     """PIMC over sampled worlds (the module docstring). ``time_limit``: seconds a decision may
-    take (None: work alone, reproducible from the seed); ``min_worlds``, ``max_worlds``: the
-    worlds scored; ``max_time``: a ceiling in seconds on the solver's searches, converted to
-    nodes at ``NODES_PER_SECOND`` (with ``time_limit=None``, a fixed number of nodes per
-    decision; None: no node limit); :attr:`clock`: what the time limit is read on."""
+    take (None, the default: work alone, reproducible from the seed); ``min_worlds``,
+    ``max_worlds``: the worlds scored; ``rollouts``: with ``time_limit=None``, the most worlds
+    of a decision scored by a rollout (None: no limit but ``max_worlds``); ``nodes``: with
+    ``time_limit=None``, the solver's nodes a decision may search (None: ``max_time``'s);
+    ``max_time``: a ceiling in seconds on the solver's searches, converted to nodes at
+    ``NODES_PER_SECOND`` (with ``time_limit=None``, a fixed number of nodes per decision;
+    None: no node limit); :attr:`clock`: what the time limit is read on."""
 
     wants_observation = False
     #: ``"wall"`` or ``"cpu"`` (the thread's CPU time: the same play on a busy machine).
     clock = "wall"
 
-    def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
-                 max_worlds: int = 32, seed: int | None = None, max_time: float | None = None):
+    def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
+                 max_worlds: int = 32, seed: int | None = None, max_time: float | None = None,
+                 rollouts: int | None = None, nodes: int | None = None):
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be a positive number of seconds or None, "
                              f"got {time_limit!r}")
         if min(int(min_worlds), int(max_worlds)) < 1:
             raise ValueError(f"min_worlds and max_worlds must be at least 1, got {min_worlds} "
                              f"and {max_worlds}")
+        if rollouts is not None and (type(rollouts) is not int or rollouts < 1):
+            raise ValueError(f"rollouts must be a positive int or None, got {rollouts!r}")
+        if nodes is not None and (type(nodes) is not int or nodes < 1):
+            raise ValueError(f"nodes must be a positive int or None, got {nodes!r}")
         self.time_limit, self.max_time = time_limit, max_time
         self.min_worlds, self.max_worlds = int(min_worlds), int(max_worlds)
+        #: the work budget's most worlds scored by a rollout (None: no such limit)
+        self.max_rollouts = rollouts
+        #: the work budget's solver nodes per decision (None: ``max_time``'s, if any)
+        self.max_nodes = nodes
         self.rng = random.Random(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -167,10 +207,13 @@ class WorldSearch(Agent):
 
     def budget(self) -> SearchBudget:
         """A fresh budget for one decision (the module docstring)."""
-        fixed = self.max_time is not None and self.time_limit is None
-        return SearchBudget(self.max_worlds, self.min_worlds, self.time_limit,
-                            int(self.max_time * NODES_PER_SECOND) if fixed else None,
-                            self.max_time, self.clock)
+        nodes = None
+        if self.time_limit is None:
+            nodes = (self.max_nodes if self.max_nodes is not None else None
+                     if self.max_time is None else int(self.max_time * NODES_PER_SECOND))
+        return SearchBudget(self.max_worlds, self.min_worlds, self.time_limit, nodes,
+                            self.max_time, self.clock,
+                            self.max_rollouts if self.time_limit is None else None)
 
     def search(self, view, options: list) -> tuple[dict, SearchBudget]:
         """Each option's total value over the worlds drawn for this decision, and the budget
@@ -198,7 +241,9 @@ class WorldSearch(Agent):
         search can score a world otherwise (an exact solver) overrides this; the values of one
         world need only be comparable with each other and on one scale across worlds (a
         constant added to all of one world's values changes no choice). None: the budget ran
-        out before the world was scored."""
+        out before the world was scored. A world scored by rollouts counts in the budget's
+        :attr:`~SearchBudget.rollouts`."""
+        budget.rollouts += 1
         values = {}
         for move in options:
             trial = world.clone()

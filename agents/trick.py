@@ -39,7 +39,8 @@ suit) and score its thirds (the table: the seats' hands, the trick, the side's t
 the trick facts' stock); a world over ``world_nodes`` nodes is rolled out instead. Otherwise
 by a rollout: the card, then the rest of the hand with the greedy player at every seat, the
 value the points the seat's side takes from there on (the trick in play included). Negated in
-Low Hand. The budget is WorldSearch's.
+Low Hand. The budget is WorldSearch's work: at most ``max_worlds`` worlds (32), ``rollouts`` of them
+rolled out (:data:`ROLLOUTS`) and :data:`NODES` solver nodes a decision, as Tressette's PIMC.
 
     >>> from mediatore_env.registry import get
     >>> from agents.base import play
@@ -54,7 +55,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mediatore_env.analysis.solver import TablePosition, clear_table, table_move_values
+from mediatore_env.analysis.solver import TablePosition, table_move_values
 from mediatore_env.core.cards import ALL_CARDS, BIT_OF, NUM_CARDS, POINTS, bit
 from mediatore_env.core.definition import GameDef, TrickFacts
 from mediatore_env.core.tricks import trick_winner
@@ -68,6 +69,11 @@ __all__ = ["TrickGreedyAgent", "TrickPimcAgent", "SOLVE_AT", "card_moves"]
 #: By players, the most cards in play (hands and stock) at which a world is solved: where a
 #: Tressette world's exact values cost about 10 ms median (docs/search.md).
 SOLVE_AT = {2: 22, 3: 27, 4: 28}
+#: The default budget's most worlds rolled out in a decision, of ``max_worlds``
+#: (docs/agents.md, *Budgets*).
+ROLLOUTS = 8
+#: ... and its solver nodes per decision
+NODES = 1_000_000
 
 
 def trick_game(game: GameDef | str) -> GameDef:
@@ -197,17 +203,19 @@ def _none_held(beaten: int, unseen: int, held: int) -> float:
 
 class TrickPimcAgent(WorldSearch):
     """PIMC for any trick game with a world sampler (the module docstring), for the game
-    ``game``. ``time_limit``, ``min_worlds``, ``max_worlds``: WorldSearch's budget
-    (``time_limit=None``: exactly ``max_worlds`` worlds, reproducible from the seed);
+    ``game``. ``max_worlds``, ``rollouts``, ``nodes``: WorldSearch's work budget, the
+    default, reproducible from the seed; ``time_limit`` (seconds), ``min_worlds``: a budget on
+    the clock instead;
     ``solve_at``: the most cards in play at which a world is solved (None: :data:`SOLVE_AT`;
     0: never); ``world_nodes``: the solver's node budget for one world."""
 
     name = "pimc"
 
-    def __init__(self, game: GameDef | str, time_limit: float | None = 0.1,
+    def __init__(self, game: GameDef | str, time_limit: float | None = None,
                  min_worlds: int = 4, max_worlds: int = 32, seed: int | None = None,
-                 solve_at: int | None = None, world_nodes: int = 150_000):
-        super().__init__(time_limit, min_worlds, max_worlds, seed)
+                 solve_at: int | None = None, world_nodes: int = 150_000,
+                 rollouts: int | None = ROLLOUTS, nodes: int | None = NODES):
+        super().__init__(time_limit, min_worlds, max_worlds, seed, rollouts=rollouts, nodes=nodes)
         self.game = trick_game(game)
         if self.game.worlds is None:
             raise ValueError(f"{self.game.name} has no world sampler: PIMC cannot play it "
@@ -242,11 +250,13 @@ class TrickPimcAgent(WorldSearch):
         sign = -1 if scoring.low else 1
         table = self.table(world, view, scoring)
         if table is not None:
-            clear_table()  # the node count, and so the choice, depends on this world alone
-            values = table_move_values(table, node_limit=self.world_nodes)
+            values, spent = budget.solve_world(table_move_values, table, self.world_nodes)
+            if spent:
+                return None
             if values is not None:
                 return {m: sign * values[self.facts.card(m)] for m in moves}
         side = self.facts.side(view)
+        budget.rollouts += 1
         return {m: sign * self.play_out(world.clone(), m, side, scoring) for m in moves}
 
     def table(self, world, view, scoring) -> TablePosition | None:

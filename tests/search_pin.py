@@ -1,4 +1,5 @@
-"""The moves of every search agent in its reproducible mode (``time_limit=None``), played now,
+"""The moves of every search agent in its reproducible mode (``time_limit=None``, the default
+since issue 38; the specs still say it, as the pin's names were written with it), played now,
 to hold against what they played when tests/data/search_pin.json was written: the search
 loops may be rebuilt, the agents' choices may not change (tests/test_search_pin.py).
 

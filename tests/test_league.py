@@ -44,6 +44,19 @@ def test_a_noisier_edge_weighs_less():
     assert r["c"] - r["a"] == pytest.approx(2.0, abs=0.01)
 
 
+def test_a_pair_whose_every_episode_agreed_does_not_drown_the_others():
+    """Four-handed Tressette's league (seed 3804): pimc and greedy each won every game
+    against random, and pimc was ahead of greedy by 0.33 per game over six. With an unmeasured
+    variance weighed as zero, the two certain pairs pinned pimc and greedy level; weighed as
+    the pair measured, pimc is rated ahead by about what its pair said."""
+    pairs = [Pair("random", "greedy", [-1.0] * 6), Pair("random", "pimc", [-1.0] * 6),
+             Pair("greedy", "pimc", [0.0, -1.0, 0.0, -1.0, 0.0, 0.0])]
+    r = {x.name: x for x in fit_ratings(["random", "greedy", "pimc"], pairs)}
+    assert r["pimc"].rating - r["greedy"].rating == pytest.approx(0.33, abs=0.15)
+    assert r["random"].ci[1] < r["greedy"].rating < r["pimc"].rating
+    assert all(x.ci[1] > x.ci[0] for x in r.values())
+
+
 def test_a_pairs_edge_is_the_tournaments_figure_for_its_lineups():
     league = run_league("tressette2", ["random", "greedy"], episodes=12, seed=3)
     (pair,) = league.pairs

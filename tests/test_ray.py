@@ -72,3 +72,13 @@ def test_the_tressette_tournament_on_a_running_instance(local_ray):
     assert on_ray.executor == "ray" and ray.is_initialized()  # not ours to shut down
     assert measured(on_ray) == measured(one) and on_ray.records == one.records
     assert [s.per_deal for s in on_ray.standings] == [s.per_deal for s in one.standings]
+
+
+def test_search_agents_give_the_same_table_on_ray(local_ray):
+    """The search agents' default budgets are work (issue 38): on Ray's workers they play as
+    in one process (tests/test_reproducible.py has every game in the process pool)."""
+    lineup = ["pimc:worlds=3", "pimc-infer:worlds=3", "generic-pimc:max_worlds=3", "greedy"]
+    one = run_tournament(lineup, deals=2, seed=38)
+    on_ray = run_tournament(lineup, deals=2, seed=38, ray=True)
+    assert on_ray.executor == "ray"
+    assert measured(on_ray) == measured(one)

@@ -68,6 +68,8 @@ def test_an_import_path_is_refused_and_nothing_is_imported(client, tmp_path, spe
     ("pimc:worlds=-1", "bad value -1"),
     ("pimc:worlds=2.5", "bad value 2.5"),
     ("pimc:time_limit=nan", "bad value 'nan'"),
+    ("pimc:time_limit=30", "bad value 30 for option 'time_limit'"),  # None by default: 2 s at most
+    ("pimc:time_limit=True", "bad value True"),
     ("selfplay:path=/etc/passwd", "option 'path' cannot be set here"),  # a file of the server
     ("greedy:colour=1", "option 'colour' cannot be set here"),
     ("random:bid_rate=" + "9" * 200, "not an agent's name"),           # too long to read
@@ -84,6 +86,8 @@ def test_documented_options_are_taken(client):
     seat = new_table(client, "mediatore", agents="pimc:worlds=8,time_limit=None")
     agent = client.app.state.lobby.tables[seat.id].agents[1]
     assert agent.worlds == 8 and agent.time_limit is None
+    seat = new_table(client, "mediatore", agents="pimc:time_limit=0.05")  # on the clock
+    assert client.app.state.lobby.tables[seat.id].agents[1].time_limit == 0.05
     seat = new_table(client, "mediatore", agents="greedy:bidding=cautious")
     assert client.app.state.lobby.tables[seat.id].agents[2].name == "greedy:bidding=cautious"
 

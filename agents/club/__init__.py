@@ -11,8 +11,8 @@ name           agent
 ``random``     :class:`ClubRandomAgent`: uniform legal moves (accepts half the time)
 ``greedy``     :class:`ClubGreedyAgent`: Mediatore's greedy judgement, call, exchange and play
 ``pimc``       :class:`ClubPimcAgent`: accept/pass, the call and the card play searched by
-               greedy rollouts over sampled worlds (``time_limit`` a decision); greedy's
-               exchange
+               greedy rollouts over 12 sampled worlds a decision (``time_limit``: by the
+               clock); greedy's exchange
 =============  ================================================================================
 
 :func:`make_club_agent` turns a text into an agent, as :func:`agents.make_agent` does for

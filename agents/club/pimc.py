@@ -9,9 +9,10 @@ played, the voids, the call, the widow and discards where the seat saw them). In
 replays the deal so far on a fresh :class:`~mediatore_env.club.game.Session` holding the real
 session's chips and pot (they are public), tries every candidate move, and plays the rest of the
 deal with :class:`~.greedy.ClubGreedyAgent` at every seat. Every candidate is scored on the same
-worlds (a paired comparison), drawn until ``time_limit`` seconds are spent (at least
-``min_worlds``, at most ``max_worlds``; ``time_limit=None``: exactly ``max_worlds``, so the
-choices depend only on the seed).
+worlds (a paired comparison): ``max_worlds`` of them (:data:`WORLDS`, calibrated against the
+0.1 s time limit it replaces: docs/agents.md, *Budgets*), so the choices depend only on the
+seed; with ``time_limit``, drawn until that many seconds are spent instead (at least
+``min_worlds``, at most ``max_worlds``).
 
 **Card play** (:class:`agents.search.WorldSearch`'s loop): a card's value in a world is +1 when
 the agent's side (in that world: the mediator and the partner, or the three defenders) wins the
@@ -53,6 +54,9 @@ from mediatore_env.mediatore.moves import WIN_THIRDS
 from ..search import WorldSearch
 from .greedy import ClubGreedyAgent
 
+#: The default budget: the worlds of a decision, every one rolled out (docs/agents.md, Budgets).
+WORLDS = 12
+
 #: The weight of a thirds' margin against winning the deal (a margin never outweighs a win).
 MARGIN_WEIGHT = 0.01
 
@@ -86,18 +90,19 @@ def roll_out(session: Session, policy: ClubGreedyAgent) -> None:
 
 
 class ClubPimcAgent(WorldSearch):
-    """PIMC card play with greedy rollouts, and accept/pass and the call searched in chips
-    (the module docstring). ``time_limit``: seconds a decision may take (None: exactly
-    ``max_worlds`` worlds, reproducible from the seed); ``bidding``: ``'search'`` (accept/pass
-    and the call), ``'accept'`` or ``'call'`` (that one only) or ``'greedy'`` (greedy's
-    accepting and call); ``play``: ``'search'`` or ``'greedy'`` (greedy's card play; with
-    ``bidding``, how docs/club.md measures each part alone); ``calls``: how many of greedy's
-    best called cards the search tries besides alone; ``margin``: greedy's accepting margin."""
+    """PIMC card play with greedy rollouts, and accept/pass and the call searched in chips (the
+    module docstring). ``max_worlds``: the worlds of a decision (the default budget,
+    reproducible from the seed); ``time_limit``: seconds a decision may take instead;
+    ``bidding``: ``'search'`` (accept/pass and the call), ``'accept'`` or ``'call'`` (that one
+    only) or ``'greedy'`` (greedy's accepting and call); ``play``: ``'search'`` or ``'greedy'``
+    (greedy's card play; with ``bidding``, how docs/club.md measures each part alone);
+    ``calls``: how many of greedy's best called cards the search tries besides alone;
+    ``margin``: greedy's accepting margin."""
 
     name = "pimc"
 
-    def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
-                 max_worlds: int = 32, margin: float = -0.1, bidding: str = "search",
+    def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
+                 max_worlds: int = WORLDS, margin: float = -0.1, bidding: str = "search",
                  play: str = "search", calls: int = 2, seed: int | None = None):
         super().__init__(time_limit, min_worlds, max_worlds, seed)
         for name, value, valid in (("bidding", bidding, BIDDING), ("play", play, PLAY_MODES)):

@@ -20,11 +20,12 @@ solves the first lead: it calls the card with the best total payoff to the decla
 worlds (partner or alone, card given or not, as that world has it).
 
 Both are :class:`agents.search.WorldSearch` searches, the loop and budget of every search
-agent and of :class:`~agents.mediatore.pimc.PIMCAgent`'s card play: ``worlds`` worlds at most,
-no new world once ``time_limit`` seconds of CPU have gone into the decision, and a ceiling
-``max_time`` through the solver's node budget; ``time_limit=None`` searches a fixed number of
-nodes (``max_time * NODES_PER_SECOND``) from an empty table: reproducible from the seed. Each
-keeps its own random stream, reseeded with the agent's. docs/infer.md has the measurements.
+agent and of :class:`~agents.mediatore.pimc.PIMCAgent`'s card play: ``worlds`` worlds at most
+(12) and, by default, a fixed number of nodes (``max_time * NODES_PER_SECOND``, 4.2 million)
+from an empty table: reproducible from the seed. With ``time_limit`` (CPU seconds; a PIMC agent
+with a time limit gives its searches :data:`DECLARER_TIME_LIMIT`) no new world starts once it
+is spent, and ``max_time`` is a ceiling through the solver's node budget. Each keeps its own
+random stream, reseeded with the agent's. docs/infer.md has the measurements.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ from mediatore_env.mediatore.worlds import WorldSampler
 
 from ..search import SearchBudget, WorldSearch, check_budget
 from .greedy import CallingPolicy, ExchangePolicy
+
+
+#: The time limit (CPU seconds) of a declarer's search made for a PIMC agent with a time limit
+#: (for play against people); by default the searches are reproducible (``time_limit=None``).
+DECLARER_TIME_LIMIT = 0.5
 
 
 def side_mask(contract, declarer, partner) -> int:
@@ -122,7 +128,7 @@ class SimulatedExchange(DeclarerSearch):
     ``candidates`` best removals the one made in the most sampled worlds (the module
     docstring)."""
 
-    def __init__(self, candidates: int = 8, worlds: int = 12, time_limit: float | None = 0.5,
+    def __init__(self, candidates: int = 8, worlds: int = 12, time_limit: float | None = None,
                  max_time: float | None = 0.6, greedy: ExchangePolicy | None = None, seed: int = 0):
         super().__init__(candidates, worlds, time_limit, max_time, seed)
         self.greedy = greedy if greedy is not None else ExchangePolicy()
@@ -186,7 +192,7 @@ class SimulatedCall(DeclarerSearch):
     payoff to the declarer over sampled worlds, each played on with the greedy exchange (the
     module docstring)."""
 
-    def __init__(self, candidates: int = 4, worlds: int = 12, time_limit: float | None = 0.5,
+    def __init__(self, candidates: int = 4, worlds: int = 12, time_limit: float | None = None,
                  max_time: float | None = 0.6, greedy: CallingPolicy | None = None,
                  exchange: ExchangePolicy | None = None, seed: int = 0):
         super().__init__(candidates, worlds, time_limit, max_time, seed)

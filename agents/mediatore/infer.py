@@ -19,7 +19,8 @@ deals them, is more likely than one in which they were odd. So this agent
 3. with ``auction`` set, multiplies in PIMC's auction likelihood too
    (:class:`~agents.mediatore.pimc.AuctionLikelihood`);
 4. resamples the worlds to solve by weight and plays as PIMC does (:meth:`PIMCAgent.card_values`,
-   the same budgets: the weighting's time counts in the decision's ``time_limit``).
+   the same budgets: the weighting's time counts in the decision's ``time_limit`` when it has
+   one).
 
 The model reads only what the seat that played saw (its own hand then, the public history)
 and the partnership as the world has it: the agent builds it from its own

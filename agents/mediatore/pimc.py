@@ -41,19 +41,18 @@ the bidding models as real declarers' hands do (logit +0.5 weighted, +0.6 real, 
 60 Mediatore deals).
 
 **Budget.** The card play is an :class:`agents.search.WorldSearch`, the loop and budget of
-every search agent: ``worlds`` worlds at most, and no new world once ``time_limit`` seconds of
-the thread's CPU time have gone into the decision. Early in the deal a double-dummy search
-costs milliseconds, late in the deal microseconds, so the limit binds only in the first two
-or three tricks. A hard ceiling, ``max_time`` (0.075 s), holds even for one search: every
-search gets a node budget (``solver.reaches(node_limit=)``), the nodes the CPU time left
-before the ceiling buys at the cautious rate
-:data:`~mediatore_env.analysis.solver.NODES_PER_SECOND`;
-a world whose search runs out is left out, and when no world was finished the agent plays
-the greedy agent's card. CPU time rather than wall-clock time keeps the agent's play the
-same on a busy machine; with ``time_limit=None`` the agent is reproducible exactly (same
-seed, same moves): the ceiling is then a fixed ``max_time * NODES_PER_SECOND`` nodes per
-decision, searched from an empty table (``max_time=None``: no ceiling). Decision timings
-accumulate in :attr:`PIMCAgent.timings`.
+every search agent. By default it is work, so the agent is reproducible exactly (same seed,
+same moves, on any machine): ``worlds`` worlds at most (24) and ``max_time *
+NODES_PER_SECOND`` solver nodes a decision (0.075 s at the cautious rate
+:data:`~mediatore_env.analysis.solver.NODES_PER_SECOND`: 525,000 nodes), searched from an
+empty table (``max_time=None``: no node limit). Early in the deal a double-dummy search
+costs milliseconds, late in the deal microseconds, so the nodes bind only in the first two or
+three tricks; a world whose search runs out is left out, and when no world was finished the
+agent plays the greedy agent's card. On the clock instead (``time_limit``, for play against
+people): no new world once ``time_limit`` seconds of the thread's CPU time have gone into the
+decision, and every search gets the nodes the CPU time left before the ceiling ``max_time``
+buys. docs/agents.md (*Budgets*) has what a decision costs. Decision timings accumulate in
+:attr:`PIMCAgent.timings`.
 
 **Bidding, calling, exchange.** These come from the greedy agent's policies. Its bidding
 models give the chance to make each contract as fitted to greedy card play; the PIMC agent
@@ -94,7 +93,8 @@ from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, ME
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 
 from ..search import SearchBudget, WorldSearch, check_budget
-from .declarer import SimulatedCall, SimulatedExchange, reached, side_mask
+from .declarer import (DECLARER_TIME_LIMIT, SimulatedCall, SimulatedExchange, reached,
+                       side_mask)
 from .greedy import GreedyAgent
 
 
@@ -298,7 +298,7 @@ class PIMCAgent(WorldSearch):
     name = "pimc"
     clock = "cpu"
 
-    def __init__(self, worlds: int = 24, time_limit: float | None = 0.07, bidding=None,
+    def __init__(self, worlds: int = 24, time_limit: float | None = None, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
                  max_time: float | None = 0.075, capotto: bool = False,
                  auction: float | None = None, pool: int = 3, margin: int = 3):
@@ -331,9 +331,10 @@ class PIMCAgent(WorldSearch):
             bidding = BiddingPolicy(margin=margin, models=models)
         self.bid_boost = boosts
         if "search" in (calling, exchange):  # by simulation (agents/mediatore/declarer.py)
-            reproducible = {"time_limit": None} if time_limit is None else {}
-            calling = SimulatedCall(**reproducible) if calling == "search" else calling
-            exchange = SimulatedExchange(**reproducible) if exchange == "search" else exchange
+            # timed where the card play is timed, else the searches' work budgets
+            timed = {} if time_limit is None else {"time_limit": DECLARER_TIME_LIMIT}
+            calling = SimulatedCall(**timed) if calling == "search" else calling
+            exchange = SimulatedExchange(**timed) if exchange == "search" else exchange
         for option, value in (("calling", calling), ("exchange", exchange)):
             if isinstance(value, str):
                 raise ValueError(f"{option} must be 'search' or a policy object, got {value!r}")

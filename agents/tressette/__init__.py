@@ -17,7 +17,7 @@ name           agent
                leads its masters; in Low Hand avoids points; claims when the claim wins
 ``pimc``       :class:`TressettePimcAgent`: samples worlds from the seat's view and plays the
                card of best value over them: greedy rollouts early in a hand, the exact
-               double-dummy solver late (``time_limit`` seconds a decision)
+               double-dummy solver late (a budget of worlds and nodes; ``time_limit``: by the clock)
 =============  ================================================================================
 
 :func:`make_agent` reads the same texts as :func:`agents.make_agent` (``random:claim_rate=0.1``,

@@ -39,10 +39,13 @@ its outcome), and a hand that leaves the game on is worth the expected outcome f
 totals it leaves (:mod:`.outlook`); the hand's margin breaks ties. Measured better against
 greedy and not against plain PIMC, so it is off by default (docs/search.md).
 
-The worlds, the time budget and the paired comparison are :class:`agents.search.WorldSearch`'s
-(``time_limit``, ``min_worlds``, ``max_worlds``; ``time_limit=None`` is reproducible from the
-seed: the solver's table is cleared before each world, so whether a world fits
-``world_nodes`` depends on the world alone).
+The worlds, the budget and the paired comparison are :class:`agents.search.WorldSearch`'s. By
+default the budget is work, reproducible from the seed: at most ``max_worlds`` worlds (32),
+``rollouts`` of them rolled out (:data:`ROLLOUTS`: a rollout early in the hand costs what many
+solved worlds late in it cost) and :data:`NODES` solver nodes a decision; the solver's table is
+cleared before each world, so whether a world fits ``world_nodes`` depends on the world alone.
+Calibrated against the 0.1 s time limit it replaces (docs/agents.md, *Budgets*), which stays an
+option (``time_limit``, ``min_worlds``).
 
 The claim (switch ``claim``) is decided as the greedy agent decides it: whether a claim wins
 depends only on the totals, which every seat sees, so no world is needed.
@@ -56,7 +59,7 @@ depends only on the totals, which every seat sees, so no world is needed.
 
 from __future__ import annotations
 
-from mediatore_env.analysis.solver import clear_table, table_move_values
+from mediatore_env.analysis.solver import table_move_values
 from mediatore_env.tressette.positions import table_of
 from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
@@ -75,6 +78,11 @@ from .outlook import expected_outcome
 #: solver replaces the rollouts").
 SOLVE_AT = {(4, False): 28, (4, True): 0, (3, False): 27, (3, True): 0, (2, False): 22,
             (2, True): 22}
+#: The default budget's most worlds rolled out in a decision, of ``max_worlds``
+#: (docs/agents.md, *Budgets*).
+ROLLOUTS = 8
+#: ... and its solver nodes per decision
+NODES = 1_000_000
 
 
 def side_thirds(game: TressetteGame, side: int) -> int:
@@ -135,19 +143,21 @@ def hand_end_totals(world: TressetteGame, side: int, thirds: int) -> tuple[list[
 
 
 class TressettePimcAgent(WorldSearch):
-    """PIMC with exact late worlds and greedy rollouts (the module docstring).
-    ``time_limit``: seconds a decision may take (None: exactly ``max_worlds`` worlds,
-    reproducible from the seed); ``solve_at``: the most cards in play (hands and stock) at
-    which a world is solved (None: :data:`SOLVE_AT`; 0: never, rollouts only);
-    ``world_nodes``: the solver's node budget for one world; ``outlook``: value a world by
-    the game to 31, not the hand's points (not with claims: :meth:`plays_for_game`)."""
+    """PIMC with exact late worlds and greedy rollouts (the module docstring). ``max_worlds``,
+    ``rollouts``, ``nodes``: the work budget of a decision (the default, reproducible from the
+    seed); ``time_limit``: seconds a decision may take instead; ``solve_at``: the most cards in
+    play (hands and stock) at which a world is solved (None: :data:`SOLVE_AT`; 0: never,
+    rollouts only); ``world_nodes``: the solver's node budget for one world; ``outlook``: value
+    a world by the game to 31, not the hand's points (not with claims:
+    :meth:`plays_for_game`)."""
 
     name = "pimc"
 
-    def __init__(self, time_limit: float | None = 0.1, min_worlds: int = 4,
+    def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
                  max_worlds: int = 32, seed: int | None = None, solve_at: int | None = None,
-                 world_nodes: int = 150_000, outlook: bool = False):
-        super().__init__(time_limit, min_worlds, max_worlds, seed)
+                 world_nodes: int = 150_000, outlook: bool = False,
+                 rollouts: int | None = ROLLOUTS, nodes: int | None = NODES):
+        super().__init__(time_limit, min_worlds, max_worlds, seed, rollouts=rollouts, nodes=nodes)
         for name, value in (("solve_at", solve_at), ("world_nodes", world_nodes)):
             if value is not None and (type(value) is not int or value < 0):
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
@@ -187,8 +197,10 @@ class TressettePimcAgent(WorldSearch):
         rules = world.rules
         limit = SOLVE_AT[rules.players, rules.low] if self.solve_at is None else self.solve_at
         if cards_in_play(world) <= limit:
-            clear_table()  # the node count, and so the choice, depends on this world alone
-            thirds = table_move_values(table_of(world, view.seat), node_limit=self.world_nodes)
+            thirds, spent = budget.solve_world(table_move_values, table_of(world, view.seat),
+                                               self.world_nodes)
+            if spent:
+                return None
             if thirds is not None:
                 if self.plays_for_game(view.rules):
                     return {move: solved_value(world, view, thirds[move]) for move in legal}

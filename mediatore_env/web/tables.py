@@ -50,6 +50,10 @@ __all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
 #: an agent's numeric option may be raised above its default (a request shares the server's
 #: CPU with every other table; an operator who wants more registers the agent with --agent).
 MAX_SPEC, MAX_PACKS, MAX_EFFORT = 120, 64, 10
+#: The most seconds a request may give a search agent's ``time_limit``, whose default is None
+#: (the agents play their reproducible work budget by default, a table's seed replaying them:
+#: docs/agents.md, Budgets; a time limit is for an operator who wants moves on the clock).
+MAX_THINK = 2.0
 #: Seeds are numpy's: a non-negative int, here below 2**63.
 MAX_SEED = 2 ** 63 - 1
 
@@ -139,42 +143,48 @@ def check_agent_options(factory: Callable, options: dict) -> None:
                         if p not in ("path", "file", "model", "weights")]
             raise ValueError(f"option {name!r} cannot be set here; options: "
                              + (", ".join(settable) or "none"))
-        if not (_fits(value, default) or value is None and "None" in str(param.annotation)):
+        if not (_fits(value, default, name)
+                or value is None and "None" in str(param.annotation)):
             raise ValueError(f"bad value {shown(value)} for option {name!r} (default "
-                             f"{default!r}): " + _expected(default))
+                             f"{default!r}): " + _expected(default, name))
 
 
-def _fits(value, default) -> bool:
+def _fits(value, default, name: str = "") -> bool:
     """Whether a request's ``value`` may stand for an option whose default is ``default``."""
     if type(value) is bool or type(default) is bool:
-        return type(value) is bool and type(default) in (bool, type(None))
+        return (type(value) is bool and type(default) in (bool, type(None))
+                and name != "time_limit")
     if type(value) is str:
-        return type(default) in (str, type(None)) and len(value) <= 40
+        return (type(default) in (str, type(None)) and len(value) <= 40
+                and name != "time_limit")
     if type(value) not in (int, float) or type(default) is str or not math.isfinite(value):
         return False
     if type(default) is int and type(value) is not int:
         return False
-    low, high = _number_range(default)
+    low, high = _number_range(default, name)
     return low <= value <= high
 
 
-def _number_range(default) -> tuple[float, float]:
-    """A number option's range: up to :data:`MAX_EFFORT` times a positive default, else
-    -1000 to 1000."""
+def _number_range(default, name: str = "") -> tuple[float, float]:
+    """A number option's range: up to :data:`MAX_EFFORT` times a positive default; a
+    ``time_limit`` without one up to :data:`MAX_THINK` seconds; else -1000 to 1000."""
+    if name == "time_limit" and default is None:
+        return 0, MAX_THINK
     if isinstance(default, (int, float)) and default > 0:
         return 0, MAX_EFFORT * default
     return -1000, 1000
 
 
-def _expected(default) -> str:
+def _expected(default, name: str = "") -> str:
     if type(default) is bool:
         return "true or false"
     if type(default) is str:
         return "a text of at most 40 characters"
-    low, high = _number_range(default)
+    low, high = _number_range(default, name)
     kind = "an integer" if type(default) is int else "a number"
     return f"{kind} from {low:g} to {high:g}" + (", true, false or a short text"
-                                                  if default is None else "")
+                                                  if default is None and name != "time_limit"
+                                                  else " or None" if default is None else "")
 
 
 def _agent(spec, seat: int, registry: dict) -> Any:
