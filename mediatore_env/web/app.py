@@ -727,7 +727,12 @@ def main(argv=None) -> int:
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mediatore-web: the table is at http://{shown_host}:{port}/  (Ctrl-C stops it)",
           flush=True)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_SOCKET_MESSAGE)
+    # log_config=None: uvicorn's own logging set-up (dictConfig) closes every handler the
+    # process already had, which breaks a caller's logging when main() runs in-process (a
+    # notebook, the tests: absl's handler, from OpenSpiel, closed the stream under it); its
+    # warnings and errors still reach stderr through logging's last resort.
+    config = uvicorn.Config(app, log_level="warning", log_config=None,
+                            ws_max_size=MAX_SOCKET_MESSAGE)
     # uvicorn.Server, not uvicorn.run, which swallows the Ctrl-C it stopped on: the server
     # shuts down, then raises the signal again, for command() to answer.
     uvicorn.Server(config).run(sockets=[sock])
