@@ -166,3 +166,69 @@ def play_side_by_side(jx: Batched, make_side: Callable[[dict, int], PythonSide],
         step += 1
         compare(step, sides, looks, rewards)
     return sides
+
+
+def rollout(jx: Batched, n: int, seed: int):
+    """``n`` games played in the JAX engine alone, each move drawn uniformly from its legal
+    mask: the first states, the seat to move and the action at each step (int[steps, n]), and
+    each game's rewards summed (float32[n, players])."""
+    rng = np.random.default_rng(seed)
+    first, looks = jx.start(jax.random.split(jax.random.PRNGKey(seed), n))
+    states, players, actions = first, [], []
+    paid = np.zeros((n, jx.env.num_players), np.float32)
+    player, mask, terminated = np.asarray(looks[0]), np.asarray(looks[1]), np.asarray(looks[3])
+    while not terminated.all():
+        action = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
+        players.append(player)
+        actions.append(action)
+        states, looks = jx.advance(states, action)
+        player, mask, rewards, terminated = (np.asarray(x) for x in looks[:4])
+        paid += rewards
+    return first, np.array(players), np.array(actions), paid
+
+
+def check_illegal_moves(jx: Batched, n: int, seed: int, avoid: tuple[int, ...] = ()) -> None:
+    """``n`` games played some random legal moves into (``avoid``: moves made only when
+    nothing else is legal, such as a claim that would end most games), then each given a move
+    off its mask
+    (now and then no action id at all): each ends at once as it stood, its mover paying the
+    engine's ``illegal_penalty`` to each other seat (jaxgame.core), the mask all True; stepping
+    it again pays nothing and changes nothing."""
+    rng = np.random.default_rng(seed)
+    states, _ = jx.start(jax.random.split(jax.random.PRNGKey(seed), n))
+    stop = rng.integers(0, 60, n)  # game i makes stop[i] moves (fewer if it ends first)
+    for t in range(int(stop.max())):
+        mask = np.asarray(states.legal_action_mask)
+        preferred = mask.copy()
+        preferred[:, list(avoid)] = False
+        mask = np.where(preferred.any(axis=1, keepdims=True), preferred, mask)
+        action = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
+        moved, _ = jx.advance(states, action)
+        keep = t >= stop
+        states = jax.tree.map(
+            lambda old, new: np.where(keep.reshape((-1,) + (1,) * (np.ndim(new) - 1)), old, new),
+            states, moved)
+    before = numpy_fields(states)
+    player, mask = before["current_player"], before["legal_action_mask"]
+    on = ~before["terminated"]
+    illegal = np.array([rng.choice(np.flatnonzero(~m)) if m.any() and not m.all() and i % 4
+                        else (-1, jx.env.num_actions, 2 ** 31 - 1)[i % 3]
+                        for i, m in enumerate(mask)], np.int32)
+    ended, _ = jx.advance(states, illegal)
+    again, _ = jx.advance(ended, illegal)
+    after, after_again = numpy_fields(ended), numpy_fields(again)
+    penalty = jx.env.illegal_penalty
+    for i in np.flatnonzero(on):
+        expected = np.full(jx.env.num_players, penalty, np.float32)
+        expected[player[i]] = -(jx.env.num_players - 1) * penalty
+        assert after["terminated"][i] and after["current_player"][i] == -1
+        assert after["legal_action_mask"][i].all()
+        assert np.array_equal(after["rewards"][i], expected), (i, after["rewards"][i], expected)
+        assert after["_step_count"][i] == before["_step_count"][i] + 1
+        for name in set(before) - {"rewards", "terminated", "current_player",
+                                   "legal_action_mask", "_step_count", "phase"}:
+            assert np.array_equal(before[name][i], after[name][i]), (i, name)
+        for name in after:
+            expected_again = 0 * after[name][i] if name == "rewards" else after[name][i]
+            assert np.array_equal(after_again[name][i], expected_again), (i, name)
+    assert on.sum() > n // 2

@@ -16,8 +16,10 @@ ante (pots won and antes again); the slow run adds more.
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -33,7 +35,10 @@ from mediatore_env.club.observation import write_observation  # noqa: E402
 from mediatore_env.club.rules import ClubRules  # noqa: E402
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS  # noqa: E402
 from mediatore_env.jaxgame.club import ClubJax, chip_value  # noqa: E402
-from jax_side_by_side import Batched, PythonSide, play_side_by_side  # noqa: E402
+from mediatore_env.core.records import replay  # noqa: E402
+from mediatore_env.jaxgame.records import records  # noqa: E402
+from jax_side_by_side import (Batched, PythonSide, check_illegal_moves, play_side_by_side,  # noqa: E402
+                              rollout)
 
 
 def as_bools(masks) -> np.ndarray:
@@ -123,8 +128,14 @@ class ClubSide(PythonSide):
                 f"{[m for _, m in s.history]}")
 
 
+@lru_cache(maxsize=None)
+def batched(rules: ClubRules, cheap: bool = True) -> Batched:
+    """The JAX engine of ``rules`` compiled for this module's tests (once per table)."""
+    return Batched(ClubJax(rules), ClubSide.fields, cheap)
+
+
 def play(rules: ClubRules, n: int, seed: int, cheap: bool = True) -> list[ClubSide]:
-    jx = Batched(ClubJax(rules), ClubSide.fields, cheap)
+    jx = batched(rules, cheap)
     rates = (0.1, 0.25, 0.5)
     return play_side_by_side(
         jx, lambda state, i: ClubSide(state, i, rules, rates[i % len(rates)]), n, seed)
@@ -175,3 +186,27 @@ def test_a_table_whose_pots_could_pass_the_exact_range_is_refused():
     ClubJax(ClubRules(ante=5, deals=20))       # the default's 20 deals: pots to 10 million
     with pytest.raises(ValueError, match="2\\^24"):
         ClubJax(ClubRules(ante=5, deals=21))
+
+
+@pytest.mark.parametrize("rules", DEFAULT_RULES, ids=str)
+def test_a_batch_written_as_records_replays_to_its_outcomes(rules):
+    """JAX sessions played alone (random legal moves from the JAX mask), written as records
+    by jaxgame.records, saved as JSON and replayed by the Python engine
+    (core.records.replay): every deal's pack, and the chips the JAX engine paid."""
+    jx = batched(rules)
+    first, players, actions, paid = rollout(jx, 32, seed=7)  # 32: the compiled batch
+    books = json.loads(json.dumps(records(jx.env, first, players, actions, source="test")))
+    for i, record in enumerate(books):
+        session = replay(record)
+        assert session.outcome == tuple(paid[i].tolist()) and record["chips"] == session.chips
+        packs = np.asarray(first.packs)[i]
+        assert [d["pack"] for d in record["deals"]] == [
+            [CARD_NAMES[c] for c in packs[k]] for k in range(len(record["deals"]))]
+
+
+def test_an_illegal_move_ends_the_session_and_its_mover_pays():
+    """jaxgame.core's rule: the mover pays each other seat the most a seat can win or lose in
+    a deal, the largest pot a mediator can match (4 antes doubled once per deal before the
+    last), and the session ends in the phase of a session over."""
+    assert ClubJax(ClubRules()).illegal_penalty == 20 * 2 ** 19
+    check_illegal_moves(batched(DEFAULT_RULES[0]), 32, seed=11)

@@ -19,8 +19,10 @@ combination of the switches of every form, with more games.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -34,7 +36,10 @@ from mediatore_env.jaxgame.tressette import END_REASONS, MAX_HANDS, TressetteJax
 from mediatore_env.tressette import CLAIM, TARGET, TressetteGame, TressetteRules  # noqa: E402
 from mediatore_env.tressette.observation import EARLIER_HANDS, Encoder, meld_flag  # noqa: E402
 from mediatore_env.tressette.rules import SWITCHES  # noqa: E402
-from jax_side_by_side import Batched, PythonSide, play_side_by_side  # noqa: E402
+from mediatore_env.core.records import replay  # noqa: E402
+from mediatore_env.jaxgame.records import records  # noqa: E402
+from jax_side_by_side import (Batched, PythonSide, check_illegal_moves, play_side_by_side,  # noqa: E402
+                              rollout)
 
 
 def as_bools(masks) -> np.ndarray:
@@ -162,8 +167,14 @@ def name(rules: TressetteRules) -> str:
     return f"{rules.form}" + (f"[{','.join(changed)}]" if changed else "")
 
 
+@lru_cache(maxsize=None)
+def batched(rules: TressetteRules, cheap: bool = True) -> Batched:
+    """The JAX engine of ``rules`` compiled for this module's tests (once per table)."""
+    return Batched(TressetteJax(rules), TressetteSide.fields, cheap)
+
+
 def play(rules: TressetteRules, n: int, seed: int, cheap: bool = True):
-    jx = Batched(TressetteJax(rules), TressetteSide.fields, cheap)
+    jx = batched(rules, cheap)
     return play_side_by_side(
         jx, lambda state, i: TressetteSide(state, i, rules, claims=i % 3 != 0), n, seed)
 
@@ -219,3 +230,26 @@ def test_max_hands_bounds_every_game():
         dead = sorted(POINTS, reverse=True)[:10] if rules.has_dead_hand else []
         least = fewest_points(sum(POINTS) - sum(dead), rules.num_sides)
         assert hands == rules.num_sides * (TARGET - 1) // least + 1, players
+
+
+@pytest.mark.parametrize("rules", DEFAULT_RULES[:3], ids=name)
+def test_a_batch_written_as_records_replays_to_its_outcomes(rules):
+    """JAX games played alone (random legal moves from the JAX mask), written as records by
+    jaxgame.records, saved as JSON and replayed by the Python engine (core.records.replay):
+    the same hands dealt and the outcome the JAX engine paid."""
+    jx = batched(rules)
+    first, players, actions, paid = rollout(jx, 32, seed=7)  # 32: the compiled batch
+    books = json.loads(json.dumps(records(jx.env, first, players, actions, source="test")))
+    for i, record in enumerate(books):
+        game = replay(record)
+        assert list(game.outcome) == paid[i].tolist(), i
+        assert record["packs"][0] == [CARD_NAMES[c] for c in np.asarray(first.packs)[i, 0]]
+
+
+def test_an_illegal_move_ends_the_game_and_its_mover_pays():
+    """jaxgame.core's rule, in every form: the mover pays each other seat the largest outcome
+    a seat can have (1 with two sides, 2 three-handed)."""
+    assert [TressetteJax(TressetteRules(players=p)).illegal_penalty for p in (4, 3, 2)] == [
+        1, 2, 1]
+    for rules in DEFAULT_RULES[:3]:
+        check_illegal_moves(batched(rules), 32, seed=11, avoid=(CLAIM,))
