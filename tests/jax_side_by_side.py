@@ -8,7 +8,9 @@ chance event the Python engines take from outside), so both play the same packs.
 a random legal move of the Python game, made in both. After every move, for every game: the
 seat to move (-1 at the end), the legal mask (all True once over), ``terminated``, the rewards
 of the move, the observation of every seat bit for bit (the Python environment's own writer),
-and every field of the JAX state that has a Python counterpart.
+and every field of the JAX state that has a Python counterpart. The JAX side's own account of
+the games (first states, seats and actions, rewards) is returned too, for the records round
+trip (:mod:`mediatore_env.jaxgame.records`).
 
 A game's test supplies a :class:`PythonSide` per game: how to make the Python game, its
 moves, its rewards and its fields (by the JAX state's field names).
@@ -145,46 +147,51 @@ def compare(step: int, sides: list[PythonSide], looks, rewards: np.ndarray) -> N
             f"game {i} after {step} moves ({sides[i].describe()})")
 
 
+class Played:
+    """What :func:`play_side_by_side` played: the Python sides, finished; and the JAX batch's
+    own account of it, for :mod:`mediatore_env.jaxgame.records`: its first states, the seat to
+    move and the action at each step (int[steps, n]; -1 once a game is over) and each game's
+    rewards summed."""
+
+    def __init__(self, sides, first, players, actions, paid):
+        self.sides, self.first, self.paid = sides, first, paid
+        self.players, self.actions = np.array(players), np.array(actions)
+
+
 def play_side_by_side(jx: Batched, make_side: Callable[[dict, int], PythonSide], n: int,
-                      seed: int) -> list[PythonSide]:
+                      seed: int) -> Played:
     """Play ``n`` random games in both engines, comparing after every move (see the module
-    docstring); return the Python sides, finished, for the caller to check what was covered."""
+    docstring)."""
     rng = random.Random(seed)
-    states, looks = jx.start(jax.random.split(jax.random.PRNGKey(seed), n))
+    first, looks = jx.start(jax.random.split(jax.random.PRNGKey(seed), n))
+    states = first
     sides = [make_side(numpy_fields(states), i) for i in range(n)]
-    players = jx.env.num_players
-    compare(0, sides, looks, np.zeros((n, players), np.float32))
+    players_count = jx.env.num_players
+    compare(0, sides, looks, np.zeros((n, players_count), np.float32))
     step = 0
+    players, actions = [], []
+    paid = np.zeros((n, players_count), np.float32)
     while not all(side.over() for side in sides):
-        actions = np.zeros(n, np.int32)   # a finished game gets move 0: it must stay as it is
-        rewards = np.zeros((n, players), np.float32)
+        players.append(np.asarray(looks[0]))
+        action = np.zeros(n, np.int32)   # a finished game gets move 0: it must stay as it is
+        rewards = np.zeros((n, players_count), np.float32)
         for i, side in enumerate(sides):
             if not side.over():
-                actions[i] = move = side.choose(rng)
+                action[i] = move = side.choose(rng)
                 rewards[i] = side.apply(move)
-        states, looks = jx.advance(states, actions)
-        step += 1
-        compare(step, sides, looks, rewards)
-    return sides
-
-
-def rollout(jx: Batched, n: int, seed: int):
-    """``n`` games played in the JAX engine alone, each move drawn uniformly from its legal
-    mask: the first states, the seat to move and the action at each step (int[steps, n]), and
-    each game's rewards summed (float32[n, players])."""
-    rng = np.random.default_rng(seed)
-    first, looks = jx.start(jax.random.split(jax.random.PRNGKey(seed), n))
-    states, players, actions = first, [], []
-    paid = np.zeros((n, jx.env.num_players), np.float32)
-    player, mask, terminated = np.asarray(looks[0]), np.asarray(looks[1]), np.asarray(looks[3])
-    while not terminated.all():
-        action = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
-        players.append(player)
         actions.append(action)
         states, looks = jx.advance(states, action)
-        player, mask, rewards, terminated = (np.asarray(x) for x in looks[:4])
-        paid += rewards
-    return first, np.array(players), np.array(actions), paid
+        step += 1
+        compare(step, sides, looks, rewards)
+        paid += np.asarray(looks[2])
+    return Played(sides, first, players, actions, paid)
+
+
+@jax.jit
+def _keep(keep, old, new):
+    """A batch of states: ``old`` where ``keep``, else ``new``."""
+    return jax.tree.map(
+        lambda o, n: jnp.where(keep.reshape((-1,) + (1,) * (n.ndim - 1)), o, n), old, new)
 
 
 def check_illegal_moves(jx: Batched, n: int, seed: int, avoid: tuple[int, ...] = ()) -> None:
@@ -204,10 +211,7 @@ def check_illegal_moves(jx: Batched, n: int, seed: int, avoid: tuple[int, ...] =
         mask = np.where(preferred.any(axis=1, keepdims=True), preferred, mask)
         action = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
         moved, _ = jx.advance(states, action)
-        keep = t >= stop
-        states = jax.tree.map(
-            lambda old, new: np.where(keep.reshape((-1,) + (1,) * (np.ndim(new) - 1)), old, new),
-            states, moved)
+        states = _keep(t >= stop, states, moved)
     before = numpy_fields(states)
     player, mask = before["current_player"], before["legal_action_mask"]
     on = ~before["terminated"]
