@@ -27,14 +27,13 @@ from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, HAN
                                WIN_THIRDS)
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS, SOLISSIMO, SOLO
 from .state import NONE, State, one_hot
-from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD, REQUEST,
-                     RulesTables, signal_kinds)
-from .tricks import POINTS_OF, SUIT_MASK, SUIT_OF_CARD, no_tricks, play_card, playable
+from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD,
+                     LOW_POWERS, REQUEST, RulesTables, signal_kinds)
+from .tricks import POINTS_OF, SUIT_OF_CARD, no_tricks, play_card, playable
 
 _I32 = jnp.int32
 _SEATS = np.arange(4)
 _CARDS = np.arange(NUM_CARDS)
-_SIGNAL_ROW = np.arange(NUM_SIGNALS)[:, None]
 _BIDS = np.arange(CALL_BASE)            # pass and the bids
 _TRICKS = np.arange(NUM_TRICKS)
 NO_PHASE = -1                           # the phase flags of a move not made (go False)
@@ -142,19 +141,24 @@ def _apply(t: RulesTables, s: State, move: jax.Array, go: jax.Array) -> State:
     partner = jnp.where(calling & chiamo & other, holder, s.partner)
     handed = calling & ~chiamo & other
     giver = jnp.where(handed, holder, s.giver)
-    hands = s.hands ^ (handed & card_bit[None, :] & (held | declarer_bit)[:, None])
 
     # Deal._take_monte: Solo at once, Mediatore and (unless blind) Chiamo after the call.
     takes = (auction_won & (contract == SOLO)) | (calling & (~chiamo | t.chiamo_monte))
-    hands = hands | (takes & declarer_bit[:, None] & s.monte[None, :])
 
     # The exchange: a discard, the give back; a card played leaves the hand too.
-    hands = hands & ~((discarding | giving | playing) & seat_bit[:, None] & card_bit[None, :])
-    hands = hands | (giving & one_hot(s.giver, 4)[:, None] & card_bit[None, :])
     discards = s.discards | (discarding & card_bit)
     exchanged = discarding & (discards.sum() == 4)
     monte = jnp.where(exchanged, discards, jnp.where(takes, False, s.monte))
     given_back = jnp.where(giving, card, s.given_back)
+
+    # The hands: a move takes at most the one card from one hand (the called card from its
+    # holder, a card discarded, given back or played from its seat's) and gives cards to at
+    # most one hand (the called card and the monte to the declarer, the card given back to the
+    # giver), so the four hands change by one outer product each way.
+    loses = jnp.where(handed, held, (discarding | giving | playing) & seat_bit)
+    gains = jnp.where(handed | takes, declarer_bit, giving & one_hot(s.giver, 4))
+    given = ((handed | giving) & card_bit) | (takes & s.monte)
+    hands = (s.hands & ~(loses[:, None] & card_bit[None, :])) | (gains[:, None] & given[None, :])
 
     # Deal._start_play.
     starts = ((auction_won & (contract >= SOLISSIMO)) | (calling & chiamo & (not t.chiamo_monte))
@@ -238,8 +242,11 @@ def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
     allowed = [jnp.ones(NUM_CARDS, bool)] + [jnp.zeros(NUM_CARDS, bool)] * (NUM_SIGNALS - 1)
     if not kinds:
         return jnp.stack(allowed)
-    in_suit = (hand[None, :] & SUIT_MASK).sum(axis=1)[SUIT_OF_CARD]           # by card led
-    low_in_suit = (hand[None, :] & SUIT_MASK & LOW_OF_CARD[None, :]).sum(axis=1)[SUIT_OF_CARD]
+    # By card led: the hand's cards of its suit, and its low ones (Re or lower: the first
+    # seven powers); a suit is ten consecutive card ids.
+    by_suit = hand.reshape(4, 10)
+    in_suit = jnp.repeat(by_suit.sum(axis=1, dtype=_I32), 10)
+    low_in_suit = jnp.repeat(by_suit[:, :LOW_POWERS].sum(axis=1, dtype=_I32), 10)
     truth = {REQUEST: jnp.ones(NUM_CARDS, bool),
              LAST_OF_SUIT: in_suit == 1,
              LOW_KEPT: low_in_suit - LOW_OF_CARD > 0}
@@ -257,16 +264,17 @@ def legal_action_mask(t: RulesTables, s: State) -> jax.Array:
     core.JaxGame then sets them all, pgx's convention). Built as the blocks of the move ids
     (bids, calls, discards, gives, plays), each on in its phase."""
     phase = s.phase
-    hand = (s.hands & one_hot(s.current_player, 4)[:, None]).any(axis=0)
-    declarer_hand = (s.hands & one_hot(s.declarer, 4)[:, None]).any(axis=0)
+    hand = s.hands[jnp.maximum(s.current_player, 0)]
+    declarer_hand = s.hands[jnp.maximum(s.declarer, 0)]
     bids = (phase == AUCTION) & ((_BIDS == 0) | ((_BIDS > s.high_bid) & (_BIDS <= t.top_contract)))
     calls = (phase == CALL) & jnp.asarray(t.callable_cards)
     discards = (phase == DISCARD) & declarer_hand
     gives = (phase == GIVE) & declarer_hand
     # Plays: a follow must be of the suit led if the hand holds one; only a lead has signals.
-    plain = playable(hand, s.trick_cards, s.trick_len)
-    signals = _lead_signals(t, s, hand) & ((_SIGNAL_ROW == 0) | (s.trick_len == 0))
-    plays = (phase == PLAY) & signals & plain[None, :]
+    plain = (phase == PLAY) & playable(hand, s.trick_cards, s.trick_len)
+    leads = plain & (s.trick_len == 0)
+    signals = _lead_signals(t, s, hand)
+    plays = jnp.concatenate([plain[None, :], signals[1:] & leads[None, :]])
     return jnp.concatenate([bids, calls, discards, gives, plays.reshape(-1)])
 
 

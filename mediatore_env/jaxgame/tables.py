@@ -31,6 +31,8 @@ CONTRACT_IDS = range(ARCISOLISSIMO + 1)
 # Facts of the pack for every table, besides those every trick game shares (.tricks: POINTS_OF,
 # SUIT_OF_CARD, SUIT_MASK).
 LOW_OF_CARD = bools(sum(LOW_MASKS))                         # Re or lower, by card
+LOW_POWERS = int(LOW_OF_CARD[:10].sum())                    # the low cards: a suit's first 7
+assert (LOW_OF_CARD.reshape(4, 10) == (np.arange(10) < LOW_POWERS)).all()
 # Values of the observation as the Python writers compute them (k / 35 and k / 9 in double,
 # stored as float32), so the JAX observation is bit-identical.
 THIRDS_VALUE = np.array([k / TOTAL_THIRDS for k in range(TOTAL_THIRDS + 1)], np.float32)
