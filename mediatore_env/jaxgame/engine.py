@@ -133,7 +133,7 @@ def _apply(t: RulesTables, s: State, move: jax.Array, go: jax.Array) -> State:
     declarer_bit = one_hot(declarer, 4)
 
     # Deal._call: Chiamo's holder of the called card is the partner, Mediatore's gives it.
-    held = (s.hands & card_bit[None, :]).any(axis=1) & calling
+    held = s.hands[:, card] & calling
     holder = jnp.where(held.any(), jnp.argmax(held), NONE)
     other = held.any() & (holder != declarer)
     chiamo = contract == CHIAMO
