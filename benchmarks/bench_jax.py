@@ -299,7 +299,7 @@ def main(argv=None) -> None:
     devices = jax.devices()
     rate = bid_rate(args)
     print(f"command: python3 {' '.join([os.path.relpath(sys.argv[0]), *sys.argv[1:]])}")
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}, load average {os.getloadavg()[0]:.1f} at the start")
     print(f"JAX {jax.__version__}, default device: {devices[0].device_kind} "
           f"({devices[0].platform}), {len(devices)} device(s)")
     player = f"bid rate {rate}" if args.game == "mediatore" else "uniform legal moves"
@@ -350,6 +350,8 @@ def main(argv=None) -> None:
                       f"{best[mode] / raw:.2f}x the Python env")
         if args.game == "mediatore":
             print(openspiel(min(episodes, 2000), args.seed))
+    print(f"load average {os.getloadavg()[0]:.1f} at the end (2 cores: above 2, other processes "
+          "shared them)")
 
 
 if __name__ == "__main__":

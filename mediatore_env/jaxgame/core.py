@@ -116,8 +116,9 @@ class JaxGame:
             current_player=jnp.where(go, moved.current_player, state.current_player))
         # Only the fields _refuse changes differ between the two: the others select nothing.
         out = jax.tree.map(lambda a, b: jnp.where(refused, a, b), self._refuse(moved), moved)
+        # One pass over the mask: the game's end as one flag first.
         return out._replace(
-            legal_action_mask=out.legal_action_mask | out.terminated | out.truncated)
+            legal_action_mask=out.legal_action_mask | (out.terminated | out.truncated))
 
     def observe(self, state: State, seat) -> jax.Array:
         """What ``seat`` knows of ``state``, as the game's observation array."""
