@@ -68,6 +68,13 @@ TARGET_END, CLAIM_END, FALSE_CLAIM_END, HAND_END = range(1, 5)
 MELD_MASKS = np.stack([bools(m) for m in NAPOLETANA_MASKS]
                       + [bools(GROUP_MASKS[kind]) for kind in (ACES, ACES + 1, ACES + 2)])
 NUM_NAPOLETANE = len(NAPOLETANA_MASKS)
+# The powers that meld (the Asso, the 2, the 3), in the order of the groups: a napoletana is a
+# suit's cards of these powers, a group a power's cards of every suit (MELD_MASKS by suit).
+MELD_POWERS = np.flatnonzero(MELD_MASKS[NUM_NAPOLETANE:].any(axis=0)[:10])
+assert all((MELD_MASKS[k].reshape(4, 10)[:, MELD_POWERS] == (np.arange(4) == k)[:, None]).all()
+           for k in range(NUM_NAPOLETANE))
+assert all((MELD_MASKS[NUM_NAPOLETANE + g].reshape(4, 10)[:, MELD_POWERS]
+            == (np.arange(3) == g)[None, :]).all() for g in range(3))
 _KINDS = np.arange(len(MELD_MASKS))
 # The cards each flag of an observation's meld_kinds block names (observation.meld_flag): a
 # napoletana by suit (0-3), then three or four Assi (4, 5), 2s (6, 7), 3s (8, 9).
@@ -239,7 +246,10 @@ def _declare(t: TressetteTables, s: TressetteState, winner, totals, stop: bool):
     w = (winner - leader) % n
     after = np.arange(n - 1)
     order = jnp.concatenate([winner[None], (leader + after + (after >= w)) % n])
-    held = (s.dealt[order][:, None, :] & MELD_MASKS[None, :, :]).sum(axis=2)   # [n, 7]
+    # The cards of each suit that meld (the Asso, 2 and 3: MELD_POWERS) held by each declarer,
+    # [n, suit, rank]: a napoletana is a suit's three, a group a rank's count over the suits.
+    top = s.dealt[order].reshape(n, 4, 10)[:, :, MELD_POWERS]
+    held = jnp.concatenate([top.sum(axis=2), top.sum(axis=1)], axis=1)        # [n, 7]
     napoletana = _KINDS < NUM_NAPOLETANE
     present = jnp.where(napoletana, held == 3, held >= 3)
     points = jnp.where(present, jnp.where(napoletana, NAPOLETANA_POINTS,
