@@ -5,7 +5,7 @@
                                     [--observe none,current] [--preset standard]
                                     [--rule name=value ...] [--bid-rate 0.3] [--seed 0]
                                     [--min-decisions 200000] [--repeat 2]
-                                    [--engine-episodes N]
+                                    [--engine-episodes N] [--calibrate]
 
 ``--game`` is any game of the registry with a JAX engine (``mediatore``, ``tressette``,
 ``tressette3``, ``tressette2``, ``club``: ``jaxgame.make``), ``--preset`` and ``--rule`` its
@@ -25,7 +25,8 @@ the observation of the seat to move, the one a policy reads: ``float32[batch, si
 cannot skip them.
 
 Reported: decisions per second (the best of ``--repeat`` timed runs: other processes only ever
-slow a run down), the compile time of the loop and of ``jit(vmap(step))`` alone, the device
+slow a run down; also per second of the process's CPU time, both cores together, steadier
+when other processes share the machine), the compile time of the loop and of ``jit(vmap(step))`` alone, the device
 and the machine. Where JAX sees several devices (GPUs, or CPU devices made with
 ``XLA_FLAGS=--xla_force_host_platform_device_count=N``), the batch is also sharded over all of
 them (``jax.sharding``) and the scaling printed. In the same run, on one core: the Python
@@ -33,7 +34,9 @@ engine (the same random player on the game's engine, ``legal_moves`` and ``apply
 ``--engine-episodes`` episodes) and the Python environment with observations (bench_env.py's
 loop on the game's ``raw_env()``: the seat to move's observation, then ``step``), and the
 ratios of the JAX engine's best rates to them; OpenSpiel's C++ skat through pyspiel for
-Mediatore when pyspiel is installed.
+Mediatore when pyspiel is installed. ``--calibrate`` also times the calibration loop, the
+plainest random trick play in JAX (four hands, follow suit, nothing else) in the same loop,
+and prints the engine's rate as a share of it.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ from bench_env import play as play_env  # noqa: E402  (benchmarks/ is the script
 from mediatore_env import jaxgame  # noqa: E402
 from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
 from mediatore_env.jaxgame.autoreset import legal_action_at  # noqa: E402
+from mediatore_env.jaxgame.tricks import playable, trick_winner  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION, PASS  # noqa: E402
 from mediatore_env.registry import get  # noqa: E402
 from mediatore_env.runinfo import machine  # noqa: E402
@@ -154,18 +158,83 @@ def timed(env, batch: int, observe: str, args, sharding=None) -> dict:
     t0 = time.perf_counter()
     compiled = play.lower(keys).compile()
     compile_s = time.perf_counter() - t0
+    return best_of(compiled, batch, args, sharding) | {"compile_s": compile_s}
+
+
+def best_of(compiled, batch: int, args, sharding=None) -> dict:
+    """Run ``compiled(keys)`` (returning decisions, episodes, ...) ``args.repeat`` times: the
+    fastest run's decisions per second of wall-clock time, and the most per second of this
+    process's CPU time (both cores' together: steadier when other processes share them)."""
+    key = jax.random.PRNGKey(args.seed)
     best = None
     for r in range(args.repeat):
         keys = place(jax.random.split(jax.random.fold_in(key, r), batch), sharding)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         decisions, deals, _ = compiled(keys)
         decisions, deals = int(decisions), int(deals)  # waits for the run
-        seconds = time.perf_counter() - t0
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
         if best is None or decisions / seconds > best["rate"]:
             best = {"rate": decisions / seconds, "decisions": decisions, "deals": deals,
-                    "seconds": seconds}
-    best["compile_s"] = compile_s
+                    "seconds": seconds, "cpu_rate": 0.0}
+        best["cpu_rate"] = max(best["cpu_rate"], decisions / cpu)
     return best
+
+
+def calibration(batch: int, args) -> dict:
+    """The calibration loop: the plainest random trick play in JAX, four hands of ten cards,
+    following suit, nothing else (no bidding, no scoring but the trick's winner, a mask of 40
+    cards), dealt, stepped and re-dealt as the games' loop, its moves drawn as theirs: what a
+    step of this project's shape costs on this machine, for the engines to be measured
+    against."""
+    seats, cards = np.arange(4), np.arange(NUM_CARDS)
+
+    def deal(key):
+        owner = jnp.zeros(NUM_CARDS, jnp.int32).at[jax.random.permutation(key, NUM_CARDS)].set(
+            cards % 4)
+        hands = owner[None, :] == seats[:, None]
+        return (hands, jnp.full(4, -1, jnp.int32), jnp.int32(0), jnp.int32(0), hands[0],
+                jnp.asarray(False))
+
+    def step(game, card):
+        hands, trick, length, player, _, over = game
+        hands = hands & ~((seats == player)[:, None] & (cards == card)[None, :])
+        trick = jnp.where(seats == length, card, trick)
+        closes = length == 3
+        winner = trick_winner(player - length, trick)       # the leader, seat of card 0
+        player = jnp.where(closes, winner, (player + 1) % 4)
+        trick, length = jnp.where(closes, -1, trick), jnp.where(closes, 0, length + 1)
+        hand = hands[player]
+        mask = playable(hand, trick, length)
+        return hands, trick, length, player, mask, ~hand.any()
+
+    def play(keys):
+        batch = keys.shape[0]
+
+        def move(carry, key):
+            games, decisions, deals = carry
+            actions = jax.vmap(legal_action_at)(jax.random.uniform(key, (batch,)), games[4])
+            live = ~games[5]
+            games = jax.vmap(step)(games, actions)
+            return (games, decisions + live.sum(dtype=jnp.int32),
+                    deals + (live & games[5]).sum(dtype=jnp.int32)), None
+
+        def moves_then_redeal(carry, key):
+            k_moves, k_deals = jax.random.split(key)
+            carry, _ = jax.lax.scan(move, carry, jax.random.split(k_moves, 8))
+            games, decisions, deals = carry
+            fresh = jax.vmap(deal)(jax.random.split(k_deals, batch))
+            games = jax.tree_util.tree_map(
+                lambda new, old: jnp.where(games[5].reshape((-1,) + (1,) * (old.ndim - 1)),
+                                           new, old), fresh, games)
+            return (games, decisions, deals), None
+
+        rounds = jax.random.split(jax.random.fold_in(keys[0], 1), 64 // 8)
+        (_, decisions, deals), _ = jax.lax.scan(
+            moves_then_redeal, (jax.vmap(deal)(keys), jnp.int32(0), jnp.int32(0)), rounds)
+        return decisions, deals, None
+
+    keys = jax.random.split(jax.random.PRNGKey(args.seed), batch)
+    return best_of(jax.jit(play).lower(keys).compile(), batch, args)
 
 
 def step_compile_time(env, batch: int) -> float:
@@ -284,6 +353,8 @@ def main(argv=None) -> None:
     p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--min-decisions", type=positive_int, default=200_000)
     p.add_argument("--repeat", type=positive_int, default=2)
+    p.add_argument("--calibrate", action="store_true",
+                   help="also time the calibration loop: plain follow-suit trick play")
     p.add_argument("--engine-episodes", type=non_negative_int, default=None,
                    help="episodes of the Python engine and environment timed (0: none; "
                         "default about 100,000 decisions' worth)")
@@ -308,13 +379,21 @@ def main(argv=None) -> None:
           f"{args.min_decisions:,} decisions")
     print(f"compile jit(vmap(step)), batch 4096: {step_compile_time(env, 4096):.1f} s")
     print()
-    print(f"{'observe':>8} {'batch':>7} {'compile s':>9} {'decisions/s':>13} {'episodes/s':>11}")
+    print(f"{'observe':>8} {'batch':>7} {'compile s':>9} {'decisions/s':>13} {'per cpu-s':>11} "
+          f"{'episodes/s':>11}")
     results = {}
     for observe in args.observe:
         for batch in args.batches:
             r = timed(env, batch, observe, args)
             results[observe, batch] = r
             print(f"{observe:>8} {batch:>7} {r['compile_s']:9.1f} {r['rate']:13,.0f} "
+                  f"{r['cpu_rate']:11,.0f} {r['deals'] / r['seconds']:11,.1f}", flush=True)
+    if args.calibrate:
+        print("calibration loop (random trick play, follow suit only; --calibrate):")
+        for batch in args.batches:
+            r = calibration(batch, args)
+            results["calibration", batch] = r
+            print(f"{'plain':>8} {batch:>7} {'':>9} {r['rate']:13,.0f} {r['cpu_rate']:11,.0f} "
                   f"{r['deals'] / r['seconds']:11,.1f}", flush=True)
     if len(devices) > 1:
         from jax.sharding import Mesh, NamedSharding, PartitionSpec
@@ -326,6 +405,12 @@ def main(argv=None) -> None:
             one = results[observe, batch]["rate"]
             print(f"{observe:>8} {batch:>7} {r['compile_s']:9.1f} {r['rate']:13,.0f} "
                   f"  {r['rate'] / one:.2f}x one device")
+    best = {mode: max(r["rate"] for (m, _), r in results.items() if m == mode)
+            for mode in args.observe}
+    if "none" in best and args.calibrate:
+        plain = max(r["rate"] for (m, _), r in results.items() if m == "calibration")
+        print(f"JAX without observations at its best batch: {best['none'] / plain:.2f}x "
+              "the calibration loop")
     episodes = ENGINE_EPISODES[args.game] if args.engine_episodes is None else args.engine_episodes
     if episodes:
         unit = get(args.game).unit
@@ -339,8 +424,6 @@ def main(argv=None) -> None:
         print(f"Python env with observations ({get(args.game).env.rpartition('.')[2]}"
               f".raw_env(), bench_env.py's loop: the seat to move's observation, then step), "
               f"{episodes} {unit}s: {raw:,.0f} decisions/s wall, {decisions / cpu:,.0f} cpu")
-        best = {mode: max(r["rate"] for (m, _), r in results.items() if m == mode)
-                for mode in args.observe}
         if "none" in best:
             print(f"JAX without observations at its best batch: {best['none'] / engine:.2f}x "
                   "the Python engine")

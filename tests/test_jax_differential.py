@@ -401,8 +401,8 @@ def test_recorded_deals_replay_to_the_same_results():
 
 @pytest.mark.slow
 def test_every_recorded_deal_replays_to_the_same_result():
-    for rules, records in records_by_rules().items():
-        replay_records(rules, records, cheap=False)
+    for rules, recorded in records_by_rules().items():
+        replay_records(rules, recorded, cheap=False)
 
 
 def test_a_batch_in_mixed_phases_steps_as_each_deal_alone():

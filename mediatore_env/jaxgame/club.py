@@ -332,7 +332,8 @@ def chip_value(chips: jax.Array) -> jax.Array:
         wide = shift >= 32
         s_high = jnp.where(wide, _U32(0), p_high >> jnp.minimum(shift, 31))
         s_low = jnp.where(wide, p_high >> jnp.clip(shift - 32, 0, 31),
-                          (p_low >> jnp.minimum(shift, 31)) | (p_high << jnp.clip(32 - shift, 1, 31)))
+                          (p_low >> jnp.minimum(shift, 31))
+                          | (p_high << jnp.clip(32 - shift, 1, 31)))
         q_high, q_low = _add(p_high, p_low, s_high, s_low)
         fits = (q_high < m_high) | ((q_high == m_high) & (q_low == 0))
         n_high, n_low = _add(l_high, l_low, jnp.asarray(_LOG_HIGH)[i], jnp.asarray(_LOG_LOW)[i])
