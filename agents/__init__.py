@@ -23,101 +23,26 @@ name           agent
     >>> make_agent("random:bid_rate=0.5").bid_rate
     0.5
 
-The Tressette games and club Mediatore (the pot game) have their own agents and registries in
-:mod:`agents.tressette` (docs/tressette.md) and :mod:`agents.club` (docs/club.md);
-:func:`make_agent` reads their names with ``registry=``.
+Each game's own agents are its definition's ``agents`` (Mediatore's :data:`AGENTS`, in
+:mod:`agents.mediatore`; the Tressette games' in :mod:`agents.tressette`, docs/tressette.md;
+club Mediatore's in :mod:`agents.club`, docs/club.md); :func:`agents_of` adds the agents every
+game gets (:mod:`agents.registry`), and :func:`make_agent` reads their names with
+``registry=``. This module only hands the names on.
 """
 
 from __future__ import annotations
 
-import ast
-import importlib
-import os
-import sys
-
 from .base import Agent, play
+from .mediatore import AGENTS
 from .mediatore.greedy import (BIDDING_POLICIES, BiddingPolicy, CallingPolicy, ExchangePolicy,
                                GreedyAgent, PlayPolicy)
 from .mediatore.infer import InferAgent
 from .mediatore.pimc import PIMCAgent
 from .mediatore.random_agent import RandomAgent
+from .registry import agent_factory, agents_of, load_object, make_agent, parse_options
 from .selfplay import SelfPlayAgent
-
-#: name -> factory taking the options as keyword arguments
-AGENTS = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "pimc": PIMCAgent,
-    "pimc-infer": InferAgent,
-    "selfplay": SelfPlayAgent,
-}
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "PIMCAgent", "InferAgent", "SelfPlayAgent",
            "BiddingPolicy", "CallingPolicy", "ExchangePolicy", "PlayPolicy", "BIDDING_POLICIES",
-           "AGENTS", "make_agent", "load_object", "play"]
-
-
-def parse_options(text: str) -> dict:
-    """``'a=1,b=x'`` -> ``{'a': 1, 'b': 'x'}``: values are Python literals where they parse,
-    else text."""
-    options = {}
-    for item in filter(None, (t.strip() for t in text.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip().isidentifier():
-            raise ValueError(f"bad option {item!r}: options are key=value, separated by commas")
-        try:
-            options[key.strip()] = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError):
-            options[key.strip()] = value.strip()
-    return options
-
-
-def load_object(path: str):
-    """The object named by ``'package.module:Name'``. Modules are looked for in the current
-    folder too, as ``python -m`` does, so ``mypkg.bots:MyAgent`` is found where ``mypkg/``
-    is."""
-    module_name, colon, attr = path.partition(":")
-    if not colon or not module_name or not attr:
-        raise ValueError(f"not a 'module:Name' path: {path!r}")
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())  # after the installed packages: a local file shadows none
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as e:
-        raise ValueError(f"cannot import module {module_name!r} (from {path!r}): {e}") from None
-    try:
-        return getattr(module, attr)
-    except AttributeError:
-        raise ValueError(f"module {module_name!r} has no {attr!r} (from {path!r})") from None
-
-
-def make_agent(spec: str, registry: dict | None = None, **overrides) -> Agent:
-    """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
-    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
-    the names known (default :data:`AGENTS`, Mediatore's; the Tressette games pass
-    :data:`agents.tressette.AGENTS`, club Mediatore :data:`agents.club.CLUB_AGENTS`). Raises ``ValueError`` listing the known names when the
-    text names nothing."""
-    registry = AGENTS if registry is None else registry
-    name, _, rest = spec.strip().partition(":")
-    if name in registry:
-        factory, options = registry[name], parse_options(rest)
-    elif rest:
-        attr, _, opts = rest.partition(":")
-        factory, options = load_object(f"{name}:{attr}"), parse_options(opts)
-    else:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(registry)}, "
-                         f"or a 'package.module:Class' path to your own")
-    options.update(overrides)
-    try:
-        agent = factory(**options)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"cannot make agent {spec!r}: {e}") from None
-    if not callable(getattr(agent, "act", None)):
-        raise ValueError(f"{spec!r} is not an agent: an agent needs a method "
-                         "act(observation, view) returning a move id")
-    try:
-        agent.name = spec
-    except AttributeError:  # a class with __slots__ and no name: reports use its class name
-        pass
-    return agent
-AGENTS["openspiel-ismcts"] = lambda **o: load_object("agents.openspiel_bots:ISMCTSAgent")(**o)
+           "AGENTS", "agents_of", "make_agent", "agent_factory", "load_object", "parse_options",
+           "play"]

@@ -77,13 +77,13 @@ def agent_name(agent) -> str:
 
 
 def observation_writer(game) -> Callable[[Any], dict]:
-    """The observation writer of ``game``'s kind: the ``observation`` function of the codec of
-    the registry entry whose engine is the game's class."""
+    """The observation writer of ``game``'s kind: that of the registered game whose engine is
+    the game's class."""
     from mediatore_env.registry import GAMES
+    for definition in GAMES.values():
+        if type(game) is definition.engine:
+            return definition.observation
     engine = f"{type(game).__module__}:{type(game).__qualname__}"
-    for entry in GAMES.values():
-        if entry.engine == engine:
-            return entry.load("codec").observation
     raise ValueError(f"no registered game has the engine {engine}; register it "
                      "(mediatore_env.registry.register) or pass observation=")
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from mediatore_env.codec.layout import OBSERVATION_SIZE
+from mediatore_env.mediatore.layout import OBSERVATION_SIZE
 from mediatore_env.mediatore.observation import Encoder
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import NUM_MOVES
 
-from . import make_agent
+from .registry import make_agent
 from .base import Agent, play
 from .mediatore.tournament import deal_dealer, deal_pack
 from .tournament import derive_seed
@@ -89,3 +89,42 @@ def load_demos(folder) -> dict[str, np.ndarray]:
     demos = {k: np.concatenate(v) for k, v in parts.items()}
     demos["mask"] = np.unpackbits(demos["mask"], axis=1, count=NUM_MOVES).astype(bool)
     return demos
+
+
+def demos_of_records(records, path) -> int:
+    """The decisions of the persons in Mediatore ``records`` (as ``mediatore-web --export``
+    writes them: ``meta.persons`` names the persons' seats, ``meta.stood_in`` the moves an
+    agent made for an away person; a record without ``meta.persons`` gives every seat's), as
+    the demonstrations :func:`record_deals` writes (an .npz at ``path``, written whole or not
+    at all): games played by people become training data. Other games' records are passed
+    over. The number of decisions written."""
+    from mediatore_env.core.records import replay
+    obs, masks, moves, seats, deals, payoffs = [], [], [], [], [], []
+    for index, record in enumerate(records):
+        if record.get("game") != "mediatore":
+            continue
+        final = replay(record)
+        meta = record.get("meta") or {}
+        persons = set(meta.get("persons", range(4)))
+        by_agents = set(meta.get("stood_in", ()))
+        deal = Deal(final.rules, final.dealer, final.pack)
+        encoders = {s: Encoder() for s in persons}
+        for number, (seat, move) in enumerate(final.history):
+            if seat in persons and number not in by_agents:
+                view = deal.view(seat)
+                legal = view.legal_moves()
+                if len(legal) > 1:
+                    mask = np.zeros(NUM_MOVES, bool)
+                    mask[legal] = True
+                    obs.append(encoders[seat].encode(view).astype(np.float16))
+                    masks.append(np.packbits(mask)), moves.append(move), seats.append(seat)
+                    deals.append(index), payoffs.append(final.payoffs[seat])
+            deal.apply(move)
+    path = Path(path)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, obs=np.array(obs, np.float16).reshape(-1, OBSERVATION_SIZE),
+             mask=np.array(masks, np.uint8).reshape(len(masks), -1),
+             move=np.array(moves, np.int16), seat=np.array(seats, np.int8),
+             deal=np.array(deals, np.int32), payoff=np.array(payoffs, np.float32))
+    tmp.rename(path)
+    return len(moves)

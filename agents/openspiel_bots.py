@@ -35,7 +35,7 @@ def entry_of(view):
     switches the view's rules have."""
     for entry in GAMES.values():
         rules = view.rules
-        if isinstance(rules, entry.load("rules")) and all(
+        if isinstance(rules, entry.rules) and all(
                 getattr(rules, k) == v for k, v in entry.fixed.items()):
             return entry
     raise ValueError(f"no registered game has rules {view.rules!r}")
@@ -108,18 +108,41 @@ class OpenSpielAgent(Agent):
         return int(move)
 
 
+class ISMCTSBot(ismcts.ISMCTSBot):
+    """OpenSpiel's Python IS-MCTS bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, the
+    same arguments and the same search) with the two things it lacks:
+
+    - **Seeded whole by** ``random_state``. OpenSpiel's bot draws its worlds through
+      ``pyspiel.UniformProbabilitySampler``, which seeds itself from the system's entropy, so
+      the same ``random_state`` gave other moves on every run; here the worlds are drawn from
+      ``random_state`` too.
+    - **restart_at**, so that ``open_spiel.python.algorithms.evaluate_bots`` runs it (pyspiel's
+      ``Bot.restart_at`` raises "RestartAt(state) not implemented"). The bot searches afresh
+      from the state it is given at every step, so there is nothing to restart.
+    """
+
+    def __init__(self, game, evaluator, uct_c, max_simulations, **options):
+        super().__init__(game, evaluator, uct_c, max_simulations, **options)
+        draw = self._random_state.uniform  # the bot's own generator, set or made by OpenSpiel
+        self.set_resampler(lambda state, player: state.resample_from_infostate(player, draw))
+
+    def restart_at(self, state):
+        pass
+
+
 class ISMCTSAgent(OpenSpielAgent):
-    """OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) as an agent:
-    ``simulations`` per move, one random rollout per leaf, UCT constant ``uct_c``, worlds drawn
-    by the game's world sampler (``resample_from_infostate``)."""
+    """OpenSpiel's Python IS-MCTS (:class:`ISMCTSBot`) as an agent: ``simulations`` per move,
+    one random rollout per leaf, UCT constant ``uct_c``, worlds drawn by the game's world sampler
+    (``resample_from_infostate``). Every draw comes from the generator that :meth:`reset` seeds
+    (the tournament seeds each play), so the same seed gives the same moves."""
 
     def __init__(self, simulations: int = 100, uct_c: float = 2.0, rollouts: int = 1):
         self.simulations = simulations
 
         def make_bot(game, seat, rng):
             evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rng)
-            return ismcts.ISMCTSBot(game, evaluator, uct_c, max_simulations=simulations,
-                                    random_state=rng)
+            return ISMCTSBot(game, evaluator, uct_c, max_simulations=simulations,
+                             random_state=rng)
 
         super().__init__(make_bot)
 
@@ -137,7 +160,7 @@ class AgentBot(pyspiel.Bot):
         view = state.table.engine.view(state.current_player())
         observation = None
         if getattr(self.agent, "wants_observation", True):
-            observation = entry_of(view).load("codec").observation(view)
+            observation = entry_of(view).observation(view)
         return int(self.agent.act(observation, view))
 
     def restart_at(self, state):
@@ -147,4 +170,4 @@ class AgentBot(pyspiel.Bot):
         pass
 
 
-__all__ = ["OpenSpielAgent", "ISMCTSAgent", "AgentBot", "spiel_state", "entry_of"]
+__all__ = ["OpenSpielAgent", "ISMCTSAgent", "ISMCTSBot", "AgentBot", "spiel_state", "entry_of"]

@@ -114,17 +114,73 @@ def tournament_figure(result: Any):
     return fig
 
 
-def plot_tournament(result: Any, path) -> str:
-    """Draw the chart of ``result`` (a TournamentResult or its ``to_dict()``) into ``path``;
-    the format follows the suffix: .png, .svg or .pdf. Returns the path."""
+def check_plot_path(path) -> str:
+    """``path`` if a chart can be written there: its suffix names a format (.png, .svg, .pdf)
+    and matplotlib is installed; else ``ValueError`` saying which."""
+    import importlib.util
     path = str(path)
     suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if suffix not in FORMATS:
         raise ValueError(f"cannot tell the chart's format from {path!r}: end it in "
                          + ", ".join("." + f for f in FORMATS))
-    fig = tournament_figure(result)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise ValueError(PLOT_MISSING)
+    return path
+
+
+def _save(fig, path) -> str:
     try:
         fig.savefig(path, dpi=100)
     finally:
         import_pyplot().close(fig)
     return path
+
+
+def plot_tournament(result: Any, path) -> str:
+    """Draw the chart of ``result`` (a TournamentResult or its ``to_dict()``) into ``path``;
+    the format follows the suffix: .png, .svg or .pdf. Returns the path."""
+    return _save(tournament_figure(result), check_plot_path(path))
+
+
+def league_figure(data: dict):
+    """A league's chart (``LeagueResult.to_dict()``, what ``mediatore-league --json`` saves):
+    the ratings with their 95% intervals, best first, and beside them each agent's edge over
+    each other agent as a grid."""
+    if not isinstance(data, dict) or data.get("format") != "mediatore-league":
+        raise ValueError("not a league: expected the JSON that mediatore-league --json saves")
+    plt = import_pyplot()
+    ratings = data["ratings"]
+    names = [r["name"] for r in ratings]
+    unit = data["unit"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 0.6 * len(names) + 3),
+                                      layout="constrained")
+    fig.suptitle(f"League of {data['game']} agents: {data['episodes']} {unit}s a pair, "
+                 f"seed {data['seed']}", fontsize=12)
+    ys = list(range(len(names)))[::-1]
+    values = [r["rating"] for r in ratings]
+    left.errorbar(values, ys, xerr=[[v - r["ci95"][0] for v, r in zip(values, ratings)],
+                                    [r["ci95"][1] - v for v, r in zip(values, ratings)]],
+                  fmt="o", capsize=5)
+    left.set_yticks(ys, names)
+    left.axvline(0, color="black", linewidth=0.8)
+    left.set_xlabel(f"rating, units per {unit} per seat (95% CI)")
+    grid = [[math.nan] * len(names) for _ in names]
+    for pair in data["pairs"]:
+        i, j = names.index(pair["first"]), names.index(pair["second"])
+        grid[i][j], grid[j][i] = pair["edge"], -pair["edge"]
+    top = max((abs(v) for row in grid for v in row if not math.isnan(v)), default=1.0) or 1.0
+    image = right.imshow(grid, cmap="RdBu", vmin=-top, vmax=top)
+    right.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    right.set_yticks(range(len(names)), names)
+    for i, row in enumerate(grid):
+        for j, v in enumerate(row):
+            if not math.isnan(v):
+                right.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=8)
+    right.set_title(f"edge of the row's agent over the column's, units per {unit}")
+    fig.colorbar(image, ax=right, shrink=0.8)
+    return fig
+
+
+def plot_league(data: dict, path) -> str:
+    """Draw a league's chart (see :func:`league_figure`) into ``path``. Returns the path."""
+    return _save(league_figure(data), check_plot_path(path))

@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mediatore_env.codec.layout import OBSERVATION_SIZE
+from mediatore_env.mediatore.layout import OBSERVATION_SIZE
 from mediatore_env.mediatore.moves import NUM_MOVES
 
 from .network_agent import NetworkAgent, read_saved

@@ -34,10 +34,11 @@ independent draws (the rotations of an episode are not), and the interval is
 ``mean +- t * sd / sqrt(n)`` with Student's t quantile for 95% (1.96 for large n).
 
 **Processes and Ray.** ``jobs > 1`` spreads the episodes over worker processes (started
-fresh, not forked, so that a process that loaded JAX is never forked), and ``ray`` over the
-workers of a Ray instance, local or a cluster. Either way the episodes go out in chunks of
-consecutive numbers, a few at a time, each played by the same function (:func:`_play_chunk`)
-from the seed alone; the statistics are running sums, added in episode order in the main
+fresh, not forked, so that a process that loaded JAX is never forked; no more than the episodes
+or the cores; ended with the run however it ends: :func:`mediatore_env.runinfo.process_pool`),
+and ``ray`` over the workers of a Ray instance, local or a cluster. Either way the episodes go
+out in chunks of consecutive numbers, a few at a time, each played by the same function
+(:func:`_play_chunk`) from the seed alone; the statistics are running sums, added in episode order in the main
 process, so the results are identical for any number of jobs, with or without Ray, and the
 memory a run holds does not grow with the number of episodes asked for (only each agent's
 result per episode is kept, 8 bytes each, for the JSON and the intervals).
@@ -49,10 +50,10 @@ result per episode is kept, 8 bytes each, for the JSON and the intervals).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import operator
-import signal
 import time
 import uuid
 import warnings
@@ -63,8 +64,10 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import mediatore_env.registry as registry
 from mediatore_env.core.cards import NUM_CARDS
+from mediatore_env.runinfo import counting, ignore_interrupts, process_pool, worker_count
 
 from .base import Agent, agent_name, play
+from .registry import agents_of, make_agent
 
 # -- packs, seeds and rotations ---------------------------------------------------------------
 
@@ -220,8 +223,8 @@ class Hooks:
 def hooks_of(game: str) -> Hooks:
     """The tournament hooks of registered game ``game`` (a plain :class:`Hooks` if it has
     none)."""
-    path = registry.get(game).tournament
-    return registry.load(path) if path else Hooks()
+    hooks = registry.get(game).tournament
+    return hooks.load() if hooks else Hooks()
 
 
 class Tally:
@@ -284,7 +287,6 @@ def build_agent(spec, name: str, agents: dict | None = None) -> Agent:
     """A fresh agent from a spec: a name of ``agents`` (the game's agents registry; default
     Mediatore's) or ``module:Class`` text (see :func:`agents.make_agent`), an ``(text, {option:
     value})`` pair, an agent instance (copied), or an agent class / zero-argument factory."""
-    from . import make_agent
     if isinstance(spec, str):
         agent = make_agent(spec, agents)
     elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
@@ -336,14 +338,14 @@ class _Player:
     def __init__(self, game: str, rules, seed: int, entries: dict, lineups, record=()):
         entry = registry.get(game)
         self.rules, self.seed, self.lineups = rules, seed, lineups
-        self.engine, self.hooks = entry.load("engine"), hooks_of(game)
+        self.engine, self.hooks = entry.engine, hooks_of(game)
         self.index_key = f"{entry.unit}_index"  # the records' meta: deal_index, game_index...
-        known = entry.load("agents")
+        known = agents_of(entry)
         # One agent per (lineup, slot): a slot holds exactly one seat in each play.
         self.agents = [[build_agent(entries[name], name, known) for name in lineup]
                        for lineup in lineups]
         wanted = any(getattr(a, "wants_observation", True) for row in self.agents for a in row)
-        self.observation = entry.load("codec").observation if wanted else None
+        self.observation = entry.observation if wanted else None
         self.record = frozenset(record)
 
     def play(self, index: int) -> tuple[list[Play], list[dict]]:
@@ -425,25 +427,18 @@ _TOURNAMENT: tuple | None = None   # (key, args) of a worker process of _in_proc
 def _set_tournament(key, args):
     global _TOURNAMENT
     _TOURNAMENT = (key, args)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to answer
+    ignore_interrupts()  # Ctrl-C is the main process's to answer
 
 
 def _play_in_worker(bounds):
     return _play_chunk(*_TOURNAMENT, bounds)
 
 
-def worker_context():
-    """The multiprocessing context of the tournament's workers: processes started fresh
-    ('forkserver', else 'spawn'), never forked from a process that may have loaded JAX or Ray."""
-    import multiprocessing
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
 def _in_processes(jobs):
     def run(key, args, bounds):
-        # The configuration goes to each process once, when it starts.
-        with worker_context().Pool(jobs, _set_tournament, (key, args)) as pool:
+        # The configuration goes to each process once, when it starts. The pool ends with the
+        # run, however it ends (runinfo.process_pool).
+        with process_pool(jobs, _set_tournament, (key, args)) as pool:
             yield from _in_order(lambda b: pool.apply_async(_play_in_worker, (b,)),
                                  lambda handle: handle.get(), bounds, 2 * jobs)
     return run
@@ -636,26 +631,31 @@ def play_all(args: tuple, episodes: int, jobs: int | None, ray: bool | str,
              ) -> tuple[int, str]:
     """Play episodes ``0 .. episodes - 1`` with ``_Player(*args)``, in this process, in ``jobs``
     processes or on Ray, handing each episode's ``(plays, records)`` to ``add`` in episode
-    order; the number of workers and the executor's name. The caller builds its agents once
-    first when workers will play (:func:`uses_workers`), so that a bad spec fails before they
-    start."""
+    order; the number of workers and the executor's name. ``jobs`` is lowered to the episodes
+    and the cores (:func:`mediatore_env.runinfo.worker_count`; the workers of a local Ray
+    instance too): an episode is played by one worker, and more workers than cores only share
+    them. The caller builds its agents once first when workers will play
+    (:func:`uses_workers`), so that a bad spec fails before they start."""
     key = uuid.uuid4().hex  # tells this tournament's player apart in reused worker processes
     started_ray = False
     if ray is not False:
         ray_module = import_ray()
-        started_ray = _start_ray(ray_module, ray, jobs)
+        started_ray = _start_ray(ray_module, ray,
+                                 None if jobs is None else worker_count(jobs, episodes))
         workers = max(1, int(ray_module.cluster_resources().get("CPU", 1)))
         executor, how = _on_ray(ray_module, workers), "ray"
     else:
-        workers = jobs or 1
+        workers = worker_count(jobs or 1, episodes)
         executor, how = ((_in_this_process, "serial") if workers == 1
                          else (_in_processes(workers), "processes"))
     try:
-        for (start, stop), part in executor(key, args, _chunks(episodes, workers)):
-            for episode in part:
-                add(episode)
-            if progress:
-                progress(stop - start)
+        # closed at once however the loop ends, so that its worker pool goes with it
+        with contextlib.closing(executor(key, args, _chunks(episodes, workers))) as chunks:
+            for (start, stop), part in chunks:
+                for episode in part:
+                    add(episode)
+                if progress:
+                    progress(stop - start)
     finally:
         if started_ray:
             ray_module.shutdown()
@@ -664,7 +664,7 @@ def play_all(args: tuple, episodes: int, jobs: int | None, ray: bool | str,
 
 def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int, seed: int = 0,
         rules=None, jobs: int | None = None, record: Sequence[int] = (),
-        progress: Callable[[int], Any] | None = None, ray: bool | str = False,
+        progress: Callable[[int], Any] | bool | None = None, ray: bool | str = False,
         mode: str = "agents") -> TournamentResult:
     """A duplicate tournament of registered game ``game``: the agents ``entries`` (name ->
     spec, see :func:`build_agent`) in ``lineups`` (names, one per seat). What
@@ -679,7 +679,7 @@ def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int,
     record = record_numbers(record, episodes, unit)
     start = time.perf_counter()
     if uses_workers(jobs, ray):  # a bad spec fails here, before workers start
-        known = entry.load("agents")
+        known = agents_of(entry)
         for name, spec in entries.items():
             build_agent(spec, name, known)
     names = list(entries)
@@ -691,7 +691,8 @@ def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int,
         records.extend(episode[1])
 
     args = (game, rules, seed, entries, lineups, record)
-    workers, how = play_all(args, episodes, jobs, ray, add, progress)
+    with counting(progress, episodes, unit) as tick:
+        workers, how = play_all(args, episodes, jobs, ray, add, tick)
     return TournamentResult(game, names, lineups, episodes, seed, rules, workers,
                             time.perf_counter() - start, tally.standings(), tally.run, records,
                             mode, how)
@@ -699,7 +700,7 @@ def run(game: str, entries: dict, lineups: list[tuple[str, ...]], episodes: int,
 
 def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=None,
                    jobs: int | None = None, record_deals: Sequence[int] = (),
-                   progress: Callable[[int], Any] | None = None, ray: bool | str = False,
+                   progress: Callable[[int], Any] | bool | None = None, ray: bool | str = False,
                    game: str = "mediatore") -> TournamentResult:
     """Play a duplicate tournament of one lineup in registered game ``game`` (see the module
     docstring).
@@ -709,10 +710,13 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=Non
     agent listed several times. ``deals``: the number of episodes (deals, games to 31,
     sessions: the game's unit). ``rules``: the game's rules (default: the entry's).
     ``record_deals``: episode numbers (below ``deals``) whose plays are kept as records in
-    ``result.records``. ``progress(n)`` is called as episodes finish. ``jobs``: worker
-    processes (default 1). ``ray``: play the episodes as Ray tasks -- ``True`` on a local
-    instance with ``jobs`` workers (default: every core), or a cluster address (``"auto"``,
-    ``"ray://head:10001"``); needs the ``ray`` extra. The results are the same in every case.
+    ``result.records``. ``progress``: True shows a progress bar on stderr (tqdm's: a widget in
+    a Jupyter notebook), or a function ``progress(n)`` is called as episodes finish; none by
+    default. ``jobs``: worker processes (default 1), no more than the episodes or the cores
+    (``result.jobs`` says how many played). ``ray``: play the episodes as Ray tasks -- ``True``
+    on a local instance with ``jobs`` workers (default: every core), or a cluster address
+    (``"auto"``, ``"ray://head:10001"``); needs the ``ray`` extra. The results are the same in
+    every case.
     """
     entry = registry.get(game)
     if len(agents) != entry.players:
@@ -721,10 +725,3 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=Non
     entries, lineup = name_lineup(agents)
     return run(game, entries, [lineup], deals, seed, rules, jobs, record_deals, progress, ray)
 
-
-def __getattr__(name):
-    # Mediatore's pack schedule and bidding tournament, where older code imports them from.
-    if name in ("deal_pack", "deal_dealer", "run_bidding_tournament"):
-        from .mediatore import tournament
-        return getattr(tournament, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -159,7 +159,7 @@ def exchange(deals: int, seed: int) -> str:
     from agents.mediatore.greedy import BID_MODELS, GreedyAgent
     from agents.mediatore.pimc import BID_BOOST
     from mediatore_env.analysis.solver import reaches
-    from mediatore_env.analysis.tables import contract_position, forced_deal
+    from mediatore_env.mediatore.tables import contract_position, forced_deal
     from mediatore_env.mediatore.moves import WIN_THIRDS
     from mediatore_env.mediatore.rules import MEDIATORE
     import math

@@ -289,7 +289,8 @@ def python_env(game: str, switches: dict, episodes: int, seed: int, rate: float
     to move (``last()``), then ``step``. Decisions, wall and CPU seconds."""
     entry = get(game)
     default = entry.make_rules().to_dict()
-    env = entry.load("env").raw_env(**{k: v for k, v in switches.items() if v != default[k]})
+    env = entry.environments[0].load().raw_env(
+        **{k: v for k, v in switches.items() if v != default[k]})
     play_env(env, max(episodes // 20, 5), seed + 10**6, rate)  # warm-up
     t0, c0 = time.perf_counter(), time.process_time()
     decisions = play_env(env, episodes, seed, rate)
@@ -421,7 +422,7 @@ def main(argv=None) -> None:
               f"{engine:,.0f} decisions/s wall, {decisions / cpu:,.0f} cpu")
         decisions, wall, cpu = python_env(args.game, switches, episodes, args.seed, rate)
         raw = decisions / wall
-        print(f"Python env with observations ({get(args.game).env.rpartition('.')[2]}"
+        print(f"Python env with observations ({get(args.game).environments[0].name}"
               f".raw_env(), bench_env.py's loop: the seat to move's observation, then step), "
               f"{episodes} {unit}s: {raw:,.0f} decisions/s wall, {decisions / cpu:,.0f} cpu")
         if "none" in best:

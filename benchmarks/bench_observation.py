@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 
 from bench_env import play  # noqa: E402  (benchmarks/ is the script's directory)
 from mediatore_env import mediatore_v0  # noqa: E402
-from mediatore_env.codec.layout import OBSERVATION_SIZE  # noqa: E402
+from mediatore_env.mediatore.layout import OBSERVATION_SIZE  # noqa: E402
 from mediatore_env.mediatore.observation import Encoder, Table  # noqa: E402
 from mediatore_env.mediatore.reference import write_observation  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402

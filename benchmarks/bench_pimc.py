@@ -32,9 +32,9 @@ import sys
 import time
 
 from agents.mediatore.tournament import HOOKS, contract_rows, role_rows
-from agents.tournament import _Player, standings, worker_context
+from agents.tournament import _Player, standings
 from mediatore_env.mediatore.rules import PRESETS
-from mediatore_env.runinfo import machine
+from mediatore_env.runinfo import machine, process_pool
 from mediatore_env.tools.checks import (ArgumentParser, check_agents, non_negative_int, output_file,
                                        positive_int)
 
@@ -66,7 +66,7 @@ def _calibrate(task):
     from agents import make_agent
     from agents.base import play
     from agents.mediatore.greedy import BID_MODELS, MANO_BONUS
-    from agents.tournament import deal_dealer, deal_pack
+    from agents.mediatore.tournament import deal_dealer, deal_pack
     from mediatore_env.mediatore.game import Deal
     from mediatore_env.mediatore.moves import PASS
     rules, seed, start, stop, spec, contracts, low, high = task
@@ -105,7 +105,7 @@ def calibrate(args) -> int:
     tasks = [(rules, args.seed, i, min(i + 10, args.calibrate), args.pimc, contracts, 0.25, 0.95)
              for i in range(0, args.calibrate, 10)]
     rows = []
-    with worker_context().Pool(args.jobs) as pool:
+    with process_pool(args.jobs) as pool:
         for part in pool.imap(_calibrate, tasks):
             rows.extend(part)
     for contract in contracts:
@@ -130,7 +130,8 @@ def _defend(task):
     against greedy defenders, made against PIMC ones, the declarer's payoff in each)."""
     from agents import make_agent
     from agents.base import play
-    from agents.tournament import deal_dealer, deal_pack, derive_seed
+    from agents.mediatore.tournament import deal_dealer, deal_pack
+    from agents.tournament import derive_seed
     from mediatore_env.mediatore.game import Deal
     rules, seed, start, stop, spec = task
     greedy = [make_agent("greedy") for _ in range(4)]
@@ -157,7 +158,7 @@ def defence(args) -> int:
     rules = PRESETS[args.preset]
     tasks = [(rules, args.seed, i, min(i + 20, args.defence), args.pimc)
              for i in range(0, args.defence, 20)]
-    with worker_context().Pool(args.jobs) as pool:
+    with process_pool(args.jobs) as pool:
         rows = [row for part in pool.imap(_defend, tasks) for row in part]
     print(f"{args.defence} deals of seed {args.seed}: greedy seat 0 declares in {len(rows)}; "
           f"defenders greedy, then {args.pimc}")
@@ -203,7 +204,7 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     games, timings = [], []
     init = ("mediatore", rules, args.seed, entries, lineups)
-    with worker_context().Pool(args.jobs, _init, init) as pool:
+    with process_pool(args.jobs, _init, init) as pool:
         for k, (part, t) in enumerate(pool.imap(_work, bounds)):
             games.extend(part)
             timings.extend(t)

@@ -21,7 +21,7 @@ import time
 
 from agents.tressette.greedy import TressetteGreedyAgent
 from mediatore_env.analysis import solver
-from mediatore_env.analysis.tressette_tables import table_of
+from mediatore_env.tressette.positions import table_of
 from mediatore_env.runinfo import machine, median_p90
 from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
 from mediatore_env.tressette.game import TressetteGame

@@ -14,7 +14,6 @@ so games end early, mostly on false claims).
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
@@ -24,6 +23,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 from bench_env import timed  # noqa: E402  (the same timing loop as Mediatore's)
 
+import mediatore_env  # noqa: E402
 from mediatore_env.runinfo import machine  # noqa: E402
 from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int  # noqa: E402
 
@@ -47,7 +47,7 @@ def main(argv=None) -> None:
     print("  (decisions per second of wall-clock time; in brackets, per second of this "
           "process's CPU time, steadier on a busy machine)")
     for name in args.env:
-        module = importlib.import_module(f"mediatore_env.envs.{name}")
+        module = getattr(mediatore_env, name)  # from mediatore_env import tressette3_v0, ...
         make = lambda: getattr(module, maker)(claim=args.claim)  # noqa: E731
         # bid rate 1: bench_env's play() then draws uniformly among the legal ids.
         decisions, dt, cpu = timed(make, args.games, args.seed, 1.0, args.repeat)

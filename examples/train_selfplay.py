@@ -32,6 +32,8 @@ except ImportError as e:
 
 from agents.training import Config, Plan, SettingError, check_config, self_play  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS  # noqa: E402
+from mediatore_env import runinfo  # noqa: E402
+from mediatore_env.runinfo import add_progress_options, wants_progress  # noqa: E402
 from mediatore_env.tools.checks import (ArgumentParser, input_file,  # noqa: E402
                                        non_negative_float, non_negative_int, output_dir,
                                        positive_float, positive_int, probability)
@@ -109,29 +111,33 @@ def parser() -> ArgumentParser:
     p.add_argument("--resume", type=input_file, default=r.resume,
                    help="continue from this checkpoint.npz (its evaluations.json, when beside "
                         "it, continues the curve)")
+    add_progress_options(p)
     return p
 
 
-def settings(argv=None) -> tuple[Config, Plan]:
-    """The library's settings from the command line (one line and exit status 2 when bad)."""
+def settings(argv=None) -> tuple[Config, Plan, bool | None]:
+    """The library's settings from the command line (one line and exit status 2 when bad), and
+    ``--progress`` / ``--quiet``."""
     p = parser()
     args = vars(p.parse_args(argv))
+    progress = args.pop("progress")
     cfg = Config(**{k: args.pop(k) for k in Config._fields if k in args})
     try:
         check_config(cfg)
     except ValueError as e:
         p.error(str(e))
-    return cfg, Plan(**args)
+    return cfg, Plan(**args), progress
 
 
 def main(argv=None, env=None) -> dict:
     """Train as the command line says; return the log (also written to evaluations.json).
     ``env``: an engine object to train on instead of ``MediatoreJax(rules=--rules)``."""
-    cfg, plan = settings(argv)
+    cfg, plan, progress = settings(argv)
     command = "python examples/train_selfplay.py " + " ".join(sys.argv[1:] if argv is None
                                                               else argv)
     try:
-        return self_play(cfg, plan, env=env, command=command)
+        return self_play(cfg, plan, env=env, command=command,
+                         progress=wants_progress(progress))
     except SettingError as e:  # one line, as for the other bad arguments
         print(f"train_selfplay.py: error: --{e.setting.replace('_', '-')}: {e}",
               file=sys.stderr)
@@ -139,4 +145,6 @@ def main(argv=None, env=None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    # Ctrl-C: one line and status 130, the run's files as the last evaluation left them
+    status = runinfo.command("train_selfplay.py")(main)()
+    raise SystemExit(status if isinstance(status, int) else 0)

@@ -6,20 +6,22 @@ layers listed before it::
     core/        the 40-card pack, its notation, tricks without trumps, the game interface
                  (core.game.Game) that every engine implements           (every game of the family)
     registry     the table of the games: engine, rules, moves, codec, text, environment, agents
-    mediatore/   Mediatore: rules, moves, state machine, seat views, records, deductions, worlds;
-                 above them its observation writer, table text and environments
+    analysis/    the double-dummy solver of every game
+    mediatore/   Mediatore: rules, moves, state machine, seat views, records, deductions, worlds,
+                 contract value tables; above them its observation layout and writer, table
+                 text and environments
     tressette/   the Tressette games (4, 3 and 2 players), the same parts
     club/        club Mediatore, the pot game, on Mediatore's deal, phases and tricks; the same
                  parts
-    codec/       what the observation writers share: the layout tables, actions from user input
-    analysis/    the double-dummy solver and contract value tables
+    codec/       what every game's writers, texts and environments share: layouts as offsets,
+                 card text, actions from user input
     jaxgame/     Mediatore's engine batched in JAX
     envs/        what the environments share: the AEC base, copies, the protective wrapper
     agents       (the top-level package beside this one) the agents of each game, the tournament
     tools/       command-line tools: mediatore-play, -replay, -bench, -tables
 
 Inside a game's folder each module sits in the layer of what it is: the engine (no numpy, no
-PettingZoo), then ``observation``/``display`` (the codec layer), then the environments
+PettingZoo), then ``layout``/``observation``/``display`` (the codec layer), then the environments
 (``*_v0``, ``env``, ``single_seat``). A new game is one folder plus one line in the registry.
 ``tests/test_layers.py`` fails if a module imports from a layer listed after its own. The
 engines (``core``, ``mediatore``, ``tressette``) need neither numpy nor PettingZoo nor
@@ -42,8 +44,9 @@ and what most Mediatore users need is here::
 and the environments of every registered game as attributes, ``from mediatore_env import
 mediatore_v0`` (also ``mediatore_bidding_v0``, ``single_seat``, ``club_mediatore_v0``,
 ``tressette_v0``, ``tressette3_v0``, ``tressette2_v0``): each is the module in its game's
-folder (``mediatore_env.mediatore.mediatore_v0``), imported on first use, so the engine alone
-never imports the RL stack.
+folder (``mediatore_env.mediatore.mediatore_v0``), or a module object in one (the three
+Tressette forms, in ``mediatore_env.tressette.env``), imported on first use, so the engine
+alone never imports the RL stack.
 """
 
 import importlib
@@ -61,28 +64,37 @@ from .registry import GAMES, make
 __version__ = "0.3.0"
 
 
-def _environments() -> dict[str, str]:
-    """The environments by name (``mediatore_v0``), each a module in its game's folder, as the
-    registry lists them."""
-    return {module.rpartition(".")[2]: module
-            for entry in GAMES.values() for module in entry.environments()}
-
+#: The environments of this package's games, by name: each a module in its game's folder, or
+#: ``module:name``, a module object in one (its definition lists it), imported when first
+#: asked for. Written out, so that importing the package imports no game's definition
+#: (tests/test_package.py holds it to the definitions).
+ENVIRONMENTS = {
+    "mediatore_v0": "mediatore_env.mediatore.mediatore_v0",
+    "mediatore_bidding_v0": "mediatore_env.mediatore.mediatore_bidding_v0",
+    "single_seat": "mediatore_env.mediatore.single_seat",
+    "tressette_v0": "mediatore_env.tressette.env:tressette_v0",
+    "tressette3_v0": "mediatore_env.tressette.env:tressette3_v0",
+    "tressette2_v0": "mediatore_env.tressette.env:tressette2_v0",
+    "club_mediatore_v0": "mediatore_env.club.club_mediatore_v0",
+}
 
 __all__ = ["make", "GAMES", "Deal", "Rules", "PRESETS", "SeatView", "card_name", "parse_card",
            "format_cards", "parse_cards", "move_text", "parse_move", "NUM_MOVES", "make_record",
-           "replay", "save_record", "load_record", *_environments()]
+           "replay", "save_record", "load_record", *ENVIRONMENTS]
 
 
 def __getattr__(name: str):
     """``mediatore_env.mediatore_v0`` and the other environments, imported when first asked for."""
-    module = _environments().get(name)
-    if module is None:
+    path = ENVIRONMENTS.get(name)
+    if path is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return importlib.import_module(module)
+    module, _, attribute = path.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
 
 
 def __dir__():
-    return sorted([*globals(), *_environments()])
+    return sorted([*globals(), *ENVIRONMENTS])
 
 
 # PettingZoo's registry is filled by mediatore_env.envs on import; here only when PettingZoo is

@@ -30,6 +30,8 @@ Needs the ``openspiel`` extra (``pip install -e ".[openspiel]"``).
 - ``resample_from_infostate(player, sampler)``: the current deal dealt again as the player
   could imagine it, by the game's world sampler (the entry's ``worlds``), the earlier deals
   as they were (nothing in them changes what is to come).
+- Games and states pickle, as OpenSpiel's own Python games do (so they travel to worker
+  processes): ``pickle.loads(pickle.dumps(pyspiel.load_game("tressette3(low=true)")))``.
 """
 
 from __future__ import annotations
@@ -43,97 +45,24 @@ from typing import NamedTuple
 import numpy as np
 import pyspiel
 
-from .core.cards import CARD_NAMES, NUM_CARDS, POINTS, format_cards
+from .core.cards import CARD_NAMES, NUM_CARDS, format_cards
 from .core.game import CHANCE
-from .registry import GAMES, GameEntry
+from .core.definition import GameDef
+from .registry import GAMES
 
 #: The parameter that is not a rules switch: the seat that deals first.
 DEALER = "dealer"
 
 
-class Limits(NamedTuple):
-    """The bounds of one game under its rules: utilities, the longest game in moves, and the
-    most packs it can deal."""
-
-    min_utility: float
-    max_utility: float
-    max_moves: int
-    max_deals: int
-
-
-def mediatore_limits(rules) -> Limits:
-    """One deal: an auction of up to three passes, then each contract bid in turn with two
-    passes between, then three passes; the call, the four discards and the card passed back
-    where the contract has them; 36 cards. The payment schedule bounds the utilities."""
-    from .mediatore.moves import NUM_TRICKS
-    from .mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, max_payment
-    longest = 4  # four passes: thrown in
-    for contract in (c for c in CONTRACTS if c <= rules.top_contract):
-        auction = 3 + contract + 2 * (contract - 1) + 3
-        exchange = ((contract in (CHIAMO, MEDIATORE)) + 4 * rules.takes_monte(contract)
-                    + (contract == MEDIATORE))
-        longest = max(longest, auction + exchange + 4 * NUM_TRICKS)
-    pay = max_payment(rules)
-    return Limits(-pay, pay, longest, 1)
-
-
-def tressette_limits(rules) -> Limits:
-    """A game to 31: every hand gives the sides at least ``m`` points between them (the
-    fewest the cards in play can make, each side's thirds rounded down, three-handed with the
-    richest dead hand, plus the last trick), so at most ``sides * 30 // m + 1`` hands are
-    played, each card of them a move, and one claim. The outcomes bound the utilities."""
-    from .tressette.rules import (LAST_TRICK_POINTS, TARGET, false_claim_outcome, outcome,
-                                  score_of_thirds)
-    sides, thirds = rules.num_sides, sorted(POINTS)
-    dead = sum(thirds[-10:]) if rules.has_dead_hand else 0
-    fewest = min(sum(score_of_thirds(t) for t in split)
-                 for total in range(sum(thirds) - dead, sum(thirds) + 1)
-                 for split in _splits(total, sides))
-    hands = sides * (TARGET - 1) // (fewest + LAST_TRICK_POINTS) + 1
-    results = [false_claim_outcome(rules, side) for side in range(sides)]
-    for totals in itertools.product(range(TARGET - 2, TARGET + 2), repeat=sides):
-        results += [outcome(rules, totals, ender) for ender in range(sides)]
-    cards = rules.players * rules.num_tricks
-    return Limits(min(map(min, results)), max(map(max, results)),
-                  hands * cards + rules.claim, hands)
-
-
-def club_limits(rules) -> Limits:
-    """A session of at most ``max_deals`` deals, each four choices, the call, four discards
-    and 36 cards. A seat wins or loses at most the largest pot: four antes doubled by each
-    deal at most (a mediator's side that loses matches it)."""
-    from .club.game import DISCARDS
-    from .mediatore.moves import NUM_TRICKS
-    deals = rules.max_deals
-    pot = 4 * rules.ante * 2 ** deals
-    return Limits(-pot, pot, deals * (4 + 1 + DISCARDS + 4 * NUM_TRICKS), deals)
-
-
-#: By engine, the limits of its games (a game of the registry without one is not registered).
-LIMITS = {"mediatore_env.mediatore.game:Deal": mediatore_limits,
-          "mediatore_env.tressette.game:TressetteGame": tressette_limits,
-          "mediatore_env.club.game:Session": club_limits}
-
-
-def _splits(total: int, parts: int):
-    """Every way to write ``total`` as ``parts`` ordered non-negative ints."""
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total + 1):
-        for rest in _splits(total - first, parts - 1):
-            yield (first, *rest)
-
-
 # -- parameters -------------------------------------------------------------------------------
 
-def _switches(entry: GameEntry) -> dict:
+def _switches(entry: GameDef) -> dict:
     """The entry's rules switches with their defaults, less the ones it fixes."""
-    return {f.name: f.default for f in dataclasses.fields(entry.load("rules"))
+    return {f.name: f.default for f in dataclasses.fields(entry.rules)
             if f.name not in entry.fixed}
 
 
-def parameters(entry: GameEntry) -> dict:
+def parameters(entry: GameDef) -> dict:
     """The game's parameters with their defaults: its rules switches (less the fixed ones),
     then ``dealer``. A switch whose default is None (club's ``deals``) is an int, 0 for None."""
     defaults = {name: 0 if default is None else default
@@ -141,7 +70,7 @@ def parameters(entry: GameEntry) -> dict:
     return {**defaults, DEALER: 0}
 
 
-def rules_of(entry: GameEntry, params: dict):
+def rules_of(entry: GameDef, params: dict):
     """The rules and the first dealer that OpenSpiel ``params`` name."""
     defaults = _switches(entry)
     switches = {name: None if defaults[name] is None and value == 0 else value
@@ -155,7 +84,7 @@ class Table:
     """The Python side of a state: the engine, the pack being drawn, and what perfect recall
     keeps of the deals so far. ``copy.deepcopy`` (OpenSpiel's clone) clones the engine."""
 
-    def __init__(self, entry: GameEntry, rules, dealer: int):
+    def __init__(self, entry: GameDef, rules, dealer: int):
         self.name = entry.name
         self.engine = entry.new_game(rules, dealer)
         self.pack: list[int] = []
@@ -221,7 +150,7 @@ class SpielState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {CARD_NAMES[action]}"
-        return _parts(self.table.name).moves.move_text(int(action))
+        return _parts(self.table.name).moves.text(int(action))
 
     def is_terminal(self):
         return self.table.engine.is_over
@@ -242,7 +171,7 @@ class SpielState(pyspiel.State):
 
     def observation_vector(self, seat: int) -> np.ndarray:
         """The environment's observation vector of ``seat`` (the observation tensor)."""
-        return _parts(self.table.name).codec.observation(self.table.engine.view(seat))[
+        return _parts(self.table.name).codec(self.table.engine.view(seat))[
             "observation"]
 
     def observation_text(self, seat: int) -> str:
@@ -331,13 +260,10 @@ class _Parts(NamedTuple):
 @lru_cache(maxsize=None)
 def _parts(name: str) -> _Parts:
     entry = GAMES[name]
-    text = entry.load("text")
-    return _Parts(entry.load("moves"), entry.load("codec"),
-                  getattr(text, "table_text", None) or getattr(text, "view_text"),
-                  entry.load("worlds") if entry.worlds else None)
+    return _Parts(entry.moves, entry.observation, entry.display.table_text, entry.worlds)
 
 
-def game_type(entry: GameEntry) -> pyspiel.GameType:
+def game_type(entry: GameDef) -> pyspiel.GameType:
     """The OpenSpiel type of a registry entry's game."""
     return pyspiel.GameType(
         short_name=entry.name, long_name=entry.title,
@@ -356,26 +282,34 @@ class SpielGame(pyspiel.Game):
     """A game of the family as an OpenSpiel game; :func:`register` makes one subclass per
     registry entry (``entry``)."""
 
-    entry: GameEntry
+    entry: GameDef
 
     def __init__(self, params=None):
         entry = self.entry
         params = {**parameters(entry), **(params or {})}
         rules, dealer = rules_of(entry, params)
-        limits = LIMITS[entry.engine](rules)
+        limits = entry.limits(rules)
         info = pyspiel.GameInfo(
-            num_distinct_actions=entry.load("moves").NUM_MOVES, max_chance_outcomes=NUM_CARDS,
+            num_distinct_actions=entry.moves.count, max_chance_outcomes=NUM_CARDS,
             num_players=entry.players, min_utility=float(limits.min_utility),
             max_utility=float(limits.max_utility), utility_sum=0.0,
             max_game_length=limits.max_moves)
         super().__init__(game_type(entry), info, params)
         self.rules, self.dealer, self.limits = rules, dealer, limits
         probe = entry.new_game(rules, dealer)
-        self.observation_size = _parts(entry.name).codec.observation(probe.view(0))[
+        self.observation_size = _parts(entry.name).codec(probe.view(0))[
             "observation"].size
 
     def new_initial_state(self):
         return SpielState(self)
+
+    def __reduce__(self):
+        # pyspiel pickles a game as its class and game string, and unpickles it without calling
+        # __init__ (no rules, no limits), and a class made by register() is no module's
+        # attribute; so a game pickles as its string, loaded again through OpenSpiel's
+        # registry. (pyspiel pickles a state as its game's string, its history and its
+        # __dict__, so states need nothing more.)
+        return load_game, (str(self),)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         return Observer(self.observation_size, iig_obs_type, params)
@@ -384,7 +318,13 @@ class SpielGame(pyspiel.Game):
         return NUM_CARDS * self.limits.max_deals
 
 
-def register(entry: GameEntry) -> type:
+def load_game(text: str) -> SpielGame:
+    """``pyspiel.load_game(text)`` with the games of this module registered: what an unpickled
+    game is made by."""
+    return pyspiel.load_game(text)
+
+
+def register(entry: GameDef) -> type:
     """Register ``entry``'s game with OpenSpiel under its registry name; returns its class."""
     cls = type(f"{entry.name.title()}SpielGame", (SpielGame,), {"entry": entry})
     pyspiel.register_game(game_type(entry), cls)
@@ -392,4 +332,4 @@ def register(entry: GameEntry) -> type:
 
 
 #: The games registered, by name.
-SPIEL_GAMES = {name: register(entry) for name, entry in GAMES.items() if entry.engine in LIMITS}
+SPIEL_GAMES = {name: register(entry) for name, entry in GAMES.items()}

@@ -12,11 +12,11 @@ import pytest
 from agents import GreedyAgent
 from agents.base import Agent, play
 from mediatore_env import mediatore_bidding_v0, mediatore_v0
-from mediatore_env.analysis.tables import build_table
+from mediatore_env.mediatore.tables import build_table
 from mediatore_env.codec.actions import as_move, as_seat, illegal_action_message
 from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.game import Deal
-from mediatore_env.mediatore.moves import NUM_MOVES, PASS, parse_move
+from mediatore_env.mediatore.moves import NUM_MOVES, PASS, move_text, parse_move
 from mediatore_env.mediatore.rules import CHIAMO, Rules
 
 ACCEPTED = [3, np.int64(3), np.int32(3), np.uint8(3), np.uint64(3), np.array(3),
@@ -31,7 +31,7 @@ REFUSED = [(1.9, "not floats"), (1.0, "not floats"), (np.float32(1), "not floats
 
 @pytest.mark.parametrize("action", ACCEPTED, ids=repr)
 def test_integers_are_move_ids(action):
-    move = as_move(action)
+    move = as_move(action, NUM_MOVES)
     assert move == 3 and type(move) is int
     assert as_move(action, 4) == 3
 
@@ -39,7 +39,7 @@ def test_integers_are_move_ids(action):
 @pytest.mark.parametrize("action, why", REFUSED, ids=repr)
 def test_everything_else_is_refused_naming_the_value_and_the_ids(action, why):
     with pytest.raises(ValueError) as e:
-        as_move(action)
+        as_move(action, NUM_MOVES)
     text = str(e.value)
     assert text.startswith(f"{action!r} is not an action id: action ids are integers 0..485")
     assert why in text
@@ -59,9 +59,10 @@ def test_seats():
 
 
 def test_illegal_action_message():
-    text = illegal_action_message(np.int64(1), "player_1", "auction", [0, 4])
+    text = illegal_action_message(np.int64(1), "player_1", "auction", [0, 4], NUM_MOVES,
+                                  move_text)
     assert text == "illegal action 1 (bid chiamo) for player_1 in phase auction; legal actions: 0 (pass), 4 (bid solissimo)"
-    text = illegal_action_message(1.9, "player_1", "auction", [0])
+    text = illegal_action_message(1.9, "player_1", "auction", [0], NUM_MOVES, move_text)
     assert text == ("illegal action 1.9 (1.9 is not an action id: action ids are integers 0..485, "
                     "not floats) for player_1 in phase auction; legal actions: 0 (pass)")
 

@@ -7,7 +7,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from mediatore_env import mediatore_bidding_v0 as bidding
-from mediatore_env.analysis.tables import ContractTable, build_table
+from mediatore_env.mediatore.tables import ContractTable, build_table
 from mediatore_env.core.cards import cards_of, parse_card
 from mediatore_env.mediatore.moves import PASS, call_move, move_text
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, SOLO

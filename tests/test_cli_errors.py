@@ -228,6 +228,10 @@ def script(*args):
     (["benchmarks/bench_pimc.py", "--pimc", "nosuch"], "unknown agent 'nosuch'"),
     (["benchmarks/bench_pimc.py", "--json", "missing/out.json"], "--json"),
     (["examples/play_trained.py", "runs/none/model.zip"], "no saved model at 'runs/none/model.zip'"),
+    (["-m", "agents.training.infer", "--deals", "2"], "need --deals of 5 or more"),
+    (["-m", "agents.training.infer", "--deals", "many"], "--deals: invalid int value"),
+    (["-m", "mediatore_env.tools.bench", "--agents", "greedy", "--progress", "-q"],
+     "--quiet/-q: not allowed with argument --progress"),
 ])
 def test_scripts_bad_arguments(args, words):
     proc = script(*args)

@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from agents import agents_of
 from agents.base import play
 from agents.club import CLUB_AGENTS, ClubGreedyAgent, ClubPimcAgent, make_club_agent
 from agents.club.pimc import chip_value, deal_value, roll_out
@@ -224,7 +225,9 @@ def test_a_deal_is_worth_the_same_to_partners_and_the_opposite_to_their_foes():
 
 
 def test_registry_and_bad_options():
-    assert set(CLUB_AGENTS) == {"random", "greedy", "pimc", "openspiel-ismcts"}
+    assert set(CLUB_AGENTS) == {"random", "greedy", "pimc"}
+    assert set(agents_of("club")) == {"random", "greedy", "pimc", "openspiel-ismcts",
+                                      "generic-random", "generic-greedy", "generic-pimc"}
     assert make_club_agent("pimc:time_limit=0.05").time_limit == 0.05
     assert make_club_agent("pimc:bidding=greedy").bidding == "greedy"
     with pytest.raises(ValueError, match="time_limit must be a positive number.*or None"):

@@ -15,7 +15,7 @@ import pytest
 from agents import GreedyAgent, PIMCAgent, RandomAgent
 from mediatore_env import (mediatore_bidding_v0, mediatore_v0, tressette2_v0, tressette3_v0,
                            tressette_v0)
-from mediatore_env.analysis.tables import build_table
+from mediatore_env.mediatore.tables import build_table
 from mediatore_env.club import club_mediatore_v0
 from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.moves import PASS

@@ -14,7 +14,7 @@ from agents.mediatore.declarer import SimulatedCall, SimulatedExchange, ranked_r
 from agents.mediatore.greedy import CallingPolicy, ExchangePolicy, GreedyAgent
 from agents.mediatore.pimc import PIMCAgent
 from mediatore_env import Rules
-from mediatore_env.analysis.tables import forced_deal
+from mediatore_env.mediatore.tables import forced_deal
 from mediatore_env.core.cards import POINTS, bit, power_of, thirds_of
 from mediatore_env.mediatore.moves import CALL, DISCARD, GIVE, PLAY
 from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE, PRESETS, SOLO

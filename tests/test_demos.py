@@ -13,7 +13,8 @@ import pytest
 
 from agents import make_agent
 from agents.demos import load_demos, record_deals
-from agents.tournament import deal_dealer, deal_pack, derive_seed
+from agents.mediatore.tournament import deal_dealer, deal_pack
+from agents.tournament import derive_seed
 from mediatore_env.mediatore.observation import Encoder
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.rules import Rules

@@ -10,7 +10,7 @@ from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, mask, play, play_tric
 from mediatore_env.mediatore.display import (auction_lines, card_label, card_text, changes,
                                              format_thirds, hand_inline, hand_lines, move_words,
                                              moves_lines, result_lines, rules_text, snapshot,
-                                             tricks_table, view_text)
+                                             tricks_table, table_text)
 from mediatore_env.core.cards import CARD_NAMES, parse_card, suit_of
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import card_of_move, parse_move
@@ -171,10 +171,10 @@ def test_narration_keeps_the_chiamo_partner_secret():
     deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE)
     play(deal, *moves)
     view = deal.view(2)
-    assert "partner not known yet" in view_text(view, names)
+    assert "partner not known yet" in table_text(view, names)
     text = "\n".join(narrate(deal, ["play D3", "play C7", "play S7", "play B3"], 2, names))
     assert "seat 3  plays 3 of batons (B3)   (the called card: partner of you)" in text
-    assert "partner seat 3" in view_text(view, names)
+    assert "partner seat 3" in table_text(view, names)
 
 
 def allowed_cards(view) -> set[str]:
@@ -205,7 +205,7 @@ def test_a_seats_text_names_no_card_it_does_not_know(preset):
             for s, view in enumerate(views):
                 allowed = allowed_cards(view)
                 after = snapshot(view)
-                text = view_text(view, style="short") + "\n".join(changes(snaps[s], after, style="short"))
+                text = table_text(view, style="short") + "\n".join(changes(snaps[s], after, style="short"))
                 snaps[s] = after
                 leaked = set(CODE.findall(text)) - allowed
                 assert not leaked, (preset, n, s, leaked)

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from agents import make_agent, play
-from agents.tournament import deal_dealer, deal_pack, derive_seed
+from agents.mediatore.tournament import deal_dealer, deal_pack
+from agents.tournament import derive_seed
 from mediatore_env import Deal, parse_move, replay
 from mediatore_env.core.records import body, header
 from mediatore_env.mediatore.observation import Encoder, Table, action_mask, observation

@@ -34,7 +34,7 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 jaxgame = pytest.importorskip("mediatore_env.jaxgame")
 
-from mediatore_env.codec.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS  # noqa: E402
+from mediatore_env.mediatore.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS  # noqa: E402
 from mediatore_env.mediatore.observation import Encoder, Table  # noqa: E402
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS, card_names, parse_card  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402

@@ -21,7 +21,7 @@ def python_observation_size(name: str, **switches) -> int:
     game = entry.new_game(entry.make_rules(**switches))
     if game.needs_pack:
         game.deal(list(range(40)))
-    return entry.load("codec").observation(game.view(0))["observation"].shape[0]
+    return entry.observation(game.view(0))["observation"].shape[0]
 
 
 @pytest.mark.parametrize("name", FAMILY)
@@ -30,7 +30,7 @@ def test_every_game_of_the_family_has_a_jax_engine_with_its_python_facts(name):
     env = jaxgame.make(name)
     assert env.rules == entry.make_rules()
     assert env.num_players == entry.players
-    assert env.num_actions == entry.load("moves").NUM_MOVES
+    assert env.num_actions == entry.moves.count
     assert env.observation_shape == (python_observation_size(name),)
     assert set(FAMILY) <= set(GAMES) and set(jaxgame.ENGINES) == set(FAMILY)
 

@@ -190,9 +190,10 @@ def test_timed_decisions_stop_searching_at_the_ceiling(monkeypatch):
     """With a time limit, each search gets the nodes the time left before max_time buys.
     A clock that advances only with the nodes searched, at exactly NODES_PER_SECOND, shows
     the decision ends by the ceiling however the searches fall (no timing in the test)."""
-    import agents.mediatore.declarer as budget_module  # SearchBudget's solver and clock
+    import agents.mediatore.declarer as solver_calls  # where the searches ask the solver
+    import agents.search as budget_module  # the budget's clock
     clock = [0.0]
-    real_reaches = budget_module.reaches
+    real_reaches = solver_calls.reaches
 
     def reaches(pos, target, node_limit=None):
         assert node_limit is not None and node_limit <= (0.09 - clock[0]) * NODES_PER_SECOND
@@ -200,7 +201,7 @@ def test_timed_decisions_stop_searching_at_the_ceiling(monkeypatch):
         clock[0] += solver.last_nodes() / NODES_PER_SECOND
         return answer
 
-    monkeypatch.setattr(budget_module, "reaches", reaches)
+    monkeypatch.setattr(solver_calls, "reaches", reaches)
     monkeypatch.setattr(budget_module, "time", SimpleNamespace(thread_time=lambda: clock[0]))
     for n in (3, 10, 11):
         clock[0] = 0.0

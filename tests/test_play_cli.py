@@ -10,13 +10,12 @@ import pytest
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play
 
 from agents import RandomAgent
-from mediatore_env.mediatore.display import hand_inline
+from mediatore_env.mediatore.display import DISPLAY, hand_inline
 from mediatore_env.core.cards import CARD_NAMES, parse_card, suit_of, to_mask
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import parse_move
 from mediatore_env.mediatore.records import load_record, replay
 from mediatore_env import registry
-from mediatore_env.mediatore import display
 from mediatore_env.mediatore.observation import observation
 from mediatore_env.tools.answers import HELP_TEXT, read_answer, reader_of
 from mediatore_env.tools.play import main, play_game
@@ -195,7 +194,7 @@ def play_scripted(answers, out, **kw):
     agents = [None] + [RandomAgent(bid_rate=0) for _ in range(3)]
     names = ["You", "random(1)", "random(2)", "random(3)"]
     script = Script(answers, out)
-    play_game(deal, 0, agents, names, Terminal(script, out), display, MEDIATORE, title="Deal",
+    play_game(deal, 0, agents, names, Terminal(script, out), DISPLAY, MEDIATORE, title="Deal",
               seeds=[0, 1, 2, 3], observation=observation, **kw)
     return deal, script
 
@@ -281,7 +280,7 @@ def test_main_plays_a_deal_and_saves_its_record(tmp_path):
 
 
 def test_same_cards_as_the_tournament_deal():
-    from agents.tournament import deal_pack
+    from agents.mediatore.tournament import deal_pack
     _, text = run_main(["--agents", "random:bid_rate=0", "--seed", "8", "--deal", "5", "--seat", "2"],
                        [], then="1")
     deal = Deal(None, 5 % 4, deal_pack(8, 5))
@@ -352,7 +351,7 @@ def test_record_path_numbers_the_records_of_several_deals_or_games():
 
 def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
     """The toy game, registered from the tests (conftest.py), gets terminal play with nothing
-    but its registry entry and its text module: the same loop, the same answers, the same quit."""
+    but its registry entry and its display: the same loop, the same answers, the same quit."""
     from mediatore_env.core.records import replay as replay_any
     from mediatore_env.tools.play import play_session
     out = io.StringIO()

@@ -171,7 +171,7 @@ def test_an_engine_refuses_another_games_record(name):
     other = "club" if name != "club" else "mediatore"
     record = random_game(other, 1).record()
     with pytest.raises(ValueError, match="not a .*record: game is"):
-        GAMES[name].load("engine").replay(record)
+        GAMES[name].engine.replay(record)
 
 
 def test_a_tressette_record_must_be_of_the_form_its_rules_say():

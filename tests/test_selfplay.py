@@ -293,9 +293,11 @@ def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy_train):
     assert good_move_share(params).min() > 0.6  # 0.25 for a random player
     assert_best_kept(out, log)
 
+    steps = []  # the progress: a resumed run's steps first, then each chunk's
     log2 = self_play(TOY, replace(plan, steps=15360, resume=str(out / "checkpoint.npz")),
-                     train=toy_train, say=quiet)
+                     train=toy_train, say=quiet, progress=steps.append)
     assert [e["step"] for e in log2["evaluations"]] == [0, 3840, 7680, 11520, 15360]
+    assert steps == [11520, 3840]
     params2, meta2 = load_network(out / "network.npz")
     assert meta2["updates"] == 40 and meta2["train_seconds"] > meta["train_seconds"]
     assert any(not np.array_equal(params[k], params2[k]) for k in params)

@@ -16,7 +16,7 @@ from mediatore_env.analysis import solver
 from mediatore_env.analysis.solver import (TablePosition, table_brute_force, table_legal_cards,
                                            table_move_values, table_play, table_solve,
                                            table_to_move)
-from mediatore_env.analysis.tressette_tables import table_of
+from mediatore_env.tressette.positions import table_of
 from mediatore_env.core.cards import CARD_NAMES, parse_cards, to_mask
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import TressetteRules

@@ -1,4 +1,4 @@
-"""Contract value tables (mediatore_env.analysis.tables): entries, the table policy, files,
+"""Contract value tables (mediatore_env.mediatore.tables): entries, the table policy, files,
 command."""
 
 import numpy as np
@@ -7,7 +7,7 @@ from packs import mask
 
 from mediatore_env import Rules
 from mediatore_env.analysis.solver import reaches, solve
-from mediatore_env.analysis.tables import (ContractTable, build_table, call_candidates,
+from mediatore_env.mediatore.tables import (ContractTable, build_table, call_candidates,
                                            contract_deal, contract_position, deal_of, plan_exchange,
                                            suit_score)
 from mediatore_env.core.cards import parse_card, thirds_of
@@ -29,7 +29,7 @@ def quick():
 
 
 def test_deals_are_the_tournament_deals():
-    from agents.tournament import deal_dealer, deal_pack
+    from agents.mediatore.tournament import deal_dealer, deal_pack
     for i in range(5):
         assert deal_of(4, i) == (deal_dealer(i), deal_pack(4, i))
 
@@ -147,9 +147,12 @@ def test_entry_errors(quick):
 def test_command_line(tmp_path, capsys):
     path = str(tmp_path / "cli.npz")
     assert main(["build", "--deals", "2", "--seed", "5", "--jobs", "2", "--values", "made",
-                 "--out", path]) == 0
+                 "--out", path, "--progress"]) == 0
     out, err = capsys.readouterr()
     assert "2/2 deals" in err and "wrote" in out and "chiamo" in out
+    assert main(["build", "--deals", "2", "--seed", "5", "--values", "made", "--out", path]) == 0
+    out, err = capsys.readouterr()  # stderr is no terminal here: no bar unless asked
+    assert err == "" and "wrote" in out
     assert main(["show", path]) == 0
     assert "2 deals, seed 5" in capsys.readouterr().out
     assert main(["show", path, "--deal", "1"]) == 0

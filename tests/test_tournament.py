@@ -338,12 +338,11 @@ LAUNCHER = ("import sys\nfrom mediatore_env.tools.bench import main\n"
             "if __name__ == '__main__':\n    sys.exit(main())\n")
 
 
-def _bench_script(tmp_path, *args, restore_sigint=False, **options):
+def _bench_script(tmp_path, *args, **options):
     import subprocess
     launcher = tmp_path / "bin" / "mediatore-bench"
     launcher.parent.mkdir(exist_ok=True)
-    launcher.write_text(("import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
-                         if restore_sigint else "") + LAUNCHER)
+    launcher.write_text(LAUNCHER)
     return subprocess.Popen([sys.executable, str(launcher), *args], text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, **options)
@@ -367,32 +366,6 @@ def test_readmes_agent_is_found_in_the_current_folder_without_pythonpath(tmp_pat
     assert run.returncode == 2 and err.count("\n") == 1 and "has no 'Nobody'" in err
 
 
-def test_ctrl_c_stops_the_run_and_its_workers_with_one_line(tmp_path):
-    import os
-    import select
-    import signal
-    import time
-    # Ctrl-C reaches every process of the terminal's group: the run, the process server and
-    # the workers. (The launcher restores Python's SIGINT handler: a test runner in the
-    # background may have left SIGINT ignored.)
-    run = _bench_script(tmp_path, "--agents", "greedy", "random", "random", "random", "--deals",
-                        "100000000", "--jobs", "2", "--progress", cwd=tmp_path,
-                        start_new_session=True, restore_sigint=True)
-    seen, deadline = b"", time.monotonic() + 120
-    while b"/100000000 deals" not in seen and time.monotonic() < deadline:  # workers playing
-        if select.select([run.stderr], [], [], 1)[0]:
-            seen += os.read(run.stderr.fileno(), 4096)
-    os.killpg(run.pid, signal.SIGINT)
-    try:
-        out, err = run.communicate(timeout=60)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-    assert run.returncode == 130, err
-    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip()]
-    assert lines == ["mediatore-bench: interrupted"], err  # after the bar it wiped: one line
-
-
 def test_workers_are_not_forked_from_a_process_that_loaded_jax():
     pytest.importorskip("jax")
     import subprocess
@@ -404,3 +377,44 @@ def test_workers_are_not_forked_from_a_process_that_loaded_jax():
                          capture_output=True, text=True, env={**__import__("os").environ,
                                                               "PYTHONPATH": str(ROOT)})
     assert run.returncode == 0 and "fork" not in run.stderr, run.stderr
+
+
+LONG_NAME = "openspiel-ismcts:simulations=20"
+
+
+def table_blocks(report: str) -> list[list[str]]:
+    """Each table of a report: its header, its rule of dashes, its rows (to a blank line or a
+    note in brackets)."""
+    lines, blocks = report.splitlines(), []
+    for i, line in enumerate(lines):
+        if line and set(line) <= {"-", " "} and i:
+            end = next((j for j in range(i + 1, len(lines))
+                        if not lines[j].strip() or lines[j].startswith("(")), len(lines))
+            blocks.append([lines[i - 1], line, *lines[i + 1:end]])
+    return blocks
+
+
+def assert_aligned(block: list[str]) -> None:
+    """The header and the rows fit the columns the rule draws: nothing past its end, and only
+    spaces in the gaps between its runs of dashes."""
+    rule = block[1]
+    gaps = [i for i, c in enumerate(rule) if c == " "]
+    for line in [block[0], *block[2:]]:
+        assert len(line) <= len(rule), (line, rule)
+        assert all(i >= len(line) or line[i] == " " for i in gaps), (line, rule)
+
+
+@pytest.mark.parametrize("game", ["mediatore", "tressette", "tressette3", "tressette2", "club"])
+def test_reports_fit_any_agent_name(game):
+    """Every game's report sizes its columns to their content: a long agent name (an agent
+    with options) pushes the columns right instead of breaking them."""
+    from agents import agents_of, make_agent
+    from mediatore_env.registry import get
+    agent = make_agent("random", agents_of(game))
+    agent.name = LONG_NAME
+    lineup = [agent] + ["random"] * (get(game).players - 1)
+    report = run_tournament(lineup, deals=2, seed=1, game=game).report()
+    blocks = table_blocks(report)
+    assert blocks and any(LONG_NAME in line for block in blocks for line in block), report
+    for block in blocks:
+        assert_aligned(block)

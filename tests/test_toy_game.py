@@ -17,9 +17,10 @@ from pettingzoo.test import api_test, seed_test
 import agents.base
 from agents.random_agent import UniformAgent
 from agents.tournament import run_tournament
+from mediatore_env.core.cards import CARD_NAMES
 from mediatore_env.core.game import CHANCE, Game
 from mediatore_env.core.records import replay
-from mediatore_env.envs.base import GameEnv, make_env
+from mediatore_env.envs.base import GameEnv, environment_module, make_env
 from mediatore_env.registry import get, make
 from mediatore_env.tools.replay import show_record
 from mediatore_env.tools.terminal import Pager
@@ -37,7 +38,7 @@ def test_the_toy_is_a_game_of_the_registry(name):
 @pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on Dict spaces
 @pytest.mark.parametrize("name", TOYS)
 def test_the_generic_environment_passes_pettingzoo_api_and_seed_tests(name):
-    module = get(name).load("env")
+    module = environment_module(name)
     api_test(module.env(), num_cycles=300)
     api_test(module.raw_env(hands=1, scoring="tricks"), num_cycles=300)
     seed_test(module.env, num_cycles=100)
@@ -100,7 +101,9 @@ def test_the_table_renders_from_the_text_module():
     env = GameEnv("toy", render_mode="ansi")
     env.reset(seed=3)
     text = env.render()
-    assert text.startswith("toy_v0: hand 1 of 2") and env.agent_selection in text
+    assert text.startswith("== toy_v0 · hand 1 · trick 1 ") and env.agent_selection in text
+    legal = env.unwrapped.game.legal_moves()
+    assert text.endswith("to play: " + " ".join(CARD_NAMES[m] for m in legal))
 
 
 @pytest.mark.parametrize("name", TOYS)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from agents import agents_of
 from agents.base import play
 from agents.tressette import AGENTS, TressetteGreedyAgent, TressetteRandomAgent, make_agent
 from agents.tressette.greedy import Table
@@ -164,7 +165,9 @@ def test_random_agent_is_uniform_seeded_and_claims_only_at_its_rate():
 
 
 def test_registry_names_and_options():
-    assert set(AGENTS) == {"random", "greedy", "pimc", "openspiel-ismcts"}
+    assert set(AGENTS) == {"random", "greedy", "pimc"}
+    assert set(agents_of("tressette3")) == {"random", "greedy", "pimc", "openspiel-ismcts",
+                                            "generic-random", "generic-greedy", "generic-pimc"}
     assert make_agent("random:claim_rate=0.25").claim_rate == 0.25
     assert isinstance(make_agent("agents.tressette.greedy:TressetteGreedyAgent"),
                       TressetteGreedyAgent)

@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 from mediatore_env import __main__ as cli
 from mediatore_env.tressette.observation import layout_of, write_observation
-from mediatore_env.tressette import tressette2_v0, tressette3_v0, tressette_v0
+from mediatore_env import tressette2_v0, tressette3_v0, tressette_v0
 from mediatore_env.tressette import CLAIM, TressetteGame
 
 MODULES = {"tressette_v0": tressette_v0, "tressette3_v0": tressette3_v0,

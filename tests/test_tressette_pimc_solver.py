@@ -9,7 +9,7 @@ import pytest
 import agents.tressette.pimc as pimc
 from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
 from mediatore_env.analysis.solver import table_move_values
-from mediatore_env.analysis.tressette_tables import table_of
+from mediatore_env.tressette.positions import table_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import TressetteRules
 

@@ -6,6 +6,7 @@ import pytest
 
 from agents.base import play
 from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
+from agents.tressette.greedy import claim_wins
 from agents.tressette.pimc import hand_value, roll_out, side_thirds
 from agents.tressette.tournament import game_pack
 from mediatore_env.core.cards import POINTS, cards_of
@@ -88,8 +89,7 @@ def test_low_hand_values_fewer_thirds():
 
 def test_pimc_claims_when_the_claim_wins_and_only_then():
     rules = FORMS["tressette2"].replace(claim=True)
-    pimc, greedy = _pimc(), TressetteGreedyAgent()
-    claims = 0
+    pimc, claims = _pimc(), 0
     for seed in range(6):
         game = TressetteGame(rules, seed % 2)
         while not game.is_over:
@@ -98,7 +98,7 @@ def test_pimc_claims_when_the_claim_wins_and_only_then():
                 continue
             view = game.view(game.to_move)
             move = pimc.act(None, view)
-            assert (move == CLAIM) == (CLAIM in view.legal_moves() and greedy.claim_wins(view))
+            assert (move == CLAIM) == (CLAIM in view.legal_moves() and claim_wins(view))
             claims += move == CLAIM
             game.apply(move)
     assert claims >= 1

@@ -7,16 +7,17 @@ parts alone. A game registered tomorrow is covered with no change here.
 At every step:
 
 - chance one way: ``to_move == CHANCE`` exactly when ``needs_pack``; then there is no legal
-  move and a move is refused; ``deal(pack)`` is refused at any other time, state unchanged;
+  move and a move is refused, and the JSON round trip waits for the pack too; ``deal(pack)``
+  is refused at any other time, state unchanged;
 - legal moves only: ``legal_moves()`` distinct, empty exactly at chance and at the
-  end, and ``is_legal`` agrees on every id of ``moves.NUM_MOVES``; a move not among them (an
+  end, and ``is_legal`` agrees on every id of ``moves.count``; a move not among them (an
   id, or a float) is refused with ``ValueError``, ``to_json()`` unchanged; each move made is
   appended to ``history`` with its seat;
 - copies: ``clone()`` is equal, and moving it leaves the original as it was;
   ``from_json(to_json())`` (through JSON text) is equal;
-- each seat's observation (``codec.observation(view)``) has a fixed shape, float32 values in
-  [0, 1] and an int8 mask of that seat's legal moves; where the codec has the plain reference
-  writer (``write_observation``) the vector is equal to its, bit for bit.
+- each seat's observation (the definition's ``observation(view)``) has a fixed shape, float32
+  values in [0, 1] and an int8 mask of that seat's legal moves; where the game has a plain
+  reference writer (``reference_observation``) the vector is equal to its, bit for bit.
 
 At the end the outcome has one result per seat and sums to zero. Apart: the record replays to
 an equal game (``type(game).replay(game.record())``); a seat cannot tell apart two games that
@@ -31,11 +32,9 @@ What is a game's own (its rules: scoring, signals, melds, chips) is tested in it
 from __future__ import annotations
 
 import copy
-import importlib
 import itertools
 import json
 import random
-from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -44,7 +43,7 @@ from pettingzoo.test import api_test
 from mediatore_env.core.cards import CARD_NAMES, power_of
 from mediatore_env.core.game import CHANCE
 from mediatore_env.core.records import replay
-from mediatore_env.envs.base import make_env
+from mediatore_env.envs.base import environment_module, make_env
 from mediatore_env.registry import GAMES, get
 
 NAMES = sorted(GAMES)
@@ -56,12 +55,10 @@ MOVES, SLOW_MOVES = 2500, 40000
 # -- the rules and the players ----------------------------------------------------------------
 
 def switch_values(entry) -> dict[str, tuple]:
-    """Each switch the entry does not fix, with its valid values: the ``SWITCHES`` table of the
-    rules' module where it has one (every switch's values, the default first)."""
-    rules = entry.load("rules")
-    table = getattr(importlib.import_module(rules.__module__), "SWITCHES", {})
-    names = {f.name for f in fields(rules)}
-    return {k: tuple(v) for k, v in table.items() if k in names and k not in entry.fixed}
+    """Each switch the game does not fix, with values to try: a choice's every value, a
+    count's default and two more (club's ``deals``: until a pot is won, 1 or 3 deals)."""
+    return {s.name: s.choices or (s.default, s.minimum, s.minimum + 2)
+            for s in entry.rules.switches() if s.name not in entry.fixed}
 
 
 def spread_of_rules(entry, rng: random.Random):
@@ -103,6 +100,8 @@ def check_chance(game, moves):
         assert game.legal_moves() == [] and not game.is_over and game.outcome is None
         with pytest.raises(ValueError):
             game.apply(0)
+        # A game waiting for a pack waits again once rebuilt (club's did not: it drew one).
+        assert type(game).from_json(as_json(game)) == game
     else:
         with pytest.raises(ValueError, match="no pack is needed now"):
             game.deal(list(range(40)))
@@ -115,13 +114,13 @@ def check_legal(game, moves, rng):
     assert bool(legal) == (game.to_move not in (None, CHANCE))
     # In a game's own order (Mediatore's: strongest card first within a suit), which the
     # seeded agents read, so it is the game's to keep.
-    assert [m for m in range(moves.NUM_MOVES) if game.is_legal(m)] == sorted(legal)
+    assert [m for m in range(moves.count) if game.is_legal(m)] == sorted(legal)
     before = game.to_json()
-    illegal = [m for m in range(moves.NUM_MOVES) if m not in legal]
+    illegal = [m for m in range(moves.count) if m not in legal]
     for bad in [rng.choice(illegal)] if illegal else []:
         with pytest.raises(ValueError):
             game.apply(bad)
-    for bad in (float(legal[0]) if legal else 0.5, moves.NUM_MOVES, -1):
+    for bad in (float(legal[0]) if legal else 0.5, moves.count, -1):
         with pytest.raises(ValueError):
             game.apply(bad)
     assert game.to_json() == before
@@ -138,11 +137,11 @@ def check_copies(game, move):
     return twin
 
 
-def check_observations(game, codec, sizes):
-    reference = getattr(codec, "write_observation", None)
+def check_observations(game, entry, sizes):
+    reference = entry.reference_observation
     for seat in range(game.players):
         view = game.view(seat)
-        obs = codec.observation(view)
+        obs = entry.observation(view)
         vector, mask = obs["observation"], obs["action_mask"]
         assert vector.dtype == np.float32 and mask.dtype == np.int8
         assert sizes.setdefault("observation", vector.shape) == vector.shape
@@ -156,7 +155,7 @@ def check_observations(game, codec, sizes):
 def play(entry, rules, rng, every_step=True):
     """One game of ``rules`` at random, checked at every step; returns the game and its events
     (``("pack", pack)`` and ``("move", seat, move)``, in order)."""
-    moves, codec = entry.load("moves"), entry.load("codec")
+    moves = entry.moves
     game = entry.new_game(rules, dealer=rng.randrange(entry.players))
     assert game.players == entry.players and game.rules == rules
     events, sizes = [], {}
@@ -170,7 +169,7 @@ def play(entry, rules, rng, every_step=True):
             continue
         if every_step:
             check_legal(game, moves, rng)
-            check_observations(game, codec, sizes)
+            check_observations(game, entry, sizes)
         seat, move = game.to_move, rng.choice(game.legal_moves())
         twin = check_copies(game, move) if every_step else None
         game.apply(move)
@@ -180,7 +179,7 @@ def play(entry, rules, rng, every_step=True):
             assert twin == game  # the same move from the same state: the same state
     check_chance(game, moves)
     check_legal(game, moves, rng)
-    check_observations(game, codec, sizes)
+    check_observations(game, entry, sizes)
     assert game.to_move is None and game.legal_moves() == []
     outcome = game.outcome
     assert len(outcome) == game.players and sum(outcome) == 0
@@ -223,7 +222,7 @@ def test_many_random_games(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_records_replay_to_an_equal_game(name):
     entry = get(name)
-    engine = entry.load("engine")
+    engine = entry.engine
     rng = random.Random(name + " records")
     for rules, _ in zip(spread_of_rules(entry, rng), range(6)):
         game, _ = play(entry, rules, rng, every_step=False)
@@ -265,7 +264,7 @@ def replayed(entry, rules, dealer, events, hand, swap):
     (the move shows it) or that the swapped game refuses."""
     a, b = swap
     names = {CARD_NAMES[a], CARD_NAMES[b]}
-    text = entry.load("moves").move_text
+    text = entry.moves.text
     game, other = entry.new_game(rules, dealer), entry.new_game(rules, dealer)
     packs = -1
     for event in events:
@@ -287,14 +286,14 @@ def replayed(entry, rules, dealer, events, hand, swap):
             yield game, other
 
 
-def check_no_leak(entry, rules, dealer, events, rng, counts, codec=None):
+def check_no_leak(entry, rules, dealer, events, rng, counts, observe=None):
     """Two cards of the same hand, held by two seats, swapped in the pack: every other seat
     sees the same observations, step by step through that hand, while the moves made stay
     legal and name neither card; the two holders see their hands differ. Only cards that no
     automatic event of the family shows (no ace, 2 or 3: Tressette's melds show those) are
-    swapped, so only a leak can tell the games apart. ``codec``: the entry's writer unless
+    swapped, so only a leak can tell the games apart. ``observe``: the game's writer unless
     given."""
-    codec = codec or entry.load("codec")
+    observe = observe or entry.observation
     hands = sum(e[0] == "pack" for e in events)
     hand = rng.randrange(hands)
     game = entry.new_game(rules, dealer)
@@ -317,19 +316,19 @@ def check_no_leak(entry, rules, dealer, events, rng, counts, codec=None):
     observers = [s for s in range(entry.players) if s not in (first, second)]
     for step, (game, other) in enumerate(replayed(entry, rules, dealer, events, hand, swap)):
         for seat in observers:
-            mine, theirs = codec.observation(game.view(seat)), codec.observation(other.view(seat))
+            mine, theirs = observe(game.view(seat)), observe(other.view(seat))
             assert np.array_equal(mine["observation"], theirs["observation"]), \
                 f"leak: seat {seat} sees {swap} swapped between seats {first} and {second}"
             assert np.array_equal(mine["action_mask"], theirs["action_mask"])
             counts["same"] += 1
         if step == 0:
             for seat in (first, second):
-                assert not np.array_equal(codec.observation(game.view(seat))["observation"],
-                                          codec.observation(other.view(seat))["observation"])
+                assert not np.array_equal(observe(game.view(seat))["observation"],
+                                          observe(other.view(seat))["observation"])
             counts["holders"] += 1
 
 
-def check_leaks(name, games=20, codec=None):
+def check_leaks(name, games=20, observe=None):
     entry = get(name)
     rng = random.Random(name + " leaks")
     counts = {"same": 0, "holders": 0}
@@ -345,7 +344,7 @@ def check_leaks(name, games=20, codec=None):
                 events.append(("move", game.to_move, rng.choice(game.legal_moves())))
                 game.apply(events[-1][2])
         for _ in range(3):
-            check_no_leak(entry, rules, dealer, events, rng, counts, codec)
+            check_no_leak(entry, rules, dealer, events, rng, counts, observe)
     assert counts["holders"] >= 20 and counts["same"] >= 100, counts
 
 
@@ -359,11 +358,11 @@ def test_a_seat_cannot_tell_apart_cards_it_cannot_see(name):
 class PlantedLeak:
     """The toy's writer with the next seat's hand written in too: what the check must catch."""
 
-    def __init__(self, codec):
-        self.codec = codec
+    def __init__(self, observe):
+        self.observe = observe
 
-    def observation(self, view):
-        obs = self.codec.observation(view)
+    def __call__(self, view):
+        obs = self.observe(view)
         game = view._game
         obs["observation"][:40] += [game.hands[(view.seat + 1) % game.players] >> c & 1
                                     for c in range(40)]
@@ -372,7 +371,7 @@ class PlantedLeak:
 
 def test_the_leak_check_catches_a_planted_leak():
     with pytest.raises(AssertionError, match="leak: seat"):
-        check_leaks("toy3", codec=PlantedLeak(get("toy3").load("codec")))
+        check_leaks("toy3", observe=PlantedLeak(get("toy3").observation))
 
 
 # -- the environments -------------------------------------------------------------------------
@@ -384,15 +383,15 @@ def test_the_environment_observes_as_the_writer(name):
     environments' incremental encoders write what the plain writers do; an episode ends with
     every agent done and rewards summing to zero."""
     entry = get(name)
-    codec = entry.load("codec")
-    env = entry.load("env").raw_env()
+    observe = entry.observation
+    env = environment_module(entry).raw_env()
     rng = np.random.default_rng(0)
     for episode in range(2):
         env.reset(seed=episode)
         totals = dict.fromkeys(env.possible_agents, 0.0)
         for agent in env.agent_iter():
             for each in env.possible_agents:
-                got, want = env.observe(each), codec.observation(env.view(each))
+                got, want = env.observe(each), observe(env.view(each))
                 assert np.array_equal(got["observation"], want["observation"]), each
                 assert np.array_equal(got["action_mask"], want["action_mask"]), each
             observation, reward, terminated, truncated, _ = env.last()
@@ -402,6 +401,21 @@ def test_the_environment_observes_as_the_writer(name):
             else:
                 env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         assert abs(sum(totals.values())) < 1e-9
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_environment_keeps_at_most_30_attributes(name):
+    """Speed (mediatore_env.envs.base.GameEnv): CPython keeps an instance's attributes in a
+    table shared by its class while there are at most 30 of them; past that every attribute
+    read of every step is a dict lookup, about 3% of a step. Counted after a whole episode,
+    when every attribute a step sets exists."""
+    env = environment_module(name).raw_env()
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated
+                 else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert len(vars(env)) <= 30, sorted(vars(env))
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's advice on Dict spaces
@@ -417,7 +431,7 @@ def test_a_refused_reset_changes_neither_the_episode_nor_the_next_one(name):
     """Every environment checks its options before it takes the seed: a reset refused for its
     options leaves the game in play and the generator as they were, so the next reset deals
     what it would have dealt."""
-    env_module = get(name).load("env")
+    env_module = environment_module(name)
     refused, plain = env_module.raw_env(), env_module.raw_env()
     refused.reset(seed=1)
     plain.reset(seed=1)

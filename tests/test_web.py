@@ -12,7 +12,9 @@ import re
 import pytest
 
 pytest.importorskip("starlette", reason="mediatore-web needs the web extra: pip install '.[web]'")
-pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the web extra)")
+pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the web extra)")
+
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -20,22 +22,70 @@ from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS  # noqa: E402
 from mediatore_env.core.game import CHANCE  # noqa: E402
 from mediatore_env.registry import GAMES, get  # noqa: E402
 from mediatore_env.web.app import create_app, main  # noqa: E402
-from mediatore_env.web.tables import playable  # noqa: E402
+from mediatore_env.web.tables import games_json  # noqa: E402
 
-PLAYABLE = [name for name, entry in GAMES.items() if playable(entry)]
+PLAYABLE = list(GAMES)
 
 
 @pytest.fixture
 def client():
-    return TestClient(create_app())
+    """The app with its agents on threads (the server's own pool of processes is tested in
+    test_web_security.py), under the loopback name a real server answers to."""
+    with ThreadPoolExecutor(2) as pool, TestClient(create_app(executor=pool),
+                                                   base_url="http://127.0.0.1:8765") as c:
+        yield c
 
 
-def new_table(client, game: str, seat: int = 0, seed: int = 1, agents: str = "random") -> dict:
+class Seat:
+    """A person's seat at a table of ``client``: the table's id and the seat's token."""
+
+    def __init__(self, client, state: dict):
+        self.client, self.id, self.token = client, state["id"], state["token"]
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+        self.state = self.settle(state)
+
+    def settle(self, state: dict) -> dict:
+        """``state`` once the agents have moved (the server has them think in its worker)."""
+        while state["thinking"]:
+            response = self.client.get(f"/api/games/{self.id}?since={state['next']}&wait=5",
+                                       headers=self.headers)
+            assert response.status_code == 200, response.text
+            later = response.json()
+            state = {**later, "events": state["events"] + later["events"]}
+        return state
+
+    def get(self, query: str = ""):
+        return self.client.get(f"/api/games/{self.id}{query}", headers=self.headers)
+
+    def post(self, verb: str, body: dict, headers: dict | None = None):
+        return self.client.post(f"/api/games/{self.id}/{verb}", json=body,
+                                headers={**self.headers, **(headers or {})})
+
+    def move(self, move: int) -> dict:
+        response = self.post("move", {"move": move, "version": self.state["version"],
+                                      "since": self.state["next"]})
+        assert response.status_code == 200, response.text
+        self.state = self.settle(response.json())
+        return self.state
+
+    def next(self) -> dict:
+        response = self.post("next", {"version": self.state["version"]})
+        assert response.status_code == 200, response.text
+        self.state = self.settle(response.json())
+        return self.state
+
+
+def new_table(client, game: str, seat: int = 0, seed: int = 1, agents="random",
+              **fields) -> Seat:
+    """A table of ``game``, its creator at ``seat``, ``agents`` at every other seat (a name,
+    or a list: one entry for each other seat, null for a person)."""
     players = get(game).players
-    response = client.post("/api/games", json={"game": game, "seat": seat, "seed": seed,
-                                               "agents": [agents] * players})
+    others = iter(agents if isinstance(agents, list) else [agents] * (players - 1))
+    response = client.post("/api/games", json={
+        "game": game, "seat": seat, "seed": seed,
+        "agents": [None if s == seat else next(others) for s in range(players)], **fields})
     assert response.status_code == 200, response.text
-    return response.json()
+    return Seat(client, response.json())
 
 
 def known_cards(view) -> int:
@@ -88,60 +138,48 @@ def assert_no_hidden_card(state: dict, game, seat: int) -> None:
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
-def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, app_tables, game):
+def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game):
     entry = get(game)
     rng = random.Random(game)
     for seat in range(entry.players):
-        state = new_table(client, game, seat=seat, seed=seat)
-        tid = state["id"]
-        table = app_tables[tid]
-        moves = 0
+        table_seat = new_table(client, game, seat=seat, seed=seat)
+        table = client.app.state.lobby.tables[table_seat.id]
+        state, moves = table_seat.state, 0
         while not state["view"]["over"]:
             assert_no_hidden_card(state, table.game, seat)
             legal = [m["move"] for m in state["view"]["moves"]]
             assert legal == table.game.legal_moves() and table.game.to_move == seat
-            response = client.post(f"/api/games/{tid}/move", json={
-                "move": rng.choice(legal), "version": state["version"], "since": state["next"]})
-            assert response.status_code == 200, response.text
-            state = response.json()
+            state = table_seat.move(rng.choice(legal))
             moves += 1
         assert table.game.is_over and moves > 0
         assert state["view"]["outcome"] == list(table.game.outcome) == state["totals"]
         assert sum(state["totals"]) == 0
+        # the end as a table of the server's view: a row per seat, its result last
+        summary = state["view"]["summary"]
+        assert [row[-1] for row in summary["rows"]] == state["view"]["outcome"]
+        assert summary["best"] and state["view"]["panels"]
 
 
 def test_every_registered_game_has_a_browser_table():
-    """The tests' toy game too: its text module's view_json is all the page needs of it."""
-    assert set(PLAYABLE) == set(GAMES) >= {"mediatore", "tressette", "tressette3", "tressette2",
-                                           "club", "toy", "toy3"}
+    """The tests' toy game too: the default view_json of a trick game (core.display) is all
+    the page needs of it."""
+    assert [game["name"] for game in games_json()] == PLAYABLE
+    assert set(PLAYABLE) >= {"mediatore", "tressette", "tressette3", "tressette2", "club",
+                             "toy", "toy3"}
 
 
-@pytest.fixture
-def app_tables(monkeypatch):
-    """The tables the app makes, by id, to compare what is sent with the hidden truth."""
-    from mediatore_env.web import app as app_module
-    made = {}
-    real = app_module.Table
-
-    class Recorded(real):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made[str(len(made) + 1)] = self
-    monkeypatch.setattr(app_module, "Table", Recorded)
-    return made
-
-
-def snapshot(client, tid):
-    state = client.get(f"/api/games/{tid}").json()
+def snapshot(seat: Seat):
+    state = seat.get().json()
     return state["version"], state["view"], state["next"]
 
 
 def test_bad_moves_are_refused_with_the_state_unchanged(client):
-    state = new_table(client, "mediatore", seat=0, seed=5)
-    tid, version = state["id"], state["version"]
+    seat = new_table(client, "mediatore", seat=0, seed=5)
+    state = seat.state
+    version = state["version"]
     legal = [m["move"] for m in state["view"]["moves"]]
     illegal = next(m for m in range(486) if m not in legal)
-    before = snapshot(client, tid)
+    before = snapshot(seat)
     cases = [
         ({"move": illegal, "version": version}, 400, "illegal move"),
         ({"move": legal[0], "version": version + 1}, 409, "stale move"),
@@ -150,21 +188,26 @@ def test_bad_moves_are_refused_with_the_state_unchanged(client):
         ({"move": 9999, "version": version}, 400, "bad move"),
         ({"version": version}, 400, "move and version"),
         ({"move": legal[0], "version": version, "cheat": 1}, 400, "unknown field"),
+        # every field is checked before the move is made (a bad `since` once moved anyway)
+        ({"move": legal[0], "version": version, "since": -3}, 400, "bad since -3"),
+        ({"move": legal[0], "version": version, "since": 10 ** 6}, 400, "bad since"),
     ]
     for body, status, words in cases:
-        response = client.post(f"/api/games/{tid}/move", json=body)
+        response = seat.post("move", body)
         assert response.status_code == status, body
         assert words in response.json()["error"] and "\n" not in response.json()["error"]
-        assert snapshot(client, tid) == before
+        assert snapshot(seat) == before
     for raw in (b"{not json", b"[1, 2", b"\xff"):
-        response = client.post(f"/api/games/{tid}/move", content=raw)
+        response = client.post(f"/api/games/{seat.id}/move", content=raw,
+                               headers={**seat.headers, "Content-Type": "application/json"})
         assert response.status_code == 400 and "malformed JSON" in response.json()["error"]
-        assert snapshot(client, tid) == before
-    response = client.post("/api/games/999/move", json={"move": legal[0], "version": version})
-    assert response.status_code == 404 and "no table" in response.json()["error"]
-    response = client.post(f"/api/games/{tid}/next", json={"version": version})
+        assert snapshot(seat) == before
+    response = client.post("/api/games/999/move", json={"move": legal[0], "version": version},
+                           headers=seat.headers)
+    assert response.status_code == 404 and "no such table" in response.json()["error"]
+    response = seat.post("next", {"version": version})
     assert response.status_code == 409 and "not over" in response.json()["error"]
-    assert snapshot(client, tid) == before
+    assert snapshot(seat) == before
 
 
 @pytest.mark.parametrize("body, words", [
@@ -173,44 +216,87 @@ def test_bad_moves_are_refused_with_the_state_unchanged(client):
     ({"game": "mediatore", "seat": 4}, "bad seat 4; valid: 0-3"),
     ({"game": "tressette2", "seat": 2}, "bad seat 2; valid: 0-1"),
     ({"game": "mediatore", "agents": ["greedy"]}, "a list of 4 agent names"),
-    ({"game": "mediatore", "agents": ["nobody"] * 4}, "unknown agent 'nobody'"),
+    ({"game": "mediatore", "agents": [None] + ["nobody"] * 3}, "unknown agent 'nobody'"),
+    ({"game": "mediatore", "agents": [None, "greedy", "greedy", 7]}, "agent at seat 3: 7 is not"),
     ({"game": "mediatore", "rules": {"wings": True}}, "bad rules for mediatore"),
     ({"game": "tressette", "rules": {"players": 3}}, "tressette fixes players"),
+    ({"game": "club", "rules": {"deals": "3"}}, "bad rules for club"),
     ({"game": "mediatore", "packs": [[0] * 40]}, "bad pack"),
     ({"game": "mediatore", "seed": "x"}, "bad seed"),
+    ({"game": "mediatore", "seed": -1}, "bad seed -1"),
+    ({"game": "mediatore", "seed": 2 ** 64}, "bad seed"),
 ])
 def test_bad_tables_are_refused_in_one_line(client, body, words):
     response = client.post("/api/games", json=body)
     assert response.status_code == 400
     assert words in response.json()["error"] and "\n" not in response.json()["error"]
-    assert client.get("/api/games/1").status_code == 404  # no table was made
+    assert client.app.state.lobby.tables == {}  # no table was made
+
+
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_every_switch_is_typed_for_the_form_and_its_default_is_valid(client, game):
+    """The page draws each switch's input from its kind; each kind's default (and a value of
+    each choice) makes a table, so every game starts from the page with any valid setting."""
+    (info,) = [g for g in client.get("/api/games").json()["games"] if g["name"] == game]
+    entry = get(game)
+    assert [s["name"] for s in info["switches"]] == [
+        k for k in entry.make_rules().to_dict() if k not in entry.fixed]
+    for switch in info["switches"]:
+        assert switch["kind"] in ("bool", "choice", "int", "optional int", "text")
+        values = {"bool": [True, False], "choice": switch.get("choices"),
+                  "int": [switch["default"], 2], "optional int": [None, 3],
+                  "text": [switch["default"]]}[switch["kind"]]
+        for value in values:
+            try:  # a switch may clash with another's default (Mediatore's low schedule)
+                entry.make_rules(**{switch["name"]: value})
+                valid = True
+            except ValueError:
+                valid = False
+            response = client.post("/api/games", json={
+                "game": game, "rules": {switch["name"]: value}, "agents": None})
+            assert response.status_code == (200 if valid else 400), (switch, value)
+        assert client.post("/api/games", json={  # the form's defaults, as it sends them
+            "game": game, "rules": {s["name"]: s["default"] for s in info["switches"]},
+            "agents": None}).status_code == 200
+
+
+def test_club_starts_with_its_switches_as_the_form_sends_them(client):
+    """club's deals switch is an optional int: the form sends null or a number (it once sent
+    the text "null", which no club table accepted)."""
+    (club,) = [g for g in client.get("/api/games").json()["games"] if g["name"] == "club"]
+    kinds = {s["name"]: s["kind"] for s in club["switches"]}
+    assert kinds == {"ante": "int", "deals": "optional int"}
+    seat = new_table(client, "club", rules={"ante": 3, "deals": 1})
+    table = client.app.state.lobby.tables[seat.id]
+    assert table.rules.deals == 1 and table.rules.ante == 3
+    rng = random.Random(1)
+    while not seat.state["view"]["over"]:
+        seat.move(rng.choice([m["move"] for m in seat.state["view"]["moves"]]))
+    assert table.game.is_over and len(table.game.results) == 1
 
 
 def test_two_tables_stay_apart(client):
     a = new_table(client, "mediatore", seed=1)
     b = new_table(client, "tressette2", seed=2)
-    assert a["id"] != b["id"]
-    b_before = snapshot(client, b["id"])
-    while not a["view"]["over"]:
-        a = client.post(f"/api/games/{a['id']}/move", json={
-            "move": a["view"]["moves"][0]["move"], "version": a["version"]}).json()
-    assert snapshot(client, b["id"]) == b_before
+    assert a.id != b.id and a.token != b.token
+    b_before = snapshot(b)
+    while not a.state["view"]["over"]:
+        a.move(a.state["view"]["moves"][0]["move"])
+    assert snapshot(b) == b_before
     # a move of table a sent to table b is checked against b alone
-    response = client.post(f"/api/games/{b['id']}/move", json={"move": 0, "version": a["version"]})
-    assert response.status_code in (400, 409) and snapshot(client, b["id"]) == b_before
+    response = b.post("move", {"move": 0, "version": a.state["version"]})
+    assert response.status_code in (400, 409) and snapshot(b) == b_before
 
 
 def test_the_same_packs_give_the_same_deal_and_next_deals_go_on(client):
     pack = list(range(40))
-    one = client.post("/api/games", json={"game": "mediatore", "packs": [pack]}).json()
-    two = client.post("/api/games", json={"game": "mediatore", "packs": [pack], "seed": 9}).json()
-    assert one["view"]["hand"] == two["view"]["hand"]
-    state = one
-    while not state["view"]["over"]:
-        state = client.post(f"/api/games/{one['id']}/move", json={
-            "move": state["view"]["moves"][-1]["move"], "version": state["version"]}).json()
-    totals = state["totals"]
-    state = client.post(f"/api/games/{one['id']}/next", json={"version": state["version"]}).json()
+    one = new_table(client, "mediatore", packs=[pack])
+    two = new_table(client, "mediatore", packs=[pack], seed=9)
+    assert one.state["view"]["hand"] == two.state["view"]["hand"]
+    while not one.state["view"]["over"]:
+        one.move(one.state["view"]["moves"][-1]["move"])
+    totals = one.state["totals"]
+    state = one.next()
     assert state["episode"] == 2 and state["totals"] == totals and not state["view"]["over"]
 
 
@@ -263,8 +349,19 @@ def test_bad_records_are_refused(client):
 
 
 def test_command_line_errors_are_one_line(capsys, tmp_path):
-    assert main(["--port", "70000"]) == 2
+    assert main(["--port", "70000", "--no-history"]) == 2
     assert capsys.readouterr().err.strip().count("\n") == 0
-    assert main(["--records", str(tmp_path / "nothing.json")]) == 2
+    assert main(["--records", str(tmp_path / "nothing.json"), "--no-history"]) == 2
     err = capsys.readouterr().err
     assert "no such file" in err and err.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("game", ["mediatore", "club"])
+def test_a_record_checked_in_a_worker_process_comes_back_whole(game):
+    """The server checks uploaded records (and the history's) in its pool of processes: the
+    Watch made there is pickled back (its game's display module goes by the game's name)."""
+    import pickle
+    from mediatore_env.web.tables import Watch
+    watch = Watch(played_record(game, 2), "a label")
+    back = pickle.loads(pickle.dumps(watch))
+    assert back.entry is watch.entry and back.at(7, 1) == watch.at(7, 1)

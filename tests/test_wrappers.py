@@ -6,9 +6,9 @@ terminations, truncations, infos, warnings, and exceptions with the same message
 ProtectedEnv, like every raw environment, takes the action ids that the chain's Discrete space
 refuses (np.uint64(3), np.array([3])), in every environment."""
 
-import importlib
 import random
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
@@ -16,8 +16,10 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from agents import GreedyAgent
 from mediatore_env import envs, mediatore_bidding_v0, mediatore_v0
-from mediatore_env.analysis.tables import build_table
+from mediatore_env.mediatore.tables import build_table
+from mediatore_env.envs.base import environment_module
 from mediatore_env.envs.wrappers import ProtectedEnv
+from mediatore_env.registry import GAMES
 from mediatore_env.mediatore.moves import PASS
 from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 
@@ -210,7 +212,20 @@ def test_the_chain_refuses_ids_that_protected_env_takes(pair):
     assert snapshot(ours) == snapshot(plain)
 
 
-ENVIRONMENTS = envs.registered()
+def environment_modules() -> dict:
+    """Every PettingZoo environment of every game, by id: its module (``env``, ``raw_env``),
+    the generic environment's for a game with none of its own."""
+    out = {}
+    for definition in GAMES.values():
+        if not definition.environments:
+            out[definition.pettingzoo_id] = partial(environment_module, definition)
+        out.update({env.pettingzoo_id: env.load for env in definition.environments
+                    if env.pettingzoo_id})
+    return out
+
+
+ENVIRONMENTS = environment_modules()
+assert set(ENVIRONMENTS) == set(envs.registered())
 
 
 def first_legal(env) -> int:
@@ -222,7 +237,7 @@ def first_legal(env) -> int:
 def test_every_environment_takes_every_action_id_its_page_promises(env_id, wrapped, table):
     """A Python or numpy integer (signed or not), a 0-d or 1-element integer array: each plays
     the very move the plain int plays, in env() and raw_env() alike."""
-    module = importlib.import_module(ENVIRONMENTS[env_id])
+    module = ENVIRONMENTS[env_id]()
     kwargs = {"table": table} if env_id.endswith("bidding-v0") else {}
     make = module.env if wrapped else module.raw_env
     plain = make(**kwargs)

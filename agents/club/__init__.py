@@ -23,7 +23,7 @@ as ``package.module:Class``. :func:`agents.base.play` plays a session with four 
 
 from __future__ import annotations
 
-from .. import make_agent
+from ..registry import make_agent
 from ..base import Agent
 from .greedy import ClubGreedyAgent
 from .pimc import ClubPimcAgent
@@ -43,4 +43,3 @@ def make_club_agent(spec: str, **overrides) -> Agent:
     """A club agent from its text: ``'greedy'``, ``'random:accept_rate=0.3'``,
     ``'pkg.mod:MyAgent'``. Raises ``ValueError`` listing the known names otherwise."""
     return make_agent(spec, CLUB_AGENTS, **overrides)
-CLUB_AGENTS["openspiel-ismcts"] = __import__("agents").AGENTS["openspiel-ismcts"]

@@ -32,6 +32,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 from mediatore_env.club.records import make_record
 from mediatore_env.club.rules import ClubRules
 
+from ..report import pct, signed, table
 from ..tournament import Hooks, TournamentResult, run_tournament, shuffled_pack
 
 __all__ = ["session_packs", "run_club_tournament", "HOOKS"]
@@ -95,14 +96,14 @@ class ClubHooks(Hooks):
         lines = [f"Duplicate club Mediatore tournament: {result.deals} sessions x 4 rotations "
                  f"= {result.plays} sessions played ({result.totals['deals']} deals); seed "
                  f"{result.seed}; ante {rules.ante}, sessions {length}",
-                 f"lineup (seats 0-3 in rotation 0): {' '.join(result.lineups[0])}", "",
-                 f"{'agent':<12}{'chips/session':>14}  {'95% CI':<20}{'mediator':>9}{'won':>8}"]
-        for s in result.standings:
-            ci = "-" if math.isnan(s.ci[0]) else f"[{s.ci[0]:+.2f}, {s.ci[1]:+.2f}]"
-            share = s.mediator / s.deals if s.deals else math.nan
-            won = s.won / s.mediator if s.mediator else math.nan
-            lines.append(f"{s.name:<12}{s.mean:>+14.2f}  {ci:<20}{100 * share:>8.1f}%"
-                         f"{100 * won:>7.1f}%")
+                 f"lineup (seats 0-3 in rotation 0): {' '.join(result.lineups[0])}", ""]
+        rows = [[s.name, signed(s.mean),
+                 "-" if math.isnan(s.ci[0]) else f"[{signed(s.ci[0])}, {signed(s.ci[1])}]",
+                 pct(s.mediator / s.deals if s.deals else math.nan),
+                 pct(s.won / s.mediator if s.mediator else math.nan)]
+                for s in result.standings]
+        # columns sized to their content, as every game's report: any agent name fits
+        lines += table(["agent", "chips/session", "95% CI", "mediator", "won"], rows, "lrlrr")
         lines += ["", "chips/session: the mean chip change of one seat played by the agent; "
                   "mediator: share of its deals in which it was the mediator; won: share of "
                   "those its side won.",
@@ -118,7 +119,7 @@ HOOKS = ClubHooks()
 def run_club_tournament(agents: Sequence, sessions: int = 1000, seed: int = 0,
                         rules: ClubRules | None = None, jobs: int | None = None,
                         record_sessions: Sequence[int] = (),
-                        progress: Callable[[int], Any] | None = None,
+                        progress: Callable[[int], Any] | bool | None = None,
                         ray: bool | str = False) -> TournamentResult:
     """Play a duplicate tournament of one lineup of four club agents (module docstring):
     :func:`agents.tournament.run_tournament` of club Mediatore, with ``sessions`` sessions."""

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from mediatore_env.analysis.tables import forced_deal
+from mediatore_env.mediatore.tables import forced_deal
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
 from ..base import play
@@ -34,7 +34,7 @@ from .tournament import deal_pack
 
 def _simulate(args):
     rules, seed, start, stop, contracts, agent_spec = args
-    from .. import make_agent
+    from ..registry import make_agent
     agents = [make_agent(agent_spec) for _ in range(4)]
     rows = []
     for i in range(start, stop):

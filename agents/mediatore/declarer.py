@@ -19,27 +19,27 @@ on the engine (so every rules variant's call, monte and exchange are the engine'
 solves the first lead: it calls the card with the best total payoff to the declarer over the
 worlds (partner or alone, card given or not, as that world has it).
 
-Budget, for both: ``worlds`` worlds at most, no new world once ``time_limit`` seconds of CPU
-have gone into the decision, and a ceiling ``max_time`` through the solver's node budget, as
-in :class:`~agents.mediatore.pimc.PIMCAgent`; ``time_limit=None`` searches a fixed number of
-nodes (``max_time * NODES_PER_SECOND``) from an empty table: reproducible from the seed.
-docs/infer.md has the measurements.
+Both are :class:`agents.search.WorldSearch` searches, the loop and budget of every search
+agent and of :class:`~agents.mediatore.pimc.PIMCAgent`'s card play: ``worlds`` worlds at most,
+no new world once ``time_limit`` seconds of CPU have gone into the decision, and a ceiling
+``max_time`` through the solver's node budget; ``time_limit=None`` searches a fixed number of
+nodes (``max_time * NODES_PER_SECOND``) from an empty table: reproducible from the seed. Each
+keeps its own random stream, reseeded with the agent's. docs/infer.md has the measurements.
 """
 
 from __future__ import annotations
 
 import itertools
-import random
-import time
 
-from mediatore_env.analysis.exchange import exchange_move
-from mediatore_env.analysis.solver import NODES_PER_SECOND, Position, clear_table, last_nodes, reaches
-from mediatore_env.analysis.tables import contract_position
+from mediatore_env.analysis.solver import Position, reaches
+from mediatore_env.mediatore.exchange import exchange_move
+from mediatore_env.mediatore.tables import contract_position
 from mediatore_env.core.cards import bit, cards_of, thirds_of
 from mediatore_env.mediatore.moves import DISCARD, GIVE, WIN_THIRDS
 from mediatore_env.mediatore.rules import CHIAMO, payments
 from mediatore_env.mediatore.worlds import WorldSampler
 
+from ..search import SearchBudget, WorldSearch, check_budget
 from .greedy import CallingPolicy, ExchangePolicy
 
 
@@ -49,20 +49,6 @@ def side_mask(contract, declarer, partner) -> int:
     if declarer is None:
         return 0
     return 1 << declarer | (1 << partner if contract == CHIAMO and partner is not None else 0)
-
-
-def check_budget(worlds, time_limit, max_time) -> None:
-    """ValueError unless ``worlds`` is a positive int, ``time_limit`` and ``max_time`` positive
-    seconds or None, and the limit not above the ceiling (PIMC's budget, and its searches')."""
-    if not isinstance(worlds, int) or worlds < 1:
-        raise ValueError(f"worlds must be a positive int, got {worlds!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-    if max_time is not None and not max_time > 0:
-        raise ValueError(f"max_time must be a positive number of seconds or None, got {max_time!r}")
-    if max_time is not None and time_limit is not None and time_limit > max_time:
-        raise ValueError(f"time_limit {time_limit} is above the ceiling max_time {max_time}: "
-                         "raise max_time too, or set it to None")
 
 
 def ranked_removals(policy: ExchangePolicy, hand: int, removals: int, give: bool,
@@ -93,73 +79,44 @@ def play_exchange(deal, policy) -> None:
         deal.apply(policy.discard(view) if deal.phase == DISCARD else policy.give(view))
 
 
-class SearchBudget:
-    """The CPU time and solver nodes of one decision's searches (PIMC's budget, and the module
-    docstring's), counted from its creation: :meth:`more` says whether another world may
-    start, :meth:`reaches` asks the solver within the nodes left (None: out of them).
-    :attr:`used` counts the nodes searched, :attr:`fixed` is the node budget of
-    ``time_limit=None`` (None: set by the time left before ``max_time``)."""
-
-    def __init__(self, time_limit: float | None, max_time: float | None):
-        self.start, self.limit, self.ceiling = time.thread_time(), time_limit, max_time
-        self.fixed = None
-        if max_time is not None and time_limit is None:
-            self.fixed = int(max_time * NODES_PER_SECOND)
-            clear_table()  # reproducible: the same nodes whatever was searched before
-        self.used = 0
-
-    def more(self, solved: int) -> bool:
-        return self.limit is None or solved == 0 or time.thread_time() - self.start <= self.limit
-
-    def reaches(self, pos: Position, target: int = WIN_THIRDS) -> bool | None:
-        if self.fixed is not None:
-            nodes = self.fixed - self.used
-        elif self.ceiling is not None:
-            nodes = max(0, int((self.ceiling - (time.thread_time() - self.start)) * NODES_PER_SECOND))
-        else:
-            nodes = None
-        answer = reaches(pos, target, node_limit=nodes)
-        self.used += last_nodes()
-        return answer
+def reached(budget: SearchBudget, pos: Position, target: int = WIN_THIRDS) -> bool | None:
+    """Does the declarer's side reach ``target`` thirds from ``pos`` with best play, within
+    ``budget``'s nodes (None: out of them)? The question every Mediatore search asks."""
+    return budget.solve(reaches, pos, target)
 
 
-class _WorldSearch:
-    """What the two searches share: their options and budget, and the loop that sums each
-    candidate's value over sampled worlds."""
+class DeclarerSearch(WorldSearch):
+    """What the two searches share: their options, a budget on the thread's CPU clock as
+    PIMC's, the declarer's worlds (:class:`~mediatore_env.mediatore.worlds.WorldSampler`), and
+    the choice: the candidate of best total over them, ties to the first (the greedy order)."""
+
+    clock = "cpu"
 
     def __init__(self, candidates: int, worlds: int, time_limit: float | None,
                  max_time: float | None, seed: int):
         if not isinstance(candidates, int) or candidates < 1:
             raise ValueError(f"candidates must be a positive int, got {candidates!r}")
         check_budget(worlds, time_limit, max_time)
-        self.candidates, self.worlds = candidates, worlds
-        self.time_limit, self.max_time = time_limit, max_time
-        self.rng = random.Random(seed)
+        super().__init__(time_limit, 1, worlds, seed, max_time)
+        self.candidates = candidates
         #: the last decision's (worlds solved, total value per candidate)
         self.last = None
 
-    def reset(self, seed=None):
-        self.rng.seed(seed)
+    @property
+    def worlds(self) -> int:
+        return self.max_worlds
 
-    def _best(self, view, options: list, values) -> int:
-        """The index of the option with the highest total of ``values(sampler, world,
-        budget)`` (a value per option, or None when out of nodes) over the sampled worlds; ties
-        to the first."""
-        budget = SearchBudget(self.time_limit, self.max_time)
-        sampler = WorldSampler(view)
-        totals = [0] * len(options)
-        n = 0
-        while n < self.worlds and budget.more(n):
-            answers = values(sampler, sampler.sample(self.rng), budget)
-            if answers is None:
-                break  # out of nodes: this world is left out, and no other is started
-            totals = [t + a for t, a in zip(totals, answers)]
-            n += 1
-        self.last = (n, totals)
-        return max(range(len(options)), key=lambda i: (totals[i], -i))
+    def world_sampler(self, view):
+        return WorldSampler(view)
+
+    def best(self, view, options: list) -> int:
+        """The index of the option of best total over the sampled worlds; ties to the first."""
+        totals, budget = self.search(view, options)
+        self.last = (budget.worlds, [totals[o] for o in options])
+        return max(range(len(options)), key=lambda i: (totals[options[i]], -i))
 
 
-class SimulatedExchange(_WorldSearch):
+class SimulatedExchange(DeclarerSearch):
     """An exchange policy (``discard(view)``, ``give(view)``, like
     :class:`~agents.mediatore.greedy.ExchangePolicy`) that chooses among the greedy ranking's
     ``candidates`` best removals the one made in the most sampled worlds (the module
@@ -200,27 +157,30 @@ class SimulatedExchange(_WorldSearch):
                                   self.greedy.partner_card(view))[:self.candidates]
         if len(options) == 1:
             return options[0]
+        return options[self.best(view, options)]
+
+    def move_values(self, world, view, options: list, budget: SearchBudget) -> dict | None:
+        """Each removal scored 1 where the declarer's side reaches 18 thirds from the first
+        lead of ``world``, 0 where it does not; None when out of nodes."""
         me, giver = view.seat, view.giver
         leader = me if view.rules.declarer_leads_first(view.contract) else view.mano
-
-        def made(sampler, world, budget):
-            side = side_mask(view.contract, me, world.partner)
-            answers = []
-            for removed, g in options:
-                hands = list(world.hands)
-                hands[me] = view.hand & ~removed
-                if g is not None:
-                    hands[giver] |= bit(g)
-                    removed &= ~bit(g)
-                answer = budget.reaches(Position(tuple(hands), leader, (), side, 0, thirds_of(removed)))
-                if answer is None:
-                    return None
-                answers.append(int(answer))
-            return answers
-        return options[self._best(view, options, made)]
+        side = side_mask(view.contract, me, world.partner)
+        made = {}
+        for removed, g in options:
+            hands = list(world.hands)
+            hands[me] = view.hand & ~removed
+            monte = removed
+            if g is not None:
+                hands[giver] |= bit(g)
+                monte &= ~bit(g)
+            answer = reached(budget, Position(tuple(hands), leader, (), side, 0, thirds_of(monte)))
+            if answer is None:
+                return None
+            made[removed, g] = int(answer)
+        return made
 
 
-class SimulatedCall(_WorldSearch):
+class SimulatedCall(DeclarerSearch):
     """A calling policy (``call(view)``, like :class:`~agents.mediatore.greedy.CallingPolicy`)
     that calls, among the greedy call's ``candidates`` best cards, the one with the best total
     payoff to the declarer over sampled worlds, each played on with the greedy exchange (the
@@ -237,19 +197,34 @@ class SimulatedCall(_WorldSearch):
         options = self.greedy.ranked(view)[:self.candidates]
         if len(options) == 1:
             return options[0]
-        me, rules = view.seat, view.rules
+        return options[self.best(view, options)]
 
-        def payoffs(sampler, world, budget):
-            deal = sampler.deal(world, self.rng)
-            answers = []
-            for move in options:
-                after = deal.clone()
-                after.apply(move)
-                play_exchange(after, self.exchange)
-                made = budget.reaches(contract_position(after))
-                if made is None:
-                    return None
-                answers.append(payments(rules, after.contract, me, after.partner, after.giver,
-                                        made, False)[me])
-            return answers
-        return options[self._best(view, options, payoffs)]
+    def world_sampler(self, view):
+        return _WholeDeals(WorldSampler(view))
+
+    def move_values(self, deal, view, options: list, budget: SearchBudget) -> dict | None:
+        """Each call's payment to the declarer in the world ``deal``: the call and the greedy
+        exchange played on the engine, then the first lead solved; None when out of nodes."""
+        me, rules = view.seat, view.rules
+        payoffs = {}
+        for move in options:
+            after = deal.clone()
+            after.apply(move)
+            play_exchange(after, self.exchange)
+            made = reached(budget, contract_position(after))
+            if made is None:
+                return None
+            payoffs[move] = payments(rules, after.contract, me, after.partner, after.giver,
+                                     made, False)[me]
+        return payoffs
+
+
+class _WholeDeals:
+    """The declarer's worlds as whole deals, rebuilt from the auction on
+    (:meth:`WorldSampler.deal`), so that each call is played on the engine."""
+
+    def __init__(self, sampler: WorldSampler):
+        self.sampler = sampler
+
+    def sample(self, rng):
+        return self.sampler.deal(self.sampler.sample(rng), rng)

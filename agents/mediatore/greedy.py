@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 
-from mediatore_env.analysis.exchange import best_removal, exchange_move
+from mediatore_env.mediatore.exchange import best_removal, exchange_move
 from mediatore_env.core.cards import (ALL_CARDS, NUM_CARDS, POINTS, SUIT_MASKS, bit, cards_of,
                                       highest, power_of, suit_of, thirds_of)
 from mediatore_env.mediatore.knowledge import deduce
@@ -748,7 +748,7 @@ def make_bidding_policy(spec):
     if spec in BIDDING_POLICIES:
         return BIDDING_POLICIES[spec]()
     if ":" in spec:
-        from .. import load_object
+        from ..registry import load_object
         return load_object(spec)()
     raise ValueError(f"unknown bidding policy {spec!r}; known: {', '.join(BIDDING_POLICIES)}, "
                      f"or a 'package.module:Class' path")

@@ -40,8 +40,9 @@ and resamples the worlds to solve by weight. The declarer's hand then scores as 
 the bidding models as real declarers' hands do (logit +0.5 weighted, +0.6 real, -0.1 uniform,
 60 Mediatore deals).
 
-**Budget.** ``worlds`` worlds at most, and no new world once ``time_limit`` seconds of the
-process's CPU time have gone into the decision. Early in the deal a double-dummy search
+**Budget.** The card play is an :class:`agents.search.WorldSearch`, the loop and budget of
+every search agent: ``worlds`` worlds at most, and no new world once ``time_limit`` seconds of
+the thread's CPU time have gone into the decision. Early in the deal a double-dummy search
 costs milliseconds, late in the deal microseconds, so the limit binds only in the first two
 or three tricks. A hard ceiling, ``max_time`` (0.075 s), holds even for one search: every
 search gets a node budget (``solver.reaches(node_limit=)``), the nodes the CPU time left
@@ -65,7 +66,7 @@ objects; ``calling="search"`` and ``exchange="search"`` make those decisions by 
 (:class:`~agents.mediatore.declarer.SimulatedCall`,
 :class:`~agents.mediatore.declarer.SimulatedExchange`: the greedy ranking's best candidates
 compared by solving sampled worlds). Double-dummy contract values per deal, for bidding studies, are in
-:mod:`mediatore_env.analysis.tables`.
+:mod:`mediatore_env.mediatore.tables`.
 
 **Known bias.** PIMC assumes that after its card everyone plays as if every card were
 visible ("strategy fusion"), and it never plays to hide or find information. It also reads
@@ -81,7 +82,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import random
 import time
 
 from mediatore_env.analysis.solver import Position
@@ -93,8 +93,8 @@ from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, ME
                                            payments)
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 
-from ..base import Agent
-from .declarer import SearchBudget, SimulatedCall, SimulatedExchange, check_budget, side_mask
+from ..search import SearchBudget, WorldSearch, check_budget
+from .declarer import SimulatedCall, SimulatedExchange, reached, side_mask
 from .greedy import GreedyAgent
 
 
@@ -188,10 +188,10 @@ def _capotto_outcome(pos: Position, after: Position, made: bool, alive: tuple[bo
         won = after.declarer_side >> after.leader & 1
         decl_alive, def_alive = decl_alive and won, def_alive and not won
     if made and decl_alive:
-        sweep = budget.reaches(after, TOTAL_THIRDS)
+        sweep = reached(budget, after, TOTAL_THIRDS)
         return None if sweep is None else MADE_CAPOTTO if sweep else MADE
     if not made and def_alive:
-        any_third = budget.reaches(after, after.taken + 1)
+        any_third = reached(budget, after, after.taken + 1)
         return None if any_third is None else LOST if any_third else LOST_CAPOTTO
     return int(made)
 
@@ -291,22 +291,20 @@ class WeightedSampler:
         return self.worlds[min(i, len(self.worlds) - 1)]
 
 
-class PIMCAgent(Agent):
+class PIMCAgent(WorldSearch):
     """Plays cards by PIMC (see the module docstring); bids, calls and exchanges like
     :class:`~agents.mediatore.greedy.GreedyAgent`, whose policies it takes as options."""
 
     name = "pimc"
-    wants_observation = False
+    clock = "cpu"
 
     def __init__(self, worlds: int = 24, time_limit: float | None = 0.07, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
                  max_time: float | None = 0.075, capotto: bool = False,
                  auction: float | None = None, pool: int = 3, margin: int = 3):
         check_budget(worlds, time_limit, max_time)
-        self.worlds = worlds
-        self.time_limit = time_limit
-        #: hard CPU ceiling per card play, in seconds (see the module docstring's Budget)
-        self.max_time = max_time
+        # The first world always counts (min_worlds 1); max_time: see the module docstring.
+        super().__init__(time_limit, 1, worlds, 0, max_time)
         #: count capotto (a side taking all nine tricks: docs/rules.md 7) in each world's payoff
         self.capotto = capotto
         #: worlds weighted by the auction (:class:`AuctionLikelihood` at this temperature, in
@@ -321,6 +319,7 @@ class PIMCAgent(Agent):
         self.margin, self.margin_counts = margin, None
         #: nodes the last :meth:`card_values` searched, and its node budget (None: set by time)
         self.nodes, self.node_budget = 0, None
+        self._pays: dict = {}  # a decision's payments to the seat, by the world's partner
         boosts = _boosts(BID_BOOST if bid_boost is None and bidding is None else bid_boost or 0.0)
         if isinstance(bidding, (int, float)) and not isinstance(bidding, bool) or any(boosts.values()):
             if bidding is not None and not isinstance(bidding, (int, float)):
@@ -339,12 +338,16 @@ class PIMCAgent(Agent):
             if isinstance(value, str):
                 raise ValueError(f"{option} must be 'search' or a policy object, got {value!r}")
         self.greedy = GreedyAgent(bidding=bidding, calling=calling, exchange=exchange, play=play)
-        self.rng = random.Random(0)
         #: per decision: (phase, trick number, worlds solved, CPU seconds, wall seconds)
         self.timings: list[tuple[int, int, int, float, float]] = []
 
+    @property
+    def worlds(self) -> int:
+        """The most worlds a card play solves."""
+        return self.max_worlds
+
     def reset(self, seed=None):
-        self.rng.seed(seed)
+        super().reset(seed)
         self.greedy.reset(seed)
 
     def act(self, observation, view) -> int:
@@ -384,7 +387,8 @@ class PIMCAgent(Agent):
 
     def card_values(self, view, cards: list[int]) -> tuple[dict[int, float], int]:
         """The sum over sampled worlds of this seat's payoff after each card of ``cards``
-        (see the module docstring), and the number of worlds.
+        (see the module docstring), and the number of worlds: :meth:`search`, each world
+        scored by :meth:`move_values`.
 
         Each search's node budget: with a ``time_limit``, the CPU time left before
         ``max_time`` (counted from this call) at ``NODES_PER_SECOND``; with ``time_limit=None``,
@@ -395,72 +399,61 @@ class PIMCAgent(Agent):
         :attr:`node_budget` record the nodes used and the fixed budget; :attr:`margin_counts`
         the margin tie-break's count per card (None when two cards differed in a world, or
         ``margin`` is 0)."""
-        budget = SearchBudget(self.time_limit, self.max_time)
-        rng = self.rng
-        sampler = self.world_sampler(view)
-        rules, contract, declarer, giver, me = (view.rules, view.contract, view.declarer,
-                                                view.giver, view.seat)
-        leader, trick, won = view.leader, tuple(view.trick), view.thirds_won
-        values = dict.fromkeys(cards, 0.0)
-        pays = {}
-        capotto, tricks = self.capotto and rules.capotto_bonus, view.tricks
-
-        def reaches_after(pos, target):
-            """Does the declarer side reach ``target`` after each card (None: out of nodes)?"""
-            answers = []
-            for c in cards:
-                answer = budget.reaches(play_card(pos, c), target)
-                if answer is None:
-                    return None
-                answers.append(answer)
-            return answers
-
         # The margin tie-break (module docstring): counted while every card has had the same
         # outcome in each world, +1 for the seat's side keeping the margin, -1 for the other.
-        margins = dict.fromkeys(cards, 0) if self.margin else None
-        n = 0
-        while n < self.worlds:
-            world = sampler.sample(rng)
-            partner = world.partner if contract == CHIAMO else None
-            if partner not in pays:  # indexed by outcome: LOST, MADE, MADE_CAPOTTO, LOST_CAPOTTO
-                pays[partner] = tuple(payments(rules, contract, declarer, partner, giver, won_, cap)[me]
-                                      for won_, cap in OUTCOMES)
-            pay = pays[partner]
-            side = side_mask(contract, declarer, partner)
-            alive = _capotto_alive(tricks, side) if capotto else None
-            taken = sum(won[s] for s in range(4) if side >> s & 1)
-            pos = Position(world.hands, leader, trick, side, taken, thirds_of(world.monte))
-            results = []
+        self.margin_counts = dict.fromkeys(cards, 0) if self.margin else None
+        self._pays = {}
+        values, budget = self.search(view, cards)
+        self.nodes, self.node_budget = budget.nodes, budget.max_nodes
+        return values, budget.worlds
+
+    def move_values(self, world, view, cards: list[int], budget: SearchBudget
+                    ) -> dict[int, float] | None:
+        """This seat's payment after each card in ``world``, each card's outcome solved double
+        dummy (capotto too with ``capotto``); the margin tie-break counted. None when the
+        nodes or the time ran out before every card was solved."""
+        rules, contract, declarer, me = view.rules, view.contract, view.declarer, view.seat
+        partner = world.partner if contract == CHIAMO else None
+        pay = self._pays.get(partner)
+        if pay is None:  # indexed by outcome: LOST, MADE, MADE_CAPOTTO, LOST_CAPOTTO
+            pay = self._pays[partner] = tuple(
+                payments(rules, contract, declarer, partner, view.giver, won, cap)[me]
+                for won, cap in OUTCOMES)
+        side = side_mask(contract, declarer, partner)
+        alive = (_capotto_alive(view.tricks, side) if self.capotto and rules.capotto_bonus
+                 else None)
+        won = view.thirds_won
+        taken = sum(won[s] for s in range(4) if side >> s & 1)
+        pos = Position(world.hands, view.leader, tuple(view.trick), side, taken,
+                       thirds_of(world.monte))
+        results = []
+        for c in cards:
+            after = play_card(pos, c)
+            made = reached(budget, after)
+            if made is not None and alive is not None:
+                made = _capotto_outcome(pos, after, made, alive, budget)
+            if made is None:
+                return None  # out of nodes: this world is left out, and no other is started
+            results.append(made)
+            if not budget.in_time():
+                return None  # out of time: this world is left out
+        margins = self.margin_counts
+        if margins is not None and results.count(results[0]) < len(results):
+            margins = self.margin_counts = None  # two cards differ: no tie to break
+        if margins is not None:
+            made = results[0] in (MADE, MADE_CAPOTTO)
+            target = WIN_THIRDS + self.margin if made else WIN_THIRDS - self.margin
+            closer = []
             for c in cards:
-                after = play_card(pos, c)
-                made = budget.reaches(after)
-                if made is not None and alive is not None:
-                    made = _capotto_outcome(pos, after, made, alive, budget)
-                if made is None:
-                    break  # out of nodes: this world is left out, and no other is started
-                results.append(made)
-                if not budget.more(n):
-                    break  # out of time: this world is left out
+                answer = reached(budget, play_card(pos, c), target)
+                if answer is None:
+                    break  # out of nodes: the budget is spent, this world still counts
+                closer.append(answer)
             else:
-                for c, made in zip(cards, results):
-                    values[c] += pay[made]
-                n += 1
-                if margins is not None and results.count(results[0]) < len(results):
-                    margins = None  # two cards differ: no tie to break
-                if margins is not None:
-                    made = results[0] in (MADE, MADE_CAPOTTO)
-                    closer = reaches_after(pos, WIN_THIRDS + self.margin if made else WIN_THIRDS - self.margin)
-                    if closer is None:
-                        break  # out of nodes
-                    sign = 1 if side >> me & 1 else -1
-                    for c, answer in zip(cards, closer):
-                        margins[c] += sign * answer
-                if budget.more(n):
-                    continue
-            break
-        self.nodes, self.node_budget = budget.used, budget.fixed
-        self.margin_counts = margins
-        return values, n
+                sign = 1 if side >> me & 1 else -1
+                for c, answer in zip(cards, closer):
+                    margins[c] += sign * answer
+        return {c: pay[made] for c, made in zip(cards, results)}
 
     def world_sampler(self, view):
         """The worlds :meth:`card_values` draws from: the view's uniform sampler, or with

@@ -194,7 +194,7 @@ HOOKS = MediatoreHooks()
 def run_bidding_tournament(policies: Sequence[str], deals: int = 1000, seed: int = 0,
                            rules: Rules | None = None, jobs: int | None = None,
                            base: str = "greedy", record_deals: Sequence[int] = (),
-                           progress: Callable[[int], Any] | None = None,
+                           progress: Callable[[int], Any] | bool | None = None,
                            ray: bool | str = False):
     """Compare bidding policies (names of :data:`agents.mediatore.greedy.BIDDING_POLICIES` or
     ``module:Class`` texts) inside one shared player ``base`` (its calling, exchange and card

@@ -15,7 +15,6 @@ time):
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
@@ -24,8 +23,10 @@ import numpy as np
 
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.rules import Rules
+from mediatore_env.runinfo import (ArgumentParser, add_progress_options, command, counting,
+                                   wants_progress)
 
-from .. import make_agent
+from ..registry import make_agent
 from ..base import play
 from ..mediatore.infer import DEFAULT_MODEL, FEATURE_NAMES, examples_of_deal
 from ..mediatore.tournament import deal_dealer, deal_pack
@@ -34,22 +35,26 @@ from ..tournament import derive_seed
 #: The recorded players: ``pimc`` at its node budget, without the CPU-time limit, so that the
 #: records (and the weights) come out the same on any machine.
 SPEC = "pimc:time_limit=None"
+PROG = "python3 -m agents.training.infer"
 
 
-def record(path, deals: int, seed: int, spec: str = SPEC, progress: bool = False) -> None:
+def record(path, deals: int, seed: int, spec: str = SPEC, progress=False) -> None:
     """Play deals ``0 .. deals - 1`` of ``seed`` with four ``spec`` agents and write each as a
-    JSON line ``{"dealer", "pack", "moves"}`` to ``path`` (written whole or not at all)."""
+    JSON line ``{"dealer", "pack", "moves"}`` to ``path`` (written whole or not at all).
+    ``progress``: True shows a progress bar on stderr, or ``progress(n)`` is called as deals
+    are recorded."""
     path = Path(path)
     agents = [make_agent(spec) for _ in range(4)]
     rules = Rules()
     lines = []
-    for index in range(deals):
-        deal = play(Deal(rules, deal_dealer(index), deal_pack(seed, index)), agents,
-                    seeds=[derive_seed(seed, index, s) for s in range(4)])
-        lines.append(json.dumps({"dealer": deal.dealer, "pack": list(deal.pack),
-                                 "moves": [m for _, m in deal.history]}))
-        if progress and (index + 1) % 20 == 0:
-            print(f"recorded {index + 1}/{deals} deals", flush=True)
+    with counting(progress, deals, "deals") as tick:
+        for index in range(deals):
+            deal = play(Deal(rules, deal_dealer(index), deal_pack(seed, index)), agents,
+                        seeds=[derive_seed(seed, index, s) for s in range(4)])
+            lines.append(json.dumps({"dealer": deal.dealer, "pack": list(deal.pack),
+                                     "moves": [m for _, m in deal.history]}))
+            if tick:
+                tick(1)
     tmp = path.with_suffix(".tmp")
     tmp.write_text("\n".join(lines) + "\n")
     tmp.rename(path)
@@ -99,9 +104,9 @@ def log_likelihood(examples, w) -> float:
     return total / len(examples)
 
 
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(prog="python3 -m agents.training.infer",
-                                 description=__doc__.split("\n\n")[0])
+@command(PROG)  # Ctrl-C: one line and status 130 (the records are written whole or not at all)
+def main(argv=None) -> int:
+    ap = ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals to record (default 1000)")
     ap.add_argument("--seed", type=int, default=9026,
                     help="seed of the recorded deals (default 9026)")
@@ -110,13 +115,14 @@ def main(argv=None) -> None:
     ap.add_argument("--out", default=str(DEFAULT_MODEL),
                     help="the weights (default: the shipped file)")
     ap.add_argument("--ridge", type=float, default=1.0, help="L2 penalty (default 1.0)")
+    add_progress_options(ap)
     args = ap.parse_args(argv)
     if args.deals < 5 or args.seed < 0 or not args.ridge > 0:
         ap.error(f"need --deals of 5 or more (one in five is held out), --seed >= 0 and "
                  f"--ridge > 0; got {args.deals}, {args.seed}, {args.ridge}")
     start = time.time()
     if not Path(args.records).exists():
-        record(args.records, args.deals, args.seed, progress=True)
+        record(args.records, args.deals, args.seed, progress=wants_progress(args.progress))
         print(f"recorded {args.deals} deals in {time.time() - start:.0f} s", flush=True)
     deals = load_records(args.records)
     examples = [e for d in deals for e in examples_of_deal(d)]
@@ -132,7 +138,8 @@ def main(argv=None) -> None:
           f"in {time.time() - start:.0f} s")
     for name, value in zip(FEATURE_NAMES, w):
         print(f"  {name:24s} {value:+.3f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

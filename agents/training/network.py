@@ -11,7 +11,7 @@ import math
 import jax
 import jax.numpy as jnp
 
-from mediatore_env.codec.layout import OBSERVATION_SIZE
+from mediatore_env.mediatore.layout import OBSERVATION_SIZE
 from mediatore_env.mediatore.moves import NUM_MOVES
 
 from ..selfplay import hidden_count

@@ -39,6 +39,7 @@ import jax
 import numpy as np
 
 from mediatore_env.mediatore.rules import PRESETS
+from mediatore_env.runinfo import counting, say_above
 
 from ..demos import load_demos
 from .checkpoint import load_checkpoint, network_arrays, save_checkpoint
@@ -78,13 +79,16 @@ class SettingError(ValueError):
 
 
 def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = None,
-              say: Callable = print, command: str = "") -> dict:
+              say: Callable = print, command: str = "", progress=False) -> dict:
     """Run ``plan`` with the updates of ``cfg``; return the log (also written to
     ``evaluations.json``). ``env``: the engine to train on (default ``MediatoreJax`` of
     ``cfg.rules``); ``train``: ``make_train(cfg, env)`` made already (its compilations are
     kept, so a second run of the same settings compiles nothing); ``say``: where the progress
-    lines go; ``command``: the command line, for the log. Raises :class:`SettingError` for a
-    folder without demonstrations or a checkpoint that does not fit."""
+    lines go; ``command``: the command line, for the log; ``progress``: True shows a bar of the
+    environment steps on stderr (tqdm's: a widget in a notebook), moved at each evaluation, or
+    ``progress(n)`` is called with the steps of each chunk of updates. Raises
+    :class:`SettingError` for a folder without demonstrations or a checkpoint that does not
+    fit."""
     demos = None
     if plan.demos and not plan.resume:
         with blame("demos"):  # before compiling anything
@@ -139,14 +143,20 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
         if is_best(log["evaluations"]):
             np.savez(out / "best.npz", **network_arrays(runner.params, meta()))
 
-    if not log["evaluations"]:
-        evaluation()
-    while int(runner.updates) < total_updates:
-        n = min(chunk, total_updates - int(runner.updates))
-        runner, seconds = run_chunk(train, cfg, runner, n, log, say)
-        train_seconds += seconds
-        evaluation()
-        save()
+    with counting(progress, total_updates * per_update, "steps") as tick:
+        say = say_above(tick is not None and not callable(progress), say)
+        if tick and runner.updates:
+            tick(int(runner.updates) * per_update)  # a resumed run's steps
+        if not log["evaluations"]:
+            evaluation()
+        while int(runner.updates) < total_updates:
+            n = min(chunk, total_updates - int(runner.updates))
+            runner, seconds = run_chunk(train, cfg, runner, n, log, say)
+            train_seconds += seconds
+            evaluation()
+            save()
+            if tick:
+                tick(n * per_update)
     if plan.final_deals or plan.final_pimc_deals:
         t = time.perf_counter()
         final = evaluate(runner.params, {"greedy": plan.final_deals,

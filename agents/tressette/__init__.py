@@ -29,7 +29,7 @@ name           agent
 
 from __future__ import annotations
 
-from .. import make_agent as _make_agent
+from ..registry import make_agent as _make_agent
 from ..base import Agent
 from .greedy import TressetteGreedyAgent
 from .pimc import TressettePimcAgent
@@ -49,4 +49,3 @@ __all__ = ["AGENTS", "Agent", "TressetteGreedyAgent", "TressettePimcAgent", "Tre
 def make_agent(spec: str, **overrides) -> Agent:
     """An agent of the Tressette games from its text (see :func:`agents.make_agent`)."""
     return _make_agent(spec, AGENTS, **overrides)
-AGENTS["openspiel-ismcts"] = __import__("agents").AGENTS["openspiel-ismcts"]

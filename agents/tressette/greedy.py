@@ -152,6 +152,24 @@ class Table(NamedTuple):
         return (self.hand & SUIT_MASKS[SUIT_OF[card]]).bit_count()
 
 
+def claim_wins(view) -> bool:
+    """Whether a claim now wins the game for this seat's side: exact from the totals, which
+    every seat sees, so every agent claims by it."""
+    totals, side = view.totals, view.side
+    return totals[side] >= TARGET and outcome(view.rules, totals, side)[view.seat] > 0
+
+
+def unweighed(view) -> tuple[int | None, list[int]]:
+    """(the move to make without weighing the cards -- the claim where it wins (never
+    otherwise), or the only card -- or None; the cards to choose from, the claim left out)."""
+    legal = view.legal_moves()
+    if CLAIM in legal:
+        if claim_wins(view):
+            return CLAIM, legal
+        legal = [m for m in legal if m != CLAIM]
+    return (legal[0] if len(legal) == 1 else None), legal
+
+
 class TressetteGreedyAgent(Agent):
     """The card-counting heuristic player of the module docstring. Deterministic."""
 
@@ -159,23 +177,13 @@ class TressetteGreedyAgent(Agent):
     wants_observation = False
 
     def act(self, observation, view) -> int:
-        legal = view.legal_moves()
-        if CLAIM in legal:
-            if self.claim_wins(view):
-                return CLAIM
-            legal = [m for m in legal if m != CLAIM]
-        if len(legal) == 1:
-            return legal[0]
+        move, legal = unweighed(view)
+        if move is not None:
+            return move
         table = Table.of(view)
         if not table.trick:
             return self.lead_low(table, legal) if table.low else self.lead(table, legal)
         return self.follow_low(table, legal) if table.low else self.follow(table, legal)
-
-    @staticmethod
-    def claim_wins(view) -> bool:
-        """Whether a claim now wins the game for this seat's side."""
-        totals, side = view.totals, view.side
-        return totals[side] >= TARGET and outcome(view.rules, totals, side)[view.seat] > 0
 
     # -- playing for points ---------------------------------------------------------------
 

@@ -13,7 +13,7 @@ of PIMC):
 - **Late in the hand** -- at most ``solve_at`` cards still in play, in the hands and the
   stock (default :data:`SOLVE_AT`, by the number of players and Low Hand) -- exactly, with
   the solver (:func:`mediatore_env.analysis.solver.table_move_values` on
-  :func:`~mediatore_env.analysis.tressette_tables.table_of` the world): the thirds the side
+  :func:`~mediatore_env.tressette.positions.table_of` the world): the thirds the side
   ends the hand with after each card, all seats playing perfectly; a seat that plays alone is
   searched against a coalition of the others (the paranoid reduction). A world whose search
   would take more than ``world_nodes`` nodes is rolled out instead.
@@ -57,15 +57,14 @@ depends only on the totals, which every seat sees, so no world is needed.
 from __future__ import annotations
 
 from mediatore_env.analysis.solver import clear_table, table_move_values
-from mediatore_env.analysis.tressette_tables import table_of
+from mediatore_env.tressette.positions import table_of
 from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
-from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import LAST_TRICK_POINTS
 from mediatore_env.tressette.worlds import redeal
 
 from ..search import WorldSearch
-from .greedy import TressetteGreedyAgent, roll_out
+from .greedy import roll_out, unweighed
 from .outlook import expected_outcome
 
 #: By (players, low), the most cards still in play (hands and stock) at which a world is
@@ -157,13 +156,9 @@ class TressettePimcAgent(WorldSearch):
         self.solve_at, self.world_nodes, self.outlook = solve_at, world_nodes, outlook
 
     def act(self, observation, view) -> int:
-        legal = view.legal_moves()
-        if CLAIM in legal:
-            if TressetteGreedyAgent.claim_wins(view):
-                return CLAIM
-            legal = [m for m in legal if m != CLAIM]
-        if len(legal) == 1:
-            return legal[0]
+        move, legal = unweighed(view)
+        if move is not None:
+            return move
         if self.plays_for_game(view.rules):
             expected_outcome(view.rules, view.before)  # the model is built before the clock runs
         return self.best_move(view, legal)
@@ -186,7 +181,8 @@ class TressettePimcAgent(WorldSearch):
             world.apply(move)
         return world
 
-    def move_values(self, world: TressetteGame, view, legal: list[int]) -> dict[int, float]:
+    def move_values(self, world: TressetteGame, view, legal: list[int],
+                    budget) -> dict[int, float]:
         """Exact values late in the hand (within ``world_nodes``), else rollouts."""
         rules = world.rules
         limit = SOLVE_AT[rules.players, rules.low] if self.solve_at is None else self.solve_at
@@ -199,7 +195,7 @@ class TressettePimcAgent(WorldSearch):
                 sides = rules.num_sides
                 scale = (-1 if rules.low else 1) * sides / (sides - 1)
                 return {move: scale * thirds[move] for move in legal}
-        return super().move_values(world, view, legal)
+        return super().move_values(world, view, legal, budget)
 
     def roll_out(self, game: TressetteGame) -> None:
         roll_out(game)

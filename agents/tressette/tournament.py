@@ -138,7 +138,7 @@ HOOKS = TressetteHooks()
 def run_tressette_tournament(agents: Sequence, games: int = 200, seed: int = 0,
                              rules: str | TressetteRules | None = None, jobs: int | None = None,
                              record_games: Sequence[int] = (),
-                             progress: Callable[[int], Any] | None = None,
+                             progress: Callable[[int], Any] | bool | None = None,
                              ray: bool | str = False) -> TournamentResult:
     """Play a duplicate tournament of one lineup in a Tressette game (see the module docstring):
     :func:`agents.tournament.run_tournament` of the form that ``rules`` (a form's name or a

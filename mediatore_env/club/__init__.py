@@ -9,7 +9,7 @@ what the Mediatore engine already says once: the deal of docs/rules.md 3, tricks
   arithmetic of matching and splitting the pot;
 - :mod:`.moves`: the one id space of moves (accept, pass, alone, call, discard, play);
 - :mod:`.view`: :class:`~.view.ClubView`, what one seat may know;
+- :mod:`.records`: session records (JSON) and their bit-exact replay;
 - :mod:`.game`: :class:`~.game.Session`, a session of deals from the first ante to the chips
-  settled;
-- :mod:`.records`: session records (JSON) and their bit-exact replay.
+  settled.
 """

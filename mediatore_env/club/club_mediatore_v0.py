@@ -7,38 +7,14 @@ environment: antes into a pot, the first player who accepts becomes the mediator
 or calls a card for a secret partner, takes the widow, and must win 6 of the 11 points; a won
 pot is taken, a lost one stays and grows. An episode is one session.
 
-| Import             | `from mediatore_env import club_mediatore_v0`            |
-|--------------------|---------------------------------------------------------------|
-| Creation           | `club_mediatore_v0.env()` or `pettingzoo.make("aec", "mediatore/club-mediatore-v0")` |
-| Actions            | Discrete                                                      |
-| Parallel API       | No                                                            |
-| Manual Control     | No                                                            |
-| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`    |
-| Agents             | 4                                                             |
-| Action Shape       | Discrete(123)                                                 |
-| Action Values      | Discrete(123)                                                 |
-| Observation Shape  | (1932,)                                                       |
-| Observation Values | [0, 1]                                                        |
+{summary}
 
 Agent `player_i` sits in seat `i` of docs/rules.md: seat `(s + 1) % 4` acts after seat `s`; the
 seat after the dealer speaks first and leads the first trick.
 
 ## Usage
 
-```python
-from mediatore_env import club_mediatore_v0
-
-env = club_mediatore_v0.env()
-env.reset(seed=42)
-for agent in env.agent_iter():
-    observation, reward, termination, truncation, info = env.last()
-    if termination or truncation:
-        action = None
-    else:
-        action = env.action_space(agent).sample(observation["action_mask"])  # a legal action
-    env.step(action)
-print(env.unwrapped.record["chips"])  # the session record: every deal, and the chips
-```
+{usage}
 
 ## Arguments
 
@@ -157,31 +133,31 @@ behaves exactly as PettingZoo's `TerminateIllegalWrapper`, `AssertOutOfBoundsWra
 
 from __future__ import annotations
 
-import warnings
-
-import numpy as np
-
+from .definition import CLUB
+from .display import table_text
 from .game import Session
 from .moves import NUM_MOVES, PHASE_NAMES, move_text, parse_move
-from .records import make_record
-from .rules import ClubRules
+from .observation import OBSERVATION_SIZE
 from .view import ClubView
-from ..codec.actions import illegal_action_message
-from .observation import OBSERVATION_SIZE, observation
-from .display import table_text
-from ..core.cards import validate_pack
-from ..envs.base import GameAEC, dealer_option
+from ..core.cards import NUM_CARDS
+from ..envs.base import GameEnv
+from ..envs.pages import env_page
 from ..envs.wrappers import wrapped
+
+__doc__ = env_page(__doc__, "club_mediatore_v0", 4, NUM_MOVES, OBSERVATION_SIZE, CLUB.pettingzoo_id,
+                   result='print(env.unwrapped.record["chips"])  # the session record: every deal, '
+                          'and the chips')
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "move_text", "parse_move", "NUM_MOVES",
            "OBSERVATION_SIZE"]
 
-AGENTS = tuple(f"player_{i}" for i in range(4))
-_SWITCHES = ("ante", "deals")
 
+class raw_env(GameEnv):
+    """Club Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs.
 
-class raw_env(GameAEC):
-    """Club Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs."""
+    The generic environment of :mod:`mediatore_env.envs.base` with what is club's: each
+    deal's chip changes handed out as it ends (in units of the first pot with
+    ``normalize_rewards``), ``render_all``, and the session by its own name."""
 
     metadata = {
         "render_modes": ["ansi", "human"],
@@ -189,120 +165,47 @@ class raw_env(GameAEC):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    options = ("rules", "render_mode", "normalize_rewards", "render_all")
+    pack_deals = "deal"
+    phase_names = PHASE_NAMES
 
     def __init__(self, rules=None, render_mode: str | None = None, normalize_rewards: bool = False,
                  render_all: bool = False, **switches):
-        super().__init__()
-        unknown = sorted(set(switches) - set(_SWITCHES))
-        if unknown:
-            raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
-                            "club_mediatore_v0; valid: rules, render_mode, normalize_rewards, "
-                            "render_all, and the rules switches ante, deals")
-        self.rules = ClubRules.coerce(rules, **switches)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
-                             + ", ".join(map(repr, self.metadata["render_modes"])))
-        self.render_mode = render_mode
+        super().__init__(CLUB, render_mode, rules=rules, **switches)
         self.render_all = bool(render_all)
-        self.normalize_rewards = bool(normalize_rewards)
         self.reward_scale = 1.0 / (4 * self.rules.ante) if normalize_rewards else 1.0
-        self._set_spaces(AGENTS, OBSERVATION_SIZE, NUM_MOVES)
-        self._seats = {agent: seat for seat, agent in enumerate(AGENTS)}
-        self._rng = np.random.default_rng()  # made now, so that copies share its future
-        self.session: Session | None = None
 
-    # -- episode ------------------------------------------------------------------------------
+    @property
+    def normalize_rewards(self) -> bool:
+        """Whether the chips are counted in first pots (``reward_scale``)."""
+        return self.reward_scale != 1.0
 
-    def reset(self, seed=None, options=None):
-        packs, dealer = self._read_options(options)  # first: bad options change nothing
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        if dealer is None:
-            dealer = int(self._rng.integers(4))
-        self.session = Session(self.rules, dealer, packs, rng=self._rng)
-        self._views = [ClubView(self.session, seat) for seat in range(4)]
-        self._start_episode(AGENTS[self.session.to_move])
+    def _deal_shuffled(self, session: Session) -> None:
+        session._deal(tuple(self._rng.permutation(NUM_CARDS).tolist()))  # valid by construction
 
-    @staticmethod
-    def _read_options(options):
-        if options is None:
-            return None, None
-        if not isinstance(options, dict):
-            raise ValueError(f"options must be a dict (keys 'packs', 'dealer'), got {options!r}")
-        unknown = sorted(set(options) - {"packs", "dealer"})
-        if unknown:
-            warnings.warn(f"club_mediatore_v0.reset: ignoring unknown option(s) "
-                          f"{', '.join(map(repr, unknown))}; known: 'packs', 'dealer'", stacklevel=3)
-        packs = options.get("packs")
-        if packs is not None:
-            if isinstance(packs, str) or not hasattr(packs, "__iter__"):
-                raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per deal")
-            packs = [list(validate_pack(pack)) for pack in packs]
-        dealer = dealer_option(options.get("dealer"), AGENTS)
-        return packs, dealer
+    def _rewards(self) -> list:
+        """The chip changes of the deal just ended, scaled."""
+        scale = self.reward_scale
+        return [[chips * scale for chips in self.game.results[-1].chips]]
 
-    # -- observations -------------------------------------------------------------------------
+    def _infos(self) -> list[dict]:
+        """Empty, as they have always been: the chips are in the rewards and the record."""
+        return [{} for _ in range(4)]
 
-    def observe(self, agent):
-        return observation(self._views[self._seats[agent]])
+    @property
+    def session(self) -> Session | None:
+        """The engine's :class:`~.game.Session` in play (``game``, as in every environment)."""
+        return self.game
 
     def view(self, agent) -> ClubView:
         """The :class:`~mediatore_env.club.view.ClubView` of ``agent``'s seat."""
-        return self._views[self._seats[agent]]
-
-    # -- steps --------------------------------------------------------------------------------
-
-    def _refusal(self, action, agent: str) -> str:
-        return illegal_action_message(action, agent, PHASE_NAMES[self.session.phase],
-                                      self.session.legal_moves(), NUM_MOVES, move_text)
-
-    def play_if_legal(self, move: int) -> bool:
-        """Play ``move`` (an id in range) for the agent to act if it is legal, with the
-        bookkeeping; return whether it was. An illegal move changes nothing."""
-        session = self.session
-        if not session.is_legal(move):
-            return False
-        deals = len(session.results)
-        session._apply(move)
-        self._cumulative_rewards[self.agent_selection] = 0.0
-        if self._rewarded:
-            for a in self.rewards:
-                self.rewards[a] = 0.0
-            self._rewarded = False
-        if len(session.results) > deals:  # a deal ended: its chip changes are the rewards
-            chips = session.results[-1].chips
-            for seat, a in enumerate(AGENTS):
-                self.rewards[a] = chips[seat] * self.reward_scale
-                self._cumulative_rewards[a] += self.rewards[a]
-            self._rewarded = True
-        if session.is_over:
-            self.terminations = dict.fromkeys(self.agents, True)
-            self._deads_step_first()
-        else:
-            self.agent_selection = AGENTS[session.to_move]
-        if self.render_mode == "human":
-            self.render()
-        return True
-
-    @property
-    def game(self) -> Session:
-        """The engine of the session in play, by the name every environment gives it."""
-        return self.session
-
-    # -- records, rendering -------------------------------------------------------------------
-
-    @property
-    def record(self) -> dict | None:
-        """The session record (mediatore_env.club.records) once the session is over, else None."""
-        if self.session is None or not self.session.is_over:
-            return None
-        return make_record(self.session)
+        return super().view(agent)
 
     def _table_text(self) -> str:
         """The table as text: what the acting seat sees, or the open table with ``render_all``."""
-        s = self.session
+        s = self.game
         source = s if self.render_all or s.to_move is None else self._views[s.to_move]
-        return table_text(source, names=AGENTS, title="club_mediatore_v0")
+        return table_text(source, names=self.possible_agents, title="club_mediatore_v0")
 
 
 env, standard_wrapped_env = wrapped(raw_env)

@@ -1,10 +1,11 @@
-"""A club Mediatore table as text for people: the chips, the choosing of the mediator, the
-call, the tricks and the hands; and a finished session's deals, from its record.
+"""A club Mediatore table as text for people (:class:`ClubDisplay`): the chips, the choosing
+of the mediator, the call, the tricks and the hands; and a finished session's deals, from its
+record.
 
-The same small functions as Mediatore's (:mod:`.display`: hands, tricks, cards in four
-styles) from a :class:`~mediatore_env.club.view.ClubView` (what one seat knows) or a
-:class:`~mediatore_env.club.game.Session` (an open table, for replays). What a seat may see is
-decided by the view, never here::
+The same small functions as Mediatore's (:mod:`mediatore_env.mediatore.display`: hands,
+tricks, cards in four styles) from a :class:`~mediatore_env.club.view.ClubView` (what one seat
+knows) or a :class:`~mediatore_env.club.game.Session` (an open table, for replays). What a
+seat may see is decided by the view, never here::
 
     >>> from mediatore_env.club.game import Session
     >>> session = Session(dealer=3, packs=[list(range(40))])
@@ -18,18 +19,19 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..core.display import Display, Narrator
+from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
+                         does, format_thirds, hand_inline, hand_lines, panel, summary_json,
+                         table_json)
+from ..mediatore.display import (hands_section, points_json, section, text_facts, trick_lines,
+                                 tricks_table)
 from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
                     card_of_move, parse_move, phase_of_move)
 from .records import result_of
-from ..codec.text import (DEFAULT_NAMES, YOU, card_label, card_text, columns, format_thirds,
-                          hand_inline, hand_lines, table_json)
-from ..mediatore.display import (hands_section, section, text_facts, trick_lines,
-                                 tricks_table)
 
-__all__ = ["move_words", "moves_lines", "table_text", "deal_line", "session_lines",
-           "parse_move", "rules_line", "Narrator", "narrator", "stage", "dealt_lines",
-           "stop_lines", "end_lines", "record_packs", "start_lines", "question", "table_lines"]
+__all__ = ["DISPLAY", "ClubDisplay", "ClubNarrator", "move_words", "table_text", "deal_line",
+           "session_lines", "parse_move"]
 
 _WORDS = {PASS: "pass", ACCEPT: "accept (become the mediator)", ALONE: "play alone"}
 _VERBS = {CALL: "call", DISCARD: "discard", PLAY: "play"}
@@ -41,11 +43,6 @@ def move_words(move: int, style: str = "english") -> str:
     if move in _WORDS:
         return _WORDS[move]
     return _VERBS[phase_of_move(move)] + " " + card_text(card_of_move(move), style)
-
-
-def moves_lines(moves: Sequence[int], style: str = "english", width: int = 78) -> list[str]:
-    """The numbered list of ``moves`` (from 1, in the order given), in columns."""
-    return columns([f"{i:>2}  {move_words(m, style)}" for i, m in enumerate(moves, 1)], width)
 
 
 def _seats(values, names) -> str:
@@ -135,14 +132,62 @@ def session_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES) -> list[st
     return lines
 
 
-# -- the hooks of the terminal tools: every game's text module has them ------------------------
+# -- a seat's table as structured data for the browser (docs/web.md): from a ClubView alone ------
 
-def rules_line(rules) -> str:
-    length = "until a pot is won" if rules.until_won else f"{rules.deals} deal{'s' * (rules.deals != 1)}"
-    return f"ante {rules.ante}, {length} (at most {rules.max_deals})"
+def club_marks(view) -> dict:
+    """The dealer, il mano, the ``mediator`` and his ``partner`` (once this seat may know it),
+    and the sides once known: 0 the mediator's, 1 the others'."""
+    roles: list[list[str]] = [[] for _ in range(4)]
+    sides: list[int | None] = [None] * 4
+    if view.mediator is not None:
+        roles[view.mediator].append("mediator")
+        sides[view.mediator] = 0
+        side = ((view.mediator,) if view.alone else
+                (view.mediator, view.partner) if view.partner is not None else None)
+        if side:
+            sides = [0 if s in side else 1 for s in range(4)]
+    if view.partner is not None:
+        roles[view.partner].append("partner")
+    return {"dealer": view.dealer, "mano": view.mano, "roles": roles, "sides": sides}
 
 
-class Narrator:
+def club_panels(view, names, style: str) -> list[dict]:
+    """The chips and the pot, the choosing of the mediator and his call, the widow and the
+    discards as far as ``view`` saw them, the points taken, the deal's line."""
+    rules = view.rules
+    out = [panel("chips", "Chips", pot=view.pot, stakes=list(view.stakes), chips=list(view.chips),
+                 ante=rules.ante, deal=view.deal_number, max_deals=rules.max_deals)]
+    if view.auction or view.phase == AUCTION:
+        out.append(panel("choosing", "Choosing", calls=[
+            {"seat": s, "move": m, "words": "accept" if m == ACCEPT else "pass"}
+            for s, m in view.auction],
+            choosing=view.to_move if view.phase == AUCTION else None,
+            mediator=view.mediator, to_match=view.pot_accepted if view.mediator is not None else None,
+            called=None if view.called_card is None else card_json(view.called_card, style),
+            alone=view.alone, partner=view.partner))
+    if view.widow or view.discards:
+        out.append(panel("widow", "Widow", widow=cards_json(view.widow, style),
+                         discards=cards_json(view.discards, style)))
+    if view.tricks:
+        sides = club_marks(view)["sides"]
+        side = None if None in sides else [s for s in range(4) if sides[s] == 0]
+        out.append(panel("points", "Points", **points_json(view, side or ())))
+    return out + [panel("note", "Deal", lines=[
+        f"deal {view.deal_number} of at most {rules.max_deals} · dealer {names[view.dealer]} · "
+        f"ante {rules.ante}"])]
+
+
+def club_summary(view) -> dict:
+    """The session by seat: the deals it was the mediator, the pots it won, its chips."""
+    deals = view.past_deals
+    return summary_json(("mediator", "pots won", "chips"), [
+        (sum(d.mediator == s for d in deals), sum(d.mediator == s and bool(d.won) for d in deals),
+         chips) for s, chips in enumerate(view.chips)])
+
+
+# -- the hooks of the tools: a trick game's, and club Mediatore's own -----------------------------
+
+class ClubNarrator(Narrator):
     """Tells the moves made since it last looked, as ``seat`` sees them (None: the open table):
     the choosing, the call, the discards (face down but to the mediator and the open table),
     each card with each trick's winner, each deal's result. Everything it tells is public but
@@ -161,15 +206,14 @@ class Narrator:
         session, names = self.session, self.names
         out = []
         for seat, move in session.history[self.told:]:
-            name, you = names[seat], names[seat] == YOU
+            name = names[seat]
             phase = phase_of_move(move)
             if phase == DISCARD:
                 sees = self.seat is None or self.seat == seat
-                out.append(f"  {name} {'discard' if you else 'discards'} "
+                out.append(f"  {does(name, 'discard')} "
                            + (card_label(card_of_move(move), self.style) if sees else "a card"))
             elif phase == PLAY:
-                out.append(f"  {name} {'play' if you else 'plays'} "
-                           + card_label(card_of_move(move), self.style))
+                out.append(f"  {does(name, 'play')} " + card_label(card_of_move(move), self.style))
                 self.plays += 1
                 if self.plays % 4 == 0:
                     out.append(self._won(self.plays // 4))
@@ -190,84 +234,92 @@ class Narrator:
         return f"  -> trick {number} to {self.names[winner]}"
 
 
-def narrator(session: Session, seat: int | None, names, style: str) -> Narrator:
-    return Narrator(session, seat, names, style)
-
-
-def stage(session: Session, seat: int | None = None) -> str:
-    """The last stage the session has finished, for a replay's stops: a deal's choosing of the
-    mediator, its exchange, each trick, its end."""
-    if session.needs_pack or session.is_over:
-        return f"deal {len(session.results)}, the end"
-    number, phase = session.deal_number, session.phase
-    if phase == AUCTION:
-        return f"deal {number}, start"
-    if phase != PLAY:
-        return f"deal {number}, the mediator"
-    return f"deal {number}, trick {len(session.tricks)}" if session.tricks \
-        else f"deal {number}, the exchange"
-
-
-def dealt_lines(session: Session, seat: int | None, names, style: str) -> list[str]:
-    """A deal just dealt: its dealer and pot, every hand (the open table) or ``seat``'s."""
-    out = [f"-- deal {session.deal_number}: {names[session.dealer]} "
-           f"{'deal' if names[session.dealer] == YOU else 'deals'}, pot {session.pot} "
-           .ljust(40, "-")]
-    if seat is not None:
-        return out + [f"{names[seat]} holds:" if names[seat] != YOU else "Your hand:",
-                      *("  " + line for line in hand_lines(session.view(seat).hand, style))]
-    w = max(map(len, names))
-    return out + [f"  {names[s]:<{w}}  {hand_inline(session.hands[s], style)}" for s in range(4)]
-
-
-def stop_lines(session: Session, seat: int | None, names, style: str) -> list[str]:
-    return []
-
-
-def end_lines(session: Session, names, style: str = "english") -> list[str]:
-    """Every deal of the finished session in a line, and the chips."""
-    return session_lines(session.record(), names)
-
-
-def record_packs(record: dict) -> list:
-    """The packs of a record, in the order dealt: one a deal."""
-    return [deal["pack"] for deal in record["deals"]]
-
-
-def view_json(view, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> dict:
-    """A club Mediatore seat's table for the browser (:func:`~mediatore_env.codec.text.
-    table_json`): the chips, the choosing, the mediator and his call, the widow and the
-    discards as far as ``view`` knows them: the sections of its :func:`table_text`."""
-    text = table_text(view, names, style).splitlines()[2:]  # below the title and the deal line
-    facts = [("Deal", [f"deal {view.deal_number} of at most {view.rules.max_deals} · dealer "
-                       f"{names[view.dealer]} · ante {view.rules.ante}"]),
-             *text_facts(text, skip=("Tricks", "On table", "Hand", "Your hand", "To act"))]
-    return table_json(view, names, style, facts, move_words,
-                      lambda m: card_of_move(m) if phase_of_move(m) in (DISCARD, PLAY) else None,
-                      view.chips if view.to_move is None else None)
-
-
-# -- the hooks of terminal play (mediatore-play) ---------------------------------------------------
-
-def start_lines(session: Session, seat: int, names, style: str, title: str) -> list[str]:
-    """A deal just dealt, as ``seat`` hears of it: who deals, the pot, and its own hand."""
-    dealer = names[session.dealer]
-    return [f"{title}, deal {session.deal_number}: {dealer} "
-            f"{'deal' if dealer == YOU else 'deals'}, the pot holds {session.pot}.",
-            "Your hand:" if names[seat] == YOU else f"Hand of {names[seat]}:",
-            *("  " + line for line in hand_lines(session.view(seat).hand, style))]
-
-
 _QUESTIONS = {AUCTION: "Become the mediator (match the pot) or pass:",
               CALL: "Call a card (its holder becomes your secret partner) or play alone:",
               DISCARD: "Discard a card face down:"}
 
 
-def question(view) -> str:
-    if view.phase in _QUESTIONS:
-        return _QUESTIONS[view.phase]
-    return "Play a card:" if view.trick else "Lead a card:"
+class ClubDisplay(Display):
+    """Club Mediatore's hooks: the defaults of a trick game where they serve (the list of
+    moves, the question of the play, no stops), and its own deals, chips and sessions."""
+
+    move_words = staticmethod(move_words)
+
+    def card_of(self, move: int) -> int | None:
+        return card_of_move(move) if phase_of_move(move) in (DISCARD, PLAY) else None
+
+    def rules_line(self, rules) -> str:
+        length = ("until a pot is won" if rules.until_won
+                  else f"{rules.deals} deal{'s' * (rules.deals != 1)}")
+        return f"ante {rules.ante}, {length} (at most {rules.max_deals})"
+
+    def table_text(self, view, names: Sequence[str] | None = None, style: str = "english",
+                   title: str = "") -> str:
+        return table_text(view, names or DEFAULT_NAMES, style, title)
+
+    def table_lines(self, view, names, style: str, title: str) -> list[str]:
+        return [table_text(view, names, style, title)]
+
+    def question(self, view) -> str:
+        return _QUESTIONS.get(view.phase) or super().question(view)
+
+    def view_json(self, view, names: Sequence[str] | None = None, style: str = "english") -> dict:
+        """A club Mediatore seat's table for the browser (:func:`~mediatore_env.core.text.
+        table_json`): the chips, the choosing, the mediator and his call, the widow and the
+        discards as far as ``view`` knows them: the sections of its :func:`table_text`."""
+        names = names or DEFAULT_NAMES
+        text = table_text(view, names, style).splitlines()[2:]  # below the title and deal line
+        facts = [("Deal", [f"deal {view.deal_number} of at most {view.rules.max_deals} · dealer "
+                           f"{names[view.dealer]} · ante {view.rules.ante}"]),
+                 *text_facts(text, skip=("Tricks", "On table", "Hand", "Your hand", "To act"))]
+        over = view.to_move is None
+        return table_json(view, names, style, facts, move_words, self.card_of,
+                          view.chips if over else None, marks=club_marks(view),
+                          panels=club_panels(view, names, style),
+                          summary=club_summary(view) if over else None)
+
+    def start_lines(self, session: Session, seat: int, names, style: str,
+                    title: str) -> list[str]:
+        """A deal just dealt, as ``seat`` hears of it: who deals, the pot, and its own hand."""
+        return [f"{title}, deal {session.deal_number}: {does(names[session.dealer], 'deal')}, "
+                f"the pot holds {session.pot}.",
+                "Your hand:" if names[seat] == YOU else f"Hand of {names[seat]}:",
+                *("  " + line for line in hand_lines(session.view(seat).hand, style))]
+
+    def dealt_lines(self, session: Session, seat: int | None, names, style: str) -> list[str]:
+        """A deal just dealt: its dealer and pot, every hand (the open table) or ``seat``'s."""
+        out = [f"-- deal {session.deal_number}: {does(names[session.dealer], 'deal')}, pot "
+               f"{session.pot} ".ljust(40, "-")]
+        if seat is not None:
+            return out + [f"{names[seat]} holds:" if names[seat] != YOU else "Your hand:",
+                          *("  " + line for line in hand_lines(session.view(seat).hand, style))]
+        w = max(map(len, names))
+        return out + [f"  {names[s]:<{w}}  {hand_inline(session.hands[s], style)}"
+                      for s in range(4)]
+
+    def narrator(self, session: Session, seat: int | None, names, style: str) -> ClubNarrator:
+        return ClubNarrator(session, seat, names, style)
+
+    def stage(self, session: Session, seat: int | None = None) -> str:
+        """The last stage the session has finished, for a replay's stops: a deal's choosing of
+        the mediator, its exchange, each trick, its end."""
+        if session.needs_pack or session.is_over:
+            return f"deal {len(session.results)}, the end"
+        number, phase = session.deal_number, session.phase
+        if phase == AUCTION:
+            return f"deal {number}, start"
+        if phase != PLAY:
+            return f"deal {number}, the mediator"
+        return (f"deal {number}, trick {len(session.tricks)}" if session.tricks
+                else f"deal {number}, the exchange")
+
+    def end_lines(self, session: Session, names, style: str = "english") -> list[str]:
+        """Every deal of the finished session in a line, and the chips."""
+        return session_lines(session.record(), names)
+
+    def record_packs(self, record: dict) -> list:
+        """The packs of a record, in the order dealt: one a deal."""
+        return [deal["pack"] for deal in record["deals"]]
 
 
-def table_lines(view, names, style: str, title: str) -> list[str]:
-    return [table_text(view, names, style, title)]
+DISPLAY = ClubDisplay()

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, cards_of, thirds_of,
+from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, cards_of, thirds_of,
                           validate_pack)
-from ..core.game import CHANCE, Engine, dealer_seat
-from ..core.moves import described_move
-from ..core.tricks import Trick, playable, trick_winner
-from ..mediatore.game import deal_hands
+from ..core.game import CHANCE, dealer_seat
+from ..core.records import rebuild
+from ..core.tricks import Trick, playable, playable_cards
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
+from ..mediatore.nine_tricks import NineTricks, deal_hands
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
 from .rules import ClubRules, shares
@@ -77,12 +77,15 @@ class DealResult(NamedTuple):
         return self.mediator is None
 
 
-class Session(Engine):
+class Session(NineTricks):
     """The full state of a club Mediatore session. Mutable; :meth:`clone` copies it cheaply.
 
     Public attributes are read-only by convention; change the state only through :meth:`apply`.
     """
 
+    # What its messages call one game, and its moves (NineTricks, core.game.Engine).
+    UNIT, NUM_MOVES = "session", NUM_MOVES
+    move_text, parse_move = staticmethod(move_text), staticmethod(parse_move)
     __slots__ = (
         "rules", "first_dealer", "rng", "_packs_given", "packs", "history", "results",
         "chips", "stakes", "deal_start", "dealer", "pack", "hands", "widow", "phase", "to_move",
@@ -196,18 +199,6 @@ class Session(Engine):
         return len(self.packs)
 
     @property
-    def mano(self) -> int:
-        return (self.dealer + 1) % 4
-
-    @property
-    def players(self) -> int:
-        return 4
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == END
-
-    @property
     def outcome(self) -> tuple[int, ...] | None:
         """Each seat's chips won or lost in the session, once it is over."""
         return tuple(self.chips) if self.phase == END else None
@@ -223,7 +214,7 @@ class Session(Engine):
         """Legal move ids of the seat to move, ascending (empty once the session is over)."""
         phase = self.phase
         if phase == PLAY:
-            return [PLAY_BASE + c for c in sorted(cards_of(playable(self.hands[self.to_move], self.trick)))]
+            return [PLAY_BASE + c for c in playable_cards(self.hands[self.to_move], self.trick)]
         if phase == AUCTION:
             return [] if self.to_move == CHANCE else [PASS, ACCEPT]
         if phase == CALL:  # alone, or a card the mediator does not hold
@@ -251,19 +242,8 @@ class Session(Engine):
     # -- transitions -----------------------------------------------------------------------
 
     def _raise_illegal(self, move):
-        what = described_move(move, NUM_MOVES, move_text)
-        if self.phase == END:
-            raise ValueError(f"illegal move {what}: the session is over")
-        if self.to_move == CHANCE:
-            raise ValueError(f"illegal move {what}: deal {self.deal_number + 1} needs its "
-                             "pack first (deal)")
-        legal = self.legal_moves()
-        raise ValueError(
-            f"illegal move {what} for seat {self.to_move} in phase {PHASE_NAMES[self.phase]} of "
-            f"deal {self.deal_number}; legal: {', '.join(f'{move_text(m)} ({m})' for m in legal)}")
-
-    def apply_text(self, text: str) -> None:
-        self.apply(parse_move(text))
+        super()._raise_illegal(move, f"deal {self.deal_number + 1}",
+                               f" of deal {self.deal_number}")
 
     def _apply(self, move: int) -> None:
         """Apply a move already known to be legal."""
@@ -309,25 +289,9 @@ class Session(Engine):
         self.phase = DISCARD
 
     def _play(self, seat: int, card: int) -> None:
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
-        if card == self.called_card:
-            self.called_played_by = seat
-        trick = self.trick
-        trick.append(card)
-        if len(trick) < 4:
-            self.to_move = (seat + 1) % 4
-            return
-        leader = self.leader
-        winner = trick_winner(leader, trick)
-        self.tricks.append(Trick(leader, tuple(trick), winner))
-        self.thirds_won[winner] += POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
-        self.tricks_won[winner] += 1
-        self.trick = []
-        self.leader = self.to_move = winner
-        if len(self.tricks) == NUM_TRICKS:
+        if self._play_card(seat, card) and len(self.tricks) == NUM_TRICKS:
             # The last trick's point to its winner; the discards, a trick of the mediator's.
-            self.thirds_won[winner] += LAST_TRICK_THIRDS
+            self.thirds_won[self.leader] += LAST_TRICK_THIRDS
             self.thirds_won[self.mediator] += thirds_of(self.discards)
             self._end_deal(passed=False)
 
@@ -393,13 +357,11 @@ class Session(Engine):
                 "moves": [move_text(m) for _, m in self.history]}
 
     @classmethod
-    def from_json(cls, data: dict, rng=None) -> "Session":
-        """The session of :meth:`to_json`: its packs and moves replayed (later deals shuffled
-        by ``rng``)."""
-        session = cls(ClubRules.from_dict(data["rules"]), data["dealer"], data["packs"], rng)
-        for text in data["moves"]:
-            session.apply(parse_move(text))
-        return session
+    def from_json(cls, data: dict) -> "Session":
+        """The session of :meth:`to_json`: each pack dealt as its deal starts, the moves made
+        again; a session that waited for a pack waits again."""
+        return rebuild(cls(ClubRules.from_dict(data["rules"]), data["dealer"]), data["packs"],
+                       [(None, m) for m in data["moves"]], parse_move, "deal")
 
     def view(self, seat: int) -> ClubView:
         """What ``seat`` knows now (a live view: it follows this session as it goes on)."""

@@ -35,8 +35,9 @@ from .moves import AUCTION, CALL, NUM_MOVES, PASS, PHASE_NAMES, PHASES
 from .rules import MAX_DEALS
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS
 from ..mediatore.moves import NUM_TRICKS
-from ..codec.layout import (S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SLOTS, TABLE,
-                            block_offsets, markdown_table)
+from ..codec.layout import block_offsets, markdown_table
+from ..mediatore.layout import (S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SLOTS, TABLE,
+                                seat_blocks)
 
 __all__ = ["OBSERVATION_VERSION", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS", "SIZES", "CHIP_BITS",
            "chip_value", "layout_table", "write_observation", "action_mask", "observation"]
@@ -69,12 +70,10 @@ LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("side_thirds", 2, f"(mediator's side, other side) thirds / {TOTAL_THIRDS} when the "
      "observer knows the sides, else 0"),
     ("played", NUM_CARDS, "every card played in this deal so far (on the table included)"),
-    ("seat_0", SEAT_LEN, f"what relative seat 0 (the observer) did in this deal's play: "
-     f"40 * slot + card ({SLOTS * NUM_CARDS}) its card in each trick, led ({SLOTS}), won "
-     f"({NUM_TRICKS}), its thirds taken / {TOTAL_THIRDS}, its tricks taken / {NUM_TRICKS}"),
-    ("seat_1", SEAT_LEN, "the same for relative seat 1"),
-    ("seat_2", SEAT_LEN, "the same for relative seat 2"),
-    ("seat_3", SEAT_LEN, "the same for relative seat 3"),
+    *seat_blocks(f"what relative seat 0 (the observer) did in this deal's play: 40 * slot + "
+                 f"card ({SLOTS * NUM_CARDS}) its card in each trick, led ({SLOTS}), won "
+                 f"({NUM_TRICKS}), its thirds taken / {TOTAL_THIRDS}, its tricks taken / "
+                 f"{NUM_TRICKS}"),
 )
 
 OFFSETS, SIZES, OBSERVATION_SIZE = block_offsets(LAYOUT)  # OBSERVATION_SIZE: 1932

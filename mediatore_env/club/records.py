@@ -22,22 +22,20 @@ mediator's side's, the discards and the last trick included; ``chips`` each seat
 chips over the deal (``result``) or the session (the last line). Version 1 records, of format
 ``"club-mediatore-record"``, have the same body and still replay.
 
-This module does not import the engine (the engine's methods call it): :func:`replay_session`
-is given the class to rebuild.
+The engine's :meth:`~mediatore_env.club.game.Session.record` and ``Session.replay`` call down
+to this module, which never imports the engine: :func:`replay_session` is given the class to
+rebuild, and rebuilds each deal as every engine does (:func:`mediatore_env.core.records.
+rebuild`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..core.cards import CARD_NAMES, card_names
 # One replay and one file format for every game.
-from ..core.records import check_header, header, load_record, replay, save_record
+from ..core.records import (check_header, check_result, header, load_record, rebuild, replay,
+                            save_record)
 from .moves import move_text, parse_move
 from .rules import ClubRules
-
-if TYPE_CHECKING:
-    from .game import DealResult, Session
 
 __all__ = ["GAME", "LEGACY_FORMAT", "result_of", "make_record", "replay_session", "replay",
            "save_record", "load_record"]
@@ -47,9 +45,9 @@ GAME = "club"
 LEGACY_FORMAT = "club-mediatore-record"
 
 
-
-def result_of(deal: "DealResult") -> dict:
-    """The result part of a deal's entry in a record."""
+def result_of(deal) -> dict:
+    """The result part of a deal's entry in a record, from its
+    :class:`~mediatore_env.club.game.DealResult`."""
     if deal.passed:
         return {"passed": True, "chips": list(deal.chips)}
     return {
@@ -59,8 +57,7 @@ def result_of(deal: "DealResult") -> dict:
         "called_card": None if deal.called_card is None else CARD_NAMES[deal.called_card],
         "partner": deal.partner,
         "discards": card_names(deal.discards),
-        "tricks": [{"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards],
-                    "winner": t.winner} for t in deal.tricks],
+        "tricks": [t.to_dict() for t in deal.tricks],
         "thirds": deal.thirds,
         "won": deal.won,
         "pot": deal.pot,
@@ -70,7 +67,7 @@ def result_of(deal: "DealResult") -> dict:
     }
 
 
-def make_record(session: "Session", **meta) -> dict:
+def make_record(session, **meta) -> dict:
     """The record of a finished session (``session.record(**meta)``). Extra keyword arguments
     are stored under ``"meta"`` (player names, a tournament's session number...) and ignored
     by :func:`replay`."""
@@ -89,40 +86,32 @@ def make_record(session: "Session", **meta) -> dict:
     return record
 
 
-def replay_session(cls: type, record: dict) -> "Session":
+def replay_session(cls: type, record: dict):
     """Re-simulate a record as a ``cls`` (a Session); return the finished session
     (``Session.replay``). Raises ``ValueError`` naming the first thing that differs (the
-    header, a move by the wrong seat, an illegal move, a different result)."""
+    header, a deal's dealer, a move by the wrong seat, an illegal move, a different result)."""
     check_header(record, "club Mediatore", (GAME,), LEGACY_FORMAT)
     try:
         deals = record["deals"]
-        session = cls(ClubRules.from_dict(record["rules"]), record["dealer"],
-                          [d["pack"] for d in deals])
+        packs = [d["pack"] for d in deals]
+        session = cls(ClubRules.from_dict(record["rules"]), record["dealer"])
     except (KeyError, TypeError) as e:
         raise ValueError(f"bad club Mediatore record: missing or malformed {e}") from None
-    for number, deal in enumerate(deals, 1):
+    for number, (deal, pack) in enumerate(zip(deals, packs), 1):
         if session.is_over:
             raise ValueError(f"the session is over after deal {number - 1}, but the record has "
                              f"{len(deals)} deals")
         if deal["dealer"] != session.dealer:
             raise ValueError(f"deal {number} is recorded with dealer {deal['dealer']}, but "
                              f"seat {session.dealer} deals it")
-        for i, entry in enumerate(deal["moves"]):
-            if entry["seat"] != session.to_move:
-                raise ValueError(f"deal {number}, move {i} ({entry['move']!r}) is recorded for "
-                                 f"seat {entry['seat']}, but seat {session.to_move} is to move")
-            try:
-                session.apply(parse_move(entry["move"]))
-            except ValueError as e:
-                raise ValueError(f"deal {number}, move {i}: {e}") from None
+        try:
+            rebuild(session, [pack], [(e["seat"], e["move"]) for e in deal["moves"]],
+                    parse_move, "deal")
+        except ValueError as e:
+            raise ValueError(f"deal {number}, {e}") from None
         if len(session.results) != number:
             raise ValueError(f"the {len(deal['moves'])} moves of deal {number} do not finish it")
-        actual, stored = result_of(session.results[-1]), deal.get("result")
-        if stored is not None:
-            for key in sorted(set(actual) | set(stored)):
-                if actual.get(key) != stored.get(key):
-                    raise ValueError(f"deal {number}: result differs at {key!r}: record says "
-                                     f"{stored.get(key)!r}, replay gives {actual.get(key)!r}")
+        check_result(result_of(session.results[-1]), deal.get("result"), f"deal {number}: ")
     if not session.is_over:
         raise ValueError(f"the record's {len(deals)} deals do not finish the session")
     if "chips" in record and record["chips"] != session.chips:

@@ -17,12 +17,10 @@ Knowledge follows docs/rules.md 10.3:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from ..core.game import Game
 from .moves import AUCTION, CALL, END
-
-if TYPE_CHECKING:
-    from .game import Session
 
 
 class PastDeal(NamedTuple):
@@ -44,7 +42,7 @@ class ClubView:
 
     __slots__ = ("_session", "seat")
 
-    def __init__(self, session: Session, seat: int):
+    def __init__(self, session: Game, seat: int):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
             raise ValueError(f"bad seat {seat!r}; valid: 0, 1, 2, 3")
         self._session = session

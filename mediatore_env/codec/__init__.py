@@ -1,9 +1,8 @@
-"""Mediatore's state turned into what learners and people read, and user input turned into moves:
+"""What every game's writers, table texts and environments share, above the engines and below
+the environments; no game's own rules (each game's layout, writer and text live in its folder):
 
-- :mod:`.layout`: the observation's layout (version, blocks, offsets), the one place it is defined;
-- :mod:`.reference`: the plain observation writer, from a SeatView alone (the tests' reference);
-- :mod:`.observation`: the incremental :class:`~.observation.Encoder` the environments use, the
-  action mask, and reading a vector back;
-- :mod:`.actions`: the one function that turns a user's action into a move id;
-- :mod:`.display`: the table as text.
+- :mod:`.layout`: an observation layout as blocks laid end to end, its offsets and its table;
+- :mod:`.text`: cards in words, hands, columns, the browser's table as JSON;
+- :mod:`.actions`: a user's action turned into a move id, the one input check of every
+  environment, and the message of a refused action.
 """

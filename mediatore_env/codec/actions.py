@@ -1,8 +1,9 @@
 """A user's action as a move id: the one input check of every environment and agent wrapper.
 
-The environments' actions are the engine's move ids (:mod:`mediatore_env.mediatore.moves`),
-``Discrete(n)`` spaces. What a PettingZoo or Gymnasium user may pass as an action, and what
-an agent may return as its move, is decided here, once:
+The environments' actions are the engine's move ids (each game's ``moves`` module:
+:mod:`mediatore_env.mediatore.moves`, ...), ``Discrete(n)`` spaces of ``n`` ids. What a
+PettingZoo or Gymnasium user may pass as an action, and what an agent may return as its move,
+is decided here, once:
 
 - accepted: a Python ``int``, a numpy integer scalar (``np.int64(3)``: a policy's argmax, an
   element of a sampled array), a 0-d or 1-element integer array (``np.array(3)``,
@@ -15,10 +16,10 @@ an agent may return as its move, is decided here, once:
 The raw environments read actions with :func:`as_move`, and ``env()``'s check of the action
 space (:func:`is_action`) takes the same values, so both accept all of the above.
 
-Whether a move id is *legal* now is the game's question (:meth:`Deal.is_legal`), not this
-module's: an id in range may still be illegal, and each environment has its own rule for
-that. (The engine's :meth:`Deal.apply` keeps its own guard, in the layer below this one; it
-refuses the same values, except that it takes no 1-element arrays.)
+Whether a move id is *legal* now is the game's question (``game.is_legal``), not this
+module's: an id in range may still be illegal. (An engine's ``apply`` keeps its own guard, in
+the layer below this one; it refuses the same values, except that it takes no 1-element
+arrays.) Nothing here knows a game: the number of ids and their text come from the caller.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ from __future__ import annotations
 import operator
 
 import numpy as np
-
-from ..mediatore.moves import NUM_MOVES, move_text
 
 __all__ = ["as_move", "is_action", "as_seat", "illegal_action_message"]
 
@@ -59,7 +58,7 @@ def _why_not(value) -> str:
     return ""
 
 
-def is_action(action, num_actions: int = NUM_MOVES) -> bool:
+def is_action(action, num_actions: int) -> bool:
     """Whether :func:`as_move` takes ``action`` (the check of ``env()``'s action space, which
     Gymnasium's ``Discrete.contains`` would make narrower: it refuses ``np.uint64(3)`` and
     ``np.array([3])``)."""
@@ -70,7 +69,7 @@ def is_action(action, num_actions: int = NUM_MOVES) -> bool:
     return True
 
 
-def as_move(action, num_actions: int = NUM_MOVES) -> int:
+def as_move(action, num_actions: int) -> int:
     """The move id that ``action`` stands for, a Python int in ``0..num_actions - 1`` (see
     the module docstring for what is accepted). Raises ``ValueError`` naming the value and
     the valid ids otherwise."""
@@ -92,12 +91,12 @@ def as_seat(seat, what: str = "seat") -> int:
     return index
 
 
-def illegal_action_message(action, agent: str, phase: str | None, legal,
-                           num_actions: int = NUM_MOVES, text=move_text) -> str:
+def illegal_action_message(action, agent: str, phase: str | None, legal, num_actions: int,
+                           text) -> str:
     """The message of a raw environment refusing ``action`` from ``agent``: the action and
     its meaning (or why it is no action id), the phase (None in a game without phases, such as
-    Tressette), and the legal actions. ``text`` writes a move id (the game's own
-    ``move_text``; Mediatore's by default)."""
+    Tressette), and the legal actions. ``num_actions`` is the number of move ids and ``text``
+    writes one (the game's own ``move_text``)."""
     try:
         move = as_move(action, num_actions)
     except ValueError as e:

@@ -1,64 +1,13 @@
-"""The observation layout, version 3: where each block of a seat's observation vector lies.
-
-Only numbers: names, offsets and lengths of the blocks, and the places inside a seat block.
-Two writers fill this layout independently and a test checks that they agree at every step:
-:mod:`.reference` (``write_observation``: from the SeatView, plainly, block by block) and
-:mod:`.observation` (``Encoder``: incrementally, for speed). The meaning of every block is
-documented in :mod:`.observation`'s docstring (the table a test compares with ``LAYOUT``).
+"""What every game's observation layout shares: a layout is a sequence of blocks
+``(name, length, meaning)`` laid end to end, and from it come the offsets the writers use and
+the Markdown table the documentation prints. Each game defines its own layout in its folder
+(Mediatore's :mod:`mediatore_env.mediatore.layout`, Tressette's ``layout_of(players)`` in
+:mod:`mediatore_env.tressette.observation`, club's in :mod:`mediatore_env.club.observation`).
 """
 
 from __future__ import annotations
 
-from ..core.cards import NUM_CARDS, TOTAL_THIRDS
-from ..mediatore.moves import NUM_TRICKS, PHASE_NAMES
-from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, NUM_SIGNALS, SWITCHES
-
-# 1: a block per trick, the trick in progress in its slot too; 2: blocks by kind (leaders,
-# winners, played, signals, cards) with the table as slot 9; 3: the play grouped by seat.
-OBSERVATION_VERSION = 3
-
-RULES_LEN = sum(len(values) for values in SWITCHES.values())
-SLOTS = NUM_TRICKS + 1  # nine finished tricks and the table
-TABLE = NUM_TRICKS      # the slot of the trick on the table
-# Inside a seat block: cards by slot, led by slot, won by finished slot, thirds, tricks.
-S_CARDS, S_LED, S_WON = 0, SLOTS * NUM_CARDS, SLOTS * NUM_CARDS + SLOTS
-S_THIRDS = S_WON + NUM_TRICKS
-S_TRICKS = S_THIRDS + 1
-SEAT_LEN = S_TRICKS + 1  # 421
-
-LAYOUT: tuple[tuple[str, int, str], ...] = (
-    ("rules", RULES_LEN, "the table's rules switches, one-hot per switch, in the order of "
-     "rules.SWITCHES and of each switch's values"),
-    ("dealer", 4, "the dealer's relative seat"),
-    ("phase", len(PHASE_NAMES), "one-hot: " + ", ".join(PHASE_NAMES)),
-    ("to_move", 4, "relative seat to act (all 0 once the deal is over)"),
-    ("hand", NUM_CARDS, "the observer's cards now"),
-    ("auction", 4 * len(CONTRACTS), "4 * (contract - 1) + relative seat is 1 when that seat bid "
-     "that contract; with the dealer and the fixed turn order this is the whole auction"),
-    ("contract", len(CONTRACTS), "one-hot contract once the auction is won: "
-     + ", ".join(CONTRACT_NAMES[c] for c in CONTRACTS)),
-    ("declarer", 4, "the declarer's relative seat"),
-    ("called_card", NUM_CARDS, "the card called in Chiamo or Mediatore"),
-    ("giver", 4, "Mediatore: relative seat that gave the called card openly"),
-    ("partnership", 6, "[declarer plays alone (known), declarer has a partner (known), "
-     "the partner's relative seat (4) when known]"),
-    ("monte_seen", NUM_CARDS, "the original monte, if the observer has seen it"),
-    ("discards", NUM_CARDS, "the declarer's discards: to the declarer at once, to all at the end"),
-    ("given_back", NUM_CARDS, "Mediatore: the card passed back (declarer and giver only)"),
-    ("final_monte", NUM_CARDS, "the monte turned over after the last trick"),
-    ("side_thirds", 2, f"(declarer's side, other side) thirds / {TOTAL_THIRDS} when the observer "
-     "knows the sides, else 0"),
-    ("played", NUM_CARDS, "every card played so far (on the table included)"),
-    ("signals", NUM_SIGNALS * SLOTS, f"{NUM_SIGNALS} * slot + signal: the signal of each lead "
-     "(signal ids of rules.py; 0 = none)"),
-    ("seat_0", SEAT_LEN, f"what relative seat 0 (the observer) did in the play: 40 * slot + card "
-     f"({SLOTS * NUM_CARDS}) the card it played to each trick, then led ({SLOTS}, by slot), won "
-     f"({NUM_TRICKS}, by finished slot), its thirds taken / {TOTAL_THIRDS} (monte and last trick "
-     f"included at the end), its tricks taken / {NUM_TRICKS}"),
-    ("seat_1", SEAT_LEN, "the same for relative seat 1"),
-    ("seat_2", SEAT_LEN, "the same for relative seat 2"),
-    ("seat_3", SEAT_LEN, "the same for relative seat 3"),
-)
+__all__ = ["block_offsets", "markdown_table"]
 
 
 def block_offsets(layout) -> tuple[dict[str, int], dict[str, int], int]:
@@ -77,11 +26,3 @@ def markdown_table(layout) -> str:
     rows = ["| offset | length | block | meaning |", "|---:|---:|---|---|"]
     rows += [f"| {offsets[name]} | {length} | `{name}` | {meaning} |" for name, length, meaning in layout]
     return "\n".join(rows)
-
-
-OFFSETS, SIZES, OBSERVATION_SIZE = block_offsets(LAYOUT)  # OBSERVATION_SIZE: 2132
-
-
-def layout_table() -> str:
-    """The observation layout as a Markdown table (offset, length, block, meaning)."""
-    return markdown_table(LAYOUT)

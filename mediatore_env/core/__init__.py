@@ -1,3 +1,6 @@
 """What every game of the Tressette family shares: the 40-card Italian pack and its notation
-(:mod:`.cards`), tricks without trumps (:mod:`.tricks`), and what an engine takes as a move
-id (:mod:`.moves`). Plain ints and bitsets, no numpy."""
+(:mod:`.cards`), tricks without trumps (:mod:`.tricks`), what an engine takes as a move id
+(:mod:`.moves`), the game interface and the engines' base (:mod:`.game`), records and the one
+rebuild of a game (:mod:`.records`), a game's definition (:mod:`.definition`, :mod:`.rules`)
+and its display with a trick game's defaults (:mod:`.display`, the cards in words
+:mod:`.text`). Plain ints and bitsets, no numpy."""

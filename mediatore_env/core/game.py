@@ -41,9 +41,9 @@ move, the seat and the legal moves, leaving the state unchanged.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, ClassVar, NoReturn, Protocol, Sequence, runtime_checkable
 
-from .moves import as_move_id
+from .moves import as_move_id, described_move
 
 #: ``to_move`` while the next pack is to be dealt: OpenSpiel's chance player.
 CHANCE = -1
@@ -63,6 +63,9 @@ def dealer_seat(dealer, players: int) -> int:
 class Game(Protocol):
     """One game of the family in play: the whole truth, mutable, changed only by
     :meth:`apply` and :meth:`deal`. What one seat may know is :meth:`view`."""
+
+    def __init__(self, rules: Any, dealer: int = 0) -> None:
+        """A game of ``rules`` whose first hand ``dealer`` deals, waiting for its first pack."""
 
     rules: Any
     #: The seat that dealt the first hand.
@@ -116,17 +119,41 @@ class Game(Protocol):
         packs, every move as text with its seat, the result once over); keyword arguments
         go under ``"meta"``. The class's ``replay(record)`` re-simulates it."""
 
+    @classmethod
+    def from_json(cls, data) -> "Game":
+        """The game that :meth:`to_json` wrote (a dict, or its JSON text)."""
+
+    @classmethod
+    def replay(cls, record: dict) -> "Game":
+        """Re-simulate a record; ``ValueError`` naming the first thing that differs."""
+
 
 class Engine:
     """What the engines share of :class:`Game`: the checks before a move, written once.
 
-    An engine says whether a move id is legal (``_is_legal``), makes a legal one (``_apply``)
-    and explains an illegal one (``_raise_illegal``, which raises ``ValueError``); this class
+    An engine makes a legal move (``_apply``); it may say faster than :meth:`legal_moves`
+    whether a move id is legal (``_is_legal``), and explain an illegal one in its own words
+    (``_raise_illegal``, which raises ``ValueError``; by default it names the move by the
+    engine's :attr:`NUM_MOVES` and :attr:`move_text`, the seat and the legal moves); this class
     turns those into :meth:`apply`, :meth:`is_legal` and :attr:`needs_pack`."""
 
     __slots__ = ()  # the engines keep their own slots and no __dict__
 
     to_move: int | None
+    #: The number of the game's move ids, what an illegal move's message names them by with
+    #: :meth:`move_text`; an engine sets the three from its moves module (``NUM_MOVES = 41``,
+    #: ``move_text = staticmethod(move_text)``, ``parse_move = staticmethod(parse_move)``).
+    NUM_MOVES: ClassVar[int] = 0
+
+    @staticmethod
+    def move_text(move: int) -> str:
+        """A move in the game's notation."""
+        return str(move)
+
+    @staticmethod
+    def parse_move(text: str) -> int:
+        """The move a text in the game's notation names."""
+        raise NotImplementedError
 
     @property
     def needs_pack(self) -> bool:
@@ -145,11 +172,24 @@ class Engine:
             self._raise_illegal(move if move_id is None else move_id)
         self._apply(move_id)
 
-    def _is_legal(self, move: int) -> bool:
+    def apply_text(self, text: str) -> None:
+        """Make the move of the seat to move that ``text`` names (``"D3"``, ``"bid solo"``)."""
+        self.apply(self.parse_move(text))
+
+    def legal_moves(self) -> list[int]:
         raise NotImplementedError
+
+    def _is_legal(self, move: int) -> bool:
+        return move in self.legal_moves()
 
     def _apply(self, move: int) -> None:
         raise NotImplementedError
 
-    def _raise_illegal(self, move) -> None:
-        raise NotImplementedError
+    def _raise_illegal(self, move) -> NoReturn:
+        what = described_move(move, self.NUM_MOVES, self.move_text)
+        if self.to_move is None:
+            raise ValueError(f"illegal move {what}: the game is over")
+        if self.to_move == CHANCE:
+            raise ValueError(f"illegal move {what}: the next hand needs a pack first (deal)")
+        legal = ", ".join(f"{self.move_text(m)} ({m})" for m in self.legal_moves())
+        raise ValueError(f"illegal move {what} for seat {self.to_move}; legal: {legal}")

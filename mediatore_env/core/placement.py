@@ -81,11 +81,11 @@ class Placement:
         caps = self.caps
         for i, (cards, locs) in enumerate(self.classes):
             if i == self.last:
-                split, rest = tuple(caps[l] for l in locs), None
+                split = tuple(caps[l] for l in locs)
             else:
                 totals, options = self.choices[(i, caps)]
                 j = bisect.bisect_right(totals, rng.random() * totals[-1]) if len(totals) > 1 else 0
-                _, split, rest = options[min(j, len(options) - 1)]
+                _, split, caps = options[min(j, len(options) - 1)]
             cards = cards[:]
             start = 0
             for l, k in zip(locs, split):
@@ -94,7 +94,6 @@ class Placement:
                     cards[j], cards[pick] = cards[pick], cards[j]
                     where[l] |= 1 << cards[j]
                 start += k
-            caps = rest
         return where
 
     def allows(self, where: list[int]) -> bool:

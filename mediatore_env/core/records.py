@@ -11,7 +11,9 @@ names the game by its name in the registry (:mod:`mediatore_env.registry`)::
 The body after the header is each game's own (:mod:`mediatore_env.mediatore.records`,
 :mod:`mediatore_env.club.records`, ``TressetteGame.record``), and ``"meta"`` (who played, the
 seed, a tournament's deal number) is never read by a replay. :func:`replay` reads the header
-and hands the record to the engine of its game, found in the registry::
+and hands the record to the engine of its game, found in the registry; every engine rebuilds a
+game the same way, through the game interface alone (:func:`rebuild`: a pack dealt whenever the
+game waits for one, each move checked), for its ``replay`` and its ``from_json``::
 
     >>> import mediatore_env
     >>> game = mediatore_env.make("tressette2")
@@ -31,12 +33,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Collection
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, TypeVar
 
-from ..registry import GAMES, GameEntry, get
+from ..registry import GAMES, GameDef, get
+from .game import CHANCE, Game
 
 __all__ = ["FORMAT", "VERSION", "header", "check_header", "body", "entry_of", "replay",
-           "save_record", "load_record"]
+           "rebuild", "check_result", "save_record", "load_record"]
+
+G = TypeVar("G", bound=Game)
 
 FORMAT = "mediatore-env-record"
 #: 2: the common header; 1: each game's own format name, the same body.
@@ -82,7 +87,7 @@ def body(record: dict) -> dict:
     return {k: v for k, v in record.items() if k not in HEADER}
 
 
-def entry_of(record) -> GameEntry:
+def entry_of(record) -> GameDef:
     """The registry's entry of the game a record is of, by its header (a version 1 record by
     its format). Raises ``ValueError`` for anything that is not a game record."""
     if not isinstance(record, dict):
@@ -103,7 +108,56 @@ def replay(record) -> Any:
     """Re-simulate a record of any game; return the game, finished as it was recorded. Raises
     ``ValueError`` naming the first thing that differs (the header, a move by the wrong seat,
     an illegal move, a different result)."""
-    return entry_of(record).load("engine").replay(record)
+    return entry_of(record).engine.replay(record)
+
+
+def rebuild(game: G, packs: Sequence, moves: Iterable[tuple[int | None, str]],
+            parse: Callable[[str], int], hand: str = "hand") -> G:
+    """Play a game on from where it stands, as it was played: deal it the next of ``packs``
+    (in order) whenever it waits for one (``to_move`` is ``CHANCE``), and make ``moves``, each
+    ``(seat, text)`` read by ``parse``, checked to be by ``seat`` (None: not checked) and legal.
+    Every engine's ``from_json`` and ``replay`` rebuild their game so. Returns ``game``.
+
+    Raises ``ValueError`` naming the first thing that does not fit: a move by another seat
+    than the one to move, an illegal move, a pack too few or too many (``hand`` is what a pack
+    deals: ``"hand 2 needs a pack"``)."""
+    packs = list(packs)
+    dealt, count = 0, 0
+
+    def deal_next(move: int) -> None:
+        nonlocal dealt
+        if dealt == len(packs):
+            raise ValueError(f"move {move}: {hand} {dealt + 1} needs a pack, but only "
+                             f"{len(packs)} are given")
+        game.deal(packs[dealt])
+        dealt += 1
+
+    for count, (seat, text) in enumerate(moves, 1):
+        while game.to_move == CHANCE:
+            deal_next(count - 1)
+        if seat is not None and seat != game.to_move:
+            raise ValueError(f"move {count - 1} ({text!r}) is recorded for seat {seat}, but "
+                             f"seat {game.to_move} is to move")
+        try:
+            game.apply(parse(text))
+        except ValueError as e:
+            raise ValueError(f"move {count - 1}: {e}") from None
+    while game.to_move == CHANCE and dealt < len(packs):
+        deal_next(count)
+    if dealt < len(packs):
+        raise ValueError(f"{len(packs)} packs given, but the moves use {dealt}")
+    return game
+
+
+def check_result(replayed: Mapping, recorded: Mapping | None, where: str = "") -> None:
+    """Check a record's result (None: the record has none) against the ``replayed`` game's;
+    ``ValueError`` naming the first key where they differ, after ``where`` (``"deal 2: "``)."""
+    if recorded is None:
+        return
+    for key in sorted(set(replayed) | set(recorded)):
+        if replayed.get(key) != recorded.get(key):
+            raise ValueError(f"{where}result differs at {key!r}: record says "
+                             f"{recorded.get(key)!r}, replay gives {replayed.get(key)!r}")
 
 
 def save_record(record, path) -> None:

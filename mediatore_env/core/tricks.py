@@ -26,6 +26,15 @@ class Trick(NamedTuple):
         """The card ``seat`` played to this trick."""
         return self.cards[(seat - self.leader) % len(self.cards)]
 
+    def to_dict(self, signals: Sequence[str] | None = None) -> dict:
+        """The trick in a game record: ``{"leader", "cards", "winner"}``, the cards as texts,
+        with the signal's name (of ``signals``) after the cards in a game that has them."""
+        out: dict = {"leader": self.leader, "cards": [CARD_NAMES[c] for c in self.cards]}
+        if signals is not None:
+            out["signal"] = signals[self.signal]
+        out["winner"] = self.winner
+        return out
+
     def __repr__(self):
         signal = f" signal={self.signal}" if self.signal else ""
         return (f"Trick(leader={self.leader}, {' '.join(CARD_NAMES[c] for c in self.cards)}"
@@ -58,3 +67,14 @@ def playable(hand: int, trick: Sequence[int]) -> int:
     """The cards of ``hand`` that may be played to ``trick`` (its cards so far): any when
     leading, else as :func:`follow_suit`."""
     return follow_suit(hand, trick[0]) if trick else hand
+
+
+def playable_cards(hand: int, trick: Sequence[int]) -> list[int]:
+    """The cards of :func:`playable` as ids in ascending order (the engines' legal plays)."""
+    mask, out = playable(hand, trick), []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+

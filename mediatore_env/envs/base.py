@@ -25,6 +25,8 @@ from __future__ import annotations
 import copy
 import warnings
 from dataclasses import fields
+from functools import partial
+from types import ModuleType, SimpleNamespace
 
 import gymnasium
 import numpy as np
@@ -34,11 +36,14 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..codec.actions import as_move, as_seat, illegal_action_message
 from ..core.cards import validate_pack
-from ..core.game import CHANCE
-from ..registry import GameEntry, get
-from .wrappers import ProtectedEnv
+from ..core.game import CHANCE, Engine
+from ..registry import GameDef, get
+from .wrappers import ProtectedEnv, wrapped
 
-__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "make_env", "dealer_option", "packs_option"]
+_INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
+
+__all__ = ["CopyableEnv", "GameAEC", "GameEnv", "EncodedEnv", "EnvironmentModule", "make_env",
+           "environment_module", "dealer_option", "packs_option"]
 
 
 def dealer_option(dealer, agents) -> int | None:
@@ -59,14 +64,14 @@ def dealer_option(dealer, agents) -> int | None:
     return seat
 
 
-def packs_option(packs) -> list[tuple[int, ...]]:
+def packs_option(packs, per: str = "hand") -> list[tuple[int, ...]]:
     """The ``packs`` option of an environment's ``reset``: None (none given) or a list of
-    packs, one per hand or deal, each 40 distinct cards (ids or texts such as ``'D3'``), as
-    tuples of ids. ``ValueError`` naming the bad pack otherwise."""
+    packs, one ``per`` hand (or deal), each 40 distinct cards (ids or texts such as ``'D3'``),
+    as tuples of ids. ``ValueError`` naming the bad pack otherwise."""
     if packs is None:
         return []
     if isinstance(packs, str) or not hasattr(packs, "__len__"):
-        raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per hand, "
+        raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per {per}, "
                          "each 40 distinct cards (ids or texts such as 'D3')")
     checked = []
     for i, pack in enumerate(packs):
@@ -221,9 +226,10 @@ class GameAEC(CopyableEnv, AECEnv):
 
 
 class GameEnv(GameAEC):
-    """The PettingZoo AEC environment of any registered game, from its registry entry alone:
-    ``GameEnv("toy", low=True)`` or ``GameEnv(entry)``. An episode is one game of the entry's
-    engine (its ``unit``: a deal, a game, a session), seat ``i`` is agent ``player_i``.
+    """The PettingZoo AEC environment of any registered game, from its definition alone:
+    ``GameEnv("toy", low=True)`` or ``GameEnv(definition)``. An episode is one game of the
+    definition's engine (its ``unit``: a deal, a game, a session), seat ``i`` is agent
+    ``player_i``.
 
     - ``reset(seed=None, options=None)``: a seed fixes the first dealer and every pack; the
       options ``{"packs": [pack, ...], "dealer": d}`` give the packs of the first hands
@@ -231,66 +237,86 @@ class GameEnv(GameAEC):
       The generator draws the dealer first, then each pack as the game asks for it
       (``to_move == CHANCE``), as ``rng.permutation(40)``; a bad option raises
       ``ValueError`` and changes nothing.
-    - ``observe(agent)``: the entry's writer, ``codec.observation(view)``, on that seat's
-      view (made at ``reset``; every engine's view is live: it follows the game).
+    - ``observe(agent)``: the definition's writer, ``observation(view)``, on that seat's view
+      (made when the game starts; every engine's view is live: it follows the game).
     - rewards: each seat's ``outcome`` when the game ends (0 before), and in ``infos`` too
       (``{"outcome": ...}``).
-    - ``render()``: the text module's ``table_text(view, names=, title=)`` of the seat to
+    - ``render()``: the game's ``display.table_text(view, names=, title=)`` of the seat to
       move (seat 0 at chance and at the end).
     - ``record``: the game's record once it is over, else None.
 
-    A game's own environment subclasses it where it needs more (Tressette's hand rewards and
-    incremental encoders, :mod:`mediatore_env.tressette.env`) through the hooks
-    :meth:`_observation`, :meth:`_rewards` and :meth:`_infos`. Spaces: the entry's
-    ``moves.NUM_MOVES`` actions, and the length of the observation of a game dealt from the
-    ordered pack.
+    A game's own environment is a subclass that changes only what is the game's, through
+    these hooks (Tressette's, :mod:`mediatore_env.tressette.env`; Mediatore's,
+    :mod:`mediatore_env.mediatore.mediatore_v0`; club's,
+    :mod:`mediatore_env.club.club_mediatore_v0`):
+
+    - the constructor's own arguments (:attr:`options`; with ``"rules"`` among them it takes
+      ``rules=``, a rules object, a preset name or a dict of switches) and switches
+      (:attr:`switches`); the options of ``reset`` (:attr:`reset_options`, :meth:`_packs_of`);
+    - ``observe``: :class:`EncodedEnv` observes through incremental encoders instead;
+    - :meth:`_rewards` and :meth:`_infos`, asked when a move ends a hand (the game waits for a
+      pack) or the game;
+    - :meth:`_next_game`: an episode of several games (Mediatore's ``deals``);
+    - :meth:`_deal_shuffled`, :meth:`_new_game`, :meth:`_table_text`, :attr:`record`.
+
+    Spaces: the definition's ``moves.count`` actions, and the length of the observation of a
+    game dealt from the ordered pack.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "game_v0",
                 "is_parallelizable": False, "render_fps": 1}
-    #: The constructor's keyword arguments besides the rules switches (for its messages).
+    #: The constructor's keyword arguments besides the rules switches (for its messages); with
+    #: ``"rules"`` among them, ``rules=`` gives the rules to start from.
     options: tuple[str, ...] = ("render_mode",)
-    #: The rules switches users may set; None: every switch the entry does not fix.
+    #: The rules switches users may set; None: every switch the definition does not fix.
     switches: tuple[str, ...] | None = None
+    #: The keys of ``reset``'s options.
+    reset_options: tuple[str, ...] = ("packs", "dealer")
+    #: What each pack of the ``packs`` option deals, in its messages: "one per hand".
+    pack_deals: str = "hand"
+    #: The names of the game's phases (``game.phase`` indexes them), for the message of a
+    #: refused action; None: a game without phases.
+    phase_names: tuple[str, ...] | None = None
 
-    def __init__(self, game: str | GameEntry, render_mode: str | None = None, **switches):
+    def __init__(self, game: str | GameDef, render_mode: str | None = None, **switches):
         super().__init__()
-        entry = game if isinstance(game, GameEntry) else get(game)
+        entry = game if isinstance(game, GameDef) else get(game)
         if type(self).metadata is GameEnv.metadata:
             self.metadata = {**GameEnv.metadata, "name": f"{entry.name}_v0"}
         name = self.metadata["name"]
+        rules = switches.pop("rules", None) if "rules" in self.options else None
         valid = self.switches
         if valid is None:
-            valid = tuple(f.name for f in fields(entry.load("rules")) if f.name not in entry.fixed)
+            valid = tuple(f.name for f in fields(entry.rules) if f.name not in entry.fixed)
         unknown = sorted(set(switches) - set(valid))
         if unknown:
             raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
                             f"{name}; valid: {', '.join(self.options)}, and the rules "
                             f"switches {', '.join(valid)}")
-        self.rules = entry.make_rules(**switches)
+        self.rules = (entry.make_rules(**switches) if rules is None
+                      else entry.rules.coerce(rules, **switches))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
                              + ", ".join(map(repr, self.metadata["render_modes"])))
         self.entry = entry
         self.render_mode = render_mode
-        # The writer and the moves' text as functions, not modules: copies pickle them.
-        self._write = entry.load("codec").observation
-        moves = entry.load("moves")
-        self._move_text = moves.move_text
-        agents = tuple(f"player_{seat}" for seat in range(entry.players))
-        self._agents = agents
+        agents = [f"player_{seat}" for seat in range(entry.players)]
         self._seats = {agent: seat for seat, agent in enumerate(agents)}
-        self._set_spaces(agents, self._observation_size(), moves.NUM_MOVES)
+        self._set_spaces(agents, self._observation_size(), entry.moves.count)
         self._rng = np.random.default_rng()  # made now, so that copies share its future
         self.game = None
-        self._packs: list = []
+        self._packs: list = []  # the packs of the options not dealt yet
+        # Speed: CPython keeps the attributes of an instance in a table shared with the other
+        # instances of its class, read at fixed places, while there are at most 30 of them; one
+        # more and every attribute read of every step goes through a dict lookup (about 3% of a
+        # step). A game's environment adds its own few: tests/test_universal.py counts them.
 
     def _observation_size(self) -> int:
         """The length of the observation vector: that of seat 0 in a game of these rules
         dealt from the ordered pack (a game's layout depends on its rules at most)."""
         game = self.entry.new_game(self.rules, 0)
         game.deal(range(40))
-        return len(self._write(game.view(0))["observation"])
+        return len(self.entry.observation(game.view(0))["observation"])
 
     # -- episode ------------------------------------------------------------------------------
 
@@ -299,49 +325,60 @@ class GameEnv(GameAEC):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         if dealer is None:
-            dealer = int(self._rng.integers(len(self._agents)))
+            dealer = int(self._rng.integers(len(self.possible_agents)))
         self._packs = packs
-        self._dealt = 0
-        self.game = self.entry.new_game(self.rules, dealer)
-        self._views = [self.game.view(seat) for seat in range(len(self._agents))]
+        self._start_game(dealer)
+        self._start_episode(self.possible_agents[self.game.to_move])
+
+    def _start_game(self, dealer: int) -> None:
+        """The episode's next game (its first at ``reset``), first dealt by ``dealer``, dealt."""
+        game = self.entry.new_game(self.rules, dealer)
+        self.game = game
+        # Bound once per game: a legal move takes the engine's unchecked path straight away.
+        self._make = game._apply if isinstance(game, Engine) else game.apply
+        self._views = [game.view(seat) for seat in range(len(self.possible_agents))]
+        self._legal_at = -1  # len(game.history) when self._legal was listed
         self._new_game()
         self._deal_while_chance()
-        self._start_episode(self._agents[self.game.to_move])
 
     def _new_game(self) -> None:
-        """A hook: the game of a new episode is ``self.game``, not dealt yet."""
+        """A hook: the game of the episode is ``self.game``, new, not dealt yet."""
 
     def _read_options(self, options):
-        name = self.metadata["name"]
+        name, known = self.metadata["name"], self.reset_options
         if options is None:
             return [], None
         if not isinstance(options, dict):
-            raise ValueError(f"options must be a dict (keys 'packs', 'dealer'), got {options!r}")
-        unknown = sorted(set(options) - {"packs", "dealer"}, key=str)
+            raise ValueError(f"options must be a dict (keys {', '.join(map(repr, known))}), "
+                             f"got {options!r}")
+        unknown = sorted(set(options) - set(known), key=str)
         if unknown:
             warnings.warn(f"{name}.reset: ignoring unknown option(s) "
-                          f"{', '.join(map(repr, unknown))}; known: 'packs', 'dealer'",
-                          stacklevel=3)
-        return packs_option(options.get("packs")), dealer_option(options.get("dealer"),
-                                                                 self._agents)
+                          f"{', '.join(map(repr, unknown))}; known: "
+                          f"{', '.join(map(repr, known))}", stacklevel=3)
+        return self._packs_of(options), dealer_option(options.get("dealer"), self.possible_agents)
+
+    def _packs_of(self, options: dict) -> list:
+        """A hook: the packs that ``options`` give, checked (``ValueError`` naming the bad one)."""
+        return packs_option(options.get("packs"), self.pack_deals)
 
     def _deal_while_chance(self) -> None:
         """Deal each pack the game asks for: the next of the options, else a shuffled one."""
         game = self.game
         while game.to_move == CHANCE:
-            given = self._dealt < len(self._packs)
-            game.deal(self._packs[self._dealt] if given
-                      else self._rng.permutation(40).tolist())
-            self._dealt += 1
+            if self._packs:
+                game.deal(self._packs.pop(0))
+            else:
+                self._deal_shuffled(game)
+
+    def _deal_shuffled(self, game) -> None:
+        """A hook: deal ``game`` a pack shuffled by the generator."""
+        game.deal(self._rng.permutation(40).tolist())
 
     # -- observations -------------------------------------------------------------------------
 
     def observe(self, agent):
-        return self._observation(self._seats[agent])
-
-    def _observation(self, seat: int) -> dict:
-        """A hook: the observation of ``seat`` (the entry's writer on its view)."""
-        return self._write(self._views[seat])
+        return self.entry.observation(self._views[self._seats[agent]])
 
     def view(self, agent):
         """The view of ``agent``'s seat: what it knows (live: it follows the game)."""
@@ -350,58 +387,70 @@ class GameEnv(GameAEC):
     # -- steps --------------------------------------------------------------------------------
 
     def _refusal(self, action, agent: str) -> str:
-        return illegal_action_message(action, agent, None, self.game.legal_moves(),
-                                      self._num_actions, self._move_text)
+        game = self.game
+        phase = None if self.phase_names is None else self.phase_names[game.phase]
+        return illegal_action_message(action, agent, phase, game.legal_moves(),
+                                      self._num_actions, self.entry.moves.text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
         legal; return whether it was. An illegal move changes nothing."""
         game = self.game
-        if not game.is_legal(move):
+        if self._legal_at == len(game.history):  # the mask was just listed: look it up
+            if move not in self._legal:
+                return False
+        elif not game.is_legal(move):
             return False
         agent = self.agent_selection
-        mark = self._progress()
-        self._apply(move)
+        self._make(move)
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
-            for a in self.rewards:
-                self.rewards[a] = 0.0
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
             self._rewarded = False
-        for rewards in self._rewards(mark):
-            self._give(rewards)
-        if game.is_over:
-            for a, info in zip(self._agents, self._infos()):
-                self.infos[a] = info
-            self.terminations = dict.fromkeys(self.agents, True)
-            self._deads_step_first()
+        to_move = game.to_move
+        if to_move is not None and to_move != CHANCE:  # the hand goes on
+            self.agent_selection = self.possible_agents[to_move]
         else:
-            self._deal_while_chance()
-            self.agent_selection = self._agents[game.to_move]
+            self._end_hand()
         if self.render_mode == "human":
             self.render()
         return True
 
-    def _apply(self, move: int) -> None:
-        """Make ``move``, known to be legal."""
-        self.game.apply(move)
+    def _end_hand(self) -> None:
+        """The move ended a hand (the game waits for a pack) or the game: the rewards, then the
+        next hand, the episode's next game, or the end of the episode."""
+        for rewards in self._rewards():
+            self._give(rewards)
+        if self.game.is_over and not self._next_game():
+            for a, info in zip(self.possible_agents, self._infos()):
+                self.infos[a] = info
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._deads_step_first()
+            return
+        self._deal_while_chance()
+        self.agent_selection = self.possible_agents[self.game.to_move]
 
-    def _progress(self):
-        """A hook: what :meth:`_rewards` compares with after the move (here nothing)."""
-        return None
-
-    def _rewards(self, before) -> list:
-        """A hook: the rewards the move just made hands out, as a list of per-seat sequences
-        (each given in turn): here the outcome once the game is over."""
+    def _rewards(self) -> list:
+        """A hook: the rewards of a move that ended a hand or the game, as a list of per-seat
+        sequences (each given in turn): here the outcome once the game is over."""
         return [self.game.outcome] if self.game.is_over else []
 
+    def _next_game(self) -> bool:
+        """A hook: the game is over; start the episode's next game (:meth:`_start_game`) and
+        return True, or return False: the episode is over (here, always)."""
+        return False
+
     def _infos(self) -> list[dict]:
-        """A hook: each seat's ``infos`` once the game is over."""
+        """A hook: each seat's ``infos`` once the episode is over."""
         return [{"outcome": outcome} for outcome in self.game.outcome]
 
     def _give(self, rewards) -> None:
-        for agent, reward in zip(self._agents, rewards):
-            self.rewards[agent] += float(reward)
-            self._cumulative_rewards[agent] += float(reward)
+        for agent, reward in zip(self.possible_agents, rewards):
+            reward = float(reward)
+            self.rewards[agent] += reward
+            self._cumulative_rewards[agent] += reward
         self._rewarded = True
 
     # -- records, rendering -------------------------------------------------------------------
@@ -416,11 +465,58 @@ class GameEnv(GameAEC):
         """The table as text: what the seat to move sees (seat 0 at chance and at the end)."""
         game = self.game
         seat = game.to_move if game.to_move not in (None, CHANCE) else 0
-        return self.entry.load("text").table_text(self._views[seat], names=self._agents,
-                                                   title=self.metadata["name"])
+        return self.entry.display.table_text(self._views[seat], names=self.possible_agents,
+                                             title=self.metadata["name"])
 
 
-def make_env(game: str | GameEntry, illegal_reward: float = -1, **kwargs):
+class EncodedEnv(GameEnv):
+    """:class:`GameEnv` observing through one incremental encoder per seat (Mediatore's and
+    Tressette's: ``encode(view)`` writes only what changed since its last look, into a buffer
+    it returns), which the subclass sets as ``_encoders`` once or in :meth:`_new_game`.
+    ``observe`` copies the encoder's vector and writes the mask from the legal moves, listed
+    once per position and looked up again by ``step``."""
+
+    def observe(self, agent):
+        seat = self._seats[agent]
+        observation = self._encoders[seat].encode(self._views[seat]).copy()
+        game = self.game
+        if seat != game.to_move:
+            return {"observation": observation, "action_mask": np.zeros(self._num_actions, _INT8)}
+        moves = len(game.history)
+        if self._legal_at != moves:
+            self._legal, self._legal_at = game.legal_moves(), moves
+        mask = bytearray(self._num_actions)
+        for move in self._legal:
+            mask[move] = 1
+        return {"observation": observation, "action_mask": np.frombuffer(mask, _INT8)}
+
+
+class EnvironmentModule(ModuleType):
+    """An environment module that is no file of its own (a form of a game whose environments
+    are written as one module: ``tressette3_v0`` in :mod:`mediatore_env.tressette.env`): to its
+    users a module like any other, with ``raw_env``, ``env()`` and ``standard_wrapped_env()``
+    made from it (:func:`~.wrappers.wrapped`), its page as ``__doc__`` and whatever else it
+    names (``move_text``, ...)."""
+
+    def __init__(self, name: str, raw_env: type, doc: str, **names):
+        super().__init__(name, doc)
+        self.raw_env = raw_env
+        self.env, self.standard_wrapped_env = wrapped(raw_env)
+        vars(self).update(names)
+        self.__all__ = ["env", "raw_env", "standard_wrapped_env", *names]
+
+
+def environment_module(game: str | GameDef):
+    """The module of a game's main environment (``env()``, ``raw_env``): the first of its
+    definition's, or for a game with none of its own the generic :class:`GameEnv` as one."""
+    definition = game if isinstance(game, GameDef) else get(game)
+    if definition.environments:
+        return definition.environments[0].load()
+    return SimpleNamespace(env=partial(make_env, definition), raw_env=partial(GameEnv, definition),
+                           __name__=f"{definition.name}_v0")
+
+
+def make_env(game: str | GameDef, illegal_reward: float = -1, **kwargs):
     """:class:`GameEnv` of ``game`` with PettingZoo's protections in one layer
     (:class:`~.wrappers.ProtectedEnv`): an illegal action ends the episode with
     ``illegal_reward`` to the offender. ``make_env("toy", scoring="tricks")``."""

@@ -65,7 +65,8 @@ move.
 
 from __future__ import annotations
 
-from ..registry import get, load
+from ..core.definition import Lazy
+from ..registry import get
 from .core import JaxGame
 from .env import MediatoreJax
 from .state import State
@@ -92,4 +93,4 @@ def make(name: str, **switches) -> JaxGame:
     entry = get(name)
     if name not in ENGINES:
         raise ValueError(f"game {name!r} has no JAX engine; JAX engines: {', '.join(ENGINES)}")
-    return load(ENGINES[name])(entry.make_rules(**switches))
+    return Lazy(ENGINES[name]).load()(entry.make_rules(**switches))

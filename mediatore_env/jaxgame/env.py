@@ -14,7 +14,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from ..codec.layout import OBSERVATION_SIZE
+from ..mediatore.layout import OBSERVATION_SIZE
 from ..mediatore.moves import END, NUM_MOVES
 from ..mediatore.rules import Rules
 from . import engine

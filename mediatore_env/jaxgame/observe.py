@@ -5,7 +5,7 @@ specification of every value; the comments name its blocks).
 What a seat may know is decided here as :class:`~mediatore_env.mediatore.view.SeatView`
 decides it (``_alone``, ``_partner``, the monte and the exchange), written with ``jnp.where``
 over the state's arrays; then every block is built whole, as bools, the blocks are joined in
-the order of ``codec.layout.LAYOUT`` and made float32, and the few values that are fractions
+the order of ``mediatore.layout.LAYOUT`` and made float32, and the few values that are fractions
 (the thirds and tricks taken) are written in. Seats are relative to the observer: relative
 seat ``r`` is the seat ``(observer + r) % 4``.
 """
@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..codec.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS, S_THIRDS, S_TRICKS, SLOTS, TABLE
+from ..mediatore.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS, S_THIRDS, S_TRICKS, SLOTS, TABLE
 from ..core.cards import NUM_CARDS
 from ..mediatore.moves import END, NUM_TRICKS, PHASE_NAMES
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS

@@ -2,8 +2,9 @@
 
 Small pure functions from a :class:`~mediatore_env.mediatore.view.SeatView` (what one seat knows), a
 :class:`~mediatore_env.mediatore.game.Deal` (everything: an open table, for replays) or a game record
-(:mod:`mediatore_env.mediatore.records`) to lines of text. ``mediatore-play``, ``mediatore-replay`` and the
-environment's ``render()`` share them, so the game looks the same everywhere.
+(:mod:`mediatore_env.mediatore.records`) to lines of text, and :class:`MediatoreDisplay`, the
+hooks through which ``mediatore-play``, ``mediatore-replay``, ``mediatore-web`` and the
+environment's ``render()`` show them, so the game looks the same everywhere.
 
 Cards are written in one of four styles (``STYLES``)::
 
@@ -29,21 +30,23 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..codec.text import (DEFAULT_NAMES, STYLES, YOU, card_label, card_tag, card_text,
-                          cards_inline, columns, format_thirds, hand_inline, hand_lines,
-                          rank_text, suit_label, table_json)
+from ..core.display import Display, Narrator
+from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card_tag,
+                          card_text, cards_inline, cards_json, columns, format_thirds,
+                          hand_inline, hand_lines, panel, rank_text, suit_label, summary_json,
+                          table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
 from .moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES, PLAY,
-                    card_of_move, phase_of_move, signal_of_move)
+                    WIN_THIRDS, card_of_move, phase_of_move, signal_of_move)
 from .rules import NO_SIGNAL
 from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWITCHES, Rules
 
 __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
            "moves_lines", "auction_lines", "contract_lines", "monte_lines", "tricks_table",
-           "trick_lines", "points_line", "view_text", "result_lines", "snapshot", "changes",
-           "columns", "start_lines", "question", "table_lines"]
+           "trick_lines", "points_line", "table_text", "result_lines", "snapshot", "changes",
+           "columns", "text_facts", "MediatoreNarrator", "MediatoreDisplay", "DISPLAY"]
 
 
 # -- cards ------------------------------------------------------------------------------------
@@ -342,7 +345,7 @@ def section(label: str, lines: Sequence[str]) -> list[str]:
     return out
 
 
-def view_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english",
+def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english",
               title: str = "", width: int = 78) -> str:
     """The whole table as ``source`` sees it: a SeatView (its own hand only) or, for an open
     table, a Deal (every hand). Auction, contract, monte, tricks, the trick on the table,
@@ -553,9 +556,117 @@ def _partner_event(after: dict, names: Sequence[str]) -> list[str]:
     return []
 
 
-# -- the hooks of the terminal tools: every game's text module has them ------------------------
+# -- a seat's table as structured data for the browser ------------------------------------------
+# Each reads a SeatView and what it exposes, as the text above does: what it gives the seat
+# knows. docs/web.md documents the fields, an API for other clients.
 
-class Narrator:
+def auction_json(auction: Sequence[tuple[int, int]], mano: int) -> dict:
+    """The auction as a grid: ``order`` the seats from il mano (the columns), ``rounds`` one
+    row a round of calls, each cell a bid's words or None (not spoken yet); and ``calls``
+    ``[{"seat", "bid", "words"}]`` in order. Every seat speaks each round, from il mano."""
+    order = [(mano + k) % 4 for k in range(4)]
+    rounds: list[list[str | None]] = []
+    for k, (seat, bid) in enumerate(auction):
+        if k % 4 == 0:
+            rounds.append([None] * 4)
+        rounds[-1][(seat - mano) % 4] = bid_text(bid)
+    return {"order": order, "rounds": rounds,
+            "calls": [{"seat": seat, "bid": bid, "words": bid_text(bid)} for seat, bid in auction]}
+
+
+def known_sides(view) -> list[int | None]:
+    """Each seat's side as far as ``view`` knows: 0 the declarer's, 1 the defenders', None
+    not known (the declarer is on 0 from the auction's end; the others once the partnership
+    is known to this seat)."""
+    sides: list[int | None] = [None] * 4
+    side = _known_side(view)
+    if side:
+        sides = [0 if s in side else 1 for s in range(4)]
+    elif view.declarer is not None:
+        sides[view.declarer] = 0
+    return sides
+
+
+def seat_roles(view) -> list[list[str]]:
+    """Each seat's roles as far as ``view`` knows: ``declarer``, ``partner`` (the called
+    card's holder in Chiamo, once this seat may know it), ``giver`` (the called card's holder
+    in Mediatore, who gives it openly)."""
+    roles: list[list[str]] = [[] for _ in range(4)]
+    if view.declarer is not None:
+        roles[view.declarer].append("declarer")
+    if view.partner is not None:
+        roles[view.partner].append("partner")
+    if view.giver is not None:
+        roles[view.giver].append("giver")
+    return roles
+
+
+def monte_json(view, style: str) -> dict:
+    """The monte as far as ``view`` saw it: ``shown_to`` (``all``, ``declarer``, ``none``; None
+    before the contract), the original ``seen`` if this seat saw it, the declarer's
+    ``discards`` (the declarer's eyes until the end), the card ``given_back`` (declarer and
+    giver), and the ``final`` monte turned over at the end."""
+    return {"shown_to": None if view.contract is None else view.rules.monte_seen_by(view.contract),
+            "seen": cards_json(view.monte_seen, style),
+            "discards": cards_json(view.discards if view.phase != END else 0, style),
+            "given_back": None if view.given_back is None else card_json(view.given_back, style),
+            "final": cards_json(view.final_monte, style)}
+
+
+def points_json(view, side: Sequence[int] | None = None) -> dict:
+    """The card points taken (public: every card is seen), by seat in thirds and in words,
+    the tricks won, and by side once the sides are known to ``view`` (``side``: the declarer's
+    or mediator's seats, else None; by default Mediatore's side as ``view`` knows it), with
+    the points that side needs to win."""
+    if side is None:
+        side = _known_side(view)
+    ours = sum(view.thirds_won[s] for s in side) if side else None
+    return {"thirds": list(view.thirds_won), "points": [format_thirds(t) for t in view.thirds_won],
+            "tricks": list(view.tricks_won), "side": list(side) if side else None,
+            "side_points": None if ours is None else format_thirds(ours),
+            "defenders_points": None if ours is None else format_thirds(sum(view.thirds_won) - ours),
+            "needs": WIN_THIRDS // 3}
+
+
+def mediatore_panels(view, names: Sequence[str], style: str) -> list[dict]:
+    """A seat's panels: the auction, the contract, the monte, the points, the deal's line."""
+    out = []
+    if view.auction:
+        out.append(panel("auction", "Auction", **auction_json(view.auction, view.mano)))
+    if view.contract is not None:
+        out.append(panel("contract", "Contract", contract=CONTRACT_NAMES[view.contract],
+                         declarer=view.declarer,
+                         called=None if view.called_card is None else card_json(view.called_card, style),
+                         giver=view.giver, alone=view.alone, partner=view.partner,
+                         lines=contract_lines(view, names, style)))
+    if view.phase != END or view.contract is not None:
+        out.append(panel("monte", "Monte", **monte_json(view, style),
+                         lines=monte_lines(view, names, style)))
+    if view.tricks:
+        out.append(panel("points", "Points", **points_json(view)))
+    return out + [panel("note", "Dealer", lines=[f"{names[view.dealer]} · il mano "
+                                                 f"{names[view.mano]} · {rules_text(view.rules)}"])]
+
+
+# -- a table text's sections as the browser's facts ----------------------------------------------
+
+def text_facts(lines: Sequence[str], skip: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
+    """The ``[label, lines]`` of a table's text written with :func:`section` (the inverse of
+    it), less the sections labelled in ``skip``: how a game whose table text is made of
+    sections gives its facts to :func:`table_json` without saying them twice."""
+    facts: list[tuple[str, list[str]]] = []
+    for line in lines:
+        label = line[:_LABEL].strip()
+        if label and not line.startswith(" "):
+            facts.append((label, [line[_LABEL:]] if len(line) > _LABEL else []))
+        elif facts:
+            facts[-1][1].append(line[_LABEL:] if not line[:_LABEL].strip() else line)
+    return [(label, body) for label, body in facts if label not in skip]
+
+
+# -- the hooks of the tools: Mediatore's own -----------------------------------------------------
+
+class MediatoreNarrator(Narrator):
     """Tells what happened at the table since it last looked (:func:`changes` between two
     :func:`snapshot` s of ``source``, a live SeatView or, for an open table, the Deal)."""
 
@@ -578,136 +689,136 @@ def _source(deal: Deal, seat: int | None):
     return deal if seat is None else deal.view(seat)
 
 
-def rules_line(rules: Rules) -> str:
-    return f"rules: {rules_text(rules)}"
+class MediatoreDisplay(Display):
+    """Mediatore's hooks: a deal of one hand, its auction, call and exchange before the
+    tricks, the signals of a lead; every hook is its own but the trick game's card words."""
 
+    move_words = staticmethod(move_words)
+    moves_lines = staticmethod(moves_lines)
 
-def narrator(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> Narrator:
-    """The news of ``deal`` as ``seat`` sees it (None: the open table)."""
-    return Narrator(_source(deal, seat), names, style)
+    def card_of(self, move: int) -> int | None:
+        return card_of_move(move) if phase_of_move(move) in (DISCARD, GIVE, PLAY) else None
 
+    def rules_line(self, rules: Rules) -> str:
+        return f"rules: {rules_text(rules)}"
 
-def stage(deal: Deal, seat: int | None = None) -> str:
-    """The last stage the deal has finished, for a replay's stops: ``start``, ``auction``,
-    ``exchange`` (the call, the monte and the discards), ``trick N``, ``end``."""
-    if deal.phase == END:
-        return "end"
-    if deal.phase == AUCTION:
-        return "start"
-    if deal.phase != PLAY:
-        return "auction"
-    return f"trick {len(deal.tricks)}" if deal.tricks else "exchange"
+    def table_text(self, view, names: Sequence[str] | None = None, style: str = "english",
+                   title: str = "") -> str:
+        return table_text(view, names or DEFAULT_NAMES, style, title)
 
+    def table_lines(self, view, names: Sequence[str], style: str, title: str) -> list[str]:
+        """The whole table as ``view``'s seat sees it (:func:`table_text`), the trick's number
+        in the title during the play."""
+        if view.phase == PLAY:
+            title += f" · trick {len(view.tricks) + 1} of 9"
+        return [table_text(view, names, style, title)]
 
-def dealt_lines(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> list[str]:
-    """The deal just dealt: every hand and the monte (the open table) or ``seat``'s hand."""
-    if seat is not None:
-        return [f"Hand of {names[seat]}:",
+    def question(self, view) -> str:
+        """What ``view``'s seat is asked, above the list of its moves."""
+        phase = view.phase
+        if phase == AUCTION:
+            return "Your call in the auction:"
+        if phase == CALL:
+            if view.contract == CHIAMO:
+                return "Call a card: its holder becomes your secret partner:"
+            return "Call a card: its holder gives it to you:"
+        if phase == DISCARD:
+            left = 4 - view.discards.bit_count()
+            return (f"Discard {left} card{'s' if left != 1 else ''} to form the new monte "
+                    "(name them all in one answer):")
+        if phase == GIVE:
+            return "Pass one card face down to the player who gave you the called card:"
+        if view.trick:
+            return "Play a card:"
+        return "Lead a card (a signal may go with it):"
+
+    def view_json(self, view, names: Sequence[str] | None = None, style: str = "english") -> dict:
+        """A Mediatore seat's table for the browser (see :func:`table_json`): the auction, the
+        contract, the monte and the points as far as ``view`` knows them."""
+        names = names or DEFAULT_NAMES
+        facts = [("Auction", auction_lines(view.auction, view.mano, names) if view.auction
+                  else []),
+                 ("Contract", contract_lines(view, names, style)),
+                 ("Monte", monte_lines(view, names, style)),
+                 ("Points", [points_line(view.thirds_won, _known_side(view))] if view.tricks
+                  else []),
+                 ("Dealer", [f"{names[view.dealer]} · il mano {names[view.mano]} · "
+                             f"{rules_text(view.rules)}"])]
+        over = view.phase == END
+        return table_json(view, names, style, facts, move_words, self.card_of,
+                          view.payoffs if over else None, signals=SIGNAL_NAMES,
+                          marks={"dealer": view.dealer, "mano": view.mano,
+                                 "roles": seat_roles(view), "sides": known_sides(view)},
+                          panels=mediatore_panels(view, names, style),
+                          summary=summary_json(("tricks", "points", "payment"), [
+                              (view.tricks_won[s], format_thirds(view.thirds_won[s]),
+                               view.payoffs[s]) for s in range(4)]) if over else None)
+
+    def start_lines(self, deal: Deal, seat: int, names: Sequence[str], style: str,
+                    title: str) -> list[str]:
+        """The deal just dealt, as ``seat`` hears of it at the table: who deals, who speaks
+        first, and its own hand."""
+        you = names[seat] == YOU
+        return [f"{title}: dealer {names[deal.dealer]}, il mano {names[deal.mano]} speaks "
+                f"first. {'You are' if you else names[seat] + ' is'} seat {seat}.",
+                "Your hand:" if you else f"Hand of {names[seat]}:",
                 *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
-    w = max(map(len, names))
-    return ["Hands as dealt:",
-            *(f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}" for s in range(4)),
-            f"  {'monte':<{w}}  {cards_inline(deal.monte, style)}"]
+
+    def dealt_lines(self, deal: Deal, seat: int | None, names: Sequence[str],
+                    style: str) -> list[str]:
+        """The deal just dealt: every hand and the monte (the open table) or ``seat``'s hand."""
+        if seat is not None:
+            return [f"Hand of {names[seat]}:",
+                    *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
+        w = max(map(len, names))
+        return ["Hands as dealt:",
+                *(f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}" for s in range(4)),
+                f"  {'monte':<{w}}  {cards_inline(deal.monte, style)}"]
+
+    def narrator(self, deal: Deal, seat: int | None, names: Sequence[str],
+                 style: str) -> MediatoreNarrator:
+        """The news of ``deal`` as ``seat`` sees it (None: the open table)."""
+        return MediatoreNarrator(_source(deal, seat), names, style)
+
+    def stage(self, deal: Deal, seat: int | None = None) -> str:
+        """The last stage the deal has finished, for a replay's stops: ``start``,
+        ``auction``, ``exchange`` (the call, the monte and the discards), ``trick N``,
+        ``end``."""
+        if deal.phase == END:
+            return "end"
+        if deal.phase == AUCTION:
+            return "start"
+        if deal.phase != PLAY:
+            return "auction"
+        return f"trick {len(deal.tricks)}" if deal.tricks else "exchange"
+
+    def stop_lines(self, deal: Deal, seat: int | None, names: Sequence[str],
+                   style: str) -> list[str]:
+        """After a stage: the hands left and the points taken; at the end, the whole table."""
+        source = _source(deal, seat)
+        if deal.phase == END:
+            return ["", table_text(source, names, style, "the end")]
+        if deal.phase != PLAY:
+            return []
+        w = max(map(len, names))
+        if seat is None:
+            out = [f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}"
+                   for s in range(4) if deal.hands[s]]
+        else:
+            whose = "your hand" if names[seat] == YOU else f"{names[seat]} holds"
+            out = [f"  {whose}: {hand_inline(source.hand, style)}"]
+        if deal.tricks:
+            out.append("  points taken: " + " · ".join(
+                f"{names[s]} {format_thirds(deal.thirds_won[s])}" for s in range(4)))
+        return out
+
+    def end_lines(self, deal: Deal, names: Sequence[str], style: str = "english") -> list[str]:
+        """The result of the finished deal, every hand shown."""
+        return result_lines(deal.record(), names, style)
+
+    def record_packs(self, record: dict) -> list:
+        """The packs of a record, in the order dealt: a deal's one pack."""
+        return [record["pack"]]
 
 
-def stop_lines(deal: Deal, seat: int | None, names: Sequence[str], style: str) -> list[str]:
-    """After a stage: the hands left and the points taken; at the end, the whole table."""
-    source = _source(deal, seat)
-    if deal.phase == END:
-        return ["", view_text(source, names, style, "the end")]
-    if deal.phase != PLAY:
-        return []
-    w = max(map(len, names))
-    if seat is None:
-        out = [f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}"
-               for s in range(4) if deal.hands[s]]
-    else:
-        whose = "your hand" if names[seat] == YOU else f"{names[seat]} holds"
-        out = [f"  {whose}: {hand_inline(source.hand, style)}"]
-    if deal.tricks:
-        out.append("  points taken: " + " · ".join(
-            f"{names[s]} {format_thirds(deal.thirds_won[s])}" for s in range(4)))
-    return out
-
-
-def end_lines(deal: Deal, names: Sequence[str], style: str = "english") -> list[str]:
-    """The result of the finished deal, every hand shown."""
-    return result_lines(deal.record(), names, style)
-
-
-def record_packs(record: dict) -> list:
-    """The packs of a record, in the order dealt: a deal's one pack."""
-    return [record["pack"]]
-
-
-# -- the table as JSON for the browser (mediatore-web): every game's display module has a
-# view_json(view, names, style), on codec.text's table_json -----------------------------------
-
-
-def view_json(view, names: Sequence[str] = DEFAULT_NAMES, style: str = "english") -> dict:
-    """A Mediatore seat's table for the browser (see :func:`table_json`): the auction, the
-    contract, the monte and the points as far as ``view`` knows them."""
-    from .moves import card_of_move, phase_of_move
-    facts = [("Auction", auction_lines(view.auction, view.mano, names) if view.auction else []),
-             ("Contract", contract_lines(view, names, style)),
-             ("Monte", monte_lines(view, names, style)),
-             ("Points", [points_line(view.thirds_won, _known_side(view))] if view.tricks else []),
-             ("Dealer", [f"{names[view.dealer]} · il mano {names[view.mano]} · "
-                         f"{rules_text(view.rules)}"])]
-    return table_json(view, names, style, facts, move_words,
-                      lambda m: card_of_move(m) if phase_of_move(m) in (DISCARD, GIVE, PLAY)
-                      else None, view.payoffs if view.phase == END else None)
-
-
-def text_facts(lines: Sequence[str], skip: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
-    """The ``[label, lines]`` of a table's text written with :func:`section` (the inverse of
-    it), less the sections labelled in ``skip``: how a game whose table text is made of
-    sections gives its facts to :func:`table_json` without saying them twice."""
-    facts: list[tuple[str, list[str]]] = []
-    for line in lines:
-        label = line[:_LABEL].strip()
-        if label and not line.startswith(" "):
-            facts.append((label, [line[_LABEL:]] if len(line) > _LABEL else []))
-        elif facts:
-            facts[-1][1].append(line[_LABEL:] if not line[:_LABEL].strip() else line)
-    return [(label, body) for label, body in facts if label not in skip]
-
-
-# -- the hooks of terminal play (mediatore-play): every game's text module has them ------------
-
-def start_lines(deal: Deal, seat: int, names: Sequence[str], style: str, title: str) -> list[str]:
-    """The deal just dealt, as ``seat`` hears of it at the table: who deals, who speaks first,
-    and its own hand."""
-    you = names[seat] == YOU
-    return [f"{title}: dealer {names[deal.dealer]}, il mano {names[deal.mano]} speaks first. "
-            f"{'You are' if you else names[seat] + ' is'} seat {seat}.",
-            "Your hand:" if you else f"Hand of {names[seat]}:",
-            *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
-
-
-def question(view) -> str:
-    """What ``view``'s seat is asked, above the list of its moves."""
-    phase = view.phase
-    if phase == AUCTION:
-        return "Your call in the auction:"
-    if phase == CALL:
-        if view.contract == CHIAMO:
-            return "Call a card: its holder becomes your secret partner:"
-        return "Call a card: its holder gives it to you:"
-    if phase == DISCARD:
-        left = 4 - view.discards.bit_count()
-        return (f"Discard {left} card{'s' if left != 1 else ''} to form the new monte "
-                "(name them all in one answer):")
-    if phase == GIVE:
-        return "Pass one card face down to the player who gave you the called card:"
-    if view.trick:
-        return "Play a card:"
-    return "Lead a card (a signal may go with it):"
-
-
-def table_lines(view, names: Sequence[str], style: str, title: str) -> list[str]:
-    """The whole table as ``view``'s seat sees it (:func:`view_text`), the trick's number in
-    the title during the play."""
-    if view.phase == PLAY:
-        title += f" · trick {len(view.tricks) + 1} of 9"
-    return [view_text(view, names, style, title)]
+DISPLAY = MediatoreDisplay()

@@ -20,38 +20,25 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF,
-                          bit, cards_of, make_card, thirds_of, to_mask, validate_pack)
-from ..core.game import CHANCE, Engine, dealer_seat
-from ..core.moves import described_move
-from ..core.tricks import Trick, trick_winner
+from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, SUIT_MASKS, SUIT_OF, bit,
+                          cards_of, make_card, thirds_of, validate_pack)
+from ..core.game import CHANCE, dealer_seat
+from ..core.records import rebuild
+from ..core.tricks import Trick
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
-                    HAND_SIZE, NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
+                    NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
                     WIN_THIRDS, call_move, discard_move, give_move, move_text,
                     parse_move, play_move)
+from .nine_tricks import DEAL_ORDER, NineTricks, deal_hands, deal_order
 from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
                     statement_truths)
 from . import records
 from .view import SeatView
 
-# The seat receiving each of the first 36 cards of the pack, by dealer (docs/rules.md 3): batches of
-# three, il mano (the seat after the dealer) first, in playing order; the last 4 are the monte.
-DEAL_ORDER = tuple(tuple((dealer + 1 + i // 3) % 4 for i in range(4 * HAND_SIZE))
-                   for dealer in range(4))
-
-
-def deal_order(dealer: int) -> tuple[int, ...]:
-    """The seat that receives each of the first 36 cards of the pack dealt by ``dealer``."""
-    return DEAL_ORDER[dealer]
-
-
-def deal_hands(pack: Sequence[int], dealer: int) -> tuple[list[int], int]:
-    """Hands (bitsets by seat) and monte of a pack: batches of three from il mano, then the monte."""
-    hands = [0, 0, 0, 0]
-    for seat, card in zip(DEAL_ORDER[dealer], pack):
-        hands[seat] |= 1 << card
-    return hands, to_mask(pack[4 * HAND_SIZE:])
+# Where the cards of a pack go, as the engines of Mediatore and club Mediatore deal them: here
+# for those who import them from the engine.
+__all__ = ["Deal", "DEAL_ORDER", "deal_order", "deal_hands"]
 
 
 def _denari_lead_moves(code: str, held: int) -> tuple[int, ...]:
@@ -104,11 +91,15 @@ def _moves_by_suit(tables, hand: int) -> list[int]:
     return [*d[hand & 1023], *c[hand >> 10 & 1023], *s[hand >> 20 & 1023], *b[hand >> 30]]
 
 
-class Deal(Engine):
+class Deal(NineTricks):
     """The full state of one deal. Mutable; :meth:`clone` copies it cheaply.
 
     Public attributes are read-only by convention; change the state only through :meth:`apply`.
     """
+
+    # What its messages call one game, and its moves (NineTricks, core.game.Engine).
+    UNIT, NUM_MOVES = "deal", NUM_MOVES
+    move_text, parse_move = staticmethod(move_text), staticmethod(parse_move)
 
     __slots__ = (
         "rules", "dealer", "pack", "phase", "to_move", "hands", "monte", "original_monte",
@@ -160,18 +151,6 @@ class Deal(Engine):
             self._deal(tuple(rng.permutation(NUM_CARDS).tolist()))  # valid by construction
 
     # -- queries ----------------------------------------------------------------------------
-
-    @property
-    def mano(self) -> int:
-        return (self.dealer + 1) % 4
-
-    @property
-    def players(self) -> int:
-        return 4
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == END
 
     @property
     def outcome(self) -> tuple[int, ...] | None:
@@ -266,20 +245,6 @@ class Deal(Engine):
         self.original_monte = self.monte
         self.to_move = (self.dealer + 1) % 4
 
-    def _raise_illegal(self, move):
-        what = described_move(move, NUM_MOVES, move_text)
-        if self.phase == END:
-            raise ValueError(f"illegal move {what}: the deal is over")
-        if self.to_move == CHANCE:
-            raise ValueError(f"illegal move {what}: the deal needs its pack first (deal)")
-        legal = self.legal_moves()
-        raise ValueError(
-            f"illegal move {what} for seat {self.to_move} in phase {PHASE_NAMES[self.phase]}; "
-            f"legal: {', '.join(f'{move_text(m)} ({m})' for m in legal)}")
-
-    def apply_text(self, text: str) -> None:
-        self.apply(parse_move(text))
-
     def _apply(self, move: int) -> None:
         """Apply a move already known to be legal (the hot path of simulations)."""
         seat = self.to_move
@@ -364,27 +329,12 @@ class Deal(Engine):
 
     def _play(self, seat: int, move: int) -> None:
         signal, card = divmod(move - PLAY_BASE, NUM_CARDS)
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
-        if card == self.called_card:
-            self.called_played_by = seat
-        trick = self.trick
-        trick.append(card)
-        if len(trick) == 1:
+        if not self.trick:  # a lead: its signal goes with the trick
             self.trick_signal = signal
-        if len(trick) < 4:
-            self.to_move = (seat + 1) % 4
-            return
-        leader = self.leader
-        winner = trick_winner(leader, trick)
-        self.tricks.append(Trick(leader, tuple(trick), winner, self.trick_signal))
-        self.thirds_won[winner] += POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] + POINTS[trick[3]]
-        self.tricks_won[winner] += 1
-        self.trick = []
-        self.trick_signal = NO_SIGNAL
-        self.leader = self.to_move = winner
-        if len(self.tricks) == NUM_TRICKS:
-            self._score(winner)
+        if self._play_card(seat, card, self.trick_signal):
+            self.trick_signal = NO_SIGNAL
+            if len(self.tricks) == NUM_TRICKS:
+                self._score(self.leader)
 
     def _score(self, last_winner: int) -> None:
         # The monte (discards or untouched monte) and the last trick go to the last trick's winner.
@@ -451,10 +401,11 @@ class Deal(Engine):
 
     @classmethod
     def from_json(cls, data: dict) -> "Deal":
-        deal = cls(Rules.from_dict(data["rules"]), data["dealer"], data["pack"])
-        for text in data["moves"]:
-            deal.apply(parse_move(text))
-        return deal
+        """The deal of :meth:`to_json`: its pack dealt and its moves made again."""
+        pack = data["pack"]
+        return rebuild(cls(Rules.from_dict(data["rules"]), data["dealer"]),
+                       [] if pack is None else [pack], [(None, m) for m in data["moves"]],
+                       parse_move)
 
     def view(self, seat: int) -> "SeatView":
         """What ``seat`` knows now (a live view: it follows this deal as it goes on)."""

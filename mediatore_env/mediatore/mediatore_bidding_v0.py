@@ -4,19 +4,9 @@
 
 The auction (and the call) of Mediatore alone, as a PettingZoo AEC environment: the play is
 not played, its result comes from the deal's double-dummy contract table
-(`mediatore_env.analysis.tables`). For fast training and benchmarking of bidding.
+(`mediatore_env.mediatore.tables`). For fast training and benchmarking of bidding.
 
-| Import             | `from mediatore_env import mediatore_bidding_v0`              |
-|--------------------|---------------------------------------------------------------|
-| Actions            | Discrete                                                      |
-| Parallel API       | No                                                            |
-| Manual Control     | No                                                            |
-| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`    |
-| Agents             | 4                                                             |
-| Action Shape       | Discrete(46)                                                  |
-| Action Values      | Discrete(46)                                                  |
-| Observation Shape  | (99,)                                                         |
-| Observation Values | [0, 1]                                                        |
+{summary}
 
 Agent `player_i` sits in seat `i`, as in `mediatore_v0`: il mano, the seat after the dealer,
 speaks first, and the auction follows docs/rules.md 4 (a seat that passed may bid again; four
@@ -30,7 +20,7 @@ mediatore_bidding_v0.env(table=None, render_mode=None, normalize_rewards=False,
                          illegal_reward=-1, rules=None)
 ```
 
-`table`: a `ContractTable` (`mediatore_env.analysis.tables`) or the path of a saved one
+`table`: a `ContractTable` (`mediatore_env.mediatore.tables`) or the path of a saved one
 (`mediatore-tables build ... --out tables.npz`); its rules are the game's. Each episode is
 one of its deals, drawn at random (or chosen with `reset(options={"deal": i})`). With
 `table=None` each episode deals a fresh random pack and computes its table on the spot under
@@ -81,7 +71,7 @@ auction, seat-relative (the observer is relative seat 0, the next seat to act af
 | 6 - 45 | call | call card `id - 6` |
 
 Only the cards the table holds a value for may be called (the mask): by default, in each
-suit the highest callable card the declarer does not hold (`mediatore_env.analysis.tables`, "cards
+suit the highest callable card the declarer does not hold (`mediatore_env.mediatore.tables`, "cards
 worth calling"); with a table built with `--calls all`, every callable card.
 
 ## Rewards
@@ -114,13 +104,15 @@ import warnings
 
 import numpy as np
 
-from ..analysis.tables import ContractTable, build_table
+from .tables import ContractTable, build_table
 from ..codec.actions import illegal_action_message
 from .observation import rules_vector
 from ..core.cards import NUM_CARDS, cards_of
 from .moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_text
 from .rules import CONTRACTS, Rules, max_payment
+from ..codec.layout import block_offsets
 from ..envs.base import GameAEC
+from ..envs.pages import env_page
 from ..envs.wrappers import wrapped
 
 __all__ = ["env", "raw_env", "standard_wrapped_env", "NUM_ACTIONS", "OBSERVATION_SIZE", "LAYOUT",
@@ -132,12 +124,9 @@ NUM_ACTIONS = CALL_BASE + NUM_CARDS  # 46: pass, five bids, forty calls
 LAYOUT = (("rules", len(rules_vector(Rules()))), ("dealer", 4), ("phase", 2),
           ("hand", NUM_CARDS), ("auction", 4 * len(CONTRACTS)), ("high_bid", 1 + len(CONTRACTS)),
           ("high_bidder", 4))
-OFFSETS: dict[str, int] = {}
-_offset = 0
-for _name, _length in LAYOUT:
-    OFFSETS[_name] = _offset
-    _offset += _length
-OBSERVATION_SIZE = _offset  # 99
+OFFSETS, _, OBSERVATION_SIZE = block_offsets((name, length, "") for name, length in LAYOUT)  # 99
+
+__doc__ = env_page(__doc__, "mediatore_bidding_v0", 4, NUM_ACTIONS, OBSERVATION_SIZE)
 
 
 class raw_env(GameAEC):
@@ -238,7 +227,7 @@ class raw_env(GameAEC):
 
     def _refusal(self, action, agent: str) -> str:
         return illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
-                                      self.legal_actions(), NUM_ACTIONS)
+                                      self.legal_actions(), NUM_ACTIONS, move_text)
 
     def play_if_legal(self, move: int) -> bool:
         """Play ``move`` (an id in range) for the agent to act, and end the episode with the

@@ -5,38 +5,14 @@
 The Italian four-player trick-taking game of the Tressette family (rules: docs/rules.md), as a
 PettingZoo AEC environment.
 
-| Import             | `from mediatore_env import mediatore_v0`                      |
-|--------------------|---------------------------------------------------------------|
-| Creation           | `mediatore_v0.env()` or `pettingzoo.make("aec", "mediatore/mediatore-v0")` |
-| Actions            | Discrete                                                      |
-| Parallel API       | No                                                            |
-| Manual Control     | No                                                            |
-| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`    |
-| Agents             | 4                                                             |
-| Action Shape       | Discrete(486)                                                 |
-| Action Values      | Discrete(486)                                                 |
-| Observation Shape  | (2132,)                                                       |
-| Observation Values | [0, 1]                                                        |
+{summary}
 
 Agent `player_i` sits in seat `i` of docs/rules.md: seat `(s + 1) % 4` acts after seat `s`, and
 il mano, the seat after the dealer, speaks first.
 
 ## Usage
 
-```python
-from mediatore_env import mediatore_v0
-
-env = mediatore_v0.env()
-env.reset(seed=42)
-for agent in env.agent_iter():
-    observation, reward, termination, truncation, info = env.last()
-    if termination or truncation:
-        action = None
-    else:
-        action = env.action_space(agent).sample(observation["action_mask"])  # a legal action
-    env.step(action)
-print(env.unwrapped.record["result"])  # the game record of the deal: contract, payoffs, ...
-```
+{usage}
 
 ## Arguments
 
@@ -73,7 +49,7 @@ two space objects serve every agent.
 The vector is seat-relative (the observer is relative seat 0, the next seat to act after it 1,
 ...) and holds everything that seat knows and nothing else, with perfect recall of the deal.
 It is written by `mediatore_env.mediatore.observation` from the seat's `SeatView` alone. Layout version 3
-(`codec.layout.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
+(`mediatore_env.mediatore.layout.OBSERVATION_VERSION`), 2132 floats in [0, 1]:
 
 | offset | length | block | meaning |
 |---:|---:|---|---|
@@ -104,7 +80,7 @@ Slots 0 to 8 are the finished tricks in order, slot 9 the trick on the table.
 
 Card ids are `suit * 10 + power` (suits D, C, S, B; powers 4 5 6 7 F C R A 2 3, weakest
 first). `mediatore_env.mediatore.observation.observation_text(vector)` prints a vector back as readable text;
-`codec.layout.LAYOUT` is this table as data.
+`mediatore_env.mediatore.layout.LAYOUT` is this table as data.
 
 ### Legal Actions Mask
 
@@ -216,28 +192,27 @@ print(env.unwrapped.deal.history == branch.unwrapped.deal.history[:1])  # ... th
 
 from __future__ import annotations
 
-import warnings
-
-import numpy as np
-
-from ..codec.actions import as_move, illegal_action_message
-from .display import view_text
+from ..codec.actions import as_move
+from .definition import MEDIATORE
+from .display import table_text
 from .observation import OBSERVATION_SIZE, Encoder, Table
-from ..core.cards import validate_pack
+from ..core.cards import NUM_CARDS, validate_pack
 from .game import Deal
 from .moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES, PLAY_BASE,
                     move_text, parse_move, phase_of_move)
 from .records import make_record
-from .rules import CONTRACT_NAMES, CONTRACTS, SWITCHES, Rules, max_payment
+from .rules import CONTRACT_NAMES, CONTRACTS, max_payment
 from .view import SeatView
-from ..envs.base import GameAEC, dealer_option
+from ..envs.base import EncodedEnv
+from ..envs.pages import env_page
 from ..envs.wrappers import ProtectedEnv, wrapped
+
+__doc__ = env_page(__doc__, "mediatore_v0", 4, NUM_MOVES, OBSERVATION_SIZE, MEDIATORE.pettingzoo_id,
+                   result='print(env.unwrapped.record["result"])  # the game record of the deal: '
+                          'contract, payoffs, ...')
 
 __all__ = ["env", "raw_env", "ProtectedEnv", "standard_wrapped_env", "move_text", "parse_move",
            "action_table", "max_payment", "NUM_MOVES", "OBSERVATION_SIZE"]
-
-AGENTS = tuple(f"player_{i}" for i in range(4))
-_INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
 
 # The action table of the docstring, as data: (first id, last id, phase, action).
 ACTIONS = (
@@ -252,7 +227,7 @@ ACTIONS = (
 
 def action_phase(action: int) -> str:
     """The name of the phase in which an action id can be legal."""
-    return PHASE_NAMES[phase_of_move(as_move(action))]
+    return PHASE_NAMES[phase_of_move(as_move(action, NUM_MOVES))]
 
 
 def action_table() -> str:
@@ -262,17 +237,13 @@ def action_table() -> str:
     return "\n".join(rows)
 
 
-def _make_rules(rules, switches: dict) -> Rules:
-    unknown = sorted(set(switches) - set(SWITCHES))
-    if unknown:
-        raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
-                        f"mediatore_v0; valid: rules, render_mode, deals, normalize_rewards, "
-                        f"render_all, and the rules switches {', '.join(SWITCHES)}")
-    return Rules.coerce(rules, **switches)
+class raw_env(EncodedEnv):
+    """Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs.
 
-
-class raw_env(GameAEC):
-    """Mediatore without wrappers: illegal actions raise ``ValueError``. See the module docs."""
+    The generic environment of :mod:`mediatore_env.envs.base` with what is Mediatore's: an
+    episode of ``deals`` deals, the dealer passing on, each deal's payments handed out as it
+    ends (scaled with ``normalize_rewards``); the seats' incremental encoders over one shared
+    :class:`~.observation.Table`; the ``pack`` option; the records of the episode's deals."""
 
     metadata = {
         "render_modes": ["ansi", "human"],
@@ -280,136 +251,76 @@ class raw_env(GameAEC):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    options = ("rules", "render_mode", "deals", "normalize_rewards", "render_all")
+    reset_options = ("pack", "dealer")
+    phase_names = PHASE_NAMES
 
     def __init__(self, rules=None, render_mode: str | None = None, deals: int = 1,
                  normalize_rewards: bool = False, render_all: bool = False, **switches):
-        super().__init__()
-        self.rules = _make_rules(rules, switches)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
-                             + ", ".join(map(repr, self.metadata["render_modes"])))
+        super().__init__(MEDIATORE, render_mode, rules=rules, **switches)
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise ValueError(f"deals must be a positive int, got {deals!r}")
-        self.render_mode = render_mode
         self.render_all = bool(render_all)
         self.deals = deals
-        self.normalize_rewards = bool(normalize_rewards)
         self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
-
-        self._set_spaces(AGENTS, OBSERVATION_SIZE, NUM_MOVES)
-        self._seats = {agent: seat for seat, agent in enumerate(AGENTS)}
-
-        self._rng = np.random.default_rng()  # made now, so that copies share its future
-        self._table = Table()  # the public part of the observations, shared by the seats
-        self._encoders = [Encoder(self._table) for _ in range(4)]
-        self.deal: Deal | None = None
+        table = Table()  # the public part of the observations, written once for the four seats
+        self._encoders = [Encoder(table) for _ in range(4)]
         self._finished: list[Deal] = []
+
+    @property
+    def normalize_rewards(self) -> bool:
+        """Whether the payments are divided by the largest possible (``reward_scale``)."""
+        return self.reward_scale != 1.0
 
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
-        pack, dealer = self._read_options(options)  # before the seed: a refused reset changes nothing
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        if dealer is None:
-            dealer = int(self._rng.integers(4))
-        self._finished = []
-        self._start_deal(dealer, pack)
-        self._start_episode(AGENTS[self.deal.to_move])
+        super().reset(seed, options)  # raises for bad options before anything changes
+        self._finished = []  # the deals of the new episode: none has ended yet
 
-    @staticmethod
-    def _read_options(options):
-        if options is None:
-            return None, None
-        if not isinstance(options, dict):
-            raise ValueError(f"options must be a dict (keys 'pack', 'dealer'), got {options!r}")
-        unknown = sorted(set(options) - {"pack", "dealer"})
-        if unknown:
-            warnings.warn(f"mediatore_v0.reset: ignoring unknown option(s) {', '.join(map(repr, unknown))}; "
-                          "known: 'pack', 'dealer'", stacklevel=3)
+    def _packs_of(self, options: dict) -> list:
+        """The ``pack`` option: the pack of the episode's first deal."""
         pack = options.get("pack")
-        if pack is not None:
-            pack = list(validate_pack(pack))
-        dealer = dealer_option(options.get("dealer"), AGENTS)
-        return pack, dealer
-
-    def _start_deal(self, dealer: int, pack=None) -> None:
-        self.deal = Deal(self.rules, dealer, pack, rng=self._rng)
-        self._views = [SeatView(self.deal, seat) for seat in range(4)]  # deal.view, sans its import
-        self._table.reset()
-        self._legal_at = -1  # len(deal.history) when self._legal was listed
-
-    # -- observations -------------------------------------------------------------------------
-
-    def observe(self, agent):
-        seat = self._seats[agent]
-        observation = self._encoders[seat].encode(self._views[seat]).copy()
-        deal = self.deal
-        if seat == deal.to_move:
-            moves = len(deal.history)
-            if self._legal_at != moves:
-                self._legal, self._legal_at = deal.legal_moves(), moves
-            mask = bytearray(NUM_MOVES)
-            for move in self._legal:
-                mask[move] = 1
-            return {"observation": observation, "action_mask": np.frombuffer(mask, _INT8)}
-        return {"observation": observation, "action_mask": np.zeros(NUM_MOVES, _INT8)}
-
-    def view(self, agent):
-        """The :class:`~mediatore_env.mediatore.view.SeatView` of ``agent``'s seat in the current deal."""
-        return self._views[self._seats[agent]]
-
-    # -- steps --------------------------------------------------------------------------------
-
-    def _refusal(self, action, agent: str) -> str:
-        return illegal_action_message(action, agent, PHASE_NAMES[self.deal.phase],
-                                      self.deal.legal_moves())
-
-    def play_if_legal(self, move: int) -> bool:
-        """Play ``move`` (an id in range) for the agent to act and do the bookkeeping, if it is
-        legal; return whether it was. An illegal move changes nothing."""
-        agent = self.agent_selection
-        deal = self.deal
-        if self._legal_at == len(deal.history):  # the mask was just listed: look it up
-            if move not in self._legal:
-                return False
-        elif not deal.is_legal(move):
-            return False
-        deal._apply(move)
-        self._cumulative_rewards[agent] = 0.0
-        if self._rewarded:
-            rewards = self.rewards
-            for a in rewards:
-                rewards[a] = 0.0
-            self._rewarded = False
-        if deal.to_move is not None:
-            self.agent_selection = AGENTS[deal.to_move]
-        else:
-            self._end_deal()
-        if self.render_mode == "human":
-            self.render()
-        return True
-
-    def _end_deal(self) -> None:
-        deal = self.deal
-        self._finished.append(deal)
-        scale = self.reward_scale
-        for seat, agent in enumerate(AGENTS):
-            reward = deal.payoffs[seat] * scale
-            self.rewards[agent] = reward
-            self._cumulative_rewards[agent] += reward
-        self._rewarded = True
-        if len(self._finished) < self.deals:
-            self._start_deal((deal.dealer + 1) % 4)  # docs/rules.md 2: the deal passes to the right
-            self.agent_selection = AGENTS[self.deal.to_move]
-        else:
-            self.terminations = dict.fromkeys(self.agents, True)
-            self._deads_step_first()
+        return [] if pack is None else [validate_pack(pack)]
 
     @property
-    def game(self) -> Deal:
-        """The engine of the deal in play, by the name every environment gives it."""
-        return self.deal
+    def _table(self) -> Table:
+        """The Table the four seats' encoders share (kept by them, not by one more attribute
+        of the environment: see GameEnv's __init__)."""
+        return self._encoders[0].table
+
+    def _new_game(self) -> None:
+        self._table.reset()
+
+    def _deal_shuffled(self, deal: Deal) -> None:
+        deal._deal(tuple(self._rng.permutation(NUM_CARDS).tolist()))  # valid by construction
+
+    def _rewards(self) -> list:
+        """Each seat's payment of the deal just ended, scaled."""
+        scale = self.reward_scale
+        return [[payoff * scale for payoff in self.game.payoffs]]
+
+    def _next_game(self) -> bool:
+        deal = self.game
+        self._finished.append(deal)
+        if len(self._finished) == self.deals:
+            return False
+        self._start_game((deal.dealer + 1) % 4)  # docs/rules.md 2: the deal passes to the right
+        return True
+
+    def _infos(self) -> list[dict]:
+        """Empty, as they have always been: a deal's result is in the rewards and the records."""
+        return [{} for _ in range(4)]
+
+    @property
+    def deal(self) -> Deal | None:
+        """The engine's :class:`~.game.Deal` of the deal in play (``game``, as in every
+        environment)."""
+        return self.game
+
+    def view(self, agent) -> SeatView:
+        """The :class:`~mediatore_env.mediatore.view.SeatView` of ``agent``'s seat in the current deal."""
+        return super().view(agent)
 
     # -- records, rendering -------------------------------------------------------------------
 
@@ -429,10 +340,11 @@ class raw_env(GameAEC):
     def _table_text(self) -> str:
         """The table as text (mediatore_env.mediatore.display): what the acting seat sees, or the open
         table with ``render_all`` and once the deal is over."""
-        deal = self.deal
+        deal = self.game
         number = len(self._finished) + (0 if deal.is_over else 1)
         source = deal if self.render_all or deal.to_move is None else self._views[deal.to_move]
-        return view_text(source, names=AGENTS, title=f"mediatore_v0 · deal {number} of {self.deals}")
+        return table_text(source, names=self.possible_agents,
+                          title=f"mediatore_v0 · deal {number} of {self.deals}")
 
 
 env, standard_wrapped_env = wrapped(raw_env)

@@ -83,9 +83,8 @@ from ..core.cards import CARD_NAMES, NUM_CARDS, TOTAL_THIRDS, cards_of
 from .moves import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY
 from .rules import CONTRACT_NAMES, CONTRACTS, NUM_SIGNALS, SIGNAL_NAMES, SWITCHES, Rules
 # The layout's numbers, also this module's API (the envs, the docs and the tests read them here).
-from ..codec.layout import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, RULES_LEN,
-                            S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SIZES, SLOTS,
-                            TABLE, layout_table)
+from .layout import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, RULES_LEN, S_CARDS,
+                     S_LED, S_THIRDS, S_TRICKS, S_WON, SEAT_LEN, SIZES, SLOTS, TABLE, layout_table)
 from .reference import write_observation  # re-exported: the plain writer beside the Encoder
 
 __all__ = ["OBSERVATION_VERSION", "OBSERVATION_SIZE", "LAYOUT", "OFFSETS", "SIZES", "SLOTS",
@@ -296,6 +295,11 @@ class Encoder:
         self._view = self._rules = self._seat = None
         self._own_table = table is None
         self._table = Table() if table is None else table
+
+    @property
+    def table(self) -> Table:
+        """The :class:`Table` this encoder copies the play from (shared or its own)."""
+        return self._table
 
     # Copies (copy.deepcopy, pickle): every slot but the memoryviews, which are made again on
     # the copy's own array. A Table shared by the encoders of one environment is copied once

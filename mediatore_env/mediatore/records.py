@@ -18,22 +18,20 @@ reads this one format::
 (declarer's side, other side), monte and last trick included. Version 1 records, of format
 ``"mediatore-record"``, have the same body and still replay.
 
-This module does not import the engine (the engine's methods call it): :func:`replay_deal`
-is given the class to rebuild.
+The engine's :meth:`~mediatore_env.mediatore.game.Deal.record` and ``Deal.replay`` call down
+to this module, which never imports the engine: :func:`replay_deal` is given the class to
+rebuild, and rebuilds it as every engine does (:func:`mediatore_env.core.records.rebuild`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..core.cards import CARD_NAMES, card_names
 # One replay and one file format for every game: re-exported where 0.1 had them.
-from ..core.records import check_header, header, load_record, replay, save_record
+from ..core.records import (check_header, check_result, header, load_record, rebuild, replay,
+                            save_record)
 from .moves import move_text, parse_move
+from .nine_tricks import deal_hands
 from .rules import CONTRACT_NAMES, SIGNAL_NAMES, Rules
-
-if TYPE_CHECKING:
-    from .game import Deal
 
 __all__ = ["GAME", "LEGACY_FORMAT", "result_of", "make_record", "replay_deal", "replay",
            "save_record", "load_record"]
@@ -43,9 +41,8 @@ GAME = "mediatore"
 LEGACY_FORMAT = "mediatore-record"
 
 
-
-def result_of(deal: "Deal") -> dict:
-    """The result part of a record, for a finished deal."""
+def result_of(deal) -> dict:
+    """The result part of a record, for a finished deal (a :class:`~.game.Deal`)."""
     if not deal.is_over:
         raise ValueError("the deal is not over: a result needs all nine tricks (or a throw-in)")
     if deal.thrown_in:
@@ -61,8 +58,7 @@ def result_of(deal: "Deal") -> dict:
         "given_back": name(deal.given_back),
         "monte": card_names(deal.original_monte),
         "discards": card_names(deal.discards),
-        "tricks": [{"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards],
-                    "signal": SIGNAL_NAMES[t.signal], "winner": t.winner} for t in deal.tricks],
+        "tricks": [t.to_dict(SIGNAL_NAMES) for t in deal.tricks],
         "thirds": list(deal.side_thirds()),
         "scores": list(deal.side_scores()),
         "declarer_won": deal.declarer_won,
@@ -71,7 +67,7 @@ def result_of(deal: "Deal") -> dict:
     }
 
 
-def make_record(deal: "Deal", **meta) -> dict:
+def make_record(deal, **meta) -> dict:
     """The record of a finished deal (``deal.record(**meta)``). Extra keyword arguments are
     stored under ``"meta"`` (player names, a tournament's deal number...) and ignored by
     :func:`replay`."""
@@ -79,7 +75,7 @@ def make_record(deal: "Deal", **meta) -> dict:
         **header(GAME),
         "rules": deal.rules.to_dict(), "dealer": deal.dealer,
         "pack": [CARD_NAMES[c] for c in deal.pack],
-        "hands": [card_names(h) for h in _initial_hands(deal)],
+        "hands": [card_names(h) for h in deal_hands(deal.pack, deal.dealer)[0]],
         "moves": [{"seat": seat, "move": move_text(m)} for seat, m in deal.history],
         "result": result_of(deal),
     }
@@ -88,33 +84,16 @@ def make_record(deal: "Deal", **meta) -> dict:
     return record
 
 
-def _initial_hands(deal: "Deal") -> list[int]:
-    return type(deal)(deal.rules, deal.dealer, deal.pack).hands
-
-
-def replay_deal(cls: type, record: dict) -> "Deal":
+def replay_deal(cls: type, record: dict):
     """Re-simulate a record as a ``cls`` (a Deal); return the finished deal (``Deal.replay``).
-    Raises ``ValueError`` naming the first thing that differs (the header, a move by the wrong
-    seat, an illegal move, a different result)."""
+    Raises ``ValueError`` naming the first thing that differs (the header, the hands its pack
+    deals, a move by the wrong seat, an illegal move, a different result)."""
     check_header(record, "Mediatore", (GAME,), LEGACY_FORMAT)
     deal = cls(Rules.from_dict(record["rules"]), record["dealer"], record["pack"])
     if "hands" in record and record["hands"] != [card_names(h) for h in deal.hands]:
         raise ValueError("record's hands differ from the hands its pack deals")
-    for i, entry in enumerate(record["moves"]):
-        if entry["seat"] != deal.to_move:
-            raise ValueError(f"move {i} ({entry['move']!r}) is recorded for seat {entry['seat']}, "
-                             f"but seat {deal.to_move} is to move")
-        try:
-            deal.apply(parse_move(entry["move"]))
-        except ValueError as e:
-            raise ValueError(f"move {i}: {e}") from None
+    rebuild(deal, [], [(e["seat"], e["move"]) for e in record["moves"]], parse_move)
     if not deal.is_over:
         raise ValueError(f"the record's {len(record['moves'])} moves do not finish the deal")
-    actual = result_of(deal)
-    stored = record.get("result")
-    if stored is not None:
-        for key in sorted(set(actual) | set(stored)):
-            if actual.get(key) != stored.get(key):
-                raise ValueError(f"result differs at {key!r}: record says {stored.get(key)!r}, "
-                                 f"replay gives {actual.get(key)!r}")
+    check_result(result_of(deal), record.get("result"))
     return deal

@@ -19,8 +19,8 @@ import numpy as np
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS, cards_of
 from .moves import NUM_TRICKS, PASS
 from .rules import CONTRACTS, NUM_SIGNALS, SWITCHES
-from ..codec.layout import (OBSERVATION_SIZE, OFFSETS, S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON,
-                            SIZES, TABLE)
+from .layout import (OBSERVATION_SIZE, OFFSETS, S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SIZES,
+                     TABLE)
 
 
 def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:

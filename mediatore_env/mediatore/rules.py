@@ -19,10 +19,11 @@ hand (:data:`SIGNAL_MEANINGS`), which decides both the legal leads and what a se
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from ..core.cards import LOW_MASKS, NUM_CARDS, SUIT_MASKS, bit, suit_of
+from ..core.rules import RulesBase, UnknownSwitch
 
 # Contracts (bids), lowest first. The values double as the bid move ids of moves.py.
 CHIAMO, MEDIATORE, SOLO, SOLISSIMO, ARCISOLISSIMO = 1, 2, 3, 4, 5
@@ -161,30 +162,11 @@ SWITCHES: dict[str, tuple] = {
 }
 
 
-class UnknownSwitch(ValueError, TypeError):
-    """A rules switch name that does not exist. A ValueError, as every bad rules input is (the
-    message lists the valid names); also a TypeError, Python's error for an unknown keyword
-    argument, so ``Rules(colour=1)`` is caught by code written either way."""
-
-
-def _unknown_switches(names) -> UnknownSwitch | None:
-    unknown = sorted(set(names) - set(SWITCHES))
-    if not unknown:
-        return None
-    return UnknownSwitch(f"unknown rules switch(es) {', '.join(map(repr, unknown))}; "
-                         f"valid: {', '.join(SWITCHES)}")
-
-
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(RulesBase):
     """The switches of one table. Immutable and hashable; build variants with ``replace``."""
 
-    def __new__(cls, *args, **switches):
-        # Checked here, before the generated __init__ would raise a bare TypeError.
-        error = _unknown_switches(switches)
-        if error:
-            raise error
-        return object.__new__(cls)  # not super(): slots=True makes a new class
+    SWITCHES = SWITCHES
 
     chiamo_monte: bool = True
     monte_shown: str = "standard"
@@ -195,53 +177,10 @@ class Rules:
     schedule: str = "standard"
     capotto_bonus: bool = True
 
-    def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            valid = SWITCHES[f.name]
-            # `True == 1` in Python, so check the type too: 1 is not a valid boolean switch.
-            if not any(value == v and type(value) is type(v) for v in valid):
-                raise ValueError(
-                    f"bad value {value!r} for rules switch {f.name!r}; valid: "
-                    + ", ".join(repr(v) for v in valid))
+    def check(self) -> None:
         if self.schedule == "low" and self.arcisolissimo:
             raise ValueError("the low schedule has no Arcisolissimo: use schedule='low' with "
                              "arcisolissimo=False (or the preset 'low')")
-
-    @classmethod
-    def from_dict(cls, switches: dict) -> "Rules":
-        """Rules from a dict of switches; unknown names raise ``ValueError`` listing the valid ones."""
-        return cls(**switches)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def preset(cls, name: str) -> "Rules":
-        try:
-            return PRESETS[name]
-        except KeyError:
-            raise ValueError(f"unknown rules preset {name!r}; valid: {', '.join(PRESETS)}") from None
-
-    def replace(self, **switches) -> "Rules":
-        return self.from_dict({**self.to_dict(), **switches})
-
-    @classmethod
-    def coerce(cls, rules=None, **switches) -> "Rules":
-        """Rules from what a user may pass: None (the standard game), a Rules object, a preset
-        name or a dict of switches; then ``switches`` on top. Bad input raises ``ValueError``."""
-        if rules is None:
-            base = cls()
-        elif isinstance(rules, Rules):
-            base = rules
-        elif isinstance(rules, str):
-            base = cls.preset(rules)
-        elif isinstance(rules, dict):
-            base = cls.from_dict(rules)
-        else:
-            raise ValueError(f"rules must be a Rules object, a preset name ({', '.join(PRESETS)}) "
-                             f"or a dict of switches, got {rules!r}")
-        return base.replace(**switches) if switches else base
 
     # -- what the switches mean ----------------------------------------------------------
 
@@ -293,6 +232,7 @@ PRESETS: dict[str, Rules] = {
     # The low schedule of seeds 000/002, which has no Arcisolissimo.
     "low": Rules(schedule="low", arcisolissimo=False),
 }
+Rules.PRESETS = PRESETS
 
 
 # -- payments (docs/rules.md section 7) ---------------------------------------------------------

@@ -227,7 +227,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
             raise RuntimeError("step() before reset(): call reset() first")
         if self._done:
             raise RuntimeError("the episode is over (terminated); call reset()")
-        move = as_move(action)  # not an action id: ValueError, and nothing changes
+        move = as_move(action, NUM_MOVES)  # not an action id: ValueError, and nothing changes
         if not deal.is_legal(move):
             if self.strict:
                 deal.apply(move)  # raises the engine's message
@@ -280,7 +280,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
                 obs = None
             move = agent.act(obs, view)
             try:
-                deal.apply(as_move(move))
+                deal.apply(as_move(move, NUM_MOVES))
             except ValueError as e:
                 raise ValueError(f"opponent {getattr(agent, 'name', agent)!r} "
                                  f"({type(agent).__name__}) at seat {seat} played "

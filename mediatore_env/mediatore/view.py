@@ -16,13 +16,9 @@ Knowledge follows docs/rules.md section 5 and the monte switches of section 8:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..core.game import Game
 from .moves import END
 from .rules import CHIAMO, MEDIATORE
-
-if TYPE_CHECKING:
-    from .game import Deal
 
 
 class SeatView:
@@ -34,7 +30,7 @@ class SeatView:
 
     __slots__ = ("_deal", "seat")
 
-    def __init__(self, deal: Deal, seat: int):
+    def __init__(self, deal: Game, seat: int):
         if not isinstance(seat, int) or not 0 <= seat < 4:
             raise ValueError(f"bad seat {seat!r}; valid: 0, 1, 2, 3")
         self._deal = deal

@@ -16,7 +16,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, suit_of
 from ..core.tricks import follow_suit
-from ..codec.text import card_text
+from ..core.text import card_text
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
                                discard_move, give_move, parse_move, phase_of_move, play_move,
                                signal_of_move)
@@ -97,13 +97,13 @@ def _names(move_text: str, card: int, verb: str | None) -> bool:
 
 
 def card_game_reader(moves, text) -> Reader:
-    """The reader of a game from its moves module (``parse_move``, ``move_text``) and its text
-    module (``move_words``): a number from the list, a move's text, or a card (with a verb or
+    """The reader of a game from its moves (a :class:`~mediatore_env.core.definition.MoveTable`)
+    and its display (``move_words``): a number from the list, a move's text, or a card (with a verb or
     alone: the legal move whose text ends with that card)."""
 
     def refuse(move: int, view, listed: Sequence[int]) -> BadInput:
-        card = _card_of(moves.move_text(move))
-        from_hand = all(view.hand >> c & 1 for c in map(_card_of, map(moves.move_text, listed))
+        card = _card_of(moves.text(move))
+        from_hand = all(view.hand >> c & 1 for c in map(_card_of, map(moves.text, listed))
                         if c is not None)
         why = card_refusal(card, view) if card is not None and from_hand else None
         return BadInput(why or f"You cannot {text.move_words(move)} now: choose a move of the "
@@ -115,7 +115,7 @@ def card_game_reader(moves, text) -> Reader:
         if numbers is not None:
             return numbers
         try:  # the game's own text: "claim", "accept", "call D3"
-            move = moves.parse_move(raw)
+            move = moves.parse(raw)
         except ValueError:
             move = None
         if move is not None:
@@ -128,11 +128,11 @@ def card_game_reader(moves, text) -> Reader:
         if len(cards) != 1 or rest:
             raise BadInput(f"Not a card or a move: {raw!r}. Type a number from 1 to "
                            f"{len(listed)}, a card such as D3, or ? for help.")
-        named = [m for m in listed if _names(moves.move_text(m), cards[0], verb)]
+        named = [m for m in listed if _names(moves.text(m), cards[0], verb)]
         if len(named) == 1:
             return named
-        for m in range(moves.NUM_MOVES):  # the move it would be, to say why not
-            if _names(moves.move_text(m), cards[0], verb):
+        for m in range(moves.count):  # the move it would be, to say why not
+            if _names(moves.text(m), cards[0], verb):
                 raise refuse(m, view, listed)
         raise BadInput(f"Not a move now: {raw!r}. Type a number from 1 to {len(listed)}.")
 
@@ -152,10 +152,10 @@ Follow suit when you can: the list holds only the moves you may make."""
 
 def reader_of(entry) -> Reader:
     """The reader of a registry entry's game: Mediatore's own, any other game's from its moves
-    and text modules."""
+    and display."""
     if entry.name == "mediatore":
         return Reader(read_mediatore, HELP_TEXT, _orderly)
-    return card_game_reader(entry.load("moves"), entry.load("text"))
+    return card_game_reader(entry.moves, entry.display)
 
 
 # -- Mediatore ------------------------------------------------------------------------------------

@@ -20,13 +20,13 @@ sessions), ``--agents`` is one agent per seat, and ``--rule name=value`` sets it
 
 See :mod:`agents.tournament` for the format (rotations, units per episode, confidence
 intervals) and each game's hooks for what it adds. Bad arguments get one line and exit status
-2; Ctrl-C stops the run with one line and exit status 130.
+2; Ctrl-C stops the run with one line and exit status 130. ``--jobs`` is lowered, with a line
+saying so, to the episodes and the cores.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import sys
@@ -36,7 +36,7 @@ import mediatore_env.registry as registry
 
 from ..mediatore.records import save_record
 from ..mediatore.rules import PRESETS
-from ..runinfo import ProgressBar, print_results
+from ..runinfo import add_progress_options, command, jobs_note, print_results, wants_progress
 from .checks import (ArgumentParser, add_worker_options, check_agents, check_lineup,
                      deals_to_record, non_negative_int, output_dir, output_file, positive_int,
                      rules_of)
@@ -58,9 +58,10 @@ def _units() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from agents import agents_of
     from agents.mediatore.greedy import BIDDING_POLICIES
     from agents.plot import FORMATS
-    agents = "; ".join(f"{name}: {', '.join(registry.load(entry.agents))}"
+    agents = "; ".join(f"{name}: {', '.join(agents_of(entry))}"
                        for name, entry in registry.GAMES.items())
     p = ArgumentParser(
         prog=PROG,
@@ -112,11 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="save the records of --record-deals here, each in its rotations")
     p.add_argument("--record-deals", metavar="LIST",
                    help="episodes to record with --save-records, e.g. 0,5,17 or 0-9 (default 0)")
-    bar = p.add_mutually_exclusive_group()
-    bar.add_argument("--progress", action="store_true", default=None,
-                     help="show a progress bar (default: when stderr is a terminal)")
-    bar.add_argument("--quiet", "-q", action="store_false", dest="progress",
-                     help="no progress bar")
+    add_progress_options(p)
     return p
 
 
@@ -149,17 +146,15 @@ def check_options(args) -> None:
 
 def check_outputs(args) -> list[int]:
     """Check every output path and its options before the run; the episodes to record."""
-    from agents.plot import FORMATS, PLOT_MISSING
+    from agents.plot import check_plot_path
     if args.json:
         _check_path("--json", output_file, args.json)
     if args.plot:
-        suffix = Path(args.plot).suffix.lower().lstrip(".")
-        if suffix not in FORMATS:
-            raise ValueError(f"--plot {args.plot}: the chart is written as "
-                             + ", ".join("." + f for f in FORMATS) + "; end the name in one")
+        try:
+            check_plot_path(args.plot)
+        except ValueError as e:
+            raise ValueError(f"--plot {e}") from None
         _check_path("--plot", output_file, args.plot)
-        if importlib.util.find_spec("matplotlib") is None:
-            raise ValueError(PLOT_MISSING)
     if args.save_records:
         _check_path("--save-records", output_dir, args.save_records)
     unit = registry.get(args.game).unit
@@ -184,6 +179,7 @@ def _plot_saved(args) -> int:
 
 
 def _run(args, parser) -> int:
+    from agents import agents_of
     from agents.tournament import run_tournament
     try:
         if args.plot_json:
@@ -193,20 +189,19 @@ def _run(args, parser) -> int:
         rules = rules_of(args)
         entry = registry.get(args.game)
         if args.agents:
-            check_agents(args.agents, registry.load(entry.agents))
-        show = sys.stderr.isatty() if args.progress is None else args.progress
-        bar = ProgressBar(args.deals, unit=f"{entry.unit}s") if show else None
+            check_agents(args.agents, agents_of(entry))
+        # a cluster's workers are its own (--jobs with an address is refused below)
+        note = not isinstance(args.ray, str) and args.jobs and jobs_note(
+            PROG, args.jobs, args.deals, entry.unit)
+        if note:
+            print(note, file=sys.stderr)
         common = dict(seed=args.seed, rules=rules, jobs=args.jobs, record_deals=record,
-                      progress=bar, ray=args.ray)
-        try:
-            if args.agents:
-                result = run_tournament(args.agents, args.deals, game=args.game, **common)
-            else:
-                result = _hooks(args.game).bidding(args.bidding, args.deals, base=args.player,
-                                                   **common)
-        finally:
-            if bar:
-                bar.close()
+                      progress=wants_progress(args.progress), ray=args.ray)
+        if args.agents:
+            result = run_tournament(args.agents, args.deals, game=args.game, **common)
+        else:
+            result = _hooks(args.game).bidding(args.bidding, args.deals, base=args.player,
+                                               **common)
     except (ValueError, ImportError) as e:
         parser.exit(2, f"{PROG}: error: {e}\n")
     try:
@@ -216,13 +211,10 @@ def _run(args, parser) -> int:
     return 0
 
 
+@command(PROG)  # Ctrl-C: one line and status 130; the workers and the bar go with the run
 def main(argv=None) -> int:
-    try:
-        parser = build_parser()
-        return _run(parser.parse_args(argv), parser)
-    except KeyboardInterrupt:  # Ctrl-C: the workers stop with the run, quietly
-        sys.stderr.write(f"{PROG}: interrupted\n")
-        return 130
+    parser = build_parser()
+    return _run(parser.parse_args(argv), parser)
 
 
 def _output(args, result) -> None:

@@ -2,7 +2,8 @@
 way: one line on stderr, ``<prog>: error: <what was wrong and what is valid>``, and exit status 2,
 before any work starts (a deal played, a table built) rather than after it.
 
-- :class:`ArgumentParser`: argparse with one-line errors (argparse prints the whole usage first).
+- :class:`ArgumentParser`: argparse with one-line errors (argparse prints the whole usage first;
+  defined in :mod:`mediatore_env.runinfo`, for the commands outside the tools too).
 - argparse ``type=`` checks, each returning the number or the text it was given:
   :func:`positive_int` (deals, jobs), :func:`non_negative_int` (seeds, deal numbers),
   :func:`probability` (a rate from 0 to 1), :func:`output_file` (a file the tool will write),
@@ -22,21 +23,13 @@ before any work starts (a deal played, a table built) rather than after it.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import tempfile
 from pathlib import Path
 from typing import Sequence
 
 import mediatore_env.registry as registry
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse's parser whose errors are one line (the message, then where to find the usage)
-    and exit status 2; subcommand parsers made with ``add_subparsers`` are of this class too."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+from mediatore_env.runinfo import ArgumentParser  # noqa: F401  (the tools' parser, from here)
 
 
 def _int(text: str) -> int:
@@ -172,17 +165,17 @@ def rule_switches(game: str) -> dict[str, tuple | None]:
     (None where the rules class checks them itself): the fields of its rules but the ones the
     game fixes, and but a switch none of whose other values these rules allow (Tressette's
     ``show_draws`` without a stock)."""
-    entry = registry.get(game)
-    rules = entry.make_rules()
-    table = getattr(importlib.import_module(entry.rules.partition(":")[0]), "SWITCHES", {})
+    definition = registry.get(game)
+    rules = definition.make_rules()
     out = {}
-    for name, default in rules.to_dict().items():
-        if name in entry.fixed:
+    for switch in definition.rules.switches():
+        if switch.name in definition.fixed:
             continue
-        values = table.get(name)
-        if values is not None and not any(_allows(rules, name, v) for v in values if v != default):
+        values = switch.choices or None
+        if values is not None and not any(_allows(rules, switch.name, v) for v in values
+                                          if v != getattr(rules, switch.name)):
             continue
-        out[name] = values
+        out[switch.name] = values
     return out
 
 
@@ -227,7 +220,7 @@ def parse_game_rules(game: str, items: Sequence[str] = (), preset: str | None = 
     ``--rule low=true``, ``--rule ante=3``). Raises ``ValueError`` naming the bad item and the
     valid names, values or presets."""
     entry = registry.get(game)
-    presets = getattr(importlib.import_module(entry.rules.partition(":")[0]), "PRESETS", None)
+    presets = entry.rules.PRESETS
     if preset is not None and not presets:
         raise ValueError(f"{game} has no rules presets; give its switches with --rule, e.g. "
                          f"--rule {rule_example(game)}")

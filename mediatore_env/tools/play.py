@@ -9,13 +9,15 @@
 
 One loop (:func:`play_game`) plays every game of the registry (:mod:`mediatore_env.registry`)
 through the game interface (:mod:`mediatore_env.core.game`): it deals the packs, asks the human
-and the agents in turn, and tells what happened in the words of the game's text module (the
-registry's ``text``: ``start_lines``, ``question``, ``table_lines``, ``moves_lines``,
-``move_words``, ``narrator``, ``stop_lines``, ``end_lines``, ``rules_line``). At each decision
+and the agents in turn, and tells what happened in the words of the game's display (the
+registry's ``display``, :class:`~mediatore_env.core.display.Display`: ``start_lines``,
+``question``, ``table_lines``, ``moves_lines``, ``move_words``, ``narrator``, ``stop_lines``,
+``end_lines``, ``rules_line``). At each decision
 you see your seat's view of the table and the numbered list of your legal moves; answer with a
 number or the move in words (:mod:`.answers`: ``solo``, ``D3``, ``3 of coins``, ``SA volo``,
 ``claim``, ``accept``); ``?`` shows help, ``t`` the table again, ``q`` or Ctrl-D stops, with the
-score of the episodes finished (each already saved with ``--save``). A move that is the only
+score of the episodes finished (each already saved with ``--save``); Ctrl-C stops at once, with
+one line and exit status 130, as every command does. A move that is the only
 legal one is played for you and said (``--ask-forced`` to be asked anyway).
 
 The screen is built from the human's view only, so it cannot show what the seat may not know;
@@ -31,21 +33,22 @@ as a game record (:mod:`mediatore_env.core.records`) for ``mediatore-replay``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import textwrap
+from functools import partial
 from typing import Callable, Sequence, TextIO
 
 from ..registry import GAMES, get
 from ..core.records import save_record
-from ..codec.text import STYLES
+from ..core.text import STYLES
 from ..mediatore.rules import PRESETS, SWITCHES
+from ..runinfo import command
 from .answers import Reader, read_answer, reader_of
 from .checks import (ArgumentParser, check_agents, non_negative_int, output_file, positive_int,
                      rules_of)
 from .terminal import (HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input, record_path,
-                       running_score, score_line, seat_names, stopped)
+                       running_score, score_line, seat_names, stopped, to_the_end)
 
 __all__ = ["play_game", "play_session", "main"]
 
@@ -67,6 +70,8 @@ def choose_moves(view, names: Sequence[str], style: str, term: Terminal, text, r
             except BadInput as e:
                 term.say(textwrap.fill(str(e), 78, initial_indent="  ", subsequent_indent="  "))
                 continue
+            if isinstance(answer, list):
+                return answer
             if answer == QUIT:
                 raise Quit
             if answer == HELP:
@@ -75,7 +80,6 @@ def choose_moves(view, names: Sequence[str], style: str, term: Terminal, text, r
             if answer == TABLE:
                 term.say(*text.table_lines(view, names, style, title))
                 break
-            return answer
 
 
 def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Terminal,
@@ -85,7 +89,7 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
     """Play ``game`` (any :class:`~mediatore_env.core.game.Game`) to its end: the human at seat
     ``human`` through ``term``, the agents (``agents[s]``, None at the human's seat) at the
     others, each reset with ``seeds[s]``; whenever the game waits for a pack it is dealt
-    ``packs(k)`` (k = 0, 1, ...). ``text`` is the game's text module, ``reader`` reads the
+    ``packs(k)`` (k = 0, 1, ...). ``text`` is the game's display, ``reader`` reads the
     human's answers (:func:`.answers.reader_of`), ``observation`` writes an agent's
     observation (needed only if one wants it). The human sees ``game.view(human)`` only.
     Returns the game; raises :class:`Quit` if the human quits."""
@@ -102,6 +106,8 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
         if game.needs_pack:
             if dealt:
                 term.say(*text.stop_lines(game, human, names, style))
+            if packs is None:
+                raise ValueError("the game waits for a pack, and play_game was given no packs")
             game.deal(packs(dealt))
             dealt += 1
             narrator.skip()
@@ -120,7 +126,7 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
         else:
             agent, view = agents[seat], game.view(seat)
             wants = getattr(agent, "wants_observation", True)
-            move = agent.act(observation(view) if wants else None, view)
+            move = agent.act(observation(view) if wants and observation else None, view)
             if not game.is_legal(move):
                 raise RuntimeError(f"agent {names[seat]} chose an illegal move {move!r}")
         game.apply(move)
@@ -138,20 +144,20 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     ... of ``seed``) with the human at seat ``human`` and ``agent_specs`` (one per other seat,
     in seat order; names of the game's agents registry or ``package.module:Class``), keeping a
     running score; ``rules`` default to the game's. Returns the exit status (0)."""
-    from agents import make_agent  # imported when played: the rest of the tool needs no agents
+    from agents import agents_of, make_agent  # imported when played: the rest needs no agents
     from agents.tournament import derive_seed, hooks_of
     hooks = hooks_of(game)  # the packs of mediatore-bench's episodes, so that --deal K is K there
     entry = get(game)
-    text, reader = entry.load("text"), reader_of(entry)
+    text, reader = entry.display, reader_of(entry)
     rules = entry.make_rules() if rules is None else rules
     n, unit = entry.players, entry.unit
     term = term or Terminal()
     specs = list(agent_specs)
     seat_specs = [None if s == human else specs.pop(0) for s in range(n)]
-    known = entry.load("agents")
+    known = agents_of(entry)
     agents = [None if spec is None else make_agent(spec, known) for spec in seat_specs]
     wanted = any(a is not None and getattr(a, "wants_observation", True) for a in agents)
-    observation = entry.load("codec").observation if wanted else None
+    observation = entry.observation if wanted else None
     names = seat_names(["human" if sp is None else sp for sp in seat_specs], human)
     totals = [0] * n
     term.say(f"{entry.title} · {text.rules_line(rules)} · seed {seed}"
@@ -164,7 +170,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
             title = f"{unit.capitalize()} {k + 1} of {count}" if count > 1 else unit.capitalize()
             played_game = play_game(
                 entry.new_game(rules, index % n), human, agents, names, term, text, reader,
-                style, title, lambda h, i=index: hooks.pack(seed, i, h),
+                style, title, partial(hooks.pack, seed, index),
                 [derive_seed(seed, index, s) for s in range(n)], auto, observation)
             totals = [t + o for t, o in zip(totals, played_game.outcome)]
             played += 1
@@ -239,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+@command("mediatore-play")  # Ctrl-C, at a prompt too: one line and status 130
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -252,20 +259,16 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
             raise ValueError(f"--agents takes one agent (for all {others} other seats) or "
                              f"{others}, got {len(args.agents)}")
         specs = args.agents * others if len(args.agents) == 1 else args.agents
-        check_agents(specs, entry.load("agents"))  # a bad name fails here, with the known ones
+        from agents import agents_of
+        check_agents(specs, agents_of(entry))  # a bad name fails here, with the known ones
     except ValueError as e:
         parser.error(str(e))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     term = Terminal(ask or _echoing_input, out)
     try:
-        return play_session(args.game, specs, args.seat, rules, seed, args.deal, args.deals,
-                            args.cards, args.save, term, args.auto)
-    except KeyboardInterrupt:
-        term.say("", "Interrupted.")
-        return 130
-    except BrokenPipeError:  # the output was cut short (| head): not an error
-        sys.stdout = open(os.devnull, "w")
-        return 0
+        return to_the_end(lambda: play_session(args.game, specs, args.seat, rules, seed,
+                                               args.deal, args.deals, args.cards, args.save,
+                                               term, args.auto))
     except OSError as e:
         term.say(f"mediatore-play: error: {e}")
         return 1

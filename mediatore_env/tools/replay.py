@@ -13,9 +13,9 @@ files. Each record is first re-simulated with :func:`mediatore_env.core.records.
 is shown is what the rules give; a file that is not a valid record gets a clear error.
 
 One viewer serves every game: it rebuilds the game pack by pack and move by move through the
-game interface and stops at each stage its game's text module names (Mediatore: the auction,
+game interface and stops at each stage its game's display names (Mediatore: the auction,
 the exchange, every trick; Tressette: every trick of every hand; club Mediatore: the same, deal
-after deal), telling what happened in between in that module's words. At a terminal it waits
+after deal), telling what happened in between in its words. At a terminal it waits
 for Enter (``a`` shows the rest without stopping, ``q`` quits), otherwise (``--all``, or input
 from a pipe) it prints everything. With ``--seat N`` the text is built from that seat's view, so
 it shows exactly what that player knew; the full result is shown at the end either way.
@@ -24,7 +24,6 @@ it shows exactly what that player knew; the full result is shown at the end eith
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
@@ -32,9 +31,10 @@ from typing import Any, Callable, Iterator, TextIO
 from ..core.game import CHANCE
 from ..core.records import entry_of, replay
 from ..registry import get
-from ..codec.text import STYLES, YOU
+from ..core.text import STYLES, YOU
+from ..runinfo import command
 from .checks import ArgumentParser
-from .terminal import Pager
+from .terminal import Pager, to_the_end
 
 
 class BadRecord(ValueError):
@@ -123,7 +123,7 @@ def record_steps(game, record: dict, final) -> Iterator[tuple[str, Any]]:
     ``("pack", pack)`` after each pack dealt (whenever the game asks for one) and
     ``("move", move)`` after each move. Stops early where a record of an unfinished game
     ends."""
-    packs = iter(get(final.record()["game"]).load("text").record_packs(record))
+    packs = iter(get(final.record()["game"]).display.record_packs(record))
     moves = iter(final.history)
     while not game.is_over:
         if game.to_move == CHANCE:
@@ -143,12 +143,12 @@ def record_steps(game, record: dict, final) -> Iterator[tuple[str, Any]]:
 def show_record(record: dict, seat: int | None = None, style: str = "english",
                 pager: Pager | None = None, label: str = "") -> bool:
     """Step through one record (already checked), of any game: the game rebuilt pack by pack
-    and move by move, a stop at each stage its text module names. Returns False if the person
+    and move by move, a stop at each stage its display names. Returns False if the person
     quit."""
     pager = pager or Pager(False)
     final = replay(record)
     entry = get(final.record()["game"])  # a version 1 Tressette record names no form
-    text = entry.load("text")
+    text = entry.display
     names = record_names(record, final.players, seat)
     meta = record.get("meta") or {}
     title = label or "Record"
@@ -199,6 +199,7 @@ def build_parser() -> ArgumentParser:
     return p
 
 
+@command("mediatore-replay")  # Ctrl-C, at a prompt too: one line and status 130
 def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None = None,
          interactive: bool | None = None) -> int:
     parser = build_parser()
@@ -220,16 +221,14 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     if interactive is None:
         interactive = sys.stdin.isatty() and "-" not in args.records
     pager = Pager(interactive and not args.all, ask or input, out)
-    try:
+
+    def show_all() -> int:
         for label, record in records:
             if not show_record(record, args.seat, args.cards, pager, label):
-                break
-    except KeyboardInterrupt:
-        pager.say("", "Interrupted.")
-        return 130
-    except BrokenPipeError:  # the output was cut short (| head): not an error
-        sys.stdout = open(os.devnull, "w")
-    return 0
+                break  # the person quit
+        return 0
+
+    return to_the_end(show_all)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
     mediatore-tables show table.npz [--deal N]
 
 The tables themselves (what an entry holds, the policy that fills it, the file format) are
-:mod:`mediatore_env.analysis.tables`.
+:mod:`mediatore_env.mediatore.tables`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ import sys
 import time
 import zipfile
 
-from ..analysis.tables import CALL_CONTRACTS, ContractTable, build_table
+from ..mediatore.tables import CALL_CONTRACTS, ContractTable, build_table
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS
-from ..runinfo import ProgressBar
+from ..runinfo import add_progress_options, command, jobs_note, wants_progress
 from .checks import ArgumentParser, input_file, non_negative_int, output_file, positive_int
+
+PROG = "mediatore-tables"
 
 
 def _summary(table: ContractTable) -> str:
@@ -39,10 +41,11 @@ def _summary(table: ContractTable) -> str:
     return "\n".join(lines)
 
 
+@command(PROG)  # Ctrl-C: one line and status 130; the workers and the bar go with the build
 def main(argv=None) -> int:
     parser = ArgumentParser(
-        prog="mediatore-tables",
-        description="Double-dummy contract value tables of Mediatore deals (mediatore_env.analysis.tables).")
+        prog=PROG,
+        description="Double-dummy contract value tables of Mediatore deals (mediatore_env.mediatore.tables).")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="compute the table of N deals and save it (.npz)")
     b.add_argument("--deals", type=positive_int, default=100, help="number of deals (default 100)")
@@ -56,25 +59,25 @@ def main(argv=None) -> int:
                    help="exact thirds (default), or only whether made (ten times faster)")
     b.add_argument("--out", required=True, type=output_file,
                    help="file to write (.npz); its folder must exist")
-    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_progress_options(b)
     s = sub.add_parser("show", help="print a table's summary, or one deal's lines")
     s.add_argument("path", type=input_file, help="a table written by build (.npz)")
     s.add_argument("--deal", type=non_negative_int, help="deal number to print")
     args = parser.parse_args(argv)
     if args.command == "build":
-        bar = None if args.quiet else ProgressBar(args.deals)
+        note = jobs_note(PROG, args.jobs, args.deals, "deal")
+        if note:
+            print(note, file=sys.stderr)
+        start = time.perf_counter()
         table = build_table(args.deals, args.seed, PRESETS[args.preset], args.calls,
-                            args.values, args.jobs, bar, args.start)
-        if bar:
-            bar.close()
+                            args.values, args.jobs, wants_progress(args.progress), args.start)
         out = args.out if args.out.endswith(".npz") else f"{args.out}.npz"  # as numpy names it
         try:
             table.save(out)
         except OSError as e:  # checked before the work, but a disk can still fill up
-            print(f"mediatore-tables: error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+            print(f"{PROG}: error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
             return 1
-        print(f"wrote {out} in {time.perf_counter() - (bar.start if bar else 0):.0f} s"
-              if bar else f"wrote {out}")
+        print(f"wrote {out} in {time.perf_counter() - start:.0f} s")
         print(_summary(table))
         return 0
     try:
@@ -86,12 +89,12 @@ def main(argv=None) -> int:
             why = f"{args.path}: cannot read it: {e.strerror or e}"
         else:  # numpy's message about pickles would only mislead here
             why = f"{args.path}: not a table written by mediatore-tables build (not an .npz file)"
-        print(f"mediatore-tables show: error: {why}", file=sys.stderr)
+        print(f"{PROG} show: error: {why}", file=sys.stderr)
         return 2
     if args.deal is None:
         print(_summary(table))
     elif not args.deal < len(table):
-        print(f"mediatore-tables show: error: no deal {args.deal} in {args.path}: "
+        print(f"{PROG} show: error: no deal {args.deal} in {args.path}: "
               f"it holds deals 0 to {len(table) - 1}", file=sys.stderr)
         return 2
     else:

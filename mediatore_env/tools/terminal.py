@@ -8,18 +8,20 @@ by a person.
 - :func:`seat_names`: ``You`` and ``greedy(1)``;
 - :func:`record_path`: where ``--save`` puts the record of each game played;
 - :func:`running_score` and :func:`stopped`: the score between several deals or games, and
-  when the player quits.
+  when the player quits;
+- :func:`to_the_end`: a command's work, cut short by a closed pipe (no error).
 
 Mediatore's play (:mod:`.play`) and the Tressette games' (:mod:`.tressette`) both use them.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
-from ..codec.text import YOU
+from ..core.text import YOU
 from ..core.cards import CC, make_card
 
 _RANK_WORDS = {
@@ -82,7 +84,7 @@ def parse_cards_words(tokens: Sequence[str]) -> tuple[list[int], list[str]]:
 
 
 class Quit(Exception):
-    """The person asked to stop (q, Ctrl-D, Ctrl-C)."""
+    """The person asked to stop (q, or Ctrl-D: the end of the input)."""
 
 
 class Terminal:
@@ -100,9 +102,12 @@ class Terminal:
     def ask(self, prompt: str) -> str:
         try:
             return self.ask_fn(prompt)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # the end of the input: quit (Ctrl-C is the command's, 130)
             self.say("")
             raise Quit from None
+        except KeyboardInterrupt:
+            self.say("")  # off the prompt's line
+            raise
 
 
 def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
@@ -112,7 +117,7 @@ def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
         if s == human:
             out.append(YOU)
         else:
-            head, _, rest = spec.partition(":")
+            head, _, rest = (spec or "").partition(":")
             short = rest.partition(":")[0] if "." in head and rest else head
             out.append(f"{short[:12]}({s})")
     return out
@@ -180,11 +185,24 @@ class Pager:
             return True
         try:
             answer = self.ask_fn("[Enter] next, a = all the rest, q = quit: ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # the end of the input: stop (Ctrl-C is the command's, 130)
             self.say("")
             return False
+        except KeyboardInterrupt:
+            self.say("")  # off the prompt's line
+            raise
         if answer in ("q", "quit", "exit"):
             return False
         if answer in ("a", "all"):
             self.interactive = False
         return True
+
+
+def to_the_end(work: Callable[[], int]) -> int:
+    """Run a terminal command's ``work`` and return its exit status: output cut short
+    (``| head``) is no error (0). (Ctrl-C is every command's alike: :func:`runinfo.command`.)"""
+    try:
+        return work()
+    except BrokenPipeError:  # the output was cut short (| head): not an error
+        sys.stdout = open(os.devnull, "w")
+        return 0

@@ -11,6 +11,8 @@ Modules, each importing only those above it in this list (and :mod:`mediatore_en
 - :mod:`.view`: :class:`~.view.TressetteView`, what one seat may know;
 - :mod:`.game`: :class:`~.game.TressetteGame`, one game to 31 over several hands, its JSON
   text, its record and the record's bit-exact replay.
+- :mod:`.positions`: a hand in play as a position of the double-dummy solver
+  (:mod:`mediatore_env.analysis.solver`).
 
 A game asks for a pack at the start of each hand (a chance event the caller controls)::
 

@@ -26,9 +26,9 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
 from ..core.game import CHANCE, Engine, dealer_seat
-from ..core.records import check_header, header
-from ..core.moves import as_move_id, described_move
-from ..core.tricks import Trick, playable, trick_winner
+from ..core.records import check_header, check_result, header, rebuild
+from ..core.moves import as_move_id
+from ..core.tricks import Trick, playable, playable_cards, trick_winner
 from .melds import Meld, melds_of
 from .moves import CLAIM, NUM_MOVES, move_text, parse_move
 from .rules import (BATCH, FORMS, HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
@@ -136,8 +136,7 @@ class HandLog:
         """The hand for a record: its dealer, tricks, melds, draws and points."""
         return {
             "dealer": self.dealer,
-            "tricks": [{"leader": t.leader, "cards": [CARD_NAMES[c] for c in t.cards],
-                        "winner": t.winner} for t in self.tricks],
+            "tricks": [t.to_dict() for t in self.tricks],
             "melds": [{"seat": d.seat, **d.meld.to_dict()} for d in self.melds],
             "draws": [{"seat": d.seat, "card": CARD_NAMES[d.card]} for d in self.draws],
             "points": self.points(rules),
@@ -172,6 +171,9 @@ class TressetteGame(Engine):
     __slots__ = ("rules", "first_dealer", "dealer", "hands", "log", "totals", "before", "trick",
                  "leader", "to_move", "history", "outcome", "end_reason",
                  "ender", "claimant", "first_to_target", "start", "_sides")
+    # Its moves, as the engines' base names them (core.game.Engine).
+    NUM_MOVES = NUM_MOVES
+    move_text, parse_move = staticmethod(move_text), staticmethod(parse_move)
 
     def __init__(self, rules: TressetteRules | None = None, dealer: int = 0,
                  totals: Sequence[int] | None = None):
@@ -238,7 +240,7 @@ class TressetteGame(Engine):
         seat = self.to_move
         if seat is None or seat == CHANCE:
             return []
-        moves = cards_of_ascending(playable(self.hands[seat], self.trick))
+        moves = playable_cards(self.hands[seat], self.trick)
         if self.rules.claim:
             moves.append(CLAIM)
         return moves
@@ -266,18 +268,6 @@ class TressetteGame(Engine):
         self.log.append(log)
         self.hands = list(log.dealt)
         self.leader = self.to_move = (self.dealer + 1) % self.rules.players
-
-    def _raise_illegal(self, move):
-        what = described_move(move, NUM_MOVES, move_text)
-        if self.is_over:
-            raise ValueError(f"illegal move {what}: the game is over")
-        if self.needs_pack:
-            raise ValueError(f"illegal move {what}: the next hand needs a pack first (deal)")
-        legal = ", ".join(f"{move_text(m)} ({m})" for m in self.legal_moves())
-        raise ValueError(f"illegal move {what} for seat {self.to_move}; legal: {legal}")
-
-    def apply_text(self, text: str) -> None:
-        self.apply(parse_move(text))
 
     def _apply(self, move: int) -> None:
         """Apply a move already known to be legal (the hot path of simulations)."""
@@ -405,8 +395,9 @@ class TressetteGame(Engine):
     def from_json(cls, data) -> "TressetteGame":
         """The game of :meth:`to_json`'s dict (or that dict as JSON text)."""
         data = json.loads(data) if isinstance(data, (str, bytes)) else data
-        return _rebuild(cls, data["rules"], data["dealer"], data["packs"],
-                        [(None, m) for m in data["moves"]], data.get("start_totals"))
+        game = cls(TressetteRules.from_dict(data["rules"]), data["dealer"],
+                   data.get("start_totals"))
+        return rebuild(game, data["packs"], [(None, m) for m in data["moves"]], parse_move)
 
     def record(self, **meta) -> dict:
         """The game's record (:mod:`mediatore_env.core.records`: the header names the form):
@@ -440,18 +431,13 @@ class TressetteGame(Engine):
         """Re-simulate a record (this version's, or a version 1 ``tressette-record``). Raises ``ValueError`` naming the first thing that differs (a
         move by the wrong seat, an illegal move, a pack too many or too few, the result)."""
         game_name = check_header(record, "Tressette", FORMS, LEGACY_FORMAT)
-        game = _rebuild(cls, record["rules"], record["dealer"], record["packs"],
-                        [(e["seat"], e["move"]) for e in record["moves"]])
+        game = rebuild(cls(TressetteRules.from_dict(record["rules"]), record["dealer"]),
+                       record["packs"], [(e["seat"], e["move"]) for e in record["moves"]],
+                       parse_move)
         if game_name not in (None, game.rules.form):
             raise ValueError(f"the record is of {game_name}, but its rules are "
                              f"{game.rules.form}'s")
-        stored = record.get("result")
-        if stored is not None:
-            actual = game.result() if game.is_over else {}
-            for key in sorted(set(actual) | set(stored)):
-                if actual.get(key) != stored.get(key):
-                    raise ValueError(f"result differs at {key!r}: record says "
-                                     f"{stored.get(key)!r}, replay gives {actual.get(key)!r}")
+        check_result(game.result() if game.is_over else {}, record.get("result"))
         return game
 
     def __eq__(self, other):
@@ -471,16 +457,6 @@ class TressetteGame(Engine):
 LEGACY_FORMAT = "tressette-record"
 
 
-def cards_of_ascending(mask: int) -> list[int]:
-    """The cards of a bitset in id order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _start_totals(rules: TressetteRules, totals) -> tuple[int, ...]:
     """The sides' totals a game starts from: ``totals`` checked (default all 0)."""
     sides = rules.num_sides
@@ -495,36 +471,3 @@ def _start_totals(rules: TressetteRules, totals) -> tuple[int, ...]:
         raise ValueError(f"bad totals {totals!r}; valid: {sides} ints from 0 to {TARGET - 1}"
                          " (a side at 31 has ended the game)")
     return start
-
-
-def _rebuild(cls, rules, dealer, packs, moves, totals=None) -> TressetteGame:
-    """Replay ``moves`` (``(seat or None, move text)``) over ``packs`` from the first dealer
-    (and the starting ``totals``)."""
-    game = cls(TressetteRules.from_dict(rules), dealer, totals)
-    packs = list(packs)
-    used = 0
-
-    def deal_next(i):
-        nonlocal used
-        if used == len(packs):
-            raise ValueError(f"move {i}: hand {used + 1} needs a pack, but only "
-                             f"{len(packs)} are given")
-        game.deal(packs[used])
-        used += 1
-
-    for i, (seat, text) in enumerate(moves):
-        while game.needs_pack:
-            deal_next(i)
-        if seat is not None and seat != game.to_move:
-            raise ValueError(f"move {i} ({text!r}) is recorded for seat {seat}, but seat "
-                             f"{game.to_move} is to move")
-        try:
-            game.apply(parse_move(text))
-        except ValueError as e:
-            raise ValueError(f"move {i}: {e}") from None
-    while game.needs_pack and used < len(packs):
-        deal_next(len(moves))
-    if used < len(packs):
-        raise ValueError(f"{len(packs)} packs given, but the moves use {used}")
-    return game
-

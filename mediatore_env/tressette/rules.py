@@ -20,9 +20,10 @@ Every number of the scoring lives here: the target of 31 (:data:`TARGET`), the h
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 
 from ..core.cards import NUM_CARDS
+from ..core.rules import RulesBase
 
 TARGET = 31  # points that win (or, Low Hand, end) the game
 HAND_SIZE = 10  # cards dealt to each player
@@ -39,7 +40,7 @@ SWITCHES = {
 
 
 @dataclass(frozen=True, slots=True)
-class TressetteRules:
+class TressetteRules(RulesBase):
     """The switches of one Tressette table. Immutable and hashable; build variants with
     :meth:`replace`.
 
@@ -51,40 +52,18 @@ class TressetteRules:
     - ``show_draws``: two-handed only, each card drawn from the stock is shown to both.
     """
 
+    SWITCHES = SWITCHES
+    GAME = "Tressette"
+
     players: int = 4
     low: bool = False
     claim: bool = False
     show_draws: bool = True
 
-    def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            valid = SWITCHES[f.name]
-            # `True == 1` in Python, so check the type too: True is not a number of players.
-            if not any(value == v and type(value) is type(v) for v in valid):
-                raise ValueError(f"bad value {value!r} for rules switch {f.name!r}; valid: "
-                                 + ", ".join(repr(v) for v in valid))
+    def check(self) -> None:
         if not self.show_draws and self.players != 2:
             raise ValueError("show_draws=False applies only to the two-handed game (players=2); "
                              f"got players={self.players}")
-
-    @classmethod
-    def from_dict(cls, switches: dict) -> "TressetteRules":
-        """Rules from a dict of switches; an unknown name raises ``ValueError`` naming the
-        valid ones."""
-        if not isinstance(switches, dict):
-            raise ValueError(f"rules must be a dict of switches, got {switches!r}")
-        unknown = sorted(set(switches) - set(SWITCHES), key=str)
-        if unknown:
-            raise ValueError(f"unknown Tressette rules switch(es) {', '.join(map(repr, unknown))}; "
-                             f"valid: {', '.join(SWITCHES)}")
-        return cls(**switches)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    def replace(self, **switches) -> "TressetteRules":
-        return self.from_dict({**self.to_dict(), **switches})
 
     # -- what the switches mean ----------------------------------------------------------
 

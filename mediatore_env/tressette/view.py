@@ -16,10 +16,7 @@ Knowledge follows docs/rules.md 10.1-10.2:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .game import HandLog, TressetteGame
+from ..core.game import Game
 
 
 class TressetteView:
@@ -32,7 +29,7 @@ class TressetteView:
 
     __slots__ = ("_game", "seat")
 
-    def __init__(self, game: TressetteGame, seat: int):
+    def __init__(self, game: Game, seat: int):
         players = game.rules.players
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
             raise ValueError(f"bad seat {seat!r}; valid: " + ", ".join(map(str, range(players))))
@@ -140,7 +137,8 @@ class TressetteView:
         """The 10 cards dealt to this seat in the current (or last) hand."""
         return self._game.log[-1].dealt[self.seat] if self._game.log else 0
 
-    def _draws(self, log: HandLog) -> tuple[tuple[int, int | None], ...]:
+    def _draws(self, log) -> tuple[tuple[int, int | None], ...]:
+        """The draws of a hand's log (:class:`~.game.HandLog`) as this seat saw them."""
         shown = self._game.rules.show_draws
         return tuple((d.seat, d.card if shown or d.seat == self.seat else None)
                      for d in log.draws)

@@ -1,211 +1,663 @@
-"""The tables of ``mediatore-web``, without the web: a game played by one person against agents
-(:class:`Table`), and a record stepped through (:class:`Watch`). Written once over the game
-interface (:mod:`mediatore_env.core.game`) and the registry: every game's part is its display
-module's ``view_json(view, names, style)`` (the table a seat sees) and its text hooks
+"""The tables of ``mediatore-web``, without the web: a game played by persons and agents at
+one table (:class:`Table`), and a record stepped through (:class:`Watch`). Written once over the
+game interface (:mod:`mediatore_env.core.game`) and the registry: every game's part is its
+display (:class:`~mediatore_env.core.display.Display`): ``view_json(view, names, style)`` (the
+table a seat sees; every game has one, the default a trick game's) and its text hooks
 (``narrator``, ``dealt_lines``, ``stop_lines``) for the news between two looks.
 
-What leaves a table is built from ``game.view(seat)`` of the person's seat (or, watching a
-record, of the seat chosen), never from the game itself, so no card the seat may not see is
-ever sent. Bad requests raise :class:`BadRequest` with one line saying what was wrong and what
-is valid, before anything is changed.
-"""
+What leaves a table for a person is built from ``game.view(seat)`` of that person's seat (or,
+watching a record, of the seat chosen), never from the game itself, so no card the seat may
+not see is ever sent; each person has their own events, told in their own words.
 
+Nothing here trusts what a request holds: :func:`table_request` checks every field of a new
+table (the game, the seat, each agent's name and options, the rules, the seed, the packs, the
+creator's name, the stand-in) before anything is made, and refuses a bad one with
+:class:`BadRequest`, one line saying what was wrong and what is valid; a person joining is
+checked whole the same way (:meth:`Table.check_join`). Agents are the names of the game's
+registry (and those the server's operator added): never an import path, and their options are
+data (numbers, booleans, text) checked against the agent's own parameters
+(:func:`check_agent_options`).
+
+The agents do not think here: :meth:`Table.agent_turn` hands out what the agent to move needs,
+:func:`think` (a pure function, run by the server in a worker) chooses the move, and
+:meth:`Table.agent_moved` makes it, so the server keeps answering while agents think.
+"""
 from __future__ import annotations
 
-from typing import Any, Sequence
+import inspect
+import math
+import secrets
+import time
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from agents import make_agent
+from agents import agents_of, make_agent
 from ..codec.actions import as_move
 from ..core.cards import NUM_CARDS
 from ..core.game import CHANCE
 from ..core.records import entry_of, replay
-from ..registry import GAMES, get
+from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
+from ..core.text import YOU
 from ..tools.terminal import seat_names
 
-__all__ = ["BadRequest", "Table", "Watch", "games_json", "playable"]
+__all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
+           "check_agent_options", "switch_specs", "think", "shown", "one_line", "person_name",
+           "watch_names"]
+
+#: The most characters of an agent's text, the most packs a table may be given, the most
+#: an agent's numeric option may be raised above its default (a request shares the server's
+#: CPU with every other table; an operator who wants more registers the agent with --agent).
+MAX_SPEC, MAX_PACKS, MAX_EFFORT = 120, 64, 10
+#: Seeds are numpy's: a non-negative int, here below 2**63.
+MAX_SEED = 2 ** 63 - 1
 
 
 class BadRequest(ValueError):
-    """A request the table refuses; ``status`` is its HTTP status (400, 404 or 409)."""
+    """A request the table refuses; ``status`` is its HTTP status (400, 404, 409...)."""
 
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
         self.status = status
 
 
-def playable(entry) -> bool:
-    """Whether a game's display module draws its table for the browser (has ``view_json``)."""
-    return hasattr(entry.load("text"), "view_json")
+def shown(value, width: int = 40) -> str:
+    """``repr(value)`` cut to ``width`` characters: an error names what it got without
+    echoing a whole request back."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def games_json() -> list[dict]:
-    """The registry's games the page can draw: name, title, seats, rules switches, agents."""
+def one_line(error: BaseException, width: int = 200) -> str:
+    """An exception's message on one line of at most ``width`` characters."""
+    text = " ".join(str(error).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+# -- the rules switches, typed for the page's form -----------------------------------------------
+
+def switch_specs(entry: GameDef) -> list[dict]:
+    """Each rules switch of the game the page may set (those its entry does not fix), typed so
+    the form draws the right input: ``{"name", "kind", "default"}``, ``kind`` one of ``bool``,
+    ``choice`` (with ``"choices"``), ``int`` or ``optional int`` (None or an int, from
+    ``"minimum"``): the rules' own description of their switches."""
+    default = entry.make_rules()
+    specs = []
+    for switch in entry.rules.switches():
+        if switch.name in entry.fixed:
+            continue
+        spec: dict[str, Any] = {"name": switch.name, "kind": switch.kind,
+                                "default": getattr(default, switch.name)}
+        if switch.kind == "choice":
+            spec["choices"] = list(switch.choices)
+        if switch.minimum is not None:
+            spec["minimum"] = switch.minimum
+        specs.append(spec)
+    return specs
+
+
+def games_json(extra_agents: Mapping[str, Mapping[str, Callable]] | None = None) -> list[dict]:
+    """The registry's games the page can draw: name, title, seats, typed rules switches, and
+    the agents a table may seat (the game's registry, then what the operator added)."""
     out = []
     for entry in GAMES.values():
-        if not playable(entry):
-            continue
-        rules = entry.make_rules().to_dict()
         out.append({"name": entry.name, "title": entry.title, "players": entry.players,
-                    "unit": entry.unit, "agents": list(entry.load("agents")),
-                    "rules": {k: v for k, v in rules.items() if k not in entry.fixed}})
+                    "unit": entry.unit, "agents": list(agent_registry(entry, extra_agents)),
+                    "switches": switch_specs(entry)})
     return out
 
 
-def _seat(value, players: int, what: str = "seat") -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-        raise BadRequest(f"bad {what} {value!r}; valid: 0-{players - 1}")
+def agent_registry(entry: GameDef, extra: Mapping[str, Mapping[str, Callable]] | None = None
+                   ) -> dict[str, Callable]:
+    """The agents a table of ``entry`` may seat, by name: the game's own, then ``extra[game]``
+    (registered by the server's operator with ``--agent``)."""
+    return {**agents_of(entry), **((extra or {}).get(entry.name) or {})}
+
+
+# -- what a request may ask of an agent ----------------------------------------------------------
+
+def check_agent_options(factory: Callable, options: dict) -> None:
+    """Refuse (``ValueError``) options a request may not give an agent: each must be a
+    keyword parameter of the agent's factory, its value a number, a boolean or a short text
+    of the parameter's default's type (or None where the parameter takes None), and a number
+    at most :data:`MAX_EFFORT` times a positive default (so no request buys an agent a day of
+    thought). A parameter without a
+    plain default (a policy object, a table of weights) or naming a file cannot be set."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        params = {}
+    for name, value in options.items():
+        param = params.get(name)
+        default = None if param is None else param.default
+        if (param is None or param.kind not in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD)
+                or not (default is None or type(default) in (bool, int, float, str))
+                or name in ("path", "file", "model", "weights")):
+            settable = [p for p, q in params.items() if q.default is None
+                        or type(q.default) in (bool, int, float, str)
+                        if p not in ("path", "file", "model", "weights")]
+            raise ValueError(f"option {name!r} cannot be set here; options: "
+                             + (", ".join(settable) or "none"))
+        if not (_fits(value, default) or value is None and "None" in str(param.annotation)):
+            raise ValueError(f"bad value {shown(value)} for option {name!r} (default "
+                             f"{default!r}): " + _expected(default))
+
+
+def _fits(value, default) -> bool:
+    """Whether a request's ``value`` may stand for an option whose default is ``default``."""
+    if type(value) is bool or type(default) is bool:
+        return type(value) is bool and type(default) in (bool, type(None))
+    if type(value) is str:
+        return type(default) in (str, type(None)) and len(value) <= 40
+    if type(value) not in (int, float) or type(default) is str or not math.isfinite(value):
+        return False
+    if type(default) is int and type(value) is not int:
+        return False
+    low, high = _number_range(default)
+    return low <= value <= high
+
+
+def _number_range(default) -> tuple[float, float]:
+    """A number option's range: up to :data:`MAX_EFFORT` times a positive default, else
+    -1000 to 1000."""
+    if isinstance(default, (int, float)) and default > 0:
+        return 0, MAX_EFFORT * default
+    return -1000, 1000
+
+
+def _expected(default) -> str:
+    if type(default) is bool:
+        return "true or false"
+    if type(default) is str:
+        return "a text of at most 40 characters"
+    low, high = _number_range(default)
+    kind = "an integer" if type(default) is int else "a number"
+    return f"{kind} from {low:g} to {high:g}" + (", true, false or a short text"
+                                                  if default is None else "")
+
+
+def _agent(spec, seat: int, registry: dict) -> Any:
+    if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC:
+        raise BadRequest(f"agent at seat {seat}: {shown(spec)} is not an agent's name; valid: "
+                         + ", ".join(registry))
+    try:
+        return make_agent(spec, registry, imports=False, check_options=check_agent_options)
+    except ValueError as e:
+        raise BadRequest(f"agent at seat {seat}: {one_line(e, 300)}") from None
+    except Exception as e:  # an agent's own check of an option's meaning, whatever its type
+        raise BadRequest(f"agent at seat {seat}: cannot make {shown(spec)}: "
+                         f"{type(e).__name__}: {one_line(e)}") from None
+
+
+#: The longest name a person may give themselves at a table, in characters.
+MAX_NAME = 24
+#: The bounds of the stand-in option's ``after``: how long a person's seat may be away (no
+#: page open, no request) before an agent moves for it, in seconds.
+MIN_AWAY, MAX_AWAY = 1.0, 24 * 3600.0
+
+
+def person_name(value, taken: Sequence[str] = ()) -> str:
+    """A person's name at a table, checked: a text of 1 to :data:`MAX_NAME` printable
+    characters (runs of spaces made one), not ``You`` (how the table names each person to
+    themselves) and none of ``taken`` (the other seats' names), case aside."""
+    if not isinstance(value, str):
+        raise BadRequest(f"bad name {shown(value)}: a text of 1-{MAX_NAME} characters is expected")
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise BadRequest(f"bad name {shown(value)}: 1-{MAX_NAME} printable characters are "
+                         "expected")
+    if name.casefold() == YOU.casefold():
+        raise BadRequest(f"bad name {name!r}: the table calls each person {YOU!r} on their "
+                         "own screen; choose another")
+    if name.casefold() in {t.casefold() for t in taken}:
+        raise BadRequest(f"the name {name!r} is taken at this table; choose another", 409)
+    return name
+
+
+def _stand_in(data, persons: Sequence[int], registry: dict) -> tuple[dict, float | None]:
+    """The ``stand_in`` option checked: ``{"agent": name, "after": seconds}`` or null. The
+    agent, one per person's seat, moves for a seat that has been away ``after`` seconds."""
+    if data is None:
+        return {}, None
+    if not isinstance(data, dict) or set(data) != {"agent", "after"}:
+        raise BadRequest('bad stand_in: {"agent": name, "after": seconds} or null is expected')
+    after = data["after"]
+    if type(after) not in (int, float) or not MIN_AWAY <= after <= MAX_AWAY:
+        raise BadRequest(f"bad stand_in after {shown(after)}; valid: {MIN_AWAY:g}-{MAX_AWAY:g} "
+                         "seconds")
+    spec = data["agent"]
+    return {s: _agent(spec, s, registry) for s in persons}, float(after)
+
+
+# -- a new table, checked whole before anything is made ----------------------------------------
+
+def _int(value, what: str, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise BadRequest(f"bad {what} {shown(value)}; valid: {low}-{high}")
     return value
 
 
 def _pack(pack) -> list[int]:
-    if (not isinstance(pack, list) or sorted(pack) != list(range(NUM_CARDS))
-            or any(isinstance(c, bool) for c in pack)):
+    if (not isinstance(pack, list) or len(pack) != NUM_CARDS
+            or any(type(c) is not int for c in pack) or sorted(pack) != list(range(NUM_CARDS))):
         raise BadRequest(f"bad pack: a list of the {NUM_CARDS} card ids 0-{NUM_CARDS - 1}, "
                          f"each once, is expected")
     return pack
 
 
+def table_request(data: dict, extra_agents=None) -> dict:
+    """The keyword arguments of :class:`Table` for a request's ``data`` (the JSON of ``POST
+    /api/games``: ``game``, ``seat``, ``agents``, ``rules``, ``seed``, ``packs``, ``name``,
+    ``stand_in``), every field checked; ``BadRequest`` for the first bad one, before anything
+    is made. ``agents`` holds an agent's name per seat, or null for a person: the creator sits
+    at ``seat`` (whatever its entry says), the other persons' seats wait for them to join."""
+    fields = {"game", "seat", "agents", "rules", "seed", "packs", "name", "stand_in"}
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        raise BadRequest(f"unknown field {shown(unknown[0])}; valid: {', '.join(sorted(fields))}")
+    if "game" not in data:
+        raise BadRequest("game is missing; valid: " + ", ".join(g for g in GAMES))
+    try:
+        entry = get(data["game"])
+    except ValueError as e:
+        raise BadRequest(str(e) if isinstance(data["game"], str) and len(data["game"]) <= 40
+                         else f"unknown game {shown(data['game'])}; valid: {', '.join(GAMES)}"
+                         ) from None
+    players = entry.players
+    seat = _int(data.get("seat", 0), "seat", 0, players - 1)
+    rules = data.get("rules") or {}
+    if not isinstance(rules, dict):
+        raise BadRequest("bad rules: an object of switches is expected")
+    try:
+        rules = entry.make_rules(**rules)
+    except (TypeError, ValueError) as e:
+        raise BadRequest(f"bad rules for {entry.name}: {one_line(e)}") from None
+    specs = data.get("agents")
+    specs = ["random"] * players if specs is None else specs
+    if not isinstance(specs, list) or len(specs) != players:
+        raise BadRequest(f"agents: a list of {players} agent names is expected (null at each "
+                         "person's seat)")
+    if not (specs[seat] is None or isinstance(specs[seat], str) and len(specs[seat]) <= MAX_SPEC):
+        raise BadRequest(f"agents: null (or any agent's name, ignored) at the person's seat "
+                         f"{seat}, not {shown(specs[seat])}")
+    specs = [None if s == seat else spec for s, spec in enumerate(specs)]
+    persons = [s for s, spec in enumerate(specs) if spec is None]
+    name = person_name(data["name"]) if data.get("name") is not None else None
+    seed = data.get("seed")
+    if seed is not None:
+        seed = _int(seed, "seed", 0, MAX_SEED)
+    packs = data.get("packs") or []
+    if not isinstance(packs, list) or len(packs) > MAX_PACKS:
+        raise BadRequest(f"bad packs: a list of at most {MAX_PACKS} packs is expected")
+    packs = [_pack(p) for p in packs]
+    registry = agent_registry(entry, extra_agents)  # made last: the costliest check
+    agents = [None if spec is None else _agent(spec, s, registry) for s, spec in enumerate(specs)]
+    stand_ins, after = _stand_in(data.get("stand_in"), persons, registry)
+    return dict(entry=entry, seat=seat, agents=agents, rules=rules, seed=seed, packs=packs,
+                specs=specs, name=name, stand_ins=stand_ins, after=after,
+                stand_in=(data.get("stand_in") or {}).get("agent"))
+
+
+def think(agent, game, seat: int, observe: Callable | None) -> tuple[int, Any]:
+    """The move ``agent`` makes at ``seat`` of ``game`` (a copy: nothing here touches a live
+    table), and the agent after it (in a worker process, a copy that carries its state back).
+    ``observe``: the game's observation writer, for an agent that reads tensors."""
+    view = game.view(seat)
+    observation = observe(view) if observe and getattr(agent, "wants_observation", True) else None
+    return agent.act(observation, view), agent
+
+
 class Table:
-    """One person at ``seat`` of a game of the registry, agents at the other seats, episode
-    after episode (a deal, a game or a session: the game's unit). The packs come from
-    ``packs`` while they last, then from a numpy generator seeded with ``seed``.
+    """A game of the registry played at a table of persons and agents, episode after episode
+    (a deal, a game or a session: the game's unit). ``agents`` holds an agent per seat, None
+    for a person: the creator sits at ``seat``, the other persons' seats wait for them to join
+    with their seat's code. The packs come from ``packs`` while they last, then from a numpy
+    generator seeded with ``seed``.
 
-    ``version`` counts the person's moves and new episodes: a move must name the version it
+    ``id`` (unguessable) names the table; each person's seat has its own secret token, the
+    server answering for a seat only to a request that carries it. ``codes`` are the seats
+    still free: the creator's table carries them (to send to the persons), and each works
+    once.
+
+    ``version`` counts the persons' moves and new episodes: a move must name the version it
     was chosen at, so a move chosen on a stale table (another tab, a double click) is refused.
-    ``events`` is everything that happened, each with the lines that tell it and the person's
-    table after it, so the page can show the agents' moves one by one."""
+    ``events[p]`` is what happened this episode as person ``p`` saw it, each with the lines
+    that tell it and ``p``'s table after it, so a page can show the moves one by one; ``first``
+    is the number of the first one kept (events of earlier episodes are let go).
 
-    def __init__(self, game: str, seat: int = 0, agents: Sequence[str] | None = None,
-                 rules: dict | None = None, seed: int | None = None,
-                 packs: Sequence[list] | None = None, style: str = "english"):
-        self.entry = get(game)
-        if not playable(self.entry):
-            raise BadRequest(f"game {game!r} has no table for the browser (its display "
-                             f"module has no view_json)")
-        players = self.entry.players
-        self.seat = _seat(seat, players)
-        if not isinstance(rules or {}, dict):
-            raise BadRequest("bad rules: an object of switches is expected")
-        try:
-            self.rules = self.entry.make_rules(**(rules or {}))
-        except (TypeError, ValueError) as e:
-            raise BadRequest(f"bad rules for {game}: {e}") from None
-        agents = list(agents) if agents is not None else ["random"] * players
-        if len(agents) != players or not all(isinstance(a, str) for a in agents):
-            raise BadRequest(f"agents: a list of {players} agent names is expected (the "
-                             f"person's seat's is ignored)")
-        registry = self.entry.load("agents")
-        self.agents: list[Any] = []
-        for s, spec in enumerate(agents):
-            try:
-                self.agents.append(None if s == self.seat else make_agent(spec, registry))
-            except ValueError as e:
-                raise BadRequest(f"agent at seat {s}: {e}") from None
-        self.packs = [_pack(p) for p in (packs or [])]
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise BadRequest(f"bad seed {seed!r}: an integer is expected")
+    With ``stand_ins`` (an agent per person's seat) and ``after`` (seconds), a person's seat
+    nobody has asked about for ``after`` seconds, with no page open on it, is played by its
+    stand-in until its person comes back. ``clock`` tells the time (the lobby's)."""
+
+    def __init__(self, entry: GameDef, seat: int, agents: Sequence[Any], rules,
+                 seed: int | None, packs: Sequence[list], specs: Sequence[str | None],
+                 name: str | None = None, stand_ins: Mapping[int, Any] | None = None,
+                 after: float | None = None, stand_in: str | None = None,
+                 style: str = "english", clock: Callable[[], float] = time.monotonic):
+        self.entry, self.seat, self.agents, self.rules = entry, seat, list(agents), rules
+        self.packs = [list(p) for p in packs]
         self.rng = np.random.default_rng(seed)
-        self.seed, self.style = seed, style
-        self.names = seat_names(agents, self.seat)
-        self.text = self.entry.load("text")
-        self.codec = self.entry.load("codec")
+        self.seed, self.style, self.specs, self.clock = seed, style, list(specs), clock
+        self.text = entry.display
+        self.observe = entry.observation
+        self.persons = [s for s, a in enumerate(self.agents) if a is None]
+        self.id = secrets.token_urlsafe(16)
+        self.tokens = {seat: secrets.token_urlsafe(24)}
+        self.codes = {s: secrets.token_urlsafe(12) for s in self.persons if s != seat}
+        agent_names = seat_names([spec or "" for spec in specs], -1)
+        self.names = [(name or f"player {s}") if s == seat else
+                      f"player {s}" if a is None else agent_names[s]
+                      for s, a in enumerate(self.agents)]
+        self.stand_ins, self.after = dict(stand_ins or {}), after
+        self.stand_in_name = stand_in
+        now = clock()
+        self.seen = {s: now for s in self.persons}     # when each seat last asked
+        self.present = {s: 0 for s in self.persons}    # its pages connected now
         self.version, self.episodes = 0, 0
-        self.totals = [0] * players
-        self.events: list[dict] = []
+        self.totals = [0] * entry.players
+        self.events: dict[int, list[dict]] = {p: [] for p in self.persons}
+        self.first = 0
         self.dealer = 0
-        self.id: str | None = None  # the server's name for it
+        #: an agent's failure, once one has failed: the table plays no more
+        self.broken: str | None = None
+        #: an agent is thinking (the server's worker has its turn)
+        self.thinking = False
+        #: told of every event (``on_event(table, kind)``): the server pushes it to the pages
+        self.on_event: Callable[["Table", str], None] | None = None
         self._new_episode()
+
+    @property
+    def token(self) -> str:
+        """The creator's token."""
+        return self.tokens[self.seat]
 
     def _new_episode(self) -> None:
         self.game = self.entry.new_game(self.rules, self.dealer)
         self.episodes += 1
+        self.first += len(self.events[self.seat])
+        self.events = {p: [] for p in self.persons}
+        self.stood_in: list[int] = []  # the moves of this episode made by stand-ins
         for s, agent in enumerate(self.agents):
             if agent is not None:
-                agent.reset(None if self.seed is None else self.seed * 1009 + self.episodes * 7 + s)
-        self.narrator = self.text.narrator(self.game, self.seat, self.names, self.style)
-        self._advance()
+                agent.reset(self._agent_seed(s))
+        for s, agent in self.stand_ins.items():
+            agent.reset(self._agent_seed(s))
+        self.narrators = {p: self.text.narrator(self.game, p, self.names_for(p), self.style)
+                          for p in self.persons}
 
-    # -- what the person sees ------------------------------------------------------------------
+    def _agent_seed(self, seat: int) -> int | None:
+        return None if self.seed is None else self.seed * 1009 + self.episodes * 7 + seat
 
-    def view_json(self) -> dict:
-        return self.text.view_json(self.game.view(self.seat), self.names, self.style)
+    # -- what each person sees -------------------------------------------------------------------
 
-    def _event(self, kind: str, seat: int | None, lines: list[str]) -> None:
-        """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``) or ``end``."""
-        self.events.append({"kind": kind, "seat": seat, "lines": lines,
-                            "view": self.view_json()})
+    def names_for(self, viewer: int | None) -> list[str]:
+        """The seats' names on ``viewer``'s screen: ``You`` for their own."""
+        return [YOU if s == viewer else n for s, n in enumerate(self.names)]
 
-    def state(self, since: int = 0) -> dict:
-        """The person's table now and the events from number ``since`` on."""
-        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
-            raise BadRequest(f"bad since {since!r}; valid: 0-{len(self.events)}")
-        return {"id": self.id, "game": self.entry.name, "title": self.entry.title, "seat": self.seat,
-                "version": self.version, "episode": self.episodes, "unit": self.entry.unit,
-                "totals": self.totals, "view": self.view_json(),
-                "events": self.events[since:], "next": len(self.events)}
+    def view_json(self, viewer: int | None = None) -> dict:
+        viewer = self.seat if viewer is None else viewer
+        return self.text.view_json(self.game.view(viewer), self.names_for(viewer), self.style)
+
+    def _event(self, kind: str, seat: int | None, lines: Callable[[int], list[str]],
+               **extra) -> None:
+        """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``), ``join`` or ``end``;
+        ``lines(p)``: what person ``p`` is told of it."""
+        for p in self.persons:
+            self.events[p].append({"kind": kind, "seat": seat, "lines": lines(p),
+                                   "view": self.view_json(p), **extra})
+        if self.on_event is not None:
+            self.on_event(self, kind)
+
+    def _news(self, viewer: int) -> list[str]:
+        return self.narrators[viewer].news()
+
+    @property
+    def next(self) -> int:
+        """The number the next event will have."""
+        return self.first + len(self.events[self.seat])
+
+    def check_since(self, since) -> int:
+        """``since`` as an event number this table can answer from."""
+        return _int(since, "since", 0, self.next)
+
+    def seats_json(self) -> list[dict]:
+        """Who sits where: each seat's name, ``person`` or ``agent``, and for a person's seat
+        whether it is taken, has a page open, and is played by its stand-in now."""
+        now = self.clock()
+        out = []
+        for s, name in enumerate(self.names):
+            if self.agents[s] is not None:
+                out.append({"seat": s, "name": name, "kind": "agent"})
+                continue
+            out.append({"seat": s, "name": name, "kind": "person",
+                        "taken": s in self.tokens, "present": self.present[s] > 0,
+                        "away": self.away(s, now)})
+        return out
+
+    def state(self, viewer: int | None = None, since: int = 0) -> dict:
+        """Person ``viewer``'s table now (the creator's by default) and the events from number
+        ``since`` on (those kept); the creator is also given the codes of the seats still free
+        (``join``, null at the others)."""
+        viewer = self.seat if viewer is None else viewer
+        since = self.check_since(since)
+        out = {"id": self.id, "game": self.entry.name, "title": self.entry.title,
+               "seat": viewer, "version": self.version, "episode": self.episodes,
+               "unit": self.entry.unit, "totals": self.totals, "view": self.view_json(viewer),
+               "events": self.events[viewer][max(since - self.first, 0):], "next": self.next,
+               "thinking": self.thinking, "broken": self.broken, "seats": self.seats_json(),
+               "stand_in": None if self.after is None else {"agent": self.stand_in_name,
+                                                            "after": self.after}}
+        if viewer == self.seat:
+            out["join"] = [self.codes.get(s) for s in range(self.entry.players)]
+        return out
+
+    def fingerprint(self) -> tuple:
+        """What a refused request must leave as it was (for the tests)."""
+        return (self.version, self.episodes, self.next, tuple(self.game.history),
+                self.game.to_move, tuple(self.totals), len(self.packs), tuple(self.names),
+                tuple(sorted(self.tokens.items())), tuple(sorted(self.codes.items())))
+
+    # -- who sits where ----------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token ``token`` is, if any (compared in constant time)."""
+        found = None
+        for s, t in self.tokens.items():
+            if secrets.compare_digest(token.encode(), t.encode()):
+                found = s
+        return found
+
+    def check_join(self, seat, code, name) -> tuple[int, str]:
+        """A request to take ``seat`` with its ``code`` under ``name``, checked: the seat and
+        the name. ``BadRequest`` 403 for a code that is not the seat's, 409 for a seat taken
+        (its code worked once) or a name taken."""
+        seat = _int(seat, "seat", 0, self.entry.players - 1)
+        if self.agents[seat] is not None:
+            raise BadRequest(f"seat {seat} is an agent's, not a person's", 409)
+        if seat in self.tokens:
+            raise BadRequest(f"seat {seat} is taken: its code worked once", 409)
+        if not (isinstance(code, str) and len(code) <= 64
+                and secrets.compare_digest(code.encode(), self.codes[seat].encode())):
+            raise BadRequest(f"this is not seat {seat}'s code", 403)
+        name = person_name(f"player {seat}" if name is None else name,
+                           [n for s, n in enumerate(self.names) if s != seat])
+        return seat, name
+
+    def join(self, seat: int, name: str) -> str:
+        """Seat a person at ``seat`` under ``name`` (checked by :meth:`check_join`); their
+        token."""
+        del self.codes[seat]
+        self.tokens[seat] = secrets.token_urlsafe(24)
+        self.names[seat] = name
+        self.seen[seat] = self.clock()
+        # the narrators name the seats: new ones, told nothing of what was told already
+        for p in self.persons:
+            self.narrators[p] = self.text.narrator(self.game, p, self.names_for(p), self.style)
+            self.narrators[p].skip()
+        self._event("join", seat, lambda p: [f"{self.names_for(p)[seat]} "
+                                             f"{'take' if p == seat else 'takes'} seat {seat}."])
+        return self.tokens[seat]
+
+    def saw(self, seat: int) -> None:
+        """Seat ``seat``'s person has just asked about the table."""
+        self.seen[seat] = self.clock()
+
+    def away(self, seat: int, now: float | None = None) -> bool:
+        """Whether person ``seat`` is away long enough for the stand-in to move for it: no
+        page open on it and nothing asked for ``after`` seconds."""
+        if seat not in self.stand_ins or self.present[seat]:
+            return False
+        return (self.clock() if now is None else now) - self.seen[seat] >= self.after
+
+    def away_at(self, seat: int) -> float | None:
+        """When (the clock's time) ``seat`` will be away, if nothing changes; None without a
+        stand-in or with a page open."""
+        if seat not in self.stand_ins or self.present[seat]:
+            return None
+        return self.seen[seat] + self.after
 
     # -- moves -----------------------------------------------------------------------------------
 
-    def move(self, move, version) -> None:
-        """The person's ``move`` (a move id), chosen at table ``version``; then the agents
-        play until it is the person's turn again or the episode is over."""
+    def check_move(self, move, version, seat: int | None = None) -> int:
+        """Person ``seat``'s ``move`` (a move id) chosen at table ``version``, as a legal move
+        id; ``BadRequest`` (409 for a stale table or another seat's turn) otherwise."""
+        seat = self.seat if seat is None else seat
         if version != self.version:
             raise BadRequest(f"stale move: the table is at version {self.version}, the move "
-                             f"was chosen at {version!r}; reload the table", 409)
+                             f"was chosen at {shown(version)}; reload the table", 409)
         game = self.game
-        if game.to_move != self.seat:
-            raise BadRequest("not your turn: " + ("the episode is over; start the next"
-                                                  if game.is_over else f"seat {game.to_move} "
-                                                  "is to move"), 409)
-        legal = game.legal_moves()
+        if game.to_move != seat or self.thinking:
+            raise BadRequest("not your turn: " + (
+                "the episode is over; start the next" if game.is_over else
+                "your stand-in is moving for you" if game.to_move == seat else
+                "the agents are to move" if self.agents[game.to_move] is not None else
+                f"{self.names[game.to_move]} is to move"), 409)
         try:
-            move = as_move(move, self.entry.load("moves").NUM_MOVES)
+            move = as_move(move, self.entry.moves.count)
         except ValueError as e:
-            raise BadRequest(f"bad move: {e}") from None
+            raise BadRequest(f"bad move: {one_line(e)}") from None
+        legal = game.legal_moves()
         if move not in legal:
             words = self.text.move_words
             raise BadRequest(f"illegal move {move!r}; legal: " + ", ".join(
                 f"{m} ({words(m, self.style)})" for m in legal))
-        game.apply(move)
-        self.version += 1
-        self._event("move", self.seat, self.narrator.news())
-        self._advance()
+        return move
 
-    def next_episode(self, version) -> None:
-        """Start the next deal, game or session, the next seat dealing."""
+    def move(self, move: int, seat: int | None = None) -> None:
+        """Make person ``seat``'s move, checked by :meth:`check_move`."""
+        seat = self.seat if seat is None else seat
+        self.game.apply(move)
+        self.version += 1
+        self._event("move", seat, self._news)
+        self._ended()
+
+    def check_next(self, version) -> None:
         if version != self.version:
             raise BadRequest(f"stale request: the table is at version {self.version}", 409)
         if not self.game.is_over:
             raise BadRequest(f"the {self.entry.unit} is not over yet", 409)
+
+    def next_episode(self) -> None:
+        """Start the next deal, game or session, the next seat dealing (checked by
+        :meth:`check_next`)."""
         self.version += 1
         self.dealer = (self.dealer + 1) % self.entry.players
         self._new_episode()
+        if self.on_event is not None:
+            self.on_event(self, "next")
 
-    def _advance(self) -> None:
-        """Deal packs and let the agents move until the person is to move or it is over."""
+    def agent_turn(self) -> tuple[int, Any, Any, Callable] | None:
+        """Deal the packs the game waits for, then what the agent to move needs to think:
+        ``(seat, agent, a copy of the game, the observation writer)``, the agent being a
+        person's stand-in where that person is away; None when a person is to move, the
+        episode is over or an agent has failed."""
         game = self.game
-        while not game.is_over and game.to_move != self.seat:
-            seat = game.to_move
-            if seat == CHANCE:
-                game.deal(self.packs.pop(0) if self.packs else
-                          self.rng.permutation(NUM_CARDS).tolist())
-                self.narrator.skip()
-                self._event("deal", None, self.text.dealt_lines(game, self.seat, self.names,
-                                                        self.style))
-                continue
-            agent, view = self.agents[seat], game.view(seat)
-            observation = (self.codec.observation(view)
-                           if getattr(agent, "wants_observation", True) else None)
-            game.apply(agent.act(observation, view))
-            self._event("move", seat, self.narrator.news())
+        while game.to_move == CHANCE:
+            game.deal(self.packs.pop(0) if self.packs else
+                      self.rng.permutation(NUM_CARDS).tolist())
+            for narrator in self.narrators.values():
+                narrator.skip()
+            self._event("deal", None, lambda p: self.text.dealt_lines(
+                game, p, self.names_for(p), self.style))
+        if self.broken or game.is_over:
+            return None
+        seat = game.to_move
+        agent = self.agents[seat]
+        if agent is None:
+            if not self.away(seat):
+                return None
+            agent = self.stand_ins[seat]
+        return seat, agent, game.clone(), self.observe
+
+    def agent_moved(self, seat: int, move, agent) -> None:
+        """Make the move an agent chose at ``seat`` (its copy ``agent`` carries its state on:
+        a stand-in's, at a person's seat); an agent that fails or names an illegal move stops
+        the table, saying so."""
+        stand_in = self.agents[seat] is None
+        if stand_in:
+            self.stand_ins[seat] = agent
+        else:
+            self.agents[seat] = agent
+        try:
+            self.game.apply(move)
+        except ValueError as e:
+            self.fail(f"the agent at seat {seat} ({self.names[seat]}) made an illegal move: "
+                      f"{one_line(e)}")
+            return
+        if stand_in:
+            self.stood_in.append(len(self.game.history) - 1)
+            self.version += 1  # the person's page, if any, chose nothing at this version
+            note = f"({self.stand_in_name} moved for {{}}, away)"
+            self._event("move", seat, lambda p: self._news(p) + [note.format(
+                self.names_for(p)[seat])], stand_in=True)
+        else:
+            self._event("move", seat, self._news)
+        self._ended()
+
+    def fail(self, message: str) -> None:
+        self.broken = message
+        self._event("end", None, lambda p: [message])
+
+    def _ended(self) -> None:
+        game = self.game
         if game.is_over:
             self.totals = [t + r for t, r in zip(self.totals, game.outcome)]
-            result = " · ".join(f"{self.names[s]} {r:+d}" for s, r in enumerate(game.outcome))
-            self._event("end", None, self.text.stop_lines(game, self.seat, self.names,
-                                                          self.style) + [f"Result: {result}"])
+
+            def lines(p):
+                names = self.names_for(p)
+                result = " · ".join(f"{names[s]} {r:+d}" for s, r in enumerate(game.outcome))
+                return self.text.stop_lines(game, p, names, self.style) + [f"Result: {result}"]
+            self._event("end", None, lines)
+
+    def seated(self) -> tuple[list[str], list[int]]:
+        """Who played the episode: each seat's name, and the seats persons took (a person's
+        seat nobody took was played by its stand-in, under the stand-in's name)."""
+        names = [self.stand_in_name or n if s in self.codes else n
+                 for s, n in enumerate(self.names)]
+        return names, [s for s in self.persons if s in self.tokens]
+
+    def record(self) -> dict:
+        """The finished episode's record, with who sat where under ``meta``: ``names`` (a
+        person's name or an agent's), ``agents`` (an agent's name, null for a person),
+        ``persons`` (the persons' seats) and ``stood_in`` (the moves, by their number in the
+        episode, that a stand-in made for an away person)."""
+        names, persons = self.seated()
+        return self.game.record(program="mediatore-web", names=names,
+                                agents=[None if s in persons else spec or self.stand_in_name
+                                        for s, spec in enumerate(self.specs)],
+                                persons=persons, stood_in=list(self.stood_in), seed=self.seed,
+                                episode=self.episodes)
+
+
+def watch_names(record: dict, players: int) -> list[str]:
+    """The names at the table of a record: ``meta.names`` where mediatore-web wrote them (a
+    person's name or an agent's), else ``greedy(1)`` from ``meta.agents``, else ``seat 1``."""
+    names = (record.get("meta") or {}).get("names")
+    if (isinstance(names, list) and len(names) == players
+            and all(isinstance(n, str) and 0 < len(n) <= 40 for n in names)):
+        return list(names)
+    return record_names(record, players)
 
 
 class Watch:
@@ -217,34 +669,38 @@ class Watch:
         try:
             self.entry = entry_of(record)
             self.final = replay(record)
-        except (KeyError, TypeError, AttributeError) as e:
+        except RecursionError:
+            raise BadRequest(f"{label}: not a valid game record: nested too deeply") from None
+        except (KeyError, TypeError, AttributeError, IndexError) as e:
             raise BadRequest(f"{label}: not a valid game record: malformed "
-                             f"({type(e).__name__}: {e})") from None
+                             f"({type(e).__name__}: {one_line(e, 100)})") from None
         except ValueError as e:
-            raise BadRequest(f"{label}: not a valid game record: {e}") from None
-        if not playable(self.entry):
-            raise BadRequest(f"{label}: game {self.entry.name!r} has no table for the browser")
+            raise BadRequest(f"{label}: not a valid game record: {one_line(e)}") from None
         self.record, self.label, self.style = record, label, style
-        self.text = self.entry.load("text")
+        self.text = self.entry.display
         self.steps = list(record_steps(record_start(record, self.final), record, self.final))
-        self.names = record_names(record, self.final.players)
+        self.names = watch_names(record, self.final.players)
 
     def at(self, step: int, seat: int | None) -> dict:
         players = self.final.players
-        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(self.steps):
-            raise BadRequest(f"bad step {step!r}; valid: 0-{len(self.steps)}")
+        step = _int(step, "step", 0, len(self.steps))
         if seat is not None:
-            _seat(seat, players)
+            _int(seat, "seat", 0, players - 1)
         game = self.entry.new_game(self.final.rules, self.record["dealer"])
         narrator = None
         for k, (kind, what) in enumerate(self.steps[:step]):
             if k == step - 1:
                 narrator = self.text.narrator(game, seat, self.names, self.style)
+                narrator.skip()  # a narrator made mid-game tells what it sees from now on
+            mover = game.to_move
             game.deal(what) if kind == "pack" else game.apply(what)
         if narrator is None or self.steps[step - 1][0] == "pack":
             lines = self.text.dealt_lines(game, seat, self.names, self.style) if step else []
         else:
-            lines = narrator.news()
+            # every step is told: a move the narrator keeps for later (a card of a trick
+            # not yet complete, in some games) in the move's own words meanwhile
+            lines = narrator.news() or [
+                f"{self.names[mover]}: {self.text.move_words(self.steps[step - 1][1], self.style)}"]
         seats = range(players) if seat is None else [seat]
         return {"label": self.label, "game": self.entry.name, "title": self.entry.title,
                 "step": step, "steps": len(self.steps), "seat": seat, "lines": lines,

@@ -1,6 +1,6 @@
-"""The toy game's engine and its seat view: the :class:`~mediatore_env.core.game.Game`
-protocol in under 200 lines, to prove that the protocol is all the code above the engines
-needs.
+"""The toy game's engine and its seat view: the :class:`~mediatore_env.core.game.Game` protocol
+on the engines' base (:class:`~mediatore_env.core.game.Engine`), to prove that the protocol
+is all the code above the engines needs.
 
 Two or three players; each hand deals them three cards each, one at a time from the top of
 the pack starting with the seat after the dealer (the rest of the pack stays unseen), then
@@ -15,10 +15,9 @@ from __future__ import annotations
 import json
 
 from mediatore_env.core.cards import CARD_NAMES, POINTS, validate_pack
-from mediatore_env.core.game import CHANCE
-from mediatore_env.core.records import check_header, header
-from mediatore_env.core.moves import as_move_id, described_move
-from mediatore_env.core.tricks import Trick, playable, trick_winner
+from mediatore_env.core.game import CHANCE, Engine, dealer_seat
+from mediatore_env.core.records import check_header, check_result, header, rebuild
+from mediatore_env.core.tricks import Trick, playable_cards, trick_winner
 
 from .moves import NUM_MOVES, move_text, parse_move
 from .rules import ToyRules
@@ -28,18 +27,18 @@ LAST_TRICK = 3  # thirds for the last trick of a hand, as in the family
 NAMES = {2: "toy", 3: "toy3"}  # the registry's name of each form, a record's "game"
 
 
-class ToyGame:
+class ToyGame(Engine):
     """A toy game in play: ``ToyGame(rules, dealer)`` waits at :data:`CHANCE` for its first
     pack."""
 
-    _STATE = ("rules", "dealer", "hand_dealer", "to_move", "history", "packs", "hands",
-              "trick", "leader", "tricks", "points")
+    NUM_MOVES = NUM_MOVES
+    move_text, parse_move = staticmethod(move_text), staticmethod(parse_move)
+    __slots__ = ("rules", "dealer", "hand_dealer", "to_move", "history", "packs", "hands",
+                 "trick", "leader", "tricks", "points")
 
     def __init__(self, rules: ToyRules | None = None, dealer: int = 0):
         self.rules = ToyRules() if rules is None else rules
-        if type(dealer) is not int or not 0 <= dealer < self.rules.players:
-            raise ValueError(f"bad dealer {dealer!r}; valid: 0 to {self.rules.players - 1}")
-        self.dealer = self.hand_dealer = dealer
+        self.dealer = self.hand_dealer = dealer_seat(dealer, self.rules.players)
         self.to_move: int | None = CHANCE
         self.history: list[tuple[int, int]] = []
         self.packs: list[tuple[int, ...]] = []
@@ -51,61 +50,42 @@ class ToyGame:
 
     players = property(lambda self: self.rules.players)
     is_over = property(lambda self: self.to_move is None)
-    needs_pack = property(lambda self: self.to_move == CHANCE)
 
     @property
     def outcome(self) -> tuple[int, ...] | None:
-        if not self.is_over:
-            return None
         total = sum(self.points)
-        return tuple(self.players * p - total for p in self.points)
+        return tuple(self.players * p - total for p in self.points) if self.is_over else None
 
     def legal_moves(self) -> list[int]:
         if self.to_move in (None, CHANCE):
             return []
-        cards = playable(self.hands[self.to_move], self.trick)
-        return [c for c in range(NUM_MOVES) if cards >> c & 1]
-
-    def is_legal(self, move) -> bool:
-        return type(move) is int and move in self.legal_moves()
+        return playable_cards(self.hands[self.to_move], self.trick)
 
     def deal(self, pack) -> None:
         if not self.needs_pack:
             raise ValueError("no pack is needed now: "
                              + ("the game is over" if self.is_over else "a hand is in play"))
-        pack = validate_pack(pack)
-        self.packs.append(pack)
-        n = self.players
-        first = (self.hand_dealer + 1) % n
+        self.packs.append(validate_pack(pack))
+        n, first = self.players, (self.hand_dealer + 1) % self.players
         self.hands = [0] * n
-        for i, card in enumerate(pack[:n * HAND_SIZE]):
+        for i, card in enumerate(self.packs[-1][:n * HAND_SIZE]):
             self.hands[(first + i) % n] |= 1 << card
         self.tricks = []
         self.leader = self.to_move = first
 
-    def apply(self, move) -> None:
-        move_id = as_move_id(move)
-        if move_id is None or not self.is_legal(move_id):
-            what = described_move(move if move_id is None else move_id, NUM_MOVES, move_text)
-            if self.to_move in (None, CHANCE):
-                raise ValueError(f"illegal move {what}: "
-                                 + ("the game is over" if self.is_over else "deal a pack first"))
-            legal = ", ".join(move_text(m) for m in self.legal_moves())
-            raise ValueError(f"illegal move {what} for seat {self.to_move}; legal: {legal}")
+    def _apply(self, card: int) -> None:
         seat = self.to_move
-        self.history.append((seat, move_id))
-        self.hands[seat] &= ~(1 << move_id)
-        self.trick.append(move_id)
+        self.history.append((seat, card))
+        self.hands[seat] &= ~(1 << card)
+        self.trick.append(card)
         if len(self.trick) < self.players:
             self.to_move = (seat + 1) % self.players
             return
         winner = trick_winner(self.leader, self.trick, self.players)
         self.tricks.append(Trick(self.leader, tuple(self.trick), winner))
         last = len(self.tricks) == HAND_SIZE
-        if self.rules.scoring == "tricks":
-            self.points[winner] += 1
-        else:
-            self.points[winner] += sum(POINTS[c] for c in self.trick) + LAST_TRICK * last
+        self.points[winner] += (1 if self.rules.scoring == "tricks"
+                                else sum(POINTS[c] for c in self.trick) + LAST_TRICK * last)
         self.trick = []
         self.leader = self.to_move = winner
         if last:
@@ -127,27 +107,12 @@ class ToyGame:
     @classmethod
     def from_json(cls, data) -> "ToyGame":
         data = json.loads(data) if isinstance(data, (str, bytes)) else data
-        game = cls(ToyRules.from_dict(data["rules"]), data["dealer"])
-        packs = list(data["packs"])
-        for i, entry in enumerate(data["moves"]):
-            if game.needs_pack and packs:
-                game.deal(packs.pop(0))
-            if entry["seat"] != game.to_move:
-                raise ValueError(f"move {i} ({entry['move']!r}) is by seat {entry['seat']}, "
-                                 f"but seat {game.to_move} is to move")
-            game.apply(parse_move(entry["move"]))
-        if game.needs_pack and packs:
-            game.deal(packs.pop(0))
-        if packs:
-            raise ValueError(f"{len(packs)} pack(s) more than the moves use")
-        return game
+        return rebuild(cls(ToyRules.from_dict(data["rules"]), data["dealer"]), data["packs"],
+                       [(e["seat"], e["move"]) for e in data["moves"]], parse_move)
 
     def record(self, **meta) -> dict:
-        record = {**header(NAMES[self.players]), **self.to_json(),
-                  "result": self._result()}
-        if meta:
-            record["meta"] = meta
-        return record
+        return {**header(NAMES[self.players]), **self.to_json(), "result": self._result(),
+                **({"meta": meta} if meta else {})}
 
     def _result(self) -> dict | None:
         return {"outcome": list(self.outcome), "points": self.points[:]} if self.is_over else None
@@ -156,19 +121,14 @@ class ToyGame:
     def replay(cls, record: dict) -> "ToyGame":
         check_header(record, "toy", sorted(NAMES.values()))
         game = cls.from_json(record)
-        if record.get("result") != game._result():
-            raise ValueError(f"result differs: record says {record.get('result')}, "
-                             f"replay gives {game._result()}")
+        check_result(game._result() or {}, record.get("result"))
         return game
 
     def __eq__(self, other):
         return isinstance(other, ToyGame) and all(
-            getattr(self, n) == getattr(other, n) for n in self._STATE)
+            getattr(self, n) == getattr(other, n) for n in self.__slots__)
 
     __hash__ = None
-
-    def __repr__(self):
-        return f"<ToyGame hand {len(self.packs)} points={self.points} to_move={self.to_move}>"
 
 
 class ToyView:

@@ -25,14 +25,14 @@ from mediatore_env.core.cards import NUM_CARDS
 
 from .game import HAND_SIZE
 from .moves import NUM_MOVES
-from .rules import SWITCHES
+from .rules import ToyRules
 
 POINTS_PER_HAND = 20
 
 
 def layout(n: int) -> dict[str, int]:
     """The offset of each block with ``n`` players, and ``"size"``."""
-    sizes = {"rules": sum(map(len, SWITCHES.values())), "dealer": n, "to_move": n,
+    sizes = {"rules": sum(map(len, ToyRules.SWITCHES.values())), "dealer": n, "to_move": n,
              "hand": NUM_CARDS, "played": NUM_CARDS, "tricks": HAND_SIZE * n * NUM_CARDS,
              "leaders": HAND_SIZE * n, "points": n, "hand_number": 2}
     offsets, at = {}, 0
@@ -50,7 +50,7 @@ def write_observation(view) -> np.ndarray:
         return (seat - me) % n
 
     base = at["rules"]
-    for switch, values in SWITCHES.items():
+    for switch, values in ToyRules.SWITCHES.items():
         out[base + values.index(getattr(rules, switch))] = 1
         base += len(values)
     out[at["dealer"] + rel(view.dealer)] = 1

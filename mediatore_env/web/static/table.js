@@ -1,161 +1,573 @@
 // The table in the browser: draws what the server sends (a seat's view_json) and sends the
 // person's clicks back. It never decides what is legal: only the moves the server lists are
-// buttons. No build step, no library.
+// buttons. No build step, no library: the cards are SVG drawn here, the suits are the symbols
+// of index.html.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const PACE = Number(new URLSearchParams(location.search).get("pace") ?? 700);
-let games = [], play = null, watch = null, queue = [], busy = false;
+const STILL = matchMedia("(prefers-reduced-motion: reduce)");
+const SVG = "http://www.w3.org/2000/svg";
+// Cards travel for part of the pause between two moves, never longer than it.
+document.documentElement.style.setProperty("--travel", `${Math.min(PACE * 0.5, 420)}ms`);
+let games = [], play = null, watch = null, queue = [], busy = false, mode_ = "play";
 
+// Every request about a table carries its seat's token (the server answers no one else).
 async function api(method, path, body) {
-  const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
+  const headers = {"Content-Type": "application/json"};
+  if (play && play.token && path.startsWith("/api/games/")) headers.Authorization = `Bearer ${play.token}`;
+  const response = await fetch(path, {method, headers,
                                       body: body === undefined ? undefined : JSON.stringify(body)});
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), {status: response.status});
   $("error").textContent = "";
   return data;
 }
 const shout = (e) => { $("error").textContent = e.message; };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const signed = (x) => (x > 0 ? "+" : "") + (Number.isInteger(x) ? x : x.toFixed(2));
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
     if (k === "class") node.className = v; else if (k === "on") node.onclick = v;
-    else node.setAttribute(k, v);
+    else node.setAttribute(k, v === true ? "" : v);
   }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
 }
 
-// A card face: rank and suit in words, as the terminal names them, and the short tag.
-function card(c, move) {
-  const tag = move === undefined ? "span" : "button";
-  const node = el(tag, {class: `card suit-${c.suit_index}` + (move === undefined ? "" : " legal"),
-                        title: c.text, "data-card": c.tag},
-                  el("span", {class: "rank"}, c.rank), el("span", {class: "suit"}, c.suit),
-                  el("span", {class: "tag"}, c.tag));
-  return node;
+// -- the cards: rank and suit drawn, the suit by its shape (index.html's symbols) -------------
+// A card's tag is its suit letter and its rank's (D3, CA, SF, BR): A 2-7 F (fante) C (cavallo)
+// R (re). Number cards show that many pips; the three figures a framed letter.
+const PIPS = {1: [[30, 45]], 2: [[30, 27], [30, 63]], 3: [[30, 24], [30, 45], [30, 66]],
+  4: [[19, 28], [41, 28], [19, 62], [41, 62]], 5: [[19, 26], [41, 26], [30, 45], [19, 64], [41, 64]],
+  6: [[19, 24], [41, 24], [19, 45], [41, 45], [19, 66], [41, 66]],
+  7: [[19, 24], [41, 24], [30, 34], [19, 45], [41, 45], [19, 66], [41, 66]]};
+
+function pip(suit, x, y, size) {
+  return svg("use", {href: `#suit-${suit}`, x: x - size / 2, y: y - size / 2, width: size, height: size});
 }
+
+function cardFace(c) {
+  const mark = c.tag.slice(1), suit = c.suit_index;
+  const face = svg("svg", {viewBox: "0 0 60 90", class: "face", role: "img", "aria-label": c.text});
+  face.append(svg("rect", {x: 1, y: 1, width: 58, height: 88, rx: 6, class: "paper"}));
+  for (const [x, y, turn] of [[7, 14, 0], [53, 76, 180]]) {
+    const corner = svg("g", {transform: `rotate(${turn} ${x} ${y - 4})`});
+    const text = svg("text", {x, y, class: "index", "text-anchor": "middle"});
+    text.textContent = mark;
+    corner.append(text, pip(suit, x, y + 8, 9));
+    face.append(corner);
+  }
+  if (mark === "A") face.append(pip(suit, 30, 45, 30));
+  else if ("FCR".includes(mark)) {
+    face.append(svg("rect", {x: 13, y: 18, width: 34, height: 54, rx: 3, class: "frame"}));
+    const letter = svg("text", {x: 30, y: 44, class: "figure", "text-anchor": "middle"});
+    letter.textContent = mark;
+    face.append(letter, pip(suit, 30, 58, 16));
+  } else for (const [x, y] of PIPS[Number(mark)] || []) face.append(pip(suit, x, y, 13));
+  return face;
+}
+
+// A card of the page: a button when it is a legal move, with the words people read as its name.
+function card(c, clickable = false) {
+  return el(clickable ? "button" : "div", {class: `card suit-${c.suit_index}` + (clickable ? " legal" : ""),
+                                           title: c.text, "data-card": c.tag}, cardFace(c));
+}
+const back = () => el("span", {class: "back"});
 
 function moveButton(m) {
   return el("button", {class: "move", "data-move": m.move, on: () => sendMove(m.move)}, m.words);
 }
 
-function render(view, interactive, openViews) {
+// -- the table: seats round it, you at the bottom ---------------------------------------------
+// Play goes round to the right (the Italian way): the next seat sits on your right.
+const PLACES = {4: ["bottom", "right", "top", "left"], 3: ["bottom", "right", "left"], 2: ["bottom", "top"]};
+function place(seat, viewer, players) {
+  const places = PLACES[players] || PLACES[4];
+  return places[((seat - (viewer ?? 0)) % players + players) % players];
+}
+
+// render(view, options): the whole table as ``view``'s seat sees it. options: interactive (the
+// moves are buttons), seats (the server's who-sits-where), open (every seat's view, watching),
+// arriving (the seat whose card has just been played), lastShown (the last trick on demand).
+function render(view, options = {}) {
   $("table").hidden = false;
-  const names = view.names;
-  $("seats").replaceChildren(...names.map((name, s) => el("div",
-    {class: "seat" + (view.to_move === s ? " to-move" : ""), "data-seat": s},
-    `${name}: ${view.hand_sizes[s]} cards`)));
-  $("trick").replaceChildren(...view.trick.map((p) => el("span", {class: "played"},
-    card(p.card), names[p.seat])));
-  const last = view.last_trick;
-  $("last-trick").replaceChildren(...(last && !view.trick.length ? [
-    el("div", {}, `last trick, won by ${names[last.winner]}:`),
-    el("div", {class: "cards"}, ...last.cards.map((p) => el("span", {class: "played"},
-      card(p.card), names[p.seat])))] : []));
-  $("facts").replaceChildren(...view.facts.map(([label, lines]) => el("div", {class: "fact"},
-    el("b", {}, label), el("pre", {}, lines.join("\n")))));
-  const moves = interactive ? view.moves : [];
+  drawSeats(view, options);
+  drawTrick(view, options);
+  $("facts").replaceChildren(...view.panels.map((p) => drawPanel(p, view)));
+  drawHand(view, options);
+}
+
+// The seats round the table: each name, its cards left, whether it is here, whose turn it is.
+function drawSeats(view, options) {
+  const n = view.players, names = view.names, me = view.seat;
+  const seats = options.seats || [];
+  const info = (s) => seats[s] || {};
+  $("felt").dataset.players = n;
+  $("seats").replaceChildren(...names.map((name, s) => {
+    const who = info(s), toMove = view.to_move === s;
+    const status = who.kind === "person" && !who.taken ? "free seat"
+      : who.away ? "away: the stand-in plays" : who.kind === "person" && !who.present && s !== me ? "not here" : null;
+    const openHand = options.open && options.open[s];
+    const side = view.sides[s];
+    return el("div", {class: `seat at-${place(s, me, n)}` + (toMove ? " to-move" : "") + (s === me ? " mine" : "")
+                      + (side === null ? "" : ` side-${side}`), "data-seat": s, "data-side": side ?? undefined},
+      el("div", {class: "seat-name"}, name, who.kind === "agent" ? el("span", {class: "kind"}, " agent") : null),
+      seatMarks(view, s),
+      el("div", {class: "seat-cards", title: `${view.hand_sizes[s]} cards`},
+        ...(openHand || s === me ? [] : Array.from({length: Math.min(view.hand_sizes[s], 10)}, back)),
+        el("span", {class: "count"}, `${view.hand_sizes[s]} card${view.hand_sizes[s] === 1 ? "" : "s"}`)),
+      status ? el("div", {class: "seat-status"}, status) : null,
+      toMove ? el("div", {class: "seat-turn"}, s === me ? "your turn" : "to play") : null,
+      openHand ? el("div", {class: "cards open"}, ...openHand.hand.map((c) => card(c))) : null);
+  }));
+}
+
+// What a seat is at this deal, as the server knows the viewer may know it: the dealer, the
+// first hand (il mano), and its roles (declarer, partner, giver, mediator).
+function seatMarks(view, s) {
+  const marks = [...(view.dealer === s ? ["dealer"] : []), ...(view.mano === s ? ["mano"] : []), ...view.roles[s]];
+  return marks.length ? el("div", {class: "marks"}, ...marks.map((m) => el("span", {class: `mark ${m}`, "data-mark": m}, m))) : null;
+}
+
+// Your hand at the bottom, the legal cards raised; the moves that are not cards as buttons.
+function drawHand(view, options) {
+  const moves = options.interactive ? view.moves : [];
   const byCard = {};
   for (const m of moves) if (m.card) (byCard[m.card] ??= []).push(m);
-  $("hand").replaceChildren(...view.hand.map((c) => {
+  $("hand").replaceChildren(...(options.open ? [] : view.hand).map((c) => {
     const mine = byCard[c.tag];
     if (!mine) return card(c);
-    const node = card(c, mine[0].move);
+    const node = card(c, true);
     if (mine.length === 1) { node.setAttribute("data-move", mine[0].move);
                              node.onclick = () => sendMove(mine[0].move); }
-    else node.onclick = () => $("moves").replaceChildren(
-      el("span", {}, `${c.text}: `), ...mine.map(moveButton));
+    else {  // a lead with its signals: the card opens its moves as buttons
+      node.setAttribute("data-moves", mine.map((m) => m.move).join(" "));
+      node.onclick = () => $("moves").replaceChildren(el("span", {}, `${c.text}: `), ...mine.map(moveButton));
+    }
     return node;
   }));
   $("moves").replaceChildren(...moves.filter((m) => !m.card).map(moveButton));
-  $("open-hands").replaceChildren(...(openViews || []).map((v) => el("div", {class: "open"},
-    el("b", {}, v.names[v.seat]), el("div", {class: "cards"}, ...v.hand.map((c) => card(c))))));
+  const last = view.last_trick;
+  $("show-last").disabled = !last;
+  $("show-last").textContent = options.lastShown ? "This trick" : "Last trick";
+  const yours = options.interactive && moves.length > 0;
+  $("turn").className = yours ? "yours" : "";
+  $("turn").textContent = yours ? (moves.some((m) => m.card) ? "Your turn: play a card" : "Your turn: choose")
+    : view.over ? "" : options.waiting || "";
+  document.title = (yours ? "▶ Your turn · " : "") + "mediatore-web";
 }
 
-function news(lines) {
+// The trick in the middle, each card in front of the seat that played it, a signal on the
+// card it goes with; a finished trick is shown, then travels to its winner.
+function drawTrick(view, options) {
+  const n = view.players, me = view.seat, box = $("trick"), last = view.last_trick;
+  let plays = view.trick, winner = null, leaving = "";
+  if (options.lastShown && last) {
+    plays = last.cards; winner = last.winner;
+  } else if (!plays.length && last && options.arriving !== undefined && options.arriving !== null
+             && last.cards[last.cards.length - 1].seat === options.arriving) {
+    plays = last.cards; winner = last.winner;  // the card just played finished the trick
+    if (!STILL.matches && PACE > 0) leaving = place(winner, me, n);
+  }
+  box.dataset.leaving = leaving;
+  box.classList.toggle("last", Boolean(options.lastShown && last));
+  box.replaceChildren(...plays.map((p) => el("div",
+    {class: `played at-${place(p.seat, me, n)}` + (p.seat === options.arriving && !STILL.matches ? " arriving" : "")
+            + (p.seat === winner ? " winner" : ""), "data-seat": p.seat},
+    card(p.card), p.signal ? el("span", {class: "signal"}, p.signal) : null,
+    el("span", {class: "who"}, view.names[p.seat]))),
+    ...(options.lastShown && last ? [el("div", {class: "caption"}, `last trick, won by ${view.names[last.winner]}`)] : []));
+}
+
+// -- the panels: the game's facts as the server gives them, each kind drawn as what it is -------
+// A card named in a panel: its suit's shape and its rank, in its suit's colour.
+function chip(c) {
+  const shape = svg("svg", {viewBox: "0 0 24 24", class: "pip", "aria-hidden": "true"});
+  shape.append(svg("use", {href: `#suit-${c.suit_index}`}));
+  return el("span", {class: `chip suit-${c.suit_index}`, title: c.text, "data-card": c.tag}, shape, c.tag.slice(1));
+}
+const chips = (cards) => (cards && cards.length ? el("span", {class: "chips"}, ...cards.map(chip)) : null);
+const cell = (v) => (v instanceof Node ? v : String(v ?? ""));
+// A table: a head row, then rows whose first cell names them (a th).
+function grid(head, rows, cls = "") {
+  return el("table", {class: `grid ${cls}`},
+    head ? el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, cell(h))))) : null,
+    el("tbody", {}, ...rows.map(([first, ...rest]) => el("tr", {}, el("th", {}, cell(first)),
+                                                           ...rest.map((v) => el("td", {}, cell(v)))))));
+}
+// Named things, one a row, those with nothing to show left out.
+const pairs = (rows) => grid(null, rows.filter(([, v]) => v !== null && v !== undefined && v !== ""), "pairs");
+const words = (lines) => (lines || []).map((line) => el("p", {}, line));
+
+const PANELS = {
+  // a column a seat from il mano, a row a round of calls
+  auction: (p, v) => el("table", {class: "grid auction"},
+    el("thead", {}, el("tr", {}, ...p.order.map((s) => el("th", {"data-seat": s}, v.names[s])))),
+    el("tbody", {}, ...p.rounds.map((r) => el("tr", {}, ...r.map((bid) =>
+      el("td", {class: bid === "pass" ? "pass" : null}, bid ?? "")))))),
+  contract: (p, v) => el("div", {}, pairs([["contract", p.contract], ["declarer", v.names[p.declarer]],
+                                           ["called", p.called && chip(p.called)],
+                                           ["given by", p.giver === null ? null : v.names[p.giver]]]),
+                         ...words(p.lines.slice(1))),
+  monte: (p) => pairs([["seen", chips(p.seen) || p.lines[0]], ["discarded", chips(p.discards)],
+                       ["passed back", p.given_back && chip(p.given_back)], ["at the end", chips(p.final)]]),
+  // a row a seat: four names fit a panel's height, not its width
+  points: (p, v) => el("div", {}, grid(["", "points", "tricks"], v.names.map((name, s) => [name, p.points[s], p.tricks[s]])),
+                       p.side ? el("p", {}, `${v.roles.some((r) => r.includes("mediator")) ? "mediator" : "declarer"}'s side `
+                                        + `${p.side_points}, the others ${p.defenders_points}`
+                                        + (p.needs ? ` (needs ${p.needs})` : "")) : null),
+  scores: (p) => el("div", {}, grid(["", "total", "this hand"], p.sides.map((x, i) => [x.name, x.total, x.hand]), "scores"),
+                    el("p", {}, `to ${p.target}` + (p.low ? " · Low Hand: the lower total wins" : ""))),
+  melds: (p, v) => grid(null, p.melds.map((m) => [v.names[m.seat], m.name, chips(m.cards), `${m.points}`])),
+  stock: (p, v) => el("div", {}, el("p", {}, `${p.size} card${p.size === 1 ? "" : "s"} in the stock`),
+                      p.draws.length ? grid(null, p.draws.map((d) => [v.names[d.seat], d.card ? chip(d.card) : "a card"]), "draws") : null),
+  chips: (p, v) => el("div", {}, el("p", {class: "pot"}, `pot ${p.pot}`),
+                      grid(["", "in the pot", "session"], v.names.map((name, s) => [name, p.stakes[s], signed(p.chips[s])]))),
+  choosing: (p, v) => el("div", {}, pairs([
+    ["calls", p.calls.map((c) => `${v.names[c.seat]} ${c.words}`).join(", ")],
+    ["choosing", p.choosing === null ? null : v.names[p.choosing]],
+    ["mediator", p.mediator === null ? null : `${v.names[p.mediator]}, to match ${p.to_match}`],
+    ["called", p.called && chip(p.called)],
+    ["partner", p.alone ? "none: alone" : p.partner === null ? (p.alone === false ? "secret" : null) : v.names[p.partner]]])),
+  widow: (p) => pairs([["widow", chips(p.widow)], ["discards", chips(p.discards)]]),
+};
+
+// A panel: its kind's drawing, or (a kind this page does not know) its words.
+function drawPanel(p, view) {
+  const draw = PANELS[p.kind];
+  return el("section", {class: `panel fact ${p.kind}`, "data-fact": p.label, "data-kind": p.kind},
+    el("h3", {}, p.label), ...(draw ? [draw(p, view)] : words(p.lines)));
+}
+
+// -- the news: in reading order, the newest at the bottom and in sight -------------------------
+function news(lines, kind) {
   if (!lines.length) return;
   const box = $("news");
-  box.prepend(el("pre", {}, lines.join("\n")));
-  while (box.children.length > 30) box.lastChild.remove();
+  box.append(el("div", {class: `said ${kind || ""}`}, ...lines.map((l) => el("div", {}, l.trim() ? l : "\u00a0"))));
+  while (box.children.length > 200) box.firstChild.remove();
+  box.scrollTop = box.scrollHeight;
+}
+
+// What the table has told this person, kept to show again when they come back from another tab.
+function tell(lines, kind) {
+  play.told.push([lines, kind]);
+  if (play.told.length > 200) play.told.shift();
+  if (mode_ === "play") news(lines, kind);
 }
 
 // -- play: the events one by one, then the table the person moves at ----------------------
-function showPlay(state) {
-  play = {...play, id: state.id ?? play.id, version: state.version, since: state.next,
-          state};
-  queue.push(...state.events);
+// This tab's seat (the table's id, the seat and its token) stays in sessionStorage, so a
+// reload goes on at the same seat; every seat taken in this browser is also kept by table and
+// seat in localStorage, so opening a seat's link again gives the seat back.
+const SAVED = "mediatore-web-table", SEATS = "mediatore-web-seats";
+function remember() {
+  const mine = {id: play.id, seat: play.seat, token: play.token};
+  sessionStorage.setItem(SAVED, JSON.stringify(mine));
+  const seats = JSON.parse(localStorage.getItem(SEATS) || "{}");
+  seats[`${play.id}.${play.seat}`] = play.token;
+  localStorage.setItem(SEATS, JSON.stringify(seats));
+}
+
+function seated(state) {
+  play = {id: state.id, seat: state.seat, token: state.token, since: 0, version: state.version,
+          state, lastShown: false, told: []};
+  remember();
+  queue = [];
+  $("news").replaceChildren();
+  $("open-hands").replaceChildren();
+  $("setup").open = false;  // the form folds away once seated
+  $("join-box").hidden = true;
+  receive(state);
+  follow();
+}
+
+// Any state from the server (a move's answer, a long poll, the socket): its events not yet
+// seen, in order, once each.
+function receive(state) {
+  if (!play || state.id !== play.id || state.next < play.since) return;
+  const first = state.next - state.events.length;
+  const fresh = state.events.filter((_, i) => first + i >= play.since);
+  Object.assign(play, {since: state.next, version: state.version, state});
+  invite(state);
+  queue.push(...fresh);
   if (!busy) drain();
 }
 
 function drain() {
   busy = queue.length > 0;
   document.body.dataset.busy = busy ? "1" : "";
-  if (!busy) { settle(); return; }
+  if (!busy) { if (!play.state.thinking) settle(); return; }
   const event = queue.shift();
-  news(event.lines);
-  render(event.view, false);
-  setTimeout(drain, event.kind === "move" ? PACE : 0);
+  if (event.kind === "deal" && event.view && play.shownEpisode !== play.state.episode) {
+    play.shownEpisode = play.state.episode;
+    tell([`— ${play.state.title}, ${play.state.unit} ${play.state.episode} —`], "heading");
+  }
+  tell(event.lines, event.kind);
+  if (mode_ === "play") {
+    render(event.view, {seats: play.state.seats, arriving: event.kind === "move" ? event.seat : null});
+    score(play.state, event.view);
+  }
+  setTimeout(drain, event.kind === "move" || event.kind === "join" ? PACE : 0);
 }
 
 function settle() {
+  if (mode_ !== "play") return;
   const s = play.state, view = s.view;
-  render(view, true);
-  const totals = s.totals.map((t, i) => `${view.names[i]} ${t >= 0 ? "+" : ""}${t}`).join(" · ");
-  $("score").replaceChildren(el("div", {}, `${s.title}, ${s.unit} ${s.episode} · running score: ${totals}`),
-    ...(view.over ? [el("button", {id: "next", on: nextEpisode}, `Next ${s.unit}`)] : []));
-  document.body.dataset.ready = view.over ? "over" : "turn";
+  // a state that changes only who is here (a page opened or closed) redraws the seats alone:
+  // the hand a person is choosing from stays as it is under their pointer
+  const key = `${s.next}.${s.version}.${s.thinking}.${s.broken}.${play.lastShown}`;
+  document.body.dataset.ready = s.broken ? "broken" : view.over ? "over" : view.moves.length ? "turn" : "wait";
+  if (key === play.settled && !$("table").hidden) {
+    drawSeats(view, {seats: s.seats});
+    return;
+  }
+  play.settled = key;
+  const other = view.to_move !== null && view.to_move !== s.seat ? s.seats[view.to_move] : null;
+  const waiting = s.broken ? "" : other && other.kind === "person"
+    ? (other.taken ? `Waiting for ${other.name}` : `Waiting for someone to take seat ${other.seat}`) : "";
+  render(view, {interactive: !s.broken, seats: s.seats, lastShown: play.lastShown, waiting});
+  score(s, view);
+  if (s.broken) shout(new Error(s.broken));
+}
+
+// The score beside the table: each seat's result this episode once over, and the running total.
+function score(s, view) {
+  const over = view.over;
+  $("score").replaceChildren(
+    el("div", {class: "caption"}, `${s.title}, ${s.unit} ${s.episode} · running score`),
+    el("table", {class: "grid"},
+      el("thead", {}, el("tr", {}, el("th", {}, ""), over ? el("th", {}, `this ${s.unit}`) : null, el("th", {}, "total"))),
+      el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: i === s.seat ? "mine" : ""},
+        el("th", {}, name), over ? el("td", {}, signed(view.outcome[i])) : null, el("td", {}, signed(s.totals[i])))))),
+    ...(over && !s.broken ? [el("button", {id: "next", on: nextEpisode}, `Next ${s.unit}`)] : []));
+  const summary = $("summary");
+  summary.hidden = !over;
+  if (!over) summary.replaceChildren();
+  if (over) {
+    // the game's summary: a row per seat (tricks, points, payment...), the best marked
+    const sum = view.summary, last = sum.columns.length - 1;
+    summary.replaceChildren(el("h3", {}, `The ${s.unit} is over`),
+      el("table", {class: "grid summary"},
+        el("thead", {}, el("tr", {}, el("th", {}, ""), ...sum.columns.map((c) => el("th", {}, c)))),
+        el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: sum.best.includes(i) ? "best" : "", "data-seat": i},
+          el("th", {}, name), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))));
+  }
+}
+
+// The links of the seats still free, for the creator to send (a code works once).
+function invite(state) {
+  const free = (state.join || []).map((code, seat) => code && {seat, code}).filter(Boolean);
+  $("invite").hidden = !free.length || mode_ !== "play";
+  $("links").replaceChildren(...free.map(({seat, code}) => {
+    const link = `${location.origin}/#join=${state.id}.${seat}.${code}`;
+    return el("li", {}, `seat ${seat}: `, el("a", {href: link, "data-seat": seat}, link), " ",
+      el("button", {on: () => navigator.clipboard?.writeText(link)}, "Copy"));
+  }));
 }
 
 async function sendMove(move) {
-  if (busy) return;
+  if (busy || play.state.thinking) return;
   document.body.dataset.ready = "";
   try {
-    showPlay(await api("POST", `/api/games/${play.id}/move`,
-                       {move, version: play.version, since: play.since}));
+    receive(await api("POST", `/api/games/${play.id}/move`, {move, version: play.version, since: play.since}));
   } catch (e) { shout(e); settle(); }
 }
 
 async function nextEpisode() {
-  $("news").replaceChildren();
   try {
-    showPlay(await api("POST", `/api/games/${play.id}/next`,
-                       {version: play.version, since: play.since}));
+    receive(await api("POST", `/api/games/${play.id}/next`, {version: play.version, since: play.since}));
   } catch (e) { shout(e); }
 }
 
+// The push channel: a WebSocket sends every change of the table; while it is down (a dropped
+// connection, a proxy that refuses it), the page asks with long polls and tries it again.
+let conn = null;  // this tab's channel: {id, socket, pushed, polling, retry}
+function follow() {
+  if (!play) return;
+  if (!conn || conn.id !== play.id) {
+    const old = conn;
+    conn = {id: play.id, socket: null, pushed: false, polling: false, retry: 500};
+    old?.socket?.close();
+  }
+  const c = conn;
+  if (c.socket) return;
+  let socket;
+  try {
+    socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${c.id}/socket`);
+  } catch (e) { poll(c); return; }
+  c.socket = socket;
+  socket.onopen = () => {
+    socket.send(JSON.stringify({token: play.token, since: play.since}));
+    c.pushed = true;
+    c.retry = 500;
+  };
+  socket.onmessage = (m) => {
+    const state = JSON.parse(m.data);
+    if (state.error) { if (state.status === 404) forget(); else shout(new Error(state.error)); return; }
+    receive(state);
+  };
+  socket.onclose = () => {
+    c.socket = null;
+    c.pushed = false;
+    if (conn !== c) return;  // another table since
+    poll(c);
+    c.retry = Math.min(c.retry * 2, 10000);
+    setTimeout(() => { if (conn === c && !c.socket) follow(); }, c.retry);
+  };
+}
+
+async function poll(c) {
+  if (c.polling) return;
+  c.polling = true;
+  try {
+    while (conn === c && !c.pushed && play && play.id === c.id) {
+      const state = await api("GET", `/api/games/${play.id}?since=${play.since}&wait=25`);
+      receive(state);
+      if (!state.events.length) await sleep(1000);
+    }
+  } catch (e) { if (e.status === 404) forget(); else shout(e); }
+  finally { c.polling = false; }
+}
+
+function forget() {
+  sessionStorage.removeItem(SAVED);
+  const old = conn;
+  conn = null;
+  old?.socket?.close();
+  play = null;
+  $("table").hidden = true;
+  $("setup").open = true;
+  shout(new Error("the table is gone (finished idle and let go): start another"));
+}
+
+// -- the set-up form --------------------------------------------------------------------------
+// Each rules switch gets the input its kind asks for (the server says which).
+function switchInput(sw) {
+  const attrs = {class: "rule", "data-rule": sw.name, "data-kind": sw.kind};
+  if (sw.kind === "bool") return el("input", {...attrs, type: "checkbox", checked: sw.default});
+  if (sw.kind === "choice") {
+    const select = el("select", attrs, ...sw.choices.map((c) => el("option", {value: JSON.stringify(c)}, String(c))));
+    select.value = JSON.stringify(sw.default);
+    return select;
+  }
+  if (sw.kind === "int" || sw.kind === "optional int")
+    return el("input", {...attrs, type: "number", step: 1, min: 1, size: 6,
+                        ...(sw.default === null ? {placeholder: "none"} : {value: sw.default})});
+  return el("input", {...attrs, size: 8, value: sw.default ?? ""});
+}
+
+function switchValue(input) {
+  const kind = input.dataset.kind;
+  if (kind === "bool") return input.checked;
+  if (kind === "choice") return JSON.parse(input.value);
+  if (kind === "int" || kind === "optional int")
+    return input.value === "" ? (kind === "int" ? undefined : null) : Number(input.value);
+  return input.value;
+}
+
+const PERSON = "";  // the value of "a person" in a seat's list
 function fillForm() {
   const g = games.find((x) => x.name === $("game").value);
   $("seat").replaceChildren(...[...Array(g.players).keys()].map((s) => el("option", {value: s}, `seat ${s}`)));
-  $("agents").replaceChildren(...[...Array(g.players).keys()].map((s) => el("label", {},
+  $("agents").replaceChildren(...[...Array(g.players).keys()].map((s) => el("label", {"data-seat": s},
     `seat ${s} `, el("select", {class: "agent", "data-seat": s},
-      ...g.agents.map((a) => el("option", {value: a}, a))))));
+      el("option", {value: PERSON}, "a person (link)"), ...g.agents.map((a) => el("option", {value: a}, a))))));
   for (const sel of document.querySelectorAll(".agent")) sel.value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
-  $("rules").replaceChildren(...Object.entries(g.rules).map(([k, v]) => el("label", {}, `${k} `,
-    el("input", {class: "rule", "data-rule": k, "data-kind": typeof v, size: 8,
-                 ...(typeof v === "boolean" ? {type: "checkbox", ...(v ? {checked: ""} : {})}
-                                            : {value: v})}))));
+  $("stand-in-agent").replaceChildren(...g.agents.map((a) => el("option", {value: a}, a)));
+  $("stand-in-agent").value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
+  $("rules").replaceChildren(...g.switches.map((sw) => el("label", {}, `${sw.name} `, switchInput(sw))));
+  seatChosen();
+}
+
+// Your own seat has no agent to choose.
+function seatChosen() {
+  for (const label of $("agents").children) label.hidden = label.dataset.seat === $("seat").value;
 }
 
 async function start() {
   const rules = {};
   for (const input of document.querySelectorAll(".rule")) {
-    const kind = input.dataset.kind, k = input.dataset.rule;
-    rules[k] = kind === "boolean" ? input.checked : kind === "number" ? Number(input.value) : input.value;
+    const value = switchValue(input);
+    if (value !== undefined) rules[input.dataset.rule] = value;
   }
-  const body = {game: $("game").value, seat: Number($("seat").value), rules,
-                agents: [...document.querySelectorAll(".agent")].map((s) => s.value)};
+  const seat = Number($("seat").value);
+  const body = {game: $("game").value, seat, rules,
+                agents: [...document.querySelectorAll(".agent")].map((s, i) =>
+                  i === seat || s.value === PERSON ? null : s.value)};
+  if ($("name").value.trim()) body.name = $("name").value.trim();
   if ($("seed").value !== "") body.seed = Number($("seed").value);
-  queue = []; $("news").replaceChildren(); $("open-hands").replaceChildren();
-  play = {};
-  try { showPlay(await api("POST", "/api/games", body)); } catch (e) { shout(e); }
+  if ($("stand-in").checked)
+    body.stand_in = {agent: $("stand-in-agent").value, after: Number($("stand-in-after").value)};
+  try {
+    play = null;
+    seated(await api("POST", "/api/games", body));
+  } catch (e) { shout(e); }
+}
+
+// -- a seat's link: #join=<table>.<seat>.<code> -------------------------------------------------
+function joinLink() {
+  const m = /^#join=([\w-]+)\.(\d+)\.([\w-]+)$/.exec(location.hash);
+  return m && {id: m[1], seat: Number(m[2]), code: m[3]};
+}
+
+async function offerJoin(link) {
+  const known = JSON.parse(localStorage.getItem(SEATS) || "{}")[`${link.id}.${link.seat}`];
+  if (known && await resumeAt({id: link.id, seat: link.seat, token: known})) {
+    history.replaceState(null, "", "/");
+    return;
+  }
+  $("join-box").hidden = false;
+  $("setup").open = false;
+  $("join-what").textContent = `You are invited to seat ${link.seat} of a table.`;
+  $("join").onclick = async () => {
+    try {
+      const state = await api("POST", `/api/games/${link.id}/join`,
+                              {seat: link.seat, code: link.code, name: $("join-name").value.trim() || null});
+      history.replaceState(null, "", "/");  // the code worked once: out of the address bar
+      seated(state);
+    } catch (e) { shout(e); }
+  };
+}
+
+// A reload: the seat kept in this tab, if the server still has its table.
+async function resumeAt(saved) {
+  play = {...saved, since: 0, told: []};
+  try {
+    const state = await api("GET", `/api/games/${saved.id}?since=0`);
+    for (const event of state.events) tell(event.lines, event.kind);  // at once, not played again
+    Object.assign(play, {since: state.next, version: state.version, state, shownEpisode: state.episode,
+                         lastShown: false});
+    remember();
+    $("setup").open = false;
+    invite(state);
+    settle();
+    follow();
+    return true;
+  } catch (e) {
+    play = null;
+    if (e.status !== 404 && e.status !== 403) shout(e);
+    return false;
+  }
+}
+
+async function resume() {
+  const saved = JSON.parse(sessionStorage.getItem(SAVED) || "null");
+  if (saved && !(await resumeAt(saved))) sessionStorage.removeItem(SAVED);
 }
 
 // -- watch: a record, step by step ------------------------------------------------------------
 async function loadRecords(select) {
   const {records} = await api("GET", "/api/records");
   $("record").replaceChildren(...records.map((r) => el("option", {value: r.id},
-    `${r.label} (${r.title})`)));
+    r.label.includes(r.names[0]) ? r.label : `${r.label} · ${r.names.join(", ")}`)));
   if (select) $("record").value = select;
   watch = {records};
   if (records.length) chooseRecord();
@@ -163,29 +575,45 @@ async function loadRecords(select) {
 
 function chooseRecord() {
   const r = watch.records.find((x) => x.id === $("record").value);
-  watch = {...watch, record: r, step: 0};
+  watch = {...watch, record: r, step: 0, wanted: 0};
   $("watch-seat").replaceChildren(el("option", {value: "open"}, "all hands open"),
-    ...[...Array(r.players).keys()].map((s) => el("option", {value: s}, `seat ${s}`)));
+    ...r.names.map((name, s) => el("option", {value: s}, `${name} (seat ${s})`)));
   showStep(0);
 }
 
 async function showStep(step) {
   const r = watch.record;
   step = Math.max(0, Math.min(step, r.steps));
+  // Clicks faster than the server answers: each counts from the step last asked for, and only
+  // the last asked for is drawn, so an earlier answer arriving late cannot draw over it.
+  watch.wanted = step;
+  const asked = watch.asked = (watch.asked || 0) + 1;
   try {
     const data = await api("GET", `/api/records/${r.id}?step=${step}&seat=${$("watch-seat").value}`);
+    if (asked !== watch.asked || r !== watch.record) return;
+    const forward = step === watch.step + 1;
     watch.step = step;
     const open = data.seat === null;
-    render(data.views[0], false, open ? data.views : null);
-    $("news").replaceChildren(el("pre", {}, data.lines.join("\n")));
+    const view = data.views[0];
+    const mover = forward && data.lines.length ? moverOf(view, data) : null;
+    render(open ? {...view, seat: 0} : view, {open: open ? data.views : null, arriving: mover});
+    $("news").replaceChildren();
+    news(data.lines.length ? data.lines : ["(the start: nothing dealt yet)"]);
     $("step").textContent = `step ${step} of ${data.steps}`;
-    const outcome = data.views[0].outcome;
-    $("score").replaceChildren(el("div", {id: "watch-result"},
-      outcome ? `result: ${outcome.map((x, i) => `${data.views[0].names[i]} ${x >= 0 ? "+" : ""}${x}`).join(" · ")}`
-              : `recorded result: ${data.recorded_outcome.join(", ")}`));
+    const outcome = view.outcome;
+    $("score").replaceChildren(el("div", {id: "watch-result", class: "caption"},
+      outcome ? `result: ${outcome.map((x, i) => `${view.names[i]} ${signed(x)}`).join(" · ")}`
+              : `recorded result: ${data.recorded_outcome.map((x, i) => `${view.names[i]} ${signed(x)}`).join(" · ")}`));
     if (outcome) $("watch-result").dataset.outcome = JSON.stringify(outcome);
+    $("summary").hidden = true;
     document.body.dataset.ready = `step-${step}`;
   } catch (e) { shout(e); }
+}
+
+// The seat whose card has just reached the trick, to show it travelling there.
+function moverOf(view) {
+  if (view.trick.length) return view.trick[view.trick.length - 1].seat;
+  return null;
 }
 
 async function uploadRecord(file) {
@@ -195,30 +623,82 @@ async function uploadRecord(file) {
   } catch (e) { shout(e); }
 }
 
-function mode(name) {
-  $("tab-play").classList.toggle("on", name === "play");
-  $("tab-watch").classList.toggle("on", name === "watch");
-  $("play-form").hidden = name !== "play";
+// -- history: the games played here, and how each name does --------------------------------
+async function showHistory() {
+  const game = $("history-game").value, name = $("history-name").value.trim();
+  const query = new URLSearchParams({...(game ? {game} : {}), ...(name ? {name} : {})});
+  try {
+    const [{kept, episodes}, results] = await Promise.all([api("GET", `/api/history?${query}`),
+                                                           api("GET", `/api/results?${query}`)]);
+    $("history-note").textContent = !kept ? "This server keeps no history (--no-history)."
+      : episodes.length ? "" : "Nothing finished here yet" + (game || name ? " with these filters." : ".");
+    $("history-table").replaceChildren(...(episodes.length ? [
+      el("thead", {}, el("tr", {}, ...["when", "game", "at the table", "result", ""].map((h) => el("th", {}, h)))),
+      el("tbody", {}, ...episodes.map((e) => el("tr", {"data-hid": e.id},
+        el("td", {}, e.finished.slice(0, 16).replace("T", " ")), el("td", {}, e.title),
+        el("td", {}, ...e.names.flatMap((n, s) => [s ? ", " : "", e.persons.includes(s) ? el("b", {}, n) : n])),
+        el("td", {}, e.outcome.map(signed).join(" ")),
+        el("td", {}, el("button", {class: "watch", "data-hid": e.id, on: () => watchEpisode(e.id)}, "Watch")))))] : []));
+    const row = (r, first) => el("tr", {}, el("th", {}, first), el("td", {}, r.game), el("td", {}, r.games),
+      el("td", {}, signed(r.mean)), el("td", {}, r.low === null ? "–" : `${signed(r.low)} to ${signed(r.high)}`));
+    const head = (first) => el("thead", {}, el("tr", {}, ...[first, "game", "played", "mean", "95% interval"].map((h) => el("th", {}, h))));
+    $("results").replaceChildren(...(results.results.length ? [head("name"),
+      el("tbody", {}, ...results.results.map((r) => row(r, r.person ? r.name : `${r.name} (agent)`)))] : []));
+    $("against").replaceChildren(...(results.against?.length ? [head(`${name}, at the table with`),
+      el("tbody", {}, ...results.against.map((r) => row(r, r.other)))] : []));
+    document.body.dataset.ready = `history-${episodes.length}`;
+  } catch (e) { shout(e); }
+}
+
+async function watchEpisode(hid) {
+  try {
+    const info = await api("POST", `/api/history/${hid}/watch`, {});
+    mode("watch", info.id);
+  } catch (e) { shout(e); }
+}
+
+function mode(name, record) {
+  mode_ = name;
+  for (const tab of ["play", "watch", "history"]) $(`tab-${tab}`).classList.toggle("on", name === tab);
+  $("setup").hidden = name !== "play";
+  $("invite").hidden = true;
   $("watch-form").hidden = name !== "watch";
+  $("history-view").hidden = name !== "history";
   $("table").hidden = true;
-  if (name === "watch") loadRecords().catch(shout);
+  $("open-hands").replaceChildren();
+  $("news").replaceChildren();
+  if (name === "watch") loadRecords(record).catch(shout);
+  if (name === "history") showHistory();
+  if (name === "play" && play && play.state) {
+    invite(play.state);
+    for (const [lines, kind] of play.told) news(lines, kind);
+    play.settled = null;
+    settle();
+  }
 }
 
 async function main() {
   ({games} = await api("GET", "/api/games"));
   $("game").replaceChildren(...games.map((g) => el("option", {value: g.name}, g.title)));
+  $("history-game").append(...games.map((g) => el("option", {value: g.name}, g.title)));
   $("game").onchange = fillForm;
+  $("seat").onchange = seatChosen;
   fillForm();
   $("start").onclick = start;
   $("tab-play").onclick = () => mode("play");
   $("tab-watch").onclick = () => mode("watch");
+  $("tab-history").onclick = () => mode("history");
+  $("history-filter").onsubmit = (e) => { e.preventDefault(); showHistory(); };
   $("record").onchange = chooseRecord;
   $("watch-seat").onchange = () => showStep(watch.step);
   $("record-file").onchange = (e) => e.target.files[0] && uploadRecord(e.target.files[0]);
   $("first").onclick = () => showStep(0);
-  $("back").onclick = () => showStep(watch.step - 1);
-  $("forward").onclick = () => showStep(watch.step + 1);
+  $("back").onclick = () => showStep(watch.wanted - 1);
+  $("forward").onclick = () => showStep(watch.wanted + 1);
   $("last").onclick = () => showStep(watch.record.steps);
+  $("show-last").onclick = () => { if (play) { play.lastShown = !play.lastShown; settle(); } };
+  const link = joinLink();
+  if (link) await offerJoin(link); else await resume();
   document.body.dataset.loaded = "1";
 }
 main().catch(shout);

@@ -56,20 +56,22 @@ where defenders do better than their knowledge allows them in some deals and wor
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from ..analysis.solver import Position, reaches, solve
 from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, cards_of, format_cards, make_card,
                           thirds_of, to_mask)
-from ..mediatore.game import Deal, deal_hands
-from ..mediatore.moves import DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move
-from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
-                               payments)
+from ..runinfo import counting, process_pool, worker_count
 from .exchange import best_removal, exchange_move
-from .solver import Position, reaches, solve
+from .game import Deal, deal_hands
+from .moves import DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move
+from .rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
+                    payments)
 
 __all__ = ["ContractTable", "Entry", "build_table", "call_candidates", "contract_deal",
            "contract_position", "deal_of", "suit_score", "table_exchange"]
@@ -400,10 +402,13 @@ def _build_range(args) -> tuple[np.ndarray, np.ndarray]:
 
 def build_table(deals: int, seed: int = 0, rules: Rules | None = None, calls: str = "top",
                 values: str = "thirds", jobs: int = 1,
-                progress: Callable[[int], None] | None = None, start: int = 0) -> ContractTable:
+                progress: Callable[[int], None] | bool | None = None,
+                start: int = 0) -> ContractTable:
     """The table of deals ``start .. start + deals - 1`` of ``seed`` (see the module
-    docstring), computed by ``jobs`` processes; ``progress(n)`` is called as deals finish.
-    ``values="made"``: whether each contract is made, not its thirds (ten times faster)."""
+    docstring), computed by ``jobs`` processes (no more than the deals or the cores);
+    ``progress``: True shows a progress bar on stderr, or ``progress(n)`` is called as deals
+    finish. ``values="made"``: whether each contract is made, not its thirds (ten times
+    faster)."""
     rules = Rules() if rules is None else rules
     if calls not in ("top", "all"):
         raise ValueError(f"calls must be 'top' or 'all', got {calls!r}")
@@ -411,24 +416,20 @@ def build_table(deals: int, seed: int = 0, rules: Rules | None = None, calls: st
         raise ValueError(f"values must be 'thirds' or 'made', got {values!r}")
     if not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be a positive integer, got {deals!r}")
+    jobs = worker_count(jobs, deals)
     chunk = max(1, min(10, deals // (4 * jobs) or 1))
     tasks = [(rules, seed, i, min(i + chunk, start + deals), calls, values)
              for i in range(start, start + deals, chunk)]
     parts = []
-    if jobs == 1:
-        for task in tasks:
-            parts.append(_build_range(task))
-            if progress:
-                progress(task[3] - task[2])
-    else:
-        import multiprocessing
-        # Processes started fresh, not forked: the caller may have loaded JAX (threads).
-        fresh = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        with multiprocessing.get_context(fresh).Pool(jobs) as pool:
-            for task, part in zip(tasks, pool.imap(_build_range, tasks)):
-                parts.append(part)
-                if progress:
-                    progress(task[3] - task[2])
+    with counting(progress, deals, "deals") as tick, contextlib.ExitStack() as stack:
+        if jobs == 1:
+            done = map(_build_range, tasks)
+        else:  # processes started fresh, ended with the build however it ends (runinfo)
+            done = stack.enter_context(process_pool(jobs)).imap(_build_range, tasks)
+        for task, part in zip(tasks, done):
+            parts.append(part)
+            if tick:
+                tick(task[3] - task[2])
     packs, dealers = [], []
     for i in range(start, start + deals):
         dealer, pack = deal_of(seed, i)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..core.cards import bit, highest
-from ..mediatore.moves import GIVE, discard_move, give_move
+from .moves import GIVE, discard_move, give_move
 
 
 def best_removal(hand: int, removals: int, give: bool,

@@ -1,4 +1,5 @@
-"""A Tressette hand in play as a double-dummy :class:`~.solver.TablePosition`.
+"""A Tressette hand in play as a double-dummy
+:class:`~mediatore_env.analysis.solver.TablePosition`.
 
 The solver sees every card; a game of :mod:`mediatore_env.tressette.game` holds every card
 too -- the real one, or a world a seat has drawn from its sampler
@@ -24,9 +25,9 @@ solver values the hand's thirds, as the PIMC agents' rollouts do.
 
 from __future__ import annotations
 
-from ..tressette.game import TressetteGame
-from ..tressette.rules import LAST_TRICK_POINTS
-from .solver import TablePosition
+from ..analysis.solver import TablePosition
+from .game import TressetteGame
+from .rules import LAST_TRICK_POINTS
 
 __all__ = ["table_of"]
 

@@ -1,7 +1,7 @@
-"""The text of cards for people, shared by every game's table text (``<game>/display.py``):
-card words in four styles, hands by suit, columns of moves, points in thirds, and the table as
-JSON for the browser (:func:`table_json`, which each game's ``view_json`` fills with its own
-facts).
+"""The text of cards for people, shared by every game's display (:mod:`.display`, the defaults,
+and ``<game>/display.py``): card words in four styles, hands by suit, a trick in a line,
+columns of moves, points in thirds, the verbs of "You", and the table as JSON for the browser
+(:func:`table_json`, which each game's ``view_json`` fills with its own facts).
 
     >>> from mediatore_env.core.cards import SA, D3, bit
     >>> [card_text(SA, style) for style in STYLES]
@@ -73,6 +73,20 @@ def format_thirds(thirds: int) -> str:
     return f"{whole} {rest}/3" if whole else f"{rest}/3"
 
 
+def does(name: str, verb: str) -> str:
+    """``name`` doing ``verb``, in the second person for :data:`YOU`: ``'seat 1 deals'``,
+    ``'You deal'`` (a verb whose third person takes a plain ``s``)."""
+    return f"{name} {verb if name == YOU else verb + 's'}"
+
+
+def trick_line(leader: int, cards: Sequence[int], names: Sequence[str], players: int,
+               style: str) -> str:
+    """The cards of a trick with who played each, from ``leader`` on:
+    ``'seat 1 ace of swords, seat 2 4 of swords'``."""
+    return ", ".join(f"{names[(leader + k) % players]} {card_text(c, style)}"
+                     for k, c in enumerate(cards))
+
+
 def hand_lines(mask: int, style: str = "english") -> list[str]:
     """A hand sorted by suit, one line per suit, strongest card first::
 
@@ -138,36 +152,74 @@ def card_json(card: int, style: str = "english") -> dict:
             "suit": suit_label(suit, style), "suit_index": suit, "text": card_text(card, style)}
 
 
-def trick_json(leader: int, cards: Sequence[int], players: int, style: str) -> list[dict]:
-    """A trick as ``[{"seat", "card"}]`` in playing order from its leader."""
-    return [{"seat": (leader + k) % players, "card": card_json(c, style)}
+def cards_json(mask: int, style: str = "english") -> list[dict]:
+    """The cards of a bitset (:func:`card_json` each), strongest first within each suit."""
+    return [card_json(c, style) for c in cards_of(mask)]
+
+
+def trick_json(leader: int, cards: Sequence[int], players: int, style: str,
+               signal: str | None = None) -> list[dict]:
+    """A trick as ``[{"seat", "card", "signal"}]`` in playing order from its leader: the
+    signal (Mediatore's ``busso``, ``volo``, ``striscio``...) goes with the lead, the card it
+    was given with, so the page shows it there; every other card has none."""
+    return [{"seat": (leader + k) % players, "card": card_json(c, style),
+             "signal": signal if k == 0 else None}
             for k, c in enumerate(cards)]
 
 
+def summary_json(columns: Sequence[str], rows: Sequence[Sequence]) -> dict:
+    """The end of a deal, game or session as a table: a row per seat under ``columns``, the
+    last column each seat's result; ``best`` the seats with the best result."""
+    best = max(row[-1] for row in rows)
+    return {"columns": list(columns), "rows": [list(row) for row in rows],
+            "best": [s for s, row in enumerate(rows) if row[-1] == best]}
+
+
+def panel(kind: str, label: str, **fields) -> dict:
+    """One of the game's facts as structured data for a panel of the page: its ``kind`` says
+    which fields it has (docs/web.md lists them), its ``label`` is its title."""
+    return {"kind": kind, "label": label, **fields}
+
+
 def table_json(view, names: Sequence[str], style: str, facts, move_words, hand_card,
-               outcome, players: int = 4) -> dict:
+               outcome, players: int = 4, *, signals: Sequence[str] = (),
+               marks: dict | None = None, panels: Sequence[dict] = (),
+               summary: dict | None = None) -> dict:
     """What every game's ``view_json`` returns, from a seat's ``view`` (never the game): the
-    hand, the cards each seat holds, the trick on the table and the last one, the facts as
-    ``[label, lines]`` in the game's own words, and the legal moves with their text and the
-    hand card each one plays (``hand_card(move)``, None for a move that is not a card of the
-    hand), and ``outcome`` (each seat's result once over, else None). The view decides what
-    the seat knows; nothing here looks further."""
+    hand, the cards each seat holds, the trick on the table and the last one (each lead with
+    its signal's word among ``signals``, a game's names of them), the facts as ``[label,
+    lines]`` in the game's own words, the same facts as structured ``panels``, the seats'
+    ``marks`` (``dealer``, ``mano``, ``roles``, ``sides``), the legal moves with their text and
+    the hand card each one plays (``hand_card(move)``, None for a move that is not a card of
+    the hand), ``outcome`` (each seat's result once over, else None) and its ``summary``. The
+    view decides what the seat knows; nothing here looks further."""
     moves = [{"move": int(m), "words": move_words(m, style), "card": hand_card(m)}
              for m in view.legal_moves()]
     for move in moves:
         move["card"] = None if move["card"] is None else CARD_NAMES[move["card"]]
     tricks = view.tricks
     last = tricks[-1] if tricks else None
+
+    def said(signal: int) -> str | None:
+        return signals[signal] or None if signals else None
+
+    marks = marks or {}
     return {
         "seat": view.seat, "players": players, "names": list(names),
         "to_move": view.to_move,
         "hand": [card_json(c, style) for c in cards_of(view.hand)],
         "hand_sizes": list(view.hand_sizes),
-        "trick": trick_json(view.leader, view.trick, players, style) if view.trick else [],
+        "trick": trick_json(view.leader, view.trick, players, style,
+                            said(getattr(view, "trick_signal", 0))) if view.trick else [],
         "last_trick": None if last is None else {
-            "cards": trick_json(last.leader, last.cards, players, style),
+            "cards": trick_json(last.leader, last.cards, players, style, said(last.signal)),
             "winner": last.winner},
         "facts": [[label, list(lines)] for label, lines in facts if lines],
+        "dealer": marks.get("dealer", view.dealer), "mano": marks.get("mano"),
+        "roles": [list(r) for r in marks.get("roles", [()] * players)],
+        "sides": list(marks.get("sides", [None] * players)),
+        "panels": list(panels),
         "moves": moves,
         "over": outcome is not None, "outcome": None if outcome is None else list(outcome),
+        "summary": summary if outcome is not None else None,
     }

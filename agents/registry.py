@@ -1,0 +1,164 @@
+"""The agents of every game by name: the game's own (its definition's ``agents``), and the
+agents any game of the family gets (:data:`GENERIC`): ``random``; for a game with trick facts
+the generic ``greedy``, and with a world sampler too the generic ``pimc``
+(:mod:`agents.trick`), each under its own name where the game brings none of that name, and
+as ``generic-NAME`` where it does, so that the two can meet at one table::
+
+    >>> sorted(agents_of("tressette2"))  # doctest: +NORMALIZE_WHITESPACE
+    ['generic-greedy', 'generic-pimc', 'generic-random', 'greedy', 'openspiel-ismcts', 'pimc',
+     'random']
+
+:func:`make_agent` turns an agent's text (a name and its options, or ``module:Class``) into an
+agent.
+"""
+from __future__ import annotations
+
+import ast
+import contextvars
+import importlib
+import os
+import sys
+from functools import partial
+from typing import Callable, Mapping
+
+from mediatore_env.core.definition import GameDef
+from mediatore_env.registry import get
+
+from .base import Agent
+from .random_agent import UniformAgent
+from .trick import TrickGreedyAgent, TrickPimcAgent
+
+__all__ = ["agents_of", "GENERIC", "make_agent", "agent_factory", "load_object", "parse_options"]
+
+
+def _openspiel_ismcts(**options):
+    """OpenSpiel's IS-MCTS (:class:`agents.openspiel_bots.ISMCTSAgent`), imported when made:
+    it needs the openspiel extra, which the rest of the agents do not."""
+    from .openspiel_bots import ISMCTSAgent
+    return ISMCTSAgent(**options)
+
+
+def _greedy(game: GameDef) -> Callable | None:
+    return partial(TrickGreedyAgent, game) if game.trick is not None else None
+
+
+def _pimc(game: GameDef) -> Callable | None:
+    return (partial(TrickPimcAgent, game) if game.trick is not None and game.worlds is not None
+            else None)
+
+
+#: The agents any game of the family gets, by name: for a game's definition, the agent's
+#: factory, or None where the game lacks what the agent reads (its trick facts, its worlds).
+GENERIC: dict[str, Callable[[GameDef], Callable | None]] = {
+    "random": lambda game: UniformAgent,
+    "greedy": _greedy,
+    "pimc": _pimc,
+    "openspiel-ismcts": lambda game: _openspiel_ismcts,
+}
+
+
+def agents_of(game: GameDef | str) -> dict[str, Callable]:
+    """The agents a game's tables may seat, by name (``{name: factory}``): the game's own
+    first, then each agent of :data:`GENERIC` the game can have, under its name where the game
+    has none of that name, else as ``generic-NAME``."""
+    definition = get(game) if isinstance(game, str) else game
+    own: Mapping[str, Callable] = definition.agents.load() if definition.agents else {}
+    out = dict(own)
+    for name, generic in GENERIC.items():
+        factory = generic(definition)
+        if factory is not None:
+            out["generic-" + name if name in own else name] = factory
+    return out
+
+
+# -- an agent from its text ------------------------------------------------------------------
+
+def parse_options(text: str) -> dict:
+    """``'a=1,b=x'`` -> ``{'a': 1, 'b': 'x'}``: values are Python literals where they parse,
+    else text."""
+    options = {}
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise ValueError(f"bad option {item!r}: options are key=value, separated by commas")
+        try:
+            options[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            options[key.strip()] = value.strip()
+    return options
+
+
+#: Whether :func:`load_object` may import: False while :func:`make_agent` builds an agent
+#: with ``imports=False`` (the browser table's server), so that no option of any agent (a
+#: bidding policy given as ``module:Class``, say) can make it import what a request names.
+_IMPORTS = contextvars.ContextVar("agents_imports", default=True)
+
+
+def load_object(path: str):
+    """The object named by ``'package.module:Name'``. Modules are looked for in the current
+    folder too, as ``python -m`` does, so ``mypkg.bots:MyAgent`` is found where ``mypkg/``
+    is. Refused (``ValueError``, nothing imported) inside ``make_agent(..., imports=False)``."""
+    if not _IMPORTS.get():
+        raise ValueError(f"{path!r}: agents are named by their registered names here, "
+                         "not by import paths")
+    module_name, colon, attr = path.partition(":")
+    if not colon or not module_name or not attr:
+        raise ValueError(f"not a 'module:Name' path: {path!r}")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # after the installed packages: a local file shadows none
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"cannot import module {module_name!r} (from {path!r}): {e}") from None
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ValueError(f"module {module_name!r} has no {attr!r} (from {path!r})") from None
+
+
+def agent_factory(spec: str, registry: dict | None = None, *, imports: bool = True
+                  ) -> tuple[Callable, dict]:
+    """``(factory, options)`` of an agent's text (see :func:`make_agent`), nothing made yet."""
+    registry = agents_of("mediatore") if registry is None else registry
+    name, _, rest = spec.strip().partition(":")
+    if name in registry:
+        return registry[name], parse_options(rest)
+    if rest and imports:
+        attr, _, opts = rest.partition(":")
+        return load_object(f"{name}:{attr}"), parse_options(opts)
+    raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(registry)}"
+                     + (", or a 'package.module:Class' path to your own" if imports else ""))
+
+
+def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
+               check_options=None, **overrides) -> Agent:
+    """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
+    ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
+    the names known (default :data:`AGENTS`, Mediatore's; the Tressette games pass
+    :data:`agents.tressette.AGENTS`, club Mediatore :data:`agents.club.CLUB_AGENTS`). Raises
+    ``ValueError`` listing the known names when the text names nothing.
+
+    ``imports=False`` takes registered names only: a ``module:Class`` text is refused, and so
+    is any import an option would lead to while the agent is built (nothing is imported).
+    ``check_options(factory, options)``, if given, may refuse the options (``ValueError``)
+    before the factory is called."""
+    factory, options = agent_factory(spec, registry, imports=imports)
+    options.update(overrides)
+    if check_options is not None:
+        check_options(factory, options)
+    token = _IMPORTS.set(imports and _IMPORTS.get())
+    try:
+        agent = factory(**options)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"cannot make agent {spec!r}: {e}") from None
+    finally:
+        _IMPORTS.reset(token)
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(f"{spec!r} is not an agent: an agent needs a method "
+                         "act(observation, view) returning a move id")
+    try:
+        agent.name = spec
+    except AttributeError:  # a class with __slots__ and no name: reports use its class name
+        pass
+    return agent
+

@@ -1,0 +1,127 @@
+"""The server's tables and records, and who may reach them: no web here, so every rule of
+access is a plain method the tests call directly.
+
+- A table is named by an unguessable id and answers only to its seats' tokens
+  (``Authorization: Bearer <token>``, one a person's seat): without one 401, with another
+  table's 403, an unknown id 404.
+- A table nobody has asked about for ``idle`` seconds is let go; at most ``max_tables`` live
+  at once, and a new one past that is refused with 429.
+- Records to watch have their own ids (``r1``, ``r2``...): those given on the command line
+  stay, those uploaded are capped at ``max_uploads`` and let go when idle, as tables are.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Callable
+
+from .tables import BadRequest, Table, Watch
+
+__all__ = ["Lobby"]
+
+#: The defaults of ``mediatore-web``'s options.
+MAX_TABLES, IDLE_SECONDS, MAX_UPLOADS = 200, 2 * 3600.0, 200
+
+
+class Lobby:
+    """The live tables by id and the records to watch, with their limits."""
+
+    def __init__(self, max_tables: int = MAX_TABLES, idle: float = IDLE_SECONDS,
+                 max_uploads: int = MAX_UPLOADS, clock: Callable[[], float] = time.monotonic):
+        self.max_tables, self.idle, self.max_uploads, self.clock = max_tables, idle, max_uploads, clock
+        self.tables: dict[str, Table] = {}
+        self.watches: dict[str, Watch] = {}
+        self.uploads: set[str] = set()
+        self.used: dict[str, float] = {}  # table or upload id -> when last asked about
+        self._record_ids = itertools.count(1)
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def sweep(self) -> None:
+        """Let go of the tables and uploaded records idle for longer than ``idle``."""
+        now = self.clock()
+        for key in [k for k, t in self.used.items() if now - t > self.idle]:
+            del self.used[key]
+            self.tables.pop(key, None)
+            if key in self.uploads:
+                self.uploads.discard(key)
+                self.watches.pop(key, None)
+
+    def check_room(self) -> None:
+        """``BadRequest`` 429 when no more table may be opened now."""
+        self.sweep()
+        if len(self.tables) >= self.max_tables:
+            raise BadRequest(f"the server has its most tables open ({self.max_tables}); "
+                             "try again when one is finished or idle", 429)
+
+    def add(self, table: Table) -> Table:
+        self.check_room()
+        self.tables[table.id] = table
+        self.used[table.id] = self.clock()
+        return table
+
+    def find(self, tid: str) -> Table:
+        """Table ``tid``; 404 (``BadRequest``) if there is none."""
+        self.sweep()
+        table = self.tables.get(tid) if isinstance(tid, str) else None
+        if table is None:
+            raise BadRequest("no such table (it may have finished idle and been let go); "
+                             "start one with POST /api/games", 404)
+        return table
+
+    def table(self, tid: str, authorization: str | None) -> tuple[Table, int]:
+        """Table ``tid`` and the seat whose token this ``Authorization`` header carries; 404,
+        401 or 403 (``BadRequest``) otherwise."""
+        table = self.find(tid)
+        scheme, _, token = (authorization or "").partition(" ")
+        return table, self.seat(table, token if scheme.lower() == "bearer" else "")
+
+    def seat(self, table: Table, token) -> int:
+        """The seat of ``table`` whose token ``token`` is; 401 or 403 otherwise."""
+        if not isinstance(token, str) or not token.strip():
+            raise BadRequest("this table answers to its seat's token: send Authorization: "
+                             "Bearer <token> (POST /api/games or its join answered it)", 401)
+        seat = table.seat_of(token.strip())
+        if seat is None:
+            raise BadRequest("this token is not this table's", 403)
+        self.used[table.id] = self.clock()
+        table.saw(seat)
+        return seat
+
+    # -- records to watch ----------------------------------------------------------------------
+
+    def add_watches(self, watches: list[Watch], uploaded: bool,
+                    ids: list[str] | None = None) -> list[str]:
+        """Add records to watch (checked already); their new ids (``ids`` where given: a
+        saved episode's, ``h12``). Uploads (and episodes of the history) past ``max_uploads``
+        are refused with 429, none of them added."""
+        if uploaded:
+            self.sweep()
+            if len(self.uploads) + len(watches) > self.max_uploads:
+                raise BadRequest(f"the server holds its most uploaded records "
+                                 f"({self.max_uploads}); try again later", 429)
+        given, ids = ids, []
+        for k, watch in enumerate(watches):
+            wid = given[k] if given else f"r{next(self._record_ids)}"
+            self.watches[wid] = watch
+            if uploaded:
+                self.uploads.add(wid)
+                self.used[wid] = self.clock()
+            ids.append(wid)
+        return ids
+
+    def watch(self, wid: str) -> Watch:
+        self.sweep()
+        watch = self.watches.get(wid)
+        if watch is None:
+            raise BadRequest(f"no record {wid[:24]!r}", 404)
+        if wid in self.uploads:
+            self.used[wid] = self.clock()
+        return watch
+
+    def fingerprint(self) -> dict:
+        """Every table's :meth:`~Table.fingerprint` and the records' ids: what a refused
+        request must leave as it was."""
+        return {"tables": {tid: t.fingerprint() for tid, t in self.tables.items()},
+                "watches": sorted(self.watches)}

@@ -1,0 +1,100 @@
+"""The league (agents/league.py, mediatore-league): each pair's edge is the duplicate
+tournament's own figure for that lineup, the ratings recover known strengths and their
+intervals, the edges are antisymmetric, and the command answers bad arguments in one line."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.league import Pair, fit_ratings, run_league
+from agents.tournament import run
+from mediatore_env.tools.league import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_ratings_recover_known_strengths():
+    """Edges drawn around known differences of strength, every pair played: the fit finds the
+    strengths (summing to zero) within their intervals, and a better-measured pair counts
+    more."""
+    truth = {"a": -1.0, "b": 0.0, "c": 0.25, "d": 0.75}
+    rng = random.Random(7)
+    pairs = [Pair(x, y, [truth[x] - truth[y] + rng.gauss(0, 0.3) for _ in range(400)])
+             for i, x in enumerate(truth) for y in list(truth)[i + 1:]]
+    ratings = {r.name: r for r in fit_ratings(list(truth), pairs)}
+    assert list(ratings) == ["d", "c", "b", "a"]  # best first
+    assert math.isclose(sum(r.rating for r in ratings.values()), 0.0, abs_tol=1e-9)
+    for name, r in ratings.items():
+        assert r.ci[0] < truth[name] < r.ci[1], name
+        assert 0 < r.ci[1] - r.ci[0] < 0.1
+
+
+def test_a_noisier_edge_weighs_less():
+    """Three agents in a triangle whose edges disagree: the fit follows the precise edges."""
+    exact = [Pair("b", "a", [1.0, 1.01, 0.99]), Pair("c", "b", [1.0, 1.01, 0.99])]
+    noisy = Pair("c", "a", [0.0, 8.0, -8.0, 4.0, -4.0])  # says c = a, loosely
+    r = {x.name: x.rating for x in fit_ratings(["a", "b", "c"], [*exact, noisy])}
+    assert r["c"] - r["a"] == pytest.approx(2.0, abs=0.01)
+
+
+def test_a_pairs_edge_is_the_tournaments_figure_for_its_lineups():
+    league = run_league("tressette2", ["random", "greedy"], episodes=12, seed=3)
+    (pair,) = league.pairs
+    direct = run("tressette2", {"random": "random", "greedy": "greedy"},
+                 [("random", "greedy"), ("greedy", "random")], 12, 3)
+    by_name = {s.name: s for s in direct.standings}
+    # zero-sum with a seat each: half the difference is the first agent's own mean
+    assert pair.edge[0] == pytest.approx(by_name["random"].mean)
+    assert pair.edge[0] == pytest.approx(-by_name["greedy"].mean)
+    assert league.edge("greedy", "random")[0] == pytest.approx(-pair.edge[0])
+
+
+def test_three_seats_play_both_lineups_and_the_league_is_reproducible():
+    one = run_league("tressette3", ["random", "greedy"], episodes=6, seed=5)
+    two = run_league("tressette3", ["random", "greedy"], episodes=6, seed=5)
+    assert one.to_dict()["pairs"] == two.to_dict()["pairs"]
+    assert len(one.pairs[0].per_episode) == 6
+
+
+def test_greedy_is_rated_above_random_clear_of_zero():
+    league = run_league("tressette2", ["random", "greedy"], episodes=40, seed=11)
+    best, worst = league.ratings
+    assert (best.name, worst.name) == ("greedy", "random")
+    assert best.ci[0] > 0 > worst.ci[1]
+
+
+def test_the_command_prints_and_saves_the_league(tmp_path, capsys):
+    out = tmp_path / "league.json"
+    assert main(["--game", "tressette2", "--agents", "random", "greedy", "--deals", "6",
+                 "--seed", "2", "--json", str(out), "-q"]) == 0
+    text = capsys.readouterr().out
+    assert "League of tressette2 agents: 2 agents, 1 pairs, 6 games each" in text
+    assert "machine:" in text
+    data = json.loads(out.read_text())
+    assert data["format"] == "mediatore-league" and data["unit"] == "game"
+    assert {r["name"] for r in data["ratings"]} == {"random", "greedy"}
+    assert len(data["pairs"][0]["per_episode"]) == 6
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--agents", "greedy"], "two different agents"),
+    (["--agents", "greedy", "greedy"], "two different agents"),
+    (["--agents", "greedy", "nobody"], "unknown agent 'nobody'"),
+    (["--game", "tressette", "--bidding", "greedy", "bold"], "has no auction"),
+    (["--bidding", "greedy", "wild"], "unknown bidding policy 'wild'"),
+    (["--agents", "greedy", "random", "--rule", "colour=red"], "unknown rules switch"),
+    (["--agents", "greedy", "random", "--plot", "out.txt"], "format"),
+    (["--agents", "greedy", "random", "--deals", "0"], "must be 1 or more"),
+])
+def test_bad_arguments_get_one_line(args, message):
+    run = subprocess.run([sys.executable, "-m", "mediatore_env.tools.league", *args],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2, run.stderr
+    assert message in run.stderr and run.stderr.strip().count("\n") == 0

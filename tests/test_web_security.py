@@ -1,0 +1,447 @@
+"""mediatore-web against a hostile client: no request makes the server import or run what it
+names, only the page's own origin may act, a table answers to its seat's token alone, every
+bad request is refused with a 4xx that changed nothing (a property-based test over every
+route), bodies and tables are bounded, and agents think off the event loop."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("starlette", reason="mediatore-web needs the web extra: pip install '.[web]'")
+pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the web extra)")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from mediatore_env.web.app import create_app, main, parse_agent_option  # noqa: E402
+from mediatore_env.web.lobby import Lobby  # noqa: E402
+from test_web import Seat, new_table  # noqa: E402
+
+URL = "http://127.0.0.1:8765"
+
+
+@pytest.fixture
+def client():
+    with ThreadPoolExecutor(2) as pool, TestClient(create_app(executor=pool), base_url=URL) as c:
+        yield c
+
+
+def fingerprint(client):
+    return client.app.state.lobby.fingerprint()
+
+
+# -- agents by name only ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", [
+    "os:system:command=touch {marker}",                   # the request that once ran a shell
+    "subprocess:getoutput:cmd=touch {marker}",
+    "greedy:bidding=os:system",                           # an import path inside an option
+    "pimc:bidding=subprocess:getoutput",
+    "{module}:Anything",                                  # a module nobody has imported
+    "greedy:bidding={module}:Anything",
+])
+def test_an_import_path_is_refused_and_nothing_is_imported(client, tmp_path, spec):
+    marker = tmp_path / "marker"
+    module = "xmlrpc.server"  # in the standard library, imported by nothing here
+    assert module not in sys.modules
+    spec = spec.format(marker=marker, module=module)
+    before = fingerprint(client)
+    response = client.post("/api/games", json={"game": "mediatore",
+                                               "agents": [None, spec, "random", "random"]})
+    assert response.status_code == 400, response.text
+    assert "agent at seat 1" in response.json()["error"]
+    assert not marker.exists() and module not in sys.modules
+    assert fingerprint(client) == before
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("pimc:worlds=100000", "bad value 100000 for option 'worlds'"),  # a day of thought
+    ("pimc:worlds=-1", "bad value -1"),
+    ("pimc:worlds=2.5", "bad value 2.5"),
+    ("pimc:time_limit=nan", "bad value 'nan'"),
+    ("selfplay:path=/etc/passwd", "option 'path' cannot be set here"),  # a file of the server
+    ("greedy:colour=1", "option 'colour' cannot be set here"),
+    ("random:bid_rate=" + "9" * 200, "not an agent's name"),           # too long to read
+])
+def test_agent_options_are_data_within_bounds(client, spec, words):
+    before = fingerprint(client)
+    response = client.post("/api/games", json={"game": "mediatore",
+                                               "agents": [None, spec, "random", "random"]})
+    assert response.status_code == 400 and words in response.json()["error"], response.text
+    assert fingerprint(client) == before
+
+
+def test_documented_options_are_taken(client):
+    seat = new_table(client, "mediatore", agents="pimc:worlds=8,time_limit=None")
+    agent = client.app.state.lobby.tables[seat.id].agents[1]
+    assert agent.worlds == 8 and agent.time_limit is None
+    seat = new_table(client, "mediatore", agents="greedy:bidding=cautious")
+    assert client.app.state.lobby.tables[seat.id].agents[2].name == "greedy:bidding=cautious"
+
+
+def test_the_operator_registers_an_agent_before_the_server_starts():
+    """--agent GAME:NAME=SPEC: the person who starts the server may name an import path;
+    a request may then seat the agent by its name, and give it no options."""
+    game, name, factory = parse_agent_option("tressette2:steady=greedy")
+    assert (game, name) == ("tressette2", "steady")
+    with ThreadPoolExecutor(1) as pool, TestClient(
+            create_app(agents={game: {name: factory}}, executor=pool), base_url=URL) as c:
+        (info,) = [g for g in c.get("/api/games").json()["games"] if g["name"] == game]
+        assert "steady" in info["agents"]
+        seat = new_table(c, "tressette2", agents="steady")
+        assert type(c.app.state.lobby.tables[seat.id].agents[1]).__name__ == "TressetteGreedyAgent"
+        response = c.post("/api/games", json={"game": game, "agents": [None, "steady:x=1"]})
+        assert response.status_code == 400 and "cannot be set here" in response.json()["error"]
+    for bad in ("mediatore:=greedy", "mediatore:x y=greedy", "chess:x=greedy",
+                "mediatore:x=no.such.module:Bot"):
+        with pytest.raises(ValueError):
+            parse_agent_option(bad)
+
+
+def test_the_command_line_keeps_its_import_paths():
+    """mediatore-bench and mediatore-play, run by a person on their own machine, still take
+    ``module:Class`` (the refusal is the server's, not the agents')."""
+    agent = make_agent("agents.mediatore.greedy:GreedyAgent")
+    assert type(agent).__name__ == "GreedyAgent"
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("agents.mediatore.greedy:GreedyAgent", imports=False)
+
+
+# -- only the page's own origin may act ------------------------------------------------------
+
+def changing_requests(seat: Seat, free: Seat):
+    """Every route that changes something, with a body it would accept (``free``: a table
+    with a seat free)."""
+    state = seat.state
+    move = state["view"]["moves"][0]["move"]
+    code = next(c for c in free.state["join"] if c)
+    return [("/api/games", {"game": "mediatore"}),
+            (f"/api/games/{seat.id}/move", {"move": move, "version": state["version"]}),
+            (f"/api/games/{seat.id}/next", {"version": state["version"]}),
+            (f"/api/games/{free.id}/join", {"seat": 2, "code": code, "name": "Eve"}),
+            ("/api/history/1/watch", {}),
+            ("/api/records", {"format": "x"})]
+
+
+def test_another_sites_page_and_a_plain_text_body_are_refused(client):
+    seat = new_table(client, "mediatore", seed=3)
+    free = new_table(client, "mediatore", seed=3, agents=["random", None, "random"])
+    before = fingerprint(client)
+    for path, body in changing_requests(seat, free):
+        for headers in ({"Content-Type": "text/plain"},
+                        {"Content-Type": "application/x-www-form-urlencoded"},
+                        {"Content-Type": "multipart/form-data; boundary=x"},
+                        {"Content-Type": "application/json", "Origin": "http://evil.example"},
+                        {"Content-Type": "application/json", "Origin": "http://127.0.0.1:9999"},
+                        {"Content-Type": "application/json", "Origin": "null"}):
+            response = client.post(path, content=json.dumps(body),
+                                   headers={**seat.headers, **headers})
+            assert response.status_code == 403, (path, headers, response.text)
+            assert "error" in response.json()
+            assert fingerprint(client) == before
+    # the page's own origin is welcome
+    response = seat.post("move", {"move": seat.state["view"]["moves"][0]["move"],
+                                  "version": seat.state["version"]},
+                         headers={**seat.headers, "Origin": URL})
+    assert response.status_code == 200, response.text
+
+
+def test_a_name_the_server_does_not_answer_under_is_refused(client):
+    """A page of another site whose name was made to point at 127.0.0.1 (DNS rebinding)
+    sends its own name as Host: the server answers to its loopback names only."""
+    for path in ("/", "/api/games"):
+        response = client.get(path, headers={"Host": "evil.example:8765"})
+        assert response.status_code == 403
+    assert client.get("/api/games", headers={"Host": "localhost:8765"}).status_code == 200
+
+
+# -- a table answers to its seat's token ----------------------------------------------------
+
+def test_every_table_route_wants_the_seats_token(client):
+    mine = new_table(client, "mediatore", seed=4)
+    other = new_table(client, "mediatore", seed=5)
+    assert len(mine.id) >= 16 and len(mine.token) >= 16 and mine.id != mine.token
+    before = fingerprint(client)
+    state = mine.state
+    routes = [("GET", f"/api/games/{mine.id}", None),
+              ("GET", f"/api/games/{mine.id}?since=0&wait=0", None),
+              ("POST", f"/api/games/{mine.id}/move",
+               {"move": state["view"]["moves"][0]["move"], "version": state["version"]}),
+              ("POST", f"/api/games/{mine.id}/next", {"version": state["version"]})]
+    for method, path, body in routes:
+        for headers, status in (({}, 401), ({"Authorization": "Basic x"}, 401),
+                                ({"Authorization": "Bearer "}, 401),
+                                ({"Authorization": "Bearer nope"}, 403),
+                                (other.headers, 403)):
+            response = client.request(method, path, json=body, headers=headers)
+            assert response.status_code == status, (method, path, headers)
+            assert "\n" not in response.json()["error"]
+            assert fingerprint(client) == before
+    response = client.get("/api/games/" + "x" * 22, headers=mine.headers)
+    assert response.status_code == 404
+
+
+def test_tables_and_records_have_ids_of_their_own(client):
+    seat = new_table(client, "tressette2")
+    from test_web import played_record
+    (record,) = client.post("/api/records", json=played_record("tressette2", 1)).json()["records"]
+    assert record["id"] != seat.id
+    assert client.get(f"/api/games/{record['id']}", headers=seat.headers).status_code == 404
+    assert client.get(f"/api/records/{seat.id}").status_code == 404
+
+
+# -- every bad request changes nothing: any body to any route ----------------------------------
+
+TEXT = st.text(st.characters(exclude_categories=()), max_size=12)  # lone surrogates too
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner,
+                                                                 max_size=4),
+    max_leaves=12)
+# the fields the routes read, given any JSON values, so the test reaches past the first check
+FIELDS = st.fixed_dictionaries({}, optional={
+    "game": st.sampled_from(["mediatore", "club", "tressette2", "chess"]) | JSON,
+    "seat": st.integers(-2, 5) | JSON, "agents": st.lists(
+        st.none() | st.sampled_from(["random", "greedy:x=1", "os:system", ""]) | JSON,
+        max_size=5) | JSON,
+    "rules": st.dictionaries(st.sampled_from(["deals", "ante", "low", "signals"]), JSON,
+                             max_size=3) | JSON,
+    "seed": st.integers(-5, 2 ** 65) | JSON, "packs": JSON,
+    "move": st.integers(-5, 500) | JSON, "version": st.integers(-2, 3) | JSON,
+    "since": st.integers(-3, 50) | JSON,
+    "format": JSON, "moves": JSON, "dealer": JSON,
+    "code": st.sampled_from(["", "x" * 16]) | JSON, "name": st.sampled_from(["Eve", "You"]) | JSON,
+    "stand_in": st.fixed_dictionaries({"agent": st.sampled_from(["random", "os:system"]) | JSON,
+                                       "after": st.floats(-1, 100) | JSON}) | JSON})
+BODIES = (JSON.map(lambda v: json.dumps(v).encode()) | FIELDS.map(lambda v: json.dumps(v).encode())
+          | st.binary(max_size=64))
+QUERIES = st.dictionaries(st.sampled_from(["since", "wait", "step", "seat", "game", "name",
+                                           "limit", "before"]),
+                          st.text(max_size=6) | st.integers(-5, 99).map(str), max_size=3)
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    """One server with a table and a record, shared by the examples: what a 4xx must leave
+    as it was."""
+    from mediatore_env.core.records import replay
+    from mediatore_env.web.history import History
+    from test_web import played_record
+    history = History(":memory:")
+    saved = played_record("tressette2", 4)
+    history.save(saved, ["Anna", "greedy"], [0], list(replay(saved).outcome), "game")
+    with ThreadPoolExecutor(2) as pool, TestClient(
+            create_app(executor=pool, lobby=Lobby(max_tables=10_000), history=history),
+            base_url=URL) as c:
+        seat = new_table(c, "mediatore", seed=7)
+        # a table with a seat free, for the join route (the long polls ask the one above: a
+        # free seat to move would hold them)
+        free = new_table(c, "mediatore", seed=8, agents=["random", None, "random"])
+        (record,) = c.post("/api/records", json=played_record("tressette2", 2)).json()["records"]
+        yield c, seat, record["id"], free
+
+
+def check_answer(client, response, before) -> None:
+    assert response.status_code < 500, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    if response.status_code >= 400:
+        error = response.json()["error"]
+        assert isinstance(error, str) and "\n" not in error
+        assert fingerprint(client) == before
+    for seat in client.app.state.lobby.tables.values():  # agents moved: let them finish
+        while seat.thinking:
+            time.sleep(0.01)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(route=st.sampled_from(["/api/games", "/api/games/{id}/move", "/api/games/{id}/next",
+                              "/api/games/{id}/join", "/api/history/1/watch",
+                              "/api/history/x/watch", "/api/records"]),
+       body=BODIES, token=st.booleans())
+def test_any_body_to_any_post_route_is_answered_in_json_without_a_5xx(hostile, route, body, token):
+    client, seat, _, free = hostile
+    before = fingerprint(client)
+    headers = {"Content-Type": "application/json", **(seat.headers if token else {})}
+    tid = free.id if route.endswith("/join") else seat.id
+    response = client.post(route.format(id=tid), content=body, headers=headers)
+    check_answer(client, response, before)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(route=st.sampled_from(["/api/games/{id}", "/api/records/{rid}", "/api/records",
+                              "/api/games", "/api/history", "/api/history/1", "/api/results"]),
+       query=QUERIES)
+def test_any_query_to_any_get_route_is_answered_in_json_without_a_5xx(hostile, route, query):
+    client, seat, rid, _ = hostile
+    before = fingerprint(client)
+    response = client.get(route.format(id=seat.id, rid=rid), params=query, headers=seat.headers)
+    check_answer(client, response, before)
+    assert fingerprint(client) == before  # a GET changes nothing, answered or not
+
+
+# -- bounded ------------------------------------------------------------------------------------
+
+def test_a_body_over_the_limit_is_refused_unread_and_deep_nesting_is_a_400(client):
+    before = fingerprint(client)
+    big = b'{"game": "' + b"x" * 70_000 + b'"}'
+    response = client.post("/api/games", content=big, headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and "over 65536 bytes" in response.json()["error"]
+
+    def chunks():  # no Content-Length: the server stops reading past the limit
+        for _ in range(10_000):
+            yield b" " * 1024
+    response = client.post("/api/games", content=chunks(),
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    for depth in (2_000, 60_000):
+        response = client.post("/api/games", content=b"[" * depth,
+                               headers={"Content-Type": "application/json"})
+        assert response.status_code == 400, depth
+        assert "malformed JSON" in response.json()["error"]
+    assert fingerprint(client) == before
+
+
+def test_idle_tables_are_let_go_and_the_number_of_tables_is_capped():
+    now = [0.0]
+    lobby = Lobby(max_tables=2, idle=60.0, clock=lambda: now[0])
+    with ThreadPoolExecutor(1) as pool, TestClient(create_app(lobby=lobby, executor=pool),
+                                                   base_url=URL) as c:
+        a = new_table(c, "tressette2")
+        now[0] = 30.0
+        b = new_table(c, "tressette2")
+        response = c.post("/api/games", json={"game": "tressette2"})
+        assert response.status_code == 429 and "most tables" in response.json()["error"]
+        assert len(lobby.tables) == 2
+        now[0] = 80.0  # a idle for 80 s, b for 50 s
+        assert a.get().status_code == 404 and b.get().status_code == 200
+        new_table(c, "tressette2")  # a's place
+        assert len(lobby.tables) == 2
+
+
+# -- agents think off the event loop --------------------------------------------------------------
+
+class Sleepy:
+    """An agent that takes its time: 0.4 s a move, asleep (so it holds no lock)."""
+
+    wants_observation = False
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation, view):
+        time.sleep(0.4)
+        return view.legal_moves()[0]
+
+
+def test_a_slow_agent_does_not_hold_up_the_server():
+    with ThreadPoolExecutor(4) as pool, TestClient(create_app(
+            agents={"tressette2": {"sleepy": Sleepy}}, executor=pool), base_url=URL) as c:
+        seat = new_table(c, "tressette2", agents="sleepy")
+        while True:  # until a move of the person's gives the agent the turn
+            state = seat.state
+            response = seat.post("move", {"move": state["view"]["moves"][0]["move"],
+                                          "version": state["version"]})
+            if response.json()["thinking"]:
+                break  # answered at once: the agent thinks meanwhile
+            seat.state = response.json()
+        started, times = time.perf_counter(), []
+        while seat.get().json()["thinking"]:
+            t = time.perf_counter()
+            assert c.get("/api/games").status_code == 200
+            times.append(time.perf_counter() - t)
+        assert len(times) > 2 and max(times) < 0.2, times  # nobody waited 0.4 s for the agent
+        assert time.perf_counter() - started >= 0.35
+
+
+def test_search_agents_think_in_the_servers_own_pool_of_processes():
+    """The default pool: the agent and a copy of the game go to a process and the agent comes
+    back with its move (its state carried on); meanwhile the server answers."""
+    with TestClient(create_app(), base_url=URL) as c:
+        seat = new_table(c, "tressette2", seat=1, agents="pimc:max_worlds=4")
+        table = c.app.state.lobby.tables[seat.id]
+        while not seat.state["view"]["over"] and table.game.hand_number == 1:
+            seat.move(seat.state["view"]["moves"][0]["move"])
+        assert table.broken is None and len(table.game.history) > 10
+        assert sum(1 for s, _ in table.game.history if s == 0) > 5  # the agent's moves
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+def test_a_taken_port_is_one_line_and_status_3(capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        assert main(["--port", str(port), "--no-history"]) == 3
+    out, err = capsys.readouterr()
+    assert "the table is at" not in out + err
+    assert err.strip().count("\n") == 0 and f"port {port}" in err and "--port 0" in err
+
+
+def test_serving_beyond_this_machine_warns_that_there_are_no_accounts(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "mediatore_env.web.app", "--host", "0.0.0.0",
+                             "--port", "0", "--db", str(tmp_path / "history.sqlite3")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "the table is at http://0.0.0.0:" in line
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert "warning" in err and "no accounts" in err
+
+
+def test_the_default_is_this_machine_only(capsys, tmp_path, monkeypatch):
+    """Without --host the server binds the loopback: nothing to warn about."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the history's default folder
+    ready = threading.Event()
+    from mediatore_env.web import app as app_module
+    calls = []
+
+    class FakeServer:
+        def __init__(self, config):
+            calls.append(config)
+
+        def run(self, sockets):
+            calls.append(sockets[0].getsockname())
+            sockets[0].close()
+            ready.set()
+    import uvicorn
+    real = uvicorn.Server
+    uvicorn.Server = FakeServer
+    try:
+        assert app_module.main(["--port", "0"]) == 0
+    finally:
+        uvicorn.Server = real
+    out, err = capsys.readouterr()
+    assert (tmp_path / "mediatore-env" / "history.sqlite3").exists()
+    assert ready.is_set() and calls[1][0] == "127.0.0.1"
+    assert "warning" not in err and f":{calls[1][1]}/" in out
+
+
+# -- the push channel: a socket answers to a seat's token, sent first ---------------------------
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=BODIES | TEXT.map(str.encode))
+def test_any_first_message_to_a_socket_is_refused_in_json_and_changes_nothing(hostile, first):
+    client, seat, _, _ = hostile
+    before = fingerprint(client)
+    try:
+        text = first.decode()
+    except UnicodeDecodeError:
+        text = None
+    with client.websocket_connect(f"ws://127.0.0.1:8765/api/games/{seat.id}/socket") as ws:
+        ws.send_text(text) if text is not None else ws.send_bytes(first)
+        answer = ws.receive_json()
+    # no body holds the seat's token: always refused, in one line
+    assert 400 <= answer["status"] < 500 and "\n" not in answer["error"]
+    assert fingerprint(client) == before
