@@ -343,7 +343,9 @@ def make_train(cfg: Config, env=None) -> Train:
         explore = jnp.where(done, jax.random.uniform(k_explore, (n,)) < cfg.explore, explore)
         t = Transition(obs, mask, action, logp, value, seat, mine,
                        seat_rewards(reward, unit) + shaping, done)
-        return (params, opponent, state, learner, explore, key), t
+        # the stake of an episode ended here, from the outcome alone (not the shaping)
+        stake = jnp.where(done, episode_stake(reward.astype(jnp.float32)), 0.0)
+        return (params, opponent, state, learner, explore, key), (t, stake)
 
     def loss_fn(params, anchor, batch, adv, target):
         logits, value = forward(params, batch.obs)
@@ -377,7 +379,7 @@ def make_train(cfg: Config, env=None) -> Train:
         slot = jax.random.randint(k_opp, (), 0, jnp.minimum(runner.snapshots, cfg.pool_size))
         opponent = jax.tree_util.tree_map(lambda p: p[slot], runner.pool)
         anchor = jax.tree_util.tree_map(lambda p: p[0], runner.pool)  # kept for good
-        (_, _, state, learner, explore, key), traj = jax.lax.scan(
+        (_, _, state, learner, explore, key), (traj, stakes) = jax.lax.scan(
             rollout_step, (runner.params, opponent, runner.env_state, runner.learner,
                            runner.explore, key), None, cfg.rollout)
         last_obs = jax.vmap(lambda s: observe(state, jnp.full(n, s, jnp.int32)))(
@@ -423,8 +425,7 @@ def make_train(cfg: Config, env=None) -> Train:
             "deals": ended,
             # the mean stake of the episodes ended, in the engine's units: how much is at stake
             # as play changes
-            "stake": jnp.sum(jnp.where(traj.done, episode_stake(traj.reward), 0.0))
-            / jnp.maximum(ended, 1) / unit,
+            "stake": jnp.sum(stakes) / jnp.maximum(ended, 1),
             "learner_share": w.mean(),
         }
         return (Runner(params, opt_state, pool, snapshots, state, learner, explore, key, updates),
