@@ -6,7 +6,7 @@ as ``generic-NAME`` where it does, so that the two can meet at one table::
 
     >>> sorted(agents_of("tressette2"))  # doctest: +NORMALIZE_WHITESPACE
     ['generic-greedy', 'generic-pimc', 'generic-random', 'greedy', 'openspiel-ismcts', 'pimc',
-     'random']
+     'random', 'selfplay']
 
 :func:`make_agent` turns an agent's text (a name and its options, or ``module:Class``) into an
 agent.

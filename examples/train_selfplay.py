@@ -1,12 +1,14 @@
-"""Self-play on the JAX engine: masked PPO, one network for the four seats, in JAX end to end.
+"""Self-play on the JAX engine: masked PPO, one network for every seat, in JAX end to end.
 
     pip install -e ".[train-jax]"                     # jax (CPU) and optax
     python examples/train_selfplay.py --steps 2000000 --envs 256 --out runs/selfplay
+    python examples/train_selfplay.py --game tressette --out runs/tressette  # any JAX game
     pip install -U "jax[cuda12]"                      # on a GPU machine, then e.g.
     python examples/train_selfplay.py --steps 3000000000 --envs 8192 --rollout 64 \\
         --minibatches 16 --eval-every 100000000 --out runs/selfplay-gpu
 
-The command line of :mod:`agents.training`: the PPO settings (``--envs`` ... ``--anchor-coef``,
+The command line of :mod:`agents.training` (``python -m agents.training``, the same:
+:mod:`mediatore_env.tools.train`): the PPO settings (``--envs`` ... ``--anchor-coef``,
 ``--rules``) make its :class:`~agents.training.Config` (the algorithm: :mod:`agents.training.ppo`),
 the others its :class:`~agents.training.Plan` (imitation with ``--demos``, ``--resume``,
 evaluations, the files written to ``--out``: :mod:`agents.training.run`). Every default is the
@@ -16,7 +18,6 @@ is one line and exit status 2. docs/training.md has the runs.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -30,121 +31,8 @@ except ImportError as e:
           "pip install -e '.[train-jax]'", file=sys.stderr)
     raise SystemExit(2) from None
 
-from agents.training import Config, Plan, SettingError, check_config, self_play  # noqa: E402
-from mediatore_env.mediatore.rules import PRESETS  # noqa: E402
-from mediatore_env import runinfo  # noqa: E402
-from mediatore_env.runinfo import add_progress_options, wants_progress  # noqa: E402
-from mediatore_env.tools.checks import (ArgumentParser, input_file,  # noqa: E402
-                                       non_negative_float, non_negative_int, output_dir,
-                                       positive_float, positive_int, probability)
-
-
-def hidden_sizes(text: str) -> tuple[int, ...]:
-    try:
-        sizes = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        sizes = ()
-    if not sizes or min(sizes) < 1:
-        raise argparse.ArgumentTypeError(f"expected layer sizes such as 256,256, not {text!r}")
-    return sizes
-
-
-def parser() -> ArgumentParser:
-    d, r = Config(), Plan()
-    p = ArgumentParser(prog="train_selfplay.py", description=__doc__.split("\n\n")[0],
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--steps", type=positive_int, default=r.steps,
-                   help="environment steps in all (every seat's decisions; with --resume, "
-                        "the total including the checkpoint's)")
-    p.add_argument("--envs", type=positive_int, default=d.envs, help="deals played at once")
-    p.add_argument("--rollout", type=positive_int, default=d.rollout,
-                   help="steps of every deal per update")
-    p.add_argument("--epochs", type=positive_int, default=d.epochs)
-    p.add_argument("--minibatches", type=positive_int, default=d.minibatches)
-    p.add_argument("--hidden", type=hidden_sizes, default=",".join(map(str, d.hidden)),
-                   help="hidden layer sizes of the network")
-    p.add_argument("--lr", type=positive_float, default=d.lr, help="learning rate (Adam)")
-    p.add_argument("--clip", type=positive_float, default=d.clip)
-    p.add_argument("--ent-coef", type=float, default=d.ent_coef)
-    p.add_argument("--gae-lambda", type=probability, default=d.gae_lambda)
-    p.add_argument("--reward-scale", type=positive_float, default=d.reward_scale,
-                   help="reward = payment / the rules' largest payment * this")
-    p.add_argument("--pool-size", type=positive_int, default=d.pool_size,
-                   help="past versions kept as opponents: the initial network and the last "
-                        "--pool-size - 1 snapshots (with 1: the last snapshot alone)")
-    p.add_argument("--pool-every", type=positive_int, default=d.pool_every,
-                   help="updates between two snapshots into the pool")
-    p.add_argument("--pool-fraction", type=probability, default=d.pool_fraction,
-                   help="chance that a seat of a new deal is played by a past version")
-    p.add_argument("--explore", type=probability, default=d.explore,
-                   help="share of deals whose auction is scripted (random bids, not trained "
-                        "on), so that contracts are played out and card play is learned")
-    p.add_argument("--bid-rate", type=probability, default=d.bid_rate,
-                   help="chance that a seat bids in a scripted auction")
-    p.add_argument("--anchor-coef", type=non_negative_float, default=d.anchor_coef,
-                   help="weight of KL(policy || the pool's first network) in the loss: with "
-                        "--demos, how far self-play may stray from the imitated play")
-    p.add_argument("--seed", type=non_negative_int, default=r.seed)
-    p.add_argument("--rules", default=d.rules, choices=list(PRESETS), help="rules preset")
-    p.add_argument("--eval-every", type=positive_int, default=r.eval_every,
-                   help="environment steps between evaluations (rounded to whole updates)")
-    p.add_argument("--eval-deals", type=non_negative_int, default=r.eval_deals,
-                   help="duplicate deals against three greedy agents per evaluation")
-    p.add_argument("--pimc-deals", type=non_negative_int, default=r.pimc_deals,
-                   help="duplicate deals against three PIMC agents per evaluation")
-    p.add_argument("--eval-seed", type=non_negative_int, default=r.eval_seed)
-    p.add_argument("--eval-jobs", type=positive_int, default=r.eval_jobs,
-                   help="processes for the tournaments")
-    p.add_argument("--final-deals", type=non_negative_int, default=r.final_deals,
-                   help="deals of the final evaluation against greedy, seed --eval-seed + 1")
-    p.add_argument("--final-pimc-deals", type=non_negative_int, default=r.final_pimc_deals,
-                   help="deals of the final evaluation against PIMC")
-    p.add_argument("--out", type=output_dir, default=r.out, help="output folder")
-    p.add_argument("--demos", default=r.demos, metavar="DIR",
-                   help="first train the network to imitate the decisions recorded in DIR "
-                        "(examples/record_demos.py), then self-play from it; the imitated "
-                        "network also takes the pool's first slot (not with --resume)")
-    p.add_argument("--imitate-epochs", type=positive_int, default=r.imitate_epochs,
-                   help="passes over the demonstrations")
-    p.add_argument("--imitate-batch", type=positive_int, default=r.imitate_batch)
-    p.add_argument("--imitate-lr", type=positive_float, default=r.imitate_lr)
-    p.add_argument("--resume", type=input_file, default=r.resume,
-                   help="continue from this checkpoint.npz (its evaluations.json, when beside "
-                        "it, continues the curve)")
-    add_progress_options(p)
-    return p
-
-
-def settings(argv=None) -> tuple[Config, Plan, bool | None]:
-    """The library's settings from the command line (one line and exit status 2 when bad), and
-    ``--progress`` / ``--quiet``."""
-    p = parser()
-    args = vars(p.parse_args(argv))
-    progress = args.pop("progress")
-    cfg = Config(**{k: args.pop(k) for k in Config._fields if k in args})
-    try:
-        check_config(cfg)
-    except ValueError as e:
-        p.error(str(e))
-    return cfg, Plan(**args), progress
-
-
-def main(argv=None, env=None) -> dict:
-    """Train as the command line says; return the log (also written to evaluations.json).
-    ``env``: an engine object to train on instead of ``MediatoreJax(rules=--rules)``."""
-    cfg, plan, progress = settings(argv)
-    command = "python examples/train_selfplay.py " + " ".join(sys.argv[1:] if argv is None
-                                                              else argv)
-    try:
-        return self_play(cfg, plan, env=env, command=command,
-                         progress=wants_progress(progress))
-    except SettingError as e:  # one line, as for the other bad arguments
-        print(f"train_selfplay.py: error: --{e.setting.replace('_', '-')}: {e}",
-              file=sys.stderr)
-        raise SystemExit(2) from None
+from mediatore_env.tools.train import main, run  # noqa: E402,F401  (main: the tests call it)
 
 
 if __name__ == "__main__":
-    # Ctrl-C: one line and status 130, the run's files as the last evaluation left them
-    status = runinfo.command("train_selfplay.py")(main)()
-    raise SystemExit(status if isinstance(status, int) else 0)
+    raise SystemExit(run(prog="train_selfplay.py"))

@@ -36,11 +36,13 @@ jaxgame = pytest.importorskip("mediatore_env.jaxgame")
 
 from mediatore_env.mediatore.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS  # noqa: E402
 from mediatore_env.mediatore.observation import Encoder, Table  # noqa: E402
-from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS, parse_card  # noqa: E402
+from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS, card_names, parse_card  # noqa: E402
 from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.moves import (AUCTION, END, NUM_MOVES, PASS, move_text,  # noqa: E402
                                            parse_move)
 from mediatore_env.mediatore.rules import PRESETS, SWITCHES, Rules, max_payment  # noqa: E402
+from mediatore_env.core.records import replay  # noqa: E402
+from mediatore_env.jaxgame.records import records  # noqa: E402
 from jax_states import fields  # noqa: E402
 
 MediatoreJax = jaxgame.MediatoreJax
@@ -399,8 +401,8 @@ def test_recorded_deals_replay_to_the_same_results():
 
 @pytest.mark.slow
 def test_every_recorded_deal_replays_to_the_same_result():
-    for rules, records in records_by_rules().items():
-        replay_records(rules, records, cheap=False)
+    for rules, recorded in records_by_rules().items():
+        replay_records(rules, recorded, cheap=False)
 
 
 def test_a_batch_in_mixed_phases_steps_as_each_deal_alone():
@@ -522,3 +524,32 @@ def test_an_illegal_move_ends_the_deal_and_its_mover_pays():
         for name in set(before) - {".rewards"}:
             assert np.array_equal(after[name][i], after_again[name][i]), (move, name)
         assert not after_again[".rewards"][i].any()
+
+
+def test_a_batch_written_as_records_replays_to_its_payments():
+    """JAX deals played alone (random legal moves from the JAX mask), written as records by
+    jaxgame.records, saved as JSON and replayed by the Python engine (core.records.replay):
+    the hands dealt and the payments the JAX engine made. (The JAX state keeps the hands, not
+    the pack: the record's pack is one that deals them.)"""
+    rules = DEFAULT_RULES[0]
+    jx = batched(rules)
+    rng = np.random.default_rng(3)
+    n = 60
+    packs = [rng.permutation(NUM_CARDS).tolist() for _ in range(n)]
+    dealers = rng.integers(0, 4, n).tolist()
+    first, looked = jx.start(packs, dealers)
+    state, players, actions, paid = first, [], [], np.zeros((n, 4), np.float32)
+    player, mask, _, terminated, _ = jx.fetch(looked)
+    while not terminated.all():
+        action = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
+        players.append(player)
+        actions.append(action)
+        state, looked = jx.advance(state, action)
+        player, mask, rewards, terminated, _ = jx.fetch(looked)
+        paid += rewards
+    books = json.loads(json.dumps(records(jx.env, first, players, actions)))
+    for i, record in enumerate(books):
+        deal = replay(record)
+        assert list(deal.outcome) == paid[i].tolist(), i
+        dealt = Deal(rules, dealers[i], packs[i])
+        assert record["hands"] == [card_names(h) for h in dealt.hands]

@@ -34,7 +34,9 @@ LAYERS = [
     ("mediatore_env.codec", "mediatore_env.jaxgame"),
     ("mediatore_env.envs", "mediatore_env.openspiel"),  # the games as OpenSpiel games
     ("agents",),
-    ("mediatore_env.tools", "mediatore_env.web", "mediatore_env.__main__"),
+    # the commands; agents.training's __main__ is one (python -m agents.training), on tools.train
+    ("mediatore_env.tools", "mediatore_env.web", "mediatore_env.__main__",
+     "agents.training.__main__"),
 ]
 CODEC, ENVS, AGENTS = 5, 6, 7
 # Each game's folder holds its engine and, above it, its observation writer and table text
@@ -63,10 +65,10 @@ def layer_of(module: str) -> int | None:
             return CODEC
         if rest in ENV_MODULES or rest.endswith("_v0"):
             return ENVS
-    for rank, prefixes in enumerate(LAYERS):
-        if any(module == p or module.startswith(p + ".") for p in prefixes):
-            return rank
-    return None
+    # the longest prefix that names the module decides (agents.training.__main__ over agents)
+    matches = [(len(p), rank) for rank, prefixes in enumerate(LAYERS) for p in prefixes
+               if module == p or module.startswith(p + ".")]
+    return max(matches)[1] if matches else None
 
 
 def project_modules() -> dict[str, Path]:

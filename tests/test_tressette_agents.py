@@ -166,8 +166,9 @@ def test_random_agent_is_uniform_seeded_and_claims_only_at_its_rate():
 
 def test_registry_names_and_options():
     assert set(AGENTS) == {"random", "greedy", "pimc"}
-    assert set(agents_of("tressette3")) == {"random", "greedy", "pimc", "openspiel-ismcts",
-                                            "generic-random", "generic-greedy", "generic-pimc"}
+    assert set(agents_of("tressette3")) == {"random", "greedy", "pimc", "selfplay",
+                                            "openspiel-ismcts", "generic-random",
+                                            "generic-greedy", "generic-pimc"}
     assert make_agent("random:claim_rate=0.25").claim_rate == 0.25
     assert isinstance(make_agent("agents.tressette.greedy:TressetteGreedyAgent"),
                       TressetteGreedyAgent)

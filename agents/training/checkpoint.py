@@ -13,7 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..network_agent import UNREADABLE
-from ..selfplay import NETWORK_FORMAT, check_shapes, hidden_count, network_keys, read_npz
+from ..selfplay import NETWORK_FORMAT, check_shapes, game_of, hidden_count, network_keys, read_npz
 from .ppo import Runner
 
 
@@ -53,7 +53,8 @@ def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
     if str(a.get("format", "")) != NETWORK_FORMAT or "updates" not in a:
         raise ValueError(f"{path}: not a checkpoint of train_selfplay.py")
     params = {k: jnp.asarray(a[k]) for k in network_keys(hidden_count(a))}
-    check_shapes({k: np.asarray(v) for k, v in params.items()}, str(path))
+    meta = json.loads(str(a["meta"]))
+    check_shapes({k: np.asarray(v) for k, v in params.items()}, str(path), game_of(meta))
 
     def widths(p):
         return [int(np.size(p[f"layer{i}/b"])) for i in range(hidden_count(p))]
@@ -70,4 +71,4 @@ def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
     runner = runner._replace(params=params, opt_state=opt_state, pool=pool,
                              snapshots=jnp.int32(a["snapshots"]),
                              updates=jnp.int32(a["updates"]), key=jnp.asarray(a["key"]))
-    return runner, json.loads(str(a["meta"]))
+    return runner, meta

@@ -19,24 +19,27 @@ from ..selfplay import hidden_count
 ILLEGAL = -1e9  # the logit of an illegal move: never drawn, no probability in any loss
 
 
-def init_network(key, hidden) -> dict:
-    """He-initialised ReLU layers, a policy head near uniform and a value head near zero."""
-    sizes = (OBSERVATION_SIZE, *hidden)
+def init_network(key, hidden, observation_size: int = OBSERVATION_SIZE,
+                 num_actions: int = NUM_MOVES) -> dict:
+    """He-initialised ReLU layers from ``observation_size`` inputs, a policy head of
+    ``num_actions`` logits near uniform and a value head near zero (the sizes of a game:
+    its JAX engine's ``observation_shape[0]`` and ``num_actions``; by default Mediatore's)."""
+    sizes = (observation_size, *hidden)
     keys = jax.random.split(key, len(hidden) + 2)
     params = {}
     for i in range(len(hidden)):
         params[f"layer{i}/w"] = (jax.random.normal(keys[i], (sizes[i], sizes[i + 1]))
                                  * math.sqrt(2.0 / sizes[i]))
         params[f"layer{i}/b"] = jnp.zeros(sizes[i + 1])
-    params["policy/w"] = jax.random.normal(keys[-2], (sizes[-1], NUM_MOVES)) * 0.01
-    params["policy/b"] = jnp.zeros(NUM_MOVES)
+    params["policy/w"] = jax.random.normal(keys[-2], (sizes[-1], num_actions)) * 0.01
+    params["policy/b"] = jnp.zeros(num_actions)
     params["value/w"] = jax.random.normal(keys[-1], (sizes[-1], 1)) / math.sqrt(sizes[-1])
     params["value/b"] = jnp.zeros(1)
     return params
 
 
 def forward(params: dict, obs):
-    """``(logits [..., 486], value [...])``: the arithmetic of agents.selfplay.forward."""
+    """``(logits [..., num_actions], value [...])``: the arithmetic of agents.selfplay.forward."""
     h = obs
     for i in range(hidden_count(params)):
         h = jax.nn.relu(h @ params[f"layer{i}/w"] + params[f"layer{i}/b"])

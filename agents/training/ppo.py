@@ -4,6 +4,19 @@
     from agents.training import Config, make_train
     train = make_train(Config(envs=256, rollout=64))   # on MediatoreJax(rules=Config.rules)
     runner, metrics = train(jax.random.PRNGKey(0), 100)  # 100 updates, one jitted call
+    train = make_train(Config(game="tressette3"))        # any game of jaxgame.make
+
+**Any game.** ``Config.game`` names a game of :func:`mediatore_env.jaxgame.make` (Mediatore, the
+three Tressette forms, club Mediatore); the network's input is that engine's observation
+(``observation_shape``), its policy head one logit per move id (``num_actions``), and the seats
+are the engine's ``num_players``. Mediatore's scripted auctions (``explore``) exist only in
+Mediatore (a game without an auction has none to script). The outcome is the engine's: each
+seat's ``rewards`` on the step that ends an episode (club Mediatore: each deal), zero-sum over
+the seats whatever the sides (Mediatore's declarer against one, two or three, Tressette's two
+partnerships, three players alone); :func:`seat_rewards` is the one place that turns them into
+training rewards, for any number of seats and sides: each seat's own, scaled so that the
+largest outcome a seat can have (the engine's ``illegal_penalty``) is ``reward_scale``. The
+partners of a side get the same reward and learn it each at its own seat.
 
 :func:`make_train` returns the jitted parts of one :class:`Config`: ``train.init(key)`` makes
 the carried state (:class:`Runner`), ``train.run(runner, updates)`` runs ``updates`` updates
@@ -18,9 +31,9 @@ of all of them are one ``lax.scan``; a finished deal is replaced at once by a ne
 of a deal in progress; then the advantages and ``Config.epochs`` passes of
 ``Config.minibatches`` clipped-PPO minibatches. ``lax.scan`` runs the updates of one call.
 
-**Self-play.** One network (:mod:`agents.training.network`: an MLP on the 2132-float
-observation of the seat to move; policy and value heads on a shared trunk; numpy runs the same
-forward pass, :mod:`agents.selfplay`) plays all four seats. Illegal moves get a logit of
+**Self-play.** One network (:mod:`agents.training.network`: an MLP on the observation of the
+seat to move, 2132 floats in Mediatore; policy and value heads on a shared trunk; numpy runs
+the same forward pass, :mod:`agents.selfplay`) plays every seat. Illegal moves get a logit of
 ``-1e9``, so they are never drawn and take no probability in the loss. So that the network does
 not chase its own tail, every seat of a new deal is played, with probability
 ``pool_fraction``, by a frozen past version: the pool keeps the initial network for good and
@@ -35,10 +48,11 @@ KL(policy || the pool's first network) to the loss: started from an imitated net
 (:func:`agents.training.imitation.start_from`), self-play improves on the imitated play without
 drifting away from it.
 
-**Rewards and credit.** gamma = 1, one deal per episode, the reward is the deal's payment to
-the seat times :attr:`Config.reward_per_unit` (a thrown-in deal pays nothing). The engine gives
-the payments of all four seats on the step that ends the deal, and only one seat acts per step,
-so the rollout is split into four interleaved trajectories, one per seat: a seat's decision at
+**Rewards and credit.** gamma = 1, one deal per episode in Mediatore (a game to 31 in
+Tressette), the reward is the deal's payment to the seat times :attr:`Config.reward_per_unit`
+(a thrown-in deal pays nothing). The engine gives the payments of all seats on the step that
+ends the deal, and only one seat acts per step, so the rollout is split into interleaved
+trajectories, one per seat: a seat's decision at
 step ``t`` is followed by *its* next decision (in the same deal) or by the end of the deal, and
 the reward of that transition is what the seat received in between (its payment, at the end).
 :func:`seat_advantages` runs GAE backwards over the rollout with a carry per seat (the next
@@ -50,6 +64,7 @@ seat's observation of the last state.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable, NamedTuple
 
 import jax
@@ -58,7 +73,7 @@ import optax
 
 from mediatore_env.jaxgame.autoreset import auto_reset
 from mediatore_env.mediatore.moves import CALL_BASE, NUM_MOVES, PASS
-from mediatore_env.mediatore.rules import PRESETS, max_payment
+from mediatore_env.mediatore.rules import PRESETS
 
 from .network import forward, init_network, masked_logits
 
@@ -85,17 +100,39 @@ class Config(NamedTuple):
     explore: float = 0.5         # share of deals whose auction is scripted
     bid_rate: float = 0.3        # chance that a seat bids in a scripted auction
     anchor_coef: float = 0.0     # weight of KL(policy || the pool's first network)
-    rules: str = "standard"      # the rules preset (mediatore_env.mediatore.rules.PRESETS)
+    rules: str = "standard"      # Mediatore's rules preset (mediatore_env.mediatore.rules.PRESETS)
+    game: str = "mediatore"      # the game: a name of mediatore_env.jaxgame.ENGINES
+    shaping: float = 0.0         # weight of the score potential (see potential()); 0: none
 
     @property
     def reward_per_unit(self) -> float:
-        """The reward of a payment of one unit: ``reward_scale`` / the rules' largest payment
-        (3/60 in the standard rules)."""
-        return self.reward_scale / max_payment(PRESETS[self.rules])
+        """The reward of an outcome of one unit: ``reward_scale`` / the largest outcome a seat
+        can have (the engine's ``illegal_penalty``: 3/60 in Mediatore's standard rules, 3/1 in
+        Partnership Tressette)."""
+        return self.reward_scale / engine_of(self.game, self.rules).illegal_penalty
+
+
+@lru_cache(maxsize=None)
+def engine_of(game: str, rules: str = "standard"):
+    """The JAX engine a config trains on: ``jaxgame.make(game)``, Mediatore's under its preset
+    ``rules`` (the other games know only ``"standard"``, their default rules)."""
+    from mediatore_env.jaxgame import MediatoreJax, make
+    if game == "mediatore":
+        return MediatoreJax(rules=PRESETS[rules])
+    return make(game)
 
 
 def check_config(cfg: Config) -> None:
-    """ValueError unless one update's decisions split into equal minibatches."""
+    """ValueError unless the game has a JAX engine, its rules exist and one update's decisions
+    split into equal minibatches."""
+    from mediatore_env.jaxgame import ENGINES
+    if cfg.game not in ENGINES:
+        raise ValueError(f"--game {cfg.game!r}: no JAX engine; games: {', '.join(ENGINES)}")
+    if cfg.rules != "standard" and cfg.game != "mediatore":
+        raise ValueError(f"--rules {cfg.rules!r}: a preset of Mediatore; {cfg.game} trains under "
+                         "its standard rules")
+    if cfg.rules not in PRESETS:
+        raise ValueError(f"--rules {cfg.rules!r}: presets: {', '.join(PRESETS)}")
     if cfg.envs * cfg.rollout % cfg.minibatches:
         raise ValueError(f"--envs x --rollout ({cfg.envs * cfg.rollout}) must divide into "
                          f"--minibatches ({cfg.minibatches}) equal minibatches")
@@ -119,9 +156,52 @@ def random_bids(mask, bid_rate: float):
                      jnp.log(bid_rate) - jnp.log(jnp.maximum(bids, 1)))
 
 
-def draw_learner_seats(key, n: int, pool_fraction: float):
-    """bool[n, 4]: the seats the learner plays in ``n`` new deals (the others: the pool)."""
-    return jax.random.uniform(key, (n, 4)) >= pool_fraction
+def draw_learner_seats(key, n: int, pool_fraction: float, players: int = 4):
+    """bool[n, players]: the seats the learner plays in ``n`` new deals (the others: the
+    pool)."""
+    return jax.random.uniform(key, (n, players)) >= pool_fraction
+
+
+def seat_rewards(rewards, unit: float):
+    """The training rewards of a step from the engine's ``rewards [envs, players]`` (each seat's
+    outcome, zero-sum over the seats): each seat's own times ``unit``. The one place where the
+    outcome of any number of seats and sides becomes rewards: a side's seats all get the
+    side's outcome from the engine (Tressette's partners, Mediatore's declarer and partner) and
+    each learns it at its own seat, so nothing here needs to know the sides."""
+    return rewards.astype(jnp.float32) * unit
+
+
+def potential(env, state):
+    """float32[envs, players]: how well each seat's side stands in the episode so far, for
+    potential-based reward shaping (Ng et al. 1999), or None for a game without one. In the
+    Tressette forms: the side's running total (the hand in play's tricks and melds included)
+    less the mean of the other sides', over the target of 31 (its opposite in Low Hand).
+
+    With ``Config.shaping`` = w > 0 a step's reward gains w * (potential after - potential
+    before), the potential after an episode's last step taken as 0: over a seat's episode the
+    terms add up to nothing (it starts at 0), so the return is still the outcome alone and the
+    best policy the same; what changes is when credit comes: the points of a trick at once,
+    not only when the game ends some 160 moves later."""
+    if not has_potential(env):
+        return None
+    t = env.tables
+    totals = state.totals.astype(jnp.float32)                      # [envs, sides]
+    others = (totals.sum(-1, keepdims=True) - totals) / max(t.sides - 1, 1)
+    lead = (totals - others) / 31.0 * (-1.0 if t.rules.low else 1.0)
+    return lead[:, t.side_of]                                      # [envs, players]
+
+
+def has_potential(env) -> bool:
+    """Whether :func:`potential` knows ``env``'s game."""
+    from mediatore_env.jaxgame.tressette import TressetteJax
+    return isinstance(env, TressetteJax)
+
+
+def episode_stake(rewards):
+    """What was at stake in episodes that ended, from their zero-sum ``rewards [..., players]``
+    (in the engine's units): the largest outcome of a seat (a Partnership Tressette game
+    +1/+1/-1/-1: 1; three-handed +2/-1/-1: 2; a Mediatore solo +3x/-x/-x/-x: 3x)."""
+    return jnp.abs(rewards).max(axis=-1)
 
 
 # -- the training state --------------------------------------------------------------------------
@@ -132,38 +212,39 @@ class Runner(NamedTuple):
     pool: dict          # the past versions, each array with a leading axis of pool_size
     snapshots: jax.Array  # int32: networks put in the pool so far, the initial one included
     env_state: object   # the batched engine state
-    learner: jax.Array  # bool[envs, 4]
+    learner: jax.Array  # bool[envs, players]
     explore: jax.Array  # bool[envs]: the deal's auction is a scripted random one
     key: jax.Array
     updates: jax.Array  # int32: updates done
 
 
 class Transition(NamedTuple):
-    obs: jax.Array       # [envs, 2132]
-    mask: jax.Array      # bool[envs, 486]
+    obs: jax.Array       # [envs, observation size]
+    mask: jax.Array      # bool[envs, num_actions]
     action: jax.Array    # int32[envs]
     logp: jax.Array      # log-probability of the action under the acting network
     value: jax.Array     # the learner's value of the observation
     seat: jax.Array      # int32[envs]: the seat that acted
     mine: jax.Array      # bool[envs]: the learner acted (else a past version)
-    reward: jax.Array    # [envs, 4]: scaled payments of this step
+    reward: jax.Array    # [envs, players]: scaled payments of this step
     done: jax.Array      # bool[envs]: this step ended the deal
 
 
 def seat_advantages(traj: Transition, last_values, gae_lambda: float):
-    """GAE with gamma 1 over four interleaved per-seat trajectories (see the module docstring).
+    """GAE with gamma 1 over interleaved per-seat trajectories, one per seat (see the module
+    docstring).
 
     ``traj``: a rollout, each field with a leading time axis ``[T, envs, ...]``;
-    ``last_values [envs, 4]``: each seat's value at the state after the rollout. Returns the
+    ``last_values [envs, players]``: each seat's value at the state after the rollout. Returns the
     advantage of each step's decision for the seat that made it, ``[T, envs]``.
     """
     def back(carry, t: Transition):
-        next_value, gae, gathered = carry  # [envs, 4]: per seat, about the steps after t
+        next_value, gae, gathered = carry  # [envs, players]: per seat, after step t
         ended = t.done[:, None]            # what follows a deal's last step is another deal
         next_value = jnp.where(ended, 0.0, next_value)
         gae = jnp.where(ended, 0.0, gae)
         gathered = jnp.where(ended, 0.0, gathered) + t.reward
-        actor = jax.nn.one_hot(t.seat, 4, dtype=bool)
+        actor = jax.nn.one_hot(t.seat, last_values.shape[-1], dtype=bool)
         delta = gathered + next_value - t.value[:, None]
         advantage = delta + gae_lambda * gae
         return ((jnp.where(actor, t.value[:, None], next_value),
@@ -198,14 +279,21 @@ class Train:
 
 
 def make_train(cfg: Config, env=None) -> Train:
-    """The jitted training of ``cfg`` on ``env``: any engine with ``MediatoreJax``'s interface
-    (``init``, ``step``, ``observe``; states with ``current_player``, ``legal_action_mask``,
-    ``rewards``, ``terminated``); default ``MediatoreJax(rules=cfg.rules)``."""
+    """The jitted training of ``cfg`` on ``env``: any JAX game (:class:`~mediatore_env.jaxgame.
+    JaxGame`: ``init``, ``step``, ``observe``, ``num_players``, ``num_actions``,
+    ``observation_shape``, ``illegal_penalty``; states with ``current_player``,
+    ``legal_action_mask``, ``rewards``, ``terminated``); default the engine of ``cfg.game``
+    (:func:`engine_of`)."""
     check_config(cfg)
     if env is None:
-        from mediatore_env.jaxgame import MediatoreJax
-        env = MediatoreJax(rules=cfg.rules)
-    unit = cfg.reward_per_unit
+        env = engine_of(cfg.game, cfg.rules)
+    unit = cfg.reward_scale / env.illegal_penalty
+    players, actions = env.num_players, env.num_actions
+    obs_size = env.observation_shape[0]
+    scripts = cfg.explore > 0 and cfg.game == "mediatore"  # only Mediatore has an auction
+    shaped = cfg.shaping > 0 and has_potential(env)
+    if cfg.shaping > 0 and not shaped:
+        raise ValueError(f"--shaping: {cfg.game} has no score potential (the Tressette forms do)")
     optimiser = optax.chain(optax.clip_by_global_norm(cfg.max_grad_norm),
                             optax.adam(cfg.lr, eps=1e-5))
     batched_init = jax.vmap(env.init)
@@ -215,12 +303,12 @@ def make_train(cfg: Config, env=None) -> Train:
 
     def init(key) -> Runner:
         k_net, k_env, k_seats, key = jax.random.split(key, 4)
-        params = init_network(k_net, cfg.hidden)
+        params = init_network(k_net, cfg.hidden, obs_size, actions)
         pool = jax.tree_util.tree_map(lambda p: jnp.stack([p] * cfg.pool_size), params)
         k_seats, k_explore = jax.random.split(k_seats)
         return Runner(params, optimiser.init(params), pool, jnp.int32(1),
                       batched_init(jax.random.split(k_env, n)),
-                      draw_learner_seats(k_seats, n, cfg.pool_fraction),
+                      draw_learner_seats(k_seats, n, cfg.pool_fraction, players),
                       jax.random.uniform(k_explore, (n,)) < cfg.explore, key, jnp.int32(0))
 
     def rollout_step(carry, _):
@@ -235,21 +323,29 @@ def make_train(cfg: Config, env=None) -> Train:
         mine = learner[jnp.arange(n), seat]
         if cfg.pool_fraction > 0:
             logits = jnp.where(mine[:, None], logits, forward(opponent, obs)[0])
-        scripted = explore & mask[:, :CALL_BASE].any(axis=1)  # an exploring deal's auction
-        if cfg.explore > 0:
+        if scripts:
+            scripted = explore & mask[:, :CALL_BASE].any(axis=1)  # an exploring deal's auction
             logits = jnp.where(scripted[:, None], random_bids(mask, cfg.bid_rate), logits)
-        mine = mine & ~scripted
+            mine = mine & ~scripted
         logits = masked_logits(logits, mask)
         action = jax.random.categorical(k_act, logits).astype(jnp.int32)
         logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], axis=1)[:, 0]
+        before = potential(env, state) if shaped else None
         state = batched_step(state, action, jax.random.split(k_reset, n))
         reward, done = state.rewards, state.terminated  # of this move; the state is the next deal's
+        shaping = 0.0
+        if shaped:  # the potential after an episode's end is 0 (the state is the next one's)
+            after = jnp.where(done[:, None], 0.0, potential(env, state))
+            shaping = cfg.shaping * (after - before)
         learner = jnp.where(done[:, None],
-                            draw_learner_seats(k_seats, n, cfg.pool_fraction), learner)
+                            draw_learner_seats(k_seats, n, cfg.pool_fraction, players),
+                            learner)
         explore = jnp.where(done, jax.random.uniform(k_explore, (n,)) < cfg.explore, explore)
         t = Transition(obs, mask, action, logp, value, seat, mine,
-                       reward.astype(jnp.float32) * unit, done)
-        return (params, opponent, state, learner, explore, key), t
+                       seat_rewards(reward, unit) + shaping, done)
+        # the stake of an episode ended here, from the outcome alone (not the shaping)
+        stake = jnp.where(done, episode_stake(reward.astype(jnp.float32)), 0.0)
+        return (params, opponent, state, learner, explore, key), (t, stake)
 
     def loss_fn(params, anchor, batch, adv, target):
         logits, value = forward(params, batch.obs)
@@ -283,11 +379,12 @@ def make_train(cfg: Config, env=None) -> Train:
         slot = jax.random.randint(k_opp, (), 0, jnp.minimum(runner.snapshots, cfg.pool_size))
         opponent = jax.tree_util.tree_map(lambda p: p[slot], runner.pool)
         anchor = jax.tree_util.tree_map(lambda p: p[0], runner.pool)  # kept for good
-        (_, _, state, learner, explore, key), traj = jax.lax.scan(
+        (_, _, state, learner, explore, key), (traj, stakes) = jax.lax.scan(
             rollout_step, (runner.params, opponent, runner.env_state, runner.learner,
                            runner.explore, key), None, cfg.rollout)
-        last_obs = jax.vmap(lambda s: observe(state, jnp.full(n, s, jnp.int32)))(jnp.arange(4))
-        last_values = forward(runner.params, last_obs)[1].T  # [envs, 4]
+        last_obs = jax.vmap(lambda s: observe(state, jnp.full(n, s, jnp.int32)))(
+            jnp.arange(players))
+        last_values = forward(runner.params, last_obs)[1].T  # [envs, players]
         adv = seat_advantages(traj, last_values, cfg.gae_lambda)
         target = adv + traj.value
         w = traj.mine.astype(jnp.float32)
@@ -326,9 +423,9 @@ def make_train(cfg: Config, env=None) -> Train:
             "entropy": stats[2].mean(), "approx_kl": stats[3].mean(),
             "anchor_kl": stats[4].mean(),
             "deals": ended,
-            # mean |payment| of the deals ended, in units: how much is at stake as play changes
-            "stake": jnp.sum(jnp.abs(traj.reward).sum(-1) / 2) / jnp.maximum(ended, 1)
-            / unit,
+            # the mean stake of the episodes ended, in the engine's units: how much is at stake
+            # as play changes
+            "stake": jnp.sum(stakes) / jnp.maximum(ended, 1),
             "learner_share": w.mean(),
         }
         return (Runner(params, opt_state, pool, snapshots, state, learner, explore, key, updates),

@@ -38,14 +38,14 @@ from typing import Callable
 import jax
 import numpy as np
 
-from mediatore_env.mediatore.rules import PRESETS
+from mediatore_env.registry import get
 from mediatore_env.runinfo import counting, say_above
 
 from ..demos import load_demos
 from .checkpoint import load_checkpoint, network_arrays, save_checkpoint
 from .evaluation import describe, evaluate, is_best, plot_curve
 from .imitation import imitate, start_from
-from .ppo import Config, Runner, Train, make_train
+from .ppo import Config, Runner, Train, engine_of, make_train
 
 
 @dataclass(frozen=True)
@@ -81,8 +81,8 @@ class SettingError(ValueError):
 def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = None,
               say: Callable = print, command: str = "", progress=False) -> dict:
     """Run ``plan`` with the updates of ``cfg``; return the log (also written to
-    ``evaluations.json``). ``env``: the engine to train on (default ``MediatoreJax`` of
-    ``cfg.rules``); ``train``: ``make_train(cfg, env)`` made already (its compilations are
+    ``evaluations.json``). ``env``: the engine to train on (default the JAX engine of
+    ``cfg.game``, Mediatore's under ``cfg.rules``); ``train``: ``make_train(cfg, env)`` made already (its compilations are
     kept, so a second run of the same settings compiles nothing); ``say``: where the progress
     lines go; ``command``: the command line, for the log; ``progress``: True shows a bar of the
     environment steps on stderr (tqdm's: a widget in a notebook), moved at each evaluation, or
@@ -114,13 +114,17 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
     per_update = cfg.envs * cfg.rollout
     total_updates = math.ceil(plan.steps / per_update)
     chunk = max(1, plan.eval_every // per_update)
-    rules = PRESETS[cfg.rules]
+    rules = engine_of(cfg.game, cfg.rules).rules  # of the game the evaluations play
+    first = runner.params["layer0/w" if "layer0/w" in runner.params else "policy/w"]
+    shape = {"game": cfg.game, "observation_size": int(first.shape[0]),
+             "num_actions": int(runner.params["policy/b"].shape[0])}
     plotted = [-math.inf]
 
     def meta() -> dict:
-        return {"steps": int(runner.updates) * per_update, "updates": int(runner.updates),
-                "train_seconds": round(train_seconds, 1), "rules": cfg.rules,
-                "hidden": list(cfg.hidden), "trained_by": "examples/train_selfplay.py",
+        return {**shape, "steps": int(runner.updates) * per_update,
+                "updates": int(runner.updates), "train_seconds": round(train_seconds, 1),
+                "rules": cfg.rules, "hidden": list(cfg.hidden),
+                "trained_by": "python -m agents.training", "command": command,
                 "device": log["device"],
                 "last_evaluation": log["evaluations"][-1] if log["evaluations"] else None}
 
@@ -135,7 +139,7 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
     def evaluation() -> None:
         t = time.perf_counter()
         ev = evaluate(runner.params, {"greedy": plan.eval_deals, "pimc": plan.pimc_deals},
-                      plan.eval_seed, rules, plan.eval_jobs)
+                      plan.eval_seed, rules, plan.eval_jobs, cfg.game)
         ev.update(step=int(runner.updates) * per_update, seconds=round(train_seconds, 1),
                   eval_seconds=round(time.perf_counter() - t, 1))
         log["evaluations"].append(ev)
@@ -161,11 +165,11 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
         t = time.perf_counter()
         final = evaluate(runner.params, {"greedy": plan.final_deals,
                                          "pimc": plan.final_pimc_deals},
-                         plan.eval_seed + 1, rules, plan.eval_jobs)
+                         plan.eval_seed + 1, rules, plan.eval_jobs, cfg.game)
         final.update(step=int(runner.updates) * per_update, seconds=round(train_seconds, 1),
                      eval_seconds=round(time.perf_counter() - t, 1), seed=plan.eval_seed + 1)
         log["final"] = final
-        say(f"final ({plan.final_deals} / {plan.final_pimc_deals} other deals): "
+        say(f"final ({plan.final_deals} / {plan.final_pimc_deals} other {get(cfg.game).unit}s): "
             f"{describe(final)}", flush=True)
     save(last=True)
     return log
@@ -197,6 +201,9 @@ def resume(runner: Runner, cfg: Config, plan: Plan, log: dict, say) -> tuple[Run
     curve of the ``evaluations.json`` beside the checkpoint goes on in ``log``."""
     with blame("resume"):
         runner, meta = load_checkpoint(plan.resume, runner)
+        if meta.get("game", "mediatore") != cfg.game:
+            raise ValueError(f"{plan.resume} was trained on --game {meta['game']}, not "
+                             f"{cfg.game} (give the same --game)")
         if meta.get("rules", cfg.rules) != cfg.rules:
             raise ValueError(f"{plan.resume} was trained under --rules {meta['rules']}, "
                              f"not {cfg.rules} (give the same --rules)")

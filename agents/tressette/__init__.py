@@ -18,7 +18,15 @@ name           agent
 ``pimc``       :class:`TressettePimcAgent`: samples worlds from the seat's view and plays the
                card of best value over them: greedy rollouts early in a hand, the exact
                double-dummy solver late (a budget of worlds and nodes; ``time_limit``: by the clock)
+``selfplay``   :class:`agents.selfplay.SelfPlayAgent`: a network trained by self-play on the
+               form's JAX engine (``python -m agents.training --game tressette``), played in
+               numpy: ``selfplay:path=runs/tressette/best.npz``; without ``path=`` the form's
+               shipped network, where one is (:data:`SELFPLAY`)
 =============  ================================================================================
+
+Each form has its registry (:data:`TRESSETTE_AGENTS`, :data:`TRESSETTE3_AGENTS`,
+:data:`TRESSETTE2_AGENTS`, the forms' definitions name them): :data:`AGENTS`, and ``selfplay``
+made for that form (its network must be one of that form: a file of another is refused).
 
 :func:`make_agent` reads the same texts as :func:`agents.make_agent` (``random:claim_rate=0.1``,
 ``package.module:Class``) with these names::
@@ -29,8 +37,11 @@ name           agent
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..registry import make_agent as _make_agent
 from ..base import Agent
+from ..selfplay import SelfPlayAgent
 from .greedy import TressetteGreedyAgent
 from .pimc import TressettePimcAgent
 from .random_agent import TressetteRandomAgent
@@ -42,7 +53,19 @@ AGENTS = {
     "pimc": TressettePimcAgent,
 }
 
-__all__ = ["AGENTS", "Agent", "TressetteGreedyAgent", "TressettePimcAgent", "TressetteRandomAgent",
+#: The forms whose self-play network is shipped (agents/data/selfplay-<form>.npz, measured in
+#: docs/training.md against greedy): ``selfplay`` plays it without ``path=``. None yet: no
+#: network trained here has beaten greedy with its interval clear of zero (docs/training.md);
+#: in the others ``selfplay`` needs ``path=``.
+SELFPLAY: tuple[str, ...] = ()
+
+#: Each form's agents: :data:`AGENTS` and ``selfplay`` for that form.
+TRESSETTE_AGENTS, TRESSETTE3_AGENTS, TRESSETTE2_AGENTS = (
+    {**AGENTS, "selfplay": partial(SelfPlayAgent, game=form)}
+    for form in ("tressette", "tressette3", "tressette2"))
+
+__all__ = ["AGENTS", "TRESSETTE_AGENTS", "TRESSETTE3_AGENTS", "TRESSETTE2_AGENTS", "SELFPLAY",
+           "Agent", "TressetteGreedyAgent", "TressettePimcAgent", "TressetteRandomAgent",
            "make_agent"]
 
 

@@ -1,6 +1,20 @@
-"""A batched Mediatore in JAX: the whole deal as pure array functions, bit-exact with the engine.
+"""Every game of the family in JAX: each game as pure array functions, bit-exact with its
+Python engine, batched with ``jax.vmap``.
 
-Imported on demand only (``import mediatore_env`` never imports JAX)::
+Imported on demand only (``import mediatore_env`` never imports JAX). Any game of the registry
+by its name and switches, as ``mediatore_env.make`` makes the Python engine's game::
+
+    from mediatore_env import jaxgame
+
+    env = jaxgame.make("tressette3", low=True)   # TressetteJax(TressetteRules(players=3, ...))
+    env = jaxgame.make("club", deals=5)          # ClubJax, a session of 5 deals
+    env = jaxgame.make("mediatore", signals="off")
+
+Each is a :class:`.core.JaxGame` (``init``, ``step``, ``observe``; ``num_players``,
+``num_actions``, ``observation_shape``), its state a record of arrays whose first fields are
+pgx's. One episode is what the game's PettingZoo environment makes one: a Mediatore deal, a
+Tressette game to 31 (:mod:`.tressette`), a club session (:mod:`.club`). Mediatore's, in
+detail::
 
     import jax
     from mediatore_env.jaxgame import MediatoreJax
@@ -38,15 +52,45 @@ For training loops, :mod:`.autoreset` has ``auto_reset(env)`` (a step that deals
 deal when one ends), ``init_batch`` and ``random_legal_action``.
 
 Modules: :mod:`.core` (what every JAX game shares: ``JaxGame``, its ``State``),
-:mod:`.state` (the record of arrays), :mod:`.tables` (the static rules as arrays),
-:mod:`.engine` (deal, moves, legal mask, payments), :mod:`.observe` (the observation),
-:mod:`.env` (``MediatoreJax``), :mod:`.autoreset` (for every JAX game). The Python engine
-(``mediatore_env.mediatore.game.Deal``) is the reference for every behaviour:
-``tests/test_jax_differential.py`` holds the two equal move by move.
+:mod:`.tricks` (what every trick game shares: follow suit, the trick's winner, points in
+thirds, a card played), Mediatore's :mod:`.state` (the record of arrays), :mod:`.tables` (the
+static rules as arrays), :mod:`.engine` (deal, moves, legal mask, payments), :mod:`.observe`
+(the observation), :mod:`.env` (``MediatoreJax``); :mod:`.tressette` (``TressetteJax``, the
+three forms), :mod:`.club` (``ClubJax``); :mod:`.autoreset` (for every JAX game),
+:mod:`.records` (a batch of JAX games as the Python engines' records). The Python engines are
+the reference for every behaviour: ``tests/test_jax_differential.py``,
+``tests/test_jax_tressette.py`` and ``tests/test_jax_club.py`` hold each pair equal move by
+move.
 """
 
+from __future__ import annotations
+
+from ..core.definition import Lazy
+from ..registry import get
 from .core import JaxGame
 from .env import MediatoreJax
 from .state import State
 
-__all__ = ["JaxGame", "MediatoreJax", "State"]
+__all__ = ["JaxGame", "MediatoreJax", "State", "ENGINES", "make"]
+
+#: The JAX engine of each game of the registry, by its name: a class taking the game's rules
+#: object (``registry.get(name).make_rules(**switches)``). The one place that ties the
+#: registry's games to their JAX engines (a new game's engine joins here), until the game's
+#: definition holds it.
+ENGINES = {
+    "mediatore": "mediatore_env.jaxgame.env:MediatoreJax",
+    "tressette": "mediatore_env.jaxgame.tressette:TressetteJax",
+    "tressette3": "mediatore_env.jaxgame.tressette:TressetteJax",
+    "tressette2": "mediatore_env.jaxgame.tressette:TressetteJax",
+    "club": "mediatore_env.jaxgame.club:ClubJax",
+}
+
+
+def make(name: str, **switches) -> JaxGame:
+    """The JAX engine of the registry's game ``name`` under its rules with ``switches`` (the
+    game's fixed switches, such as ``tressette3``'s three players, come from the registry).
+    ``ValueError`` for a game without a JAX engine or a bad switch."""
+    entry = get(name)
+    if name not in ENGINES:
+        raise ValueError(f"game {name!r} has no JAX engine; JAX engines: {', '.join(ENGINES)}")
+    return Lazy(ENGINES[name]).load()(entry.make_rules(**switches))

@@ -3,7 +3,10 @@ mask, the payments. A transcription of :class:`~mediatore_env.mediatore.game.Dea
 arrays of :class:`.state.State`; the comments of :func:`_apply` name the Deal method each part
 transcribes (``_bid``, ``_call``, ``_take_monte``, ``_start_play``, ``_play``, ``_score``).
 What every JAX game does alike (a finished deal, an illegal move, the mask once over) is not
-here but in :class:`.core.JaxGame`, which calls :func:`apply` with legal moves only.
+here but in :class:`.core.JaxGame`, which calls :func:`apply` with a flag ``go``: the move is
+legal and the deal not over (where it is not, the deal's fields stay as they were). What every
+trick game does alike (follow suit, the trick's winner, its points in thirds) is in
+:mod:`.tricks`.
 
 No Python ``if`` looks at a traced value: a move is applied by one branch-free function for
 every phase (each field computed once with ``jnp.where`` from flags of the phase), so a batch
@@ -24,15 +27,16 @@ from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, HAN
                                WIN_THIRDS)
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS, SOLISSIMO, SOLO
 from .state import NONE, State, one_hot
-from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD, POINTS_OF,
-                     REQUEST, SUIT_MASK, SUIT_OF_CARD, RulesTables, signal_kinds)
+from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD,
+                     LOW_POWERS, REQUEST, RulesTables, signal_kinds)
+from .tricks import POINTS_OF, SUIT_OF_CARD, no_tricks, play_card, playable
 
 _I32 = jnp.int32
 _SEATS = np.arange(4)
 _CARDS = np.arange(NUM_CARDS)
-_SIGNAL_ROW = np.arange(NUM_SIGNALS)[:, None]
 _BIDS = np.arange(CALL_BASE)            # pass and the bids
 _TRICKS = np.arange(NUM_TRICKS)
+NO_PHASE = -1                           # the phase flags of a move not made (go False)
 # By dealer, the seat receiving each of the 40 cards of the pack (4: the monte).
 _RECEIVER = np.array([list(order) + [4] * (NUM_CARDS - 4 * HAND_SIZE) for order in DEAL_ORDER],
                      np.int32)
@@ -62,16 +66,8 @@ def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
         contract=zero, declarer=none, called_card=none, holder=none, partner=none,
         giver=none, given_back=none,
         discards=jnp.zeros(NUM_CARDS, bool),
-        leader=none,
-        trick_cards=jnp.full(4, NONE, _I32),
-        trick_len=zero, tricks_done=zero,
-        trick_leaders=jnp.full(NUM_TRICKS, NONE, _I32),
         trick_signals=jnp.zeros(NUM_TRICKS, _I32),
-        trick_winners=jnp.full(NUM_TRICKS, NONE, _I32),
-        card_seat=jnp.full(NUM_CARDS, NONE, _I32),
-        card_trick=jnp.full(NUM_CARDS, NONE, _I32),
-        thirds_won=jnp.zeros(4, _I32),
-        tricks_won=jnp.zeros(4, _I32),
+        **no_tricks(4, NUM_TRICKS, none),
         called_played_by=none,
     )
     return state._replace(legal_action_mask=legal_action_mask(t, state))
@@ -91,13 +87,8 @@ def init(t: RulesTables, key: jax.Array) -> State:
 # exchange done, the play started, the trick complete, the deal over). Under vmap a batch in
 # mixed phases then costs one pass over the state, not one per phase. Sets of cards and seats
 # change by one-hot masks rather than scatters (cheaper on every backend for arrays this small).
-
-def _trick_winner(leader: jax.Array, cards: jax.Array) -> jax.Array:
-    """core.tricks.trick_winner: the seat that played the highest card of the suit led."""
-    suits = cards // 10
-    strength = jnp.where(suits == suits[0], cards, -1)
-    return (leader + jnp.argmax(strength)) % 4
-
+# A move not to be made (``go`` False: core.JaxGame.step found it illegal, or the deal over)
+# turns every phase flag off, so every field stays as it was at no extra cost.
 
 def payments(t: RulesTables, contract, declarer, partner, giver, won, capotto) -> jax.Array:
     """rules.payments as arrays: int32[4], what each seat receives."""
@@ -115,10 +106,11 @@ def payments(t: RulesTables, contract, declarer, partner, giver, won, capotto) -
     return jnp.where(won, pay, -pay)
 
 
-def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
-    """The state after the seat to move plays ``move``, known to be legal (Deal._apply)."""
+def _apply(t: RulesTables, s: State, move: jax.Array, go: jax.Array) -> State:
+    """The state after the seat to move plays ``move``, known to be legal, if ``go``; else the
+    deal as it was (Deal._apply)."""
     seat = s.current_player
-    phase = s.phase
+    phase = jnp.where(go, s.phase, NO_PHASE)
     bidding, calling = phase == AUCTION, phase == CALL
     discarding, giving, playing = phase == DISCARD, phase == GIVE, phase == PLAY
     card = (move - CALL_BASE) % NUM_CARDS      # the card of a call, discard, give or play
@@ -141,7 +133,7 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
     declarer_bit = one_hot(declarer, 4)
 
     # Deal._call: Chiamo's holder of the called card is the partner, Mediatore's gives it.
-    held = (s.hands & card_bit[None, :]).any(axis=1) & calling
+    held = s.hands[:, card] & calling
     holder = jnp.where(held.any(), jnp.argmax(held), NONE)
     other = held.any() & (holder != declarer)
     chiamo = contract == CHIAMO
@@ -149,19 +141,24 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
     partner = jnp.where(calling & chiamo & other, holder, s.partner)
     handed = calling & ~chiamo & other
     giver = jnp.where(handed, holder, s.giver)
-    hands = s.hands ^ (handed & card_bit[None, :] & (held | declarer_bit)[:, None])
 
     # Deal._take_monte: Solo at once, Mediatore and (unless blind) Chiamo after the call.
     takes = (auction_won & (contract == SOLO)) | (calling & (~chiamo | t.chiamo_monte))
-    hands = hands | (takes & declarer_bit[:, None] & s.monte[None, :])
 
     # The exchange: a discard, the give back; a card played leaves the hand too.
-    hands = hands & ~((discarding | giving | playing) & seat_bit[:, None] & card_bit[None, :])
-    hands = hands | (giving & one_hot(s.giver, 4)[:, None] & card_bit[None, :])
     discards = s.discards | (discarding & card_bit)
     exchanged = discarding & (discards.sum() == 4)
     monte = jnp.where(exchanged, discards, jnp.where(takes, False, s.monte))
     given_back = jnp.where(giving, card, s.given_back)
+
+    # The hands: a move takes at most the one card from one hand (the called card from its
+    # holder, a card discarded, given back or played from its seat's) and gives cards to at
+    # most one hand (the called card and the monte to the declarer, the card given back to the
+    # giver), so the four hands change by one outer product each way.
+    loses = jnp.where(handed, held, (discarding | giving | playing) & seat_bit)
+    gains = jnp.where(handed | takes, declarer_bit, giving & one_hot(s.giver, 4))
+    given = ((handed | giving) & card_bit) | (takes & s.monte)
+    hands = (s.hands & ~(loses[:, None] & card_bit[None, :])) | (gains[:, None] & given[None, :])
 
     # Deal._start_play.
     starts = ((auction_won & (contract >= SOLISSIMO)) | (calling & chiamo & (not t.chiamo_monte))
@@ -169,37 +166,24 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
     mano = (s.dealer + 1) % 4
     first = jnp.where(jnp.asarray(t.leads_first)[contract], declarer, mano)
 
-    # Deal._play: the card to the trick; the fourth card wins it for the best of the suit led.
+    # Deal._play: the card to the trick (tricks.play_card: the fourth card wins it for the best
+    # of the suit led); the lead's signal; who played the called card.
     signal = (move - PLAY_BASE) // NUM_CARDS
-    done = s.tricks_done
-    lead = playing & (s.trick_len == 0)
-    place = playing & one_hot(s.trick_len, 4)
-    trick_cards = jnp.where(place, card, s.trick_cards)
-    trick_len = s.trick_len + playing
-    card_seat = jnp.where(playing & card_bit, seat, s.card_seat)
-    card_trick = jnp.where(playing & card_bit, done, s.card_trick)
-    trick_bit = one_hot(done, NUM_TRICKS)
-    trick_signals = jnp.where(lead & trick_bit, signal, s.trick_signals)
+    played = play_card(s, seat, card, playing)
+    trick_signals = jnp.where(played.lead & one_hot(s.tricks_done, NUM_TRICKS), signal,
+                              s.trick_signals)
     called_played_by = jnp.where(playing & (card == s.called_card), seat, s.called_played_by)
-    closes = trick_len == 4
-    winner = _trick_winner(s.leader, trick_cards)
-    winner_bit = one_hot(winner, 4) & closes
-    trick_winners = jnp.where(closes & trick_bit, winner, s.trick_winners)
-    points = jnp.asarray(POINTS_OF)[trick_cards].sum()
-    thirds_won = s.thirds_won + jnp.where(winner_bit, points, 0)
-    tricks_won = s.tricks_won + winner_bit
-    tricks_done = done + closes
-    next_bit = one_hot(tricks_done, NUM_TRICKS) & closes
-    trick_leaders = jnp.where(starts & (_TRICKS == 0), first,
-                              jnp.where(next_bit, winner, s.trick_leaders))
-    leader = jnp.where(starts, first, jnp.where(closes, winner, s.leader))
+    closes, winner, winner_bit = played.closes, played.winner, played.winner_bit
+    tricks_done, thirds_won = played.fields["tricks_done"], played.fields["thirds_won"]
+    trick_leaders = jnp.where(starts & (_TRICKS == 0), first, played.fields["trick_leaders"])
+    leader = jnp.where(starts, first, played.fields["leader"])
 
     # Deal._score: the monte and the last trick to the last trick's winner, then payment.
     scored = closes & (tricks_done == NUM_TRICKS)
     monte_thirds = jnp.where(monte, jnp.asarray(POINTS_OF), 0).sum()
     thirds_won = thirds_won + jnp.where(scored & winner_bit, LAST_TRICK_THIRDS + monte_thirds, 0)
     side = (_SEATS == declarer) | (_SEATS == partner)
-    side_tricks = jnp.where(side, tricks_won, 0).sum()
+    side_tricks = jnp.where(side, played.fields["tricks_won"], 0).sum()
     pay = payments(t, contract, declarer, partner, giver,
                    jnp.where(side, thirds_won, 0).sum() >= WIN_THIRDS,
                    (side_tricks == 0) | (side_tricks == NUM_TRICKS))
@@ -211,22 +195,20 @@ def _apply(t: RulesTables, s: State, move: jax.Array) -> State:
     to_move = jnp.where(starts, first, jnp.where(closes, winner, to_move))
     to_move = jnp.where(ended, NONE, to_move)
     next_phase = jnp.where(contract <= MEDIATORE, CALL, DISCARD)   # after the auction
-    new_phase = jnp.where(auction_won, next_phase, phase)
+    new_phase = jnp.where(auction_won, next_phase, s.phase)
     new_phase = jnp.where(takes, DISCARD, new_phase)
     new_phase = jnp.where(exchanged & (giver != NONE), GIVE, new_phase)
     new_phase = jnp.where(starts, PLAY, new_phase)
     new_phase = jnp.where(ended, END, new_phase)
-    return s._replace(
+    return s._replace(**played.fields)._replace(
         current_player=to_move.astype(_I32), rewards=jnp.where(scored, pay, 0).astype(jnp.float32),
-        terminated=ended, phase=new_phase.astype(_I32), hands=hands, monte=monte, bids=bids,
-        calls=calls, high_bid=high_bid, high_bidder=high_bidder, passes=passes,
+        terminated=s.terminated | ended, phase=new_phase.astype(_I32), hands=hands, monte=monte,
+        bids=bids, calls=calls, high_bid=high_bid, high_bidder=high_bidder, passes=passes,
         contract=contract, declarer=declarer, called_card=called_card,
         holder=jnp.where(calling, holder, s.holder).astype(_I32), partner=partner.astype(_I32),
         giver=giver.astype(_I32), given_back=given_back, discards=discards, leader=leader,
-        trick_cards=jnp.where(closes, NONE, trick_cards), trick_len=jnp.where(closes, 0, trick_len),
-        tricks_done=tricks_done, trick_leaders=trick_leaders, trick_signals=trick_signals,
-        trick_winners=trick_winners, card_seat=card_seat, card_trick=card_trick,
-        thirds_won=thirds_won, tricks_won=tricks_won, called_played_by=called_played_by)
+        trick_leaders=trick_leaders, trick_signals=trick_signals, thirds_won=thirds_won,
+        called_played_by=called_played_by)
 
 
 # -- the legal moves (Deal.legal_moves) -----------------------------------------------------------
@@ -260,8 +242,11 @@ def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
     allowed = [jnp.ones(NUM_CARDS, bool)] + [jnp.zeros(NUM_CARDS, bool)] * (NUM_SIGNALS - 1)
     if not kinds:
         return jnp.stack(allowed)
-    in_suit = (hand[None, :] & SUIT_MASK).sum(axis=1)[SUIT_OF_CARD]           # by card led
-    low_in_suit = (hand[None, :] & SUIT_MASK & LOW_OF_CARD[None, :]).sum(axis=1)[SUIT_OF_CARD]
+    # By card led: the hand's cards of its suit, and its low ones (Re or lower: the first
+    # seven powers); a suit is ten consecutive card ids.
+    by_suit = hand.reshape(4, 10)
+    in_suit = jnp.repeat(by_suit.sum(axis=1, dtype=_I32), 10)
+    low_in_suit = jnp.repeat(by_suit[:, :LOW_POWERS].sum(axis=1, dtype=_I32), 10)
     truth = {REQUEST: jnp.ones(NUM_CARDS, bool),
              LAST_OF_SUIT: in_suit == 1,
              LOW_KEPT: low_in_suit - LOW_OF_CARD > 0}
@@ -279,26 +264,25 @@ def legal_action_mask(t: RulesTables, s: State) -> jax.Array:
     core.JaxGame then sets them all, pgx's convention). Built as the blocks of the move ids
     (bids, calls, discards, gives, plays), each on in its phase."""
     phase = s.phase
-    hand = (s.hands & one_hot(s.current_player, 4)[:, None]).any(axis=0)
-    declarer_hand = (s.hands & one_hot(s.declarer, 4)[:, None]).any(axis=0)
+    hand = s.hands[jnp.maximum(s.current_player, 0)]
+    declarer_hand = s.hands[jnp.maximum(s.declarer, 0)]
     bids = (phase == AUCTION) & ((_BIDS == 0) | ((_BIDS > s.high_bid) & (_BIDS <= t.top_contract)))
     calls = (phase == CALL) & jnp.asarray(t.callable_cards)
     discards = (phase == DISCARD) & declarer_hand
     gives = (phase == GIVE) & declarer_hand
     # Plays: a follow must be of the suit led if the hand holds one; only a lead has signals.
-    following = s.trick_len > 0
-    led = jnp.asarray(SUIT_MASK)[jnp.maximum(s.trick_cards[0], 0) // 10]
-    follow = hand & led
-    plain = jnp.where(following & follow.any(), follow, hand)
-    signals = _lead_signals(t, s, hand) & ((_SIGNAL_ROW == 0) | ~following)
-    plays = (phase == PLAY) & signals & plain[None, :]
+    plain = (phase == PLAY) & playable(hand, s.trick_cards, s.trick_len)
+    leads = plain & (s.trick_len == 0)
+    signals = _lead_signals(t, s, hand)
+    plays = jnp.concatenate([plain[None, :], signals[1:] & leads[None, :]])
     return jnp.concatenate([bids, calls, discards, gives, plays.reshape(-1)])
 
 
 # -- a step ---------------------------------------------------------------------------------------
 
-def apply(t: RulesTables, s: State, move: jax.Array) -> State:
-    """Deal.apply of a legal ``move``: the state after the seat to move plays it, with the next
-    legal mask (the game's ``_step``; core.JaxGame.step checks the move first)."""
-    s = _apply(t, s, move)
+def apply(t: RulesTables, s: State, move: jax.Array, go=True) -> State:
+    """Deal.apply of a legal ``move`` if ``go`` (else the deal as it was): the state after the
+    seat to move plays it, with the next legal mask (the game's ``_move``; core.JaxGame.step
+    checks the move first)."""
+    s = _apply(t, s, move, jnp.asarray(go))
     return s._replace(legal_action_mask=legal_action_mask(t, s))

@@ -1,8 +1,9 @@
 """``MediatoreJax``: the JAX engine for one table's rules, a :class:`.core.JaxGame`.
 
 It supplies only what is Mediatore's own: the deal (``_init``, and ``init_from_pack`` for a
-given pack), a legal move (``_step``) and the observation (``_observe``); the base's ``step``
-handles a finished deal and an illegal move as every JAX game does. The object holds only
+given pack), a move (``_move``: the engine's step, which leaves the deal as it was where the
+base says not to move) and the observation (``_observe``); the base's ``step`` handles a
+finished deal and an illegal move as every JAX game does. The object holds only
 static configuration (the rules and their arrays, :mod:`.tables`); its methods are pure
 functions of their array arguments, so ``jax.jit(env.step)`` and ``jax.vmap(env.step)`` work
 as they are.
@@ -51,6 +52,11 @@ class MediatoreJax(JaxGame):
     def _step(self, state: State, action: jax.Array) -> State:
         """The state after the seat to move plays ``action``, a legal move id of moves.py."""
         return engine.apply(self.tables, state, action)
+
+    def _move(self, state: State, action: jax.Array, go: jax.Array) -> State:
+        """``_step`` if ``go``, else the deal as it was: the engine folds ``go`` into its
+        phase flags, which costs nothing (core.JaxGame's select would cost a step)."""
+        return engine.apply(self.tables, state, action, go)
 
     def _observe(self, state: State, seat) -> jax.Array:
         """float32[2132]: what ``seat`` knows, exactly as the Python engine's observation."""

@@ -21,6 +21,7 @@ from ..core.cards import NUM_CARDS
 from ..mediatore.moves import END, NUM_TRICKS, PHASE_NAMES
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS
 from .state import NONE, State, one_hot
+from .tricks import TrickState
 from .tables import MONTE_ALL, MONTE_DECLARER, MONTE_NONE, THIRDS_VALUE, TRICKS_VALUE, RulesTables
 
 # SeatView.alone as a number: not known yet, the declarer has a partner, plays alone.
@@ -60,6 +61,39 @@ def _partner(s: State, seat: jax.Array, alone: jax.Array) -> jax.Array:
 def _lookup(table: np.ndarray, index: jax.Array) -> jax.Array:
     """``table[index]`` for a small table, as a one-hot sum (a gather costs more under vmap)."""
     return jnp.where(np.arange(len(table)) == index[..., None], table, 0.0).sum(axis=-1)
+
+
+def seat_blocks(s: TrickState, me: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """The four seat blocks of the layout (``seat_0`` .. ``seat_3``, what each relative seat
+    did in the deal's play), for the deal of ``s`` seen by seat ``me``: bool[4, SEAT_LEN] with
+    the two fractions left 0, and those fractions' thirds and tricks taken (int32[4] each) by
+    relative seat. Club Mediatore's observation has the same blocks."""
+    def rel_seat(abs_seat):
+        return jnp.where(abs_seat == NONE, NONE, (abs_seat - me) % 4)
+
+    rotation = (me + np.arange(4)[:, None]) % 4 == np.arange(4)[None, :]
+    played = s.card_seat != NONE
+    on_table = s.trick_len > 0
+    finished = _TRICK < s.tricks_done
+    # By relative seat: the cards played, as 40 * slot + card, in one compare over [seat *
+    # 10 + slot, card] (the slot of a card: its trick, or the table while the trick is on it);
+    # the slots led and won; thirds and tricks taken.
+    card_slot = jnp.where(s.card_trick == s.tricks_done, TABLE, s.card_trick)
+    code = jnp.where(played, rel_seat(s.card_seat) * SLOTS + card_slot, NONE)
+    cards = (code[None, :] == np.arange(4 * SLOTS)[:, None]).reshape(4, SLOTS * NUM_CARDS)
+    leader_of_slot = jnp.concatenate([jnp.where(finished, s.trick_leaders, NONE),
+                                      jnp.where(on_table, s.leader, NONE)[None]])
+    winner_of_slot = jnp.where(finished, s.trick_winners, NONE)
+    relative = np.arange(4)[:, None]
+    thirds_rel = jnp.where(rotation, s.thirds_won[None, :], 0).sum(axis=1)
+    tricks_rel = jnp.where(rotation, s.tricks_won[None, :], 0).sum(axis=1)
+    by_seat = jnp.concatenate([
+        cards,
+        rel_seat(leader_of_slot)[None, :] == relative,
+        rel_seat(winner_of_slot)[None, :] == relative,
+        jnp.zeros((4, 2), bool),                  # thirds and tricks, written by the caller
+    ], axis=1)
+    return by_seat, thirds_rel, tricks_rel
 
 
 def observe(t: RulesTables, s: State, seat) -> jax.Array:
@@ -116,7 +150,7 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
         sides_known, _lookup(THIRDS_VALUE, jnp.stack([ours, thirds.sum() - ours])), 0.0)
     blocks["side_thirds"] = jnp.zeros(2, bool)   # written below, with the other fractions
 
-    # The play. Slot of each card played: its trick, or the table while the trick is on it.
+    # The play: the signals of each slot; each relative seat's block (seat_blocks).
     played = s.card_seat != NONE
     blocks["played"] = played
     on_table = s.trick_len > 0
@@ -125,23 +159,7 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
         jnp.where(finished, s.trick_signals, NONE),
         jnp.where(on_table, (s.trick_signals * (_TRICK == s.tricks_done)).sum(), NONE)[None]])
     blocks["signals"] = (np.arange(NUM_SIGNALS)[None, :] == signal_of_slot[:, None]).reshape(-1)
-    # By relative seat: the cards played, as 40 * slot + card, in one compare over [seat *
-    # 10 + slot, card]; the slots led and won; thirds and tricks taken.
-    card_slot = jnp.where(s.card_trick == s.tricks_done, TABLE, s.card_trick)
-    code = jnp.where(played, rel_seat(s.card_seat) * SLOTS + card_slot, NONE)
-    cards = (code[None, :] == np.arange(4 * SLOTS)[:, None]).reshape(4, SLOTS * NUM_CARDS)
-    leader_of_slot = jnp.concatenate([jnp.where(finished, s.trick_leaders, NONE),
-                                      jnp.where(on_table, s.leader, NONE)[None]])
-    winner_of_slot = jnp.where(finished, s.trick_winners, NONE)
-    relative = np.arange(4)[:, None]
-    thirds_rel = jnp.where(rotation, thirds[None, :], 0).sum(axis=1)
-    tricks_rel = jnp.where(rotation, s.tricks_won[None, :], 0).sum(axis=1)
-    by_seat = jnp.concatenate([
-        cards,
-        rel_seat(leader_of_slot)[None, :] == relative,
-        rel_seat(winner_of_slot)[None, :] == relative,
-        jnp.zeros((4, 2), bool),                  # thirds and tricks, written below
-    ], axis=1)
+    by_seat, thirds_rel, tricks_rel = seat_blocks(s, me)
     # The blocks are 0 or 1 but for a few fractions: they are joined as bools (a quarter of
     # the bytes of float32) and made float32 once, then the fractions are written in place.
     # The four seat blocks close the layout, all of them in by_seat.

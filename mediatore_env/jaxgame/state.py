@@ -9,7 +9,9 @@ has to replay the tricks.
 
 The fields every JAX game shares come first, from :class:`.core.State` (pgx's names:
 ``current_player``, ``legal_action_mask``, ``rewards``, ``terminated``, ``truncated``,
-``_step_count``). The record is a frozen dataclass registered as a pytree, so a batch of
+``_step_count``), then those every trick game shares, from :class:`.tricks.TrickState` (the
+trick on the table, each trick's leader and winner, who played each card to which trick, the
+thirds and tricks taken). The record is a frozen dataclass registered as a pytree, so a batch of
 states is the same record with a leading batch axis on every field; ``state._replace(field=
 value)`` is a copy with some fields changed, as pgx writes it.
 """
@@ -19,25 +21,19 @@ from __future__ import annotations
 import dataclasses
 
 import jax
-import jax.numpy as jnp
 
-from . import core
-from .core import NONE
+from .core import NONE, one_hot
+from .tricks import TrickState
 
 __all__ = ["NONE", "State", "one_hot"]
 
 
-def one_hot(index: jax.Array, size: int) -> jax.Array:
-    """bool[size]: True at ``index``, all False when ``index`` is NONE (or out of range)."""
-    return jnp.arange(size) == index
-
-
 @jax.tree_util.register_dataclass
 @dataclasses.dataclass(frozen=True)
-class State(core.State):
+class State(TrickState):
     """One deal: :class:`.core.State`'s fields (``current_player`` -1 once the deal is over,
     ``legal_action_mask`` bool[486], ``rewards`` float32[4]: the deal's payments on the step
-    that ends it), then the deal's own."""
+    that ends it), :class:`.tricks.TrickState`'s (4 seats, 9 tricks), then the deal's own."""
 
     # -- the deal (Deal's fields of the same names) -------------------------------------------
     dealer: jax.Array               # int32
@@ -58,15 +54,5 @@ class State(core.State):
     giver: jax.Array                # int32: Mediatore's giver of the called card
     given_back: jax.Array           # int32: Mediatore's card passed back
     discards: jax.Array             # bool[40]
-    leader: jax.Array               # int32: the leader of the trick in progress
-    trick_cards: jax.Array          # int32[4]: the trick in progress, in playing order
-    trick_len: jax.Array            # int32: cards on the table
-    tricks_done: jax.Array          # int32: finished tricks
-    trick_leaders: jax.Array        # int32[9]: by trick (the one in progress included)
     trick_signals: jax.Array        # int32[9]: the lead's signal, by trick
-    trick_winners: jax.Array        # int32[9]: by finished trick
-    card_seat: jax.Array            # int32[40]: the seat that played each card, -1 unplayed
-    card_trick: jax.Array           # int32[40]: the trick each card was played to
-    thirds_won: jax.Array           # int32[4]
-    tricks_won: jax.Array           # int32[4]
     called_played_by: jax.Array     # int32: who played the called card, -1 not yet

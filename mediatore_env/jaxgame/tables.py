@@ -13,30 +13,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..mediatore.observation import rules_vector
-from ..core.cards import LOW_MASKS, NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF, TOTAL_THIRDS
+from ..core.cards import LOW_MASKS, NUM_CARDS, TOTAL_THIRDS
 from ..mediatore.moves import NUM_TRICKS
+from ..mediatore.observation import rules_vector
 from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SIGNAL_MEANINGS,
                                Rules, max_payment, payments)
+from .tricks import bools
 
 # Who sees the original monte before play (Rules.monte_seen_by), as numbers.
 MONTE_NONE, MONTE_DECLARER, MONTE_ALL = 0, 1, 2
 _MONTE_CODE = {"none": MONTE_NONE, "declarer": MONTE_DECLARER, "all": MONTE_ALL}
 
 
-def _bits(mask: int) -> np.ndarray:
-    """A card bitset as bool[40]."""
-    return np.array([mask >> c & 1 for c in range(NUM_CARDS)], bool)
-
-
 # Contract ids as tables by contract index them: 0 (no contract) and the contracts.
 CONTRACT_IDS = range(ARCISOLISSIMO + 1)
 
-# Facts of the pack, for every table.
-POINTS_OF = np.array(POINTS, np.int32)                      # thirds by card
-SUIT_OF_CARD = np.array(SUIT_OF, np.int32)                  # suit by card
-LOW_OF_CARD = _bits(sum(LOW_MASKS))                         # Re or lower, by card
-SUIT_MASK = np.stack([_bits(m) for m in SUIT_MASKS])        # bool[4, 40]
+# Facts of the pack for every table, besides those every trick game shares (.tricks: POINTS_OF,
+# SUIT_OF_CARD, SUIT_MASK).
+LOW_OF_CARD = bools(sum(LOW_MASKS))                         # Re or lower, by card
+LOW_POWERS = int(LOW_OF_CARD[:10].sum())                    # the low cards: a suit's first 7
+assert (LOW_OF_CARD.reshape(4, 10) == (np.arange(10) < LOW_POWERS)).all()
 # Values of the observation as the Python writers compute them (k / 35 and k / 9 in double,
 # stored as float32), so the JAX observation is bit-identical.
 THIRDS_VALUE = np.array([k / TOTAL_THIRDS for k in range(TOTAL_THIRDS + 1)], np.float32)

@@ -65,18 +65,19 @@ _FORM = partial(
     GameDef, unit="game", rules=TressetteRules, engine=TressetteGame,
     moves=MoveTable(NUM_MOVES, move_text, parse_move), observation=observation,
     reference_observation=write_observation, display=DISPLAY, limits=limits, worlds=redeal,
-    record_format="tressette-record", agents=Lazy("agents.tressette:AGENTS"),
+    record_format="tressette-record",
     tournament=Lazy("agents.tressette.tournament:HOOKS"),
     trick=TrickFacts(side=partners, scoring=scoring, stock=lambda game: game.stock))
 
 TRESSETTE = _FORM(name="tressette", title="Partnership Tressette", players=4,
+                  agents=Lazy("agents.tressette:TRESSETTE_AGENTS"),
                   fixed={"players": 4}, environments=(Environment(
                       "mediatore_env.tressette.env:tressette_v0", "mediatore/tressette-v0"),))
 TRESSETTE3 = _FORM(name="tressette3", title="Three-Handed Tressette", players=3,
-                   fixed={"players": 3}, environments=(Environment(
+                   agents=Lazy("agents.tressette:TRESSETTE3_AGENTS"), fixed={"players": 3}, environments=(Environment(
                        "mediatore_env.tressette.env:tressette3_v0", "mediatore/tressette3-v0"),))
 TRESSETTE2 = _FORM(name="tressette2", title="Two-Handed Tressette", players=2,
-                   fixed={"players": 2}, environments=(Environment(
+                   agents=Lazy("agents.tressette:TRESSETTE2_AGENTS"), fixed={"players": 2}, environments=(Environment(
                        "mediatore_env.tressette.env:tressette2_v0", "mediatore/tressette2-v0"),))
 #: The forms by name.
 FORMS = {d.name: d for d in (TRESSETTE, TRESSETTE3, TRESSETTE2)}

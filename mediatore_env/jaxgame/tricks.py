@@ -1,0 +1,136 @@
+"""Tricks as every game of the family plays them, in JAX: follow suit, the trick's winner, card
+points in thirds, and the bookkeeping of a card played to a trick. The JAX transcription of
+:mod:`mediatore_env.core.tricks` (and of the card facts of :mod:`mediatore_env.core.cards`),
+written once for every JAX game: Mediatore, the three Tressette forms and club Mediatore play
+their cards through :func:`play_card`.
+
+A trick game's state is a :class:`TrickState`: the fields of :class:`.core.State`, then the
+trick fields below, then the game's own. Card sets are ``bool[40]`` by card id (a hand per
+seat: ``bool[players, 40]``), seats and cards int32 with ``-1`` (:data:`.core.NONE`) for none,
+as in every JAX state of this package.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..core.cards import NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF
+from . import core
+from .core import NONE, one_hot
+
+
+def bools(mask: int) -> np.ndarray:
+    """A card bitset of the Python engines (bit ``card``) as ``bool[40]``."""
+    return np.array([mask >> c & 1 for c in range(NUM_CARDS)], bool)
+
+
+# Facts of the pack, for every game.
+POINTS_OF = np.array(POINTS, np.int32)                      # thirds of a point, by card
+SUIT_OF_CARD = np.array(SUIT_OF, np.int32)                  # suit, by card
+SUIT_MASK = np.stack([bools(m) for m in SUIT_MASKS])        # bool[4, 40]: the cards of each suit
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class TrickState(core.State):
+    """:class:`.core.State`'s fields, then the tricks of the deal (or hand) in play, the same in
+    every trick game: ``players`` seats, ``T`` tricks. A game's state is a subclass with its own
+    fields after these."""
+
+    leader: jax.Array               # int32: who leads (or led) the trick in progress
+    trick_cards: jax.Array          # int32[players]: the trick in progress, in playing order
+    trick_len: jax.Array            # int32: cards on the table
+    tricks_done: jax.Array          # int32: finished tricks
+    trick_leaders: jax.Array        # int32[T]: by trick (the one in progress included)
+    trick_winners: jax.Array        # int32[T]: by finished trick
+    card_seat: jax.Array            # int32[40]: the seat that played each card, -1 unplayed
+    card_trick: jax.Array           # int32[40]: the trick each card was played to
+    thirds_won: jax.Array           # int32[players]: thirds of a point taken in tricks
+    tricks_won: jax.Array           # int32[players]
+
+
+def no_tricks(players: int, num_tricks: int, leader) -> dict:
+    """The trick fields of a deal (or hand) before its first card, ``leader`` to lead (-1 when
+    not known yet): a dict to build or reset a :class:`TrickState` with."""
+    zero = jnp.asarray(0, jnp.int32)
+    return dict(
+        leader=jnp.asarray(leader, jnp.int32),
+        trick_cards=jnp.full(players, NONE, jnp.int32), trick_len=zero, tricks_done=zero,
+        trick_leaders=jnp.where(jnp.arange(num_tricks) == 0, leader, NONE).astype(jnp.int32),
+        trick_winners=jnp.full(num_tricks, NONE, jnp.int32),
+        card_seat=jnp.full(NUM_CARDS, NONE, jnp.int32),
+        card_trick=jnp.full(NUM_CARDS, NONE, jnp.int32),
+        thirds_won=jnp.zeros(players, jnp.int32), tricks_won=jnp.zeros(players, jnp.int32))
+
+
+def playable(hand: jax.Array, trick_cards: jax.Array, trick_len: jax.Array) -> jax.Array:
+    """bool[40]: the cards of ``hand`` that may be played to the trick on the table
+    (core.tricks.playable): any when leading, else those of the suit led if the hand holds
+    one, else any (no obligation to win)."""
+    led = jnp.asarray(SUIT_MASK)[jnp.maximum(trick_cards[0], 0) // 10]
+    follow = hand & led
+    return jnp.where((trick_len > 0) & follow.any(), follow, hand)
+
+
+def trick_winner(leader: jax.Array, cards: jax.Array) -> jax.Array:
+    """core.tricks.trick_winner: the seat that played the highest card of the suit led, of a
+    complete trick ``cards`` (int32[players], in playing order from ``leader``'s)."""
+    suits = cards // 10
+    strength = jnp.where(suits == suits[0], cards, -1)
+    return (leader + jnp.argmax(strength)) % cards.shape[0]
+
+
+def thirds_of(cards: jax.Array) -> jax.Array:
+    """The card points of some cards (int32[k], -1 for none), in thirds of a point."""
+    return jnp.where(cards >= 0, jnp.asarray(POINTS_OF)[jnp.maximum(cards, 0)], 0).sum()
+
+
+class Played(NamedTuple):
+    """What a card played does to the trick fields (:func:`play_card`): ``fields``, the new
+    values for ``state._replace(**fields)``; whether the card ``closes`` the trick, and then its
+    ``winner`` (``winner_bit``: bool[players], all False when no trick closed); ``lead``:
+    the card led the trick."""
+
+    fields: dict
+    closes: jax.Array
+    winner: jax.Array
+    winner_bit: jax.Array
+    lead: jax.Array
+
+
+def play_card(s: TrickState, seat: jax.Array, card: jax.Array, playing: jax.Array) -> Played:
+    """``seat`` plays ``card`` to the trick, if ``playing`` (else nothing changes): the card on
+    the table; once every seat has played, the trick to the highest card of the suit led, its
+    points (in thirds) and the trick counted for the winner, who leads the next. Taking the card
+    from the hand, and what the trick's end sets off (scoring, the next deal), are the game's.
+
+    Branch-free, for every game: ``playing`` is the game's flag that the move is a card played,
+    so a move of another kind (or none) leaves the fields as they were."""
+    players, num_tricks = s.trick_cards.shape[0], s.trick_winners.shape[0]
+    done = s.tricks_done
+    card_bit = playing & one_hot(card, NUM_CARDS)
+    trick_cards = jnp.where(playing & one_hot(s.trick_len, players), card, s.trick_cards)
+    trick_len = s.trick_len + playing
+    closes = trick_len == players
+    winner = trick_winner(s.leader, trick_cards)
+    winner_bit = one_hot(winner, players) & closes
+    trick_bit = one_hot(done, num_tricks)
+    tricks_done = done + closes
+    next_bit = one_hot(tricks_done, num_tricks) & closes
+    fields = dict(
+        leader=jnp.where(closes, winner, s.leader).astype(jnp.int32),
+        trick_cards=jnp.where(closes, NONE, trick_cards),
+        trick_len=jnp.where(closes, 0, trick_len),
+        tricks_done=tricks_done,
+        trick_leaders=jnp.where(next_bit, winner, s.trick_leaders),
+        trick_winners=jnp.where(closes & trick_bit, winner, s.trick_winners),
+        card_seat=jnp.where(card_bit, seat, s.card_seat),
+        card_trick=jnp.where(card_bit, done, s.card_trick),
+        thirds_won=s.thirds_won + jnp.where(winner_bit, thirds_of(trick_cards), 0),
+        tricks_won=s.tricks_won + winner_bit)
+    return Played(fields, closes, winner, winner_bit, playing & (s.trick_len == 0))

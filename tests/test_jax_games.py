@@ -1,0 +1,58 @@
+"""``jaxgame.make``: every game of the registry has a JAX engine, made from the game's name and
+switches as ``mediatore_env.make`` makes the Python engine's game, with the Python game's
+players, action ids and observation size. (Each engine is held equal to its Python engine,
+move by move, by tests/test_jax_differential.py, test_jax_tressette.py, test_jax_club.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("jax")
+jaxgame = pytest.importorskip("mediatore_env.jaxgame")
+
+from mediatore_env.registry import GAMES, get  # noqa: E402
+
+FAMILY = ["mediatore", "tressette", "tressette3", "tressette2", "club"]
+
+
+def python_observation_size(name: str, **switches) -> int:
+    """The size of the observation the Python writer gives a seat of a fresh game."""
+    entry = get(name)
+    game = entry.new_game(entry.make_rules(**switches))
+    if game.needs_pack:
+        game.deal(list(range(40)))
+    return entry.observation(game.view(0))["observation"].shape[0]
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_every_game_of_the_family_has_a_jax_engine_with_its_python_facts(name):
+    entry = get(name)
+    env = jaxgame.make(name)
+    assert env.rules == entry.make_rules()
+    assert env.num_players == entry.players
+    assert env.num_actions == entry.moves.count
+    assert env.observation_shape == (python_observation_size(name),)
+    assert set(FAMILY) <= set(GAMES) and set(jaxgame.ENGINES) == set(FAMILY)
+
+
+@pytest.mark.parametrize("name, switches", [
+    ("tressette3", {"low": True, "claim": True}), ("tressette2", {"show_draws": False}),
+    ("club", {"ante": 2, "deals": 3}), ("mediatore", {"signals": "off", "arcisolissimo": False})])
+def test_switches_go_to_the_rules_with_the_games_fixed_ones(name, switches):
+    env = jaxgame.make(name, **switches)
+    assert env.rules == get(name).make_rules(**switches)
+    for switch, value in {**get(name).fixed, **switches}.items():
+        assert getattr(env.rules, switch) == value
+    assert env.observation_shape == (python_observation_size(name, **switches),)
+
+
+def test_bad_names_and_switches_are_refused_naming_what_is_valid():
+    with pytest.raises(ValueError, match="unknown game 'tresette'.*tressette2"):
+        jaxgame.make("tresette")
+    with pytest.raises(ValueError, match="fixes players"):
+        jaxgame.make("tressette3", players=4)
+    with pytest.raises(ValueError, match="show_draws"):
+        jaxgame.make("tressette", show_draws=False)
+    with pytest.raises(TypeError):
+        jaxgame.make("club", stakes=3)
+

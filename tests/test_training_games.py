@@ -1,0 +1,147 @@
+"""Self-play for every JAX game (issue 37): the trainer on any game of ``jaxgame.make``, the
+``selfplay`` agent over any game's observation and moves, the shipped networks of the Tressette
+forms, and the one-line refusals (a network of another game, a bad ``--game``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+from agents import agents_of, make_agent  # noqa: E402
+from agents.base import play  # noqa: E402
+from agents.selfplay import SelfPlayAgent, default_path, game_shape  # noqa: E402
+from agents.training import Config, make_train  # noqa: E402
+from agents.training.ppo import engine_of, episode_stake, seat_rewards  # noqa: E402
+from agents.tressette import SELFPLAY  # noqa: E402
+from mediatore_env.jaxgame import ENGINES  # noqa: E402
+from mediatore_env.registry import get  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = dict(envs=4, rollout=8, epochs=1, minibatches=2, hidden=(8,), pool_size=2, pool_every=1)
+
+
+def tiny_network(game: str, seed: int = 0, hidden=(8,)) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    size, moves = game_shape(game)
+    sizes = (size, *hidden)
+    params = {}
+    for i in range(len(hidden)):
+        params[f"layer{i}/w"] = rng.normal(0, 0.1, (sizes[i], sizes[i + 1])).astype(np.float32)
+        params[f"layer{i}/b"] = np.zeros(sizes[i + 1], np.float32)
+    params["policy/w"] = rng.normal(0, 1, (sizes[-1], moves)).astype(np.float32)
+    params["policy/b"] = np.zeros(moves, np.float32)
+    params["value/w"] = rng.normal(0, 1, (sizes[-1], 1)).astype(np.float32)
+    params["value/b"] = np.zeros(1, np.float32)
+    return params
+
+
+def save(path: Path, params: dict, game: str) -> Path:
+    np.savez(path, **params, format=np.array("mediatore-selfplay-mlp-v1"),
+             meta=np.array(json.dumps({"game": game})))
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(ENGINES))
+def test_the_trainer_runs_on_every_jax_game(game):
+    """Two updates of a tiny config on each game's engine: the network has the engine's sizes,
+    the losses are finite, and the learner's parameters moved."""
+    cfg = Config(game=game, **TINY)
+    env = engine_of(game)
+    train = make_train(cfg)
+    runner = train.init(jax.random.PRNGKey(0))
+    start = np.asarray(runner.params["policy/b"])
+    runner, metrics = train.run(runner, 2)
+    assert runner.params["layer0/w"].shape == (env.observation_shape[0], 8)
+    assert runner.params["policy/b"].shape == (env.num_actions,)
+    assert runner.learner.shape == (4, env.num_players)
+    assert all(np.isfinite(float(v)) for v in metrics.values()), metrics
+    assert not np.array_equal(start, np.asarray(runner.params["policy/b"]))
+
+
+def test_outcomes_of_any_sides_become_each_seats_reward():
+    """seat_rewards keeps each seat's own outcome, scaled; the stake of an ended episode is its
+    largest outcome whatever the number of seats and sides."""
+    jnp = jax.numpy
+    outcomes = jnp.array([[1.0, -1, 1, -1], [-1, -1, 3, -1], [0, 0, 0, 0]])
+    np.testing.assert_allclose(seat_rewards(outcomes, 0.5), np.asarray(outcomes) * 0.5)
+    np.testing.assert_allclose(episode_stake(outcomes), [1, 3, 0])
+    np.testing.assert_allclose(episode_stake(jnp.array([[2.0, -1, -1], [1, -1, 0]])), [2, 1])
+    assert Config(game="tressette").reward_per_unit == 3.0  # the largest outcome is 1
+    assert Config(game="tressette3").reward_per_unit == 1.5  # +2/-1/-1
+
+
+@pytest.mark.parametrize("game", ["tressette", "tressette3", "tressette2", "club"])
+def test_selfplay_plays_legal_moves_in_any_game(game, tmp_path):
+    """A network of the game's sizes, saved with the game's name, plays a whole episode at
+    every seat (an illegal move would raise); a file names the game the agent plays."""
+    path = save(tmp_path / "net.npz", tiny_network(game), game)
+    agent = SelfPlayAgent(str(path))
+    assert agent.game == game and agent.wants_observation
+    entry = get(game)
+    rng = np.random.default_rng(1)
+    finished = play(entry.new_game(), [SelfPlayAgent(str(path), game=game)
+                                      for _ in range(entry.players)],
+                    packs=lambda k: rng.permutation(40).tolist())
+    assert finished.is_over
+
+
+@pytest.mark.parametrize("game", SELFPLAY)
+def test_shipped_networks_load_and_play(game):
+    """Each shipped network is its form's ``selfplay`` by name, and plays a game to the end."""
+    assert default_path(game).is_file()
+    entry = get(game)
+    agents = [make_agent("selfplay", agents_of(game)) for _ in range(entry.players)]
+    assert all(a.game == game and a.path == str(default_path(game)) for a in agents)
+    assert agents[0].meta["game"] == game
+    rng = np.random.default_rng(2)
+    assert play(entry.new_game(), agents, packs=lambda k: rng.permutation(40).tolist()).is_over
+
+
+def test_a_network_of_another_game_is_refused_in_one_line(tmp_path):
+    path = save(tmp_path / "two.npz", tiny_network("tressette2"), "tressette2")
+    with pytest.raises(ValueError, match=r"is a network of tressette2, not of tressette \("):
+        SelfPlayAgent(str(path), game="tressette")
+    with pytest.raises(ValueError, match="is a network of tressette2, not of tressette3"):
+        make_agent(f"selfplay:path={str(path)!r}", agents_of("tressette3"))
+    old = tmp_path / "old.npz"  # a file without a game is Mediatore's, as before
+    np.savez(old, **tiny_network("tressette2"), format=np.array("mediatore-selfplay-mlp-v1"))
+    with pytest.raises(ValueError, match="network of mediatore, not of tressette2"):
+        SelfPlayAgent(str(old), game="tressette2")
+    with pytest.raises(ValueError, match="layer0 has shapes .* for mediatore"):
+        SelfPlayAgent(str(old))  # a Mediatore network of the wrong shape
+
+
+def test_every_tressette_form_registers_selfplay():
+    for game in ("tressette", "tressette3", "tressette2"):
+        assert "selfplay" in agents_of(game)
+
+
+def test_unshipped_form_without_path_says_where_it_looked():
+    missing = [g for g in ("tressette", "tressette3", "tressette2") if g not in SELFPLAY]
+    for game in missing:
+        with pytest.raises(ValueError, match=f"no network at .*selfplay-{game}.npz"):
+            make_agent("selfplay", agents_of(game))
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
+    (["--game", "tressette", "--rules", "no_signals"],
+     "--rules 'no_signals': a preset of Mediatore; tressette trains under its standard rules"),
+])
+def test_bad_game_arguments_are_one_line(tmp_path, args, words):
+    out = subprocess.run([sys.executable, "-m", "agents.training", *args, "--out",
+                          str(tmp_path / "run")], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith("python -m agents.training: error:") and words in out.stderr
+    assert not (tmp_path / "run").exists()
