@@ -168,6 +168,24 @@ def test_every_registered_game_has_a_browser_table():
                              "toy", "toy3"}
 
 
+def test_the_page_offers_only_agents_that_can_sit_at_a_table(client):
+    """Every agent the page lists for a game seats at its table with no options; one that
+    needs a file (``selfplay`` where the game ships no network: Tressette's forms, SELFPLAY
+    is empty) is left out of the list, and a request naming it still gets a 400."""
+    from agents.tressette import SELFPLAY
+    offered = {game["name"]: game["agents"] for game in client.get("/api/games").json()["games"]}
+    assert "selfplay" in offered["mediatore"]  # Mediatore ships its network
+    for form in ("tressette", "tressette3", "tressette2"):
+        assert ("selfplay" in offered[form]) == (form in SELFPLAY)
+    for game in ("tressette2", "club", "toy"):
+        for name in offered[game]:
+            new_table(client, game, agents=name)  # 200, or new_table's assert fails
+    if "selfplay" not in offered["tressette2"]:
+        response = client.post("/api/games", json={"game": "tressette2", "seat": 0,
+                                                   "agents": [None, "selfplay"]})
+        assert response.status_code == 400 and "selfplay" in response.text
+
+
 def snapshot(seat: Seat):
     state = seat.get().json()
     return state["version"], state["view"], state["next"]

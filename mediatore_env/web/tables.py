@@ -107,7 +107,9 @@ def games_json(extra_agents: Mapping[str, Mapping[str, Callable]] | None = None)
     out = []
     for game in GAMES.values():
         out.append({"name": game.name, "title": game.title, "players": game.players,
-                    "unit": game.unit, "agents": list(agent_registry(game, extra_agents)),
+                    "unit": game.unit,
+                    "agents": [name for name, factory in agent_registry(game, extra_agents).items()
+                               if seatable(game.name, name, factory)],
                     "switches": switch_specs(game)})
     return out
 
@@ -117,6 +119,24 @@ def agent_registry(definition: GameDef, extra: Mapping[str, Mapping[str, Callabl
     """The agents a table of ``definition`` may seat, by name: the game's own, then ``extra[game]``
     (registered by the server's operator with ``--agent``)."""
     return {**agents_of(definition), **((extra or {}).get(definition.name) or {})}
+
+
+_SEATABLE: dict[tuple[str, str], bool] = {}
+
+
+def seatable(game: str, name: str, factory: Callable) -> bool:
+    """Whether the agent ``name`` can sit at a table of ``game`` as the page offers it, with
+    no options (made once per server, then remembered): not ``selfplay`` where the game ships
+    no network (it needs ``path=``, which no request may give), nor an agent whose library is
+    not installed. The page lists only these; a request naming another still gets its 400."""
+    key = (game, name)
+    if key not in _SEATABLE:
+        try:
+            factory()
+            _SEATABLE[key] = True
+        except (ValueError, OSError, ImportError):
+            _SEATABLE[key] = False
+    return _SEATABLE[key]
 
 
 # -- what a request may ask of an agent ----------------------------------------------------------
