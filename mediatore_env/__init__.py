@@ -61,7 +61,7 @@ from .mediatore.rules import PRESETS, Rules
 from .mediatore.view import SeatView
 from .registry import GAMES, make, replay
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 
 #: The environments of this package's games, by name: each a module in its game's folder, or

@@ -35,7 +35,7 @@ from mediatore_env.club.observation import write_observation  # noqa: E402
 from mediatore_env.club.rules import ClubRules  # noqa: E402
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS  # noqa: E402
 from mediatore_env.jaxgame.club import ClubJax, chip_value  # noqa: E402
-from mediatore_env.core.records import replay  # noqa: E402
+from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.jaxgame.records import records  # noqa: E402
 from jax_side_by_side import (Batched, PythonSide, check_illegal_moves,  # noqa: E402
                               play_side_by_side)

@@ -41,7 +41,7 @@ from mediatore_env.mediatore.game import Deal  # noqa: E402
 from mediatore_env.mediatore.moves import (AUCTION, END, NUM_MOVES, PASS, move_text,  # noqa: E402
                                            parse_move)
 from mediatore_env.mediatore.rules import PRESETS, SWITCHES, Rules, max_payment  # noqa: E402
-from mediatore_env.core.records import replay  # noqa: E402
+from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.jaxgame.records import records  # noqa: E402
 from jax_states import fields  # noqa: E402
 
@@ -528,7 +528,7 @@ def test_an_illegal_move_ends_the_deal_and_its_mover_pays():
 
 def test_a_batch_written_as_records_replays_to_its_payments():
     """JAX deals played alone (random legal moves from the JAX mask), written as records by
-    jaxgame.records, saved as JSON and replayed by the Python engine (core.records.replay):
+    jaxgame.records, saved as JSON and replayed by the Python engine (registry.replay):
     the hands dealt and the payments the JAX engine made. (The JAX state keeps the hands, not
     the pack: the record's pack is one that deals them.)"""
     rules = DEFAULT_RULES[0]

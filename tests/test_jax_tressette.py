@@ -36,7 +36,7 @@ from mediatore_env.jaxgame.tressette import END_REASONS, MAX_HANDS, TressetteJax
 from mediatore_env.tressette import CLAIM, TARGET, TressetteGame, TressetteRules  # noqa: E402
 from mediatore_env.tressette.observation import EARLIER_HANDS, Encoder, meld_flag  # noqa: E402
 from mediatore_env.tressette.rules import SWITCHES  # noqa: E402
-from mediatore_env.core.records import replay  # noqa: E402
+from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.jaxgame.records import records  # noqa: E402
 from jax_side_by_side import (Batched, PythonSide, check_illegal_moves,  # noqa: E402
                               play_side_by_side)
@@ -202,7 +202,7 @@ def test_default_tables_hold_every_form_and_every_value_of_every_switch():
 def check_records(jx: Batched, played) -> None:
     """The records round trip: the JAX games, written as records by jaxgame.records from the
     JAX batch's own first states, seats and actions, saved as JSON and replayed by the Python
-    engine (core.records.replay), give the outcomes the JAX engine paid, from its packs."""
+    engine (registry.replay), give the outcomes the JAX engine paid, from its packs."""
     books = records(jx.env, played.first, played.players, played.actions, source="test")
     for i, record in enumerate(json.loads(json.dumps(books))):
         game = replay(record)

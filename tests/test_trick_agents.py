@@ -170,8 +170,8 @@ def test_the_toy_gets_random_greedy_and_pimc_from_the_registry_alone():
 
 def test_a_game_with_its_own_agents_keeps_the_generic_ones_under_generic_names():
     agents = agents_of("tressette3")
-    assert {"random", "greedy", "pimc", "generic-random", "generic-greedy", "generic-pimc",
-            "openspiel-ismcts"} == set(agents)
+    assert {"random", "greedy", "pimc", "selfplay", "generic-random", "generic-greedy",
+            "generic-pimc", "openspiel-ismcts"} == set(agents)
     assert isinstance(agents["generic-pimc"](), TrickPimcAgent)
     assert not isinstance(agents["pimc"](), TrickPimcAgent)
 

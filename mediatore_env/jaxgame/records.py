@@ -1,7 +1,7 @@
 """A batch of JAX games as game records: the Python engines' format
 (:mod:`mediatore_env.core.records`), so that games played in JAX (a training run's, a
 benchmark's) replay in every tool of the project (``mediatore-replay``, the browser table,
-``records.replay``).
+``registry.replay``).
 
 A JAX state keeps what the game needs to go on, not its history, so a rollout keeps the moves:
 for each step the seat to move before it (``state.current_player``, -1 once the game is over)
