@@ -1,12 +1,18 @@
-"""Demonstrations: the decisions of agents at play, recorded to train a network to imitate.
+"""Demonstrations: the decisions of agents at play, recorded to train a network to imitate,
+for any game of the registry.
 
-:func:`record_deals` plays deals with four agents and keeps every decision that had a choice
-(one legal move: not kept) as the seat that made it saw it: the observation (float16: its
-values are multiples of 1/35 and 1/9, which float16 keeps within 2e-4), the legal moves
-(bit-packed), the move, the seat, the deal's number and the seat's payment at the end of the
-deal (units). :func:`load_demos` reads a folder of such files back.
+:func:`record_deals` plays episodes of a game (a Mediatore deal, a Tressette game to 31...)
+with one agent per seat and keeps every decision that had a choice (one legal move: not kept)
+as the seat that made it saw it: the observation the game's environments give that seat then
+(its registry definition's ``observation`` writer: the vector the JAX engine's ``observe``
+also writes, as the differential tests hold, so a network trained by self-play reads it),
+stored as float16 (every value lies in [0, 1] and is a small fraction, which float16 keeps
+within 3e-4), the legal moves (bit-packed over the game's ``moves.count``), the move, the
+seat, the episode's number and the seat's outcome at its end (``game.outcome``: Mediatore's
+payment in units, a Tressette game's +1/-1...), and the game's name. :func:`load_demos` reads
+a folder of such files back; files written before the game was recorded are Mediatore's.
 ``examples/record_demos.py`` is the command line, :func:`agents.training.imitation.imitate`
-(``examples/train_selfplay.py --demos``) the user (docs/training.md).
+(``python -m agents.training --demos``) the user (docs/training.md).
 """
 
 from __future__ import annotations
@@ -15,79 +21,110 @@ from pathlib import Path
 
 import numpy as np
 
-from mediatore_env.mediatore.layout import OBSERVATION_SIZE
-from mediatore_env.mediatore.observation import Encoder
-from mediatore_env.mediatore.game import Deal
-from mediatore_env.mediatore.moves import NUM_MOVES
+from mediatore_env.registry import get
 
-from .registry import make_agent
 from .base import Agent, play
-from .mediatore.tournament import deal_dealer, deal_pack
-from .tournament import derive_seed
+from .registry import agents_of, make_agent
+from .tournament import derive_seed, hooks_of
+
+#: The game of a demonstrations file that does not name one (written before games were named).
+LEGACY_GAME = "mediatore"
+
 
 class Recorder(Agent):
-    """Plays as ``inner`` and appends each decision with a choice to ``rows``."""
+    """Plays as ``inner`` and appends each decision with a choice to ``rows``, the observation
+    written by ``writer`` (a game's observation writer) over ``num_moves`` moves."""
 
-    wants_observation = False
+    wants_observation = False  # it writes the observation itself, before the move
 
-    def __init__(self, inner: Agent, rows: list):
-        self.inner, self.rows = inner, rows
-        self.name = inner.name
+    def __init__(self, inner: Agent, rows: list, writer, num_moves: int):
+        self.inner, self.rows, self.writer, self.num_moves = inner, rows, writer, num_moves
+        self.wants = getattr(inner, "wants_observation", True)
+        self.name = getattr(inner, "name", type(inner).__name__)
 
     def reset(self, seed=None):
-        self.inner.reset(seed)
-        self.encoder = Encoder()
+        reset = getattr(self.inner, "reset", None)
+        if reset is not None:
+            reset(seed)
 
     def act(self, observation, view) -> int:
-        obs = self.encoder.encode(view).astype(np.float16)  # before the move: what was seen
-        move = self.inner.act(None, view)  # the agents recorded read views (checked at start)
+        seen = self.writer(view)  # before the move: what was seen
+        move = self.inner.act(seen if self.wants else None, view)
         legal = view.legal_moves()
         if len(legal) > 1:
-            mask = np.zeros(NUM_MOVES, bool)
+            mask = np.zeros(self.num_moves, bool)
             mask[legal] = True
-            self.rows.append((obs, np.packbits(mask), move, view.seat))
+            self.rows.append((seen["observation"].astype(np.float16), np.packbits(mask), move,
+                              view.seat))
         return move
 
 
-def record_deals(specs, rules, seed: int, first: int, count: int, path) -> None:
-    """Play deals ``first .. first + count - 1`` of ``seed`` (the packs, dealers and agent seeds
-    of the duplicate tournament's first rotation, :mod:`agents.tournament`) with the agents of
-    ``specs`` (four texts for :func:`agents.make_agent`, agents that read views), and write
-    their decisions to ``path`` (an .npz: written whole or not at all)."""
-    path = Path(path)
+def record_deals(specs, rules, seed: int, first: int, count: int, path,
+                 game: str = LEGACY_GAME) -> None:
+    """Play episodes ``first .. first + count - 1`` of ``seed`` of ``game`` (those of the
+    duplicate tournament's first rotation, :mod:`agents.tournament`: episode ``i`` first dealt
+    by seat ``i % players``, its packs and the agents' seeds from the seed) under ``rules``
+    (None: the game's default rules) with the agents of ``specs`` (one text per seat for
+    :func:`agents.make_agent`, names of the game's agents), and write their decisions to
+    ``path`` (an .npz: written whole or not at all)."""
+    definition = get(game)
+    rules = definition.make_rules() if rules is None else rules
+    hooks, known = hooks_of(game), agents_of(definition)
     rows: list = []
-    recorders = [Recorder(make_agent(spec), rows) for spec in specs]
+    recorders = [Recorder(make_agent(spec, known), rows, definition.observation,
+                          definition.moves.count) for spec in specs]
+    n = len(recorders)
     obs, masks, moves, seats, deals, payoffs = [], [], [], [], [], []
     for index in range(first, first + count):
         start = len(rows)
-        deal = play(Deal(rules, deal_dealer(index), deal_pack(seed, index)), recorders,
-                    seeds=[derive_seed(seed, index, s) for s in range(4)])
+        packs = lambda k, index=index: hooks.pack(seed, index, k)  # noqa: E731
+        done = play(definition.engine(rules, index % n), recorders, packs,
+                    seeds=[derive_seed(seed, index, s) for s in range(n)])
         for o, m, a, s in rows[start:]:
             obs.append(o), masks.append(m), moves.append(a), seats.append(s)
-            deals.append(index), payoffs.append(deal.payoffs[s])
+            deals.append(index), payoffs.append(done.outcome[s])
+    size = len(definition.observation(definition.engine(rules, 0).view(0))["observation"]) \
+        if not obs else len(obs[0])
+    _save(path, game, size, obs, masks, moves, seats, deals, payoffs)
+
+
+def _save(path, game, size, obs, masks, moves, seats, deals, payoffs) -> None:
+    """Write one demonstrations file, whole or not at all."""
+    path = Path(path)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, obs=np.array(obs, np.float16).reshape(-1, OBSERVATION_SIZE),
+    np.savez(tmp, obs=np.array(obs, np.float16).reshape(-1, size),
              mask=np.array(masks, np.uint8).reshape(len(masks), -1),
              move=np.array(moves, np.int16), seat=np.array(seats, np.int8),
-             deal=np.array(deals, np.int32), payoff=np.array(payoffs, np.float32))
+             deal=np.array(deals, np.int32), payoff=np.array(payoffs, np.float32),
+             game=np.array(game))
     tmp.rename(path)
 
 
 def load_demos(folder) -> dict[str, np.ndarray]:
     """The demonstrations of a folder written by :func:`record_deals`, every shard concatenated:
-    ``obs`` float16 ``[n, OBSERVATION_SIZE]``, ``mask`` bool ``[n, NUM_MOVES]``, ``move``,
-    ``seat``, ``deal``, ``payoff``. Raises ``ValueError`` when the folder holds none."""
+    ``obs`` float16 ``[n, observation size]``, ``mask`` bool ``[n, moves]``, ``move``,
+    ``seat``, ``deal``, ``payoff``, and ``game`` (its name, a 0-d str array). Raises
+    ``ValueError`` when the folder holds none, or shards of different games."""
     paths = sorted(Path(folder).glob("demos-*[0-9].npz"))
     if not paths:
         raise ValueError(f"no demonstrations in {str(folder)!r} (.npz files written by "
                          "examples/record_demos.py)")
     parts: dict[str, list] = {}
+    games = {}
     for p in paths:
         with np.load(p) as f:
+            games.setdefault(str(f["game"]) if "game" in f.files else LEGACY_GAME, p.name)
             for k in f.files:
-                parts.setdefault(k, []).append(f[k])
+                if k != "game":
+                    parts.setdefault(k, []).append(f[k])
+    if len(games) > 1:
+        raise ValueError(f"demonstrations of several games in {str(folder)!r}: "
+                         + ", ".join(f"{g} ({name}...)" for g, name in games.items()))
+    (game,) = games
     demos = {k: np.concatenate(v) for k, v in parts.items()}
-    demos["mask"] = np.unpackbits(demos["mask"], axis=1, count=NUM_MOVES).astype(bool)
+    demos["mask"] = np.unpackbits(demos["mask"], axis=1, count=get(game).moves.count
+                                  ).astype(bool)
+    demos["game"] = np.array(game)
     return demos
 
 
@@ -98,6 +135,10 @@ def demos_of_records(records, path) -> int:
     the demonstrations :func:`record_deals` writes (an .npz at ``path``, written whole or not
     at all): games played by people become training data. Other games' records are passed
     over. The number of decisions written."""
+    from mediatore_env.mediatore.game import Deal
+    from mediatore_env.mediatore.layout import OBSERVATION_SIZE
+    from mediatore_env.mediatore.moves import NUM_MOVES
+    from mediatore_env.mediatore.observation import Encoder
     from mediatore_env.registry import replay
     obs, masks, moves, seats, deals, payoffs = [], [], [], [], [], []
     for index, record in enumerate(records):
@@ -120,11 +161,5 @@ def demos_of_records(records, path) -> int:
                     masks.append(np.packbits(mask)), moves.append(move), seats.append(seat)
                     deals.append(index), payoffs.append(final.payoffs[seat])
             deal.apply(move)
-    path = Path(path)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, obs=np.array(obs, np.float16).reshape(-1, OBSERVATION_SIZE),
-             mask=np.array(masks, np.uint8).reshape(len(masks), -1),
-             move=np.array(moves, np.int16), seat=np.array(seats, np.int8),
-             deal=np.array(deals, np.int32), payoff=np.array(payoffs, np.float32))
-    tmp.rename(path)
+    _save(path, "mediatore", OBSERVATION_SIZE, obs, masks, moves, seats, deals, payoffs)
     return len(moves)

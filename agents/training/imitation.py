@@ -27,7 +27,9 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
     the self-play reward, weighted ``cfg.vf_coef``), ``epochs`` passes of minibatches of
     ``batch`` decisions, Adam at ``lr``. The last twentieth of the deals is held out; returns
     the trained params and, per epoch, the held-out share of moves the network's most likely
-    legal move matches and its value error."""
+    legal move matches, the held-out cross-entropy of the moves (``held_out_loss``) and the
+    value error. ``demos`` are of any game (:func:`agents.demos.load_demos`) whose observation
+    and moves the network's input and output fit."""
     optimiser = optax.adam(lr)
     deal = demos["deal"]
     held = (deal >= np.quantile(deal, 0.95) if deal.max() > deal.min()
@@ -52,8 +54,10 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
     @jax.jit
     def scores(params, obs, mask, move, target):
         logits, value = forward(params, obs.astype(jnp.float32))
-        hit = jnp.argmax(masked_logits(logits, mask), axis=1) == move
-        return hit.sum(), jnp.sum((value - target) ** 2)
+        masked = masked_logits(logits, mask)
+        hit = jnp.argmax(masked, axis=1) == move
+        nll = -jnp.take_along_axis(jax.nn.log_softmax(masked), move[:, None], axis=1)[:, 0]
+        return hit.sum(), nll.sum(), jnp.sum((value - target) ** 2)
 
     def rows(idx):
         return (demos["obs"][idx], demos["mask"][idx], demos["move"][idx].astype(np.int32),
@@ -67,16 +71,17 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
         for start in range(0, len(order) - batch + 1, batch):
             params, opt_state = train_step(params, opt_state,
                                            *rows(np.sort(order[start:start + batch])))
-        hits = sq = 0.0
+        hits = nll = sq = 0.0
         for start in range(0, len(held_rows), 4096):
-            h, e = scores(params, *rows(held_rows[start:start + 4096]))
-            hits, sq = hits + float(h), sq + float(e)
+            h, c, e = scores(params, *rows(held_rows[start:start + 4096]))
+            hits, nll, sq = hits + float(h), nll + float(c), sq + float(e)
         n = max(len(held_rows), 1)
         history.append({"epoch": epoch + 1, "held_out_match": round(hits / n, 4),
+                        "held_out_loss": round(nll / n, 4),
                         "held_out_value_rmse": round(math.sqrt(sq / n), 4),
                         "seconds": round(time.perf_counter() - t, 1)})
         say(f"imitation epoch {epoch + 1}/{epochs}: {len(held_rows)} held-out decisions, "
-            f"{hits / n:.1%} matched, value RMSE {math.sqrt(sq / n):.3f} "
+            f"{hits / n:.1%} matched, loss {nll / n:.3f}, value RMSE {math.sqrt(sq / n):.3f} "
             f"({history[-1]['seconds']:.0f} s)", flush=True)
     return params, history
 

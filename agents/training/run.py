@@ -93,6 +93,10 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
     if plan.demos and not plan.resume:
         with blame("demos"):  # before compiling anything
             demos = load_demos(plan.demos)
+            if str(demos["game"]) != cfg.game:
+                raise ValueError(f"{plan.demos} holds demonstrations of {demos['game']}, not of "
+                                 f"{cfg.game} (record them with examples/record_demos.py "
+                                 f"--game {cfg.game})")
     if train is None:
         train = make_train(cfg, env)
     elif train.cfg != cfg:
@@ -189,6 +193,12 @@ def imitation_start(runner: Runner, demos: dict, cfg: Config, plan: Plan, log: d
     """``runner`` starting from the imitation of ``demos`` (:func:`agents.demos.load_demos`);
     the imitation's epochs go to ``log``."""
     with blame("demos"):
+        first = runner.params["layer0/w" if "layer0/w" in runner.params else "policy/w"]
+        want = (int(first.shape[0]), int(runner.params["policy/b"].shape[0]))
+        got = (demos["obs"].shape[1], demos["mask"].shape[1])
+        if got != want:
+            raise ValueError(f"the demonstrations' observations and moves are {got[0]} and "
+                             f"{got[1]} wide, the network's {want[0]} and {want[1]}")
         params, log["imitation"] = imitate(runner.params, demos, cfg, plan.imitate_epochs,
                                            plan.imitate_batch, plan.imitate_lr, runner.key,
                                            say=say)

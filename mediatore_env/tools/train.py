@@ -98,7 +98,8 @@ def parser(prog: str = PROG) -> ArgumentParser:
     p.add_argument("--out", type=output_dir, default=r.out, help="output folder")
     p.add_argument("--demos", default=r.demos, metavar="DIR",
                    help="first train the network to imitate the decisions recorded in DIR "
-                        "(examples/record_demos.py), then self-play from it; the imitated "
+                        "(examples/record_demos.py --game, the same game), then self-play "
+                        "from it; the imitated "
                         "network also takes the pool's first slot (not with --resume)")
     p.add_argument("--imitate-epochs", type=positive_int, default=r.imitate_epochs,
                    help="passes over the demonstrations")
