@@ -192,6 +192,7 @@ def test_imitation_learns_the_demonstrated_moves(demos_dir):
         imitate(params, demos, cfg, 1, 10**6, 1e-3, jax.random.PRNGKey(1))
 
 
+@pytest.mark.slow  # 15-25 s on 2 cores: learning or search behaviour (-m slow)
 def test_self_play_starts_from_the_imitated_network(demos_dir, tmp_path):
     """Plan.demos: the run imitates first, and the imitated network fills the opponent pool
     (its first slot keeps it for good)."""

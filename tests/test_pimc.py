@@ -120,6 +120,7 @@ def test_with_everything_known_it_plays_a_double_dummy_best_card():
         assert pay((move - PLAY_BASE) % 40) == best
 
 
+@pytest.mark.slow  # 15-25 s on 2 cores: learning or search behaviour (-m slow)
 def test_when_every_card_has_the_same_payoff_it_keeps_the_margin():
     """With every card known and every card making (or every card losing) the contract
     double dummy, the agent plays a card after which the declarer side still reaches 21
@@ -276,6 +277,7 @@ class TrueWorld:
         return self.world
 
 
+@pytest.mark.slow  # 15-25 s on 2 cores: learning or search behaviour (-m slow)
 def test_it_plays_for_capotto_and_against_it(monkeypatch):
     """Where the contract is decided but capotto is not, the agent takes the card that keeps
     (or stops) capotto; without counting capotto it does not always."""

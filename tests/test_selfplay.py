@@ -279,6 +279,7 @@ def good_move_share(params) -> np.ndarray:
     return p[np.arange(4), 2 * np.arange(4)] + p[np.arange(4), 2 * np.arange(4) + 1]
 
 
+@pytest.mark.slow  # 15-25 s on 2 cores: learning or search behaviour (-m slow)
 def test_self_play_learns_each_seats_own_moves_and_resumes(tmp_path, toy_train):
     """Self-play on the toy game: every seat learns its own good moves (2s, 2s+1), which it
     can only do if each decision is credited with its own seat's payment; a checkpoint resumes
@@ -327,6 +328,7 @@ def test_a_run_is_the_jitted_train_cut_at_evaluations(tmp_path, toy_train):
         self_play(TOY._replace(lr=0.1), TOY_PLAN, train=toy_train, say=quiet)
 
 
+@pytest.mark.slow  # 15-25 s on 2 cores: learning or search behaviour (-m slow)
 def test_the_anchor_holds_the_policy_near_the_pools_first_network(tmp_path, toy):
     """The same run as above with a heavy anchor_coef: the policy stays near the initial
     network (uniform over the 8 legal moves, so 2 good ones weigh a quarter) instead of
