@@ -25,6 +25,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from mediatore_env.core.cards import NUM_CARDS
+
 # Compiling is most of these tests' time: XLA's cheap settings compile in a third of the time
 # (each step then runs slower, which a test does not mind), as tests/test_jax_differential.py.
 CHEAP_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
@@ -104,6 +106,17 @@ class Batched:
 
     def advance(self, states, actions):
         return self._step(states, jnp.asarray(actions, jnp.int32))
+
+
+def as_bools(masks) -> np.ndarray:
+    """Card bitsets (an int or a list of them) as bool[..., 40]."""
+    return np.unpackbits(np.array(masks, "<u8")[..., None].view(np.uint8), axis=-1,
+                         bitorder="little")[..., :NUM_CARDS].astype(bool)
+
+
+def none(value) -> int:
+    """A Python field's None as the JAX state's -1."""
+    return -1 if value is None else value
 
 
 def numpy_fields(state) -> dict[str, np.ndarray]:

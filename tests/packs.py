@@ -12,7 +12,10 @@ a test comparing the two checks the engine's deal against docs/rules.md.
 
 from __future__ import annotations
 
-from mediatore_env.core.cards import parse_card, parse_cards, to_mask
+import random
+
+from mediatore_env.core.cards import NUM_CARDS, parse_card, parse_cards, to_mask
+from mediatore_env.core.game import CHANCE
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import parse_move
 from mediatore_env.mediatore.rules import Rules
@@ -73,11 +76,18 @@ def play_tricks(deal: Deal, *tricks: str) -> Deal:
     return deal
 
 
-def play_out(deal: Deal) -> Deal:
-    """Finish the deal, each seat making its first legal move (used where any play gives the
-    same result, e.g. a seat leading a suit no one else holds)."""
+def play_out(deal, rng: random.Random | None = None):
+    """Finish the deal (or any game), each seat making its first legal move (used where any
+    play gives the same result, e.g. a seat leading a suit no one else holds); a game that
+    waits for a pack (a Tressette game's next hand, club's next deal) gets one shuffled by
+    ``rng``."""
     while not deal.is_over:
-        deal.apply(deal.legal_moves()[0])
+        if deal.to_move == CHANCE:
+            pack = list(range(NUM_CARDS))
+            rng.shuffle(pack)
+            deal.deal(pack)
+        else:
+            deal.apply(deal.legal_moves()[0])
     return deal
 
 

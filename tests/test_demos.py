@@ -35,6 +35,19 @@ def demos_dir(tmp_path_factory):
     return out
 
 
+def assert_rows(demos, index: int, expected: list, outcome) -> None:
+    """The rows of episode ``index`` are the decisions ``expected`` ((observation, legal moves,
+    move, seat) each, in order), each with the seat's ``outcome``; float16 keeps the
+    observation within 3e-4."""
+    rows = np.flatnonzero(demos["deal"] == index)
+    assert len(rows) == len(expected) > 0
+    for r, (obs, legal, move, seat) in zip(rows, expected):
+        assert demos["move"][r] == move and demos["seat"][r] == seat
+        assert np.flatnonzero(demos["mask"][r]).tolist() == legal
+        np.testing.assert_allclose(demos["obs"][r].astype(np.float32), obs, atol=3e-4)
+        assert demos["payoff"][r] == outcome[seat]
+
+
 def test_demos_are_the_decisions_of_the_deals_as_played(demos_dir):
     """Each deal played again with the same agents and seeds makes the recorded moves, in
     order, at its decisions with more than one legal move; each was seen as its seat's
@@ -55,13 +68,7 @@ def test_demos_are_the_decisions_of_the_deals_as_played(demos_dir):
             if len(view.legal_moves()) > 1:
                 expected.append((obs, sorted(view.legal_moves()), move, seat))
             deal.apply(move)
-        rows = np.flatnonzero(demos["deal"] == index)
-        assert len(rows) == len(expected) > 0
-        for r, (obs, legal, move, seat) in zip(rows, expected):
-            assert demos["move"][r] == move and demos["seat"][r] == seat
-            assert np.flatnonzero(demos["mask"][r]).tolist() == legal
-            np.testing.assert_allclose(demos["obs"][r].astype(np.float32), obs, atol=3e-4)
-            assert demos["payoff"][r] == deal.payoffs[seat]
+        assert_rows(demos, index, expected, deal.payoffs)
     assert demos["mask"][np.arange(len(demos["move"])), demos["move"]].all()
 
 
@@ -130,13 +137,7 @@ def test_tressette_demos_are_what_each_seat_saw(tressette_dirs, game):
             if len(view.legal_moves()) > 1:
                 expected.append((obs, sorted(view.legal_moves()), move, seat))
             g.apply(move)
-        rows = np.flatnonzero(demos["deal"] == index)
-        assert len(rows) == len(expected) > 0
-        for r, (obs, legal, move, seat) in zip(rows, expected):
-            assert demos["move"][r] == move and demos["seat"][r] == seat
-            assert np.flatnonzero(demos["mask"][r]).tolist() == legal
-            np.testing.assert_allclose(demos["obs"][r].astype(np.float32), obs, atol=3e-4)
-            assert demos["payoff"][r] == g.outcome[seat]
+        assert_rows(demos, index, expected, g.outcome)
     assert demos["mask"][np.arange(len(demos["move"])), demos["move"]].all()
 
 

@@ -37,18 +37,8 @@ from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS  # noqa: E402
 from mediatore_env.jaxgame.club import ClubJax, chip_value  # noqa: E402
 from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.jaxgame.records import records  # noqa: E402
-from jax_side_by_side import (Batched, PythonSide, check_illegal_moves,  # noqa: E402
-                              play_side_by_side)
-
-
-def as_bools(masks) -> np.ndarray:
-    """Card bitsets (an int or a list of them) as bool[..., 40]."""
-    return np.unpackbits(np.array(masks, "<u8")[..., None].view(np.uint8), axis=-1,
-                         bitorder="little")[..., :NUM_CARDS].astype(bool)
-
-
-def none(value) -> int:
-    return -1 if value is None else value
+from jax_side_by_side import (Batched, PythonSide, as_bools,  # noqa: E402
+                              check_illegal_moves, none, play_side_by_side)
 
 
 class ClubSide(PythonSide):

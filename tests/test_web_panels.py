@@ -16,6 +16,7 @@ from mediatore_env.core.game import CHANCE
 from mediatore_env.mediatore.moves import PLAY, parse_move, signal_of_move
 from mediatore_env.mediatore.rules import SIGNAL_NAMES
 from mediatore_env.registry import GAMES, get, make
+from packs import play_out
 
 
 def view_json(game, seat: int, name: str | None = None) -> dict:
@@ -120,8 +121,7 @@ def test_a_leads_signal_is_on_the_card_it_goes_with_and_the_points_by_seat():
 
 def test_the_end_of_a_deal_is_a_summary_table_with_the_best_marked():
     deal = mediatore("bid chiamo", "pass", "pass", "pass", "call SA")
-    while not deal.is_over:
-        deal.apply(deal.legal_moves()[0])
+    play_out(deal)
     view = view_json(deal, 0)
     summary = view["summary"]
     assert summary["columns"] == ["tricks", "points", "payment"]
@@ -173,14 +173,7 @@ def test_partnership_tressette_has_two_sides_and_its_summary_by_seat():
     assert view["sides"] == [0, 1, 0, 1]
     assert [s["seats"] for s in panels(view)["scores"]["sides"]] == [[0, 2], [1, 3]]
     assert "stock" not in panels(view)
-    rng = random.Random(0)
-    while not game.is_over:
-        if game.to_move == CHANCE:
-            pack = list(range(NUM_CARDS))
-            rng.shuffle(pack)
-            game.deal(pack)
-        else:
-            game.apply(game.legal_moves()[0])
+    play_out(game, random.Random(0))
     summary = view_json(game, 1, "tressette")["summary"]
     assert summary["columns"] == ["tricks", "score", "result"]
     assert [row[1] for row in summary["rows"]] == [game.totals[s % 2] for s in range(4)]
@@ -213,14 +206,7 @@ def test_club_widow_is_the_mediators_alone_and_the_session_ends_in_a_summary():
     session.apply(session.legal_moves()[0])  # his call (or alone)
     assert tags(panels(view_json(session, 0, "club"))["widow"]["widow"])
     assert "widow" not in panels(view_json(session, 1, "club"))
-    rng = random.Random(1)
-    while not session.is_over:
-        if session.to_move == CHANCE:
-            pack = list(range(NUM_CARDS))
-            rng.shuffle(pack)
-            session.deal(pack)
-        else:
-            session.apply(session.legal_moves()[0])
+    play_out(session, random.Random(1))
     view = view_json(session, 0, "club")
     summary = view["summary"]
     assert summary["columns"] == ["mediator", "pots won", "chips"]
