@@ -171,7 +171,7 @@ def club_panels(view, names, style: str) -> list[dict]:
     if view.tricks:
         sides = club_marks(view)["sides"]
         side = None if None in sides else [s for s in range(4) if sides[s] == 0]
-        out.append(panel("points", "Points", **points_json(view, side or ())))
+        out.append(panel("points", "Points", **points_json(view, side)))
     return out + [panel("note", "Deal", lines=[
         f"deal {view.deal_number} of at most {rules.max_deals} · dealer {names[view.dealer]} · "
         f"ante {rules.ante}"])]

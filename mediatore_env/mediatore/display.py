@@ -613,13 +613,11 @@ def monte_json(view, style: str) -> dict:
             "final": cards_json(view.final_monte, style)}
 
 
-def points_json(view, side: Sequence[int] | None = None) -> dict:
+def points_json(view, side: Sequence[int] | None) -> dict:
     """The card points taken (public: every card is seen), by seat in thirds and in words,
     the tricks won, and by side once the sides are known to ``view`` (``side``: the declarer's
-    or mediator's seats, else None; by default Mediatore's side as ``view`` knows it), with
-    the points that side needs to win."""
-    if side is None:
-        side = _known_side(view)
+    or mediator's seats as ``view`` knows them, else None), with the points that side needs
+    to win."""
     ours = sum(view.thirds_won[s] for s in side) if side else None
     return {"thirds": list(view.thirds_won), "points": [format_thirds(t) for t in view.thirds_won],
             "tricks": list(view.tricks_won), "side": list(side) if side else None,
@@ -643,7 +641,7 @@ def mediatore_panels(view, names: Sequence[str], style: str) -> list[dict]:
         out.append(panel("monte", "Monte", **monte_json(view, style),
                          lines=monte_lines(view, names, style)))
     if view.tricks:
-        out.append(panel("points", "Points", **points_json(view)))
+        out.append(panel("points", "Points", **points_json(view, _known_side(view))))
     return out + [panel("note", "Dealer", lines=[f"{names[view.dealer]} · il mano "
                                                  f"{names[view.mano]} · {rules_text(view.rules)}"])]
 
