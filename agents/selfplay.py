@@ -8,7 +8,7 @@ in numpy, so playing it needs neither JAX nor torch.
 
 **Any game.** A network's ``meta`` names its game (``"game"``; a file without one is
 Mediatore's, as every file was before); its input is that game's observation (Mediatore's 2132
-floats, Partnership Tressette's 2217...) and its logits one per move id of that game. The
+floats, Partnership Tressette's 2393...) and its logits one per move id of that game. The
 agent plays the game its file names; made for a game (``game=``, as each game's registry
 makes it), a file of another game is refused in one line. Shipped networks
 (:func:`default_path`): ``agents/data/selfplay.npz`` (Mediatore) and

@@ -158,7 +158,7 @@ def test_record_demos_command_records_any_game(tmp_path):
     assert out.returncode == 0 and out.stdout.endswith(f"2 games recorded in {tmp_path} "
                                                        "(shards already there were kept)\n")
     demos = load_demos(tmp_path)
-    assert str(demos["game"]) == "tressette2" and demos["obs"].shape[1] == 2802
+    assert str(demos["game"]) == "tressette2" and demos["obs"].shape[1] == 2890
     for bad in (["--game", "tressette", "--agents", "greedy", "greedy"],
                 ["--game", "tressette", "--rules", "low"]):
         out = run(*bad, "--out", str(tmp_path))
@@ -242,6 +242,6 @@ def test_self_play_refuses_demonstrations_of_another_game(tressette_dirs, tmp_pa
         self_play(cfg, plan, say=quiet)
     assert e.value.setting == "demos" and not (tmp_path / "r").exists()
     cfg = Config(envs=16, rollout=24, epochs=1, minibatches=2, hidden=(64,), game="tressette2")
-    with pytest.raises(ValueError, match="2802 and 41 wide, the network's 2132") as e:
+    with pytest.raises(ValueError, match="2890 and 41 wide, the network's 2132") as e:
         self_play(cfg, plan, env=ToyGame(), say=quiet)
     assert e.value.setting == "demos" and not (tmp_path / "r").exists()

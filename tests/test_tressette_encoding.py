@@ -36,7 +36,7 @@ def test_docstring_examples():
     assert doctest.testmod(codec).failed == 0
 
 
-@pytest.mark.parametrize("players, size", [(4, 2217), (3, 1955), (2, 2802)])
+@pytest.mark.parametrize("players, size", [(4, 2393), (3, 2087), (2, 2890)])
 def test_layout_sizes_and_blocks(players, size):
     lay = layout_of(players)
     assert lay.size == size == sum(lay.sizes.values())
@@ -111,6 +111,44 @@ def test_two_handed_draws_are_seen_as_the_switch_says():
         draws = block(write_observation(game.view(0)), lay, "draws")
         assert on(draws) == ([parse_card("D3")] if show else []) + [40 + parse_card("B3")]
         assert block(write_observation(game.view(0)), lay, "stock")[0] == pytest.approx(18 / 20)
+
+
+@pytest.mark.parametrize("form", ["tressette", "tressette3", "tressette2"])
+def test_the_table_and_shown_out_blocks_say_what_the_play_showed(form):
+    """``table`` is the trick in play by relative seat; ``shown_out`` flags a suit exactly
+    when its seat played off it to a trick that counts (two-handed: since the last draw), and
+    a flagged seat truly holds none of that suit (a draw cannot have brought one back)."""
+    rules = FORMS[form]
+    lay, n, rng = layout_of(rules), rules.players, random.Random(form)
+    flagged = 0
+    for g in range(4):
+        game = TressetteGame(rules, dealer=g % n)
+        while not game.is_over:
+            if game.needs_pack:
+                game.deal(random_pack(rng))
+            me = rng.randrange(n)
+            view = game.view(me)
+            obs = write_observation(view)
+            table = block(obs, lay, "table").reshape(n, 40)
+            expect = np.zeros((n, 40), bool)
+            for k, card in enumerate(view.trick):
+                expect[(view.leader + k - me) % n, card] = True
+            assert np.array_equal(table, expect)
+            draws = len(view.draws) // 2 if n == 2 else 0
+            counted = [(t.leader, t.cards) for t in view.tricks[draws:]]
+            counted += [(view.leader, view.trick)] if view.trick else []
+            expect = np.zeros((n, 4), bool)
+            for leader, cards in counted:
+                for k, card in enumerate(cards[1:], 1):
+                    if card // 10 != cards[0] // 10:
+                        expect[(leader + k - me) % n, cards[0] // 10] = True
+            shown = block(obs, lay, "shown_out").reshape(n, 4).astype(bool)
+            assert np.array_equal(shown, expect)
+            for r, suit in zip(*np.nonzero(shown)):
+                assert not game.hands[(me + r) % n] & (0x3FF << 10 * suit)  # holds none
+                flagged += 1
+            game.apply(rng.choice([m for m in game.legal_moves() if m != CLAIM]))
+    assert flagged > 50  # the games showed suits out, so the check above was exercised
 
 
 # -- the leak test ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ same names; its observation is :mod:`mediatore_env.tressette.observation`'s, val
     env = TressetteJax(TressetteRules(players=3, low=True))
     state = env.init(jax.random.PRNGKey(0))   # a first dealer and every hand's pack
     state = env.step(state, action)           # 0..39 play a card, 40 claim (moves.py)
-    obs = env.observe(state, seat)            # float32[1955] three-handed
+    obs = env.observe(state, seat)            # float32[2087] three-handed
 
 One game is one episode, as in ``tressette_v0``: the next hand is dealt within the step that
 ends a hand (the Python engine's chance node between hands is not a state here), and the
@@ -48,7 +48,7 @@ from ..tressette.observation import (DRAWS, EARLIER_HANDS, MELD_FLAGS, SCORE_SCA
 from ..tressette.rules import (HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
                                false_claim_outcome, outcome)
 from .core import NONE, JaxGame, one_hot
-from .tricks import TrickState, bools, no_tricks, play_card, playable
+from .tricks import SUIT_OF_CARD, TrickState, bools, no_tricks, play_card, playable
 
 _I32, _F32 = jnp.int32, jnp.float32
 
@@ -391,6 +391,19 @@ _SCORE_VALUE = np.array([k / SCORE_SCALE for k in range(2 * SCORE_SCALE)], np.fl
 _STOCK_VALUE = np.array([k / DRAWS for k in range(DRAWS + 1)], np.float32)
 
 
+def shown_out(t: TressetteTables, s: TressetteState, played_by) -> jax.Array:
+    """bool[n, 4]: the suits each seat (``played_by``: bool[n, 40], the cards each seat
+    played, as a relative seat or not) did not follow when led this hand, counting two-handed
+    only the tricks since the last draw (observation._since_draw)."""
+    lead = (s.card_seat != NONE) & (s.card_seat == s.trick_leaders[jnp.maximum(s.card_trick, 0)])
+    led = jnp.full(t.tricks, NONE, _I32).at[jnp.where(lead, s.card_trick, t.tricks)].set(
+        jnp.asarray(SUIT_OF_CARD), mode="drop")                       # the suit led, by trick
+    led_to = led[jnp.maximum(s.card_trick, 0)]                        # by card
+    off = (jnp.asarray(SUIT_OF_CARD) != led_to) & (s.card_trick >= s.draws // 2)
+    suits = led_to[:, None] == np.arange(4)[None, :]                  # [40, 4]
+    return ((played_by & off[None, :]).astype(_I32) @ suits.astype(_I32)) > 0
+
+
 def observe(t: TressetteTables, s: TressetteState, seat) -> jax.Array:
     """float32[size]: what ``seat`` knows (observation.write_observation): seat-relative,
     relative seat ``r`` the seat ``(seat + r) % n``, relative side ``r`` the side
@@ -423,6 +436,9 @@ def observe(t: TressetteTables, s: TressetteState, seat) -> jax.Array:
     leaders = jnp.where(finished, s.trick_leaders, jnp.where(on_table, s.leader, NONE))
     blocks["trick_leader"] = jax.vmap(rel)(leaders)
     blocks["trick_winner"] = jax.vmap(rel)(jnp.where(finished, s.trick_winners, NONE))
+    seat_of_card = (s.card_seat[None, :] - me) % n == np.arange(n)[:, None]   # [n, 40]
+    blocks["table"] = seat_of_card & played & (s.card_trick == s.tricks_done)
+    blocks["shown_out"] = shown_out(t, s, seat_of_card & played)
     # The melds shown this hand, by relative seat: their cards and their flags.
     melds = s.melds[rel_seats]
     blocks["meld_cards"] = ((melds[:, :, None] & FLAG_MASKS[None, :, :]).any(axis=1)

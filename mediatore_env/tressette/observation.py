@@ -10,7 +10,7 @@ and by whom, every declared meld and its cards, the draws it saw, the points::
     >>> game.deal(list(range(40)))
     >>> obs = observation(game.view(0))
     >>> obs["observation"].shape, int(obs["action_mask"].sum())
-    ((2217,), 10)
+    ((2393,), 10)
 
 Everything is seat-relative: the observer is seat 0, relative seat ``r`` is the seat
 ``(observer + r) % players`` (the ``r``-th to play after it); relative side 0 is the
@@ -64,8 +64,8 @@ earlier (H*(1+n+S+n*10))  the earlier hands, most recent first: present (1), dea
 ======================  ==============================================================
 
 with ``n`` players, ``S`` sides, ``T`` tricks a hand (10, or 20 two-handed), ``H`` earlier
-hands kept; the draws and stock blocks are empty (length 0) but two-handed. Sizes: 2217
-four-handed, 1955 three-handed, 2802 two-handed.
+hands kept; the draws and stock blocks are empty (length 0) but two-handed. Sizes: 2393
+four-handed, 2087 three-handed, 2890 two-handed.
 
 Two writers fill this layout, and a test holds them equal at every step of random games of
 every form: :func:`write_observation` writes the vector from scratch, plainly (the
@@ -80,7 +80,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.cards import NUM_CARDS, SUIT_OF, TOTAL_THIRDS
+from ..core.cards import NUM_CARDS, SUIT_OF, SUITS, TOTAL_THIRDS
 from ..core.game import CHANCE
 from .melds import NAPOLETANA
 from ..codec.layout import block_offsets, markdown_table
@@ -125,6 +125,12 @@ class Layout:
              f"trick of this hand ({tricks} slots, the table's trick in its slot)"),
             ("trick_leader", tricks * n, f"`slot * {n} + r`: who led each trick"),
             ("trick_winner", tricks * n, f"`slot * {n} + r`: who won each finished trick"),
+            ("table", n * NUM_CARDS, "`r * 40 + card`: the trick in play, the card relative "
+             "seat r played to it (trick_cards' slot in play, where a network need not look "
+             "for it; all 0 between tricks)"),
+            ("shown_out", n * len(SUITS), "`r * 4 + suit`: relative seat r did not follow the suit "
+             "led to a trick of this hand, so holds none of it (two-handed: a trick since its "
+             "last draw from the stock)"),
             ("meld_cards", n * NUM_CARDS, "`r * 40 + card`: the cards relative seat r showed "
              "in its melds this hand"),
             ("meld_kinds", n * MELD_FLAGS, "`r * 10 + k`: its melds, k = napoletana of Denari, "
@@ -182,15 +188,19 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
     _cards(put, off["hand"], view.hand)
 
     cards_at, leader_at, winner_at = off["trick_cards"], off["trick_leader"], off["trick_winner"]
-    played = off["played"]
+    played, shown_out, first = off["played"], off["shown_out"], _since_draw(view)
     slot = -1
     for slot, trick in enumerate(view.tricks):
         leader = (trick.leader - me) % n
         _trick(put, cards_at, leader_at, slot, n, leader, trick.cards, played)
         put(winner_at + slot * n + (trick.winner - me) % n)
+        if slot >= first:
+            _shown_out(put, shown_out, n, leader, trick.cards, 1)
     if view.trick:
         leader = (view.leader - me) % n
         _trick(put, cards_at, leader_at, slot + 1, n, leader, view.trick, played)
+        _table(put, off["table"], n, leader, view.trick)
+        _shown_out(put, shown_out, n, leader, view.trick, 1)
 
     for seat, meld in view.melds:
         r = (seat - me) % n
@@ -215,6 +225,26 @@ def _cards(put, at: int, mask: int) -> None:
         low = mask & -mask
         put(at + low.bit_length() - 1)
         mask ^= low
+
+
+def _since_draw(view) -> int:
+    """The first trick of the hand whose play tells what a seat holds now: two-handed, the
+    first since the last draw from the stock (a draw can bring back a suit), else the first."""
+    return len(view.draws) // 2 if view.rules.players == 2 else 0
+
+
+def _table(put, at, n, leader, cards) -> None:
+    for k, card in enumerate(cards):
+        put(at + (leader + k) % n * NUM_CARDS + card)
+
+
+def _shown_out(put, at, n, leader, cards, start) -> None:
+    """The shown_out flags of ``cards`` (a trick from ``leader``, relative) from the
+    ``start``-th on: a card off the suit led shows its seat out of that suit."""
+    led = SUIT_OF[cards[0]]
+    for k in range(max(start, 1), len(cards)):
+        if SUIT_OF[cards[k]] != led:
+            put(at + (leader + k) % n * len(SUITS) + led)
 
 
 def _trick(put, cards_at, leader_at, slot, n, leader, cards, played) -> None:
@@ -266,6 +296,9 @@ class Encoder:
         put = ones.append
         cards_at, leader_at = off["trick_cards"], off["trick_leader"]
         winner_at, played = off["trick_winner"], off["played"]
+        shown_out, first = off["shown_out"], _since_draw(view)
+        if n == 2 and len(view.draws) != self._draws:  # a draw: what was shown out may be back
+            out[shown_out:shown_out + n * len(SUITS)] = 0
         tricks = view.tricks
         for slot in range(self._tricks, len(tricks)):
             trick = tricks[slot]
@@ -277,16 +310,22 @@ class Encoder:
                 put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + card)
                 put(played + card)
             put(winner_at + slot * n + (trick.winner - me) % n)
+            if slot >= first:
+                _shown_out(put, shown_out, n, leader, trick.cards, skip)
             self._table = 0
         self._tricks = slot = len(tricks)
         table = view.trick
-        if len(table) > self._table:
+        out[off["table"]:off["table"] + n * NUM_CARDS] = 0
+        if table:
             leader = (view.leader - me) % n
-            put(leader_at + slot * n + leader)
-            for k in range(self._table, len(table)):
-                put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + table[k])
-                put(played + table[k])
-            self._table = len(table)
+            _table(put, off["table"], n, leader, table)
+            if len(table) > self._table:
+                put(leader_at + slot * n + leader)
+                for k in range(self._table, len(table)):
+                    put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + table[k])
+                    put(played + table[k])
+                _shown_out(put, shown_out, n, leader, table, self._table)
+                self._table = len(table)
         melds = view.melds
         for seat, meld in melds[self._melds:]:
             r = (seat - me) % n
