@@ -136,6 +136,15 @@ def load_network(path, game: str | None = None) -> tuple[dict[str, np.ndarray], 
     return params, meta
 
 
+def save_half(path, out) -> None:
+    """Write the network at ``path`` (a run's ``network.npz`` or ``best.npz``) to ``out`` with
+    its weights stored as float16: half the file, as the networks shipped in agents/data are
+    (:func:`load_network` reads them back as float32, and the agent computes in float32)."""
+    params, meta = load_network(path)
+    np.savez(out, **{k: v.astype(np.float16) for k, v in params.items()},
+             format=np.array(NETWORK_FORMAT), meta=np.array(json.dumps(meta)))
+
+
 def read_npz(path: str) -> dict[str, np.ndarray]:
     """Every array of an ``.npz`` file, read without unpickling anything."""
     with np.load(path, allow_pickle=False) as f:

@@ -18,7 +18,8 @@ pytest.importorskip("optax")
 
 from agents import agents_of, make_agent  # noqa: E402
 from agents.base import play  # noqa: E402
-from agents.selfplay import SelfPlayAgent, default_path, game_shape  # noqa: E402
+from agents.selfplay import (SelfPlayAgent, default_path, game_shape, load_network,  # noqa: E402
+                             save_half)
 from agents.training import Config, make_train  # noqa: E402
 from agents.training.ppo import engine_of, episode_stake, seat_rewards  # noqa: E402
 from agents.tressette import SELFPLAY  # noqa: E402
@@ -95,6 +96,20 @@ def test_selfplay_plays_legal_moves_in_any_game(game, tmp_path):
     assert finished.is_over
 
 
+def test_a_network_saved_half_reads_back_as_its_float16_rounding(tmp_path):
+    """save_half (how agents/data's networks are stored): every weight is the float16 nearest
+    the trained one, read back as float32, and the file keeps its game."""
+    params = tiny_network("tressette2", hidden=(16, 8))
+    half = tmp_path / "half.npz"
+    save_half(save(tmp_path / "net.npz", params, "tressette2"), half)
+    loaded, meta = load_network(half, "tressette2")
+    assert meta["game"] == "tressette2" and set(loaded) == set(params)
+    for k, v in params.items():
+        assert loaded[k].dtype == np.float32
+        np.testing.assert_array_equal(loaded[k], v.astype(np.float16).astype(np.float32))
+    assert half.stat().st_size < 0.6 * (tmp_path / "net.npz").stat().st_size
+
+
 @pytest.mark.parametrize("game", SELFPLAY)
 def test_shipped_networks_load_and_play(game):
     """Each shipped network is its form's ``selfplay`` by name, and plays a game to the end."""
@@ -126,9 +141,10 @@ def test_every_tressette_form_registers_selfplay():
         assert "selfplay" in agents_of(game)
 
 
-def test_unshipped_form_without_path_says_where_it_looked():
-    missing = [g for g in ("tressette", "tressette3", "tressette2") if g not in SELFPLAY]
-    for game in missing:
+def test_a_form_without_its_network_says_where_it_looked(tmp_path, monkeypatch):
+    import agents.selfplay
+    monkeypatch.setattr(agents.selfplay, "DATA", tmp_path)  # a checkout without the files
+    for game in ("tressette", "tressette3", "tressette2"):
         with pytest.raises(ValueError, match=f"no network at .*selfplay-{game}.npz"):
             make_agent("selfplay", agents_of(game))
 

@@ -170,8 +170,7 @@ def test_every_registered_game_has_a_browser_table():
 
 def test_the_page_offers_only_agents_that_can_sit_at_a_table(client):
     """Every agent the page lists for a game seats at its table with no options; one that
-    needs a file (``selfplay`` where the game ships no network: Tressette's forms, SELFPLAY
-    is empty) is left out of the list, and a request naming it still gets a 400."""
+    needs a file (``selfplay`` where the game ships no network) is left out of the list."""
     from agents.tressette import SELFPLAY
     offered = {game["name"]: game["agents"] for game in client.get("/api/games").json()["games"]}
     assert "selfplay" in offered["mediatore"]  # Mediatore ships its network
@@ -179,10 +178,20 @@ def test_the_page_offers_only_agents_that_can_sit_at_a_table(client):
         assert ("selfplay" in offered[form]) == (form in SELFPLAY)
     for name in offered["tressette2"]:
         new_table(client, "tressette2", agents=name)  # 200, or new_table's assert fails
-    if "selfplay" not in offered["tressette2"]:
-        response = client.post("/api/games", json={"game": "tressette2", "seat": 0,
-                                                   "agents": [None, "selfplay"]})
-        assert response.status_code == 400 and "selfplay" in response.text
+
+
+def test_an_agent_whose_network_is_missing_cannot_sit(tmp_path, monkeypatch):
+    """What keeps an agent off the page: its factory fails without options (here ``selfplay``
+    in a checkout without agents/data's networks)."""
+    from functools import partial
+
+    import agents.selfplay
+    from mediatore_env.web import tables
+    monkeypatch.setattr(agents.selfplay, "DATA", tmp_path)
+    monkeypatch.setattr(tables, "_SEATABLE", {})
+    assert not tables.seatable("tressette2", "selfplay",
+                               partial(agents.selfplay.SelfPlayAgent, game="tressette2"))
+    assert tables.seatable("tressette2", "greedy", lambda: object())
 
 
 def snapshot(seat: Seat):

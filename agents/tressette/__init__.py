@@ -53,11 +53,11 @@ AGENTS = {
     "pimc": TressettePimcAgent,
 }
 
-#: The forms whose self-play network is shipped (agents/data/selfplay-<form>.npz, measured in
-#: docs/training.md against greedy): ``selfplay`` plays it without ``path=``. None yet: no
-#: network trained here has beaten greedy with its interval clear of zero (docs/training.md);
-#: in the others ``selfplay`` needs ``path=``.
-SELFPLAY: tuple[str, ...] = ()
+#: The forms whose self-play network is shipped (agents/data/selfplay-<form>.npz: imitation of
+#: greedy, then anchored self-play; measured in docs/training.md against random, greedy and
+#: pimc): ``selfplay`` plays it without ``path=``. Each plays level with greedy or a little
+#: below it; none beats it with its interval clear of zero yet.
+SELFPLAY: tuple[str, ...] = ("tressette", "tressette3", "tressette2")
 
 #: Each form's agents: :data:`AGENTS` and ``selfplay`` for that form.
 TRESSETTE_AGENTS, TRESSETTE3_AGENTS, TRESSETTE2_AGENTS = (
