@@ -48,6 +48,25 @@ def assert_rows(demos, index: int, expected: list, outcome) -> None:
         assert demos["payoff"][r] == outcome[seat]
 
 
+def decisions(game, agents, encoders, pack=None) -> list:
+    """Play ``game`` to its end with ``agents`` (one per seat), dealing ``pack(k)`` at its
+    ``k``-th chance node (a Tressette hand; a Mediatore deal has none): the decisions a
+    recorder keeps, as :func:`assert_rows` expects them, each seen through its seat's encoder."""
+    expected, packs = [], 0
+    while not game.is_over:
+        if game.to_move == CHANCE:
+            game.deal(pack(packs))
+            packs += 1
+            continue
+        seat, view = game.to_move, game.view(game.to_move)
+        obs = encoders[seat].encode(view).copy()
+        move = agents[seat].act(None, view)
+        if len(view.legal_moves()) > 1:
+            expected.append((obs, sorted(view.legal_moves()), move, seat))
+        game.apply(move)
+    return expected
+
+
 def test_demos_are_the_decisions_of_the_deals_as_played(demos_dir):
     """Each deal played again with the same agents and seeds makes the recorded moves, in
     order, at its decisions with more than one legal move; each was seen as its seat's
@@ -59,15 +78,7 @@ def test_demos_are_the_decisions_of_the_deals_as_played(demos_dir):
         agents = [make_agent(s) for s in GREEDY]
         for s, agent in enumerate(agents):
             agent.reset(derive_seed(5, index, s))
-        encoders = [Encoder() for _ in range(4)]
-        expected = []
-        while not deal.is_over:
-            seat, view = deal.to_move, deal.view(deal.to_move)
-            obs = encoders[seat].encode(view).copy()
-            move = agents[seat].act(None, view)
-            if len(view.legal_moves()) > 1:
-                expected.append((obs, sorted(view.legal_moves()), move, seat))
-            deal.apply(move)
+        expected = decisions(deal, agents, [Encoder() for _ in range(4)])
         assert_rows(demos, index, expected, deal.payoffs)
     assert demos["mask"][np.arange(len(demos["move"])), demos["move"]].all()
 
@@ -124,19 +135,8 @@ def test_tressette_demos_are_what_each_seat_saw(tressette_dirs, game):
         agents = [make_agent(s, agents_of(definition)) for s in ["greedy"] * n]
         for s, agent in enumerate(agents):
             agent.reset(derive_seed(5, index, s))
-        encoders = [TressetteEncoder(rules, s) for s in range(n)]
-        expected, packs = [], 0
-        while not g.is_over:
-            if g.to_move == CHANCE:
-                g.deal(hooks.pack(5, index, packs))
-                packs += 1
-                continue
-            seat, view = g.to_move, g.view(g.to_move)
-            obs = encoders[seat].encode(view).copy()
-            move = agents[seat].act(None, view)
-            if len(view.legal_moves()) > 1:
-                expected.append((obs, sorted(view.legal_moves()), move, seat))
-            g.apply(move)
+        expected = decisions(g, agents, [TressetteEncoder(rules, s) for s in range(n)],
+                             lambda k, index=index: hooks.pack(5, index, k))
         assert_rows(demos, index, expected, g.outcome)
     assert demos["mask"][np.arange(len(demos["move"])), demos["move"]].all()
 
