@@ -225,6 +225,7 @@ def script(*args):
     (["benchmarks/bench_env.py", "--episodes", "0"], "--episodes: must be 1 or more"),
     (["benchmarks/bench_observation.py", "--preset", "fast"], "invalid choice: 'fast'"),
     (["benchmarks/bench_solver.py", "--deals", "0"], "--deals: must be 1 or more"),
+    (["benchmarks/bench_jax_observe.py", "--batch", "0"], "--batch: must be 1 or more"),
     (["benchmarks/bench_pimc.py", "--pimc", "nosuch"], "unknown agent 'nosuch'"),
     (["benchmarks/bench_pimc.py", "--json", "missing/out.json"], "--json"),
     (["examples/play_trained.py", "runs/none/model.zip"], "no saved model at 'runs/none/model.zip'"),

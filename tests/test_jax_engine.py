@@ -87,3 +87,38 @@ def test_importing_the_package_imports_no_jax():
             "print('jax' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("by_slices", [False, True])
+def test_write_in_puts_each_fraction_at_its_position_either_way(by_slices):
+    """observe.write_in's two ways (the scatter the CPU uses, the joined slices a GPU uses)
+    give what a plain assignment gives, at the ends of the vector too."""
+    from mediatore_env.jaxgame.observe import write_in
+    values = np.arange(12, dtype=np.float32)
+    at = np.array([0, 3, 4, 11])
+    fractions = np.array([0.5, 0.25, 0.125, 0.75], np.float32)
+    expected = values.copy()
+    expected[at] = fractions
+    got = jax.jit(lambda v, f: write_in(v, at, f, by_slices))(values, fractions)
+    assert np.array_equal(np.asarray(got), expected)
+
+
+def test_the_observation_is_the_same_written_either_way():
+    """Mediatore's observation with its fractions written by slices (a GPU's way) equals the
+    one the differential tests check (the CPU's scatter), for every seat of played deals."""
+    from mediatore_env.jaxgame.autoreset import legal_action_at
+    from mediatore_env.jaxgame.observe import observe
+    env = MediatoreJax()
+    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(5), 64))
+    step = jax.jit(jax.vmap(env.step))
+    ways = [jax.jit(jax.vmap(lambda s, seat, way=way: observe(env.tables, s, seat, way),
+                             in_axes=(0, None))) for way in (False, True)]
+    fractions_seen = 0
+    for i in range(40):
+        for seat in range(4):
+            scattered, joined = (np.asarray(way(state, seat)) for way in ways)
+            assert np.array_equal(scattered, joined)
+            fractions_seen += int(((scattered > 0) & (scattered < 1)).sum())
+        u = jax.random.uniform(jax.random.PRNGKey(100 + i), (64,))
+        state = step(state, jax.vmap(legal_action_at)(u, state.legal_action_mask))
+    assert fractions_seen > 0  # the deals reached the play, where thirds are taken

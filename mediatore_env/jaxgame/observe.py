@@ -35,6 +35,25 @@ _FRACTIONS = np.array([OFFSETS["side_thirds"], OFFSETS["side_thirds"] + 1]
 _TRICK = np.arange(NUM_TRICKS)
 
 
+def write_in(values: jax.Array, at: np.ndarray, fractions: jax.Array,
+             by_slices: bool | None = None) -> jax.Array:
+    """``values`` with ``fractions[k]`` written at position ``at[k]`` (static, increasing).
+    Two ways, each the faster on its own backend (the observation alone, docs/jax.md): on a
+    GPU by joining slices, which XLA fuses with what made ``values`` (a scatter runs as a
+    kernel of its own there: 126M against 83M observations a second, H200, batch 524,288);
+    on the CPU by a scatter (``values.at[at].set``: 1.5 times the joined slices, 2 cores).
+    ``by_slices`` None: the default backend's way."""
+    if by_slices is None:
+        by_slices = jax.default_backend() != "cpu"
+    if not by_slices:
+        return values.at[at].set(fractions)
+    pieces, start = [], 0
+    for k, index in enumerate(at):
+        pieces += [values[start:index], fractions[k:k + 1]]
+        start = index + 1
+    return jnp.concatenate(pieces + [values[start:]])
+
+
 def _alone(t: RulesTables, s: State, seat: jax.Array) -> jax.Array:
     """SeatView.alone: whether the declarer plays alone as far as ``seat`` knows."""
     chiamo_seen = int(t.monte_seen[CHIAMO])
@@ -96,8 +115,10 @@ def seat_blocks(s: TrickState, me: jax.Array) -> tuple[jax.Array, jax.Array, jax
     return by_seat, thirds_rel, tricks_rel
 
 
-def observe(t: RulesTables, s: State, seat) -> jax.Array:
-    """float32[2132]: the observation of ``seat`` (mediatore.reference.write_observation)."""
+def observe(t: RulesTables, s: State, seat, by_slices: bool | None = None) -> jax.Array:
+    """float32[2132]: the observation of ``seat`` (mediatore.reference.write_observation).
+    ``by_slices``: how the fractions are written in (:func:`write_in`; None: the faster way
+    on the default backend)."""
     me = jnp.asarray(seat, jnp.int32)
 
     def rel_seat(abs_seat):
@@ -169,4 +190,4 @@ def observe(t: RulesTables, s: State, seat) -> jax.Array:
     fractions = jnp.concatenate([side_thirds, jnp.stack([_lookup(THIRDS_VALUE, thirds_rel),
                                                          _lookup(TRICKS_VALUE, tricks_rel)],
                                                         axis=1).reshape(-1)])
-    return ones.astype(_F32).at[_FRACTIONS].set(fractions)
+    return write_in(ones.astype(_F32), _FRACTIONS, fractions, by_slices)
