@@ -226,6 +226,7 @@ def script(*args):
     (["benchmarks/bench_observation.py", "--preset", "fast"], "invalid choice: 'fast'"),
     (["benchmarks/bench_solver.py", "--deals", "0"], "--deals: must be 1 or more"),
     (["benchmarks/bench_jax_observe.py", "--batch", "0"], "--batch: must be 1 or more"),
+    (["benchmarks/bench_jax_reset.py", "--game", "chess"], "invalid choice: 'chess'"),
     (["benchmarks/bench_pimc.py", "--pimc", "nosuch"], "unknown agent 'nosuch'"),
     (["benchmarks/bench_pimc.py", "--json", "missing/out.json"], "--json"),
     (["examples/play_trained.py", "runs/none/model.zip"], "no saved model at 'runs/none/model.zip'"),

@@ -94,3 +94,33 @@ def test_random_legal_action_draws_every_legal_move_and_nothing_else():
 def test_module_example_runs():
     failures, tried = doctest.testmod(autoreset)
     assert tried and not failures
+
+
+@pytest.mark.parametrize("game,steps", [("mediatore", 150), ("club", 150), ("tressette2", 200)])
+def test_the_batch_step_deals_what_auto_reset_deals(game, steps):
+    """auto_reset_batch (fresh games dealt only for the slots that ended) returns what
+    vmap(auto_reset) returns, every leaf at every step, both on the steps where at most
+    ``spare`` games end (gathered, dealt, put back) and on those where more end (the whole
+    batch dealt): a spare of 1 over a batch of 24 sees both where episodes are short (a
+    Mediatore deal, a club session); a game of Tressette to 31 (about 170 moves) ends
+    alone."""
+    from mediatore_env import jaxgame
+    from mediatore_env.jaxgame.autoreset import auto_reset_batch
+    env = jaxgame.make(game)
+    cheap = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
+    each = jax.jit(jax.vmap(auto_reset(env)), compiler_options=cheap)
+    batched = jax.jit(auto_reset_batch(env, spare=1), compiler_options=cheap)
+    draw = jax.jit(jax.vmap(random_legal_action))
+    state = init_batch(env, jax.random.PRNGKey(7), 24)
+    ends = []
+    for t in range(steps):
+        k_moves, k_deals = jax.random.split(jax.random.PRNGKey(100 + t))
+        actions = draw(jax.random.split(k_moves, 24), state.legal_action_mask)
+        keys = jax.random.split(k_deals, 24)
+        expected, got = each(state, actions, keys), batched(state, actions, keys)
+        for name, want in fields(expected).items():
+            assert np.array_equal(want, fields(got)[name]), f"step {t}: {name} differs"
+        ends.append(int(expected.terminated.sum()))
+        state = expected
+    assert any(n == 1 for n in ends), ends
+    assert any(n > 1 for n in ends) or game == "tressette2", ends

@@ -27,7 +27,7 @@ and saving between them.
 **One update.** ``Config.envs`` deals are played at once by the batched engine
 (:mod:`mediatore_env.jaxgame`, ``jax.vmap`` over its pure ``step``); ``Config.rollout`` steps
 of all of them are one ``lax.scan``; a finished deal is replaced at once by a new one
-(:func:`mediatore_env.jaxgame.autoreset.auto_reset`), so the rollout only ever reads the mask
+(:func:`mediatore_env.jaxgame.autoreset.auto_reset_batch`), so the rollout only ever reads the mask
 of a deal in progress; then the advantages and ``Config.epochs`` passes of
 ``Config.minibatches`` clipped-PPO minibatches. ``lax.scan`` runs the updates of one call.
 
@@ -71,7 +71,7 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from mediatore_env.jaxgame.autoreset import auto_reset
+from mediatore_env.jaxgame.autoreset import auto_reset_batch
 from mediatore_env.mediatore.moves import CALL_BASE, NUM_MOVES, PASS
 from mediatore_env.mediatore.rules import PRESETS
 
@@ -297,7 +297,7 @@ def make_train(cfg: Config, env=None) -> Train:
     optimiser = optax.chain(optax.clip_by_global_norm(cfg.max_grad_norm),
                             optax.adam(cfg.lr, eps=1e-5))
     batched_init = jax.vmap(env.init)
-    batched_step = jax.vmap(auto_reset(env))
+    batched_step = auto_reset_batch(env)
     observe = jax.vmap(env.observe)
     n = cfg.envs
 
@@ -316,7 +316,7 @@ def make_train(cfg: Config, env=None) -> Train:
         key, k_act, k_reset, k_seats, k_explore = jax.random.split(key, 5)
         seat = state.current_player
         obs = observe(state, seat)
-        # a deal in progress: auto_reset has replaced every finished one, so the mask of a
+        # a deal in progress: auto_reset_batch has replaced every finished one, so the mask of a
         # finished state (all True under pgx's convention) is never read
         mask = state.legal_action_mask
         logits, value = forward(params, obs)

@@ -49,7 +49,8 @@ hands as ``bool[4, 40]``, seats and cards as int32 with -1 for none), so a state
 inspected, e.g. ``state.contract``, ``state.declarer``, ``state.thirds_won``.
 
 For training loops, :mod:`.autoreset` has ``auto_reset(env)`` (a step that deals the next
-deal when one ends), ``init_batch`` and ``random_legal_action``.
+deal when one ends), ``auto_reset_batch(env)`` (the same for a whole batch, dealing only
+where a deal ended), ``init_batch`` and ``random_legal_action``.
 
 Modules: :mod:`.core` (what every JAX game shares: ``JaxGame``, its ``State``),
 :mod:`.tricks` (what every trick game shares: follow suit, the trick's winner, points in
