@@ -5,7 +5,8 @@
                                     [--observe none,current] [--preset standard]
                                     [--rule name=value ...] [--bid-rate 0.3] [--seed 0]
                                     [--min-decisions 200000] [--repeat 2]
-                                    [--engine-episodes N] [--calibrate]
+                                    [--engine-episodes N] [--reset rounds|at-once]
+                                    [--calibrate]
 
 ``--game`` is any game of the registry with a JAX engine (``mediatore``, ``tressette``,
 ``tressette3``, ``tressette2``, ``club``: ``jaxgame.make``), ``--preset`` and ``--rule`` its
@@ -15,8 +16,10 @@ function (``lax.scan`` over ``jax.vmap(env.step)``), for about ``--min-decisions
 (and at least a few episodes' moves in each slot: 64 for Mediatore's deals, 256 for a game
 to 31 or a club session); the slots whose episode is over are dealt again every 8 moves (32
 for the long episodes, whose deal draws a pack for every hand: a finished episode waits for
-that, and its idle steps are not counted as decisions). The moves are drawn in JAX from the
-legal mask as the game's Python benchmark draws them: Mediatore's as
+that, and its idle steps are not counted as decisions). ``--reset at-once`` replaces an
+episode on the move that ends it instead (``autoreset.auto_reset_batch``, as a training loop
+does): no slot is ever idle, and dealing is paid only for the episodes that ended. The
+moves are drawn in JAX from the legal mask as the game's Python benchmark draws them: Mediatore's as
 benchmarks/bench_engine.py's (in the auction pass with probability ``1 - bid-rate``, else any
 legal move, uniformly), the others' uniformly (benchmarks/bench_tressette_env.py,
 bench_club.py). Observation modes: ``none`` (the step alone), ``current`` (after every move
@@ -58,7 +61,7 @@ except ImportError:
 from bench_env import play as play_env  # noqa: E402  (benchmarks/ is the script's directory)
 from mediatore_env import jaxgame  # noqa: E402
 from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
-from mediatore_env.jaxgame.autoreset import legal_action_at  # noqa: E402
+from mediatore_env.jaxgame.autoreset import auto_reset_batch, legal_action_at  # noqa: E402
 from mediatore_env.jaxgame.tricks import playable, trick_winner  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION, PASS  # noqa: E402
 from mediatore_env.registry import get  # noqa: E402
@@ -91,16 +94,19 @@ ENGINE_EPISODES = {"mediatore": 4000, "tressette": 400, "tressette3": 400, "tres
                    "club": 800}
 
 
-def make_play(env, observe: str, bid_rate: float, moves: int, reset_every: int = 8):
+def make_play(env, observe: str, bid_rate: float, moves: int, reset_every: int = 8,
+              at_once: bool = False):
     """``play(keys) -> (decisions, episodes, observations)``: deal one episode per key, then
     make ``moves`` moves in every slot of the batch, re-dealing the slots whose episode is over
     every ``reset_every`` moves (a fresh episode costs a few steps' time, so it is not dealt
     after every move; a finished one waits for it, and its idle steps are not counted as
-    decisions)."""
+    decisions); ``at_once``: through ``auto_reset_batch`` instead, an episode that ends
+    replaced on the same move, as in a training loop (every step a decision)."""
     seats = jnp.arange(env.num_players, dtype=jnp.int32)
     draw = jax.vmap(lambda u, mask: random_move(u, mask, bid_rate))
     step = jax.vmap(env.step)
     deal = jax.vmap(env.init)
+    deal_at_once = auto_reset_batch(env)
 
     def look(state):
         if observe == "current":  # the seat to move (seat 0 once the deal is over)
@@ -115,6 +121,12 @@ def make_play(env, observe: str, bid_rate: float, moves: int, reset_every: int =
 
         def move(carry, key):
             state, decisions, deals, _ = carry
+            if at_once:
+                k_move, k_deal = jax.random.split(key)
+                actions = draw(jax.random.uniform(k_move, (batch,)), state.legal_action_mask)
+                state = deal_at_once(state, actions, jax.random.split(k_deal, batch))
+                return (state, decisions + batch, deals + state.terminated.sum(dtype=jnp.int32),
+                        look(state)), None
             actions = draw(jax.random.uniform(key, (batch,)), state.legal_action_mask)
             live = ~state.terminated
             state = step(state, actions)
@@ -135,6 +147,10 @@ def make_play(env, observe: str, bid_rate: float, moves: int, reset_every: int =
 
         state = deal(keys)
         carry = (state, jnp.int32(0), jnp.int32(0), look(state))
+        if at_once:
+            every_move = jax.random.split(jax.random.fold_in(keys[0], 1), moves)
+            (_, decisions, deals, obs), _ = jax.lax.scan(move, carry, every_move)
+            return decisions, deals, obs
         rounds = jax.random.split(jax.random.fold_in(keys[0], 1), moves // reset_every)
         (_, decisions, deals, obs), _ = jax.lax.scan(moves_then_redeal, carry, rounds)
         return decisions, deals, obs
@@ -152,7 +168,8 @@ def timed(env, batch: int, observe: str, args, sharding=None) -> dict:
     reset_every, min_moves = RESETS[args.game]
     moves = max(-(-args.min_decisions // batch), min_moves)  # a ceiling
     moves = -(-moves // reset_every) * reset_every
-    play = jax.jit(make_play(env, observe, bid_rate(args), moves, reset_every))
+    play = jax.jit(make_play(env, observe, bid_rate(args), moves, reset_every,
+                             args.reset == "at-once"))
     key = jax.random.PRNGKey(args.seed)
     keys = place(jax.random.split(key, batch), sharding)
     t0 = time.perf_counter()
@@ -354,6 +371,10 @@ def main(argv=None) -> None:
     p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--min-decisions", type=positive_int, default=200_000)
     p.add_argument("--repeat", type=positive_int, default=2)
+    p.add_argument("--reset", choices=["rounds", "at-once"], default="rounds",
+                   help="rounds: the finished episodes re-dealt every few moves; at-once: "
+                        "replaced on the move that ends them (auto_reset_batch), as in a "
+                        "training loop")
     p.add_argument("--calibrate", action="store_true",
                    help="also time the calibration loop: plain follow-suit trick play")
     p.add_argument("--engine-episodes", type=non_negative_int, default=None,
@@ -377,7 +398,7 @@ def main(argv=None) -> None:
     player = f"bid rate {rate}" if args.game == "mediatore" else "uniform legal moves"
     print(f"game {args.game!r}, rules {rules}, {player}; observation "
           f"float32{list(env.observation_shape)}; rate = best of {args.repeat} runs of >= "
-          f"{args.min_decisions:,} decisions")
+          f"{args.min_decisions:,} decisions; episodes re-dealt: {args.reset}")
     print(f"compile jit(vmap(step)), batch 4096: {step_compile_time(env, 4096):.1f} s")
     print()
     print(f"{'observe':>8} {'batch':>7} {'compile s':>9} {'decisions/s':>13} {'per cpu-s':>11} "

@@ -56,40 +56,39 @@ def auto_reset(env) -> Callable:
     return step
 
 
-def auto_reset_batch(env, spare: int | None = None) -> Callable:
+def auto_reset_batch(env) -> Callable:
     """``step(states, actions, keys) -> states`` for a whole batch: what
-    ``jax.vmap(auto_reset(env))`` returns, bit for bit, but dealing fresh games only for the
+    ``jax.vmap(auto_reset(env))`` returns, leaf for leaf, but dealing fresh games only for the
     slots whose game ended. Under ``vmap`` a branch-free step computes both sides, so
-    ``auto_reset`` deals a fresh game for every slot at every step, and dealing costs far more
-    than a move where a game draws several packs (on the 2-core EPYC, ``init`` against a
-    step: Mediatore 6 µs against 1.2, a game of Tressette to 31 38 µs, a club session,
-    which draws every deal's pack, 128 µs against 1.1: docs/jax.md).
+    ``auto_reset`` deals a fresh game for every slot at every move, and dealing costs far more
+    than a move where a game draws several packs (a club session draws 20: on the 2-core EPYC
+    about 120 µs against a move's 1.1: docs/jax.md).
 
-    Here the slots that ended are gathered (at most ``spare`` of them, default a sixteenth of
-    the batch, at least one; games of 20 moves or more end at most that often on average),
-    only those are dealt from their keys, and put back; a step where more games end than
-    ``spare`` deals the whole batch as ``auto_reset`` does (``lax.cond``: one branch runs).
-    Not for ``vmap``: it takes the batch. ``jax.jit`` it."""
-    single = auto_reset(env)
+    Here the slots that ended are gathered, dealt from their keys and put back. Shapes are
+    static, so the gathering has a few sizes, each a branch of a ``lax.switch`` (one runs):
+    none, 1/64, 1/16 and 1/4 of the batch, and all of it; the smallest that holds the games
+    that ended is taken. Not for ``vmap``: it takes the batch. ``jax.jit`` it."""
     deal = jax.vmap(env.init)
 
     def step(states, actions, keys):
         batch = actions.shape[0]
-        room = spare or max(1, batch // 16)
+        rooms = sorted({0, batch, *(max(1, batch // 4 ** k) for k in (1, 2, 3))})
         no = jnp.zeros_like(states.terminated)
         stepped = jax.vmap(env.step)(states._replace(terminated=no, truncated=no), actions)
         ended = stepped.terminated | stepped.truncated
 
-        def few(_):
-            slots = jnp.nonzero(ended, size=room, fill_value=batch)[0]  # batch: no slot
-            fresh = deal(keys[jnp.minimum(slots, batch - 1)])
-            return jax.tree_util.tree_map(
-                lambda old, new: old.at[slots].set(new, mode="drop"), stepped, fresh)
+        def dealt_in(room):
+            def branch(stepped):
+                if room == 0:
+                    return stepped
+                slots = jnp.nonzero(ended, size=room, fill_value=batch)[0]  # batch: no slot
+                fresh = deal(keys[jnp.minimum(slots, batch - 1)])
+                return jax.tree_util.tree_map(
+                    lambda old, new: old.at[slots].set(new, mode="drop"), stepped, fresh)
+            return branch
 
-        def every(_):
-            return jax.vmap(single)(states, actions, keys)
-
-        dealt = jax.lax.cond(ended.sum() > room, every, few, None)
+        which = jnp.searchsorted(jnp.asarray(rooms), ended.sum())  # the first room >= ended
+        dealt = jax.lax.switch(which, [dealt_in(room) for room in rooms], stepped)
         return dealt._replace(rewards=stepped.rewards, terminated=stepped.terminated,
                               truncated=stepped.truncated)
 
