@@ -27,8 +27,8 @@ and saving between them.
 **One update.** ``Config.envs`` deals are played at once by the batched engine
 (:mod:`mediatore_env.jaxgame`, ``jax.vmap`` over its pure ``step``); ``Config.rollout`` steps
 of all of them are one ``lax.scan``; a finished deal is replaced at once by a new one
-(:func:`mediatore_env.jaxgame.autoreset.auto_reset_batch`), so the rollout only ever reads the mask
-of a deal in progress; then the advantages and ``Config.epochs`` passes of
+(:func:`mediatore_env.jaxgame.autoreset.auto_reset_batch`), so the rollout only ever reads the
+mask of a deal in progress; then the advantages and ``Config.epochs`` passes of
 ``Config.minibatches`` clipped-PPO minibatches. ``lax.scan`` runs the updates of one call.
 
 **Self-play.** One network (:mod:`agents.training.network`: an MLP on the observation of the
@@ -316,8 +316,8 @@ def make_train(cfg: Config, env=None) -> Train:
         key, k_act, k_reset, k_seats, k_explore = jax.random.split(key, 5)
         seat = state.current_player
         obs = observe(state, seat)
-        # a deal in progress: auto_reset_batch has replaced every finished one, so the mask of a
-        # finished state (all True under pgx's convention) is never read
+        # a deal in progress: auto_reset_batch has replaced every finished one, so the mask of
+        # a finished state (all True under pgx's convention) is never read
         mask = state.legal_action_mask
         logits, value = forward(params, obs)
         mine = learner[jnp.arange(n), seat]
