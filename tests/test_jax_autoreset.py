@@ -96,30 +96,30 @@ def test_module_example_runs():
     assert tried and not failures
 
 
-@pytest.mark.parametrize("game,steps", [("mediatore", 150), ("club", 150), ("tressette2", 200)])
-def test_the_batch_step_deals_what_auto_reset_deals(game, steps):
+@pytest.mark.parametrize("game", ["mediatore", "club"])
+def test_the_batch_step_deals_what_auto_reset_deals(game):
     """auto_reset_batch (fresh games dealt only for the slots that ended) returns what
     vmap(auto_reset) returns, every leaf at every step, whichever of its branches runs: over a
     batch of 24 it gathers 0, 1, 6 or 24 slots, and steps where none, one and several games
-    end are all seen where episodes are short (a Mediatore deal, a club session); a game of
-    Tressette to 31 (about 170 moves) ends alone."""
+    end are all seen (a Mediatore deal, a club session: short episodes, and club's state
+    carries a session's packs)."""
     from mediatore_env import jaxgame
     from mediatore_env.jaxgame.autoreset import auto_reset_batch
     env = jaxgame.make(game)
     cheap = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
     each = jax.jit(jax.vmap(auto_reset(env)), compiler_options=cheap)
     batched = jax.jit(auto_reset_batch(env), compiler_options=cheap)
+    differ = jax.jit(lambda a, b: jax.tree_util.tree_map(lambda x, y: (x != y).any(), a, b))
     draw = jax.jit(jax.vmap(random_legal_action))
     state = init_batch(env, jax.random.PRNGKey(7), 24)
     ends = []
-    for t in range(steps):
+    for t in range(150):
         k_moves, k_deals = jax.random.split(jax.random.PRNGKey(100 + t))
         actions = draw(jax.random.split(k_moves, 24), state.legal_action_mask)
         keys = jax.random.split(k_deals, 24)
         expected, got = each(state, actions, keys), batched(state, actions, keys)
-        for name, want in fields(expected).items():
-            assert np.array_equal(want, fields(got)[name]), f"step {t}: {name} differs"
+        wrong = [name for name, bad in fields(differ(expected, got)).items() if bad]
+        assert not wrong, f"step {t}: {wrong} differ"
         ends.append(int(expected.terminated.sum()))
         state = expected
-    assert 0 in ends and 1 in ends, ends
-    assert any(n > 1 for n in ends) or game == "tressette2", ends
+    assert 0 in ends and 1 in ends and max(ends) > 1, ends
