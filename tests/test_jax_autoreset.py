@@ -96,13 +96,13 @@ def test_module_example_runs():
     assert tried and not failures
 
 
-@pytest.mark.parametrize("game", ["mediatore", "club"])
+@pytest.mark.parametrize("game", [pytest.param("mediatore", marks=pytest.mark.slow), "club"])
 def test_the_batch_step_deals_what_auto_reset_deals(game):
     """auto_reset_batch (fresh games dealt only for the slots that ended) returns what
     vmap(auto_reset) returns, every leaf at every step, whichever of its branches runs: over a
     batch of 24 it gathers 0, 1, 6 or 24 slots, and steps where none, one and several games
-    end are all seen (a Mediatore deal, a club session: short episodes, and club's state
-    carries a session's packs)."""
+    end are all seen (a club session, whose state carries every deal's pack; a Mediatore deal
+    with ``-m slow``: the logic is the game's ``init`` and ``step`` alone)."""
     from mediatore_env import jaxgame
     from mediatore_env.jaxgame.autoreset import auto_reset_batch
     env = jaxgame.make(game)
