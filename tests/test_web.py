@@ -180,9 +180,9 @@ def test_the_page_offers_only_agents_that_can_sit_at_a_table(client):
         new_table(client, "tressette2", agents=name)  # 200, or new_table's assert fails
 
 
-def test_an_agent_whose_network_is_missing_cannot_sit(tmp_path, monkeypatch):
+def test_an_agent_whose_network_is_missing_cannot_sit(client, tmp_path, monkeypatch):
     """What keeps an agent off the page: its factory fails without options (here ``selfplay``
-    in a checkout without agents/data's networks)."""
+    in a checkout without agents/data's networks); a request naming it still gets a 400."""
     from functools import partial
 
     import agents.selfplay
@@ -192,6 +192,9 @@ def test_an_agent_whose_network_is_missing_cannot_sit(tmp_path, monkeypatch):
     assert not tables.seatable("tressette2", "selfplay",
                                partial(agents.selfplay.SelfPlayAgent, game="tressette2"))
     assert tables.seatable("tressette2", "greedy", lambda: object())
+    response = client.post("/api/games", json={"game": "tressette2", "seat": 0,
+                                               "agents": [None, "selfplay"]})
+    assert response.status_code == 400 and "selfplay" in response.text
 
 
 def snapshot(seat: Seat):
