@@ -19,9 +19,9 @@ for the long episodes, whose deal draws a pack for every hand: a finished episod
 that, and its idle steps are not counted as decisions). ``--reset at-once`` replaces an
 episode on the move that ends it instead (``autoreset.auto_reset_batch``, as a training loop
 does): no slot is ever idle, and dealing is paid only for the episodes that ended. The
-moves are drawn in JAX from the legal mask as the game's Python benchmark draws them: Mediatore's as
-benchmarks/bench_engine.py's (in the auction pass with probability ``1 - bid-rate``, else any
-legal move, uniformly), the others' uniformly (benchmarks/bench_tressette_env.py,
+moves are drawn in JAX from the legal mask as the game's Python benchmark draws them:
+Mediatore's as benchmarks/bench_engine.py's (in the auction pass with probability
+``1 - bid-rate``, else any legal move, uniformly), the others' uniformly (benchmarks/bench_tressette_env.py,
 bench_club.py). Observation modes: ``none`` (the step alone), ``current`` (after every move
 the observation of the seat to move, the one a policy reads: ``float32[batch, size]``),
 ``all`` (every seat's). The observations are carried from move to move and returned, so XLA
