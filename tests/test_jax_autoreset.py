@@ -96,21 +96,28 @@ def test_module_example_runs():
     assert tried and not failures
 
 
-@pytest.mark.parametrize("game", [pytest.param("mediatore", marks=pytest.mark.slow), "club"])
+@pytest.mark.parametrize("game", ["toy", pytest.param("club", marks=pytest.mark.slow),
+                                  pytest.param("mediatore", marks=pytest.mark.slow)])
 def test_the_batch_step_deals_what_auto_reset_deals(game):
     """auto_reset_batch (fresh games dealt only for the slots that ended) returns what
     vmap(auto_reset) returns, every leaf at every step, whichever of its branches runs: over a
     batch of 24 it gathers 0, 1, 6 or 24 slots, and steps where none, one and several games
-    end are all seen (a club session, whose state carries every deal's pack; a Mediatore deal
-    with ``-m slow``: the logic is the game's ``init`` and ``step`` alone)."""
+    end are all seen. By default on the toy game (tests/toy_jax_game.py: quick to compile),
+    its moves drawn from ids 0-9, of which 8 and 9 are illegal and end a deal at once, so
+    that deals end at different steps; with ``-m slow`` also a club session (whose state
+    carries every deal's pack) and a Mediatore deal, their moves legal."""
     from mediatore_env import jaxgame
     from mediatore_env.jaxgame.autoreset import auto_reset_batch
-    env = jaxgame.make(game)
+    from toy_jax_game import LEGAL, ToyGame
+    env = ToyGame() if game == "toy" else jaxgame.make(game)
     cheap = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
     each = jax.jit(jax.vmap(auto_reset(env)), compiler_options=cheap)
     batched = jax.jit(auto_reset_batch(env), compiler_options=cheap)
     differ = jax.jit(lambda a, b: jax.tree_util.tree_map(lambda x, y: (x != y).any(), a, b))
-    draw = jax.jit(jax.vmap(random_legal_action))
+    if game == "toy":
+        draw = jax.jit(lambda keys, mask: jax.random.randint(keys[0], (24,), 0, LEGAL + 2))
+    else:
+        draw = jax.jit(jax.vmap(random_legal_action))
     state = init_batch(env, jax.random.PRNGKey(7), 24)
     ends = []
     for t in range(150):
