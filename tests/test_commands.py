@@ -146,8 +146,10 @@ COMMANDS = {
         "--agents", "greedy", "random", "--deals", "100000000", "--jobs", "2", "--progress"],
         "stderr", r"[1-9]\d*/100000000 deals"),
     "tables": ("mediatore-tables", lambda tmp: script("mediatore_env.tools.tables") + [
-        "build", "--deals", "100000", "--jobs", "2", "--values", "made", "--progress",
-        "--out", str(tmp / "table.npz")], "stderr", r"[1-9]\d*/100000 deals"),
+        # 24 deals come in chunks of 3 (build_table), so the first progress is a few seconds
+        # away (a chunk of 10 deals, as 100,000 would have, took 20 s), and 21 deals are left
+        "build", "--deals", "24", "--jobs", "2", "--values", "made", "--progress",
+        "--out", str(tmp / "table.npz")], "stderr", r"[1-9]\d*/24 deals"),
     "play": ("mediatore-play", lambda tmp: script("mediatore_env.tools.play") + [
         "--agents", "greedy", "--seed", "1"], "stdout", r"Your move \["),
     "replay": ("mediatore-replay", lambda tmp: script("mediatore_env.tools.replay") + [
