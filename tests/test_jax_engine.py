@@ -117,10 +117,9 @@ def test_the_observation_is_the_same_written_either_way():
     every_seat = np.arange(4)
 
     def both_ways(state):
-        seen = [jax.vmap(jax.vmap(lambda s, seat, way=way: observe(env.tables, s, seat, way),
+        return [jax.vmap(jax.vmap(lambda s, seat, way=way: observe(env.tables, s, seat, way),
                                   in_axes=(None, 0)), in_axes=(0, None))(state, every_seat)
                 for way in (False, True)]
-        return seen
     both_ways = jax.jit(both_ways, compiler_options=cheap)
     fractions_seen = 0
     for i in range(36):
