@@ -14,8 +14,10 @@ total (ties: the lowest id), and a game with its own tie-breaks reads :meth:`sea
 
 The **budget** of a decision (:class:`SearchBudget`) counts its work: the worlds scored (at
 most ``max_worlds``, at least ``min_worlds`` before a time limit may stop the search), those of
-them scored by playing on rather than solved (at most ``max_rollouts``: a rollout early in a
-hand costs many solved worlds late in it) and the solver's nodes (``max_nodes``). **Every
+the cards played by the rollouts of the worlds scored by playing on rather than solved (at most
+``max_cards``: a rollout costs by the cards it plays, so that early in a hand, where a world's
+rollouts play many cards, few worlds fit, and late in it many) and the solver's nodes
+(``max_nodes``). **Every
 search agent's default budget is work alone** (``time_limit=None``), so its choices depend
 only on its seed and the same command gives the same moves, and the same tables, on any
 machine, with any number of jobs, on Ray; the defaults were calibrated so that a decision
@@ -23,7 +25,7 @@ takes about what it took under the time limits they replace (docs/agents.md, *Bu
 ``time_limit`` in seconds (on the wall clock, or on the thread's CPU clock for a search that
 should play alike on a busy machine) stays an option, for play against people, and so does a
 ``ceiling`` of seconds that the nodes left are converted from; with a time limit the worlds
-are drawn until it is spent (``max_worlds`` still bounds them, ``max_rollouts`` does not). A
+are drawn until it is spent (``max_worlds`` still bounds them, ``max_cards`` does not). A
 world whose scoring runs out of the budget half way (:meth:`WorldSearch.move_values` returns
 None) is left out, and the search ends there.
 """
@@ -47,9 +49,9 @@ class SearchBudget:
     """The work and time one decision may spend (the module docstring), counted from its
     creation. :meth:`more` says whether another world may start; :meth:`solve` runs a solver
     search within the nodes left. :attr:`worlds` counts the worlds scored, :attr:`rollouts`
-    those of them scored by playing on (at most ``max_rollouts``: None, no limit but
-    ``max_worlds``), :attr:`nodes` the nodes searched; :attr:`spent` is set once a search ran
-    out of nodes.
+    those of them scored by playing on and :attr:`cards` the cards their rollouts played (at
+    most ``max_cards``: None, no limit but ``max_worlds``), :attr:`nodes` the nodes searched;
+    :attr:`spent` is set once a search ran out of nodes.
 
     ``max_nodes``: the nodes of the whole decision (the solver's table is cleared first, so
     that the count depends on this decision alone); else ``ceiling`` seconds, each search
@@ -57,13 +59,13 @@ class SearchBudget:
 
     def __init__(self, max_worlds: int, min_worlds: int = 1, time_limit: float | None = None,
                  max_nodes: int | None = None, ceiling: float | None = None,
-                 clock: str = "wall", max_rollouts: int | None = None):
+                 clock: str = "wall", max_cards: int | None = None):
         if clock not in CLOCKS:
             raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
         self.max_worlds, self.min_worlds, self.time_limit = max_worlds, min_worlds, time_limit
         self.max_nodes, self.ceiling, self.cpu = max_nodes, ceiling, clock == "cpu"
-        self.max_rollouts = max_rollouts
-        self.worlds = self.nodes = self.rollouts = 0
+        self.max_cards = max_cards
+        self.worlds = self.nodes = self.rollouts = self.cards = 0
         self.spent = False
         if max_nodes is not None:
             clear_table()  # reproducible: the same nodes whatever was searched before
@@ -81,7 +83,12 @@ class SearchBudget:
     def more(self) -> bool:
         """Whether another world may start."""
         return (self.worlds < self.max_worlds and not self.spent and self.in_time()
-                and (self.max_rollouts is None or self.rollouts < self.max_rollouts))
+                and (self.max_cards is None or self.cards < self.max_cards))
+
+    def rolled_out(self, cards: int) -> None:
+        """Count a world scored by rollouts that played ``cards`` cards in all."""
+        self.rollouts += 1
+        self.cards += cards
 
     def nodes_left(self) -> int | None:
         """The nodes the next search may take (None: no limit)."""
@@ -149,8 +156,8 @@ class _Drawn:
 class WorldSearch(Agent):
     """PIMC over sampled worlds (the module docstring). ``time_limit``: seconds a decision may
     take (None, the default: work alone, reproducible from the seed); ``min_worlds``,
-    ``max_worlds``: the worlds scored; ``rollouts``: with ``time_limit=None``, the most worlds
-    of a decision scored by a rollout (None: no limit but ``max_worlds``); ``nodes``: with
+    ``max_worlds``: the worlds scored; ``rollout_cards``: with ``time_limit=None``, the most
+    cards a decision's rollouts may play (None: no limit but ``max_worlds``); ``nodes``: with
     ``time_limit=None``, the solver's nodes a decision may search (None: ``max_time``'s);
     ``max_time``: a ceiling in seconds on the solver's searches, converted to nodes at
     ``NODES_PER_SECOND`` (with ``time_limit=None``, a fixed number of nodes per decision;
@@ -162,21 +169,20 @@ class WorldSearch(Agent):
 
     def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
                  max_worlds: int = 32, seed: int | None = None, max_time: float | None = None,
-                 rollouts: int | None = None, nodes: int | None = None):
+                 rollout_cards: int | None = None, nodes: int | None = None):
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be a positive number of seconds or None, "
                              f"got {time_limit!r}")
         if min(int(min_worlds), int(max_worlds)) < 1:
             raise ValueError(f"min_worlds and max_worlds must be at least 1, got {min_worlds} "
                              f"and {max_worlds}")
-        if rollouts is not None and (type(rollouts) is not int or rollouts < 1):
-            raise ValueError(f"rollouts must be a positive int or None, got {rollouts!r}")
-        if nodes is not None and (type(nodes) is not int or nodes < 1):
-            raise ValueError(f"nodes must be a positive int or None, got {nodes!r}")
+        for name, value in (("rollout_cards", rollout_cards), ("nodes", nodes)):
+            if value is not None and (type(value) is not int or value < 1):
+                raise ValueError(f"{name} must be a positive int or None, got {value!r}")
         self.time_limit, self.max_time = time_limit, max_time
         self.min_worlds, self.max_worlds = int(min_worlds), int(max_worlds)
-        #: the work budget's most worlds scored by a rollout (None: no such limit)
-        self.max_rollouts = rollouts
+        #: the work budget's most cards played by rollouts (None: no such limit)
+        self.max_cards = rollout_cards
         #: the work budget's solver nodes per decision (None: ``max_time``'s, if any)
         self.max_nodes = nodes
         self.rng = random.Random(seed)
@@ -203,6 +209,12 @@ class WorldSearch(Agent):
         """What ``game``, played out, is worth to ``view``'s seat."""
         raise NotImplementedError
 
+    def cards_in_play(self, world) -> int:
+        """The cards still to be played in the part of the episode the search scores: what a
+        rollout of ``world`` plays, and so what it costs in the budget's ``max_cards``. 0 (the
+        default): a game whose budget does not count them."""
+        return 0
+
     # -- the search ------------------------------------------------------------------------
 
     def budget(self) -> SearchBudget:
@@ -213,7 +225,7 @@ class WorldSearch(Agent):
                      if self.max_time is None else int(self.max_time * NODES_PER_SECOND))
         return SearchBudget(self.max_worlds, self.min_worlds, self.time_limit, nodes,
                             self.max_time, self.clock,
-                            self.max_rollouts if self.time_limit is None else None)
+                            self.max_cards if self.time_limit is None else None)
 
     def search(self, view, options: list) -> tuple[dict, SearchBudget]:
         """Each option's total value over the worlds drawn for this decision, and the budget
@@ -242,8 +254,8 @@ class WorldSearch(Agent):
         world need only be comparable with each other and on one scale across worlds (a
         constant added to all of one world's values changes no choice). None: the budget ran
         out before the world was scored. A world scored by rollouts counts in the budget's
-        :attr:`~SearchBudget.rollouts`."""
-        budget.rollouts += 1
+        :attr:`~SearchBudget.rollouts`, with the cards its rollouts play."""
+        budget.rolled_out(len(options) * self.cards_in_play(world))
         values = {}
         for move in options:
             trial = world.clone()

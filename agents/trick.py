@@ -39,8 +39,9 @@ suit) and score its thirds (the table: the seats' hands, the trick, the side's t
 the trick facts' stock); a world over ``world_nodes`` nodes is rolled out instead. Otherwise
 by a rollout: the card, then the rest of the hand with the greedy player at every seat, the
 value the points the seat's side takes from there on (the trick in play included). Negated in
-Low Hand. The budget is WorldSearch's work: at most ``max_worlds`` worlds (32), ``rollouts`` of them
-rolled out (:data:`ROLLOUTS`) and :data:`NODES` solver nodes a decision, as Tressette's PIMC.
+Low Hand. The budget is WorldSearch's work: at most ``max_worlds`` worlds (32),
+:data:`ROLLOUT_CARDS` cards played by their rollouts and :data:`NODES` solver nodes a decision,
+as Tressette's PIMC.
 
     >>> from mediatore_env.registry import get
     >>> from agents.base import play
@@ -69,9 +70,9 @@ __all__ = ["TrickGreedyAgent", "TrickPimcAgent", "SOLVE_AT", "card_moves"]
 #: By players, the most cards in play (hands and stock) at which a world is solved: where a
 #: Tressette world's exact values cost about 10 ms median (docs/search.md).
 SOLVE_AT = {2: 22, 3: 27, 4: 28}
-#: The default budget's most worlds rolled out in a decision, of ``max_worlds``
+#: The default budget's most cards played by a decision's rollouts, as Tressette's PIMC
 #: (docs/agents.md, *Budgets*).
-ROLLOUTS = 8
+ROLLOUT_CARDS = 3200
 #: ... and its solver nodes per decision
 NODES = 1_000_000
 
@@ -203,7 +204,7 @@ def _none_held(beaten: int, unseen: int, held: int) -> float:
 
 class TrickPimcAgent(WorldSearch):
     """PIMC for any trick game with a world sampler (the module docstring), for the game
-    ``game``. ``max_worlds``, ``rollouts``, ``nodes``: WorldSearch's work budget, the
+    ``game``. ``max_worlds``, ``rollout_cards``, ``nodes``: WorldSearch's work budget, the
     default, reproducible from the seed; ``time_limit`` (seconds), ``min_worlds``: a budget on
     the clock instead;
     ``solve_at``: the most cards in play at which a world is solved (None: :data:`SOLVE_AT`;
@@ -214,8 +215,9 @@ class TrickPimcAgent(WorldSearch):
     def __init__(self, game: GameDef | str, time_limit: float | None = None,
                  min_worlds: int = 4, max_worlds: int = 32, seed: int | None = None,
                  solve_at: int | None = None, world_nodes: int = 150_000,
-                 rollouts: int | None = ROLLOUTS, nodes: int | None = NODES):
-        super().__init__(time_limit, min_worlds, max_worlds, seed, rollouts=rollouts, nodes=nodes)
+                 rollout_cards: int | None = ROLLOUT_CARDS, nodes: int | None = NODES):
+        super().__init__(time_limit, min_worlds, max_worlds, seed, rollout_cards=rollout_cards,
+                         nodes=nodes)
         self.game = trick_game(game)
         if self.game.worlds is None:
             raise ValueError(f"{self.game.name} has no world sampler: PIMC cannot play it "
@@ -256,7 +258,7 @@ class TrickPimcAgent(WorldSearch):
             if values is not None:
                 return {m: sign * values[self.facts.card(m)] for m in moves}
         side = self.facts.side(view)
-        budget.rollouts += 1
+        budget.rolled_out(len(moves) * self.cards_in_play(world))
         return {m: sign * self.play_out(world.clone(), m, side, scoring) for m in moves}
 
     def table(self, world, view, scoring) -> TablePosition | None:
@@ -266,14 +268,19 @@ class TrickPimcAgent(WorldSearch):
         if not (facts.winner is trick_winner and facts.follow_suit and scoring.card == POINTS
                 and not scoring.per_trick):
             return None
+        if self.cards_in_play(world) > self.solve_at:
+            return None
         stock = tuple(facts.stock(world)) if facts.stock is not None else ()
         hands = tuple(world.view(s).hand for s in range(self.game.players))
-        if sum(h.bit_count() for h in hands) + len(stock) > self.solve_at:
-            return None
         side, seen = facts.side(view), world.view(view.seat)
         taken = sum(sum(POINTS[c] for c in t.cards) for t in seen.tricks if side >> t.winner & 1)
         return TablePosition(hands, seen.leader, tuple(seen.trick), side, taken, scoring.low,
                              stock, scoring.last_trick)
+
+    def cards_in_play(self, world) -> int:
+        """Cards still to be played in the current hand: in the hands and the stock."""
+        stock = len(self.facts.stock(world)) if self.facts.stock is not None else 0
+        return stock + sum(world.view(s).hand.bit_count() for s in range(self.game.players))
 
     def play_out(self, game, move: int, side: int, scoring) -> int:
         """The points ``side`` takes from here to the end of the hand: ``move`` played in

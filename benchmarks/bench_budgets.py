@@ -24,7 +24,8 @@ from agents.registry import agents_of, make_agent
 from agents.tournament import derive_seed, hooks_of
 from mediatore_env import registry
 from mediatore_env.runinfo import machine, median_p90
-from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
+from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, parse_game_rules,
+                                        positive_int)
 
 
 class Timed:
@@ -49,14 +50,16 @@ class Timed:
         return move
 
 
-def decision_times(game: str, spec: str, episodes: int, seed: int, opponent: str = "greedy"):
-    """The timed decisions of ``spec`` at seat 0 of ``game`` against ``opponent`` elsewhere."""
+def decision_times(game: str, spec: str, episodes: int, seed: int, opponent: str = "greedy",
+                   rules=None):
+    """The timed decisions of ``spec`` at seat 0 of ``game`` (its ``rules``; None: the
+    default) against ``opponent`` elsewhere."""
     entry = registry.get(game)
     known = agents_of(entry)
     card = entry.trick.card if entry.trick is not None else (lambda move: None)
     timed = Timed(make_agent(spec, known), lambda move: card(move) is not None)
     others = [make_agent(opponent, known) for _ in range(entry.players - 1)]
-    hooks, rules = hooks_of(game), entry.make_rules()
+    hooks, rules = hooks_of(game), entry.make_rules() if rules is None else rules
     for index in range(episodes):
         packs = {}
 
@@ -87,11 +90,17 @@ def main(argv=None) -> None:
     parser.add_argument("--episodes", type=positive_int, default=4)
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--opponent", default="greedy", help="the agent at the other seats")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rules switch of the game, e.g. --rule low=true (repeatable)")
     args = parser.parse_args(argv)
-    print(f"{args.game}, {args.episodes} episodes, seed {args.seed}, {args.opponent} elsewhere; "
-          f"{machine()}")
+    try:
+        rules = parse_game_rules(args.game, args.rule)
+    except ValueError as error:
+        parser.error(str(error))
+    print(f"{args.game}{''.join(' ' + r for r in args.rule)}, {args.episodes} episodes, seed "
+          f"{args.seed}, {args.opponent} elsewhere; {machine()}")
     for spec in args.specs:
-        rows = decision_times(args.game, spec, args.episodes, args.seed, args.opponent)
+        rows = decision_times(args.game, spec, args.episodes, args.seed, args.opponent, rules)
         print(spec)
         for what in sorted({r[0] for r in rows}, key=lambda w: (w != "card", w)):
             print(f"  {what:8s} {summary([r for r in rows if r[0] == what])}", flush=True)

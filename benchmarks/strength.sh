@@ -36,15 +36,15 @@ run pimc3 python3 "$here/bench_pimc.py" --lineup pimc-3 --deals 600 --seed 4402
 run infer1 python3 "$here/bench_pimc.py" --lineup pimc-1 --pimc pimc-infer --deals 1000 --seed 4401
 run infer-pimc mediatore-bench --agents pimc-infer pimc pimc pimc --deals 1000 --seed 3901
 # The family's PIMC against greedy.
-run t2-greedy mediatore-bench --game tressette2 --agents pimc greedy --deals 20 --seed 4407
-run t3-greedy mediatore-bench --game tressette3 --agents pimc greedy greedy --deals 20 --seed 4405
-run t-greedy mediatore-bench --game tressette --agents pimc greedy pimc greedy --deals 30 --seed 4403
-run t2-low mediatore-bench --game tressette2 --agents pimc greedy --rule low=true --deals 20 --seed 4408
-run t3-low mediatore-bench --game tressette3 --agents pimc greedy greedy --rule low=true --deals 40 --seed 4406
-run t-low mediatore-bench --game tressette --agents pimc greedy pimc greedy --rule low=true --deals 40 --seed 4404
-run t2-random mediatore-bench --game tressette2 --agents pimc random --deals 10 --seed 4411
-run t3-random mediatore-bench --game tressette3 --agents pimc random random --deals 10 --seed 4410
-run t-random mediatore-bench --game tressette --agents pimc random pimc random --deals 10 --seed 4409
+run t2-greedy mediatore-bench --game tressette2 --agents pimc greedy --deals 20 --seed 4507
+run t3-greedy mediatore-bench --game tressette3 --agents pimc greedy greedy --deals 20 --seed 4505
+run t-greedy mediatore-bench --game tressette --agents pimc greedy pimc greedy --deals 30 --seed 4503
+run t2-low mediatore-bench --game tressette2 --agents pimc greedy --rule low=true --deals 20 --seed 4508
+run t3-low mediatore-bench --game tressette3 --agents pimc greedy greedy --rule low=true --deals 40 --seed 4506
+run t-low mediatore-bench --game tressette --agents pimc greedy pimc greedy --rule low=true --deals 40 --seed 4504
+run t2-random mediatore-bench --game tressette2 --agents pimc random --deals 10 --seed 4511
+run t3-random mediatore-bench --game tressette3 --agents pimc random random --deals 10 --seed 4510
+run t-random mediatore-bench --game tressette --agents pimc random pimc random --deals 10 --seed 4509
 run club-greedy mediatore-bench --game club --agents pimc greedy greedy greedy --deals 500 --seed 4412
 python3 "$here/bench_infer.py" --paired "$out/infer1.json:pimc-infer" "$out/pimc1.json:pimc" \
     | tee "$out/infer1-paired.txt"

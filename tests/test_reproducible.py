@@ -1,5 +1,5 @@
 """Every search agent is reproducible by default (issue 38): its default budget is work
-(worlds, rollouts, solver nodes), not time, so a short tournament of every search agent of
+(worlds, cards rolled out, solver nodes), not time, so a short tournament of every search agent of
 every game prints the same table in one process and in two (``jobs=2``, the tournament's
 process pool). The agents get small budgets through their options, as a user would; the
 point is that nothing read off a clock enters their choices."""
@@ -20,17 +20,17 @@ ISMCTS = ("openspiel-ismcts:simulations=4" if importlib.util.find_spec("pyspiel"
 
 #: Per game: a lineup seating every search agent of the game with a small budget, the
 #: rules' switches and the episodes. Tressette's games go to 31 (several hands each), so
-#: their PIMC rolls out one world a decision; OpenSpiel's IS-MCTS (pure Python) sits at the
+#: their PIMC rolls out one world a decision (a budget of one card); OpenSpiel's IS-MCTS (pure Python) sits at the
 #: club table, the shortest.
 TABLES = {
     "mediatore": (["pimc:worlds=3", "pimc-infer:worlds=3",
                    "pimc:worlds=3,calling=search,exchange=search",
                    "generic-pimc:max_worlds=3"], {}, 2),
-    "tressette": (["pimc:max_worlds=3,rollouts=1", "generic-pimc:max_worlds=3,rollouts=1",
+    "tressette": (["pimc:max_worlds=3,rollout_cards=1", "generic-pimc:max_worlds=3,rollout_cards=1",
                    "greedy", "greedy"], {}, 2),
-    "tressette3": (["pimc:max_worlds=3,rollouts=1", "generic-pimc:max_worlds=3,rollouts=1",
+    "tressette3": (["pimc:max_worlds=3,rollout_cards=1", "generic-pimc:max_worlds=3,rollout_cards=1",
                     "greedy"], {}, 2),
-    "tressette2": (["pimc:max_worlds=3,rollouts=1", "generic-pimc:max_worlds=3,rollouts=1"],
+    "tressette2": (["pimc:max_worlds=3,rollout_cards=1", "generic-pimc:max_worlds=3,rollout_cards=1"],
                    {}, 2),
     "club": (["pimc:max_worlds=3", "generic-pimc:max_worlds=3", ISMCTS, "greedy"],
              {"deals": 2}, 2),
@@ -83,26 +83,38 @@ def test_a_time_limit_is_still_an_option():
     assert declarer.calling.time_limit == declarer.exchange.time_limit == DECLARER_TIME_LIMIT
     tressette = make_agent("pimc:time_limit=0.1", agents_of("tressette2"))
     budget = tressette.budget()
-    assert budget.time_limit == 0.1 and budget.max_rollouts is None and budget.max_nodes is None
+    assert budget.time_limit == 0.1 and budget.max_cards is None and budget.max_nodes is None
 
 
-def test_the_work_budget_counts_rollouts_and_nodes():
-    """Tressette's and the generic PIMC: at most ``rollouts`` worlds rolled out early in a
-    hand; late in it worlds are solved within the decision's ``nodes`` (none left: no world)."""
+def test_the_work_budget_counts_rollout_cards_and_nodes():
+    """Tressette's and the generic PIMC: a world rolled out costs its cards in play times the
+    cards tried, and worlds start while ``rollout_cards`` are left, so the same budget rolls
+    out a few worlds early in a hand and more late in it; worlds solved late in the hand count
+    in the decision's ``nodes`` (none left: no world)."""
     from agents.trick import TrickGreedyAgent
     definition = get("tressette2")
     game = definition.new_game()
     game.deal(list(range(40)))
     view = game.view(game.to_move)
+    legal = view.legal_moves()
+    assert len(legal) == 10  # the leader's ten cards, 40 in play (hands and stock)
     for name in ("pimc", "generic-pimc"):
-        agent = make_agent(f"{name}:rollouts=3", agents_of("tressette2"))
+        agent = make_agent(f"{name}:rollout_cards=801", agents_of("tressette2"))
         agent.reset(0)
-        _, budget = agent.search(view, view.legal_moves())
-        assert (budget.worlds, budget.rollouts, budget.nodes) == (3, 3, 0)
+        _, budget = agent.search(view, legal)
+        assert (budget.worlds, budget.rollouts, budget.cards, budget.nodes) == (3, 3, 1200, 0)
     greedy = TrickGreedyAgent("tressette2")
     while len(game.view(0).tricks) < 12:  # 24 cards played: 16 in play, solved
         game.apply(greedy.act(None, game.view(game.to_move)))
     view = game.view(game.to_move)
+    legal = view.legal_moves()
+    for name in ("pimc", "generic-pimc"):
+        agent = make_agent(f"{name}:rollout_cards=801,solve_at=0", agents_of("tressette2"))
+        agent.reset(0)
+        _, budget = agent.search(view, legal)
+        worlds = -(-801 // (16 * len(legal)))  # more than three: a world costs 16 a card
+        assert worlds > 3 and budget.worlds == budget.rollouts == min(32, worlds)
+        assert budget.cards == budget.worlds * 16 * len(legal)
     for name in ("pimc", "generic-pimc"):
         agent = make_agent(f"{name}:max_worlds=5", agents_of("tressette2"))
         agent.reset(0)

@@ -41,8 +41,9 @@ greedy and not against plain PIMC, so it is off by default (docs/search.md).
 
 The worlds, the budget and the paired comparison are :class:`agents.search.WorldSearch`'s. By
 default the budget is work, reproducible from the seed: at most ``max_worlds`` worlds (32),
-``rollouts`` of them rolled out (:data:`ROLLOUTS`: a rollout early in the hand costs what many
-solved worlds late in it cost) and :data:`NODES` solver nodes a decision; the solver's table is
+:data:`ROLLOUT_CARDS` cards played by their rollouts (a world rolled out costs the cards in play
+times the cards tried: early in the hand a few worlds fit, late in it all 32) and :data:`NODES`
+solver nodes a decision; the solver's table is
 cleared before each world, so whether a world fits ``world_nodes`` depends on the world alone.
 Calibrated against the 0.1 s time limit it replaces (docs/agents.md, *Budgets*), which stays an
 option (``time_limit``, ``min_worlds``).
@@ -78,9 +79,9 @@ from .outlook import expected_outcome
 #: solver replaces the rollouts").
 SOLVE_AT = {(4, False): 28, (4, True): 0, (3, False): 27, (3, True): 0, (2, False): 22,
             (2, True): 22}
-#: The default budget's most worlds rolled out in a decision, of ``max_worlds``
-#: (docs/agents.md, *Budgets*).
-ROLLOUTS = 8
+#: The default budget's most cards played by a decision's rollouts (docs/agents.md,
+#: *Budgets*): a world costs its cards in play times the cards tried.
+ROLLOUT_CARDS = 3200
 #: ... and its solver nodes per decision
 NODES = 1_000_000
 
@@ -144,7 +145,7 @@ def hand_end_totals(world: TressetteGame, side: int, thirds: int) -> tuple[list[
 
 class TressettePimcAgent(WorldSearch):
     """PIMC with exact late worlds and greedy rollouts (the module docstring). ``max_worlds``,
-    ``rollouts``, ``nodes``: the work budget of a decision (the default, reproducible from the
+    ``rollout_cards``, ``nodes``: the work budget of a decision (the default, reproducible from the
     seed); ``time_limit``: seconds a decision may take instead; ``solve_at``: the most cards in
     play (hands and stock) at which a world is solved (None: :data:`SOLVE_AT`; 0: never,
     rollouts only); ``world_nodes``: the solver's node budget for one world; ``outlook``: value
@@ -156,8 +157,9 @@ class TressettePimcAgent(WorldSearch):
     def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
                  max_worlds: int = 32, seed: int | None = None, solve_at: int | None = None,
                  world_nodes: int = 150_000, outlook: bool = False,
-                 rollouts: int | None = ROLLOUTS, nodes: int | None = NODES):
-        super().__init__(time_limit, min_worlds, max_worlds, seed, rollouts=rollouts, nodes=nodes)
+                 rollout_cards: int | None = ROLLOUT_CARDS, nodes: int | None = NODES):
+        super().__init__(time_limit, min_worlds, max_worlds, seed, rollout_cards=rollout_cards,
+                         nodes=nodes)
         for name, value in (("solve_at", solve_at), ("world_nodes", world_nodes)):
             if value is not None and (type(value) is not int or value < 0):
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
@@ -211,6 +213,9 @@ class TressettePimcAgent(WorldSearch):
 
     def roll_out(self, game: TressetteGame) -> None:
         roll_out(game)
+
+    def cards_in_play(self, world: TressetteGame) -> int:
+        return cards_in_play(world)
 
     def value(self, game: TressetteGame, view) -> float:
         if self.plays_for_game(view.rules):
