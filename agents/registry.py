@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import contextvars
 import importlib
+import inspect
 import os
 import sys
 from functools import partial
@@ -130,6 +131,15 @@ def agent_factory(spec: str, registry: dict | None = None, *, imports: bool = Tr
                      + (", or a 'package.module:Class' path to your own" if imports else ""))
 
 
+def option_names(factory: Callable) -> list[str]:
+    """The options ``factory`` takes by name (none where its signature cannot be read)."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
 def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
                check_options=None, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
@@ -150,7 +160,9 @@ def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
     try:
         agent = factory(**options)
     except (TypeError, ValueError) as e:
-        raise ValueError(f"cannot make agent {spec!r}: {e}") from None
+        named = option_names(factory) if "unexpected keyword" in str(e) else []
+        raise ValueError(f"cannot make agent {spec!r}: {e}"
+                         + (f"; its options: {', '.join(named)}" if named else "")) from None
     finally:
         _IMPORTS.reset(token)
     if not callable(getattr(agent, "act", None)):

@@ -53,8 +53,9 @@ from mediatore_env.runinfo import machine
 from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
 
 
-def per_deal(spec: str) -> list[float]:
-    """The per-deal results of one agent in a result file: ``PATH.json:AGENT``."""
+def per_deal(spec: str) -> tuple[list[float], str]:
+    """The per-episode results of one agent in a result file, ``PATH.json:AGENT``, and what an
+    episode is there (``deal``, ``game``: the key they are saved under)."""
     path, colon, agent = spec.partition(".json:")  # agent specs have colons of their own
     if not colon or not path or not agent:
         raise ValueError(f"expected PATH.json:AGENT, got {spec!r}")
@@ -63,24 +64,28 @@ def per_deal(spec: str) -> list[float]:
         data = json.load(f)
     for s in data["standings"]:
         if s["name"] == agent:
-            return s.get("per_episode") or s.get("per_game") or s["per_deal"]
+            key = next((k for k in ("per_episode", "per_game") if s.get(k)), "per_deal")
+            return s[key], key.partition("_")[2]
     names = ", ".join(s["name"] for s in data["standings"])
     raise ValueError(f"no agent {agent!r} in {path}; it has: {names}")
 
 
 def paired(a: str, b: str) -> str:
-    x, y = per_deal(a), per_deal(b)
+    (x, unit), (y, _) = per_deal(a), per_deal(b)
     if len(x) != len(y):
-        raise ValueError(f"{a} has {len(x)} deals, {b} {len(y)}: not the same deals")
+        raise ValueError(f"{a} has {len(x)} {unit}s, {b} {len(y)}: not the same {unit}s")
     mean, low, high = mean_ci([p - q for p, q in zip(x, y)])
-    return f"{a} minus {b}: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/deal, {len(x)} deals"
+    return (f"{a} minus {b}: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/{unit}, "
+            f"{len(x)} {unit}s")
 
 
 def pooled(specs: list[str]) -> str:
-    values = [v for spec in specs for v in per_deal(spec)]
+    results = [per_deal(spec) for spec in specs]
+    values = [v for vs, _ in results for v in vs]
+    unit = results[0][1]
     mean, low, high = mean_ci(values)
-    return f"pooled over {len(specs)} files: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/deal, " \
-           f"{len(values)} deals"
+    return (f"pooled over {len(specs)} files: {mean:+.2f} [{low:+.2f}, {high:+.2f}] "
+            f"units/{unit}, {len(values)} {unit}s")
 
 
 def quantiles(values: list[float], what: str = "card plays") -> str:

@@ -39,7 +39,7 @@ def test_registry_makes_agents_with_options_and_user_classes():
 @pytest.mark.parametrize("spec, message", [
     ("grumpy", "unknown agent 'grumpy'; known agents: random, greedy"),
     ("random:bid_rate", "bad option"),
-    ("random:speed=3", "cannot make agent"),
+    ("random:speed=3", "unexpected keyword argument 'speed'; its options: bid_rate, seed$"),
     ("nosuchmodule:Agent", "cannot import module"),
     ("agents.base:Nothing", "has no 'Nothing'"),
     ("random:bid_rate=abc", "cannot make agent 'random:bid_rate=abc': bid_rate must be a "
