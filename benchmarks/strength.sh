@@ -9,7 +9,7 @@
 # comparisons), one after the other, so a run cut short keeps what it measured; a name already
 # there is skipped. On the 2-core AMD EPYC where the docs' tables were made, one job each, the
 # runs took from 1 minute (the Tressette forms against random) to an hour (infer-pimc), about
-# 3 hours in all; --jobs 2 halves that and changes no figure.
+# 3.5 hours in all; --jobs 2 halves that and changes no figure.
 #
 # Where each table is: pimc1 and pimc3 in docs/strength.md and docs/pimc.md, infer1 (paired
 # with pimc1: same seed, same deals) and infer-pimc in docs/infer.md, the Tressette forms and
