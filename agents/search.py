@@ -13,14 +13,13 @@ same worlds, so the comparison is paired; :meth:`WorldSearch.best_move` plays th
 total (ties: the lowest id), and a game with its own tie-breaks reads :meth:`search`'s totals.
 
 The **budget** of a decision (:class:`SearchBudget`) counts its work: the worlds scored (at
-most ``max_worlds``, at least ``min_worlds`` before a time limit may stop the search), those of
-the cards played by the rollouts of the worlds scored by playing on rather than solved (at most
-``max_cards``: a rollout costs by the cards it plays, so that early in a hand, where a world's
-rollouts play many cards, few worlds fit, and late in it many) and the solver's nodes
-(``max_nodes``). **Every
-search agent's default budget is work alone** (``time_limit=None``), so its choices depend
-only on its seed and the same command gives the same moves, and the same tables, on any
-machine, with any number of jobs, on Ray; the defaults were calibrated so that a decision
+most ``max_worlds``, at least ``min_worlds`` before a time limit may stop the search), the
+cards played by the rollouts of those scored by playing on rather than solved (at most
+``max_cards``: a world costs by the cards its rollouts play, so that early in a hand few
+worlds fit and late in it many) and the solver's nodes (``max_nodes``). **Every search agent's
+default budget is work alone** (``time_limit=None``), so its choices depend only on its seed
+and the same command gives the same moves, and the same tables, on any machine, with any
+number of jobs, on Ray; the defaults were calibrated so that a decision
 takes about what it took under the time limits they replace (docs/agents.md, *Budgets*). A
 ``time_limit`` in seconds (on the wall clock, or on the thread's CPU clock for a search that
 should play alike on a busy machine) stays an option, for play against people, and so does a

@@ -53,9 +53,9 @@ from mediatore_env.runinfo import machine
 from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
 
 
-def per_deal(spec: str) -> tuple[list[float], str]:
+def per_episode(spec: str) -> tuple[list[float], str]:
     """The per-episode results of one agent in a result file, ``PATH.json:AGENT``, and what an
-    episode is there (``deal``, ``game``: the key they are saved under)."""
+    episode is there (``deal``, ``game`` or ``episode``: the key they are saved under)."""
     path, colon, agent = spec.partition(".json:")  # agent specs have colons of their own
     if not colon or not path or not agent:
         raise ValueError(f"expected PATH.json:AGENT, got {spec!r}")
@@ -71,7 +71,7 @@ def per_deal(spec: str) -> tuple[list[float], str]:
 
 
 def paired(a: str, b: str) -> str:
-    (x, unit), (y, _) = per_deal(a), per_deal(b)
+    (x, unit), (y, _) = per_episode(a), per_episode(b)
     if len(x) != len(y):
         raise ValueError(f"{a} has {len(x)} {unit}s, {b} {len(y)}: not the same {unit}s")
     mean, low, high = mean_ci([p - q for p, q in zip(x, y)])
@@ -80,7 +80,7 @@ def paired(a: str, b: str) -> str:
 
 
 def pooled(specs: list[str]) -> str:
-    results = [per_deal(spec) for spec in specs]
+    results = [per_episode(spec) for spec in specs]
     values = [v for vs, _ in results for v in vs]
     unit = results[0][1]
     mean, low, high = mean_ci(values)

@@ -43,8 +43,8 @@ The worlds, the budget and the paired comparison are :class:`agents.search.World
 default the budget is work, reproducible from the seed: at most ``max_worlds`` worlds (32),
 :data:`ROLLOUT_CARDS` cards played by their rollouts (a world rolled out costs the cards in play
 times the cards tried: early in the hand a few worlds fit, late in it all 32) and :data:`NODES`
-solver nodes a decision; the solver's table is
-cleared before each world, so whether a world fits ``world_nodes`` depends on the world alone.
+solver nodes a decision; the solver's table is cleared before each world, so whether a world
+fits ``world_nodes`` depends on the world alone.
 Calibrated against the 0.1 s time limit it replaces (docs/agents.md, *Budgets*), which stays an
 option (``time_limit``, ``min_worlds``).
 
