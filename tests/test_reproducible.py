@@ -1,8 +1,8 @@
 """Every search agent is reproducible by default (issue 38): its default budget is work
-(worlds, cards rolled out, solver nodes), not time, so a short tournament of every search agent of
-every game prints the same table in one process and in two (``jobs=2``, the tournament's
-process pool). The agents get small budgets through their options, as a user would; the
-point is that nothing read off a clock enters their choices."""
+(worlds, cards rolled out, solver nodes), not time, so a short tournament of every search
+agent of every game prints the same table in one process and in two (``jobs=2``, the
+tournament's process pool). The agents get small budgets through their options, as a user
+would; the point is that nothing read off a clock enters their choices."""
 
 import importlib.util
 
@@ -20,18 +20,17 @@ ISMCTS = ("openspiel-ismcts:simulations=4" if importlib.util.find_spec("pyspiel"
 
 #: Per game: a lineup seating every search agent of the game with a small budget, the
 #: rules' switches and the episodes. Tressette's games go to 31 (several hands each), so
-#: their PIMC rolls out one world a decision (a budget of one card); OpenSpiel's IS-MCTS (pure Python) sits at the
-#: club table, the shortest.
+#: their PIMC rolls out one world a decision (a budget of one card, :data:`ONE_ROLLOUT`);
+#: OpenSpiel's IS-MCTS (pure Python) sits at the club table, the shortest.
+ONE_ROLLOUT = "max_worlds=3,rollout_cards=1"
+TRESSETTE_SEARCH = [f"pimc:{ONE_ROLLOUT}", f"generic-pimc:{ONE_ROLLOUT}"]
 TABLES = {
     "mediatore": (["pimc:worlds=3", "pimc-infer:worlds=3",
                    "pimc:worlds=3,calling=search,exchange=search",
                    "generic-pimc:max_worlds=3"], {}, 2),
-    "tressette": (["pimc:max_worlds=3,rollout_cards=1", "generic-pimc:max_worlds=3,rollout_cards=1",
-                   "greedy", "greedy"], {}, 2),
-    "tressette3": (["pimc:max_worlds=3,rollout_cards=1", "generic-pimc:max_worlds=3,rollout_cards=1",
-                    "greedy"], {}, 2),
-    "tressette2": (["pimc:max_worlds=3,rollout_cards=1", "generic-pimc:max_worlds=3,rollout_cards=1"],
-                   {}, 2),
+    "tressette": ([*TRESSETTE_SEARCH, "greedy", "greedy"], {}, 2),
+    "tressette3": ([*TRESSETTE_SEARCH, "greedy"], {}, 2),
+    "tressette2": (TRESSETTE_SEARCH, {}, 2),
     "club": (["pimc:max_worlds=3", "generic-pimc:max_worlds=3", ISMCTS, "greedy"],
              {"deals": 2}, 2),
 }
