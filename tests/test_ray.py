@@ -1,7 +1,8 @@
 """Tournaments on Ray: the deals as Ray tasks on a local instance give exactly the results of
 one process, for agents and bidding policies and for the Tressette games' tournament, from the
-API and the command line. Skipped
-without the ``ray`` extra; the two local Ray start-ups take about 20 s on 2 cores."""
+API and the command line. Skipped without the ``ray`` extra; the two local Ray start-ups (one
+by the tournament, one for the tests of a running instance, shared) take about 20 s on 2
+cores."""
 
 import json
 import warnings
@@ -38,7 +39,7 @@ def test_a_local_ray_instance_gives_the_results_of_one_process():
     assert not ray.is_initialized()  # the instance it started is shut down
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def local_ray():
     with warnings.catch_warnings():  # as agents.tournament starts Ray: JAX's fork warning off
         warnings.filterwarnings("ignore", r"os\.fork\(\) was called", RuntimeWarning)
