@@ -375,10 +375,15 @@ def test_resume_from_a_bad_file_names_the_setting(tmp_path, toy_train):
     assert e.value.setting == "resume" and "pickle" not in str(e.value)
 
 
-def test_resume_under_other_rules_is_refused(tmp_path, toy, toy_train):
+def test_resume_under_other_rules_is_refused_before_compiling(tmp_path, toy, toy_train,
+                                                              monkeypatch):
     out = tmp_path / "run"
     plan = replace(TOY_PLAN, steps=3840, final_deals=0, out=str(out))  # compiled already
     self_play(TOY, plan, train=toy_train, say=quiet)
+
+    def compile_nothing(*args):
+        raise AssertionError("compiled before the checkpoint was checked")
+    monkeypatch.setattr(training.run, "make_train", compile_nothing)
     with pytest.raises(SettingError, match="trained under --rules standard, not no_signals"):
         self_play(TOY._replace(rules="no_signals"),
                   replace(plan, steps=7680, resume=str(out / "checkpoint.npz")), env=toy,

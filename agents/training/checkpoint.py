@@ -41,10 +41,8 @@ def save_checkpoint(path: Path, runner: Runner, meta: dict) -> None:
     scratch.replace(path)
 
 
-def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
-    """``runner`` (a fresh one, with the settings of this run) with the network, optimiser, pool
-    and counters of the checkpoint at ``path``; the deals in progress start afresh. Raises
-    ValueError when the checkpoint's network or pool does not fit the settings."""
+def read_checkpoint(path) -> tuple[dict, dict]:
+    """The arrays and the meta of the checkpoint at ``path``; ValueError when it is none."""
     try:
         a = read_npz(path)
     except UNREADABLE:
@@ -52,8 +50,15 @@ def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
                          "train_selfplay.py)") from None
     if str(a.get("format", "")) != NETWORK_FORMAT or "updates" not in a:
         raise ValueError(f"{path}: not a checkpoint of train_selfplay.py")
+    return a, json.loads(str(a["meta"]))
+
+
+def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
+    """``runner`` (a fresh one, with the settings of this run) with the network, optimiser, pool
+    and counters of the checkpoint at ``path``; the deals in progress start afresh. Raises
+    ValueError when the checkpoint's network or pool does not fit the settings."""
+    a, meta = read_checkpoint(path)
     params = {k: jnp.asarray(a[k]) for k in network_keys(hidden_count(a))}
-    meta = json.loads(str(a["meta"]))
     check_shapes({k: np.asarray(v) for k, v in params.items()}, str(path), game_of(meta))
 
     def widths(p):

@@ -42,7 +42,7 @@ from mediatore_env.registry import get
 from mediatore_env.runinfo import counting, say_above
 
 from ..demos import load_demos
-from .checkpoint import load_checkpoint, network_arrays, save_checkpoint
+from .checkpoint import load_checkpoint, network_arrays, read_checkpoint, save_checkpoint
 from .evaluation import describe, evaluate, is_best, plot_curve
 from .imitation import imitate, start_from
 from .ppo import Config, Runner, Train, engine_of, make_train
@@ -97,6 +97,9 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
                 raise ValueError(f"{plan.demos} holds demonstrations of {demos['game']}, not of "
                                  f"{cfg.game} (record them with examples/record_demos.py "
                                  f"--game {cfg.game})")
+    if plan.resume:
+        with blame("resume"):  # before compiling anything too
+            check_resumable(plan.resume, cfg)
     if train is None:
         train = make_train(cfg, env)
     elif train.cfg != cfg:
@@ -206,17 +209,22 @@ def imitation_start(runner: Runner, demos: dict, cfg: Config, plan: Plan, log: d
     return start_from(runner, params)
 
 
+def check_resumable(path: str, cfg: Config) -> None:
+    """Raises ValueError unless ``path`` is a checkpoint of ``cfg``'s game and rules."""
+    _, meta = read_checkpoint(path)
+    if meta.get("game", "mediatore") != cfg.game:
+        raise ValueError(f"{path} was trained on --game {meta['game']}, not {cfg.game} (give "
+                         "the same --game)")
+    if meta.get("rules", cfg.rules) != cfg.rules:
+        raise ValueError(f"{path} was trained under --rules {meta['rules']}, not {cfg.rules} "
+                         "(give the same --rules)")
+
+
 def resume(runner: Runner, cfg: Config, plan: Plan, log: dict, say) -> tuple[Runner, float]:
     """``runner`` as the checkpoint ``plan.resume`` left it, and its seconds of training; the
     curve of the ``evaluations.json`` beside the checkpoint goes on in ``log``."""
     with blame("resume"):
         runner, meta = load_checkpoint(plan.resume, runner)
-        if meta.get("game", "mediatore") != cfg.game:
-            raise ValueError(f"{plan.resume} was trained on --game {meta['game']}, not "
-                             f"{cfg.game} (give the same --game)")
-        if meta.get("rules", cfg.rules) != cfg.rules:
-            raise ValueError(f"{plan.resume} was trained under --rules {meta['rules']}, "
-                             f"not {cfg.rules} (give the same --rules)")
     previous = Path(plan.resume).with_name("evaluations.json")
     if previous.is_file():
         old = json.loads(previous.read_text())
