@@ -8,15 +8,26 @@ deadlock, and JAX warns at every fork. Run after them, the JAX tests leave nothi
 The toy game of tests/toy_game (two forms) is registered here, before any test module is collected, so
 that every test parametrized over the registry's games (tests/test_universal.py,
 tests/test_registry.py) covers it as it would any registered game.
+
+JAX keeps its compiled programs in a cache folder shared by the test workers (set before any
+test imports JAX): the workers run tests of the same engines and compile the same programs,
+and on 2 cores a compilation is seconds. Results do not change with it; the folder, under the
+system's temporary folder, also serves the next run.
 """
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+import os
+import tempfile
+from pathlib import Path, PurePosixPath
 
 from toy_game import DEFINITIONS as TOY_GAMES
 
 from mediatore_env.registry import register
+
+os.environ.setdefault("JAX_COMPILATION_CACHE_DIR",
+                      str(Path(tempfile.gettempdir()) / "mediatore-env-jax-cache"))
+os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0.5")
 
 for definition in TOY_GAMES:
     register(definition)
