@@ -146,10 +146,10 @@ COMMANDS = {
         "--agents", "greedy", "random", "--deals", "100000000", "--jobs", "2", "--progress"],
         "stderr", r"[1-9]\d*/100000000 deals"),
     "tables": ("mediatore-tables", lambda tmp: script("mediatore_env.tools.tables") + [
-        # 24 deals come in chunks of 3 (build_table), so the first progress is a few seconds
-        # away (a chunk of 10 deals, as 100,000 would have, took 20 s), and 21 deals are left
-        "build", "--deals", "24", "--jobs", "2", "--values", "made", "--progress",
-        "--out", str(tmp / "table.npz")], "stderr", r"[1-9]\d*/24 deals"),
+        # 8 deals come one by one (build_table's chunks), so the first progress is a second or
+        # two away (a chunk of 10 deals, as 100,000 would have, took 20 s), and deals are left
+        "build", "--deals", "8", "--jobs", "2", "--values", "made", "--progress",
+        "--out", str(tmp / "table.npz")], "stderr", r"[1-9]\d*/8 deals"),
     "play": ("mediatore-play", lambda tmp: script("mediatore_env.tools.play") + [
         "--agents", "greedy", "--seed", "1"], "stdout", r"Your move \["),
     "replay": ("mediatore-replay", lambda tmp: script("mediatore_env.tools.replay") + [
@@ -288,7 +288,7 @@ def test_the_workers_end_with_the_run_however_it_ends(stop_with):
         run_tournament(["random"] * 4, deals=100, seed=1, jobs=2, progress=stop_at_once)
     assert multiprocessing.active_children() == []  # terminated and joined, not left to GC
     with pytest.raises(stop_with):
-        build_table(40, values="made", jobs=2, progress=stop_at_once)
+        build_table(8, values="made", jobs=2, progress=stop_at_once)  # stops at its 1st deal
     assert multiprocessing.active_children() == []
 
 
