@@ -9,6 +9,9 @@ The toy game of tests/toy_game (two forms) is registered here, before any test m
 that every test parametrized over the registry's games (tests/test_universal.py,
 tests/test_registry.py) covers it as it would any registered game.
 
+Ray runs its workers at niceness 15 (what is left of the cores after everything else): the
+tests of Ray get an equal share beside the other test worker, or they waited on it for minutes.
+
 JAX keeps its compiled programs in a cache folder shared by the test workers (set before any
 test imports JAX): the workers run tests of the same engines and compile the same programs,
 and on 2 cores a compilation is seconds. Results do not change with it; the folder, under the
@@ -25,6 +28,7 @@ from toy_game import DEFINITIONS as TOY_GAMES
 
 from mediatore_env.registry import register
 
+os.environ.setdefault("RAY_worker_niceness", "0")
 os.environ.setdefault("JAX_COMPILATION_CACHE_DIR",
                       str(Path(tempfile.gettempdir()) / "mediatore-env-jax-cache"))
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0.5")
