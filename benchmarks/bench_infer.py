@@ -83,6 +83,10 @@ def pooled(specs: list[str]) -> str:
     results = [per_episode(spec) for spec in specs]
     values = [v for vs, _ in results for v in vs]
     unit = results[0][1]
+    others = sorted({u for _, u in results} - {unit})
+    if others:
+        raise ValueError(f"cannot pool {unit}s with {', '.join(others)}s: give files of one "
+                         "game")
     mean, low, high = mean_ci(values)
     return (f"pooled over {len(specs)} files: {mean:+.2f} [{low:+.2f}, {high:+.2f}] "
             f"units/{unit}, {len(values)} {unit}s")

@@ -242,6 +242,20 @@ def test_scripts_bad_arguments(args, words):
     assert proc.stdout == ""
 
 
+def test_bench_infer_pools_one_game_and_refuses_to_mix_deals_with_games(tmp_path):
+    def result(name, key, values):
+        path = tmp_path / name
+        path.write_text(json.dumps({"standings": [{"name": "pimc", key: values}]}))
+        return f"{path}:pimc"
+    deals, more = result("a.json", "per_deal", [1, 3]), result("b.json", "per_deal", [2])
+    proc = script("benchmarks/bench_infer.py", "--pooled", deals, more)
+    assert proc.returncode == 0 and "+2.00" in proc.stdout and "3 deals" in proc.stdout
+    games = result("c.json", "per_game", [1, -1])
+    proc = script("benchmarks/bench_infer.py", "--pooled", deals, games)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "cannot pool deals with games" in proc.stderr and proc.stdout == ""
+
+
 def test_bench_env_compare_names_what_is_missing():
     """texas_holdem_v4 needs rlcard and pygame: the error names the one really missing, before
     any timing."""
