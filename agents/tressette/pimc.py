@@ -28,8 +28,8 @@ side (melds are fixed by the deal, so within a world they add the same to every 
 card of best mean value over the worlds is played (ties: the lowest card id).
 :data:`SOLVE_AT` was chosen by measurement (docs/search.md): the largest number of cards in
 play at which a world's exact values cost about 10 ms median, so that a 100 ms decision
-still sees about ten worlds (two-handed, on the work budget, earlier: measured ahead head to
-head); and none in Low Hand with three or four players, where greedy
+still sees about ten worlds (two-handed earlier, which beat it head to head on the work
+budget); and none in Low Hand with three or four players, where greedy
 rollouts played better: three-handed the paranoid coalition (two opponents pushing points onto
 the seat, when each really sheds its own) lost to greedy, and four-handed the rollouts won
 more games against greedy on the same packs.
@@ -74,11 +74,11 @@ from .outlook import expected_outcome
 
 #: By (players, low), the most cards still in play (hands and stock) at which a world is
 #: solved exactly: four-handed 7 cards a hand and three-handed 9, where exact values cost about
-#: 10 ms median; two-handed 10 and a stock of 6, ahead head to head of the stock of 2 that
-#: rule gave (docs/search.md, "Ahead of pimc: solving earlier"). Never in Low Hand with three or four players,
-#: where the greedy rollouts won more games against greedy than the solver did (three-handed:
-#: the paranoid reduction; four-handed: paired on the same packs, docs/search.md "Where the
-#: solver replaces the rollouts").
+#: 10 ms median; two-handed 10 and a stock of 6, which beat the stock of 2 that rule gave head
+#: to head (docs/search.md, "Ahead of pimc: solving earlier"). Never in Low Hand with three or
+#: four players, where the greedy rollouts won more games against greedy than the solver did
+#: (three-handed: the paranoid reduction; four-handed: paired on the same packs,
+#: docs/search.md "Where the solver replaces the rollouts").
 SOLVE_AT = {(4, False): 28, (4, True): 0, (3, False): 27, (3, True): 0, (2, False): 26,
             (2, True): 26}
 #: The default budget's most cards played by a decision's rollouts (docs/agents.md,
