@@ -19,7 +19,7 @@ pytest.importorskip("mediatore_env.jaxgame")
 
 from mediatore_env.jaxgame import MediatoreJax, autoreset  # noqa: E402
 from mediatore_env.jaxgame.autoreset import (  # noqa: E402
-    auto_reset, init_batch, random_legal_action)
+    auto_reset, init_batch, legal_action_at, random_legal_action)
 from jax_states import fields  # noqa: E402
 
 BATCH, STEPS = 12, 120  # a deal takes 4 to about 60 moves: every slot ends a deal or more
@@ -88,6 +88,26 @@ def test_random_legal_action_draws_every_legal_move_and_nothing_else():
     assert set(drawn.tolist()) == {0, 7, 300}
     assert min(np.bincount(drawn)[[0, 7, 300]]) > 60  # about 100 each: uniform
     assert int(random_legal_action(keys[0], jnp.zeros(486, bool))) == 0  # none legal
+
+
+def test_legal_action_at_is_the_kth_legal_id():
+    """The k-th legal id, k = floor(u * count), for masks of every size the games have (41,
+    123, 486 ids: a word of bits and a part of one, several words) and densities, the ids at the
+    words' edges (31, 32, 63) and the last; u at 0 and just below 1."""
+    rng = np.random.default_rng(5)
+    for size in (41, 123, 486):
+        masks = rng.random((400, size)) < rng.choice([0.01, 0.1, 0.5, 0.95], (400, 1))
+        masks[:5] = False
+        masks[0, [i for i in (0, 31, 32, 63, size - 1) if i < size]] = True
+        masks[1, size - 1] = True
+        masks[2] = True
+        us = rng.random(400).astype(np.float32)
+        us[:3] = [0.0, 0.99999994, 0.99999994]
+        got = np.asarray(jax.jit(jax.vmap(legal_action_at))(jnp.asarray(us), jnp.asarray(masks)))
+        for u, mask, action in zip(us, masks, got):
+            legal = np.flatnonzero(mask)
+            expected = legal[int(np.floor(u * np.float32(len(legal))))] if len(legal) else 0
+            assert action == expected, (size, u, legal.tolist())
 
 
 @pytest.mark.slow  # one more compilation of the engine

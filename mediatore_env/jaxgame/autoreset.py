@@ -26,7 +26,6 @@ Built only on :class:`.core.JaxGame`'s ``init`` and ``step`` and the fields of
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Callable
 
@@ -118,21 +117,28 @@ def legal_action_at(u, legal_action_mask):
     ``legal_action_mask``, ``k = floor(u * count)``, so a uniform ``u`` draws a legal action
     uniformly (one batch of uniforms serves a batch of games); 0 when none is legal.
 
-    The k-th is found in two levels, the mask cut into rows of about the square root of its
-    length (Mediatore's 486 ids: 22 rows of 23): the row by the running count of legal ids over
-    rows, then the id within the row, so two running sums of about 22 terms instead of one of
-    486 (on a CPU, a draw over 486 logits with ``jax.random.categorical`` cost 20 times a
-    step, a running sum over 486 ids 5 times)."""
+    The mask is packed into 32-bit words, so the k-th legal id is found by counting bits: the
+    word by the running count of its words' bits (Mediatore's 486 ids: 16 words), then the
+    bit within it by halving the word five times. On a CPU a draw over 486 logits with
+    ``jax.random.categorical`` cost 20 times a step; running sums over the mask cut into rows,
+    as this was written before, 1.6 times; the words a half."""
     size = legal_action_mask.shape[0]
-    columns = math.isqrt(size - 1) + 1
-    rows = -(-size // columns)
-    grid = jnp.concatenate([legal_action_mask, jnp.zeros(rows * columns - size, bool)]
-                           ).reshape(rows, columns)
-    per_row = grid.sum(axis=1, dtype=jnp.int32)
-    count = per_row.sum()
+    words = -(-size // 32)
+    bits = jnp.concatenate([legal_action_mask, jnp.zeros(words * 32 - size, bool)]
+                           ).reshape(words, 32).astype(jnp.uint32)
+    word_of = (bits << jnp.arange(32, dtype=jnp.uint32)).sum(axis=1, dtype=jnp.uint32)
+    per_word = jax.lax.population_count(word_of).astype(jnp.int32)
+    upto = jnp.cumsum(per_word)  # legal ids up to each word's end
+    count = upto[-1]
     k = jnp.floor(u * count).astype(jnp.int32)  # 0 .. count - 1
-    upto = jnp.cumsum(per_row)  # legal ids up to each row's end
-    row = (upto <= k).sum()
-    k_in_row = k - (upto[row] - per_row[row])
-    column = (jnp.cumsum(grid[row], dtype=jnp.int32) <= k_in_row).sum()
-    return jnp.where(count > 0, row * columns + column, 0).astype(jnp.int32)
+    at = jnp.arange(words) == (upto <= k).sum()  # the word that holds it
+    k = k - jnp.where(at, upto - per_word, 0).sum()  # its place among the word's legal ids
+    word = jnp.where(at, word_of, 0).sum(dtype=jnp.uint32)
+    bit = jnp.int32(0)
+    for width in (16, 8, 4, 2, 1):  # is it in the word's upper half? then look there
+        low = jax.lax.population_count(word & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
+        upper = k >= low
+        bit = bit + jnp.where(upper, width, 0)
+        k = k - jnp.where(upper, low, 0)
+        word = jnp.where(upper, word >> width, word)
+    return jnp.where(count > 0, jnp.argmax(at) * 32 + bit, 0).astype(jnp.int32)
