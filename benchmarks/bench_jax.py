@@ -62,7 +62,7 @@ from bench_env import play as play_env  # noqa: E402  (benchmarks/ is the script
 from mediatore_env import jaxgame  # noqa: E402
 from mediatore_env.core.cards import NUM_CARDS  # noqa: E402
 from mediatore_env.jaxgame.autoreset import auto_reset_batch, legal_action_at  # noqa: E402
-from mediatore_env.jaxgame.tricks import playable, trick_winner  # noqa: E402
+from mediatore_env.jaxgame.tricks import playable, shuffled_pack, trick_winner  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION, PASS  # noqa: E402
 from mediatore_env.registry import get  # noqa: E402
 from mediatore_env.runinfo import machine  # noqa: E402
@@ -206,7 +206,7 @@ def calibration(batch: int, args) -> dict:
     seats, cards = np.arange(4), np.arange(NUM_CARDS)
 
     def deal(key):
-        owner = jnp.zeros(NUM_CARDS, jnp.int32).at[jax.random.permutation(key, NUM_CARDS)].set(
+        owner = jnp.zeros(NUM_CARDS, jnp.int32).at[shuffled_pack(key)].set(
             cards % 4)
         hands = owner[None, :] == seats[:, None]
         return (hands, jnp.full(4, -1, jnp.int32), jnp.int32(0), jnp.int32(0), hands[0],

@@ -129,3 +129,16 @@ def test_the_observation_is_the_same_written_either_way():
             fractions_seen += int(((scattered > 0) & (scattered < 1)).sum())
         state = step(state, jax.random.PRNGKey(100 + i))
     assert fractions_seen > 0  # the deals reached the play, where thirds are taken
+
+
+def test_a_shuffled_pack_is_the_pack_jax_random_permutation_gives():
+    """tricks.shuffled_pack ranks where jax.random.permutation sorts: the same pack for every
+    key (so a key deals what it dealt before), and equal sort keys in card order, as the
+    stable sort puts them."""
+    from mediatore_env.jaxgame.tricks import pack_of, shuffled_pack
+    keys = jax.random.split(jax.random.PRNGKey(11), 20000)
+    ours = jax.jit(jax.vmap(shuffled_pack))(keys)
+    assert np.array_equal(ours, jax.vmap(lambda k: jax.random.permutation(k, NUM_CARDS))(keys))
+    ties = jnp.asarray([7, 3, 7, 3] + [9] * (NUM_CARDS - 4), jnp.uint32)
+    assert pack_of(ties).tolist() == [1, 3, 0, 2] + list(range(4, NUM_CARDS))
+    assert np.array_equal(pack_of(ties), jax.lax.sort_key_val(ties, jnp.arange(NUM_CARDS))[1])

@@ -51,7 +51,8 @@ from ..mediatore.moves import HAND_SIZE, NUM_TRICKS, WIN_THIRDS
 from .core import NONE, JaxGame, one_hot
 from .observe import seat_blocks
 from .tables import THIRDS_VALUE, TRICKS_VALUE
-from .tricks import POINTS_OF, TrickState, no_tricks, play_card, playable
+from .tricks import (POINTS_OF, TrickState, no_tricks, play_card, playable,
+                     shuffled_pack)
 
 _I32, _F32, _U32 = jnp.int32, jnp.float32, jnp.uint32
 _SEATS = np.arange(4)
@@ -153,8 +154,7 @@ def init(t: ClubTables, key) -> ClubState:
     """A session from ``key``: the first dealer, and a shuffled pack for every deal it can
     have."""
     pack_key, dealer_key = jax.random.split(key)
-    packs = jax.vmap(lambda k: jax.random.permutation(k, NUM_CARDS))(
-        jax.random.split(pack_key, t.max_deals))
+    packs = jax.vmap(shuffled_pack)(jax.random.split(pack_key, t.max_deals))
     return init_from_packs(t, packs, jax.random.randint(dealer_key, (), 0, 4))
 
 

@@ -51,6 +51,13 @@ def one_hot(index: jax.Array, size: int) -> jax.Array:
     return jnp.arange(size) == index
 
 
+def row(rows: jax.Array, index: jax.Array) -> jax.Array:
+    """``rows[index]`` of a bool matrix (a seat's hand of ``hands``), picked by a one-hot mask
+    rather than indexed: under ``vmap`` an index by a traced value is a gather, a loop on a
+    CPU, and the mask a few vector operations; all False when ``index`` is NONE."""
+    return (rows & one_hot(index, rows.shape[0])[:, None]).any(axis=0)
+
+
 @jax.tree_util.register_dataclass
 @dataclasses.dataclass(frozen=True)
 class State:

@@ -26,10 +26,11 @@ from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, HAN
                                NUM_MOVES, NUM_TRICKS, PLAY, PLAY_BASE,
                                WIN_THIRDS)
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS, SOLISSIMO, SOLO
-from .state import NONE, State, one_hot
+from .state import NONE, State, one_hot, row
 from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD,
                      LOW_POWERS, REQUEST, RulesTables, signal_kinds)
-from .tricks import POINTS_OF, SUIT_OF_CARD, no_tricks, play_card, playable
+from .tricks import (POINTS_OF, SUIT_OF_CARD, no_tricks, of_suit, play_card, playable,
+                     shuffled_pack)
 
 _I32 = jnp.int32
 _SEATS = np.arange(4)
@@ -76,7 +77,7 @@ def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
 def init(t: RulesTables, key: jax.Array) -> State:
     """A deal of a pack shuffled by ``key``, from a dealer drawn by ``key``."""
     pack_key, dealer_key = jax.random.split(key)
-    return init_from_pack(t, jax.random.permutation(pack_key, NUM_CARDS),
+    return init_from_pack(t, shuffled_pack(pack_key),
                           jax.random.randint(dealer_key, (), 0, 4))
 
 
@@ -224,7 +225,7 @@ def _top_two_out(s: State) -> tuple[jax.Array, jax.Array]:
         p = jnp.max(jnp.where(out, powers, -1), axis=1)
         top.append(p)
         out = out & (powers[None, :] != p[:, None])
-    top1, top2, top3 = (jnp.repeat(p, 10) for p in top)   # by card, of the card's suit
+    top1, top2, top3 = (of_suit(p) for p in top)   # by card, of the card's suit
     power = _CARDS % 10
     highest = jnp.where(top1 == power, top2, top1)
     second = jnp.where(top1 == power, top3, jnp.where(top2 == power, top3, top2))
@@ -245,8 +246,8 @@ def _lead_signals(t: RulesTables, s: State, hand: jax.Array) -> jax.Array:
     # By card led: the hand's cards of its suit, and its low ones (Re or lower: the first
     # seven powers); a suit is ten consecutive card ids.
     by_suit = hand.reshape(4, 10)
-    in_suit = jnp.repeat(by_suit.sum(axis=1, dtype=_I32), 10)
-    low_in_suit = jnp.repeat(by_suit[:, :LOW_POWERS].sum(axis=1, dtype=_I32), 10)
+    in_suit = of_suit(by_suit.sum(axis=1, dtype=_I32))
+    low_in_suit = of_suit(by_suit[:, :LOW_POWERS].sum(axis=1, dtype=_I32))
     truth = {REQUEST: jnp.ones(NUM_CARDS, bool),
              LAST_OF_SUIT: in_suit == 1,
              LOW_KEPT: low_in_suit - LOW_OF_CARD > 0}
@@ -264,8 +265,8 @@ def legal_action_mask(t: RulesTables, s: State) -> jax.Array:
     core.JaxGame then sets them all, pgx's convention). Built as the blocks of the move ids
     (bids, calls, discards, gives, plays), each on in its phase."""
     phase = s.phase
-    hand = s.hands[jnp.maximum(s.current_player, 0)]
-    declarer_hand = s.hands[jnp.maximum(s.declarer, 0)]
+    hand = row(s.hands, s.current_player)
+    declarer_hand = row(s.hands, s.declarer)
     bids = (phase == AUCTION) & ((_BIDS == 0) | ((_BIDS > s.high_bid) & (_BIDS <= t.top_contract)))
     calls = (phase == CALL) & jnp.asarray(t.callable_cards)
     discards = (phase == DISCARD) & declarer_hand

@@ -22,10 +22,10 @@ import dataclasses
 
 import jax
 
-from .core import NONE, one_hot
+from .core import NONE, one_hot, row
 from .tricks import TrickState
 
-__all__ = ["NONE", "State", "one_hot"]
+__all__ = ["NONE", "State", "one_hot", "row"]
 
 
 @jax.tree_util.register_dataclass

@@ -29,7 +29,7 @@ _MONTE_CODE = {"none": MONTE_NONE, "declarer": MONTE_DECLARER, "all": MONTE_ALL}
 CONTRACT_IDS = range(ARCISOLISSIMO + 1)
 
 # Facts of the pack for every table, besides those every trick game shares (.tricks: POINTS_OF,
-# SUIT_OF_CARD, SUIT_MASK).
+# SUIT_OF_CARD).
 LOW_OF_CARD = bools(sum(LOW_MASKS))                         # Re or lower, by card
 LOW_POWERS = int(LOW_OF_CARD[:10].sum())                    # the low cards: a suit's first 7
 assert (LOW_OF_CARD.reshape(4, 10) == (np.arange(10) < LOW_POWERS)).all()

@@ -48,7 +48,8 @@ from ..tressette.observation import (DRAWS, EARLIER_HANDS, MELD_FLAGS, SCORE_SCA
 from ..tressette.rules import (HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
                                false_claim_outcome, outcome)
 from .core import NONE, JaxGame, one_hot
-from .tricks import SUIT_OF_CARD, TrickState, bools, no_tricks, play_card, playable
+from .tricks import (SUIT_OF_CARD, TrickState, bools, no_tricks, play_card, playable,
+                     shuffled_pack)
 
 _I32, _F32 = jnp.int32, jnp.float32
 
@@ -194,8 +195,7 @@ def init_from_packs(t: TressetteTables, packs: jax.Array, dealer: jax.Array) -> 
 def init(t: TressetteTables, key: jax.Array) -> TressetteState:
     """A game from ``key``: the first dealer, and a shuffled pack for every hand it can need."""
     pack_key, dealer_key = jax.random.split(key)
-    packs = jax.vmap(lambda k: jax.random.permutation(k, NUM_CARDS))(
-        jax.random.split(pack_key, t.hands))
+    packs = jax.vmap(shuffled_pack)(jax.random.split(pack_key, t.hands))
     return init_from_packs(t, packs, jax.random.randint(dealer_key, (), 0, t.players))
 
 

@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..core.cards import NUM_CARDS, POINTS, SUIT_MASKS, SUIT_OF
+from ..core.cards import NUM_CARDS, POINTS, SUIT_OF
 from . import core
 from .core import NONE, one_hot
 
@@ -32,7 +32,6 @@ def bools(mask: int) -> np.ndarray:
 # Facts of the pack, for every game.
 POINTS_OF = np.array(POINTS, np.int32)                      # thirds of a point, by card
 SUIT_OF_CARD = np.array(SUIT_OF, np.int32)                  # suit, by card
-SUIT_MASK = np.stack([bools(m) for m in SUIT_MASKS])        # bool[4, 40]: the cards of each suit
 
 
 @jax.tree_util.register_dataclass
@@ -54,6 +53,27 @@ class TrickState(core.State):
     tricks_won: jax.Array           # int32[players]
 
 
+def shuffled_pack(key: jax.Array) -> jax.Array:
+    """int32[40]: the card ids in the order of a pack shuffled by ``key``, the very pack
+    ``jax.random.permutation(key, 40)`` gives (one round of its sort: fresh 32-bit keys, the
+    cards in the order of their keys, ties in card order), found by ranking rather than by
+    sorting: under ``vmap`` on a CPU, XLA's sort of 40 keys cost three times the ranking's
+    1,600 comparisons, and a deal in the training loop is mostly its shuffle."""
+    _, subkey = jax.random.split(key)
+    return pack_of(jax.random.bits(subkey, (NUM_CARDS,), jnp.uint32))
+
+
+def pack_of(sort_keys: jax.Array) -> jax.Array:
+    """int32[40]: the cards in the order of ``sort_keys`` (uint32[40], one per card), a tie in
+    card order (a stable sort's order): each card's place is the number of cards before it."""
+    cards = jnp.arange(NUM_CARDS)
+    place = jnp.zeros(NUM_CARDS, jnp.int32)
+    for other in range(NUM_CARDS):  # a sum of 40 vectors: fused, where a 40 x 40 matrix of
+        key = sort_keys[other]      # comparisons is a buffer of its own for every deal
+        place = place + ((key < sort_keys) | ((key == sort_keys) & (other < cards)))
+    return jnp.zeros(NUM_CARDS, jnp.int32).at[place].set(cards, unique_indices=True)
+
+
 def no_tricks(players: int, num_tricks: int, leader) -> dict:
     """The trick fields of a deal (or hand) before its first card, ``leader`` to lead (-1 when
     not known yet): a dict to build or reset a :class:`TrickState` with."""
@@ -68,12 +88,17 @@ def no_tricks(players: int, num_tricks: int, leader) -> dict:
         thirds_won=jnp.zeros(players, jnp.int32), tricks_won=jnp.zeros(players, jnp.int32))
 
 
+def of_suit(by_suit: jax.Array) -> jax.Array:
+    """[40]: each card gets its suit's entry of ``by_suit`` ([4]; a suit is ten consecutive
+    card ids), by broadcasting (``jnp.repeat`` is a gather under ``vmap``)."""
+    return jnp.broadcast_to(by_suit[:, None], (4, 10)).reshape(NUM_CARDS)
+
+
 def playable(hand: jax.Array, trick_cards: jax.Array, trick_len: jax.Array) -> jax.Array:
     """bool[40]: the cards of ``hand`` that may be played to the trick on the table
     (core.tricks.playable): any when leading, else those of the suit led if the hand holds
     one, else any (no obligation to win)."""
-    led = jnp.asarray(SUIT_MASK)[jnp.maximum(trick_cards[0], 0) // 10]
-    follow = hand & led
+    follow = hand & (jnp.asarray(SUIT_OF_CARD) == trick_cards[0] // 10)  # none before a lead
     return jnp.where((trick_len > 0) & follow.any(), follow, hand)
 
 
