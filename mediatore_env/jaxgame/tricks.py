@@ -2,7 +2,7 @@
 points in thirds, and the bookkeeping of a card played to a trick. The JAX transcription of
 :mod:`mediatore_env.core.tricks` (and of the card facts of :mod:`mediatore_env.core.cards`),
 written once for every JAX game: Mediatore, the three Tressette forms and club Mediatore play
-their cards through :func:`play_card`.
+their cards through :func:`play_card` and deal them from :func:`shuffled_pack`.
 
 A trick game's state is a :class:`TrickState`: the fields of :class:`.core.State`, then the
 trick fields below, then the game's own. Card sets are ``bool[40]`` by card id (a hand per
