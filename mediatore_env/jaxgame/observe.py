@@ -20,7 +20,7 @@ from ..mediatore.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS, S_THIRDS, S_TR
 from ..core.cards import NUM_CARDS
 from ..mediatore.moves import END, NUM_TRICKS, PHASE_NAMES
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS
-from .state import NONE, State, one_hot
+from .state import NONE, State, one_hot, row
 from .tricks import TrickState
 from .tables import MONTE_ALL, MONTE_DECLARER, MONTE_NONE, THIRDS_VALUE, TRICKS_VALUE, RulesTables
 
@@ -136,7 +136,7 @@ def observe(t: RulesTables, s: State, seat, by_slices: bool | None = None) -> ja
     blocks["dealer"] = rel(s.dealer)
     blocks["phase"] = one_hot(s.phase, len(PHASE_NAMES))
     blocks["to_move"] = rel(s.current_player)
-    blocks["hand"] = (s.hands & (np.arange(4) == me)[:, None]).any(axis=0)
+    blocks["hand"] = row(s.hands, me)
     # bids[contract - 1, seat], seats rotated to the observer's.
     blocks["auction"] = (s.bids[:, None, :] & rotation[None, :, :]).any(axis=2).reshape(-1)
     has_contract = s.contract != 0
