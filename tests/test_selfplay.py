@@ -390,6 +390,50 @@ def test_resume_under_other_rules_is_refused_before_compiling(tmp_path, toy, toy
                   say=quiet)
 
 
+def saved_network(path, hidden=(32,), game="mediatore", seed=6):
+    params = random_params(seed, hidden)
+    np.savez(path, **training.network_arrays(params, {"game": game}))
+    return params
+
+
+def test_a_run_starts_from_a_saved_network(tmp_path, toy_train):
+    """Plan.init: the run starts from the saved network, not a random one, and it fills the
+    opponent pool (its first slot keeps it while the network trains on)."""
+    start = saved_network(tmp_path / "start.npz")
+    out = tmp_path / "run"
+    plan = replace(TOY_PLAN, steps=0, final_deals=0, out=str(out),
+                   init=str(tmp_path / "start.npz"))
+    self_play(TOY, plan, train=toy_train, say=quiet)
+    params, _ = load_network(out / "network.npz")
+    assert all(np.array_equal(params[k], start[k]) for k in start)
+    self_play(TOY, replace(plan, steps=3840), train=toy_train, say=quiet)  # 10 updates
+    trained, _ = load_network(out / "network.npz")
+    assert not np.array_equal(trained["policy/w"], start["policy/w"])
+    with np.load(out / "checkpoint.npz") as f:
+        assert all(np.array_equal(f[f"pool/{k}"][0], start[k]) for k in start)
+
+
+@pytest.mark.parametrize("hidden, game, resume, words", [
+    ((32,), "mediatore", True, "give --init or --resume, not both"),
+    ((64,), "mediatore", False, "its network has hidden layers [64], not [32] (give the same "
+                                "--hidden)"),
+    ((32,), "tressette2", False, "is a network of tressette2, not of mediatore"),
+])
+def test_a_start_that_does_not_fit_is_refused_before_compiling(tmp_path, toy, monkeypatch,
+                                                               hidden, game, resume, words):
+    saved_network(tmp_path / "start.npz", hidden, game)
+
+    def compile_nothing(*args):
+        raise AssertionError("compiled before the start was checked")
+    monkeypatch.setattr(training.run, "make_train", compile_nothing)
+    plan = replace(TOY_PLAN, out=str(tmp_path / "run"), init=str(tmp_path / "start.npz"),
+                   resume=str(tmp_path / "start.npz") if resume else None)
+    with pytest.raises(SettingError) as e:
+        self_play(TOY, plan, env=toy, say=quiet)
+    assert e.value.setting == "init" and words in str(e.value), str(e.value)
+    assert not (tmp_path / "run").exists()
+
+
 def train_selfplay(*args, timeout=120):
     return subprocess.run([sys.executable, str(ROOT / "examples" / "train_selfplay.py"), *args],
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT,
@@ -404,6 +448,8 @@ def train_selfplay(*args, timeout=120):
     (["--demos", "{tmp}"], "train_selfplay.py: error: --demos: no demonstrations in"),
     (["--resume", "{tmp}/checkpoint.npz", "--envs", "4"],
      "train_selfplay.py: error: --resume: {tmp}/checkpoint.npz: not a readable .npz"),
+    (["--init", "{tmp}/checkpoint.npz", "--envs", "4"],
+     "train_selfplay.py: error: --init: SelfPlayAgent: '{tmp}/checkpoint.npz'"),
 ])
 def test_bad_arguments_are_one_line(tmp_path, args, words):
     (tmp_path / "checkpoint.npz").write_text("not an npz")

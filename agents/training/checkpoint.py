@@ -25,6 +25,15 @@ def network_arrays(params: dict, meta: dict) -> dict[str, np.ndarray]:
     return out
 
 
+def check_widths(params: dict, hidden, path) -> None:
+    """ValueError unless the network ``params`` (read from ``path``) has the hidden layers
+    ``hidden`` (their widths, as ``--hidden`` gives them)."""
+    widths = [int(np.size(params[f"layer{i}/b"])) for i in range(hidden_count(params))]
+    if widths != list(hidden):
+        raise ValueError(f"{path}: its network has hidden layers {widths}, not {list(hidden)} "
+                         "(give the same --hidden)")
+
+
 def save_checkpoint(path: Path, runner: Runner, meta: dict) -> None:
     """Network, optimiser state (its leaves in order), pool, counters and key, as plain arrays;
     written to a scratch file first, so an interrupted save leaves the previous one."""
@@ -60,12 +69,8 @@ def load_checkpoint(path, runner: Runner) -> tuple[Runner, dict]:
     a, meta = read_checkpoint(path)
     params = {k: jnp.asarray(a[k]) for k in network_keys(hidden_count(a))}
     check_shapes({k: np.asarray(v) for k, v in params.items()}, str(path), game_of(meta))
-
-    def widths(p):
-        return [int(np.size(p[f"layer{i}/b"])) for i in range(hidden_count(p))]
-    if widths(params) != widths(runner.params):
-        raise ValueError(f"{path}: its network has hidden layers {widths(params)}, not "
-                         f"{widths(runner.params)} (give the same --hidden)")
+    check_widths(params, [int(np.size(runner.params[f"layer{i}/b"]))
+                          for i in range(hidden_count(runner.params))], path)
     leaves, tree = jax.tree_util.tree_flatten(runner.opt_state)
     opt_state = jax.tree_util.tree_unflatten(
         tree, [jnp.asarray(a[f"opt/{i}"], leaf.dtype) for i, leaf in enumerate(leaves)])

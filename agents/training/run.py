@@ -6,8 +6,11 @@ written along the way. ``examples/train_selfplay.py`` is its command line.
 
 :class:`Plan` says what happens around the updates; :func:`self_play` does it:
 
+- **a start** (``init``, not with ``resume``): a saved network of the game (a run's
+  ``network.npz``, a shipped file) instead of a random one, also the pool's first member;
 - **imitation** (``demos``, not with ``resume``): the network first learns the moves recorded
   in that folder (:func:`agents.training.imitation.imitate`), and self-play starts from it;
+  with ``init``, the imitation starts from that network (a fine-tune on other demonstrations);
 - **resume** (``resume``): a checkpoint's network, optimiser, pool and counters, and the curve
   of the ``evaluations.json`` beside it;
 - **evaluations** every ``eval_every`` steps (rounded to whole updates), on the same deals
@@ -42,7 +45,9 @@ from mediatore_env.registry import get
 from mediatore_env.runinfo import counting, say_above
 
 from ..demos import load_demos
-from .checkpoint import load_checkpoint, network_arrays, read_checkpoint, save_checkpoint
+from ..selfplay import load_network
+from .checkpoint import (check_widths, load_checkpoint, network_arrays, read_checkpoint,
+                         save_checkpoint)
 from .evaluation import describe, evaluate, is_best, plot_curve
 from .imitation import imitate, start_from
 from .ppo import Config, Runner, Train, engine_of, make_train
@@ -67,6 +72,7 @@ class Plan:
     imitate_batch: int = 512       # decisions per minibatch of imitation
     imitate_lr: float = 1e-3       # Adam's learning rate for imitation
     resume: str | None = None      # continue from this checkpoint.npz
+    init: str | None = None        # start from this saved network rather than a random one
 
 
 class SettingError(ValueError):
@@ -89,7 +95,14 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
     ``progress(n)`` is called with the steps of each chunk of updates. Raises
     :class:`SettingError` for a folder without demonstrations or a checkpoint that does not
     fit."""
-    demos = None
+    demos = start = None
+    if plan.init:
+        with blame("init"):  # before compiling anything
+            if plan.resume:
+                raise ValueError("a resumed run goes on with its checkpoint's network; give "
+                                 "--init or --resume, not both")
+            start, _ = load_network(plan.init, cfg.game)
+            check_widths(start, cfg.hidden, plan.init)
     if plan.demos and not plan.resume:
         with blame("demos"):  # before compiling anything
             demos = load_demos(plan.demos)
@@ -111,6 +124,8 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
            "machine": f"{platform.node()} {platform.processor() or platform.machine()}",
            "command": command, "evaluations": [], "throughput": []}
     train_seconds = 0.0
+    if start is not None:
+        runner = start_from(runner, {k: jax.numpy.asarray(v) for k, v in start.items()})
     if demos is not None:
         runner = imitation_start(runner, demos, cfg, plan, log, say)
         del demos  # gigabytes, for a long run

@@ -108,6 +108,10 @@ def parser(prog: str = PROG) -> ArgumentParser:
     p.add_argument("--resume", type=input_file, default=r.resume,
                    help="continue from this checkpoint.npz (its evaluations.json, when beside "
                         "it, continues the curve)")
+    p.add_argument("--init", type=input_file, default=r.init, metavar="NETWORK",
+                   help="start from this saved network of the game (a run's network.npz, a "
+                        "shipped agents/data file; the same --hidden) rather than a random one; "
+                        "with --demos the imitation starts from it (not with --resume)")
     add_progress_options(p)
     return p
 
