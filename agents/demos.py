@@ -9,7 +9,10 @@ also writes, as the differential tests hold, so a network trained by self-play r
 stored as float16 (every value lies in [0, 1] and is a small fraction, which float16 keeps
 within 3e-4), the legal moves (bit-packed over the game's ``moves.count``), the move, the
 seat, the episode's number and the seat's outcome at its end (``game.outcome``: Mediatore's
-payment in units, a Tressette game's +1/-1...), and the game's name, in a compressed .npz
+payment in units, a Tressette game's +1/-1...), where a seat searches worlds
+(:class:`agents.search.WorldSearch`: PIMC) the mean value it found for each legal move
+(``values``: the search's whole judgement, not only its choice, which imitation can learn
+from), and the game's name, in a compressed .npz
 (the observations are mostly zeros: a Tressette shard is about 60 times smaller so, and
 loads in about a second). :func:`load_demos` reads
 a folder of such files back; files written before the game was recorded are Mediatore's.
@@ -27,6 +30,7 @@ from mediatore_env.registry import get
 
 from .base import Agent, play
 from .registry import agents_of, make_agent
+from .search import WorldSearch
 from .tournament import derive_seed, hooks_of
 
 #: The game of a demonstrations file that does not name one (written before games were named).
@@ -51,13 +55,21 @@ class Recorder(Agent):
 
     def act(self, observation, view) -> int:
         seen = self.writer(view)  # before the move: what was seen
+        searches = isinstance(self.inner, WorldSearch)
+        if searches:
+            self.inner.last_values = None  # so a decision it did not search records no values
         move = self.inner.act(seen if self.wants else None, view)
         legal = view.legal_moves()
         if len(legal) > 1:
             mask = np.zeros(self.num_moves, bool)
             mask[legal] = True
+            values = None
+            if searches:  # NaN where no value: illegal moves, decisions not searched
+                values = np.full(self.num_moves, np.nan, np.float32)
+                for m, v in (self.inner.last_values or {}).items():
+                    values[m] = v
             self.rows.append((seen["observation"].astype(np.float16), np.packbits(mask), move,
-                              view.seat))
+                              view.seat, values))
         return move
 
 
@@ -76,36 +88,45 @@ def record_deals(specs, rules, seed: int, first: int, count: int, path,
     recorders = [Recorder(make_agent(spec, known), rows, definition.observation,
                           definition.moves.count) for spec in specs]
     n = len(recorders)
-    obs, masks, moves, seats, deals, payoffs = [], [], [], [], [], []
+    obs, masks, moves, seats, deals, payoffs, values = [], [], [], [], [], [], []
     for index in range(first, first + count):
         start = len(rows)
         packs = lambda k, index=index: hooks.pack(seed, index, k)  # noqa: E731
         done = play(definition.engine(rules, index % n), recorders, packs,
                     seeds=[derive_seed(seed, index, s) for s in range(n)])
-        for o, m, a, s in rows[start:]:
+        for o, m, a, s, v in rows[start:]:
             obs.append(o), masks.append(m), moves.append(a), seats.append(s)
             deals.append(index), payoffs.append(done.outcome[s])
+            values.append(np.full(definition.moves.count, np.nan, np.float32) if v is None
+                          else v)
     size = len(definition.observation(definition.engine(rules, 0).view(0))["observation"]) \
         if not obs else len(obs[0])
-    _save(path, game, size, obs, masks, moves, seats, deals, payoffs)
+    searched = any(isinstance(r.inner, WorldSearch) for r in recorders)
+    _save(path, game, size, obs, masks, moves, seats, deals, payoffs,
+          values if searched else None)
 
 
-def _save(path, game, size, obs, masks, moves, seats, deals, payoffs) -> None:
-    """Write one demonstrations file, whole or not at all."""
+def _save(path, game, size, obs, masks, moves, seats, deals, payoffs, values=None) -> None:
+    """Write one demonstrations file, whole or not at all (``values``: the searches' move
+    values of each decision, or None when no seat searched)."""
     path = Path(path)
     tmp = path.with_suffix(".tmp.npz")
+    extra = {} if values is None else {
+        "values": np.array(values, np.float32).reshape(len(masks), -1)}
     np.savez_compressed(tmp, obs=np.array(obs, np.float16).reshape(-1, size),
              mask=np.array(masks, np.uint8).reshape(len(masks), -1),
              move=np.array(moves, np.int16), seat=np.array(seats, np.int8),
              deal=np.array(deals, np.int32), payoff=np.array(payoffs, np.float32),
-             game=np.array(game))
+             game=np.array(game), **extra)
     tmp.rename(path)
 
 
 def load_demos(folder) -> dict[str, np.ndarray]:
     """The demonstrations of a folder written by :func:`record_deals`, every shard concatenated:
     ``obs`` float16 ``[n, observation size]``, ``mask`` bool ``[n, moves]``, ``move``,
-    ``seat``, ``deal``, ``payoff``, and ``game`` (its name, a 0-d str array). Raises
+    ``seat``, ``deal``, ``payoff``, ``game`` (its name, a 0-d str array), and where every
+    shard has them ``values`` float32 ``[n, moves]`` (a search's mean value of each move, NaN
+    where it gave none). Raises
     ``ValueError`` when the folder holds none, or shards of different games."""
     paths = sorted(Path(folder).glob("demos-*[0-9].npz"))
     if not paths:
@@ -123,6 +144,8 @@ def load_demos(folder) -> dict[str, np.ndarray]:
         raise ValueError(f"demonstrations of several games in {str(folder)!r}: "
                          + ", ".join(f"{g} ({name}...)" for g, name in games.items()))
     (game,) = games
+    if len(parts.get("values", paths)) < len(paths):
+        del parts["values"]  # values are for a folder whose every shard has them
     demos = {k: np.concatenate(v) for k, v in parts.items()}
     demos["mask"] = np.unpackbits(demos["mask"], axis=1, count=get(game).moves.count
                                   ).astype(bool)

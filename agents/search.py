@@ -185,6 +185,9 @@ class WorldSearch(Agent):
         #: the work budget's solver nodes per decision (None: ``max_time``'s, if any)
         self.max_nodes = nodes
         self.rng = random.Random(seed)
+        #: each move's mean value over the worlds of the last :meth:`best_move` (None: none
+        #: scored); :class:`agents.demos.Recorder` records it beside the move
+        self.last_values: dict | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -244,7 +247,10 @@ class WorldSearch(Agent):
     def best_move(self, view, legal: list[int]) -> int:
         """The move of ``legal`` of best total value over the sampled worlds (ties: the lowest
         id)."""
-        totals, _ = self.search(view, legal)
+        totals, budget = self.search(view, legal)
+        # Kept for demonstrations (agents.demos): what the search thought of every move.
+        self.last_values = {m: totals[m] / budget.worlds for m in legal} if budget.worlds \
+            else None
         return max(legal, key=lambda m: (totals[m], -m))
 
     def move_values(self, world, view, options: list, budget: SearchBudget) -> dict | None:

@@ -141,6 +141,34 @@ def test_tressette_demos_are_what_each_seat_saw(tressette_dirs, game):
     assert demos["mask"][np.arange(len(demos["move"])), demos["move"]].all()
 
 
+CHEAP_PIMC = "pimc:max_worlds=2,rollout_cards=200,nodes=20000"
+
+
+def test_a_search_records_its_value_of_every_legal_move(tmp_path):
+    """A PIMC seat's decisions carry the mean value it found for each card it could play (NaN
+    elsewhere: the claim, which it decides by the totals, and illegal moves), the card played
+    being the best of them (ties: the lowest id, as it plays); greedy's decisions carry none; a folder of greedy alone has no values at all, and a folder whose
+    shards do not all have them drops them."""
+    from mediatore_env.tressette.moves import CLAIM
+    record_deals([CHEAP_PIMC, "greedy"], None, 8, 0, 1, tmp_path / "demos-0000000.npz",
+                 game="tressette2")
+    demos = load_demos(tmp_path)
+    values, valued = demos["values"], np.isfinite(demos["values"])
+    searched = valued.any(axis=1)
+    assert not searched[demos["seat"] == 1].any() and searched.sum() > 20
+    cards = demos["mask"] & (np.arange(demos["mask"].shape[1]) != CLAIM)
+    assert (valued[searched] == cards[searched]).all()
+    for row in np.flatnonzero(searched):
+        best = np.flatnonzero(values[row] == np.nanmax(values[row]))[0]
+        assert demos["move"][row] == best
+    greedy = tmp_path / "greedy"
+    greedy.mkdir()
+    record_deals(["greedy"] * 2, None, 8, 1, 1, greedy / "demos-0000001.npz", game="tressette2")
+    assert "values" not in load_demos(greedy)
+    (tmp_path / "demos-0000001.npz").write_bytes((greedy / "demos-0000001.npz").read_bytes())
+    assert "values" not in load_demos(tmp_path)
+
+
 def test_a_folder_of_two_games_is_refused(tressette_dirs, demos_dir, tmp_path):
     for name, folder in (("a", demos_dir), ("b", tressette_dirs["tressette2"])):
         shard = sorted(folder.glob("*.npz"))[0]
@@ -229,6 +257,33 @@ def test_imitation_lowers_the_loss_on_two_handed_tressette(tressette_dirs):
     _, history = imitate(params, demos, cfg, 6, 64, 3e-3, jax.random.PRNGKey(1), say=quiet)
     assert history[-1]["held_out_loss"] < 0.9 * before[0]["held_out_loss"], (before, history)
     assert history[-1]["held_out_match"] > before[0]["held_out_match"] + 0.15, (before, history)
+
+
+def test_value_targets_share_out_the_search_values():
+    """softmax(values / T) over the moves valued, worked by hand; a decision with no values
+    (a seat that did not search) targets its move alone."""
+    from agents.training.imitation import value_targets
+    values = np.full((3, 4), np.nan, np.float32)
+    values[0, [1, 2]] = [6, 0]      # a point apart (six thirds, two-handed): e / (1 + e) at T 6
+    values[2, [0, 3]] = [5, 5]      # alike: half each, whatever the move played
+    targets = value_targets(values, np.array([2, 3, 3]), 6.0)
+    e = np.e / (1 + np.e)
+    np.testing.assert_allclose(targets, [[0, e, 1 - e, 0], [0, 0, 0, 1], [0.5, 0, 0, 0.5]],
+                               rtol=1e-6)
+
+
+def test_imitating_values_wants_demonstrations_with_values(tressette_dirs, tmp_path):
+    """--imitate-temperature on greedy's demonstrations: one SettingError naming --demos
+    before anything is compiled or written."""
+    cfg = Config(envs=16, rollout=24, epochs=1, minibatches=2, hidden=(64,), game="tressette2")
+    plan = Plan(steps=384, demos=str(tressette_dirs["tressette2"]), imitate_temperature=3.0,
+                out=str(tmp_path / "r"))
+    with pytest.raises(ValueError, match="holds no move values") as e:
+        self_play(cfg, plan, say=quiet)
+    assert e.value.setting == "demos" and not (tmp_path / "r").exists()
+    with pytest.raises(ValueError, match="hold no move values"):
+        imitate({}, load_demos(tressette_dirs["tressette2"]), cfg, 1, 64, 1e-3,
+                jax.random.PRNGKey(0), temperature=3.0)
 
 
 def test_self_play_refuses_demonstrations_of_another_game(tressette_dirs, tmp_path):

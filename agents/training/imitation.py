@@ -21,15 +21,20 @@ from .ppo import Config, Runner
 
 
 def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr: float, key,
-            say=print) -> tuple[dict, list[dict]]:
+            say=print, temperature: float | None = None) -> tuple[dict, list[dict]]:
     """``params`` trained to play the demonstrated moves (cross-entropy over the legal moves)
     and to value each decision at the payment its seat got at the end of the deal (scaled as
     the self-play reward, weighted ``cfg.vf_coef``), ``epochs`` passes of minibatches of
     ``batch`` decisions, Adam at ``lr``. The last twentieth of the deals is held out; returns
     the trained params and, per epoch, the held-out share of moves the network's most likely
-    legal move matches, the held-out cross-entropy of the moves (``held_out_loss``) and the
+    legal move matches, the held-out cross-entropy of the targets (``held_out_loss``) and the
     value error. ``demos`` are of any game (:func:`agents.demos.load_demos`) whose observation
-    and moves the network's input and output fit."""
+    and moves the network's input and output fit.
+
+    ``temperature``: where the demonstrations hold a search's move values (``values``), the
+    target of a decision is ``softmax(values / temperature)`` over the moves it valued rather
+    than the move played (:func:`value_targets`): PIMC's choice among moves it values alike
+    is a coin toss, and its values say which moves were alike and which were far worse."""
     optimiser = optax.adam(lr)
     deal = demos["deal"]
     held = (deal >= np.quantile(deal, 0.95) if deal.max() > deal.min()
@@ -39,28 +44,36 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
         raise ValueError(f"{len(train_rows)} demonstrated decisions to train on, fewer than one "
                          f"minibatch of {batch}")
 
-    def losses(params, obs, mask, move, target):
+    if temperature is not None and "values" not in demos:
+        raise ValueError("these demonstrations hold no move values (record a search agent, "
+                         "such as pimc, to imitate its values)")
+
+    def losses(params, obs, mask, probs, target):
         logits, value = forward(params, obs)
         logp = jax.nn.log_softmax(masked_logits(logits, mask))
-        nll = -jnp.take_along_axis(logp, move[:, None], axis=1)[:, 0]
+        nll = -jnp.sum(probs * logp, axis=1)
         return nll.mean() + cfg.vf_coef * jnp.mean((value - target) ** 2)
 
     @jax.jit
-    def train_step(params, opt_state, obs, mask, move, target):
-        grads = jax.grad(losses)(params, obs.astype(jnp.float32), mask, move, target)
+    def train_step(params, opt_state, obs, mask, probs, target):
+        grads = jax.grad(losses)(params, obs.astype(jnp.float32), mask, probs, target)
         updates, opt_state = optimiser.update(grads, opt_state, params)
         return optax.apply_updates(params, updates), opt_state
 
     @jax.jit
-    def scores(params, obs, mask, move, target):
+    def scores(params, obs, mask, probs, target, move):
         logits, value = forward(params, obs.astype(jnp.float32))
         masked = masked_logits(logits, mask)
         hit = jnp.argmax(masked, axis=1) == move
-        nll = -jnp.take_along_axis(jax.nn.log_softmax(masked), move[:, None], axis=1)[:, 0]
+        nll = -jnp.sum(probs * jax.nn.log_softmax(masked), axis=1)
         return hit.sum(), nll.sum(), jnp.sum((value - target) ** 2)
 
     def rows(idx):
-        return (demos["obs"][idx], demos["mask"][idx], demos["move"][idx].astype(np.int32),
+        move = demos["move"][idx].astype(np.int32)
+        probs = (value_targets(demos["values"][idx], move, temperature)
+                 if temperature is not None else np.eye(demos["mask"].shape[1],
+                                                        dtype=np.float32)[move])
+        return (demos["obs"][idx], demos["mask"][idx], probs,
                 demos["payoff"][idx] * np.float32(cfg.reward_per_unit))
 
     opt_state, history = optimiser.init(params), []
@@ -73,7 +86,8 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
                                            *rows(np.sort(order[start:start + batch])))
         hits = nll = sq = 0.0
         for start in range(0, len(held_rows), 4096):
-            h, c, e = scores(params, *rows(held_rows[start:start + 4096]))
+            idx = held_rows[start:start + 4096]
+            h, c, e = scores(params, *rows(idx), demos["move"][idx].astype(np.int32))
             hits, nll, sq = hits + float(h), nll + float(c), sq + float(e)
         n = max(len(held_rows), 1)
         history.append({"epoch": epoch + 1, "held_out_match": round(hits / n, 4),
@@ -84,6 +98,18 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
             f"{hits / n:.1%} matched, loss {nll / n:.3f}, value RMSE {math.sqrt(sq / n):.3f} "
             f"({history[-1]['seconds']:.0f} s)", flush=True)
     return params, history
+
+
+def value_targets(values: np.ndarray, move: np.ndarray, temperature: float) -> np.ndarray:
+    """Per decision, ``softmax(values / temperature)`` over the moves with a value (``values``
+    NaN elsewhere), or all on the move played where none has one."""
+    valued = np.isfinite(values)
+    scaled = np.where(valued, values, -np.inf) / temperature
+    top = np.max(scaled, axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    weights = np.where(valued, np.exp(scaled - top), 0.0)
+    weights[~valued.any(axis=1), move[~valued.any(axis=1)]] = 1.0
+    return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 def start_from(runner: Runner, params: dict) -> Runner:

@@ -45,9 +45,10 @@ def parser(prog: str = PROG) -> ArgumentParser:
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--game", default=d.game, choices=list(ENGINES),
                    help="the game to train on: any game with a JAX engine")
-    p.add_argument("--steps", type=positive_int, default=r.steps,
+    p.add_argument("--steps", type=non_negative_int, default=r.steps,
                    help="environment steps in all (every seat's decisions; with --resume, "
-                        "the total including the checkpoint's)")
+                        "the total including the checkpoint's; 0: no self-play, the network "
+                        "as --init or --demos leave it)")
     p.add_argument("--envs", type=positive_int, default=d.envs, help="deals played at once")
     p.add_argument("--rollout", type=positive_int, default=d.rollout,
                    help="steps of every deal per update")
@@ -105,6 +106,10 @@ def parser(prog: str = PROG) -> ArgumentParser:
                    help="passes over the demonstrations")
     p.add_argument("--imitate-batch", type=positive_int, default=r.imitate_batch)
     p.add_argument("--imitate-lr", type=positive_float, default=r.imitate_lr)
+    p.add_argument("--imitate-temperature", type=positive_float, default=r.imitate_temperature,
+                   metavar="T",
+                   help="imitate softmax(values / T) of the move values a search recorded "
+                        "(demonstrations of pimc) rather than the move it played")
     p.add_argument("--resume", type=input_file, default=r.resume,
                    help="continue from this checkpoint.npz (its evaluations.json, when beside "
                         "it, continues the curve)")
