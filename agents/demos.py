@@ -39,34 +39,41 @@ LEGACY_GAME = "mediatore"
 
 class Recorder(Agent):
     """Plays as ``inner`` and appends each decision with a choice to ``rows``, the observation
-    written by ``writer`` (a game's observation writer) over ``num_moves`` moves."""
+    written by ``writer`` (a game's observation writer) over ``num_moves`` moves, and the move
+    values of ``advisor`` (a search asked at each decision, whose own move is not played) or,
+    without one, of ``inner`` where it searches."""
 
     wants_observation = False  # it writes the observation itself, before the move
 
-    def __init__(self, inner: Agent, rows: list, writer, num_moves: int):
+    def __init__(self, inner: Agent, rows: list, writer, num_moves: int,
+                 advisor: WorldSearch | None = None):
         self.inner, self.rows, self.writer, self.num_moves = inner, rows, writer, num_moves
         self.wants = getattr(inner, "wants_observation", True)
         self.name = getattr(inner, "name", type(inner).__name__)
+        self.judge = advisor if advisor is not None else (
+            inner if isinstance(inner, WorldSearch) else None)
+        self.advisor = advisor
 
     def reset(self, seed=None):
-        reset = getattr(self.inner, "reset", None)
-        if reset is not None:
-            reset(seed)
+        for agent in (self.inner, self.advisor):
+            if getattr(agent, "reset", None) is not None:
+                agent.reset(seed)
 
     def act(self, observation, view) -> int:
         seen = self.writer(view)  # before the move: what was seen
-        searches = isinstance(self.inner, WorldSearch)
-        if searches:
-            self.inner.last_values = None  # so a decision it did not search records no values
+        if self.judge is not None:
+            self.judge.last_values = None  # so a decision it did not search records no values
+        if self.advisor is not None:
+            self.advisor.act(None, view)  # its values, not its move
         move = self.inner.act(seen if self.wants else None, view)
         legal = view.legal_moves()
         if len(legal) > 1:
             mask = np.zeros(self.num_moves, bool)
             mask[legal] = True
             values = None
-            if searches:  # NaN where no value: illegal moves, decisions not searched
+            if self.judge is not None:  # NaN where no value: illegal moves, not searched
                 values = np.full(self.num_moves, np.nan, np.float32)
-                for m, v in (self.inner.last_values or {}).items():
+                for m, v in (self.judge.last_values or {}).items():
                     values[m] = v
             self.rows.append((seen["observation"].astype(np.float16), np.packbits(mask), move,
                               view.seat, values))
@@ -74,19 +81,23 @@ class Recorder(Agent):
 
 
 def record_deals(specs, rules, seed: int, first: int, count: int, path,
-                 game: str = LEGACY_GAME) -> None:
+                 game: str = LEGACY_GAME, advisor: str | None = None) -> None:
     """Play episodes ``first .. first + count - 1`` of ``seed`` of ``game`` (those of the
     duplicate tournament's first rotation, :mod:`agents.tournament`: episode ``i`` first dealt
     by seat ``i % players``, its packs and the agents' seeds from the seed) under ``rules``
     (None: the game's default rules) with the agents of ``specs`` (one text per seat for
     :func:`agents.make_agent`, names of the game's agents), and write their decisions to
-    ``path`` (an .npz: written whole or not at all)."""
+    ``path`` (an .npz: written whole or not at all). ``advisor``: a search agent's text
+    (such as ``pimc``), asked at every decision for its values of the moves, which are recorded
+    beside the move the seat's agent plays (without it, a seat that searches records its
+    own)."""
     definition = get(game)
     rules = definition.make_rules() if rules is None else rules
     hooks, known = hooks_of(game), agents_of(definition)
     rows: list = []
     recorders = [Recorder(make_agent(spec, known), rows, definition.observation,
-                          definition.moves.count) for spec in specs]
+                          definition.moves.count, advisor and make_advisor(advisor, known))
+                 for spec in specs]
     n = len(recorders)
     obs, masks, moves, seats, deals, payoffs, values = [], [], [], [], [], [], []
     for index in range(first, first + count):
@@ -101,9 +112,18 @@ def record_deals(specs, rules, seed: int, first: int, count: int, path,
                           else v)
     size = len(definition.observation(definition.engine(rules, 0).view(0))["observation"]) \
         if not obs else len(obs[0])
-    searched = any(isinstance(r.inner, WorldSearch) for r in recorders)
+    searched = any(r.judge is not None for r in recorders)
     _save(path, game, size, obs, masks, moves, seats, deals, payoffs,
           values if searched else None)
+
+
+def make_advisor(spec: str, known) -> WorldSearch:
+    """The agent of ``spec`` (of the game's ``known`` agents), which must search worlds."""
+    agent = make_agent(spec, known)
+    if not isinstance(agent, WorldSearch):
+        raise ValueError(f"advisor {spec!r} does not search worlds, so it has no move values "
+                         "(give a search agent, such as pimc)")
+    return agent
 
 
 def _save(path, game, size, obs, masks, moves, seats, deals, payoffs, values=None) -> None:

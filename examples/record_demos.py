@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from agents.demos import record_deals  # noqa: E402
+from agents.demos import make_advisor, record_deals  # noqa: E402
 from agents.registry import agents_of  # noqa: E402
 from mediatore_env.mediatore.rules import PRESETS, Rules  # noqa: E402
 from mediatore_env.registry import GAMES, get  # noqa: E402
@@ -36,11 +36,11 @@ from mediatore_env.tools.checks import (ArgumentParser, check_agents, output_dir
 
 def play_shard(args) -> int:
     """Record one shard unless it is written or time is up; returns the deals played."""
-    game, specs, rules, seed, first, count, out, deadline = args
+    game, specs, rules, seed, first, count, out, deadline, advisor = args
     path = Path(out) / f"demos-{first:07d}.npz"
     if path.exists() or time.time() > deadline:
         return 0
-    record_deals(specs, rules, seed, first, count, path, game=game)
+    record_deals(specs, rules, seed, first, count, path, game=game, advisor=advisor)
     return count
 
 
@@ -57,6 +57,10 @@ def main(argv=None) -> int:
     p.add_argument("--rules", default="standard", choices=list(PRESETS),
                    help="Mediatore's rules preset")
     p.add_argument("--shard", type=positive_int, default=100, help="episodes per file")
+    p.add_argument("--advisor", metavar="AGENT",
+                   help="a search agent (pimc...) asked at every decision for its value of each "
+                        "move, recorded beside the move the seat's agent plays (imitation's "
+                        "--imitate-margin corrects the moves by them)")
     p.add_argument("--workers", type=positive_int, default=mp.cpu_count())
     p.add_argument("--minutes", type=float, default=float("inf"),
                    help="start no shard after this many minutes")
@@ -74,13 +78,15 @@ def main(argv=None) -> int:
                 "its default rules")
     try:
         check_agents(args.agents, agents_of(definition))
+        if args.advisor is not None:
+            make_advisor(args.advisor, agents_of(definition))
     except ValueError as e:
         p.error(str(e))
     Path(args.out).mkdir(parents=True, exist_ok=True)
     deadline = time.time() + 60 * args.minutes
     rules = Rules.preset(args.rules) if args.game == "mediatore" else definition.make_rules()
     jobs = [(args.game, args.agents, rules, args.seed, first,
-             min(args.shard, args.deals - first), args.out, deadline)
+             min(args.shard, args.deals - first), args.out, deadline, args.advisor)
             for first in range(0, args.deals, args.shard)]
     start, played = time.time(), 0
     with mp.Pool(args.workers) as pool:

@@ -188,7 +188,8 @@ def test_record_demos_command_records_any_game(tmp_path):
     demos = load_demos(tmp_path)
     assert str(demos["game"]) == "tressette2" and demos["obs"].shape[1] == 2890
     for bad in (["--game", "tressette", "--agents", "greedy", "greedy"],
-                ["--game", "tressette", "--rules", "low"]):
+                ["--game", "tressette", "--rules", "low"],
+                ["--game", "tressette2", "--agents", "greedy", "--advisor", "greedy"]):
         out = run(*bad, "--out", str(tmp_path))
         assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
 
@@ -272,6 +273,39 @@ def test_value_targets_share_out_the_search_values():
                                rtol=1e-6)
 
 
+def test_an_advisor_values_the_moves_that_greedy_plays(tmp_path):
+    """record_demos' --advisor: greedy plays every move (the same games as without an
+    advisor), and each decision carries pimc's values, greedy's own move among them."""
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    record_deals(["greedy"] * 2, None, 8, 0, 1, tmp_path / "a" / "demos-0000000.npz",
+                 game="tressette2", advisor=CHEAP_PIMC)
+    record_deals(["greedy"] * 2, None, 8, 0, 1, tmp_path / "b" / "demos-0000000.npz",
+                 game="tressette2")
+    advised, plain = load_demos(tmp_path / "a"), load_demos(tmp_path / "b")
+    for key in ("obs", "move", "seat", "payoff"):
+        np.testing.assert_array_equal(advised[key], plain[key])
+    valued = np.isfinite(advised["values"])
+    assert valued.any(axis=1).mean() > 0.9
+    assert valued[np.flatnonzero(valued.any(axis=1)), advised["move"][valued.any(axis=1)]].all()
+    with pytest.raises(ValueError, match="advisor 'greedy' does not search worlds"):
+        record_deals(["greedy"] * 2, None, 8, 0, 1, tmp_path / "c.npz", game="tressette2",
+                     advisor="greedy")
+
+
+def test_corrected_moves_follow_the_values_past_the_margin():
+    """The move played stays unless the values put another more than the margin above it; a
+    move without a value (a decision not searched, the claim) stays."""
+    from agents.training.imitation import corrected_moves
+    values = np.full((4, 5), np.nan, np.float32)
+    values[0, [0, 1, 2]] = [3, 9, 1]   # 2 played, 1 is 8 above: corrected
+    values[1, [0, 1]] = [3, 4]         # 0 played, 1 is 1 above: within the margin
+    values[3, [2, 4]] = [5, 5]         # 4 played, as good as any
+    np.testing.assert_array_equal(corrected_moves(values, np.array([2, 0, 3, 4]), 1.0),
+                                  [1, 0, 3, 4])
+    np.testing.assert_array_equal(corrected_moves(values, np.array([2, 0, 3, 4]), 0.5),
+                                  [1, 1, 3, 4])
+
+
 def test_imitating_values_wants_demonstrations_with_values(tressette_dirs, tmp_path):
     """--imitate-temperature on greedy's demonstrations: one SettingError naming --demos
     before anything is compiled or written."""
@@ -280,6 +314,9 @@ def test_imitating_values_wants_demonstrations_with_values(tressette_dirs, tmp_p
                 out=str(tmp_path / "r"))
     with pytest.raises(ValueError, match="holds no move values") as e:
         self_play(cfg, plan, say=quiet)
+    assert e.value.setting == "demos" and not (tmp_path / "r").exists()
+    with pytest.raises(ValueError, match="holds no move values") as e:
+        self_play(cfg, replace(plan, imitate_temperature=None, imitate_margin=1.0), say=quiet)
     assert e.value.setting == "demos" and not (tmp_path / "r").exists()
     with pytest.raises(ValueError, match="hold no move values"):
         imitate({}, load_demos(tressette_dirs["tressette2"]), cfg, 1, 64, 1e-3,

@@ -70,9 +70,9 @@ def plot_curve(log: dict, png: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    evs = log["evaluations"]
+    evs = [e for e in log["evaluations"] if any(k.startswith("vs_") for k in e)]
     if not evs:
-        return
+        return  # nothing measured (no evaluation, or evaluations of 0 deals)
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), dpi=90, sharey=True)
     for ax, x_key, scale, label in ((axes[0], "step", 1e6, "environment steps (millions)"),
                                     (axes[1], "seconds", 60, "wall time (minutes, evaluations "

@@ -21,7 +21,8 @@ from .ppo import Config, Runner
 
 
 def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr: float, key,
-            say=print, temperature: float | None = None) -> tuple[dict, list[dict]]:
+            say=print, temperature: float | None = None,
+            margin: float | None = None) -> tuple[dict, list[dict]]:
     """``params`` trained to play the demonstrated moves (cross-entropy over the legal moves)
     and to value each decision at the payment its seat got at the end of the deal (scaled as
     the self-play reward, weighted ``cfg.vf_coef``), ``epochs`` passes of minibatches of
@@ -34,7 +35,10 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
     ``temperature``: where the demonstrations hold a search's move values (``values``), the
     target of a decision is ``softmax(values / temperature)`` over the moves it valued rather
     than the move played (:func:`value_targets`): PIMC's choice among moves it values alike
-    is a coin toss, and its values say which moves were alike and which were far worse."""
+    is a coin toss, and its values say which moves were alike and which were far worse.
+    ``margin``: the target is the move played unless the recorded values put another more
+    than ``margin`` above it, then the best valued (:func:`corrected_moves`): demonstrations
+    of greedy with pimc as the advisor teach greedy's play with pimc's clear corrections."""
     optimiser = optax.adam(lr)
     deal = demos["deal"]
     held = (deal >= np.quantile(deal, 0.95) if deal.max() > deal.min()
@@ -44,9 +48,17 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
         raise ValueError(f"{len(train_rows)} demonstrated decisions to train on, fewer than one "
                          f"minibatch of {batch}")
 
-    if temperature is not None and "values" not in demos:
+    if (temperature is not None or margin is not None) and "values" not in demos:
         raise ValueError("these demonstrations hold no move values (record a search agent, "
-                         "such as pimc, to imitate its values)")
+                         "such as pimc, or give record_demos.py an --advisor)")
+    if temperature is not None and margin is not None:
+        raise ValueError("imitate values at a temperature or moves corrected by a margin, "
+                         "not both")
+    moves = demos["move"].astype(np.int32)
+    if margin is not None:
+        moves = corrected_moves(demos["values"], moves, margin)
+        say(f"imitation: {np.mean(moves != demos['move']):.1%} of the moves corrected by the "
+            f"values (margin {margin})", flush=True)
 
     def losses(params, obs, mask, probs, target):
         logits, value = forward(params, obs)
@@ -69,7 +81,7 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
         return hit.sum(), nll.sum(), jnp.sum((value - target) ** 2)
 
     def rows(idx):
-        move = demos["move"][idx].astype(np.int32)
+        move = moves[idx]
         probs = (value_targets(demos["values"][idx], move, temperature)
                  if temperature is not None else np.eye(demos["mask"].shape[1],
                                                         dtype=np.float32)[move])
@@ -87,7 +99,7 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
         hits = nll = sq = 0.0
         for start in range(0, len(held_rows), 4096):
             idx = held_rows[start:start + 4096]
-            h, c, e = scores(params, *rows(idx), demos["move"][idx].astype(np.int32))
+            h, c, e = scores(params, *rows(idx), moves[idx])
             hits, nll, sq = hits + float(h), nll + float(c), sq + float(e)
         n = max(len(held_rows), 1)
         history.append({"epoch": epoch + 1, "held_out_match": round(hits / n, 4),
@@ -110,6 +122,18 @@ def value_targets(values: np.ndarray, move: np.ndarray, temperature: float) -> n
     weights = np.where(valued, np.exp(scaled - top), 0.0)
     weights[~valued.any(axis=1), move[~valued.any(axis=1)]] = 1.0
     return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def corrected_moves(values: np.ndarray, move: np.ndarray, margin: float) -> np.ndarray:
+    """``move``, but where the move played has a value and the best valued move (the lowest id
+    of the best) is more than ``margin`` above it, that move."""
+    valued = np.isfinite(values)
+    scored = np.where(valued, values, -np.inf)
+    best = scored.argmax(axis=1)
+    played = scored[np.arange(len(move)), move]
+    with np.errstate(invalid="ignore"):  # -inf - -inf where no move has a value
+        gain = scored[np.arange(len(move)), best] - played
+    return np.where(np.isfinite(played) & (gain > margin), best, move).astype(np.int32)
 
 
 def start_from(runner: Runner, params: dict) -> Runner:

@@ -72,6 +72,7 @@ class Plan:
     imitate_batch: int = 512       # decisions per minibatch of imitation
     imitate_lr: float = 1e-3       # Adam's learning rate for imitation
     imitate_temperature: float | None = None  # imitate softmax(the search's values / this)
+    imitate_margin: float | None = None  # correct the moves the values put this far below
     resume: str | None = None      # continue from this checkpoint.npz
     init: str | None = None        # start from this saved network rather than a random one
 
@@ -111,9 +112,13 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
                 raise ValueError(f"{plan.demos} holds demonstrations of {demos['game']}, not of "
                                  f"{cfg.game} (record them with examples/record_demos.py "
                                  f"--game {cfg.game})")
-            if plan.imitate_temperature is not None and "values" not in demos:
-                raise ValueError(f"{plan.demos} holds no move values to imitate at a "
-                                 "temperature (record a search agent such as pimc)")
+            if (plan.imitate_temperature is not None or plan.imitate_margin is not None) \
+                    and "values" not in demos:
+                raise ValueError(f"{plan.demos} holds no move values (record a search agent "
+                                 "such as pimc, or give record_demos.py an --advisor)")
+            if plan.imitate_temperature is not None and plan.imitate_margin is not None:
+                raise ValueError("imitate values at a temperature or moves corrected by a "
+                                 "margin, not both")
     if plan.resume:
         with blame("resume"):  # before compiling anything too
             check_resumable(plan.resume, cfg)
@@ -223,7 +228,8 @@ def imitation_start(runner: Runner, demos: dict, cfg: Config, plan: Plan, log: d
                              f"{got[1]} wide, the network's {want[0]} and {want[1]}")
         params, log["imitation"] = imitate(runner.params, demos, cfg, plan.imitate_epochs,
                                            plan.imitate_batch, plan.imitate_lr, runner.key,
-                                           say=say, temperature=plan.imitate_temperature)
+                                           say=say, temperature=plan.imitate_temperature,
+                                           margin=plan.imitate_margin)
     log["imitation_decisions"] = len(demos["move"])
     return start_from(runner, params)
 

@@ -110,6 +110,10 @@ def parser(prog: str = PROG) -> ArgumentParser:
                    metavar="T",
                    help="imitate softmax(values / T) of the move values a search recorded "
                         "(demonstrations of pimc) rather than the move it played")
+    p.add_argument("--imitate-margin", type=non_negative_float, default=r.imitate_margin,
+                   metavar="M",
+                   help="imitate the move played unless the recorded values (record_demos.py "
+                        "--advisor) put another more than M above it, then that one")
     p.add_argument("--resume", type=input_file, default=r.resume,
                    help="continue from this checkpoint.npz (its evaluations.json, when beside "
                         "it, continues the curve)")
