@@ -70,10 +70,9 @@ class Recorder(Agent):
         if len(legal) > 1:
             mask = np.zeros(self.num_moves, bool)
             mask[legal] = True
-            values = None
-            if self.judge is not None:  # NaN where no value: illegal moves, not searched
-                values = np.full(self.num_moves, np.nan, np.float32)
-                for m, v in (self.judge.last_values or {}).items():
+            values = np.full(self.num_moves, np.nan, np.float32)  # NaN: no value
+            if self.judge is not None and self.judge.last_values:
+                for m, v in self.judge.last_values.items():
                     values[m] = v
             self.rows.append((seen["observation"].astype(np.float16), np.packbits(mask), move,
                               view.seat, values))
@@ -108,11 +107,11 @@ def record_deals(specs, rules, seed: int, first: int, count: int, path,
         for o, m, a, s, v in rows[start:]:
             obs.append(o), masks.append(m), moves.append(a), seats.append(s)
             deals.append(index), payoffs.append(done.outcome[s])
-            values.append(np.full(definition.moves.count, np.nan, np.float32) if v is None
-                          else v)
+            values.append(v)
     size = len(definition.observation(definition.engine(rules, 0).view(0))["observation"]) \
         if not obs else len(obs[0])
-    searched = any(r.judge is not None for r in recorders)
+    # No values where no decision had any (Mediatore's PIMC searches apart from best_move).
+    searched = any(np.isfinite(v).any() for v in values)
     _save(path, game, size, obs, masks, moves, seats, deals, payoffs,
           values if searched else None)
 
@@ -128,7 +127,7 @@ def make_advisor(spec: str, known) -> WorldSearch:
 
 def _save(path, game, size, obs, masks, moves, seats, deals, payoffs, values=None) -> None:
     """Write one demonstrations file, whole or not at all (``values``: the searches' move
-    values of each decision, or None when no seat searched)."""
+    values of each decision, or None when none has any)."""
     path = Path(path)
     tmp = path.with_suffix(".tmp.npz")
     extra = {} if values is None else {
