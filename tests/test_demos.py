@@ -307,20 +307,24 @@ def test_corrected_moves_follow_the_values_past_the_margin():
 
 
 def test_imitating_values_wants_demonstrations_with_values(tressette_dirs, tmp_path):
-    """--imitate-temperature on greedy's demonstrations: one SettingError naming --demos
-    before anything is compiled or written."""
+    """--imitate-temperature or --imitate-margin on greedy's demonstrations (no values): one
+    SettingError naming --demos before anything is compiled or written; the two together are
+    refused too."""
     cfg = Config(envs=16, rollout=24, epochs=1, minibatches=2, hidden=(64,), game="tressette2")
     plan = Plan(steps=384, demos=str(tressette_dirs["tressette2"]), imitate_temperature=3.0,
                 out=str(tmp_path / "r"))
-    with pytest.raises(ValueError, match="holds no move values") as e:
+    with pytest.raises(ValueError, match="hold no move values") as e:
         self_play(cfg, plan, say=quiet)
     assert e.value.setting == "demos" and not (tmp_path / "r").exists()
-    with pytest.raises(ValueError, match="holds no move values") as e:
+    with pytest.raises(ValueError, match="hold no move values") as e:
         self_play(cfg, replace(plan, imitate_temperature=None, imitate_margin=1.0), say=quiet)
     assert e.value.setting == "demos" and not (tmp_path / "r").exists()
     with pytest.raises(ValueError, match="hold no move values"):
         imitate({}, load_demos(tressette_dirs["tressette2"]), cfg, 1, 64, 1e-3,
                 jax.random.PRNGKey(0), temperature=3.0)
+    from agents.training.imitation import check_targets
+    with pytest.raises(ValueError, match="not both"):
+        check_targets({"values": np.zeros((1, 41), np.float32)}, 3.0, 1.0)
 
 
 def test_self_play_refuses_demonstrations_of_another_game(tressette_dirs, tmp_path):

@@ -48,12 +48,7 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
         raise ValueError(f"{len(train_rows)} demonstrated decisions to train on, fewer than one "
                          f"minibatch of {batch}")
 
-    if (temperature is not None or margin is not None) and "values" not in demos:
-        raise ValueError("these demonstrations hold no move values (record a search agent, "
-                         "such as pimc, or give record_demos.py an --advisor)")
-    if temperature is not None and margin is not None:
-        raise ValueError("imitate values at a temperature or moves corrected by a margin, "
-                         "not both")
+    check_targets(demos, temperature, margin)
     moves = demos["move"].astype(np.int32)
     if margin is not None:
         moves = corrected_moves(demos["values"], moves, margin)
@@ -110,6 +105,17 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
             f"{hits / n:.1%} matched, loss {nll / n:.3f}, value RMSE {math.sqrt(sq / n):.3f} "
             f"({history[-1]['seconds']:.0f} s)", flush=True)
     return params, history
+
+
+def check_targets(demos: dict, temperature: float | None, margin: float | None) -> None:
+    """ValueError unless :func:`imitate` can learn ``demos`` so: ``temperature`` and ``margin``
+    need the values of a search, and exclude each other."""
+    if (temperature is not None or margin is not None) and "values" not in demos:
+        raise ValueError("these demonstrations hold no move values (record a search agent, "
+                         "such as pimc, or give record_demos.py an --advisor)")
+    if temperature is not None and margin is not None:
+        raise ValueError("imitate values at a temperature or moves corrected by a margin, "
+                         "not both")
 
 
 def value_targets(values: np.ndarray, move: np.ndarray, temperature: float) -> np.ndarray:

@@ -49,7 +49,7 @@ from ..selfplay import load_network
 from .checkpoint import (check_widths, load_checkpoint, network_arrays, read_checkpoint,
                          save_checkpoint)
 from .evaluation import describe, evaluate, is_best, plot_curve
-from .imitation import imitate, start_from
+from .imitation import check_targets, imitate, start_from
 from .ppo import Config, Runner, Train, engine_of, make_train
 
 
@@ -112,13 +112,7 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
                 raise ValueError(f"{plan.demos} holds demonstrations of {demos['game']}, not of "
                                  f"{cfg.game} (record them with examples/record_demos.py "
                                  f"--game {cfg.game})")
-            if (plan.imitate_temperature is not None or plan.imitate_margin is not None) \
-                    and "values" not in demos:
-                raise ValueError(f"{plan.demos} holds no move values (record a search agent "
-                                 "such as pimc, or give record_demos.py an --advisor)")
-            if plan.imitate_temperature is not None and plan.imitate_margin is not None:
-                raise ValueError("imitate values at a temperature or moves corrected by a "
-                                 "margin, not both")
+            check_targets(demos, plan.imitate_temperature, plan.imitate_margin)
     if plan.resume:
         with blame("resume"):  # before compiling anything too
             check_resumable(plan.resume, cfg)
