@@ -75,11 +75,12 @@ def imitate(params: dict, demos: dict, cfg: Config, epochs: int, batch: int, lr:
         nll = -jnp.sum(probs * jax.nn.log_softmax(masked), axis=1)
         return hit.sum(), nll.sum(), jnp.sum((value - target) ** 2)
 
+    one_hot = np.eye(demos["mask"].shape[1], dtype=np.float32)  # made once, not per batch
+
     def rows(idx):
         move = moves[idx]
         probs = (value_targets(demos["values"][idx], move, temperature)
-                 if temperature is not None else np.eye(demos["mask"].shape[1],
-                                                        dtype=np.float32)[move])
+                 if temperature is not None else one_hot[move])
         return (demos["obs"][idx], demos["mask"][idx], probs,
                 demos["payoff"][idx] * np.float32(cfg.reward_per_unit))
 
@@ -126,7 +127,8 @@ def value_targets(values: np.ndarray, move: np.ndarray, temperature: float) -> n
     top = np.max(scaled, axis=1, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
     weights = np.where(valued, np.exp(scaled - top), 0.0)
-    weights[~valued.any(axis=1), move[~valued.any(axis=1)]] = 1.0
+    unvalued = ~valued.any(axis=1)
+    weights[unvalued, move[unvalued]] = 1.0
     return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
