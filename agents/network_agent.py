@@ -34,17 +34,18 @@ UNREADABLE = (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, Asser
 def read_saved(path, agent: str, what: str, expected: str, read: Callable,
                suffixes: Sequence[str] = ("",)):
     """``read(file)`` of the first of ``path + suffix`` that is a file. ``ValueError`` in one line,
-    naming the file, ``what`` it should be (``"network"``) and ``expected`` (what ``path=``
-    takes), when none is a file or ``read`` fails on it."""
-    path = os.fspath(path)
+    beginning with ``agent`` (none when empty), naming the file, ``what`` it should be
+    (``"network"``) and ``expected`` (what ``path=`` takes), when none is a file or ``read``
+    fails on it."""
+    path, lead = os.fspath(path), f"{agent}: " if agent else ""
     for suffix in suffixes:
         if os.path.isfile(path + suffix):
             try:
                 return read(path + suffix)
             except UNREADABLE:
-                raise ValueError(f"{agent}: {path + suffix!r} is not a readable {what} (path= "
+                raise ValueError(f"{lead}{path + suffix!r} is not a readable {what} (path= "
                                  f"takes {expected})") from None
-    raise ValueError(f"{agent}: no {what} at {path!r} (path= takes {expected})")
+    raise ValueError(f"{lead}no {what} at {path!r} (path= takes {expected})")
 
 
 class NetworkAgent(Agent):

@@ -111,28 +111,30 @@ def hidden_count(arrays) -> int:
     return n
 
 
-def load_network(path, game: str | None = None) -> tuple[dict[str, np.ndarray], dict]:
+def load_network(path, game: str | None = None,
+                 who: str = "SelfPlayAgent") -> tuple[dict[str, np.ndarray], dict]:
     """``(params, meta)`` of a saved network or checkpoint: the network's float32 arrays by name
-    and the JSON ``meta``. Raises ``ValueError`` in one line naming the file when it is missing,
-    not an npz, not of ``NETWORK_FORMAT``, a network of another game than ``game`` (None: any)
-    or not shaped as a network of its game."""
-    path = os.fspath(path)
-    arrays = read_saved(path, "SelfPlayAgent", "network", EXPECTED, read_npz)
+    and the JSON ``meta``. Raises ``ValueError`` in one line, beginning with ``who`` (none when
+    empty: a caller that names the setting itself) and naming the file, when it is missing, not an npz,
+    not of ``NETWORK_FORMAT``, a network of another game than ``game`` (None: any) or not shaped
+    as a network of its game."""
+    path, lead = os.fspath(path), f"{who}: " if who else ""
+    arrays = read_saved(path, who, "network", EXPECTED, read_npz)
     fmt = str(arrays.get("format", ""))
     if fmt != NETWORK_FORMAT:
-        raise ValueError(f"SelfPlayAgent: {path!r} is not a self-play network (format {fmt!r}, "
+        raise ValueError(f"{lead}{path!r} is not a self-play network (format {fmt!r}, "
                          f"expected {NETWORK_FORMAT!r})")
     keys = network_keys(hidden_count(arrays))
     missing = [k for k in keys if k not in arrays]
     if missing:
-        raise ValueError(f"SelfPlayAgent: {path!r} lacks arrays {missing}")
+        raise ValueError(f"{lead}{path!r} lacks arrays {missing}")
     params = {k: arrays[k].astype(np.float32) for k in keys}
     meta = json.loads(str(arrays["meta"])) if "meta" in arrays else {}
     trained = game_of(meta)
     if game is not None and trained != game:
-        raise ValueError(f"SelfPlayAgent: {path!r} is a network of {trained}, not of {game} "
+        raise ValueError(f"{lead}{path!r} is a network of {trained}, not of {game} "
                          f"(train one with: python -m agents.training --game {game})")
-    check_shapes(params, f"SelfPlayAgent: {path!r}", trained)
+    check_shapes(params, f"{lead}{path!r}", trained)
     return params, meta
 
 

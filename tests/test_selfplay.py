@@ -431,6 +431,7 @@ def test_a_start_that_does_not_fit_is_refused_before_compiling(tmp_path, toy, mo
     with pytest.raises(SettingError) as e:
         self_play(TOY, plan, env=toy, say=quiet)
     assert e.value.setting == "init" and words in str(e.value), str(e.value)
+    assert "SelfPlayAgent" not in str(e.value)  # the setting speaks, not the agent
     assert not (tmp_path / "run").exists()
 
 
@@ -449,7 +450,7 @@ def train_selfplay(*args, timeout=120):
     (["--resume", "{tmp}/checkpoint.npz", "--envs", "4"],
      "train_selfplay.py: error: --resume: {tmp}/checkpoint.npz: not a readable .npz"),
     (["--init", "{tmp}/checkpoint.npz", "--envs", "4"],
-     "train_selfplay.py: error: --init: SelfPlayAgent: '{tmp}/checkpoint.npz'"),
+     "train_selfplay.py: error: --init: '{tmp}/checkpoint.npz' is not a readable network"),
 ])
 def test_bad_arguments_are_one_line(tmp_path, args, words):
     (tmp_path / "checkpoint.npz").write_text("not an npz")

@@ -103,7 +103,7 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
             if plan.resume:
                 raise ValueError("a resumed run goes on with its checkpoint's network; give "
                                  "--init or --resume, not both")
-            start, _ = load_network(plan.init, cfg.game)
+            start, _ = load_network(plan.init, cfg.game, who="")
             check_widths(start, cfg.hidden, plan.init)
     if plan.demos and not plan.resume:
         with blame("demos"):  # before compiling anything
