@@ -198,17 +198,45 @@ def _sigint_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+#: The variables that set how many threads numpy's linear algebra starts (OpenBLAS, MKL,
+#: OpenMP): read once, when numpy is imported.
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """Processes started within the block (fresh ones: :func:`worker_context`) run numpy's
+    linear algebra on one thread each, unless the caller's environment says otherwise. A pool
+    of one worker per core whose workers each start a thread per core for every matrix
+    product oversubscribes the cores: a two-worker tournament of a network agent on 2 cores
+    took 6.8 times as long (docs/agents.md, *The duplicate tournament*). This process's
+    environment is as before on the way out."""
+    saved = {name: os.environ.get(name) for name in BLAS_THREADS}
+    for name in BLAS_THREADS:
+        os.environ.setdefault(name, "1")
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 @contextmanager
 def process_pool(jobs: int, initializer=None, initargs=()):
     """A ``multiprocessing`` pool of ``jobs`` workers (:func:`worker_context`) that Ctrl-C does
     not reach (the main process answers it), terminated and joined on the way out, however the
     run ends (the end of the work, an error, Ctrl-C, :func:`command`'s SIGTERM): no worker and
-    no semaphore outlives it, so the resource tracker finds nothing leaked."""
+    no semaphore outlives it, so the resource tracker finds nothing leaked. Its workers run
+    numpy on one thread each (:func:`one_blas_thread`): the pool is the parallelism."""
     from multiprocessing import forkserver
     context = worker_context()
     pool = None
     try:
-        with _sigint_held():  # a Ctrl-C held back arrives as the block lifts, the pool made
+        # a Ctrl-C held back arrives as the block lifts, the pool made
+        with _sigint_held(), one_blas_thread():
             if context.get_start_method() == "forkserver":
                 forkserver.ensure_running()  # started here, it holds Ctrl-C from its workers
             pool = context.Pool(jobs, initializer, initargs)

@@ -276,6 +276,21 @@ def test_the_command_says_when_it_lowers_jobs(tmp_path):
                        "mediatore-bench: --jobs 16 lowered to 1 (1 deal to play)\n")
 
 
+def test_workers_run_numpy_on_one_thread_each_and_the_caller_keeps_its_setting(monkeypatch):
+    """A pool is the parallelism: its workers' BLAS starts one thread (not one per core, which
+    oversubscribed the cores), unless the caller's environment says otherwise; this process's
+    environment is as it was afterwards."""
+    for name in runinfo.BLAS_THREADS:
+        monkeypatch.delenv(name, raising=False)
+    with runinfo.process_pool(2) as pool:
+        assert [pool.apply(os.getenv, (name,)) for name in runinfo.BLAS_THREADS] == ["1"] * 3
+    assert not any(name in os.environ for name in runinfo.BLAS_THREADS)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    with runinfo.one_blas_thread():
+        assert [os.environ[name] for name in runinfo.BLAS_THREADS] == ["1", "3", "1"]
+    assert os.environ["OMP_NUM_THREADS"] == "3" and "MKL_NUM_THREADS" not in os.environ
+
+
 class _Stop(Exception):
     pass
 
