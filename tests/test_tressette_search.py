@@ -7,7 +7,7 @@ import pytest
 from agents.base import play
 from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
 from agents.tressette.greedy import claim_wins
-from agents.tressette.pimc import hand_value, roll_out, side_thirds
+from agents.tressette.pimc import ROLLOUTS, hand_value, roll_out, side_thirds
 from agents.tressette.tournament import game_pack
 from mediatore_env.core.cards import POINTS, cards_of
 from mediatore_env.tressette.game import TressetteGame
@@ -41,7 +41,8 @@ def test_pimc_with_no_time_limit_repeats_its_game_from_its_seeds(form):
     assert history(7) == history(7)
 
 
-@pytest.mark.parametrize("options", [{}, {"outlook": True}], ids=["hand", "outlook"])
+@pytest.mark.parametrize("options", [{}, {"outlook": True}, {"rollout": "selfplay"}],
+                         ids=["hand", "outlook", "network"])
 @pytest.mark.parametrize("form", list(FORMS))
 def test_pimc_moves_do_not_depend_on_what_the_seat_cannot_know(form, options):
     pimc, compared = _pimc(**options), 0
@@ -54,13 +55,14 @@ def test_pimc_moves_do_not_depend_on_what_the_seat_cannot_know(form, options):
     assert compared >= 15
 
 
+@pytest.mark.parametrize("rollout", ROLLOUTS)
 @pytest.mark.parametrize("form", list(FORMS))
-def test_a_rolled_out_hand_holds_every_third_once(form):
-    rules = FORMS[form]
+def test_a_rolled_out_hand_holds_every_third_once(form, rollout):
+    rules, agent = FORMS[form], _pimc(rollout=rollout)
     for seed in range(5):
         game = TressetteGame(rules, seed % rules.players)
         game.deal(game_pack(13, seed, 0))
-        roll_out(game)
+        agent.roll_out(game)
         assert game.needs_pack or game.is_over
         log = game.log[-1]
         melds = sum(log.meld_points)
@@ -109,3 +111,35 @@ def test_bad_options_are_refused_with_what_is_valid():
         TressettePimcAgent(time_limit=0)
     with pytest.raises(ValueError, match="max_worlds must be at least 1, got 4 and 0"):
         TressettePimcAgent(max_worlds=0)
+    with pytest.raises(ValueError, match="rollout must be one of greedy, selfplay, got 'net'"):
+        TressettePimcAgent(rollout="net")
+    # The shipped networks play the standard rules: in Low Hand they would take points.
+    for rules in (FORMS["tressette"].replace(low=True), FORMS["tressette2"].replace(show_draws=False)):
+        game = TressetteGame(rules, 0)
+        game.deal(game_pack(3, 0, 0))
+        with pytest.raises(ValueError, match="trained under its standard rules.*rollout='greedy'"):
+            _pimc(rollout="selfplay").act(None, game.view(game.to_move))
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_the_networks_rollouts_are_its_own_moves(form):
+    """rollout="selfplay": every seat of the world plays the form's shipped network, which is
+    not greedy (their hands part somewhere), and a world rolled out twice ends the same."""
+    from agents.selfplay import SelfPlayAgent
+    rules, network = FORMS[form], SelfPlayAgent(game=form)
+    parted = 0
+    for seed in range(3):
+        games = []
+        for rollout in ("selfplay", "selfplay", "greedy"):
+            game = TressetteGame(rules, 0)
+            game.deal(game_pack(15, seed, 0))
+            _pimc(rollout=rollout).roll_out(game)
+            games.append(game)
+        assert games[0].history == games[1].history
+        parted += games[0].history != games[2].history
+        replay = TressetteGame(rules, 0)
+        replay.deal(game_pack(15, seed, 0))
+        for _, move in games[0].history[:12]:
+            assert move == network.act(None, replay.view(replay.to_move))
+            replay.apply(move)
+    assert parted >= 1

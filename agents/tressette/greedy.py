@@ -243,9 +243,10 @@ class TressetteGreedyAgent(Agent):
 _ROLLOUT = TressetteGreedyAgent()
 
 
-def roll_out(game) -> None:
+def roll_out(game, agent=None) -> None:
     """Play the current hand of ``game`` (a :class:`~mediatore_env.tressette.game.TressetteGame`)
-    to its end with the greedy policy at every seat."""
+    to its end with ``agent`` at every seat (None: the greedy policy)."""
+    agent = _ROLLOUT if agent is None else agent
     hand = game.hand_number
     while not game.is_over and not game.needs_pack and game.hand_number == hand:
-        game.apply(_ROLLOUT.act(None, game.view(game.to_move)))
+        game.apply(agent.act(None, game.view(game.to_move)))

@@ -18,7 +18,9 @@ of PIMC):
   searched against a coalition of the others (the paranoid reduction). A world whose search
   would take more than ``world_nodes`` nodes is rolled out instead.
 - **Earlier**, by a rollout: the card played, then the rest of the hand with
-  :class:`~.greedy.TressetteGreedyAgent` at every seat; the value is the hand's points of the
+  :class:`~.greedy.TressetteGreedyAgent` at every seat (``rollout="selfplay"``: the form's
+  shipped self-play network, each seat playing from its own view of the world; about six
+  times greedy's cost a card, docs/search.md); the value is the hand's points of the
   agent's side less the mean of the other sides', counted in thirds (melds and the last trick
   three thirds a point) so that the rounding down of thirds does not hide a difference.
 
@@ -61,11 +63,13 @@ depends only on the totals, which every seat sees, so no world is needed.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from mediatore_env.analysis.solver import table_move_values
 from mediatore_env.tressette.positions import table_of
 from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
-from mediatore_env.tressette.rules import LAST_TRICK_POINTS
+from mediatore_env.tressette.rules import FORMS, LAST_TRICK_POINTS
 from mediatore_env.tressette.worlds import redeal
 
 from ..search import WorldSearch
@@ -86,6 +90,20 @@ SOLVE_AT = {(4, False): 28, (4, True): 0, (3, False): 27, (3, True): 0, (2, Fals
 ROLLOUT_CARDS = 3200
 #: ... and its solver nodes per decision
 NODES = 1_000_000
+#: Who plays the rollouts: the greedy agent, or the form's shipped self-play network
+ROLLOUTS = ("greedy", "selfplay")
+
+
+@lru_cache(maxsize=None)
+def rollout_network(rules):
+    """The shipped network of ``rules``' form, for rollouts (read once per form). Refused for
+    rules other than the form's standard ones (claims aside: a world is played without them),
+    which the network was not trained under: Low Hand, hidden draws."""
+    if rules.replace(claim=False) != FORMS[rules.form]:
+        raise ValueError(f"rollout='selfplay' plays {rules.form}'s shipped network, trained "
+                         f"under its standard rules, not {rules}; use rollout='greedy'")
+    from ..selfplay import SelfPlayAgent  # numpy only
+    return SelfPlayAgent(game=rules.form)
 
 
 def side_thirds(game: TressetteGame, side: int) -> int:
@@ -152,16 +170,21 @@ class TressettePimcAgent(WorldSearch):
     play (hands and stock) at which a world is solved (None: :data:`SOLVE_AT`; 0: never,
     rollouts only); ``world_nodes``: the solver's node budget for one world; ``outlook``: value
     a world by the game to 31, not the hand's points (not with claims:
-    :meth:`plays_for_game`)."""
+    :meth:`plays_for_game`); ``rollout``: who plays the rollouts at every seat, ``"greedy"``
+    or ``"selfplay"`` (the form's shipped network, :data:`agents.tressette.SELFPLAY`)."""
 
     name = "pimc"
 
     def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
                  max_worlds: int = 32, seed: int | None = None, solve_at: int | None = None,
                  world_nodes: int = 150_000, outlook: bool = False,
-                 rollout_cards: int | None = ROLLOUT_CARDS, nodes: int | None = NODES):
+                 rollout_cards: int | None = ROLLOUT_CARDS, nodes: int | None = NODES,
+                 rollout: str = "greedy"):
         super().__init__(time_limit, min_worlds, max_worlds, seed, rollout_cards=rollout_cards,
                          nodes=nodes)
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        self.rollout = rollout
         for name, value in (("solve_at", solve_at), ("world_nodes", world_nodes)):
             if value is not None and (type(value) is not int or value < 0):
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
@@ -175,6 +198,8 @@ class TressettePimcAgent(WorldSearch):
             return move
         if self.plays_for_game(view.rules):
             expected_outcome(view.rules, view.before)  # the model is built before the clock runs
+        if self.rollout == "selfplay":
+            rollout_network(view.rules)  # read, or refused, before the clock runs
         return self.best_move(view, legal)
 
     def plays_for_game(self, rules) -> bool:
@@ -214,7 +239,10 @@ class TressettePimcAgent(WorldSearch):
         return super().move_values(world, view, legal, budget)
 
     def roll_out(self, game: TressetteGame) -> None:
-        roll_out(game)
+        if self.rollout == "greedy":
+            roll_out(game)
+        else:
+            roll_out(game, rollout_network(game.rules))
 
     def cards_in_play(self, world: TressetteGame) -> int:
         return cards_in_play(world)
