@@ -115,9 +115,9 @@ def load_network(path, game: str | None = None,
                  who: str = "SelfPlayAgent") -> tuple[dict[str, np.ndarray], dict]:
     """``(params, meta)`` of a saved network or checkpoint: the network's float32 arrays by name
     and the JSON ``meta``. Raises ``ValueError`` in one line, beginning with ``who`` (none when
-    empty: a caller that names the setting itself) and naming the file, when it is missing, not an npz,
-    not of ``NETWORK_FORMAT``, a network of another game than ``game`` (None: any) or not shaped
-    as a network of its game."""
+    empty: a caller that names the setting itself) and naming the file, when it is missing,
+    not an npz, not of ``NETWORK_FORMAT``, a network of another game than ``game`` (None: any)
+    or not shaped as a network of its game."""
     path, lead = os.fspath(path), f"{who}: " if who else ""
     arrays = read_saved(path, who, "network", EXPECTED, read_npz)
     fmt = str(arrays.get("format", ""))

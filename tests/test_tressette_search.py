@@ -114,7 +114,8 @@ def test_bad_options_are_refused_with_what_is_valid():
     with pytest.raises(ValueError, match="rollout must be one of greedy, selfplay, got 'net'"):
         TressettePimcAgent(rollout="net")
     # The shipped networks play the standard rules: in Low Hand they would take points.
-    for rules in (FORMS["tressette"].replace(low=True), FORMS["tressette2"].replace(show_draws=False)):
+    for rules in (FORMS["tressette"].replace(low=True),
+                  FORMS["tressette2"].replace(show_draws=False)):
         game = TressetteGame(rules, 0)
         game.deal(game_pack(3, 0, 0))
         with pytest.raises(ValueError, match="trained under its standard rules.*rollout='greedy'"):

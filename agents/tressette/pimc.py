@@ -239,10 +239,7 @@ class TressettePimcAgent(WorldSearch):
         return super().move_values(world, view, legal, budget)
 
     def roll_out(self, game: TressetteGame) -> None:
-        if self.rollout == "greedy":
-            roll_out(game)
-        else:
-            roll_out(game, rollout_network(game.rules))
+        roll_out(game, rollout_network(game.rules) if self.rollout == "selfplay" else None)
 
     def cards_in_play(self, world: TressetteGame) -> int:
         return cards_in_play(world)
