@@ -28,7 +28,8 @@ TABLES = {
     "mediatore": (["pimc:worlds=3", "pimc-infer:worlds=3",
                    "pimc:worlds=3,calling=search,exchange=search",
                    "generic-pimc:max_worlds=3"], {}, 2),
-    "tressette": ([*TRESSETTE_SEARCH, "greedy", "greedy"], {}, 2),
+    # and the network's rollouts: numpy on one thread in the workers, on the cores here
+    "tressette": ([*TRESSETTE_SEARCH, f"pimc:{ONE_ROLLOUT},rollout=selfplay", "greedy"], {}, 2),
     "tressette3": ([*TRESSETTE_SEARCH, "greedy"], {}, 2),
     "tressette2": (TRESSETTE_SEARCH, {}, 2),
     "club": (["pimc:max_worlds=3", "generic-pimc:max_worlds=3", ISMCTS, "greedy"],
