@@ -239,7 +239,10 @@ class TressettePimcAgent(WorldSearch):
         return super().move_values(world, view, legal, budget)
 
     def roll_out(self, game: TressetteGame) -> None:
-        roll_out(game, rollout_network(game.rules) if self.rollout == "selfplay" else None)
+        if self.rollout == "selfplay":
+            roll_out(game, rollout_network(game.rules))
+        else:
+            roll_out(game)
 
     def cards_in_play(self, world: TressetteGame) -> int:
         return cards_in_play(world)
