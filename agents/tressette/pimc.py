@@ -19,7 +19,7 @@ of PIMC):
   would take more than ``world_nodes`` nodes is rolled out instead.
 - **Earlier**, by a rollout: the card played, then the rest of the hand with
   :class:`~.greedy.TressetteGreedyAgent` at every seat (``rollout="selfplay"``: the form's
-  shipped self-play network, each seat playing from its own view of the world; about six
+  shipped self-play network, each seat playing from its own view of the world; several
   times greedy's cost a card, docs/search.md); the value is the hand's points of the
   agent's side less the mean of the other sides', counted in thirds (melds and the last trick
   three thirds a point) so that the rounding down of thirds does not hide a difference.
@@ -96,14 +96,20 @@ ROLLOUTS = ("greedy", "selfplay")
 
 @lru_cache(maxsize=None)
 def rollout_network(rules):
-    """The shipped network of ``rules``' form, for rollouts (read once per form). Refused for
-    rules other than the form's standard ones (claims aside: a world is played without them),
-    which the network was not trained under: Low Hand, hidden draws."""
+    """The shipped network of ``rules``' form, for rollouts. Refused for rules other than the
+    form's standard ones (claims aside: a world is played without them), which the network was
+    not trained under: Low Hand, hidden draws. Checked once per rules, read once per form (the
+    table's rules, with claims, and its worlds', without, share the file)."""
     if rules.replace(claim=False) != FORMS[rules.form]:
         raise ValueError(f"rollout='selfplay' plays {rules.form}'s shipped network, trained "
                          f"under its standard rules, not {rules}; use rollout='greedy'")
+    return _shipped_network(rules.form)
+
+
+@lru_cache(maxsize=None)
+def _shipped_network(form: str):
     from ..selfplay import SelfPlayAgent  # numpy only
-    return SelfPlayAgent(game=rules.form)
+    return SelfPlayAgent(game=form)
 
 
 def side_thirds(game: TressetteGame, side: int) -> int:
