@@ -54,9 +54,10 @@ AGENTS = {
 }
 
 #: The forms whose self-play network is shipped (agents/data/selfplay-<form>.npz: imitation of
-#: greedy, anchored self-play, then greedy's moves corrected by pimc's values; measured in
-#: docs/training.md against random, greedy and pimc): ``selfplay`` plays it without ``path=``.
-#: Each beats greedy by a little (+0.05 to +0.20 a game), its interval clear of zero.
+#: greedy, anchored self-play, then greedy's moves corrected by pimc's values, Partnership's
+#: then its own; measured in docs/training.md against random, greedy and pimc): ``selfplay``
+#: plays it without ``path=``. Each beats greedy by a little (+0.13 to +0.20 a game), its
+#: interval clear of zero.
 SELFPLAY: tuple[str, ...] = ("tressette", "tressette3", "tressette2")
 
 #: Each form's agents: :data:`AGENTS` and ``selfplay`` for that form.
