@@ -27,10 +27,19 @@ should play alike on a busy machine) stays an option, for play against people, a
 are drawn until it is spent (``max_worlds`` still bounds them, ``max_cards`` does not). A
 world whose scoring runs out of the budget half way (:meth:`WorldSearch.move_values` returns
 None) is left out, and the search ends there.
+
+**Inference** (:class:`WeighedWorlds`, an option of the Tressette games' ``pimc``): a uniform
+world takes no account of how the other seats played; a world where a model of them (the greedy
+agent) would have made the moves they made is more likely than one where it would not. So
+``candidates`` worlds are drawn uniformly, each is weighed by ``miss`` to the power of the
+moves of the other seats, with a choice, that the model would not have made in it
+(:func:`misses`), and the search scores them in an order drawn by those weights without
+replacement: the likely worlds first, the unlikely rarely within the budget.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -38,7 +47,7 @@ from mediatore_env.analysis.solver import NODES_PER_SECOND, clear_table, last_no
 
 from .base import Agent
 
-__all__ = ["SearchBudget", "WorldSearch", "check_budget"]
+__all__ = ["SearchBudget", "WeighedWorlds", "WorldSearch", "check_budget", "misses"]
 
 #: The clocks a time limit may be read on.
 CLOCKS = ("wall", "cpu")
@@ -150,6 +159,41 @@ class _Drawn:
 
     def sample(self, rng):
         return self.search.world(self.view, rng)
+
+
+def misses(game, moves, seat: int, model) -> int:
+    """Apply ``moves`` to ``game`` (a world, from its deal), counting the moves of seats other
+    than ``seat`` that ``model`` (an agent) would not have made there with the world's cards in
+    their hands; moves without a choice do not count."""
+    count = 0
+    for move in moves:
+        mover = game.to_move
+        if mover != seat and len(game.legal_moves()) > 1:
+            count += model.act(None, game.view(mover)) != move
+        game.apply(move)
+    return count
+
+
+class WeighedWorlds:
+    """One decision's worlds by inference (the module docstring): ``draw(rng) -> (world,
+    misses)`` drawn ``candidates`` times, then handed out by :meth:`sample` in an order drawn
+    with weights ``miss ** misses`` without replacement (the keys of Efraimidis and Spirakis,
+    in logarithms so that a weight of 1e-40 is still ordered), each world at most once."""
+
+    def __init__(self, draw, candidates: int, miss: float, rng):
+        drawn = [draw(rng) for _ in range(candidates)]
+        keys = [math.log(-math.log(1.0 - rng.random())) - k * math.log(miss) for _, k in drawn]
+        order = sorted(range(candidates), key=keys.__getitem__)
+        self.worlds = [drawn[i][0] for i in order]
+        self.misses = [drawn[i][1] for i in order]
+        self.next = 0
+
+    def sample(self, rng):
+        if self.next == len(self.worlds):
+            raise IndexError(f"all {len(self.worlds)} candidate worlds were handed out: draw "
+                             "at least max_worlds candidates")
+        self.next += 1
+        return self.worlds[self.next - 1]
 
 
 class WorldSearch(Agent):

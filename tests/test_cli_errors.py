@@ -228,6 +228,8 @@ def script(*args):
     (["benchmarks/bench_jax_observe.py", "--batch", "0"], "--batch: must be 1 or more"),
     (["benchmarks/bench_jax_reset.py", "--game", "chess"], "invalid choice: 'chess'"),
     (["benchmarks/bench_pimc.py", "--pimc", "nosuch"], "unknown agent 'nosuch'"),
+    (["benchmarks/bench_agreement.py", "nosuch"], "unknown agent 'nosuch'"),
+    (["benchmarks/bench_agreement.py", "--game", "mediatore"], "invalid choice: 'mediatore'"),
     (["benchmarks/bench_pimc.py", "--json", "missing/out.json"], "--json"),
     (["examples/play_trained.py", "runs/none/model.zip"], "no saved model at 'runs/none/model.zip'"),
     (["-m", "agents.training.infer", "--deals", "2"], "need --deals of 5 or more"),
@@ -254,6 +256,19 @@ def test_bench_infer_pools_one_game_and_refuses_to_mix_deals_with_games(tmp_path
     proc = script("benchmarks/bench_infer.py", "--pooled", deals, games)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert "cannot pool deals with games" in proc.stderr and proc.stdout == ""
+
+
+def test_bench_agreement_counts_greedy_agreeing_with_itself_and_not_with_random():
+    """The model pimc:infer weighs worlds by agrees with itself at every decision with a
+    choice, and with a random player far less often."""
+    proc = script("benchmarks/bench_agreement.py", "greedy", "--game", "tressette2",
+                  "--games", "1", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "all" in proc.stdout and "same card at 100.0%" in proc.stdout.splitlines()[-1]
+    proc = script("benchmarks/bench_agreement.py", "random", "--game", "tressette2",
+                  "--games", "1", "--seed", "3")
+    share = float(proc.stdout.splitlines()[-1].split(" at ")[1].rstrip("%"))
+    assert proc.returncode == 0 and 0 < share < 70
 
 
 def test_bench_env_compare_names_what_is_missing():

@@ -30,7 +30,7 @@ TABLES = {
                    "generic-pimc:max_worlds=3"], {}, 2),
     # and the network's rollouts: numpy on one thread in the workers, on the cores here
     "tressette": ([*TRESSETTE_SEARCH, f"pimc:{ONE_ROLLOUT},rollout=selfplay", "greedy"], {}, 2),
-    "tressette3": ([*TRESSETTE_SEARCH, "greedy"], {}, 2),
+    "tressette3": ([*TRESSETTE_SEARCH, f"pimc:{ONE_ROLLOUT},infer=0.3"], {}, 2),
     "tressette2": (TRESSETTE_SEARCH, {}, 2),
     "club": (["pimc:max_worlds=3", "generic-pimc:max_worlds=3", ISMCTS, "greedy"],
              {"deals": 2}, 2),

@@ -41,8 +41,9 @@ def test_pimc_with_no_time_limit_repeats_its_game_from_its_seeds(form):
     assert history(7) == history(7)
 
 
-@pytest.mark.parametrize("options", [{}, {"outlook": True}, {"rollout": "selfplay"}],
-                         ids=["hand", "outlook", "network"])
+@pytest.mark.parametrize("options", [{}, {"outlook": True}, {"rollout": "selfplay"},
+                                     {"infer": 0.3}],
+                         ids=["hand", "outlook", "network", "infer"])
 @pytest.mark.parametrize("form", list(FORMS))
 def test_pimc_moves_do_not_depend_on_what_the_seat_cannot_know(form, options):
     pimc, compared = _pimc(**options), 0
@@ -113,6 +114,9 @@ def test_bad_options_are_refused_with_what_is_valid():
         TressettePimcAgent(max_worlds=0)
     with pytest.raises(ValueError, match="rollout must be one of greedy, selfplay, got 'net'"):
         TressettePimcAgent(rollout="net")
+    for infer in (0, 1.5, "0.3", True):
+        with pytest.raises(ValueError, match=r"infer must be a weight in \(0, 1\] or None"):
+            TressettePimcAgent(infer=infer)
     # The shipped networks play the standard rules: in Low Hand they would take points.
     for rules in (FORMS["tressette"].replace(low=True),
                   FORMS["tressette2"].replace(show_draws=False)):
@@ -144,3 +148,72 @@ def test_the_networks_rollouts_are_its_own_moves(form):
             assert move == network.act(None, replay.view(replay.to_move))
             replay.apply(move)
     assert parted >= 1
+
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_a_hand_played_by_the_model_misses_nothing_and_another_does(form):
+    """misses(): replaying the real hand, a hand played by greedy at every seat has no move
+    greedy would not have made; one where the others play at random has some; the seat's own
+    moves never count (seat 0 plays at random in the second)."""
+    from agents.search import misses
+    from agents.tressette import TressetteRandomAgent
+    rules, model = FORMS[form], TressetteGreedyAgent()
+    missed = 0
+    for players in ("greedy", "random"):
+        for seed in range(3):
+            game = TressetteGame(rules, 0)
+            game.deal(game_pack(16, seed, 0))
+            agents = [TressetteGreedyAgent() if players == "greedy"
+                      else TressetteRandomAgent(seed=seed) for _ in range(rules.players)]
+            while not game.needs_pack and not game.is_over:
+                game.apply(agents[game.to_move].act(None, game.view(game.to_move)))
+            replay = TressetteGame(rules, 0)
+            replay.deal(game_pack(16, seed, 0))
+            count = misses(replay, [move for _, move in game.history], 0, model)
+            assert replay.history == game.history
+            if players == "greedy":
+                assert count == 0
+            missed += count
+    assert missed > 0
+
+
+def test_weighed_worlds_hand_out_the_likely_first_each_once():
+    """WeighedWorlds: every candidate once, in an order drawn by weight miss ** misses: with a
+    small miss the worlds of no miss come first, of one next, then two; with miss 1 the order
+    does not follow the misses."""
+    import random
+    from agents.search import WeighedWorlds
+
+    def handed(miss):
+        draws = iter(range(60))
+        worlds = WeighedWorlds(lambda rng: (n := next(draws), n % 3), 60, miss,
+                               random.Random(1))
+        out = [worlds.sample(None) for _ in range(60)]
+        with pytest.raises(IndexError, match="all 60 candidate worlds were handed out"):
+            worlds.sample(None)
+        return out
+
+    order = handed(1e-6)
+    assert sorted(order) == list(range(60))
+    assert [n % 3 for n in order] == [0] * 20 + [1] * 20 + [2] * 20
+    assert [n % 3 for n in handed(1.0)] != [0] * 20 + [1] * 20 + [2] * 20
+
+
+def test_infer_scores_the_likely_worlds_first_and_repeats_from_its_seed():
+    rules = FORMS["tressette"]
+    game = TressetteGame(rules, 0)
+    game.deal(game_pack(17, 0, 0))
+    greedy = TressetteGreedyAgent()
+    for _ in range(16):  # four tricks of greedy play: the others' moves tell something
+        game.apply(greedy.act(None, game.view(game.to_move)))
+    view = game.view(game.to_move)
+    agent = TressettePimcAgent(time_limit=None, max_worlds=8, infer=0.3)
+    moves = []
+    for _ in range(2):
+        agent.reset(3)
+        moves.append(agent.act(None, view))
+    assert moves[0] == moves[1]
+    worlds = agent.world_sampler(view)
+    assert len(worlds.worlds) == 4 * agent.max_worlds
+    assert sum(worlds.misses[:8]) < sum(worlds.misses[-8:])

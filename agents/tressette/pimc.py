@@ -42,6 +42,12 @@ its outcome), and a hand that leaves the game on is worth the expected outcome f
 totals it leaves (:mod:`.outlook`); the hand's margin breaks ties. Measured better against
 greedy and not against plain PIMC, so it is off by default (docs/search.md).
 
+With ``infer`` (a weight in (0, 1]) the worlds are not uniform: four candidates are drawn for
+each world the budget may score, each weighed by ``infer`` to the power of the other seats'
+moves, with a choice, that the greedy agent would not have made in it, and the search scores
+them likely ones first (:class:`agents.search.WeighedWorlds`): the other seats' play tells
+where their cards lie (docs/search.md, "Ahead of pimc: inference").
+
 The worlds, the budget and the paired comparison are :class:`agents.search.WorldSearch`'s. By
 default the budget is work, reproducible from the seed: at most ``max_worlds`` worlds (32),
 :data:`ROLLOUT_CARDS` cards played by their rollouts (a world rolled out costs the cards in play
@@ -70,10 +76,10 @@ from mediatore_env.tressette.positions import table_of
 from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import FORMS, LAST_TRICK_POINTS
-from mediatore_env.tressette.worlds import redeal
+from mediatore_env.tressette.worlds import HandSampler
 
-from ..search import WorldSearch
-from .greedy import roll_out, unweighed
+from ..search import WeighedWorlds, WorldSearch, misses
+from .greedy import TressetteGreedyAgent, roll_out, unweighed
 from .outlook import expected_outcome
 
 #: By (players, low), the most cards still in play (hands and stock) at which a world is
@@ -92,6 +98,10 @@ ROLLOUT_CARDS = 3200
 NODES = 1_000_000
 #: Who plays the rollouts: the greedy agent, or the form's shipped self-play network
 ROLLOUTS = ("greedy", "selfplay")
+#: With ``infer``, the candidate worlds drawn a decision, per world it may score
+CANDIDATES_PER_WORLD = 4
+#: The model of the other seats that ``infer`` weighs a world by (deterministic, stateless)
+_MODEL = TressetteGreedyAgent()
 
 
 @lru_cache(maxsize=None)
@@ -177,7 +187,11 @@ class TressettePimcAgent(WorldSearch):
     rollouts only); ``world_nodes``: the solver's node budget for one world; ``outlook``: value
     a world by the game to 31, not the hand's points (not with claims:
     :meth:`plays_for_game`); ``rollout``: who plays the rollouts at every seat, ``"greedy"``
-    or ``"selfplay"`` (the form's shipped network, :data:`agents.tressette.SELFPLAY`)."""
+    or ``"selfplay"`` (the form's shipped network, :data:`agents.tressette.SELFPLAY`);
+    ``infer``: None (the worlds uniform), or the weight, in (0, 1], of a world for each move
+    of another seat that the greedy agent would not have made in it
+    (:class:`agents.search.WeighedWorlds`, from :data:`CANDIDATES_PER_WORLD` candidates a
+    world)."""
 
     name = "pimc"
 
@@ -185,7 +199,7 @@ class TressettePimcAgent(WorldSearch):
                  max_worlds: int = 32, seed: int | None = None, solve_at: int | None = None,
                  world_nodes: int = 150_000, outlook: bool = False,
                  rollout_cards: int | None = ROLLOUT_CARDS, nodes: int | None = NODES,
-                 rollout: str = "greedy"):
+                 rollout: str = "greedy", infer: float | None = None):
         super().__init__(time_limit, min_worlds, max_worlds, seed, rollout_cards=rollout_cards,
                          nodes=nodes)
         if rollout not in ROLLOUTS:
@@ -197,6 +211,9 @@ class TressettePimcAgent(WorldSearch):
         if type(outlook) is not bool:
             raise ValueError(f"outlook must be True or False, got {outlook!r}")
         self.solve_at, self.world_nodes, self.outlook = solve_at, world_nodes, outlook
+        if infer is not None and (type(infer) not in (int, float) or not 0 < infer <= 1):
+            raise ValueError(f"infer must be a weight in (0, 1] or None, got {infer!r}")
+        self.infer = infer
 
     def act(self, observation, view) -> int:
         move, legal = unweighed(view)
@@ -217,14 +234,28 @@ class TressettePimcAgent(WorldSearch):
     def world(self, view, rng) -> TressetteGame:
         """The current hand in a sampled world, alone (a fresh game) and without claims (the
         claim is decided apart)."""
-        pack, moves = redeal(view, rng)
+        return self.drawn_world(view, HandSampler(view), rng, None)[0]
+
+    def world_sampler(self, view):
+        if self.infer is None:
+            return super().world_sampler(view)
+        sampler = HandSampler(view)
+        return WeighedWorlds(lambda rng: self.drawn_world(view, sampler, rng, _MODEL),
+                             CANDIDATES_PER_WORLD * self.max_worlds, self.infer, self.rng)
+
+    def drawn_world(self, view, sampler: HandSampler, rng, model) -> tuple[TressetteGame, int]:
+        """:meth:`world` drawn from ``sampler``, with the other seats' moves in it that
+        ``model`` would not have made (:func:`agents.search.misses`; 0 without a model)."""
+        pack, moves = sampler.sample(rng)
         # Played for the game, the world starts from its totals, so it ends at 31 as it will.
         world = TressetteGame(view.rules.replace(claim=False), view.hands_played[-1]["dealer"],
                               view.before if self.plays_for_game(view.rules) else None)
         world.deal(pack)
-        for move in moves:
-            world.apply(move)
-        return world
+        if model is None:
+            for move in moves:
+                world.apply(move)
+            return world, 0
+        return world, misses(world, moves, view.seat, model)
 
     def move_values(self, world: TressetteGame, view, legal: list[int],
                     budget) -> dict[int, float]:
