@@ -624,12 +624,15 @@ async function uploadRecord(file) {
 }
 
 // -- history: the games played here, and how each name does --------------------------------
+let historyAsked = 0;  // the last filter asked for: an earlier answer arriving late is dropped
 async function showHistory() {
   const game = $("history-game").value, name = $("history-name").value.trim();
   const query = new URLSearchParams({...(game ? {game} : {}), ...(name ? {name} : {})});
+  const asked = ++historyAsked;
   try {
     const [{kept, episodes}, results] = await Promise.all([api("GET", `/api/history?${query}`),
                                                            api("GET", `/api/results?${query}`)]);
+    if (asked !== historyAsked) return;
     $("history-note").textContent = !kept ? "This server keeps no history (--no-history)."
       : episodes.length ? "" : "Nothing finished here yet" + (game || name ? " with these filters." : ".");
     $("history-table").replaceChildren(...(episodes.length ? [
