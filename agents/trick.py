@@ -250,7 +250,8 @@ class TrickPimcAgent(WorldSearch):
         """Exact values where the world is small enough to solve, else rollouts."""
         scoring = self.facts.scoring(view.rules)
         sign = -1 if scoring.low else 1
-        table = self.table(world, view, scoring)
+        in_play = self.cards_in_play(world)  # what the solver's threshold and a rollout read
+        table = self.table(world, view, scoring, in_play)
         if table is not None:
             values, spent = budget.solve_world(table_move_values, table, self.world_nodes)
             if spent:
@@ -258,17 +259,18 @@ class TrickPimcAgent(WorldSearch):
             if values is not None:
                 return {m: sign * values[self.facts.card(m)] for m in moves}
         side = self.facts.side(view)
-        budget.rolled_out(len(moves) * self.cards_in_play(world))
+        budget.rolled_out(len(moves) * in_play)
         return {m: sign * self.play_out(world.clone(), m, side, scoring) for m in moves}
 
-    def table(self, world, view, scoring) -> TablePosition | None:
+    def table(self, world, view, scoring, in_play: int) -> TablePosition | None:
         """The solver's table of ``world`` for the seat's side, where the game can be solved
-        and the world is small enough (the module docstring); else None."""
+        and the world, with ``in_play`` cards still to play, is small enough (the module
+        docstring); else None."""
         facts = self.facts
         if not (facts.winner is trick_winner and facts.follow_suit and scoring.card == POINTS
                 and not scoring.per_trick):
             return None
-        if self.cards_in_play(world) > self.solve_at:
+        if in_play > self.solve_at:
             return None
         stock = tuple(facts.stock(world)) if facts.stock is not None else ()
         hands = tuple(world.view(s).hand for s in range(self.game.players))
