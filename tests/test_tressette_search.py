@@ -150,7 +150,6 @@ def test_the_networks_rollouts_are_its_own_moves(form):
     assert parted >= 1
 
 
-
 @pytest.mark.parametrize("form", list(FORMS))
 def test_a_hand_played_by_the_model_misses_nothing_and_another_does(form):
     """misses(): replaying the real hand, a hand played by greedy at every seat has no move

@@ -76,7 +76,7 @@ from mediatore_env.tressette.positions import table_of
 from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import FORMS, LAST_TRICK_POINTS
-from mediatore_env.tressette.worlds import HandSampler
+from mediatore_env.tressette.worlds import HandSampler, redeal
 
 from ..search import WeighedWorlds, WorldSearch, misses
 from .greedy import TressetteGreedyAgent, roll_out, unweighed
@@ -234,28 +234,32 @@ class TressettePimcAgent(WorldSearch):
     def world(self, view, rng) -> TressetteGame:
         """The current hand in a sampled world, alone (a fresh game) and without claims (the
         claim is decided apart)."""
-        return self.drawn_world(view, HandSampler(view), rng, None)[0]
+        pack, moves = redeal(view, rng)
+        world = self.dealt(view, pack)
+        for move in moves:
+            world.apply(move)
+        return world
 
     def world_sampler(self, view):
         if self.infer is None:
             return super().world_sampler(view)
-        sampler = HandSampler(view)
-        return WeighedWorlds(lambda rng: self.drawn_world(view, sampler, rng, _MODEL),
-                             CANDIDATES_PER_WORLD * self.max_worlds, self.infer, self.rng)
+        sampler = HandSampler(view)  # built once for the decision's candidates
 
-    def drawn_world(self, view, sampler: HandSampler, rng, model) -> tuple[TressetteGame, int]:
-        """:meth:`world` drawn from ``sampler``, with the other seats' moves in it that
-        ``model`` would not have made (:func:`agents.search.misses`; 0 without a model)."""
-        pack, moves = sampler.sample(rng)
+        def draw(rng) -> tuple[TressetteGame, int]:
+            pack, moves = sampler.sample(rng)
+            world = self.dealt(view, pack)
+            return world, misses(world, moves, view.seat, _MODEL)
+
+        return WeighedWorlds(draw, CANDIDATES_PER_WORLD * self.max_worlds, self.infer,
+                             self.rng)
+
+    def dealt(self, view, pack: list[int]) -> TressetteGame:
+        """A fresh game of ``view``'s current hand, without claims, dealt ``pack``."""
         # Played for the game, the world starts from its totals, so it ends at 31 as it will.
         world = TressetteGame(view.rules.replace(claim=False), view.hands_played[-1]["dealer"],
                               view.before if self.plays_for_game(view.rules) else None)
         world.deal(pack)
-        if model is None:
-            for move in moves:
-                world.apply(move)
-            return world, 0
-        return world, misses(world, moves, view.seat, model)
+        return world
 
     def move_values(self, world: TressetteGame, view, legal: list[int],
                     budget) -> dict[int, float]:
