@@ -187,7 +187,29 @@ def test_options():
     for option in ("calling", "exchange"):
         with pytest.raises(ValueError, match=f"{option} must be 'search'"):
             make_agent(f"pimc:{option}=dd")
+    for bad in ("0", "1.5", "many"):
+        with pytest.raises(ValueError, match="declarer_nodes must be a positive int"):
+            make_agent(f"pimc-infer:declarer_nodes={bad}")
+    with pytest.raises(ValueError, match="declarer_nodes is the budget of calling='search'"):
+        make_agent("pimc:declarer_nodes=1000")
     for policy in (SimulatedExchange, SimulatedCall):
         for bad in ({"candidates": 0}, {"worlds": 0}, {"time_limit": 0}, {"max_time": -1}):
             with pytest.raises(ValueError, match=next(iter(bad))):
                 policy(**bad)
+
+
+def test_declarer_nodes_is_the_node_budget_of_both_searches():
+    """``declarer_nodes`` replaces the searches' default node budget (``max_time`` at the
+    solver's nodes per second), and a larger one scores more worlds of the same decision."""
+    default = make_agent("pimc-infer").greedy
+    assert default.calling.budget().max_nodes == default.exchange.budget().max_nodes == 4_200_000
+    view = at_exchange(5, MEDIATORE).view(5 % 4)
+    worlds = []
+    for nodes in (1_000_000, 4_000_000):
+        agent = make_agent(f"pimc-infer:declarer_nodes={nodes}")
+        exchange = agent.greedy.exchange
+        assert agent.greedy.calling.budget().max_nodes == exchange.budget().max_nodes == nodes
+        exchange.reset(7)
+        exchange.plan(view)
+        worlds.append(exchange.last[0])
+    assert worlds[0] < worlds[1]

@@ -99,11 +99,11 @@ class DeclarerSearch(WorldSearch):
     clock = "cpu"
 
     def __init__(self, candidates: int, worlds: int, time_limit: float | None,
-                 max_time: float | None, seed: int):
+                 max_time: float | None, seed: int, nodes: int | None = None):
         if not isinstance(candidates, int) or candidates < 1:
             raise ValueError(f"candidates must be a positive int, got {candidates!r}")
         check_budget(worlds, time_limit, max_time)
-        super().__init__(time_limit, 1, worlds, seed, max_time)
+        super().__init__(time_limit, 1, worlds, seed, max_time, nodes=nodes)
         self.candidates = candidates
         #: the last decision's (worlds solved, total value per candidate)
         self.last = None
@@ -129,8 +129,9 @@ class SimulatedExchange(DeclarerSearch):
     docstring)."""
 
     def __init__(self, candidates: int = 8, worlds: int = 12, time_limit: float | None = None,
-                 max_time: float | None = 0.6, greedy: ExchangePolicy | None = None, seed: int = 0):
-        super().__init__(candidates, worlds, time_limit, max_time, seed)
+                 max_time: float | None = 0.6, greedy: ExchangePolicy | None = None, seed: int = 0,
+                 nodes: int | None = None):
+        super().__init__(candidates, worlds, time_limit, max_time, seed, nodes)
         self.greedy = greedy if greedy is not None else ExchangePolicy()
         #: the plan being followed: (the 13 or 14 cards it was made for, cards removed, card
         #: passed back or None)
@@ -194,8 +195,8 @@ class SimulatedCall(DeclarerSearch):
 
     def __init__(self, candidates: int = 4, worlds: int = 12, time_limit: float | None = None,
                  max_time: float | None = 0.6, greedy: CallingPolicy | None = None,
-                 exchange: ExchangePolicy | None = None, seed: int = 0):
-        super().__init__(candidates, worlds, time_limit, max_time, seed)
+                 exchange: ExchangePolicy | None = None, seed: int = 0, nodes: int | None = None):
+        super().__init__(candidates, worlds, time_limit, max_time, seed, nodes)
         self.greedy = greedy if greedy is not None else CallingPolicy()
         self.exchange = exchange if exchange is not None else ExchangePolicy()
 

@@ -64,8 +64,9 @@ number, the greedy policy's margin; ``calling``, ``exchange`` and ``play`` take 
 objects; ``calling="search"`` and ``exchange="search"`` make those decisions by simulation
 (:class:`~agents.mediatore.declarer.SimulatedCall`,
 :class:`~agents.mediatore.declarer.SimulatedExchange`: the greedy ranking's best candidates
-compared by solving sampled worlds). Double-dummy contract values per deal, for bidding studies, are in
-:mod:`mediatore_env.mediatore.tables`.
+compared by solving sampled worlds), within ``declarer_nodes`` solver nodes each (None: their
+default, 4.2 million; the budget when the card play has no time limit). Double-dummy contract
+values per deal, for bidding studies, are in :mod:`mediatore_env.mediatore.tables`.
 
 **Known bias.** PIMC assumes that after its card everyone plays as if every card were
 visible ("strategy fusion"), and it never plays to hide or find information. It also reads
@@ -301,7 +302,8 @@ class PIMCAgent(WorldSearch):
     def __init__(self, worlds: int = 24, time_limit: float | None = None, bidding=None,
                  bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
                  max_time: float | None = 0.075, capotto: bool = False,
-                 auction: float | None = None, pool: int = 3, margin: int = 3):
+                 auction: float | None = None, pool: int = 3, margin: int = 3,
+                 declarer_nodes: int | None = None):
         check_budget(worlds, time_limit, max_time)
         # The first world always counts (min_worlds 1); max_time: see the module docstring.
         super().__init__(time_limit, 1, worlds, 0, max_time)
@@ -330,11 +332,18 @@ class PIMCAgent(WorldSearch):
             models = {c: _Boosted(m, boosts.get(c, 0.0)) for c, m in BID_MODELS.items()}
             bidding = BiddingPolicy(margin=margin, models=models)
         self.bid_boost = boosts
+        if declarer_nodes is not None and (type(declarer_nodes) is not int or declarer_nodes < 1):
+            raise ValueError(f"declarer_nodes must be a positive int or None, got {declarer_nodes!r}")
         if "search" in (calling, exchange):  # by simulation (agents/mediatore/declarer.py)
             # timed where the card play is timed, else the searches' work budgets
-            timed = {} if time_limit is None else {"time_limit": DECLARER_TIME_LIMIT}
+            timed = ({"nodes": declarer_nodes} if time_limit is None
+                     else {"time_limit": DECLARER_TIME_LIMIT})
             calling = SimulatedCall(**timed) if calling == "search" else calling
             exchange = SimulatedExchange(**timed) if exchange == "search" else exchange
+        elif declarer_nodes is not None:
+            raise ValueError("declarer_nodes is the budget of calling='search' and "
+                             f"exchange='search'; neither is set (calling={calling!r}, "
+                             f"exchange={exchange!r})")
         for option, value in (("calling", calling), ("exchange", exchange)):
             if isinstance(value, str):
                 raise ValueError(f"{option} must be 'search' or a policy object, got {value!r}")
