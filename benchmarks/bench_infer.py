@@ -19,7 +19,8 @@ seeds) taken together: the mean and its 95% CI over all their deals.
 ``--timing N``: N deals (one rotation each, the pimc-infer agent in seat ``i % 4`` of deal
 ``i``) of ``pimc-infer pimc pimc pimc``, and the CPU time per card play of each kind of agent
 at the same table: median, p90, p99, and the worlds solved per decision; the same over all
-its decisions (bids, calls, the exchange's moves too), and over the exchange's moves alone. The machine and its
+its decisions (bids, calls, the exchange's moves too), and over the exchange's moves alone; and
+how many worlds its call and exchange searches scored of the most they may. The machine and its
 load go with the figures: a busy machine gives the time-limited agents fewer worlds.
 
 ``--accuracy N``: how much closer to the real deal the weighted worlds are. N deals of four
@@ -119,6 +120,12 @@ def timing(deals: int, seed: int, spec: str) -> str:
         exchange = [r[3] for r in every if r[0] in (DISCARD, GIVE)]
         if exchange:
             lines.append(f"  {name}: {quantiles(exchange, 'exchange moves')}")
+    searches = [p for p in (infer.greedy.calling, infer.greedy.exchange) if hasattr(p, "scored")]
+    scored = [w for p in searches for w in p.scored]
+    if scored:
+        full = sum(w == p.worlds for p in searches for w in p.scored)
+        lines.append(f"  {spec}: {len(scored)} calls and exchanges searched, worlds scored mean "
+                     f"{sum(scored) / len(scored):.1f}, all {searches[0].worlds} in {full}")
     return "\n".join(lines)
 
 

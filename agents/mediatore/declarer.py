@@ -107,6 +107,9 @@ class DeclarerSearch(WorldSearch):
         self.candidates = candidates
         #: the last decision's (worlds solved, total value per candidate)
         self.last = None
+        #: the worlds each search of this policy's life scored (fewer than ``worlds`` where
+        #: the node budget ran out first): what ``benchmarks/bench_infer.py --timing`` reports
+        self.scored: list[int] = []
 
     @property
     def worlds(self) -> int:
@@ -119,6 +122,7 @@ class DeclarerSearch(WorldSearch):
         """The index of the option of best total over the sampled worlds; ties to the first."""
         totals, budget = self.search(view, options)
         self.last = (budget.worlds, [totals[o] for o in options])
+        self.scored.append(budget.worlds)
         return max(range(len(options)), key=lambda i: (totals[options[i]], -i))
 
 
