@@ -192,6 +192,8 @@ def test_options():
             make_agent(f"pimc-infer:declarer_nodes={bad}")
     with pytest.raises(ValueError, match="declarer_nodes is the budget of calling='search'"):
         make_agent("pimc:declarer_nodes=1000")
+    with pytest.raises(ValueError, match="declarer_nodes is the work budget"):
+        make_agent("pimc-infer:declarer_nodes=1000,time_limit=0.05")
     for policy in (SimulatedExchange, SimulatedCall):
         for bad in ({"candidates": 0}, {"worlds": 0}, {"time_limit": 0}, {"max_time": -1}):
             with pytest.raises(ValueError, match=next(iter(bad))):

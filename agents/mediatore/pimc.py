@@ -334,6 +334,10 @@ class PIMCAgent(WorldSearch):
         self.bid_boost = boosts
         if declarer_nodes is not None and (type(declarer_nodes) is not int or declarer_nodes < 1):
             raise ValueError(f"declarer_nodes must be a positive int or None, got {declarer_nodes!r}")
+        if declarer_nodes is not None and time_limit is not None:
+            raise ValueError(f"declarer_nodes is the work budget; with time_limit={time_limit!r} "
+                             f"the call and exchange searches run on the clock "
+                             f"({DECLARER_TIME_LIMIT} s): give one of the two")
         if "search" in (calling, exchange):  # by simulation (agents/mediatore/declarer.py)
             # timed where the card play is timed, else the searches' work budgets
             timed = ({"nodes": declarer_nodes} if time_limit is None
