@@ -1,6 +1,6 @@
 """pimc-infer against plain PIMC: paired differences of tournament results, and decision times.
 
-    python3 benchmarks/bench_infer.py --paired A.json:AGENT B.json:AGENT
+    python3 benchmarks/bench_infer.py --paired A.json:AGENT B.json:AGENT [A2.json:AGENT B2.json:AGENT ...]
     python3 benchmarks/bench_infer.py --pooled A.json:AGENT B.json:AGENT ...
     python3 benchmarks/bench_infer.py --timing 20 [--seed 2605] [--infer pimc-infer]
     python3 benchmarks/bench_infer.py --accuracy 40 [--seed 2605] [--infer pimc-infer]
@@ -10,8 +10,9 @@
 ``benchmarks/bench_pimc.py --json``, same ``--deals`` and ``--seed``) and the agent to read in
 each; prints the mean of the per-deal differences (A's units minus B's) with a 95% CI over
 the deals, e.g. ``pimc-infer`` against three greedy agents minus ``pimc`` against the same
-three on the same deals. Files of the other games work alike: their results per game
-(Tressette) or per session (club) take the deals' place.
+three on the same deals; more pairs (each of its own deals) pool their differences. Files
+of the other games work alike: their results per game (Tressette) or per session (club) take
+the deals' place.
 
 ``--pooled``: one agent's per-deal results in several result files of different deals (other
 seeds) taken together: the mean and its 95% CI over all their deals.
@@ -71,13 +72,24 @@ def per_episode(spec: str) -> tuple[list[float], str]:
     raise ValueError(f"no agent {agent!r} in {path}; it has: {names}")
 
 
-def paired(a: str, b: str) -> str:
-    (x, unit), (y, _) = per_episode(a), per_episode(b)
-    if len(x) != len(y):
-        raise ValueError(f"{a} has {len(x)} {unit}s, {b} {len(y)}: not the same {unit}s")
-    mean, low, high = mean_ci([p - q for p, q in zip(x, y)])
-    return (f"{a} minus {b}: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/{unit}, "
-            f"{len(x)} {unit}s")
+def paired(specs: list[str]) -> str:
+    """The per-episode differences of each pair (A, B) of ``specs``, pooled over the pairs."""
+    if len(specs) % 2:
+        raise ValueError(f"--paired takes pairs A.json:AGENT B.json:AGENT, got {len(specs)} "
+                         "files")
+    differences, units = [], set()
+    for a, b in zip(specs[::2], specs[1::2]):
+        (x, unit), (y, _) = per_episode(a), per_episode(b)
+        if len(x) != len(y):
+            raise ValueError(f"{a} has {len(x)} {unit}s, {b} {len(y)}: not the same {unit}s")
+        differences += [p - q for p, q in zip(x, y)]
+        units.add(unit)
+    if len(units) > 1:
+        raise ValueError(f"cannot pool {' with '.join(sorted(units))}: give files of one game")
+    mean, low, high = mean_ci(differences)
+    what = f"{specs[0]} minus {specs[1]}" if len(specs) == 2 else f"{len(specs) // 2} pairs pooled"
+    return (f"{what}: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/{unit}, "
+            f"{len(differences)} {unit}s")
 
 
 def pooled(specs: list[str]) -> str:
@@ -208,7 +220,8 @@ def exchange(deals: int, seed: int) -> str:
 
 def main(argv=None) -> int:
     parser = ArgumentParser(prog="bench_infer.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--paired", nargs=2, metavar="PATH.json:AGENT")
+    parser.add_argument("--paired", nargs="+", metavar="PATH.json:AGENT",
+                        help="pairs A B of the same deals; several pairs are pooled")
     parser.add_argument("--pooled", nargs="+", metavar="PATH.json:AGENT")
     parser.add_argument("--timing", type=positive_int, metavar="DEALS")
     parser.add_argument("--accuracy", type=positive_int, metavar="DEALS")
@@ -221,7 +234,7 @@ def main(argv=None) -> int:
                      "--timing DEALS, --accuracy DEALS or --exchange DEALS")
     try:
         if args.paired:
-            print(paired(*args.paired))
+            print(paired(args.paired))
         if args.pooled:
             print(pooled(args.pooled))
         if args.timing:
