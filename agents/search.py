@@ -47,7 +47,7 @@ from mediatore_env.analysis.solver import NODES_PER_SECOND, clear_table, last_no
 
 from .base import Agent
 
-__all__ = ["SearchBudget", "WeighedWorlds", "WorldSearch", "check_budget", "misses"]
+__all__ = ["SearchBudget", "WeighedWorlds", "WorldSearch", "check_budget", "check_work", "misses"]
 
 #: The clocks a time limit may be read on.
 CLOCKS = ("wall", "cpu")
@@ -136,6 +136,13 @@ class SearchBudget:
         return answer, False
 
 
+def check_work(name: str, value) -> None:
+    """ValueError unless ``value``, the work budget ``name`` (cards, nodes), is a positive int
+    or None."""
+    if value is not None and (type(value) is not int or value < 1):
+        raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+
+
 def check_budget(worlds, time_limit, max_time) -> None:
     """ValueError unless ``worlds`` is a positive int, ``time_limit`` and ``max_time`` positive
     seconds or None, and the limit not above the ceiling."""
@@ -219,9 +226,8 @@ class WorldSearch(Agent):
         if min(int(min_worlds), int(max_worlds)) < 1:
             raise ValueError(f"min_worlds and max_worlds must be at least 1, got {min_worlds} "
                              f"and {max_worlds}")
-        for name, value in (("rollout_cards", rollout_cards), ("nodes", nodes)):
-            if value is not None and (type(value) is not int or value < 1):
-                raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+        check_work("rollout_cards", rollout_cards)
+        check_work("nodes", nodes)
         self.time_limit, self.max_time = time_limit, max_time
         self.min_worlds, self.max_worlds = int(min_worlds), int(max_worlds)
         #: the work budget's most cards played by rollouts (None: no such limit)

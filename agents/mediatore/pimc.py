@@ -93,7 +93,7 @@ from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, ME
                                            payments)
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 
-from ..search import SearchBudget, WorldSearch, check_budget
+from ..search import SearchBudget, WorldSearch, check_budget, check_work
 from .declarer import (DECLARER_TIME_LIMIT, SimulatedCall, SimulatedExchange, reached,
                        side_mask)
 from .greedy import GreedyAgent
@@ -332,8 +332,7 @@ class PIMCAgent(WorldSearch):
             models = {c: _Boosted(m, boosts.get(c, 0.0)) for c, m in BID_MODELS.items()}
             bidding = BiddingPolicy(margin=margin, models=models)
         self.bid_boost = boosts
-        if declarer_nodes is not None and (type(declarer_nodes) is not int or declarer_nodes < 1):
-            raise ValueError(f"declarer_nodes must be a positive int or None, got {declarer_nodes!r}")
+        check_work("declarer_nodes", declarer_nodes)
         if declarer_nodes is not None and time_limit is not None:
             raise ValueError(f"declarer_nodes is the work budget; with time_limit={time_limit!r} "
                              f"the call and exchange searches run on the clock "
