@@ -76,7 +76,7 @@ def paired(specs: list[str]) -> str:
     """The per-episode differences of each pair (A, B) of ``specs``, pooled over the pairs."""
     if len(specs) % 2:
         raise ValueError(f"--paired takes pairs A.json:AGENT B.json:AGENT, got {len(specs)} "
-                         "files")
+                         f"file{'s' if len(specs) > 1 else ''}")
     differences, units = [], set()
     for a, b in zip(specs[::2], specs[1::2]):
         (x, unit), (y, _) = per_episode(a), per_episode(b)

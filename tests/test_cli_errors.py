@@ -263,6 +263,9 @@ def test_bench_infer_pools_one_game_and_refuses_to_mix_deals_with_games(tmp_path
     assert proc.returncode == 0 and "+1.50" in proc.stdout and "2 deals" in proc.stdout
     proc = script("benchmarks/bench_infer.py", "--paired", deals, base, more)
     assert proc.returncode == 2 and "--paired takes pairs" in proc.stderr and proc.stdout == ""
+    assert "got 3 files" in proc.stderr
+    proc = script("benchmarks/bench_infer.py", "--paired", deals)
+    assert proc.returncode == 2 and "got 1 file (" in proc.stderr, proc.stderr
 
 
 def test_bench_agreement_counts_greedy_agreeing_with_itself_and_not_with_random():
