@@ -73,6 +73,7 @@ def test_an_import_path_is_refused_and_nothing_is_imported(client, tmp_path, spe
     ("selfplay:path=/etc/passwd", "option 'path' cannot be set here"),  # a file of the server
     ("greedy:colour=1", "option 'colour' cannot be set here"),
     ("random:bid_rate=" + "9" * 200, "not an agent's name"),           # too long to read
+    ("pimc:max_time=None", "bad value None for option 'max_time'"),     # a bound lifted by None
 ])
 def test_agent_options_are_data_within_bounds(client, spec, words):
     before = fingerprint(client)
@@ -90,6 +91,39 @@ def test_documented_options_are_taken(client):
     assert client.app.state.lobby.tables[seat.id].agents[1].time_limit == 0.05
     seat = new_table(client, "mediatore", agents="greedy:bidding=cautious")
     assert client.app.state.lobby.tables[seat.id].agents[2].name == "greedy:bidding=cautious"
+
+
+@pytest.mark.parametrize("rules, words", [
+    ({"deals": 10 ** 30}, "deals 1000000000000000000000000000000 is more than a table here takes"),
+    ({"deals": 101}, "valid: 1-100"),
+    ({"ante": 101}, "ante 101 is more than"),
+])
+def test_a_session_is_bounded_so_stand_ins_cannot_play_it_for_ever(client, rules, words):
+    before = fingerprint(client)
+    response = client.post("/api/games", json={
+        "game": "club", "rules": rules, "agents": [None, "random", "random", "random"],
+        "stand_in": {"agent": "random", "after": 1}})
+    assert response.status_code == 400 and words in response.json()["error"], response.text
+    assert fingerprint(client) == before
+    assert new_table(client, "club", rules={"deals": 100, "ante": 100}).id
+
+
+def test_history_ids_and_bounds_out_of_range_are_4xx(client):
+    for url in ("/api/history?before=99999999999999999999", "/api/history?before=-1",
+                "/api/history?before=9223372036854775808"):
+        response = client.get(url)
+        assert response.status_code == 400 and "before" in response.json()["error"], url
+    assert client.get("/api/history/\u00b2").status_code == 404  # a digit to isdigit, not to int
+    assert client.post("/api/history/\u00b2/watch", json={}).status_code == 404
+
+
+def test_a_tables_record_does_not_carry_its_seed(client):
+    # The seed deals every pack: a record anyone may read in the history must not give it away.
+    seat = new_table(client, "mediatore", seed=8734512987)
+    table = client.app.state.lobby.tables[seat.id]
+    table.game = type("Game", (), {"record": staticmethod(lambda **meta: {"meta": meta})})()
+    meta = table.record()["meta"]  # what the table writes beside the moves
+    assert "seed" not in meta and "8734512987" not in json.dumps(meta) and meta["names"]
 
 
 def test_the_operator_registers_an_agent_before_the_server_starts():
@@ -435,7 +469,7 @@ def test_the_default_is_this_machine_only(capsys, tmp_path, monkeypatch):
 # -- the push channel: a socket answers to a seat's token, sent first ---------------------------
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(first=BODIES | TEXT.map(str.encode))
+@given(first=BODIES | TEXT.map(lambda t: t.encode("utf-8", "surrogatepass")))  # bad UTF-8 too
 def test_any_first_message_to_a_socket_is_refused_in_json_and_changes_nothing(hostile, first):
     client, seat, _, _ = hostile
     before = fingerprint(client)

@@ -67,6 +67,8 @@ STATIC = Path(__file__).with_name("static")
 
 #: The largest body of a request, and of a records upload, in bytes.
 MAX_BODY, MAX_RECORDS_BODY = 64 * 1024, 2 * 1024 * 1024
+#: The largest history id asked about (SQLite's integers are 64-bit)
+MAX_ID = 2 ** 63 - 1
 #: The longest a ``GET /api/games/{id}?wait=S`` waits for news, in seconds.
 MAX_WAIT = 30.0
 #: How long a socket may take to send its first message (its token), in seconds; the most
@@ -472,6 +474,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         before = number_param(request, "before", None)
         if not 1 <= limit <= 500:
             raise BadRequest(f"bad limit {limit}; valid: 1-500")
+        if before is not None and not 0 <= before <= MAX_ID:
+            raise BadRequest(f"bad before {shown(before)}; valid: an episode id, 0-{MAX_ID}")
         episodes = await in_history(history.episodes if history else None, game, name, limit,
                                     before)
         for e in episodes or []:
@@ -487,7 +491,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
 
     def _history_id(request) -> int:
         text = request.path_params["hid"]
-        if not text.isdigit() or len(text) > 12:
+        if not (text.isascii() and text.isdigit()) or len(text) > 12:
             raise BadRequest(f"bad history id {shown(text)}: a number is expected", 404)
         return int(text)
 

@@ -36,6 +36,7 @@ from agents import agents_of, make_agent
 from ..codec.actions import as_move
 from ..core.cards import NUM_CARDS
 from ..core.game import CHANCE
+from ..core.rules import Count
 from ..registry import definition_of, replay
 from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
@@ -56,6 +57,9 @@ MAX_SPEC, MAX_PACKS, MAX_EFFORT = 120, 64, 10
 MAX_THINK = 2.0
 #: Seeds are numpy's: a non-negative int, here below 2**63.
 MAX_SEED = 2 ** 63 - 1
+#: The most a whole-number rules switch may be at a table (club's ``deals`` and ``ante``): a
+#: session that stand-ins could play on for ever, or chips past what a page counts exactly.
+MAX_COUNT = 100
 
 
 class BadRequest(ValueError):
@@ -163,8 +167,9 @@ def check_agent_options(factory: Callable, options: dict) -> None:
                         if p not in ("path", "file", "model", "weights")]
             raise ValueError(f"option {name!r} cannot be set here; options: "
                              + (", ".join(settable) or "none"))
+        # None only where it is the default: never to lift a number's bound (max_time=None)
         if not (_fits(value, default, name)
-                or value is None and "None" in str(param.annotation)):
+                or value is None and default is None and "None" in str(param.annotation)):
             raise ValueError(f"bad value {shown(value)} for option {name!r} (default "
                              f"{default!r}): " + _expected(default, name))
 
@@ -303,6 +308,11 @@ def table_request(data: dict, extra_agents=None) -> dict:
         rules = definition.make_rules(**rules)
     except (TypeError, ValueError) as e:
         raise BadRequest(f"bad rules for {definition.name}: {one_line(e)}") from None
+    for switch, kind in type(rules).SWITCHES.items():  # the rules' own names, not the request's
+        value = getattr(rules, switch)
+        if isinstance(kind, Count) and value is not None and value > MAX_COUNT:
+            raise BadRequest(f"bad rules for {definition.name}: {switch} {value} is more than a "
+                             f"table here takes; valid: {kind.minimum}-{MAX_COUNT}")
     specs = data.get("agents")
     specs = ["random"] * players if specs is None else specs
     if not isinstance(specs, list) or len(specs) != players:
@@ -676,8 +686,8 @@ class Table:
         return self.game.record(program="mediatore-web", names=names,
                                 agents=[None if s in persons else spec or self.stand_in_name
                                         for s, spec in enumerate(self.specs)],
-                                persons=persons, stood_in=list(self.stood_in), seed=self.seed,
-                                episode=self.episodes)
+                                persons=persons, stood_in=list(self.stood_in),
+                                episode=self.episodes)  # not the seed: it deals the next packs
 
 
 def watch_names(record: dict, players: int) -> list[str]:
