@@ -71,6 +71,7 @@ def test_an_import_path_is_refused_and_nothing_is_imported(client, tmp_path, spe
     ("pimc:time_limit=30", "bad value 30 for option 'time_limit'"),  # None by default: 2 s at most
     ("pimc:time_limit=True", "bad value True"),
     ("selfplay:path=/etc/passwd", "option 'path' cannot be set here"),  # a file of the server
+    ("selfplay:game=../x", "option 'game' cannot be set here"),        # names a file too
     ("greedy:colour=1", "option 'colour' cannot be set here"),
     ("random:bid_rate=" + "9" * 200, "not an agent's name"),           # too long to read
     ("pimc:max_time=None", "bad value None for option 'max_time'"),     # a bound lifted by None

@@ -60,6 +60,9 @@ MAX_SEED = 2 ** 63 - 1
 #: The most a whole-number rules switch may be at a table (club's ``deals`` and ``ante``): a
 #: session that stand-ins could play on for ever, or chips past what a page counts exactly.
 MAX_COUNT = 100
+#: Agent options a request never sets: each names a file of the server (``selfplay:game``
+#: picks the network file of another game, and is the table's game anyway).
+UNSET = ("path", "file", "model", "weights", "game")
 
 
 class BadRequest(ValueError):
@@ -161,10 +164,10 @@ def check_agent_options(factory: Callable, options: dict) -> None:
         default = None if param is None else param.default
         if (param is None or param.kind not in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD)
                 or not (default is None or type(default) in (bool, int, float, str))
-                or name in ("path", "file", "model", "weights")):
+                or name in UNSET):
             settable = [p for p, q in params.items() if q.default is None
                         or type(q.default) in (bool, int, float, str)
-                        if p not in ("path", "file", "model", "weights")]
+                        if p not in UNSET]
             raise ValueError(f"option {name!r} cannot be set here; options: "
                              + (", ".join(settable) or "none"))
         # None only where it is the default: never to lift a number's bound (max_time=None)
