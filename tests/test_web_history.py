@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from agents.tournament import mean_ci  # noqa: E402
 from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.tools.replay import load_records  # noqa: E402
 from mediatore_env.web.app import create_app, main  # noqa: E402
@@ -207,21 +208,44 @@ def test_a_mediatore_deal_played_by_people_becomes_demonstrations(tmp_path):
         assert mask[move] and mask.sum() > 1 and payoff == deal.payoffs[seat]
 
 
+def test_a_seed_kept_by_an_older_server_is_not_served(tmp_path):
+    # Older servers wrote the table's seed into each record, and the seed deals every
+    # pack of the table: an old history must not give it away.
+    history = History(tmp_path / "h.sqlite3")
+    record = played_record("tressette2", 1)
+    record["meta"] = {"names": ["Anna", "greedy"], "seed": 8734512987}
+    hid = history.save(record, ["Anna", "greedy"], [0], list(replay(record).outcome), "game")
+    with ThreadPoolExecutor(1) as pool, TestClient(create_app(
+            executor=pool, history=history), base_url=URL) as client:
+        served = client.get(f"/api/history/{hid}")
+        assert served.status_code == 200 and "8734512987" not in served.text
+        assert served.json()["record"]["meta"]["names"] == ["Anna", "greedy"]
+
+
 def test_results_per_name_have_intervals(tmp_path):
     history = History(tmp_path / "h.sqlite3")
     fill(history)
     results = history.results(name="Anna")
     (anna,) = [r for r in results["results"] if r["name"] == "Anna"]
     outcomes = [e["outcome"][0] for e in history.episodes()]
-    assert anna["games"] == 6 and anna["mean"] == pytest.approx(sum(outcomes) / 6)
-    assert anna["low"] <= anna["mean"] <= anna["high"]
+    mean, low, high = mean_ci(outcomes)  # summed by SQLite, the same as the tournaments'
+    assert anna["games"] == 6 and anna["mean"] == pytest.approx(mean)
+    assert (anna["low"], anna["high"]) == pytest.approx((low, high))
     against = {r["other"]: r for r in results["against"]}
     assert against["greedy"]["games"] == 4 and against["random"]["games"] == 2
+    assert against["greedy"]["mean"] == pytest.approx(sum(outcomes[2:]) / 4)  # newest first
     assert not against["greedy"]["person"]
+    # kept until the next save, then summed again
+    assert history.results(name="Anna") == results
+    record = played_record("tressette2", 6)
+    history.save(record, ["Anna", "random"], [0], list(replay(record).outcome), "game")
+    again = {r["other"]: r for r in history.results(name="Anna")["against"]}
+    assert again["random"]["games"] == 3 and again["greedy"] == against["greedy"]
     with ThreadPoolExecutor(1) as pool, TestClient(create_app(
             executor=pool, history=history), base_url=URL) as client:
         answer = client.get("/api/results?name=Anna&game=tressette2").json()
-        assert answer["kept"] and answer["against"] == json.loads(json.dumps(results["against"]))
+        now = history.results(name="Anna", game="tressette2")["against"]
+        assert answer["kept"] and answer["against"] == json.loads(json.dumps(now))
         assert client.get("/api/results?game=" + "x" * 50).status_code == 400
 
 

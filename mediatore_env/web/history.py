@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import os
 import sqlite3
 import sys
@@ -32,7 +33,7 @@ import threading
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from agents.tournament import mean_ci
+from agents.tournament import t95
 
 __all__ = ["History", "MIGRATIONS", "HistoryError", "default_path", "export"]
 
@@ -94,6 +95,8 @@ class History:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                   timeout=30)
         self.lock = threading.Lock()
+        #: :meth:`results` by its arguments, with the newest episode id they were summed at
+        self._results: dict[tuple, tuple[int | None, dict]] = {}
         try:
             self.db.execute("PRAGMA foreign_keys = ON")
             if self.path != ":memory:":
@@ -230,40 +233,54 @@ class History:
 
     def results(self, game: str | None = None, name: str | None = None) -> dict[str, list]:
         """Each name's results (``results``: per name and game, the number of episodes and
-        the mean result with its 95% interval, :func:`agents.tournament.mean_ci`); with a
-        ``name``, also its results at the tables of each other name (``against``: the mean
-        of ``name``'s results in the episodes that name sat in, partner or opponent)."""
+        the mean result with its 95% interval); with a ``name``, also its results at the tables
+        of each other name (``against``: the mean of ``name``'s results in the episodes that
+        name sat in, partner or opponent). Summed by SQLite, not read row by row, and kept
+        until the next episode is saved (episodes are only ever added): a request holds the
+        history's one thread for as short a time as may be."""
         where, args = self._where(game, name)
+        sums = "COUNT(*), SUM(r), SUM(r * r)"
         with self.lock:
+            newest = self.db.execute("SELECT MAX(id) FROM episodes").fetchone()[0]
+            kept = self._results.get((game, name))
+            if kept is not None and kept[0] == newest:
+                return kept[1]
             rows = self.db.execute(
-                f"SELECT s.episode, e.game, s.name, s.person, s.result FROM seats s "
-                f"JOIN episodes e ON e.id = s.episode{where} ORDER BY s.episode, s.seat",
+                f"SELECT s.name, e.game, s.person, {sums.replace('r', 's.result')} "
+                f"FROM seats s JOIN episodes e ON e.id = s.episode{where} "
+                "GROUP BY s.name, e.game, s.person ORDER BY s.name, e.game, s.person",
                 args).fetchall()
-        by_name: dict[tuple[str, str, bool], list[float]] = {}
-        tables: dict[int, list[tuple[str, bool, float]]] = {}
-        for hid, game_, seat_name, person, result in rows:
-            by_name.setdefault((seat_name, game_, bool(person)), []).append(result)
-            tables.setdefault(hid, []).append((seat_name, bool(person), result))
-        out: dict[str, list] = {"results": [_summary({"name": n, "game": g, "person": p}, v)
-                                            for (n, g, p), v in sorted(by_name.items())]}
+            if name:
+                # name's result (its first seat's, if it sat twice) once per other seat there
+                against = self.db.execute(
+                    f"SELECT o.name, e.game, o.person, {sums.replace('r', 'm.result')} "
+                    "FROM seats m JOIN episodes e ON e.id = m.episode "
+                    "JOIN seats o ON o.episode = m.episode AND o.name != m.name "
+                    "WHERE m.name = ? AND m.seat = (SELECT MIN(seat) FROM seats "
+                    "WHERE episode = m.episode AND name = m.name)"
+                    + (" AND e.game = ?" if game else "")
+                    + " GROUP BY o.name, e.game, o.person ORDER BY o.name, e.game, o.person",
+                    [name] + ([game] if game else [])).fetchall()
+        out: dict[str, list] = {"results": [_summary({"name": n, "game": g, "person": bool(p)},
+                                                     *sums_) for n, g, p, *sums_ in rows]}
         if name:
-            games = {hid: g for hid, g, *_ in rows}
-            against: dict[tuple[str, str, bool], list[float]] = {}
-            for hid, seats in tables.items():
-                mine = [r for n, _, r in seats if n == name]
-                for other, person, _ in seats:
-                    if other != name:
-                        against.setdefault((other, games[hid], person), []).extend(mine[:1])
-            out["against"] = [_summary({"name": name, "other": o, "game": g, "person": p}, v)
-                              for (o, g, p), v in sorted(against.items())]
+            out["against"] = [_summary({"name": name, "other": o, "game": g, "person": bool(p)},
+                                       *sums_) for o, g, p, *sums_ in against]
+        with self.lock:
+            if len(self._results) >= 64:  # bounded: names come from requests
+                del self._results[next(iter(self._results))]
+            self._results[game, name] = newest, out
         return out
 
 
-def _summary(head: dict, values: list[float]) -> dict:
-    mean, low, high = mean_ci(values)
-    finite = low == low  # nan with one value: no interval
-    return {**head, "games": len(values), "mean": mean,
-            "low": low if finite else None, "high": high if finite else None}
+def _summary(head: dict, n: int, total: float, squares: float) -> dict:
+    """``head`` with the number of results, their mean and its 95% interval (Student's t, as
+    :func:`agents.tournament.mean_ci`), from their count, sum and sum of squares."""
+    mean = total / n
+    if n < 2:  # one value: no interval
+        return {**head, "games": n, "mean": mean, "low": None, "high": None}
+    half = t95(n - 1) * math.sqrt(max(0.0, squares - total * mean) / (n - 1) / n)
+    return {**head, "games": n, "mean": mean, "low": mean - half, "high": mean + half}
 
 
 def export(history: History, path, game: str | None = None, name: str | None = None) -> int:
