@@ -107,6 +107,22 @@ def test_a_code_seats_one_person_once(client):
     assert bruno.headers != anna.headers
 
 
+@pytest.mark.parametrize("name", ["player 2", "Player 2", "\uff50\uff4c\uff41\uff59\uff45\uff52 2",
+                                  "random(1)", "RANDOM(3)"])
+def test_the_creator_takes_no_other_seats_name(client, name):
+    # A creator named "player 2" would take the name seat 2 waits under (and its person, who
+    # joins without a name, would be refused); "random(1)" would pass for the agent at seat 1.
+    lobby = client.app.state.lobby
+    response = client.post("/api/games", json={"game": "mediatore", "agents": [
+        None, "random", None, "random"], "name": name})
+    assert response.status_code == 409 and "taken at this table" in response.json()["error"]
+    assert not lobby.tables
+    anna = open_table(client)  # named Anna: seat 2 joins under its own name
+    response = client.post(f"/api/games/{anna.id}/join",
+                           json={"seat": 2, "code": anna.state["join"][2]})
+    assert response.status_code == 200 and anna.look()["seats"][2]["name"] == "player 2"
+
+
 def test_two_persons_play_a_deal_each_seeing_only_their_own_seat(client):
     anna = open_table(client)
     bruno = Person(client, join(client, anna.id, 2, anna.state["join"][2]).json())
@@ -176,6 +192,30 @@ def test_the_socket_pushes_every_change_to_every_seat(client):
     while table.present[2] and time.time() < deadline:
         time.sleep(0.01)
     assert table.present[2] == 0  # the page closed: the seat is no longer there
+
+
+def test_a_seat_has_at_most_eight_pages_waiting_sockets_and_long_polls_alike(client):
+    # Each waiting page holds the server's memory until the table changes: the eighth socket
+    # fills the seat, and a ninth page is refused whether it opens a socket or a long poll.
+    from contextlib import ExitStack
+    anna = open_table(client, agents=("random", None, "random"))  # bruno's seat waits: nobody
+    table = client.app.state.lobby.tables[anna.id]                 # moves, no news comes
+    path, hello = f"{WS}/api/games/{anna.id}/socket", json.dumps(
+        {"token": anna.headers["Authorization"][7:], "since": 0})
+    with ExitStack() as pages:
+        for _ in range(app_module.MAX_SOCKETS):
+            ws = pages.enter_context(client.websocket_connect(path, headers={"Origin": URL}))
+            ws.send_text(hello)
+            assert ws.receive_json()["seat"] == 0
+        assert table.present[0] == app_module.MAX_SOCKETS
+        before = client.app.state.lobby.fingerprint()
+        response = client.get(f"/api/games/{anna.id}?wait=5", headers=anna.headers)
+        assert response.status_code == 429 and "at most 8 pages" in response.json()["error"]
+        with client.websocket_connect(path, headers={"Origin": URL}) as ws:
+            ws.send_text(hello)
+            assert ws.receive_json()["status"] == 429
+        assert client.get(f"/api/games/{anna.id}", headers=anna.headers).status_code == 200
+        assert client.app.state.lobby.fingerprint() == before  # a look without waiting is fine
 
 
 def test_the_socket_refuses_another_sites_page_and_a_bad_token(client, monkeypatch):

@@ -24,7 +24,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from agents import make_agent  # noqa: E402
 from mediatore_env.web.app import create_app, main, parse_agent_option  # noqa: E402
 from mediatore_env.web.lobby import Lobby  # noqa: E402
-from test_web import Seat, new_table  # noqa: E402
+from test_web import Seat, new_table, played_record  # noqa: E402
 
 URL = "http://127.0.0.1:8765"
 
@@ -75,6 +75,12 @@ def test_an_import_path_is_refused_and_nothing_is_imported(client, tmp_path, spe
     ("greedy:colour=1", "option 'colour' cannot be set here"),
     ("random:bid_rate=" + "9" * 200, "not an agent's name"),           # too long to read
     ("pimc:max_time=None", "bad value None for option 'max_time'"),     # a bound lifted by None
+    # a parameter whose None default stands for an object (a policy) takes nothing from a
+    # request: a number there would break the table at its first card
+    ("greedy:play=1", "option 'play' cannot be set here; options: bidding"),
+    ("pimc:exchange=1", "bad value 1 for option 'exchange' (default None): a text of at most"),
+    ("pimc:calling=xyz", "calling must be 'search' or a policy object"),
+    ("selfplay:params=x", "option 'params' cannot be set here"),       # a dict of weights
 ])
 def test_agent_options_are_data_within_bounds(client, spec, words):
     before = fingerprint(client)
@@ -115,6 +121,8 @@ def test_history_ids_and_bounds_out_of_range_are_4xx(client):
         response = client.get(url)
         assert response.status_code == 400 and "before" in response.json()["error"], url
     assert client.get("/api/history/\u00b2").status_code == 404  # a digit to isdigit, not to int
+    for hid in ("9223372036854775807", "9223372036854775808", "9" * 30):  # SQLite's 64 bits
+        assert client.get(f"/api/history/{hid}").status_code == 404, hid
     assert client.post("/api/history/\u00b2/watch", json={}).status_code == 404
 
 
@@ -194,6 +202,30 @@ def test_another_sites_page_and_a_plain_text_body_are_refused(client):
     assert response.status_code == 200, response.text
 
 
+def test_a_version_is_an_integer_and_a_key_comes_once(client):
+    # true == 1 and 1.0 == 1 in Python: a move sent with either would pass for version 1, and
+    # {"move": a, "move": b} would be taken for b alone. Both are refused, and so is a
+    # request for the next deal that gives no version at all.
+    seat = new_table(client, "tressette2", agents="random")
+    first = seat.state["view"]["moves"][0]["move"]
+    seat.move(first)
+    state = seat.settle(seat.get().json())
+    assert state["version"] == 1  # one move of a person's: the agents' do not count
+    move = state["view"]["moves"][0]["move"]
+    before = fingerprint(client)
+    for version in (True, 1.0, "1", None):
+        response = seat.post("move", {"move": move, "version": version})
+        assert response.status_code == 400 and "bad version" in response.json()["error"], version
+    raw = '{"move": %d, "version": 1, "move": %d}' % (move, move)
+    response = client.post(f"/api/games/{seat.id}/move", content=raw,
+                           headers={**seat.headers, "Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"] == "malformed JSON: the key 'move' is given twice"
+    response = seat.post("next", {})
+    assert response.status_code == 400 and "bad version None" in response.json()["error"]
+    assert fingerprint(client) == before
+
+
 def test_a_name_the_server_does_not_answer_under_is_refused(client):
     """A page of another site whose name was made to point at 127.0.0.1 (DNS rebinding)
     sends its own name as Host: the server answers to its loopback names only."""
@@ -231,7 +263,6 @@ def test_every_table_route_wants_the_seats_token(client):
 
 def test_tables_and_records_have_ids_of_their_own(client):
     seat = new_table(client, "tressette2")
-    from test_web import played_record
     (record,) = client.post("/api/records", json=played_record("tressette2", 1)).json()["records"]
     assert record["id"] != seat.id
     assert client.get(f"/api/games/{record['id']}", headers=seat.headers).status_code == 404
@@ -347,6 +378,24 @@ def test_a_body_over_the_limit_is_refused_unread_and_deep_nesting_is_a_400(clien
         assert response.status_code == 400, depth
         assert "malformed JSON" in response.json()["error"]
     assert fingerprint(client) == before
+
+
+def test_an_uploaded_records_free_fields_are_not_kept(client):
+    # A record's meta is free-form: 2 MiB of it, uploaded again and again, must not stay in
+    # memory with the record to watch (only its checked steps and names do).
+    import tracemalloc
+    record = played_record("mediatore", 5)
+    record["meta"]["junk"] = ["x" * 1000 for _ in range(1900)]
+    tracemalloc.start(40)  # deep enough to see the server's frames under the JSON parser's
+    try:
+        for _ in range(6):
+            assert client.post("/api/records", json=record).status_code == 200
+        server = tracemalloc.Filter(True, "*/mediatore_env/*", all_frames=True)  # not the client's
+        kept = sum(t.size for t in tracemalloc.take_snapshot().filter_traces([server]).traces)
+    finally:
+        tracemalloc.stop()
+    assert len(client.get("/api/records").json()["records"]) == 6
+    assert kept < 3 * 2 ** 20, f"{kept / 2 ** 20:.1f} MiB kept for 6 records"
 
 
 def test_idle_tables_are_let_go_and_the_number_of_tables_is_capped():

@@ -678,7 +678,9 @@ class GreedyAgent(Agent):
     name = "greedy"
     wants_observation = False
 
-    def __init__(self, bidding=None, calling=None, exchange=None, play=None):
+    def __init__(self, bidding: str | BiddingPolicy | None = None,
+                 calling: CallingPolicy | None = None, exchange: ExchangePolicy | None = None,
+                 play: PlayPolicy | None = None):
         self.bidding = make_bidding_policy(bidding if bidding is not None else "greedy")
         self.calling = calling if calling is not None else CallingPolicy()
         self.exchange = exchange if exchange is not None else ExchangePolicy()

@@ -96,7 +96,7 @@ from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
 from ..search import SearchBudget, WorldSearch, check_budget, check_work
 from .declarer import (DECLARER_TIME_LIMIT, SimulatedCall, SimulatedExchange, reached,
                        side_mask)
-from .greedy import GreedyAgent
+from .greedy import BiddingPolicy, CallingPolicy, ExchangePolicy, GreedyAgent, PlayPolicy
 
 
 def equivalent_cards(hand: int, cards: list[int], gone: int) -> dict[int, int]:
@@ -299,8 +299,10 @@ class PIMCAgent(WorldSearch):
     name = "pimc"
     clock = "cpu"
 
-    def __init__(self, worlds: int = 24, time_limit: float | None = None, bidding=None,
-                 bid_boost: float | dict | None = None, calling=None, exchange=None, play=None,
+    def __init__(self, worlds: int = 24, time_limit: float | None = None,
+                 bidding: str | float | BiddingPolicy | None = None,
+                 bid_boost: float | dict | None = None, calling: str | CallingPolicy | None = None,
+                 exchange: str | ExchangePolicy | None = None, play: PlayPolicy | None = None,
                  max_time: float | None = 0.075, capotto: bool = False,
                  auction: float | None = None, pool: int = 3, margin: int = 3,
                  declarer_nodes: int | None = None):
@@ -327,7 +329,7 @@ class PIMCAgent(WorldSearch):
             if bidding is not None and not isinstance(bidding, (int, float)):
                 raise ValueError("bid_boost goes with the greedy bidding policy, or a number as its "
                                  f"margin; not with bidding={bidding!r}")
-            from .greedy import BID_MODELS, BiddingPolicy
+            from .greedy import BID_MODELS
             margin = 0.0 if bidding is None else float(bidding)
             models = {c: _Boosted(m, boosts.get(c, 0.0)) for c, m in BID_MODELS.items()}
             bidding = BiddingPolicy(margin=margin, models=models)

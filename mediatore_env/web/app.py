@@ -163,7 +163,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
 
     def parse_json(raw):
         try:
-            return json.loads(raw)
+            return json.loads(raw, object_pairs_hook=_one_of_each)
         except RecursionError:
             raise BadRequest("malformed JSON: nested too deeply") from None
         except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
@@ -195,6 +195,12 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
 
     def table_of(request) -> tuple[Table, int]:
         return lobby.table(request.path_params["id"], request.headers.get("authorization"))
+
+    def check_pages(table: Table, seat: int) -> None:
+        """Room for one more page waiting on ``seat`` (a socket or a long poll): each holds
+        the server's memory until the table changes."""
+        if table.present[seat] >= MAX_SOCKETS:
+            raise BadRequest(f"at most {MAX_SOCKETS} pages may be open on one seat", 429)
 
     # -- what happens at a table reaches its pages ---------------------------------------------
 
@@ -331,6 +337,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         wait = number_param(request, "wait", 0.0, float)
         if not 0 <= wait <= MAX_WAIT:
             raise BadRequest(f"bad wait {shown(wait)}; valid: 0-{MAX_WAIT:g} seconds")
+        if wait:
+            check_pages(table, seat)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         table.present[seat] += 1  # a page waiting here is a page open on the seat
@@ -386,8 +394,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             table = lobby.find(websocket.path_params["id"])
             seat = lobby.seat(table, hello.get("token"))
             since = table.check_since(hello.get("since", 0))
-            if table.present[seat] >= MAX_SOCKETS:
-                raise BadRequest(f"at most {MAX_SOCKETS} pages may be open on one seat", 429)
+            check_pages(table, seat)
         except BadRequest as e:
             with contextlib.suppress(Exception):
                 await websocket.send_json({"error": str(e), "status": e.status})
@@ -487,12 +494,16 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         episode = await in_history(history.episode if history else None, hid)
         if episode is None:
             raise BadRequest(f"no episode {hid} in the history", 404)
+        meta = episode["record"].get("meta")
+        if isinstance(meta, dict):  # older servers kept the seed, which dealt the next packs
+            meta.pop("seed", None)
         return episode
 
     def _history_id(request) -> int:
         text = request.path_params["hid"]
-        if not (text.isascii() and text.isdigit()) or len(text) > 12:
-            raise BadRequest(f"bad history id {shown(text)}: a number is expected", 404)
+        if not (text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID):
+            raise BadRequest(f"bad history id {shown(text)}: a number 0-{MAX_ID} is expected",
+                             404)
         return int(text)
 
     async def watch_history(request):
@@ -558,6 +569,17 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     app.state.lobby = lobby
     app.state.history = history
     return app
+
+
+def _one_of_each(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object whose keys are all different (``{"move": 1, "move": 2}`` means nothing
+    that a request should be taken for: ``json`` alone keeps the last)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"the key {shown(twice)} is given twice")  # parse_json's 400
+    return data
 
 
 def history_label(episode: dict) -> str:

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 import secrets
 import time
+import unicodedata
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -150,44 +152,54 @@ def seatable(game: str, name: str, factory: Callable) -> bool:
 
 def check_agent_options(factory: Callable, options: dict) -> None:
     """Refuse (``ValueError``) options a request may not give an agent: each must be a
-    keyword parameter of the agent's factory, its value a number, a boolean or a short text
-    of the parameter's default's type (or None where the parameter takes None), and a number
-    at most :data:`MAX_EFFORT` times a positive default (so no request buys an agent a day of
-    thought). A parameter without a
-    plain default (a policy object, a table of weights) or naming a file cannot be set."""
+    keyword parameter of the agent's factory that takes plain data (:func:`option_kinds`), its
+    value of one of those kinds (a text at most 40 characters; None only where None is the
+    default), and a number at most :data:`MAX_EFFORT` times a positive default (so no request
+    buys an agent a day of thought). A parameter that takes an object (a policy, a table of
+    weights) or names a file cannot be set."""
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         params = {}
     for name, value in options.items():
         param = params.get(name)
-        default = None if param is None else param.default
-        if (param is None or param.kind not in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD)
-                or not (default is None or type(default) in (bool, int, float, str))
-                or name in UNSET):
-            settable = [p for p, q in params.items() if q.default is None
-                        or type(q.default) in (bool, int, float, str)
-                        if p not in UNSET]
+        kinds = set() if param is None else option_kinds(param)
+        if not kinds:
+            settable = [p for p, q in params.items() if option_kinds(q)]
             raise ValueError(f"option {name!r} cannot be set here; options: "
                              + (", ".join(settable) or "none"))
-        # None only where it is the default: never to lift a number's bound (max_time=None)
-        if not (_fits(value, default, name)
-                or value is None and default is None and "None" in str(param.annotation)):
+        if not _fits(value, kinds, param.default, name):
             raise ValueError(f"bad value {shown(value)} for option {name!r} (default "
-                             f"{default!r}): " + _expected(default, name))
+                             f"{param.default!r}): " + _expected(kinds, param.default, name))
 
 
-def _fits(value, default, name: str = "") -> bool:
-    """Whether a request's ``value`` may stand for an option whose default is ``default``."""
-    if type(value) is bool or type(default) is bool:
-        return (type(value) is bool and type(default) in (bool, type(None))
-                and name != "time_limit")
+def option_kinds(param: inspect.Parameter) -> set[str]:
+    """The kinds of plain data (``bool``, ``int``, ``float``, ``str``, ``None``) a request may
+    give the agent parameter ``param``: its default's type, or where the default is None those
+    its annotation names, None with them (``solve_at: int | None = None``). None else: a
+    parameter without an annotation, or whose annotation names no plain kind, takes an object
+    (``play=None``: a policy), and one of :data:`UNSET` names a file."""
+    if param.kind not in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD) or param.name in UNSET:
+        return set()
+    default = param.default
+    if default is None:
+        named = set(re.findall(r"\b(bool|int|float|str)\b", str(param.annotation)))
+        return named | {"None"} if named else set()
+    return {type(default).__name__} if type(default) in (bool, int, float, str) else set()
+
+
+def _fits(value, kinds: set[str], default, name: str = "") -> bool:
+    """Whether a request's ``value`` is of one of ``kinds`` (and a number in its range)."""
+    if value is None:
+        # only where it is the default: never to lift a number's bound (max_time=None)
+        return default is None
+    if type(value) is bool:
+        return "bool" in kinds
     if type(value) is str:
-        return (type(default) in (str, type(None)) and len(value) <= 40
-                and name != "time_limit")
-    if type(value) not in (int, float) or type(default) is str or not math.isfinite(value):
+        return "str" in kinds and len(value) <= 40
+    if type(value) not in (int, float) or not math.isfinite(value):
         return False
-    if type(default) is int and type(value) is not int:
+    if "float" not in kinds and not ("int" in kinds and type(value) is int):
         return False
     low, high = _number_range(default, name)
     return low <= value <= high
@@ -203,16 +215,19 @@ def _number_range(default, name: str = "") -> tuple[float, float]:
     return -1000, 1000
 
 
-def _expected(default, name: str = "") -> str:
-    if type(default) is bool:
-        return "true or false"
-    if type(default) is str:
-        return "a text of at most 40 characters"
-    low, high = _number_range(default, name)
-    kind = "an integer" if type(default) is int else "a number"
-    return f"{kind} from {low:g} to {high:g}" + (", true, false or a short text"
-                                                  if default is None and name != "time_limit"
-                                                  else " or None" if default is None else "")
+def _expected(kinds: set[str], default, name: str = "") -> str:
+    """What ``_fits`` takes, in words."""
+    words = []
+    if kinds & {"int", "float"}:
+        low, high = _number_range(default, name)
+        words.append(f"{'a number' if 'float' in kinds else 'an integer'} from {low:g} to {high:g}")
+    if "bool" in kinds:
+        words.append("true or false")
+    if "str" in kinds:
+        words.append("a text of at most 40 characters")
+    if default is None:
+        words.append("None")
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
 def _agent(spec, seat: int, registry: dict) -> Any:
@@ -235,20 +250,37 @@ MAX_NAME = 24
 MIN_AWAY, MAX_AWAY = 1.0, 24 * 3600.0
 
 
+def table_names(specs: Sequence[str | None], seat: int, name: str | None = None) -> list[str]:
+    """The names at a new table: the creator's ``name`` (or ``player 0``) at ``seat``,
+    ``player 2`` at a seat waiting for a person (whose ``specs`` is None), ``greedy(1)`` at an
+    agent's."""
+    agent_names = seat_names([spec or "" for spec in specs], -1)
+    return [(name or f"player {s}") if s == seat else f"player {s}" if spec is None
+            else agent_names[s] for s, spec in enumerate(specs)]
+
+
+def _same_name(a: str, b: str) -> bool:
+    """Whether two names would read the same at the table: case and Unicode's compatibility
+    forms aside (a fullwidth ``ｐｌａｙｅｒ 2`` is ``player 2``)."""
+    return (unicodedata.normalize("NFKC", a).casefold()
+            == unicodedata.normalize("NFKC", b).casefold())
+
+
 def person_name(value, taken: Sequence[str] = ()) -> str:
     """A person's name at a table, checked: a text of 1 to :data:`MAX_NAME` printable
     characters (runs of spaces made one), not ``You`` (how the table names each person to
-    themselves) and none of ``taken`` (the other seats' names), case aside."""
+    themselves) and none of ``taken`` (the other seats' names), as :func:`_same_name` reads
+    them."""
     if not isinstance(value, str):
         raise BadRequest(f"bad name {shown(value)}: a text of 1-{MAX_NAME} characters is expected")
     name = " ".join(value.split())
     if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
         raise BadRequest(f"bad name {shown(value)}: 1-{MAX_NAME} printable characters are "
                          "expected")
-    if name.casefold() == YOU.casefold():
+    if _same_name(name, YOU):
         raise BadRequest(f"bad name {name!r}: the table calls each person {YOU!r} on their "
                          "own screen; choose another")
-    if name.casefold() in {t.casefold() for t in taken}:
+    if any(_same_name(name, t) for t in taken):
         raise BadRequest(f"the name {name!r} is taken at this table; choose another", 409)
     return name
 
@@ -274,6 +306,15 @@ def _int(value, what: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
         raise BadRequest(f"bad {what} {shown(value)}; valid: {low}-{high}")
     return value
+
+
+def _version(version) -> int:
+    """A request's table version: an int (``true`` and ``1.0`` equal 1 in Python; neither is
+    a version)."""
+    if type(version) is not int:
+        raise BadRequest(f"bad version {shown(version)}: the table's version number (an "
+                         "integer) is expected")
+    return version
 
 
 def _pack(pack) -> list[int]:
@@ -326,7 +367,6 @@ def table_request(data: dict, extra_agents=None) -> dict:
                          f"{seat}, not {shown(specs[seat])}")
     specs = [None if s == seat else spec for s, spec in enumerate(specs)]
     persons = [s for s, spec in enumerate(specs) if spec is None]
-    name = person_name(data["name"]) if data.get("name") is not None else None
     seed = data.get("seed")
     if seed is not None:
         seed = _int(seed, "seed", 0, MAX_SEED)
@@ -337,6 +377,8 @@ def table_request(data: dict, extra_agents=None) -> dict:
     registry = agent_registry(definition, extra_agents)  # made last: the costliest check
     agents = [None if spec is None else _agent(spec, s, registry) for s, spec in enumerate(specs)]
     stand_ins, after = _stand_in(data.get("stand_in"), persons, registry)
+    others = [n for s, n in enumerate(table_names(specs, seat)) if s != seat]  # agents named
+    name = person_name(data["name"], others) if data.get("name") is not None else None
     return dict(definition=definition, seat=seat, agents=agents, rules=rules, seed=seed,
                 packs=packs, specs=specs, name=name, stand_ins=stand_ins, after=after,
                 stand_in=(data.get("stand_in") or {}).get("agent"))
@@ -388,10 +430,7 @@ class Table:
         self.id = secrets.token_urlsafe(16)
         self.tokens = {seat: secrets.token_urlsafe(24)}
         self.codes = {s: secrets.token_urlsafe(12) for s in self.persons if s != seat}
-        agent_names = seat_names([spec or "" for spec in specs], -1)
-        self.names = [(name or f"player {s}") if s == seat else
-                      f"player {s}" if a is None else agent_names[s]
-                      for s, a in enumerate(self.agents)]
+        self.names = table_names(self.specs, seat, name)
         self.stand_ins, self.after = dict(stand_ins or {}), after
         self.stand_in_name = stand_in
         now = clock()
@@ -566,7 +605,7 @@ class Table:
         """Person ``seat``'s ``move`` (a move id) chosen at table ``version``, as a legal move
         id; ``BadRequest`` (409 for a stale table or another seat's turn) otherwise."""
         seat = self.seat if seat is None else seat
-        if version != self.version:
+        if _version(version) != self.version:
             raise BadRequest(f"stale move: the table is at version {self.version}, the move "
                              f"was chosen at {shown(version)}; reload the table", 409)
         game = self.game
@@ -596,7 +635,7 @@ class Table:
         self._ended()
 
     def check_next(self, version) -> None:
-        if version != self.version:
+        if _version(version) != self.version:
             raise BadRequest(f"stale request: the table is at version {self.version}", 409)
         if not self.game.is_over:
             raise BadRequest(f"the {self.definition.unit} is not over yet", 409)
@@ -719,9 +758,12 @@ class Watch:
                              f"({type(e).__name__}: {one_line(e, 100)})") from None
         except ValueError as e:
             raise BadRequest(f"{label}: not a valid game record: {one_line(e)}") from None
-        self.record, self.label, self.style = record, label, style
+        self.label, self.style = label, style
         self.text = self.definition.display
+        # kept: the steps, the dealer and the names, all checked; not the record, whose other
+        # fields (an upload's meta) are whatever its sender put there
         self.steps = list(record_steps(record_start(record, self.final), record, self.final))
+        self.dealer = record["dealer"]
         self.names = watch_names(record, self.final.players)
 
     def at(self, step: int, seat: int | None) -> dict:
@@ -729,7 +771,7 @@ class Watch:
         step = _int(step, "step", 0, len(self.steps))
         if seat is not None:
             _int(seat, "seat", 0, players - 1)
-        game = self.definition.new_game(self.final.rules, self.record["dealer"])
+        game = self.definition.new_game(self.final.rules, self.dealer)
         narrator = None
         for k, (kind, what) in enumerate(self.steps[:step]):
             if k == step - 1:
