@@ -196,6 +196,8 @@ class WeighedWorlds:
         self.next = 0
 
     def sample(self, rng):
+        """The next world in the order drawn when the worlds were (``rng``, the samplers'
+        common argument, is not read again: each world comes at most once)."""
         if self.next == len(self.worlds):
             raise IndexError(f"all {len(self.worlds)} candidate worlds were handed out: draw "
                              "at least max_worlds candidates")

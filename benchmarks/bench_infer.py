@@ -72,20 +72,27 @@ def per_episode(spec: str) -> tuple[list[float], str]:
     raise ValueError(f"no agent {agent!r} in {path}; it has: {names}")
 
 
+def one_unit(units: list[str]) -> str:
+    """The one unit of ``units`` (deal, game, episode); ``ValueError`` if the files mix games."""
+    if len(set(units)) > 1:
+        raise ValueError(f"cannot pool {' with '.join(u + 's' for u in sorted(set(units)))}: "
+                         "give files of one game")
+    return units[0]
+
+
 def paired(specs: list[str]) -> str:
     """The per-episode differences of each pair (A, B) of ``specs``, pooled over the pairs."""
     if len(specs) % 2:
         raise ValueError(f"--paired takes pairs A.json:AGENT B.json:AGENT, got {len(specs)} "
                          f"file{'s' if len(specs) > 1 else ''}")
-    differences, units = [], set()
-    for a, b in zip(specs[::2], specs[1::2]):
-        (x, unit), (y, _) = per_episode(a), per_episode(b)
+    results = [per_episode(spec) for spec in specs]
+    unit = one_unit([u for _, u in results])
+    differences = []
+    for (a, (x, _)), (b, (y, _)) in zip(zip(specs[::2], results[::2]),
+                                        zip(specs[1::2], results[1::2])):
         if len(x) != len(y):
             raise ValueError(f"{a} has {len(x)} {unit}s, {b} {len(y)}: not the same {unit}s")
         differences += [p - q for p, q in zip(x, y)]
-        units.add(unit)
-    if len(units) > 1:
-        raise ValueError(f"cannot pool {' with '.join(sorted(units))}: give files of one game")
     mean, low, high = mean_ci(differences)
     what = f"{specs[0]} minus {specs[1]}" if len(specs) == 2 else f"{len(specs) // 2} pairs pooled"
     return (f"{what}: {mean:+.2f} [{low:+.2f}, {high:+.2f}] units/{unit}, "
@@ -94,12 +101,8 @@ def paired(specs: list[str]) -> str:
 
 def pooled(specs: list[str]) -> str:
     results = [per_episode(spec) for spec in specs]
+    unit = one_unit([u for _, u in results])
     values = [v for vs, _ in results for v in vs]
-    unit = results[0][1]
-    others = sorted({u for _, u in results} - {unit})
-    if others:
-        raise ValueError(f"cannot pool {unit}s with {', '.join(others)}s: give files of one "
-                         "game")
     mean, low, high = mean_ci(values)
     return (f"pooled over {len(specs)} files: {mean:+.2f} [{low:+.2f}, {high:+.2f}] "
             f"units/{unit}, {len(values)} {unit}s")

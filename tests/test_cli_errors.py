@@ -256,6 +256,8 @@ def test_bench_infer_pools_one_game_and_refuses_to_mix_deals_with_games(tmp_path
     proc = script("benchmarks/bench_infer.py", "--pooled", deals, games)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert "cannot pool deals with games" in proc.stderr and proc.stdout == ""
+    proc = script("benchmarks/bench_infer.py", "--paired", deals, games)  # the same length
+    assert proc.returncode == 2 and "cannot pool deals with games" in proc.stderr, proc.stderr
     proc = script("benchmarks/bench_infer.py", "--paired", deals, deals, more, more)
     assert proc.returncode == 0 and "2 pairs pooled: +0.00" in proc.stdout, proc.stdout
     base = result("d.json", "per_deal", [0, 1])
