@@ -174,17 +174,16 @@ def check_agent_options(factory: Callable, options: dict) -> None:
 
 
 def option_kinds(param: inspect.Parameter) -> set[str]:
-    """The kinds of plain data (``bool``, ``int``, ``float``, ``str``, ``None``) a request may
-    give the agent parameter ``param``: its default's type, or where the default is None those
-    its annotation names, None with them (``solve_at: int | None = None``). None else: a
-    parameter without an annotation, or whose annotation names no plain kind, takes an object
-    (``play=None``: a policy), and one of :data:`UNSET` names a file."""
+    """The kinds of plain data (``bool``, ``int``, ``float``, ``str``) a request may give the
+    agent parameter ``param`` (and None where None is its default): its default's type, or
+    where the default is None those its annotation names (``solve_at: int | None = None``).
+    None else: a parameter without an annotation, or whose annotation names no plain kind,
+    takes an object (``play=None``: a policy), and one of :data:`UNSET` names a file."""
     if param.kind not in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD) or param.name in UNSET:
         return set()
     default = param.default
     if default is None:
-        named = set(re.findall(r"\b(bool|int|float|str)\b", str(param.annotation)))
-        return named | {"None"} if named else set()
+        return set(re.findall(r"\b(bool|int|float|str)\b", str(param.annotation)))
     return {type(default).__name__} if type(default) in (bool, int, float, str) else set()
 
 
