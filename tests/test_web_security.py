@@ -90,6 +90,20 @@ def test_agent_options_are_data_within_bounds(client, spec, words):
     assert fingerprint(client) == before
 
 
+def test_an_option_takes_only_the_plain_kinds_its_annotation_names_at_the_top():
+    # An operator's agent (--agent) may annotate a None default with a container or a
+    # callable: an int inside it is no int the option takes.
+    from mediatore_env.web.tables import check_agent_options
+
+    def factory(table: list[int] | None = None, rate: float | None = None,  # noqa: F821
+                score: Callable[[int], float] | None = None, depth: int | None = None):
+        pass
+    for option, value in (("table", 1), ("score", 2.0), ("score", "x"), ("depth", 1.5)):
+        with pytest.raises(ValueError, match=f"option '{option}'"):
+            check_agent_options(factory, {option: value})
+    check_agent_options(factory, {"rate": 0.5, "depth": 3})
+
+
 def test_documented_options_are_taken(client):
     seat = new_table(client, "mediatore", agents="pimc:worlds=8,time_limit=None")
     agent = client.app.state.lobby.tables[seat.id].agents[1]

@@ -478,11 +478,10 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     async def list_history(request):
         game, name = text_param(request, "game"), text_param(request, "name", MAX_NAME)
         limit = number_param(request, "limit", 100)
-        before = number_param(request, "before", None)
+        before = request.query_params.get("before") or None
+        before = None if before is None else _episode_id(before, "before", 400)
         if not 1 <= limit <= 500:
             raise BadRequest(f"bad limit {limit}; valid: 1-500")
-        if before is not None and not 0 <= before <= MAX_ID:
-            raise BadRequest(f"bad before {shown(before)}; valid: an episode id, 0-{MAX_ID}")
         episodes = await in_history(history.episodes if history else None, game, name, limit,
                                     before)
         for e in episodes or []:
@@ -490,7 +489,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         return {"kept": history is not None, "episodes": episodes or []}
 
     async def get_history(request):
-        hid = _history_id(request)
+        hid = _episode_id(request.path_params["hid"], "history id", 404)
         episode = await in_history(history.episode if history else None, hid)
         if episode is None:
             raise BadRequest(f"no episode {hid} in the history", 404)
@@ -499,16 +498,9 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             meta.pop("seed", None)
         return episode
 
-    def _history_id(request) -> int:
-        text = request.path_params["hid"]
-        if not (text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID):
-            raise BadRequest(f"bad history id {shown(text)}: a number 0-{MAX_ID} is expected",
-                             404)
-        return int(text)
-
     async def watch_history(request):
         """Episode ``hid`` of the history, to watch: the id of its record among the records."""
-        hid = _history_id(request)
+        hid = _episode_id(request.path_params["hid"], "history id", 404)
         wid = f"h{hid}"
         if wid not in lobby.watches:
             episode = await in_history(history.episode if history else None, hid)
@@ -571,14 +563,22 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     return app
 
 
+def _episode_id(text: str, what: str, status: int) -> int:
+    """An episode id of the history from a request's ``text`` (SQLite's integers are 64-bit)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID):
+        raise BadRequest(f"bad {what} {shown(text)}: an episode id 0-{MAX_ID} is expected",
+                         status)
+    return int(text)
+
+
 def _one_of_each(pairs: list[tuple[str, object]]) -> dict:
     """A JSON object whose keys are all different (``{"move": 1, "move": 2}`` means nothing
     that a request should be taken for: ``json`` alone keeps the last)."""
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        seen = set()
-        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise ValueError(f"the key {shown(twice)} is given twice")  # parse_json's 400
+    data = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"the key {shown(key)} is given twice")  # parse_json's 400
+        data[key] = value
     return data
 
 

@@ -95,8 +95,9 @@ class History:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                   timeout=30)
         self.lock = threading.Lock()
-        #: :meth:`results` by its arguments, with the newest episode id they were summed at
-        self._results: dict[tuple, tuple[int | None, dict]] = {}
+        #: :meth:`results` by its arguments, least recently asked first, with the newest
+        #: episode id and the number of episodes they were summed at
+        self._results: dict[tuple, tuple[tuple, dict]] = {}
         try:
             self.db.execute("PRAGMA foreign_keys = ON")
             if self.path != ":memory:":
@@ -236,41 +237,47 @@ class History:
         the mean result with its 95% interval); with a ``name``, also its results at the tables
         of each other name (``against``: the mean of ``name``'s results in the episodes that
         name sat in, partner or opponent). Summed by SQLite, not read row by row, and kept
-        until the next episode is saved (episodes are only ever added): a request holds the
+        while the episodes stay as they were (the 64 answers last asked): a request holds the
         history's one thread for as short a time as may be."""
         where, args = self._where(game, name)
-        sums = "COUNT(*), SUM(r), SUM(r * r)"
         with self.lock:
-            newest = self.db.execute("SELECT MAX(id) FROM episodes").fetchone()[0]
-            kept = self._results.get((game, name))
-            if kept is not None and kept[0] == newest:
-                return kept[1]
-            rows = self.db.execute(
-                f"SELECT s.name, e.game, s.person, {sums.replace('r', 's.result')} "
-                f"FROM seats s JOIN episodes e ON e.id = s.episode{where} "
-                "GROUP BY s.name, e.game, s.person ORDER BY s.name, e.game, s.person",
-                args).fetchall()
-            if name:
-                # name's result (its first seat's, if it sat twice) once per other seat there
-                against = self.db.execute(
-                    f"SELECT o.name, e.game, o.person, {sums.replace('r', 'm.result')} "
-                    "FROM seats m JOIN episodes e ON e.id = m.episode "
-                    "JOIN seats o ON o.episode = m.episode AND o.name != m.name "
-                    "WHERE m.name = ? AND m.seat = (SELECT MIN(seat) FROM seats "
-                    "WHERE episode = m.episode AND name = m.name)"
-                    + (" AND e.game = ?" if game else "")
-                    + " GROUP BY o.name, e.game, o.person ORDER BY o.name, e.game, o.person",
-                    [name] + ([game] if game else [])).fetchall()
-        out: dict[str, list] = {"results": [_summary({"name": n, "game": g, "person": bool(p)},
-                                                     *sums_) for n, g, p, *sums_ in rows]}
-        if name:
-            out["against"] = [_summary({"name": name, "other": o, "game": g, "person": bool(p)},
-                                       *sums_) for o, g, p, *sums_ in against]
-        with self.lock:
-            if len(self._results) >= 64:  # bounded: names come from requests
-                del self._results[next(iter(self._results))]
-            self._results[game, name] = newest, out
-        return out
+            # (newest id, count): an episode saved, or one deleted from outside the server
+            state = self.db.execute("SELECT MAX(id), COUNT(*) FROM episodes").fetchone()
+            kept = self._results.pop((game, name), None)
+            if kept is None or kept[0] != state:
+                rows = self.db.execute(
+                    f"SELECT s.name, e.game, s.person, {_sums('s.result')} "
+                    f"FROM seats s JOIN episodes e ON e.id = s.episode{where} "
+                    "GROUP BY s.name, e.game, s.person ORDER BY s.name, e.game, s.person",
+                    args).fetchall()
+                out: dict[str, list] = {"results": [
+                    _summary({"name": n, "game": g, "person": bool(p)}, *sums)
+                    for n, g, p, *sums in rows]}
+                if name:
+                    # name's result (its first seat's, if it sat twice) once per other seat
+                    rows = self.db.execute(
+                        f"SELECT o.name, e.game, o.person, {_sums('m.result')} "
+                        "FROM seats m JOIN episodes e ON e.id = m.episode "
+                        "JOIN seats o ON o.episode = m.episode AND o.name != m.name "
+                        "WHERE m.name = ? AND m.seat = (SELECT MIN(seat) FROM seats "
+                        "WHERE episode = m.episode AND name = m.name)"
+                        + (" AND e.game = ?" if game else "")
+                        + " GROUP BY o.name, e.game, o.person ORDER BY o.name, e.game, o.person",
+                        [name] + ([game] if game else [])).fetchall()
+                    out["against"] = [
+                        _summary({"name": name, "other": o, "game": g, "person": bool(p)}, *sums)
+                        for o, g, p, *sums in rows]
+                kept = state, out
+            if len(self._results) >= 64:  # bounded, names come from requests: the least
+                del self._results[next(iter(self._results))]  # recently asked goes
+            self._results[game, name] = kept
+        return kept[1]
+
+
+def _sums(column: str) -> str:
+    """What :func:`_summary` is computed from: the count, sum and sum of squares of ``column``
+    (exact for the whole-number results every game has)."""
+    return f"COUNT(*), SUM({column}), SUM({column} * {column})"
 
 
 def _summary(head: dict, n: int, total: float, squares: float) -> dict:

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import inspect
 import math
-import re
 import secrets
 import time
+import types
+import typing
 import unicodedata
 from typing import Any, Callable, Mapping, Sequence
 
@@ -183,8 +184,19 @@ def option_kinds(param: inspect.Parameter) -> set[str]:
         return set()
     default = param.default
     if default is None:
-        return set(re.findall(r"\b(bool|int|float|str)\b", str(param.annotation)))
+        return _plain_members(param.annotation)
     return {type(default).__name__} if type(default) in (bool, int, float, str) else set()
+
+
+def _plain_members(annotation) -> set[str]:
+    """The members of a union annotation that are exactly ``bool``, ``int``, ``float`` or
+    ``str`` (``list[int] | None`` has none: its int is inside a container)."""
+    plain = {"bool", "int", "float", "str"}
+    if isinstance(annotation, str):  # postponed (from __future__ import annotations)
+        return {m.strip() for m in annotation.split("|")} & plain
+    members = typing.get_args(annotation) if typing.get_origin(annotation) in (
+        typing.Union, types.UnionType) else (annotation,)
+    return {m.__name__ for m in members if m in (bool, int, float, str)}
 
 
 def _fits(value, kinds: set[str], default, name: str = "") -> bool:
