@@ -161,10 +161,14 @@ def click_a_move(page, table) -> None:
         page.locator("#moves button").first.click()
 
 
-def play_by_clicking(page, table, seat: int, stop) -> object:
+def play_by_clicking(page, table, seat: int, stop, each=None) -> object:
+    """Click moves while it is the seat's turn and ``stop(table)`` is false; ``each(page)``,
+    if given, looks at the page before every click."""
     clicks = 0
     while ready(page) == "turn" and not stop(table):
         assert_shows_no_hidden_card(page, table, seat)
+        if each is not None:
+            each(page)
         click_a_move(page, table)
         wait_ready(page)
         clicks += 1
@@ -265,9 +269,15 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
     assert first[0] in ("pass", "chiamo", "mediatore", "solo", "solissimo", "arcisolissimo")
     assert page.get_attribute(f".seat[data-seat='{deal.dealer}'] .mark.dealer", "data-mark") == "dealer"
     assert page.get_attribute(f".seat[data-seat='{deal.mano}'] .mark.mano", "data-mark") == "mano"
-    play_by_clicking(page, table, 0, lambda t: False)
+    asked = set()  # the banner says what is asked, in the game's words
+    play_by_clicking(page, table, 0, lambda t: False,
+                     lambda page: asked.add(page.inner_text("#turn").split(" · ")[-1]))
+    assert "Your call in the auction" in asked and "Play a card" in asked, asked
     assert table.game.is_over
     assert ready(page) == "over"
+    verdict = page.inner_text("#summary p")  # the contract made or lost, or a thrown-in deal
+    assert verdict.endswith(": made" if deal.declarer is not None and deal.payoffs[deal.declarer] > 0
+                            else ": lost") or "thrown in" in verdict, verdict
     rows = page.eval_on_selector_all("#summary table.summary tbody tr", "els => els.length")
     assert rows == 4 and page.locator("#summary pre").count() == 0
     best = page.eval_on_selector_all("#summary tr.best", "els => els.map(e => +e.dataset.seat)")
@@ -280,8 +290,18 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
 def test_play_a_tressette_hand_by_clicking(server, browser, shots):
     url, app, _ = server
     page = open_page(browser, url, 1100, 820)
+    tops = set()  # where the hand lies on the page, the trick and the turns as they are
+
+    def hand_top(page):
+        top = "document.getElementById('hand').getBoundingClientRect().top + window.scrollY"
+        tops.add(round(page.evaluate(top)))
+        if page.is_enabled("#show-last"):  # a whole trick on the felt, with its caption
+            page.click("#show-last")
+            tops.add(round(page.evaluate(top)))
+            page.click("#show-last")
     table = play_by_clicking(page, sit_down(page, app, "tressette", 1), 1,
-                             lambda t: t.game.is_over or t.game.hand_number > 1)
+                             lambda t: t.game.is_over or t.game.hand_number > 1, hand_top)
+    assert max(tops) - min(tops) <= 2, f"the hand moved between {sorted(tops)}"
     assert table.game.hand_number > 1 or table.game.is_over  # a whole hand was played
     # the partners' two sides in two colours, and the scores by side as a table
     assert page.eval_on_selector_all(".seat", "els => els.map(e => e.dataset.side)") == [

@@ -167,12 +167,14 @@ def trick_json(leader: int, cards: Sequence[int], players: int, style: str,
             for k, c in enumerate(cards)]
 
 
-def summary_json(columns: Sequence[str], rows: Sequence[Sequence]) -> dict:
+def summary_json(columns: Sequence[str], rows: Sequence[Sequence],
+                 lines: Sequence[str] = ()) -> dict:
     """The end of a deal, game or session as a table: a row per seat under ``columns``, the
-    last column each seat's result; ``best`` the seats with the best result."""
+    last column each seat's result; ``best`` the seats with the best result; ``lines``, what
+    the game says of the end above the table (Mediatore's contract made or lost)."""
     best = max(row[-1] for row in rows)
     return {"columns": list(columns), "rows": [list(row) for row in rows],
-            "best": [s for s, row in enumerate(rows) if row[-1] == best]}
+            "best": [s for s, row in enumerate(rows) if row[-1] == best], "lines": list(lines)}
 
 
 def panel(kind: str, label: str, **fields) -> dict:

@@ -309,6 +309,16 @@ def points_line(thirds_won: Sequence[int], side: Sequence[int] | None) -> str:
             f"{format_thirds(sum(thirds_won) - ours)} (the declarer's side needs 6)")
 
 
+def verdict_line(view, names: Sequence[str]) -> str:
+    """A finished deal in a line: ``"solo by Anna: declarer's side 7, defenders 4 2/3 (the
+    declarer's side needs 6): made"``; the declarer's payment says which (zero-sum)."""
+    if view.contract is None:
+        return "All four passed: the deal is thrown in, no one pays."
+    made = view.payoffs[view.declarer] > 0
+    return (f"{CONTRACT_NAMES[view.contract]} by {names[view.declarer]}: "
+            f"{points_line(view.thirds_won, _known_side(view))}: {'made' if made else 'lost'}")
+
+
 def _known_side(source) -> tuple[int, ...] | None:
     if source.contract is None:
         return None
@@ -722,8 +732,7 @@ class MediatoreDisplay(Display):
             return "Call a card: its holder gives it to you:"
         if phase == DISCARD:
             left = 4 - view.discards.bit_count()
-            return (f"Discard {left} card{'s' if left != 1 else ''} to form the new monte "
-                    "(name them all in one answer):")
+            return f"Discard {left} card{'s' if left != 1 else ''} to form the new monte:"
         if phase == GIVE:
             return "Pass one card face down to the player who gave you the called card:"
         if view.trick:
@@ -750,7 +759,8 @@ class MediatoreDisplay(Display):
                           panels=mediatore_panels(view, names, style),
                           summary=summary_json(("tricks", "points", "payment"), [
                               (view.tricks_won[s], format_thirds(view.thirds_won[s]),
-                               view.payoffs[s]) for s in range(4)]) if over else None)
+                               view.payoffs[s]) for s in range(4)], [verdict_line(view, names)])
+                          if over else None)
 
     def start_lines(self, deal: Deal, seat: int, names: Sequence[str], style: str,
                     title: str) -> list[str]:

@@ -31,10 +31,13 @@ __all__ = ["Reader", "reader_of", "read_answer", "card_refusal", "card_game_read
 class Reader(NamedTuple):
     """How one game reads its answers: ``read(words, view, listed)`` -> the moves named (a
     list: Mediatore's discards come four at once), raising :class:`BadInput` saying why not;
-    ``help``, the help text of ``?``; ``order(legal)``, the legal moves in the order listed."""
+    ``help``, the help text of ``?``; ``order(legal)``, the legal moves in the order listed;
+    ``note(view)``, how to answer the game's question here, where the terminal reads it its
+    own way (Mediatore's four discards in one answer; the page takes them card by card)."""
     read: Callable[[str, object, Sequence[int]], list[int]]
     help: str
     order: Callable[[list[int]], list[int]] = list
+    note: Callable[[object], str] = lambda view: ""
 
 
 def read_answer(text: str, view, listed: Sequence[int], reader: Reader) -> list[int] | str:
@@ -154,7 +157,8 @@ def reader_of(definition) -> Reader:
     """The reader of a definition's game: Mediatore's own, any other game's from its moves
     and display."""
     if definition.name == "mediatore":
-        return Reader(read_mediatore, HELP_TEXT, _orderly)
+        return Reader(read_mediatore, HELP_TEXT, _orderly,
+                      lambda view: "name them all in one answer" if view.phase == DISCARD else "")
     return card_game_reader(definition.moves, definition.display)
 
 

@@ -60,8 +60,11 @@ def choose_moves(view, names: Sequence[str], style: str, term: Terminal, text, r
     a command: ``?`` help, ``t`` the table; ``q`` raises :class:`Quit`)."""
     listed = reader.order(view.legal_moves())
     term.say("", *text.table_lines(view, names, style, title))
+    question, note = text.question(view), reader.note(view)
+    if note:  # "Discard 4 cards to form the new monte (name them all in one answer):"
+        question = f"{question.rstrip(':')} ({note}):"
     while True:
-        term.say(text.question(view), *("  " + line for line in text.moves_lines(listed, style)))
+        term.say(question, *("  " + line for line in text.moves_lines(listed, style)))
         while True:
             try:
                 answer = read_answer(term.ask(f"Your move [1-{len(listed)}, ? help, q quit]: "),

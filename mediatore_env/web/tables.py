@@ -489,8 +489,13 @@ class Table:
         return [YOU if s == viewer else n for s, n in enumerate(self.names)]
 
     def view_json(self, viewer: int | None = None) -> dict:
+        """``viewer``'s table, with ``question``: what the seat is asked, in the game's words
+        (``Call a card: ...``), while it has moves to choose from."""
         viewer = self.seat if viewer is None else viewer
-        return self.text.view_json(self.game.view(viewer), self.names_for(viewer), self.style)
+        view = self.game.view(viewer)
+        data = self.text.view_json(view, self.names_for(viewer), self.style)
+        data["question"] = self.text.question(view).rstrip(":") if data["moves"] else None
+        return data
 
     def _event(self, kind: str, seat: int | None, lines: Callable[[int], list[str]],
                **extra) -> None:

@@ -125,7 +125,8 @@ function drawSeats(view, options) {
         ...(openHand || s === me ? [] : Array.from({length: Math.min(view.hand_sizes[s], 10)}, back)),
         el("span", {class: "count"}, `${view.hand_sizes[s]} card${view.hand_sizes[s] === 1 ? "" : "s"}`)),
       status ? el("div", {class: "seat-status"}, status) : null,
-      toMove ? el("div", {class: "seat-turn"}, s === me ? "your turn" : "to play") : null,
+      // always a line, blank but for the seat to move: the felt keeps its height as turns pass
+      el("div", {class: "seat-turn"}, !toMove ? "\u00a0" : s === me && mode_ === "play" ? "your turn" : "to play"),
       openHand ? el("div", {class: "cards open"}, ...openHand.hand.map((c) => card(c))) : null);
   }));
 }
@@ -134,7 +135,8 @@ function drawSeats(view, options) {
 // first hand (il mano), and its roles (declarer, partner, giver, mediator).
 function seatMarks(view, s) {
   const marks = [...(view.dealer === s ? ["dealer"] : []), ...(view.mano === s ? ["mano"] : []), ...view.roles[s]];
-  return marks.length ? el("div", {class: "marks"}, ...marks.map((m) => el("span", {class: `mark ${m}`, "data-mark": m}, m))) : null;
+  // always there, empty or not: a seat keeps its height when its first mark comes
+  return el("div", {class: "marks"}, ...marks.map((m) => el("span", {class: `mark ${m}`, "data-mark": m}, m)));
 }
 
 // Your hand at the bottom, the legal cards raised; the moves that are not cards as buttons.
@@ -160,7 +162,7 @@ function drawHand(view, options) {
   $("show-last").textContent = options.lastShown ? "This trick" : "Last trick";
   const yours = options.interactive && moves.length > 0;
   $("turn").className = yours ? "yours" : "";
-  $("turn").textContent = yours ? (moves.some((m) => m.card) ? "Your turn: play a card" : "Your turn: choose")
+  $("turn").textContent = yours ? `Your turn · ${view.question || "choose"}`
     : view.over ? "" : options.waiting || "";
   document.title = (yours ? "▶ Your turn · " : "") + "mediatore-web";
 }
@@ -179,12 +181,14 @@ function drawTrick(view, options) {
   }
   box.dataset.leaving = leaving;
   box.classList.toggle("last", Boolean(options.lastShown && last));
-  box.replaceChildren(...plays.map((p) => el("div",
+  box.replaceChildren(...plays.map((p, i) => el("div",
     {class: `played at-${place(p.seat, me, n)}` + (p.seat === options.arriving && !STILL.matches ? " arriving" : "")
-            + (p.seat === winner ? " winner" : ""), "data-seat": p.seat},
+            + (p.seat === winner ? " winner" : "") + (i === 0 ? " lead" : ""), "data-seat": p.seat},
     card(p.card), p.signal ? el("span", {class: "signal"}, p.signal) : null,
+    i === 0 ? el("span", {class: "lead-mark"}, "lead") : null,
     el("span", {class: "who"}, view.names[p.seat]))),
-    ...(options.lastShown && last ? [el("div", {class: "caption"}, `last trick, won by ${view.names[last.winner]}`)] : []));
+    ...(winner !== null ? [el("div", {class: "caption"},
+      `${options.lastShown ? "last trick, " : ""}won by ${view.names[winner]}`)] : []));
 }
 
 // -- the panels: the game's facts as the server gives them, each kind drawn as what it is -------
@@ -315,7 +319,10 @@ function drain() {
     render(event.view, {seats: play.state.seats, arriving: event.kind === "move" ? event.seat : null});
     score(play.state, event.view);
   }
-  setTimeout(drain, event.kind === "move" || event.kind === "join" ? PACE : 0);
+  // a card that ends a trick: the trick stays twice as long, for its winner to be seen
+  const ended = event.kind === "move" && event.view && !event.view.trick.length && event.view.last_trick
+    && event.view.last_trick.cards.at(-1).seat === event.seat;
+  setTimeout(drain, event.kind === "move" || event.kind === "join" ? (ended ? 2 * PACE : PACE) : 0);
 }
 
 function settle() {
@@ -344,17 +351,19 @@ function score(s, view) {
   $("score").replaceChildren(
     el("div", {class: "caption"}, `${s.title}, ${s.unit} ${s.episode} · running score`),
     el("table", {class: "grid"},
-      el("thead", {}, el("tr", {}, el("th", {}, ""), over ? el("th", {}, `this ${s.unit}`) : null, el("th", {}, "total"))),
+      el("thead", {}, el("tr", {}, el("th", {}, ""), over ? el("th", {}, `this ${s.unit}`) : null,
+                        el("th", {}, `${s.unit}s so far`))),  // not "total": a game's own scores have one
       el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: i === s.seat ? "mine" : ""},
         el("th", {}, name), over ? el("td", {}, signed(view.outcome[i])) : null, el("td", {}, signed(s.totals[i])))))),
     ...(over && !s.broken ? [el("button", {id: "next", on: nextEpisode}, `Next ${s.unit}`)] : []));
   const summary = $("summary");
-  summary.hidden = !over;
+  summary.hidden = !over || Boolean(play && play.lastShown);  // the last trick asked for shows
   if (!over) summary.replaceChildren();
   if (over) {
-    // the game's summary: a row per seat (tricks, points, payment...), the best marked
+    // the game's summary: what it says of the end, a row per seat (tricks, points, payment...),
+    // the best marked
     const sum = view.summary, last = sum.columns.length - 1;
-    summary.replaceChildren(el("h3", {}, `The ${s.unit} is over`),
+    summary.replaceChildren(el("h3", {}, `The ${s.unit} is over`), ...words(sum.lines),
       el("table", {class: "grid summary"},
         el("thead", {}, el("tr", {}, el("th", {}, ""), ...sum.columns.map((c) => el("th", {}, c)))),
         el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: sum.best.includes(i) ? "best" : "", "data-seat": i},
@@ -369,7 +378,7 @@ function invite(state) {
   $("links").replaceChildren(...free.map(({seat, code}) => {
     const link = `${location.origin}/#join=${state.id}.${seat}.${code}`;
     return el("li", {}, `seat ${seat}: `, el("a", {href: link, "data-seat": seat}, link), " ",
-      el("button", {on: () => navigator.clipboard?.writeText(link)}, "Copy"));
+      el("button", {on: (e) => navigator.clipboard?.writeText(link).then(() => { e.target.textContent = "Copied"; })}, "Copy"));
   }));
 }
 
