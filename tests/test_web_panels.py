@@ -14,6 +14,7 @@ from mediatore_env.club.moves import parse_move as club_move
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS, bit
 from mediatore_env.core.game import CHANCE
 from mediatore_env.mediatore.moves import PLAY, parse_move, signal_of_move
+from mediatore_env.mediatore import display as mediatore_display
 from mediatore_env.mediatore.rules import SIGNAL_NAMES
 from mediatore_env.registry import GAMES, get, make
 from packs import play_out
@@ -130,12 +131,30 @@ def test_the_end_of_a_deal_is_a_summary_table_with_the_best_marked():
     best = max(deal.payoffs)
     assert summary["best"] == [s for s in range(4) if deal.payoffs[s] == best]
     assert tags(panels(view)["monte"]["final"])  # turned over at the end
+    # what the page says above it: the contract made or lost, by the declarer's payment
+    side = (1,) if deal.partner is None else (1, deal.partner)
+    points = mediatore_display.points_line(deal.thirds_won, side)
+    made = "made" if deal.payoffs[1] > 0 else "lost"
+    assert summary["lines"] == [f"chiamo by seat 1: {points}: {made}"]
 
 
 def test_a_thrown_in_deal_has_a_summary_of_nothing():
     view = view_json(mediatore("pass", "pass", "pass", "pass"), 2)
     assert view["summary"]["rows"] == [[0, "0", 0]] * 4 and view["summary"]["best"] == [0, 1, 2, 3]
+    assert view["summary"]["lines"] == ["All four passed: the deal is thrown in, no one pays."]
     assert "monte" not in panels(view)
+
+
+def test_a_call_names_its_card_for_the_page_and_a_play_does_not():
+    # The call's forty moves each name their card (the page lays them out a suit a row);
+    # the card play's moves are cards of the hand instead.
+    deal = mediatore("bid chiamo", "pass", "pass", "pass")
+    moves = view_json(deal, 1)["moves"]
+    assert len(moves) == NUM_CARDS and sorted(m["names"]["tag"] for m in moves) == sorted(CARD_NAMES)
+    assert all(m["card"] is None and m["words"] == "call " + m["names"]["text"] for m in moves)
+    deal.apply(parse_move("call SA"))
+    moves = view_json(deal, deal.to_move)["moves"]
+    assert moves and all(m["names"] is None and m["card"] for m in moves)
 
 
 # -- Tressette -------------------------------------------------------------------------------

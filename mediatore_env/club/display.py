@@ -248,6 +248,9 @@ class ClubDisplay(Display):
     def card_of(self, move: int) -> int | None:
         return card_of_move(move) if phase_of_move(move) in (DISCARD, PLAY) else None
 
+    def named_card(self, move: int) -> int | None:
+        return card_of_move(move) if phase_of_move(move) == CALL and move != ALONE else None
+
     def rules_line(self, rules) -> str:
         length = ("until a pot is won" if rules.until_won
                   else f"{rules.deals} deal{'s' * (rules.deals != 1)}")
@@ -275,6 +278,7 @@ class ClubDisplay(Display):
         over = view.to_move is None
         return table_json(view, names, style, facts, move_words, self.card_of,
                           view.chips if over else None, marks=club_marks(view),
+                          named_card=self.named_card,
                           panels=club_panels(view, names, style),
                           summary=club_summary(view) if over else None)
 

@@ -179,6 +179,11 @@ class Display:
         """The card of the hand that ``move`` plays, None for a move that plays none."""
         return move if 0 <= move < NUM_CARDS else None
 
+    def named_card(self, move: int) -> int | None:
+        """The card ``move`` names without playing it from the hand (Mediatore's and club's
+        calls), for the page to lay out as cards; None for any other move."""
+        return None
+
     def move_text(self, move: int) -> str:
         """A move in the game's notation, what the input reads back: ``D3``."""
         card = self.card_of(move)
@@ -260,6 +265,7 @@ class Display:
         facts = self.facts(view, names, style) + [("Hand", [self.hand_line(view, names)])]
         return table_json(view, names, style, facts, self.move_words, self.card_of,
                           view.outcome if view.is_over else None, view.players,
+                          named_card=self.named_card,
                           marks=self.marks(view), panels=self.panels(view, names, style),
                           summary=self.summary(view) if view.is_over else None)
 

@@ -186,19 +186,22 @@ def panel(kind: str, label: str, **fields) -> dict:
 def table_json(view, names: Sequence[str], style: str, facts, move_words, hand_card,
                outcome, players: int = 4, *, signals: Sequence[str] = (),
                marks: dict | None = None, panels: Sequence[dict] = (),
-               summary: dict | None = None) -> dict:
+               summary: dict | None = None, named_card=None) -> dict:
     """What every game's ``view_json`` returns, from a seat's ``view`` (never the game): the
     hand, the cards each seat holds, the trick on the table and the last one (each lead with
     its signal's word among ``signals``, a game's names of them), the facts as ``[label,
     lines]`` in the game's own words, the same facts as structured ``panels``, the seats'
     ``marks`` (``dealer``, ``mano``, ``roles``, ``sides``), the legal moves with their text and
     the hand card each one plays (``hand_card(move)``, None for a move that is not a card of
-    the hand), ``outcome`` (each seat's result once over, else None) and its ``summary``. The
-    view decides what the seat knows; nothing here looks further."""
-    moves = [{"move": int(m), "words": move_words(m, style), "card": hand_card(m)}
-             for m in view.legal_moves()]
-    for move in moves:
-        move["card"] = None if move["card"] is None else CARD_NAMES[move["card"]]
+    the hand) and the card it names otherwise (``named_card(move)``: a call, as
+    :func:`card_json`), ``outcome`` (each seat's result once over, else None) and its
+    ``summary``. The view decides what the seat knows; nothing here looks further."""
+    moves = []
+    for m in view.legal_moves():
+        card, named = hand_card(m), named_card(m) if named_card else None
+        moves.append({"move": int(m), "words": move_words(m, style),
+                      "card": None if card is None else CARD_NAMES[card],
+                      "names": None if named is None else card_json(named, style)})
     tricks = view.tricks
     last = tricks[-1] if tricks else None
 

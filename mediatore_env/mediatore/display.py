@@ -707,6 +707,9 @@ class MediatoreDisplay(Display):
     def card_of(self, move: int) -> int | None:
         return card_of_move(move) if phase_of_move(move) in (DISCARD, GIVE, PLAY) else None
 
+    def named_card(self, move: int) -> int | None:
+        return card_of_move(move) if phase_of_move(move) == CALL else None
+
     def rules_line(self, rules: Rules) -> str:
         return f"rules: {rules_text(rules)}"
 
@@ -754,6 +757,7 @@ class MediatoreDisplay(Display):
         over = view.phase == END
         return table_json(view, names, style, facts, move_words, self.card_of,
                           view.payoffs if over else None, signals=SIGNAL_NAMES,
+                          named_card=self.named_card,
                           marks={"dealer": view.dealer, "mano": view.mano,
                                  "roles": seat_roles(view), "sides": known_sides(view)},
                           panels=mediatore_panels(view, names, style),

@@ -86,6 +86,22 @@ function moveButton(m) {
   return el("button", {class: "move", "data-move": m.move, on: () => sendMove(m.move)}, m.words);
 }
 
+// The cards a move names without playing them (a call): a row a suit, strongest first, those
+// of your own hand marked, not forty buttons in the order of their ids.
+const RANKS = "32ARCF7654";
+function callGrid(named, hand) {
+  if (!named.length) return [];
+  const held = new Set(hand.map((c) => c.tag)), strength = (m) => RANKS.indexOf(m.names.tag.slice(1));
+  return [el("div", {class: "call-grid"}, ...[0, 1, 2, 3].map((suit) => {
+    const row = named.filter((m) => m.names.suit_index === suit).sort((a, b) => strength(a) - strength(b));
+    return row.length ? el("div", {class: "call-row"}, ...row.map((m) => {
+      const mine = held.has(m.names.tag);
+      return el("button", {class: "call" + (mine ? " held" : ""), "data-move": m.move, on: () => sendMove(m.move),
+                           title: m.words + (mine ? " (in your hand)" : "")}, chip(m.names));
+    })) : null;
+  }))];
+}
+
 // -- the table: seats round it, you at the bottom ---------------------------------------------
 // Play goes round to the right (the Italian way): the next seat sits on your right.
 const PLACES = {4: ["bottom", "right", "top", "left"], 3: ["bottom", "right", "left"], 2: ["bottom", "top"]};
@@ -156,7 +172,8 @@ function drawHand(view, options) {
     }
     return node;
   }));
-  $("moves").replaceChildren(...moves.filter((m) => !m.card).map(moveButton));
+  $("moves").replaceChildren(...moves.filter((m) => !m.card && !m.names).map(moveButton),
+                             ...callGrid(moves.filter((m) => m.names), view.hand));
   const last = view.last_trick;
   $("show-last").disabled = !last;
   $("show-last").textContent = options.lastShown ? "This trick" : "Last trick";
