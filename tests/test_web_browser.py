@@ -276,8 +276,8 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
     assert table.game.is_over
     assert ready(page) == "over"
     verdict = page.inner_text("#summary p")  # the contract made or lost, or a thrown-in deal
-    assert verdict.endswith(": made" if deal.declarer is not None and deal.payoffs[deal.declarer] > 0
-                            else ": lost") or "thrown in" in verdict, verdict
+    assert (": made (" if deal.declarer is not None and deal.payoffs[deal.declarer] > 0
+            else ": lost (") in verdict or "thrown in" in verdict, verdict
     rows = page.eval_on_selector_all("#summary table.summary tbody tr", "els => els.length")
     assert rows == 4 and page.locator("#summary pre").count() == 0
     best = page.eval_on_selector_all("#summary tr.best", "els => els.map(e => +e.dataset.seat)")

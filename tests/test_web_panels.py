@@ -14,7 +14,7 @@ from mediatore_env.club.moves import parse_move as club_move
 from mediatore_env.core.cards import CARD_NAMES, NUM_CARDS, bit
 from mediatore_env.core.game import CHANCE
 from mediatore_env.mediatore.moves import PLAY, parse_move, signal_of_move
-from mediatore_env.mediatore import display as mediatore_display
+from mediatore_env.core.text import format_thirds
 from mediatore_env.mediatore.rules import SIGNAL_NAMES
 from mediatore_env.registry import GAMES, get, make
 from packs import play_out
@@ -133,9 +133,9 @@ def test_the_end_of_a_deal_is_a_summary_table_with_the_best_marked():
     assert tags(panels(view)["monte"]["final"])  # turned over at the end
     # what the page says above it: the contract made or lost, by the declarer's payment
     side = (1,) if deal.partner is None else (1, deal.partner)
-    points = mediatore_display.points_line(deal.thirds_won, side)
+    points = format_thirds(sum(deal.thirds_won[s] for s in side))
     made = "made" if deal.payoffs[1] > 0 else "lost"
-    assert summary["lines"] == [f"chiamo by seat 1: {points}: {made}"]
+    assert summary["lines"] == [f"chiamo by seat 1: {made} ({points} points, 6 needed)"]
 
 
 def test_a_thrown_in_deal_has_a_summary_of_nothing():

@@ -310,13 +310,14 @@ def points_line(thirds_won: Sequence[int], side: Sequence[int] | None) -> str:
 
 
 def verdict_line(view, names: Sequence[str]) -> str:
-    """A finished deal in a line: ``"solo by Anna: declarer's side 7, defenders 4 2/3 (the
-    declarer's side needs 6): made"``; the declarer's payment says which (zero-sum)."""
+    """A finished deal in a line: ``"solo by Anna: made (7 points, 6 needed)"``, the points
+    the declarer's side took; the declarer's payment says made or lost (zero-sum)."""
     if view.contract is None:
         return "All four passed: the deal is thrown in, no one pays."
     made = view.payoffs[view.declarer] > 0
+    ours = sum(view.thirds_won[s] for s in _known_side(view))
     return (f"{CONTRACT_NAMES[view.contract]} by {names[view.declarer]}: "
-            f"{points_line(view.thirds_won, _known_side(view))}: {'made' if made else 'lost'}")
+            f"{'made' if made else 'lost'} ({format_thirds(ours)} points, 6 needed)")
 
 
 def _known_side(source) -> tuple[int, ...] | None:

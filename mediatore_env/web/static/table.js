@@ -115,6 +115,7 @@ function place(seat, viewer, players) {
 // arriving (the seat whose card has just been played), lastShown (the last trick on demand).
 function render(view, options = {}) {
   $("table").hidden = false;
+  $("brief").textContent = brief(view);
   drawSeats(view, options);
   drawTrick(view, options);
   $("facts").replaceChildren(...view.panels.map((p) => drawPanel(p, view)));
@@ -260,6 +261,20 @@ const PANELS = {
     ["partner", p.alone ? "none: alone" : p.partner === null ? (p.alone === false ? "secret" : null) : v.names[p.partner]]])),
   widow: (p) => pairs([["widow", chips(p.widow)], ["discards", chips(p.discards)]]),
 };
+
+// The deal's state in a line, from its panels, over the felt on a phone (where the panels lie
+// below the hand): the contract and the called card, the points or the scores, the pot.
+function brief(view) {
+  const p = Object.fromEntries(view.panels.map((x) => [x.kind, x]));
+  const parts = [];
+  if (p.contract) parts.push(`${p.contract.contract} by ${view.names[p.contract.declarer]}`
+                             + (p.contract.called ? `, called ${p.contract.called.tag}` : ""));
+  if (p.points && p.points.side_points !== null && p.points.side_points !== undefined)
+    parts.push(`points ${p.points.side_points} to ${p.points.defenders_points}`);
+  if (p.scores) parts.push(`${p.scores.sides.map((x) => x.total).join(" to ")} (to ${p.scores.target})`);
+  if (p.chips) parts.push(`pot ${p.chips.pot}`);
+  return parts.join(" · ");
+}
 
 // A panel: its kind's drawing, or (a kind this page does not know) its words.
 function drawPanel(p, view) {
@@ -509,7 +524,12 @@ function fillForm() {
   for (const sel of document.querySelectorAll(".agent")) sel.value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
   $("stand-in-agent").replaceChildren(...g.agents.map((a) => el("option", {value: a}, a)));
   $("stand-in-agent").value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
-  $("rules").replaceChildren(...g.switches.map((sw) => el("label", {}, `${sw.name} `, switchInput(sw))));
+  // a switch's name in words; a checkbox before its words, as a form's checkboxes are
+  $("rules").replaceChildren(...g.switches.map((sw) => {
+    const words = sw.name.replaceAll("_", " "), input = switchInput(sw);
+    return el("label", {class: "switch", title: sw.name},
+      ...(sw.kind === "bool" ? [input, ` ${words}`] : [`${words} `, input]));
+  }));
   seatChosen();
 }
 
