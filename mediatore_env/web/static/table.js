@@ -161,9 +161,16 @@ function drawHand(view, options) {
   const moves = options.interactive ? view.moves : [];
   const byCard = {};
   for (const m of moves) if (m.card) (byCard[m.card] ??= []).push(m);
+  // why a card of the hand is not playable while others are: the suit led must be followed
+  const led = view.trick.length ? view.trick[0].card : null;
+  const follow = led && Object.keys(byCard).length && Object.keys(byCard).every((t) => t[0] === led.tag[0]);
   $("hand").replaceChildren(...(options.open ? [] : view.hand).map((c) => {
     const mine = byCard[c.tag];
-    if (!mine) return card(c);
+    if (!mine) {
+      const node = card(c);
+      if (follow) node.title = `${c.text}: you must follow ${led.suit}`;
+      return node;
+    }
     const node = card(c, true);
     if (mine.length === 1) { node.setAttribute("data-move", mine[0].move);
                              node.onclick = () => sendMove(mine[0].move); }
@@ -656,6 +663,18 @@ async function showStep(step) {
   } catch (e) { shout(e); }
 }
 
+// Watching on its own: a step every pace (at least 0.3 s) to the last, or until stopped.
+let stepper = null;
+function autoplay(on) {
+  clearInterval(stepper);
+  stepper = null;
+  $("autoplay").textContent = on ? "\u275a\u275a" : "\u25b6";
+  if (on) stepper = setInterval(() => {
+    if (mode_ !== "watch" || !watch.record || watch.wanted >= watch.record.steps) autoplay(false);
+    else showStep(watch.wanted + 1);
+  }, Math.max(PACE, 300));
+}
+
 // The seat whose card has just reached the trick, to show it travelling there.
 function moverOf(view) {
   if (view.trick.length) return view.trick[view.trick.length - 1].seat;
@@ -745,6 +764,7 @@ async function main() {
   $("back").onclick = () => showStep(watch.wanted - 1);
   $("forward").onclick = () => showStep(watch.wanted + 1);
   $("last").onclick = () => showStep(watch.record.steps);
+  $("autoplay").onclick = () => autoplay(!stepper);
   $("show-last").onclick = () => { if (play) { play.lastShown = !play.lastShown; settle(); } };
   const link = joinLink();
   if (link) await offerJoin(link); else await resume();
