@@ -190,10 +190,17 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
     bruno = bruno_browser.new_page()
     bruno.goto(link.replace("/#", "/?pace=0#"))
     bruno.wait_for_function("document.body.dataset.loaded")
+    bruno.wait_for_function("document.getElementById('join-what').textContent.includes('invites')")
+    assert bruno.inner_text("#join-what").startswith("Anna invites you to seat 2 of Mediatore")
     bruno.fill("#join-name", "Bruno")
     bruno.click("#join")
     wait_ready(bruno)
     assert bruno.evaluate("play.seat") == 2 and "#join" not in bruno.url
+    used = browser.new_page()  # the link again, elsewhere: its code worked once
+    used.goto(link.replace("/#", "/?pace=0#"))
+    used.wait_for_function("document.getElementById('join-what').textContent.includes('taken')")
+    assert used.is_disabled("#join")
+    used.close()
     anna.wait_for_function("document.getElementById('links').children.length === 0")
     pages, clicks, reloaded = {0: anna, 2: bruno}, 0, False
     while not table.game.is_over:

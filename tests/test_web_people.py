@@ -123,6 +123,27 @@ def test_the_creator_takes_no_other_seats_name(client, name):
     assert response.status_code == 200 and anna.look()["seats"][2]["name"] == "player 2"
 
 
+def test_a_seats_link_says_what_it_invites_to_before_it_is_taken(client):
+    # The code's holder learns the game, who opened the table and who sits where; a wrong
+    # code learns nothing, and once the seat is taken the link says so. Nothing changes.
+    anna = open_table(client)
+    lobby = client.app.state.lobby
+    before = lobby.fingerprint()
+    path, code = f"/api/games/{anna.id}/invitation", anna.state["join"][2]
+    told = client.post(path, json={"seat": 2, "code": code})
+    assert told.status_code == 200, told.text
+    t = told.json()
+    assert (t["host"], t["seat"], t["game"], t["title"]) == ("Anna", 2, "mediatore", "Mediatore")
+    assert [x["name"] for x in t["seats"]] == ["Anna", "random(1)", "player 2", "random(3)"]
+    wrong = client.post(path, json={"seat": 2, "code": "x" * 16})
+    assert wrong.status_code == 403 and "host" not in wrong.text
+    assert client.post(path, json={"seat": 1, "code": code}).status_code == 409  # an agent's
+    assert lobby.fingerprint() == before
+    assert join(client, anna.id, 2, code).status_code == 200
+    taken = client.post(path, json={"seat": 2, "code": code})
+    assert taken.status_code == 409 and "taken" in taken.json()["error"]
+
+
 def test_two_persons_play_a_deal_each_seeing_only_their_own_seat(client):
     anna = open_table(client)
     bruno = Person(client, join(client, anna.id, 2, anna.state["join"][2]).json())

@@ -189,6 +189,7 @@ def changing_requests(seat: Seat, free: Seat):
             (f"/api/games/{seat.id}/move", {"move": move, "version": state["version"]}),
             (f"/api/games/{seat.id}/next", {"version": state["version"]}),
             (f"/api/games/{free.id}/join", {"seat": 2, "code": code, "name": "Eve"}),
+            (f"/api/games/{free.id}/invitation", {"seat": 2, "code": code}),
             ("/api/history/1/watch", {}),
             ("/api/records", {"format": "x"})]
 
@@ -348,14 +349,15 @@ def check_answer(client, response, before) -> None:
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(route=st.sampled_from(["/api/games", "/api/games/{id}/move", "/api/games/{id}/next",
-                              "/api/games/{id}/join", "/api/history/1/watch",
+                              "/api/games/{id}/join", "/api/games/{id}/invitation",
+                              "/api/history/1/watch",
                               "/api/history/x/watch", "/api/records"]),
        body=BODIES, token=st.booleans())
 def test_any_body_to_any_post_route_is_answered_in_json_without_a_5xx(hostile, route, body, token):
     client, seat, _, free = hostile
     before = fingerprint(client)
     headers = {"Content-Type": "application/json", **(seat.headers if token else {})}
-    tid = free.id if route.endswith("/join") else seat.id
+    tid = free.id if route.endswith(("/join", "/invitation")) else seat.id
     response = client.post(route.format(id=tid), content=body, headers=headers)
     check_answer(client, response, before)
 

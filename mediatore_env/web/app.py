@@ -320,6 +320,13 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         play_agents(table)  # the seat's stand-in timer, if any, starts again
         return {**table.state(seat), "token": token}
 
+    async def invitation(request):
+        """What a seat's link invites to, for its code's holder (the code is in the body, not
+        the address, so it lands in no log); changes nothing."""
+        table = lobby.find(request.path_params["id"])
+        data = fields(await body(request), {"seat", "code"})
+        return table.invitation(table.check_code(data.get("seat"), data.get("code")))
+
     def others_may_act(table: Table, seat: int) -> bool:
         """Whether anything may happen at ``table`` that ``seat`` does not do itself: the
         agents think, another seat is to move, or another person may start the next episode."""
@@ -548,6 +555,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         Route("/api/games/{id}/move", api(move, changes=True), methods=["POST"]),
         Route("/api/games/{id}/next", api(next_episode, changes=True), methods=["POST"]),
         Route("/api/games/{id}/join", api(join, changes=True), methods=["POST"]),
+        Route("/api/games/{id}/invitation", api(invitation, changes=True), methods=["POST"]),
         WebSocketRoute("/api/games/{id}/socket", socket),
         Route("/api/records", api(list_records), methods=["GET"]),
         Route("/api/records", api(post_records, changes=True), methods=["POST"]),

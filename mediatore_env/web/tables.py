@@ -566,10 +566,9 @@ class Table:
                 found = s
         return found
 
-    def check_join(self, seat, code, name) -> tuple[int, str]:
-        """A request to take ``seat`` with its ``code`` under ``name``, checked: the seat and
-        the name. ``BadRequest`` 403 for a code that is not the seat's, 409 for a seat taken
-        (its code worked once) or a name taken."""
+    def check_code(self, seat, code) -> int:
+        """``seat``, free for a person, and ``code``, its code; ``BadRequest`` 403 for a code
+        that is not the seat's, 409 for a seat taken (its code worked once)."""
         seat = _int(seat, "seat", 0, self.definition.players - 1)
         if self.agents[seat] is not None:
             raise BadRequest(f"seat {seat} is an agent's, not a person's", 409)
@@ -578,9 +577,22 @@ class Table:
         if not (isinstance(code, str) and len(code) <= 64
                 and secrets.compare_digest(code.encode(), self.codes[seat].encode())):
             raise BadRequest(f"this is not seat {seat}'s code", 403)
+        return seat
+
+    def check_join(self, seat, code, name) -> tuple[int, str]:
+        """A request to take ``seat`` with its ``code`` under ``name``, checked: the seat and
+        its code (:meth:`check_code`), and the name (409 for a name taken)."""
+        seat = self.check_code(seat, code)
         name = person_name(f"player {seat}" if name is None else name,
                            [n for s, n in enumerate(self.names) if s != seat])
         return seat, name
+
+    def invitation(self, seat: int) -> dict:
+        """What a person holding ``seat``'s link is told before taking it: the game, the
+        rules, who opened the table and who sits where."""
+        return {"id": self.id, "seat": seat, "game": self.definition.name,
+                "title": self.definition.title, "rules": self.text.rules_line(self.rules),
+                "host": self.names[self.seat], "seats": self.seats_json()}
 
     def join(self, seat: int, name: str) -> str:
         """Seat a person at ``seat`` under ``name`` (checked by :meth:`check_join`); their
