@@ -12,7 +12,7 @@ in every game (:func:`card_refusal`): not held, or held but the suit led must be
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, suit_of
 from ..core.tricks import follow_suit
@@ -37,7 +37,7 @@ class Reader(NamedTuple):
     read: Callable[[str, object, Sequence[int]], list[int]]
     help: str
     order: Callable[[list[int]], list[int]] = list
-    note: Callable[[object], str] = lambda view: ""
+    note: Callable[[Any], str] = lambda view: ""  # a view of the game's own
 
 
 def read_answer(text: str, view, listed: Sequence[int], reader: Reader) -> list[int] | str:
