@@ -309,6 +309,13 @@ def points_line(thirds_won: Sequence[int], side: Sequence[int] | None) -> str:
             f"{format_thirds(sum(thirds_won) - ours)} (the declarer's side needs 6)")
 
 
+def dealer_line(source, names: Sequence[str]) -> str:
+    """Who deals, who speaks first and the rules: ``dealer You · il mano greedy(1) · rules:
+    standard``."""
+    return (f"dealer {names[source.dealer]} · il mano {names[source.mano]} · "
+            f"rules: {rules_text(source.rules)}")
+
+
 def verdict_line(view, names: Sequence[str]) -> str:
     """A finished deal in a line: ``"solo by Anna: made (7 points, 6 needed)"``, the points
     the declarer's side took; the declarer's payment says made or lost (zero-sum)."""
@@ -365,8 +372,7 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     head = f" {title} " if title else " "
     lines = [f"=={head}".ljust(width, "=")]
     who = "" if open_table else f"{names[viewer]} (seat {viewer}) · "
-    lines.append(f"{who}dealer {names[source.dealer]} · il mano {names[source.mano]} · "
-                 f"rules: {rules_text(source.rules)}")
+    lines.append(who + dealer_line(source, names))
     if source.auction:
         lines += section("Auction", auction_lines(source.auction, source.mano, names))
     lines += section("Contract", contract_lines(source, names, style))
@@ -653,8 +659,7 @@ def mediatore_panels(view, names: Sequence[str], style: str) -> list[dict]:
                          lines=monte_lines(view, names, style)))
     if view.tricks:
         out.append(panel("points", "Points", **points_json(view, _known_side(view))))
-    return out + [panel("note", "Dealer", lines=[f"{names[view.dealer]} · il mano "
-                                                 f"{names[view.mano]} · {rules_text(view.rules)}"])]
+    return out + [panel("note", "Dealer", lines=[dealer_line(view, names)])]
 
 
 # -- a table text's sections as the browser's facts ----------------------------------------------
@@ -753,8 +758,7 @@ class MediatoreDisplay(Display):
                  ("Monte", monte_lines(view, names, style)),
                  ("Points", [points_line(view.thirds_won, _known_side(view))] if view.tricks
                   else []),
-                 ("Dealer", [f"{names[view.dealer]} · il mano {names[view.mano]} · "
-                             f"{rules_text(view.rules)}"])]
+                 ("Dealer", [dealer_line(view, names)])]
         over = view.phase == END
         return table_json(view, names, style, facts, move_words, self.card_of,
                           view.payoffs if over else None, signals=SIGNAL_NAMES,
