@@ -256,8 +256,14 @@ const PANELS = {
   scores: (p) => el("div", {}, grid(["", "total", "this hand"], p.sides.map((x, i) => [x.name, x.total, x.hand]), "scores"),
                     el("p", {}, `to ${p.target}` + (p.low ? " · Low Hand: the lower total wins" : ""))),
   melds: (p, v) => grid(null, p.melds.map((m) => [v.names[m.seat], m.name, chips(m.cards), `${m.points}`])),
-  stock: (p, v) => el("div", {}, el("p", {}, `${p.size} card${p.size === 1 ? "" : "s"} in the stock`),
-                      p.draws.length ? grid(null, p.draws.map((d) => [v.names[d.seat], d.card ? chip(d.card) : "a card"]), "draws") : null),
+  // the last draws in sight, the earlier ones folded (a hand draws up to twenty)
+  stock: (p, v) => {
+    const row = (d) => [v.names[d.seat], d.card ? chip(d.card) : "a card"], cut = Math.max(0, p.draws.length - 6);
+    return el("div", {}, el("p", {}, `${p.size} card${p.size === 1 ? "" : "s"} in the stock`),
+      cut ? el("details", {}, el("summary", {}, `${cut} earlier draw${cut === 1 ? "" : "s"}`),
+                 grid(null, p.draws.slice(0, cut).map(row), "draws")) : null,
+      p.draws.length ? grid(null, p.draws.slice(cut).map(row), "draws") : null);
+  },
   chips: (p, v) => el("div", {}, el("p", {class: "pot"}, `pot ${p.pot}`),
                       grid(["", "in the pot", "session"], v.names.map((name, s) => [name, p.stakes[s], signed(p.chips[s])]))),
   choosing: (p, v) => el("div", {}, pairs([
