@@ -249,10 +249,12 @@ const PANELS = {
   monte: (p) => pairs([["seen", chips(p.seen) || p.lines[0]], ["discarded", chips(p.discards)],
                        ["passed back", p.given_back && chip(p.given_back)], ["at the end", chips(p.final)]]),
   // a row a seat: four names fit a panel's height, not its width
-  points: (p, v) => el("div", {}, grid(["", "points", "tricks"], v.names.map((name, s) => [name, p.points[s], p.tricks[s]])),
-                       p.side ? el("p", {}, `${v.roles.some((r) => r.includes("mediator")) ? "mediator" : "declarer"}'s side `
-                                        + `${p.side_points}, the others ${p.defenders_points}`
-                                        + (p.needs ? ` (needs ${p.needs})` : "")) : null),
+  points: (p, v) => {
+    const side = `${v.roles.some((r) => r.includes("mediator")) ? "mediator" : "declarer"}'s side`;
+    return el("div", {}, grid(["", "points", "tricks"], v.names.map((name, s) => [name, p.points[s], p.tricks[s]])),
+              p.side ? el("p", {}, `${side} ${p.side_points}, the others ${p.defenders_points}`
+                                   + (p.needs ? ` (the ${side} needs ${p.needs})` : "")) : null);
+  },
   scores: (p) => el("div", {}, grid(["", "total", "this hand"], p.sides.map((x, i) => [x.name, x.total, x.hand]), "scores"),
                     el("p", {}, `to ${p.target}` + (p.low ? " · Low Hand: the lower total wins" : ""))),
   melds: (p, v) => grid(null, p.melds.map((m) => [v.names[m.seat], m.name, chips(m.cards), `${m.points}`])),
