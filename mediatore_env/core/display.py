@@ -252,9 +252,10 @@ class Display:
         return "Play a card:" if view.trick else "Lead a card:"
 
     def hand_line(self, view, names: Sequence[str]) -> str:
-        """The hand in play, its dealer and the rules, in a line."""
+        """The hand in play, its dealer and the rules, in a line: ``hand 2 · dealer You ·
+        rules: tressette2 (2 players)``."""
         return (f"hand {view.hand_number} · dealer {names[view.dealer]} · "
-                f"{self.rules_line(view.rules)}")
+                f"rules: {self.rules_line(view.rules)}")
 
     def view_json(self, view, names: Sequence[str] | None = None,
                   style: str = "english") -> dict:
