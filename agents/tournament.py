@@ -135,9 +135,14 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     mean = math.fsum(values) / n
     if n == 1:
         return mean, math.nan, math.nan
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = t95(n - 1) * math.sqrt(var / n)
+    half = half_width(math.fsum((v - mean) ** 2 for v in values) / (n - 1), n)
     return mean, mean - half, mean + half
+
+
+def half_width(variance: float, n: int) -> float:
+    """Half the 95% confidence interval (Student's t) of the mean of ``n`` >= 2 independent
+    values whose sample variance is ``variance``."""
+    return t95(n - 1) * math.sqrt(variance / n)
 
 
 class Play(NamedTuple):

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import math
 import os
 import sqlite3
 import sys
@@ -33,7 +32,7 @@ import threading
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from agents.tournament import t95
+from agents.tournament import half_width
 
 __all__ = ["History", "MIGRATIONS", "HistoryError", "default_path", "export"]
 
@@ -281,12 +280,12 @@ def _sums(column: str) -> str:
 
 
 def _summary(head: dict, n: int, total: float, squares: float) -> dict:
-    """``head`` with the number of results, their mean and its 95% interval (Student's t, as
+    """``head`` with the number of results, their mean and its 95% interval (as
     :func:`agents.tournament.mean_ci`), from their count, sum and sum of squares."""
     mean = total / n
     if n < 2:  # one value: no interval
         return {**head, "games": n, "mean": mean, "low": None, "high": None}
-    half = t95(n - 1) * math.sqrt(max(0.0, squares - total * mean) / (n - 1) / n)
+    half = half_width(max(0.0, squares - total * mean) / (n - 1), n)
     return {**head, "games": n, "mean": mean, "low": mean - half, "high": mean + half}
 
 
