@@ -303,10 +303,11 @@ def points_line(thirds_won: Sequence[int], side: Sequence[int] | None) -> str:
     """Points of the declarer's side (``side``: its seats, None while not known) and of the
     defenders: ``"declarer's side 2 2/3, defenders 1 (the declarer's side needs 6)"``."""
     if not side:
-        return "sides not known yet (the declarer's side needs 6 points)"
+        return f"sides not known yet (the declarer's side needs {WIN_THIRDS // 3} points)"
     ours = sum(thirds_won[s] for s in side)
     return (f"declarer's side {format_thirds(ours)}, defenders "
-            f"{format_thirds(sum(thirds_won) - ours)} (the declarer's side needs 6)")
+            f"{format_thirds(sum(thirds_won) - ours)} (the declarer's side needs "
+            f"{WIN_THIRDS // 3})")
 
 
 def dealer_line(source, names: Sequence[str]) -> str:
@@ -324,7 +325,8 @@ def verdict_line(view, names: Sequence[str]) -> str:
     made = view.payoffs[view.declarer] > 0
     ours = sum(view.thirds_won[s] for s in _known_side(view))
     return (f"{CONTRACT_NAMES[view.contract]} by {names[view.declarer]}: "
-            f"{'made' if made else 'lost'} ({format_thirds(ours)} points, 6 needed)")
+            f"{'made' if made else 'lost'} ({format_thirds(ours)} points, "
+            f"{WIN_THIRDS // 3} needed)")
 
 
 def _known_side(source) -> tuple[int, ...] | None:
