@@ -217,7 +217,8 @@ def test_the_socket_pushes_every_change_to_every_seat(client):
 
 def test_a_seat_has_at_most_eight_pages_waiting_sockets_and_long_polls_alike(client):
     # Each waiting page holds the server's memory until the table changes: the eighth socket
-    # fills the seat, and a ninth page is refused whether it opens a socket or a long poll.
+    # fills the seat, and a ninth page is refused whether it opens a socket or a long poll
+    # that would wait.
     from contextlib import ExitStack
     anna = open_table(client, agents=("random", None, "random"))  # bruno's seat waits: nobody
     table = client.app.state.lobby.tables[anna.id]                 # moves, no news comes
@@ -230,8 +231,11 @@ def test_a_seat_has_at_most_eight_pages_waiting_sockets_and_long_polls_alike(cli
             assert ws.receive_json()["seat"] == 0
         assert table.present[0] == app_module.MAX_SOCKETS
         before = client.app.state.lobby.fingerprint()
-        response = client.get(f"/api/games/{anna.id}?wait=5", headers=anna.headers)
+        response = client.get(f"/api/games/{anna.id}?wait=5&since={table.next}", headers=anna.headers)
         assert response.status_code == 429 and "at most 8 pages" in response.json()["error"]
+        # a poll with news to give answers at once: it never holds a page, so it is not refused
+        response = client.get(f"/api/games/{anna.id}?wait=5&since=0", headers=anna.headers)
+        assert response.status_code == 200 and response.json()["events"]
         with client.websocket_connect(path, headers={"Origin": URL}) as ws:
             ws.send_text(hello)
             assert ws.receive_json()["status"] == 429

@@ -344,8 +344,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         wait = number_param(request, "wait", 0.0, float)
         if not 0 <= wait <= MAX_WAIT:
             raise BadRequest(f"bad wait {shown(wait)}; valid: 0-{MAX_WAIT:g} seconds")
-        if wait:
-            check_pages(table, seat)
+        if wait and table.next <= since and others_may_act(table, seat):
+            check_pages(table, seat)  # only a poll that will wait holds a page open
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         table.present[seat] += 1  # a page waiting here is a page open on the seat
