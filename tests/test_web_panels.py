@@ -152,6 +152,9 @@ def test_a_call_names_its_card_for_the_page_and_a_play_does_not():
     moves = view_json(deal, 1)["moves"]
     assert len(moves) == NUM_CARDS and sorted(m["names"]["tag"] for m in moves) == sorted(CARD_NAMES)
     assert all(m["card"] is None and m["words"] == "call " + m["names"]["text"] for m in moves)
+    # in the order the page lays them out: by suit, each strongest first (the 3, the 2, the ace...)
+    assert [m["names"]["suit_index"] for m in moves] == [s for s in range(4) for _ in range(10)]
+    assert [m["names"]["tag"][1:] for m in moves[:10]] == list("32ARCF7654")
     deal.apply(parse_move("call SA"))
     moves = view_json(deal, deal.to_move)["moves"]
     assert moves and all(m["names"] is None and m["card"] for m in moves)

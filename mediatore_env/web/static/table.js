@@ -86,14 +86,13 @@ function moveButton(m) {
   return el("button", {class: "move", "data-move": m.move, on: () => sendMove(m.move)}, m.words);
 }
 
-// The cards a move names without playing them (a call): a row a suit, strongest first, those
-// of your own hand marked, not forty buttons in the order of their ids.
-const RANKS = "32ARCF7654";
+// The cards a move names without playing them (a call): a row a suit, those of your own hand
+// marked, not forty buttons in the order of their ids. The server sends them strongest first.
 function callGrid(named, hand) {
   if (!named.length) return [];
-  const held = new Set(hand.map((c) => c.tag)), strength = (m) => RANKS.indexOf(m.names.tag.slice(1));
+  const held = new Set(hand.map((c) => c.tag));
   return [el("div", {class: "call-grid"}, ...[0, 1, 2, 3].map((suit) => {
-    const row = named.filter((m) => m.names.suit_index === suit).sort((a, b) => strength(a) - strength(b));
+    const row = named.filter((m) => m.names.suit_index === suit);
     return row.length ? el("div", {class: "call-row"}, ...row.map((m) => {
       const mine = held.has(m.names.tag);
       return el("button", {class: "call" + (mine ? " held" : ""), "data-move": m.move, on: () => sendMove(m.move),
