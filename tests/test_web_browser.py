@@ -290,6 +290,11 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
     best = page.eval_on_selector_all("#summary tr.best", "els => els.map(e => +e.dataset.seat)")
     assert best == [s for s, p in enumerate(deal.payoffs) if p == max(deal.payoffs)]
     assert "running score" in page.inner_text("#score")
+    # the news ends with the table of tricks, its columns kept: the box itself never scrolls
+    # sideways, only that table's block does
+    news = page.evaluate("(() => { const n = document.getElementById('news'); return "
+                         "[n.scrollWidth - n.clientWidth, n.querySelectorAll('.said.end .columns').length]; })()")
+    assert news[0] <= 0 and news[1] >= 10, news
     assert not page.evaluate("document.getElementById('setup').open")  # folded once seated
     page.close()
 

@@ -301,7 +301,10 @@ function drawPanel(p, view) {
 function news(lines, kind) {
   if (!lines.length) return;
   const box = $("news");
-  box.append(el("div", {class: `said ${kind || ""}`}, ...lines.map((l) => el("div", {}, l.trim() ? l : "\u00a0"))));
+  // A line laid out in columns (the end's table of tricks) keeps them: monospaced, unwrapped,
+  // its block scrolling sideways; prose wraps.
+  const line = (l) => el("div", /\S {2,}\S/.test(l.trim()) ? {class: "columns"} : {}, l.trim() ? l : "\u00a0");
+  box.append(el("div", {class: `said ${kind || ""}`}, ...lines.flatMap((l) => l.split("\n")).map(line)));
   while (box.children.length > 200) box.firstChild.remove();
   box.scrollTop = box.scrollHeight;
 }
