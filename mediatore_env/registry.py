@@ -113,11 +113,13 @@ def get(name: object) -> GameDef:
 copyreg.pickle(GameDef, lambda definition: (get, (definition.name,)))
 
 
-def make(name: str, dealer: int = 0, **switches):
-    """A new game of ``name`` with rules ``switches``, first dealt by ``dealer``, waiting for
-    its first pack: ``make("tressette3", low=True)``."""
+def make(name: str, dealer: int = 0, rules=None, **switches):
+    """A new game of ``name`` with its ``rules`` (a preset name, a dict of switches or a rules
+    object; None: the game's) and rules ``switches`` on top, first dealt by ``dealer``,
+    waiting for its first pack: ``make("tressette3", low=True)``, ``make("mediatore",
+    rules="low")``."""
     definition = get(name)
-    return definition.new_game(definition.make_rules(**switches), dealer)
+    return definition.new_game(definition.make_rules(rules, **switches), dealer)
 
 
 def definition_of(record) -> GameDef:

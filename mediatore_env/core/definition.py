@@ -261,12 +261,21 @@ class GameDef:
             return self.environments[0].pettingzoo_id
         return f"mediatore/{self.name}-v0"
 
-    def make_rules(self, **switches):
-        """The rules of this game with ``switches`` on top of the fixed ones. Raises
-        ``ValueError`` naming a switch this game does not have or fixes."""
+    def make_rules(self, rules=None, **switches):
+        """The rules of this game: ``rules`` (None: the defaults; a preset name, a dict of
+        switches or a rules object, as :meth:`Rules.coerce` takes them) with ``switches`` on
+        top, and the game's fixed switches. Raises ``ValueError`` naming a switch this game
+        does not have or fixes, or a preset it does not have."""
+        if isinstance(rules, Mapping):
+            switches = {**rules, **switches}
+        elif rules is not None:  # a preset or a rules object: its switches (fixed ones only
+            given = self.rules.coerce(rules).to_dict()  # where they differ, to be refused)
+            switches = {**{k: v for k, v in given.items()
+                           if k not in self.fixed or v != self.fixed[k]}, **switches}
         clash = sorted(set(switches) & set(self.fixed))
         if clash:
-            raise ValueError(f"{self.name} fixes {', '.join(clash)}; give another game instead")
+            raise ValueError(f"{self.name} fixes {', '.join(f'{k}={self.fixed[k]!r}' for k in clash)}; "
+                             f"give another game instead")
         return self.rules(**self.fixed, **switches)
 
     def new_game(self, rules=None, dealer: int = 0) -> Game:

@@ -87,11 +87,12 @@ ENGINES = {
 }
 
 
-def make(name: str, **switches) -> JaxGame:
-    """The JAX engine of the registry's game ``name`` under its rules with ``switches`` (the
+def make(name: str, rules=None, **switches) -> JaxGame:
+    """The JAX engine of the registry's game ``name`` under its ``rules`` (a preset name, a
+    dict of switches or a rules object; None: the game's) with ``switches`` on top (the
     game's fixed switches, such as ``tressette3``'s three players, come from the registry).
     ``ValueError`` for a game without a JAX engine or a bad switch."""
     entry = get(name)
     if name not in ENGINES:
         raise ValueError(f"game {name!r} has no JAX engine; JAX engines: {', '.join(ENGINES)}")
-    return Lazy(ENGINES[name]).load()(entry.make_rules(**switches))
+    return Lazy(ENGINES[name]).load()(entry.make_rules(rules, **switches))
