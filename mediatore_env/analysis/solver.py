@@ -43,7 +43,8 @@ ordering; exact values come from a binary search over N. It runs in the C extens
 ``mediatore_env.analysis._dds`` when that was built, else in the same algorithm in pure Python
 (120-150 times slower). :data:`BACKEND` says which: ``"c"`` or ``"python"``. Setting
 the environment variable ``MEDIATORE_SOLVER=python`` before import forces the fallback, and
-every function takes ``backend="c"`` or ``backend="python"`` to choose per call.
+every function takes ``backend="c"`` or ``backend="python"`` to choose per call. A process
+that falls back without asking (the core was not built) is warned once, at its first search.
 
 The C core keeps its transposition table (16 MiB, allocated on first use) between calls, so
 repeated calls on positions of one deal -- :func:`move_values`, or one call per card as a
@@ -65,6 +66,7 @@ reproducible.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import NamedTuple
 
 from ..core.cards import (BIT_OF, CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, POINTS, POWER_OF, SUITS,
@@ -96,8 +98,9 @@ __all__ = [
 
 _MAX_MONTE_THIRDS = 12  # four aces
 
+_FORCED = os.environ.get("MEDIATORE_SOLVER", "").lower() == "python"
 try:
-    if os.environ.get("MEDIATORE_SOLVER", "").lower() == "python":
+    if _FORCED:
         raise ImportError("pure-Python solver requested by MEDIATORE_SOLVER")
     from . import _dds
 except ImportError:
@@ -218,7 +221,18 @@ def _future_max(pos: Position) -> int:
     return thirds_of(in_play) + sum(POINTS[c] for c in pos.trick) + LAST_TRICK_THIRDS + pos.monte_thirds
 
 
+_slow_told = False  # the missing C core is told once a process
+
+
 def _pick(backend: str | None):
+    global _slow_told
+    if backend is None and _dds is None and not _FORCED and not _slow_told:
+        _slow_told = True
+        warnings.warn("the C solver core (mediatore_env.analysis._dds) is not built: every "
+                      "search runs 120-150 times slower in pure Python. Build it with "
+                      "`pip install -e .` in the repository (docs/install.md), or set "
+                      "MEDIATORE_SOLVER=python to choose Python and silence this",
+                      RuntimeWarning, stacklevel=3)
     backend = backend or BACKEND
     if backend == "c":
         if _dds is None:
