@@ -75,7 +75,8 @@ def test_an_episode_is_a_game_its_rewards_the_outcome_and_its_record_replays():
 
 def test_the_generic_environment_refuses_bad_arguments_in_one_line():
     with pytest.raises(TypeError, match=r"unknown keyword argument\(s\) 'colour' for toy_v0; "
-                                        r"valid: render_mode, and the rules switches hands, "
+                                        r"valid: render_mode, illegal_reward \(with env\(\)\), "
+                                        r"and the rules switches hands, "
                                         r"scoring"):
         GameEnv("toy", colour="red")
     with pytest.raises(TypeError, match="'players'"):  # fixed by the definition

@@ -202,8 +202,9 @@ def test_a_seats_observation_ignores_the_other_hands():
 @pytest.mark.parametrize("name", MODULES)
 def test_errors_name_what_is_wrong(name):
     module = MODULES[name]
-    with pytest.raises(TypeError, match="unknown keyword argument.*'trumps'.*valid: render_mode, "
-                                        "reward, and the rules switches low, claim"):
+    with pytest.raises(TypeError, match=r"unknown keyword argument.*'trumps'.*valid: render_mode, "
+                                        r"reward, illegal_reward \(with env\(\)\), and the rules "
+                                        r"switches low, claim"):
         module.raw_env(trumps=True)
     with pytest.raises(ValueError, match="bad reward 'points'; valid: 'game', 'hand'"):
         module.raw_env(reward="points")

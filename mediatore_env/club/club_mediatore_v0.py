@@ -115,7 +115,8 @@ single deal's need not: the pot holds the rest). Rewards go through the standard
 every environment), `view(agent)` (that seat's `ClubView`) and `record` (the session record of
 `mediatore_env.club.records` once the session is over, else None). `mediatore-replay RECORD.json` replays and prints one.
 
-`reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the session
+`reset(seed=None, options=None)`: a seed (an int >= 0; anything else is a `ValueError`
+that changes nothing) fixes the first dealer and the packs of the session
 (the same seed, the same deals); without one, the generator seeded last goes on. The options
 `{"packs": [pack, ...], "dealer": 0..3}` give the packs of the first deals (40 cards each, ids
 or texts, or one string per pack; later deals are shuffled) and the first dealer, as a seat
@@ -141,6 +142,7 @@ from .observation import OBSERVATION_SIZE
 from .view import ClubView
 from ..core.cards import NUM_CARDS
 from ..envs.base import GameEnv
+from ..envs.options import flag_option
 from ..envs.pages import env_page
 from ..envs.wrappers import wrapped
 
@@ -172,8 +174,8 @@ class raw_env(GameEnv):
     def __init__(self, rules=None, render_mode: str | None = None, normalize_rewards: bool = False,
                  render_all: bool = False, **switches):
         super().__init__(CLUB, render_mode, rules=rules, **switches)
-        self.render_all = bool(render_all)
-        self.reward_scale = 1.0 / (4 * self.rules.ante) if normalize_rewards else 1.0
+        self.render_all = flag_option("render_all", render_all)
+        self.reward_scale = 1.0 / (4 * self.rules.ante) if flag_option("normalize_rewards", normalize_rewards) else 1.0
 
     @property
     def normalize_rewards(self) -> bool:

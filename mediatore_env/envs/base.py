@@ -34,52 +34,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..codec.actions import as_move, as_seat, illegal_action_message
-from ..core.cards import validate_pack
+from ..codec.actions import as_move, illegal_action_message
 from ..core.game import CHANCE, Engine
 from ..registry import GameDef, get
+from .options import dealer_option, flag_option, packs_option, seed_option
 from .wrappers import ProtectedEnv, wrapped
 
 _INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
 
 __all__ = ["CopyableEnv", "GameAEC", "GameEnv", "EncodedEnv", "EnvironmentModule", "make_env",
-           "environment_module", "dealer_option", "packs_option"]
-
-
-def dealer_option(dealer, agents) -> int | None:
-    """The ``dealer`` option of an environment's ``reset``: None (not given), a seat (0 to one
-    less than the number of ``agents``) or the name of an agent of ``agents``, as a seat.
-    ``ValueError`` for anything else."""
-    if isinstance(dealer, str) and dealer in agents:
-        return list(agents).index(dealer)
-    if dealer is None:
-        return None
-    try:
-        seat = as_seat(dealer, "dealer")
-    except ValueError:
-        seat = None
-    if seat is None or seat >= len(agents):
-        raise ValueError(f"bad dealer {dealer!r} in options; valid: "
-                         + ", ".join(map(str, range(len(agents)))) + " or an agent name")
-    return seat
-
-
-def packs_option(packs, per: str = "hand") -> list[tuple[int, ...]]:
-    """The ``packs`` option of an environment's ``reset``: None (none given) or a list of
-    packs, one ``per`` hand (or deal), each 40 distinct cards (ids or texts such as ``'D3'``),
-    as tuples of ids. ``ValueError`` naming the bad pack otherwise."""
-    if packs is None:
-        return []
-    if isinstance(packs, str) or not hasattr(packs, "__len__"):
-        raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per {per}, "
-                         "each 40 distinct cards (ids or texts such as 'D3')")
-    checked = []
-    for i, pack in enumerate(packs):
-        try:
-            checked.append(validate_pack(pack))
-        except ValueError as e:
-            raise ValueError(f"pack {i} in options: {e}") from None
-    return checked
+           "environment_module", "dealer_option", "flag_option", "packs_option", "seed_option"]
 
 
 class CopyableEnv:
@@ -292,10 +256,9 @@ class GameEnv(GameAEC):
         unknown = sorted(set(switches) - set(valid))
         if unknown:
             raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
-                            f"{name}; valid: {', '.join(self.options)}, and the rules "
-                            f"switches {', '.join(valid)}")
-        self.rules = (definition.make_rules(**switches) if rules is None
-                      else definition.rules.coerce(rules, **switches))
+                            f"{name}; valid: {', '.join(self.options)}, illegal_reward (with "
+                            f"env()), and the rules switches {', '.join(valid)}")
+        self.rules = definition.make_rules(rules, **switches)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "
                              + ", ".join(map(repr, self.metadata["render_modes"])))
@@ -323,7 +286,7 @@ class GameEnv(GameAEC):
 
     def reset(self, seed=None, options=None):
         packs, dealer = self._read_options(options)  # first: bad options change nothing
-        if seed is not None:
+        if seed_option(seed) is not None:
             self._rng = np.random.default_rng(seed)
         if dealer is None:
             dealer = int(self._rng.integers(len(self.possible_agents)))

@@ -43,6 +43,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..codec.actions import as_move, is_action
+from .options import number_option
 
 __all__ = ["ProtectedEnv", "standard_wrappers", "wrapped"]
 
@@ -81,6 +82,7 @@ class ProtectedEnv(wrappers.OrderEnforcingWrapper):
 
     def __init__(self, env: AECEnv, illegal_reward: float = -1):
         super().__init__(env)
+        number_option("illegal_reward", illegal_reward)  # kept as given, as PettingZoo keeps it
         self._illegal_reward = illegal_reward
         space = env.action_space(env.possible_agents[0])
         assert int(space.start) == 0, "ProtectedEnv needs Discrete(n) actions starting at 0"
@@ -163,9 +165,11 @@ def wrapped(raw_env: type) -> tuple:
       PettingZoo's own chain (:func:`standard_wrappers`); the same behaviour, slower, kept for
       comparison and tests."""
     def env(illegal_reward: float = -1, **kwargs):
+        number_option("illegal_reward", illegal_reward)  # checked before the environment is made
         return ProtectedEnv(raw_env(**kwargs), illegal_reward=illegal_reward)
 
     def standard_wrapped_env(illegal_reward: float = -1, **kwargs):
+        number_option("illegal_reward", illegal_reward)
         return standard_wrappers(raw_env(**kwargs), illegal_reward=illegal_reward)
 
     for function, what in ((env, "with PettingZoo's protections in one fast layer"),

@@ -112,6 +112,7 @@ from .moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_t
 from .rules import CONTRACTS, Rules, max_payment
 from ..codec.layout import block_offsets
 from ..envs.base import GameAEC
+from ..envs.options import seed_option
 from ..envs.pages import env_page
 from ..envs.wrappers import wrapped
 
@@ -163,28 +164,26 @@ class raw_env(GameAEC):
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
         options = options or {}
         unknown = set(options) - {"deal"}
         if unknown:
             warnings.warn(f"mediatore_bidding_v0.reset: ignoring unknown option(s) "
                           f"{', '.join(map(repr, sorted(unknown)))}; known: 'deal'", stacklevel=3)
+        i = options.get("deal")  # checked, with the seed, before anything changes
+        if i is not None and self.table is None:
+            raise ValueError("the 'deal' option needs a table")
+        if i is not None and (isinstance(i, bool) or not isinstance(i, (int, np.integer))
+                              or not 0 <= i < len(self.table)):
+            raise ValueError(f"bad deal {i!r}; the table has deals 0..{len(self.table) - 1}")
+        if seed_option(seed) is not None:
+            self._rng = np.random.default_rng(seed)
         if self.table is None:
-            if "deal" in options:
-                raise ValueError("the 'deal' option needs a table")
             seed_ = int(self._rng.integers(2 ** 31))
             self._current = build_table(1, seed=seed_, rules=self.rules, values="made")
             self.index = 0
         else:
             self._current = self.table
-            if "deal" in options:
-                i = options["deal"]
-                if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(self.table):
-                    raise ValueError(f"bad deal {i!r}; the table has deals 0..{len(self.table) - 1}")
-                self.index = int(i)
-            else:
-                self.index = int(self._rng.integers(len(self.table)))
+            self.index = int(i) if i is not None else int(self._rng.integers(len(self.table)))
         self.deal = self._current.deal(self.index)
         self.entry = None
         self._start_episode(AGENTS[self.deal.to_move])

@@ -133,7 +133,8 @@ records of the deals finished in this episode, the JSON of `mediatore_env.mediat
 and `record` (the last of them).
 `python -m mediatore_env replay RECORD.json` replays and prints one.
 
-`reset(seed=None, options=None)`: a seed fixes the first dealer and the packs of the episode
+`reset(seed=None, options=None)`: a seed (an int >= 0; anything else is a `ValueError`
+that changes nothing) fixes the first dealer and the packs of the episode
 (the same seed, the same deals); without one, the generator seeded last goes on (or the
 unseeded one the environment was made with). The options `{"pack": [...40 cards...],
 "dealer": 0..3}` replay a given deal (the first of the episode): cards as ids or texts (`"D3"`) or one string, the dealer as a seat
@@ -204,6 +205,7 @@ from .records import make_record
 from .rules import CONTRACT_NAMES, CONTRACTS, max_payment
 from .view import SeatView
 from ..envs.base import EncodedEnv
+from ..envs.options import flag_option
 from ..envs.pages import env_page
 from ..envs.wrappers import ProtectedEnv, wrapped
 
@@ -260,9 +262,9 @@ class raw_env(EncodedEnv):
         super().__init__(MEDIATORE, render_mode, rules=rules, **switches)
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise ValueError(f"deals must be a positive int, got {deals!r}")
-        self.render_all = bool(render_all)
+        self.render_all = flag_option("render_all", render_all)
         self.deals = deals
-        self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
+        self.reward_scale = 1.0 / max_payment(self.rules) if flag_option("normalize_rewards", normalize_rewards) else 1.0
         table = Table()  # the public part of the observations, written once for the four seats
         self._encoders = [Encoder(table) for _ in range(4)]
         self._finished: list[Deal] = []

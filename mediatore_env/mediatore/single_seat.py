@@ -97,6 +97,7 @@ from .game import Deal
 from .moves import NUM_MOVES
 from .rules import SWITCHES, Rules, max_payment
 from ..envs.base import CopyableEnv
+from ..envs.options import flag_option, number_option, seed_option
 
 __all__ = ["MediatoreSeatEnv"]
 
@@ -135,14 +136,14 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, 'ansi'")
         self.render_mode = render_mode
-        scale = float(reward_scale)
-        if normalize_rewards:
+        scale = number_option("reward_scale", reward_scale)
+        if flag_option("normalize_rewards", normalize_rewards):
             scale /= max_payment(self.rules)
         self.reward_scale = scale
         self.illegal_reward = (-max_payment(self.rules) * scale if illegal_reward is None
-                               else float(illegal_reward))
-        self.strict = bool(strict)
-        self.skip_forced = bool(skip_forced)
+                               else number_option("illegal_reward", illegal_reward))
+        self.strict = flag_option("strict", strict)
+        self.skip_forced = flag_option("skip_forced", skip_forced)
         self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_MOVES)
         self.deal: Deal | None = None
@@ -158,6 +159,10 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
 
     @staticmethod
     def _check_opponents(opponents) -> list:
+        if isinstance(opponents, str) or (isinstance(opponents, (list, tuple))
+                                          and any(isinstance(a, str) for a in opponents)):
+            raise ValueError(f"opponents must be agents, not names (got {opponents!r}): make them "
+                             f"with agents.make_agent('greedy'), one or three")
         try:
             opponents = list(opponents)
         except TypeError:
@@ -184,21 +189,25 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
     # -- gymnasium API ------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        rng = self.np_random
         options = dict(options or {})
         unknown = set(options) - {"pack", "dealer", "seat"}
         if unknown:
             raise ValueError(f"unknown reset options {sorted(unknown)}; valid: pack, dealer, seat")
-        if "seat" in options:
-            seat = as_seat(options["seat"])
+        # Every option and the seed checked before the generator is touched: a bad reset
+        # changes nothing.
+        given_seat = as_seat(options["seat"]) if "seat" in options else None
+        given_dealer = as_seat(options["dealer"], "dealer") if "dealer" in options else None
+        given_pack = validate_pack(options["pack"]) if "pack" in options else None
+        super().reset(seed=seed_option(seed))
+        rng = self.np_random
+        if given_seat is not None:
+            seat = given_seat
         elif self.fixed_seat is not None:
             seat = self.fixed_seat
         else:
             seat = int(rng.integers(4))
-        dealer = (as_seat(options["dealer"], "dealer") if "dealer" in options
-                  else int(rng.integers(4)))
-        pack = validate_pack(options["pack"]) if "pack" in options else rng.permutation(40).tolist()
+        dealer = given_dealer if given_dealer is not None else int(rng.integers(4))
+        pack = given_pack if given_pack is not None else rng.permutation(40).tolist()
         if self._draw_opponents is not None:
             opponents = self._check_opponents(self._draw_opponents(rng))
         else:

@@ -209,7 +209,8 @@ since it last acted.
 seat's `TressetteView`) and `record` (the game's record once over: `TressetteGame.replay`
 replays it bit for bit).
 
-`reset(seed=None, options=None)`: a seed fixes the first dealer and the packs (the same seed,
+`reset(seed=None, options=None)`: a seed (an int >= 0; anything else is a `ValueError`
+that changes nothing) fixes the first dealer and the packs (the same seed,
 the same game for the same actions). The options `{{"packs": [pack, ...], "dealer": d}}` replay
 a given game: the first hands are dealt from the packs given (40 cards each, ids or texts such
 as `"D3"`), any further hand from the seeded generator; the dealer as a seat or an agent name

@@ -1,0 +1,75 @@
+"""The arguments an environment takes from its user, checked: each answers bad input with a
+``ValueError`` that names the argument and what would be valid, before anything changes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..codec.actions import as_seat
+from ..core.cards import validate_pack
+
+
+def dealer_option(dealer, agents) -> int | None:
+    """The ``dealer`` option of an environment's ``reset``: None (not given), a seat (0 to one
+    less than the number of ``agents``) or the name of an agent of ``agents``, as a seat.
+    ``ValueError`` for anything else."""
+    if isinstance(dealer, str) and dealer in agents:
+        return list(agents).index(dealer)
+    if dealer is None:
+        return None
+    try:
+        seat = as_seat(dealer, "dealer")
+    except ValueError:
+        seat = None
+    if seat is None or seat >= len(agents):
+        raise ValueError(f"bad dealer {dealer!r} in options; valid: "
+                         + ", ".join(map(str, range(len(agents)))) + " or an agent name")
+    return seat
+
+
+def flag_option(name: str, value) -> bool:
+    """A yes-or-no argument of an environment (``normalize_rewards``, ``render_all``): True or
+    False, nothing that merely looks like one (``"yes"``, ``1``). ``ValueError`` otherwise."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def seed_option(seed) -> int | None:
+    """The ``seed`` of ``reset``: None or a non-negative int (not a bool). ``ValueError``
+    naming it otherwise, before anything changes."""
+    if seed is None or isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) \
+            and seed >= 0:
+        return seed
+    raise ValueError(f"bad seed {seed!r}; valid: None or an int >= 0")
+
+
+def packs_option(packs, per: str = "hand") -> list[tuple[int, ...]]:
+    """The ``packs`` option of an environment's ``reset``: None (none given) or a list of
+    packs, one ``per`` hand (or deal), each 40 distinct cards (ids or texts such as ``'D3'``),
+    as tuples of ids. ``ValueError`` naming the bad pack otherwise."""
+    if packs is None:
+        return []
+    if isinstance(packs, str) or not hasattr(packs, "__len__"):
+        raise ValueError(f"bad packs {packs!r} in options: a list of packs, one per {per}, "
+                         "each 40 distinct cards (ids or texts such as 'D3')")
+    checked = []
+    for i, pack in enumerate(packs):
+        try:
+            checked.append(validate_pack(pack))
+        except ValueError as e:
+            raise ValueError(f"pack {i} in options: {e}") from None
+    return checked
+
+
+def number_option(name: str, value) -> float:
+    """A real-number argument (``illegal_reward``, ``reward_scale``): an int or a float, finite,
+    not a bool nor a string that reads as one. ``ValueError`` otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating)) \
+            or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
