@@ -19,6 +19,8 @@ import importlib
 import inspect
 import os
 import sys
+import types
+import typing
 from functools import partial
 from typing import Callable, Mapping
 
@@ -140,6 +142,39 @@ def option_names(factory: Callable) -> list[str]:
     return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
+def plain_members(annotation) -> set[str]:
+    """The members of a parameter's union annotation that are exactly ``bool``, ``int``,
+    ``float`` or ``str`` (``list[int] | None`` has none: its int is inside a container), read
+    from a postponed annotation's text too: the plain data an agent's text can give it."""
+    plain = {"bool", "int", "float", "str"}
+    if isinstance(annotation, str):  # postponed (from __future__ import annotations)
+        return {m.strip() for m in annotation.split("|")} & plain
+    members = typing.get_args(annotation) if typing.get_origin(annotation) in (
+        typing.Union, types.UnionType) else (annotation,)
+    return {m.__name__ for m in members if m in (bool, int, float, str)}
+
+
+def check_option_types(factory: Callable, options: dict) -> None:
+    """Refuse (``ValueError``) an option whose value is plain data of a kind its parameter's
+    annotation does not take, before anything is made: ``pimc:pool=nope`` (an int),
+    ``greedy:play=nope`` (a policy object, which no text can write). An int passes for a
+    float; a parameter without an annotation, and a value that is no plain datum, pass."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return
+    for name, value in options.items():
+        param = params.get(name)
+        if param is None or param.annotation is param.empty or type(value) not in (bool, int, float, str):
+            continue
+        kinds = plain_members(param.annotation)
+        if type(value).__name__ in kinds or type(value) is int and "float" in kinds:
+            continue
+        wanted = (" or ".join(f"a {k}" if k != "int" else "an int" for k in sorted(kinds)) if kinds
+                  else "an object, which an agent's text cannot give")
+        raise ValueError(f"bad value {value!r} for option {name!r}: it takes {wanted}")
+
+
 def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
                check_options=None, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
@@ -156,6 +191,10 @@ def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
     options.update(overrides)
     if check_options is not None:
         check_options(factory, options)
+    try:
+        check_option_types(factory, options)
+    except ValueError as e:
+        raise ValueError(f"cannot make agent {spec!r}: {e}") from None
     token = _IMPORTS.set(imports and _IMPORTS.get())
     try:
         agent = factory(**options)

@@ -42,9 +42,18 @@ def test_registry_makes_agents_with_options_and_user_classes():
     ("random:speed=3", "unexpected keyword argument 'speed'; its options: bid_rate, seed$"),
     ("nosuchmodule:Agent", "cannot import module"),
     ("agents.base:Nothing", "has no 'Nothing'"),
-    ("random:bid_rate=abc", "cannot make agent 'random:bid_rate=abc': bid_rate must be a "
-                            r"probability in \[0, 1\] or None, got 'abc'$"),
-    ("random:bid_rate=True", "bid_rate must be a probability"),
+    # a kind of data the option's annotation does not take, refused before the agent is made
+    ("random:bid_rate=abc", "cannot make agent 'random:bid_rate=abc': bad value 'abc' for "
+                            "option 'bid_rate': it takes a float$"),
+    ("random:bid_rate=True", "bad value True for option 'bid_rate': it takes a float"),
+    ("random:bid_rate=2", r"bid_rate must be a probability in \[0, 1\] or None, got 2$"),
+    ("greedy:play=nope", "bad value 'nope' for option 'play': it takes an object, which an "
+                         "agent's text cannot give"),
+    ("pimc:pool=nope", "bad value 'nope' for option 'pool': it takes an int$"),
+    ("pimc:pool=-1", "pool must be a positive int, got -1$"),
+    ("pimc:capotto=1", "bad value 1 for option 'capotto': it takes a bool$"),
+    ("pimc:time_limit=abc", "bad value 'abc' for option 'time_limit': it takes a float$"),
+    ("selfplay:deterministic=maybe", "option 'deterministic': it takes a bool$"),
     ("tests.test_agents:NotAnAgent", "is not an agent: an agent needs a method act"),
 ])
 def test_registry_errors_name_the_problem(spec, message):

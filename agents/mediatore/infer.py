@@ -309,8 +309,6 @@ class InferAgent(PIMCAgent):
         super().__init__(pool=pool, calling=calling, exchange=exchange, **options)
         if isinstance(infer, bool) or not isinstance(infer, (int, float)) or not infer >= 0:
             raise ValueError(f"infer must be a number >= 0 (0: plain PIMC's worlds), got {infer!r}")
-        if not isinstance(pool, int) or pool < 1:
-            raise ValueError(f"pool must be a positive int, got {pool!r}")
         self.infer = float(infer)
         self.weights = load_model(DEFAULT_MODEL if model is None else model)
         #: the last decision's effective number of worlds in the pool (Kish's n_eff)

@@ -301,7 +301,7 @@ class PIMCAgent(WorldSearch):
 
     def __init__(self, worlds: int = 24, time_limit: float | None = None,
                  bidding: str | float | BiddingPolicy | None = None,
-                 bid_boost: float | dict | None = None, calling: str | CallingPolicy | None = None,
+                 bid_boost: float | str | dict | None = None, calling: str | CallingPolicy | None = None,
                  exchange: str | ExchangePolicy | None = None, play: PlayPolicy | None = None,
                  max_time: float | None = 0.075, capotto: bool = False,
                  auction: float | None = None, pool: int = 3, margin: int = 3,
@@ -315,6 +315,8 @@ class PIMCAgent(WorldSearch):
         #: units; None: uniform worlds), resampled from ``pool`` times ``worlds`` drawn
         if auction is not None and not auction > 0:
             raise ValueError(f"auction must be a positive temperature or None, got {auction!r}")
+        if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
+            raise ValueError(f"pool must be a positive int, got {pool!r}")
         self.auction, self.pool = auction, pool
         #: thirds beyond the contract's line for the tie-break between cards of equal value
         #: (0: none; see :meth:`card_values`)

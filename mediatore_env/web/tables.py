@@ -28,14 +28,13 @@ import inspect
 import math
 import secrets
 import time
-import types
-import typing
 import unicodedata
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from agents import agents_of, make_agent
+from agents.registry import plain_members
 from ..codec.actions import as_move
 from ..core.cards import NUM_CARDS
 from ..core.game import CHANCE
@@ -184,19 +183,8 @@ def option_kinds(param: inspect.Parameter) -> set[str]:
         return set()
     default = param.default
     if default is None:
-        return _plain_members(param.annotation)
+        return plain_members(param.annotation)
     return {type(default).__name__} if type(default) in (bool, int, float, str) else set()
-
-
-def _plain_members(annotation) -> set[str]:
-    """The members of a union annotation that are exactly ``bool``, ``int``, ``float`` or
-    ``str`` (``list[int] | None`` has none: its int is inside a container)."""
-    plain = {"bool", "int", "float", "str"}
-    if isinstance(annotation, str):  # postponed (from __future__ import annotations)
-        return {m.strip() for m in annotation.split("|")} & plain
-    members = typing.get_args(annotation) if typing.get_origin(annotation) in (
-        typing.Union, types.UnionType) else (annotation,)
-    return {m.__name__ for m in members if m in (bool, int, float, str)}
 
 
 def _fits(value, kinds: set[str], default, name: str = "") -> bool:
