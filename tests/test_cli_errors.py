@@ -51,6 +51,11 @@ def files(tmp_path):
     moves = record["moves"][:-1] + [{**record["moves"][-1], "move": "bid solo"}]
     (tmp_path / "tampered.json").write_text(json.dumps({**record, "moves": moves}))
     np.savez(tmp_path / "numbers.npz", x=np.arange(3))
+    (tmp_path / "nothing.npz").write_bytes(b"")
+    np.save(tmp_path / "one.npy", np.arange(3))
+    np.savez(tmp_path / "no-packs.npz", meta=np.array(json.dumps(
+        {"format": "mediatore-tables", "version": 1, "rules": {}})))
+    (tmp_path / "meta-text.json").write_text(json.dumps({**record, "meta": "anna"}))
     return tmp_path
 
 
@@ -81,6 +86,9 @@ def test_path_checks(files):
             (checks.input_file, files / "folder", "is a folder")]:
         with pytest.raises(argparse.ArgumentTypeError, match=words):
             check(str(path))
+    for check in (checks.output_file, checks.output_dir, checks.input_file):
+        with pytest.raises(argparse.ArgumentTypeError, match="'' is an empty path"):
+            check("")  # not the current folder, nor the option left out
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
@@ -143,6 +151,7 @@ def test_play_negative_seed_as_a_program():
     ("empty.json", "no game record in it"),
     ("chess.json", "format is 'chess-record'"),
     ("tampered.json", "not a valid game record"),
+    ("meta-text.json", "its meta must be a JSON object"),
 ])
 @pytest.mark.parametrize("main", [replay_main, None], ids=["mediatore-replay", "python -m"])
 def test_replay_bad_files(files, name, words, main, capsys):
@@ -159,6 +168,7 @@ def test_replay_bad_options(files, capsys):
     one_line_error(capsys, lambda: replay_main([game, "--seat", "5"]), "--seat")
     one_line_error(capsys, lambda: replay_main([game, "--cards", "klingon"]), "--cards")
     one_line_error(capsys, lambda: replay_main([]), "required: RECORD")
+    one_line_error(capsys, lambda: replay_main([""]), "an empty path")  # not the current folder
 
 
 def test_module_bad_command(capsys):
@@ -182,6 +192,9 @@ def test_module_bad_command(capsys):
     (["show", "{tmp}/other.json"], ["not a table written by mediatore-tables build"]),
     (["show", "{tmp}/numbers.npz"], ["not a Mediatore contract table"]),
     (["show", "{tmp}/folder"], ["is a folder"]),
+    (["show", "{tmp}/nothing.npz"], ["not a table written by mediatore-tables build"]),
+    (["show", "{tmp}/one.npy"], ["one array, not an .npz"]),
+    (["show", "{tmp}/no-packs.npz"], ["not a Mediatore contract table (no packs, dealers, calls, made, thirds in it)"]),
     (["frob"], ["invalid choice: 'frob'"]),
 ])
 def test_tables_bad_arguments(files, args, words, capsys):

@@ -384,6 +384,23 @@ def test_command_line_errors_are_one_line(capsys, tmp_path):
     assert main(["--records", str(tmp_path / "nothing.json"), "--no-history"]) == 2
     err = capsys.readouterr().err
     assert "no such file" in err and err.strip().count("\n") == 0
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "empty.json").write_text("")
+    for argv, words in ((["--records", "", "--no-history"], "--records: an empty path"),
+                        (["--export", ""], "--export: an empty path"),
+                        (["--db", "/proc/h.sqlite3"], "/proc/h.sqlite3: cannot open a database there"),
+                        # an export reads a history: it makes none where there was none
+                        (["--db", str(tmp_path / "new.sqlite3"), "--export", str(tmp_path / "e.jsonl")],
+                         "new.sqlite3: no history there"),
+                        (["--db", str(tmp_path / "empty.json"), "--export", str(tmp_path / "e.jsonl")],
+                         "empty.json: no history there"),
+                        (["--db", str(tmp_path / "folder"), "--export", str(tmp_path / "e.jsonl")],
+                         "folder: no history there")):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert words in err and err.strip().count("\n") == 0, (argv, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.json", "folder"]
+    assert (tmp_path / "empty.json").read_text() == ""  # not made a database
 
 
 @pytest.mark.parametrize("game", ["mediatore", "club"])

@@ -65,6 +65,9 @@ def check_header(record, title: str, games: Collection[str], legacy: str | None 
     if not isinstance(record, dict):
         raise ValueError(f"not a {title} record: a JSON object is expected, not "
                          f"{type(record).__name__}")
+    if not isinstance(record.get("meta", {}), (dict, type(None))):
+        raise ValueError(f"bad {title} record: its meta must be a JSON object (who played, "
+                         f"the program), not {type(record['meta']).__name__}")
     form, version = record.get("format"), record.get("version")
     if form == FORMAT:
         if version != VERSION:

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import zipfile
 from dataclasses import dataclass
 from typing import Callable, NamedTuple, Sequence
 
@@ -356,11 +357,23 @@ class ContractTable:
 
     @classmethod
     def load(cls, path) -> "ContractTable":
-        with np.load(path) as data:
-            try:
-                meta = json.loads(str(data["meta"]))
-            except KeyError:
-                raise ValueError(f"{path}: not a Mediatore contract table (no meta)") from None
+        """The table saved at ``path``. ``OSError`` where it cannot be read, ``ValueError``
+        naming ``path`` for anything that is no table of this format (an empty file, another
+        .npz, a table of another version or missing an array)."""
+        try:
+            data = np.load(path, allow_pickle=False)
+        except (EOFError, ValueError, zipfile.BadZipFile):  # empty, text, a pickle
+            raise ValueError(f"{path}: not a table written by mediatore-tables build (not an "
+                             ".npz file)") from None
+        if not isinstance(data, np.lib.npyio.NpzFile):  # one .npy array
+            raise ValueError(f"{path}: not a Mediatore contract table (one array, not an .npz)")
+        with data:
+            missing = [k for k in ("meta", "packs", "dealers", "calls", "made", "thirds")
+                       if k not in data.files]
+            if missing:
+                raise ValueError(f"{path}: not a Mediatore contract table (no "
+                                 f"{', '.join(missing)} in it)")
+            meta = json.loads(str(data["meta"]))
             if meta.get("format") != FORMAT or meta.get("version") != VERSION:
                 raise ValueError(f"{path}: not a {FORMAT} file of version {VERSION}: "
                                  f"{meta.get('format')!r} {meta.get('version')!r}")

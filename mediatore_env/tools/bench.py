@@ -143,15 +143,15 @@ def check_options(args) -> None:
 def check_outputs(args) -> list[int]:
     """Check every output path and its options before the run; the episodes to record."""
     from agents.plot import check_plot_path
-    if args.json:
+    if args.json is not None:
         _check_path("--json", output_file, args.json)
-    if args.plot:
+    if args.plot is not None:
         try:
             check_plot_path(args.plot)
         except ValueError as e:
             raise ValueError(f"--plot {e}") from None
         _check_path("--plot", output_file, args.plot)
-    if args.save_records:
+    if args.save_records is not None:
         _check_path("--save-records", output_dir, args.save_records)
     unit = registry.get(args.game).unit
     return deals_to_record(args.save_records, args.record_deals, args.deals, unit, f"{unit}s")
@@ -169,7 +169,11 @@ def _plot_saved(args) -> int:
         raise ValueError(f"--plot-json {args.plot_json}: {e.strerror}") from None
     except ValueError as e:  # not text, or not JSON
         raise ValueError(f"--plot-json {args.plot_json}: not JSON ({e})") from None
-    plot_tournament(data, args.plot)
+    try:
+        plot_tournament(data, args.plot)
+    except (KeyError, TypeError, IndexError) as e:  # the format's name, not all of its body
+        raise ValueError(f"--plot-json {args.plot_json}: not a whole tournament result as "
+                         f"mediatore-bench --json saves it ({type(e).__name__}: {e})") from None
     print(f"chart saved to {args.plot}")
     return 0
 

@@ -110,10 +110,17 @@ def _writable_folder(folder: Path, what: str) -> None:
         raise argparse.ArgumentTypeError(f"{what}: cannot write in the folder {str(folder)!r}")
 
 
+def _not_empty(text: str) -> None:
+    # An empty path is no path: not the current folder, nor an option left out.
+    if not text:
+        raise argparse.ArgumentTypeError("'' is an empty path; give a file or folder name")
+
+
 def output_file(text: str) -> str:
     """A file the tool will write: its folder must exist and be writable, and the path must not
     be a folder or a file that cannot be overwritten. Checked when the arguments are read, so a
     typo fails at once, not after the work."""
+    _not_empty(text)
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
@@ -126,6 +133,7 @@ def output_file(text: str) -> str:
 def output_dir(text: str) -> str:
     """A folder the tool will write files into: it exists and is writable, or it does not exist
     yet and its nearest existing parent is a writable folder (the tool creates it)."""
+    _not_empty(text)
     path = Path(text)
     if path.exists():
         if not path.is_dir():
@@ -145,6 +153,7 @@ def output_dir(text: str) -> str:
 
 def input_file(text: str) -> str:
     """A file the tool will read: it exists, is a file, and is readable."""
+    _not_empty(text)
     path = Path(text)
     if not path.exists():
         raise argparse.ArgumentTypeError(f"{text!r}: no such file")

@@ -47,6 +47,8 @@ def load_records(path) -> list[dict]:
     :func:`records.replay`. Raises :class:`BadRecord` naming the file and what is wrong."""
     if str(path) == "-":
         return _checked(sys.stdin.read(), "standard input")
+    if not str(path):  # Path("") would be the current folder
+        raise BadRecord("an empty path; give a record file or a folder of them")
     path = Path(path)
     if path.is_dir():
         files = sorted(path.glob("*.json"))

@@ -673,7 +673,10 @@ def labelled_records(paths) -> list[tuple[str, dict]]:
     """The records of ``--records`` (files or folders), each labelled by its file's name and,
     in a file of several, its number there."""
     out = []
-    for path in map(Path, paths):
+    for text in paths:
+        if not text:  # Path("") would be the current folder
+            raise BadRecord("--records: an empty path; give a record file or a folder of them")
+        path = Path(text)
         files = sorted(path.glob("*.json")) if path.is_dir() else [path]
         if path.is_dir() and not files:
             raise BadRecord(f"{path}: no .json files in this folder")
@@ -710,6 +713,9 @@ def main(argv=None) -> int:
         return fail(f"--port {args.port}: valid ports are 0-65535")
     if args.max_tables < 1 or not args.idle > 0:
         return fail("--max-tables and --idle must be positive")
+    for option, value in (("--db", args.db), ("--export", args.export)):
+        if value == "":
+            return fail(f"{option}: an empty path; give a file name")
     if (args.game or args.name) and not args.export:
         return fail("--game and --name choose what --export writes: give --export PATH")
     if args.export and args.no_history:
@@ -717,7 +723,8 @@ def main(argv=None) -> int:
     history = None
     if not args.no_history:
         try:
-            history = History(args.db or default_path())
+            # export reads a history: it never makes one where there was none
+            history = History(args.db or default_path(), create=not args.export)
         except (HistoryError, OSError) as e:
             return fail(f"cannot open the history: {one_line(e)}")
     if args.export:

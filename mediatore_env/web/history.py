@@ -84,15 +84,22 @@ def now_text() -> str:
 
 class History:
     """The history database at ``path`` (``":memory:"`` for one that is not kept), created
-    or migrated to the newest schema when opened. Safe to share between threads (one lock)."""
+    (unless ``create`` is false: then :class:`HistoryError` where there is none) or migrated
+    to the newest schema when opened. Safe to share between threads (one lock)."""
 
-    def __init__(self, path, migrations: Sequence[Sequence[str]] = MIGRATIONS):
+    def __init__(self, path, migrations: Sequence[Sequence[str]] = MIGRATIONS,
+                 create: bool = True):
         self.path = str(path)
         if self.path != ":memory:":
+            if not create and not (Path(self.path).is_file() and Path(self.path).stat().st_size):
+                raise HistoryError(f"{self.path}: no history there")
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         # autocommit mode: every transaction is spelt out (BEGIN IMMEDIATE ... COMMIT)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                  timeout=30)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                      timeout=30)
+        except sqlite3.Error as e:  # a folder, a path where no file can be made
+            raise HistoryError(f"{self.path}: cannot open a database there: {e}") from None
         self.lock = threading.Lock()
         #: :meth:`results` by its arguments, least recently asked first, with the newest
         #: episode id and the number of episodes they were summed at
