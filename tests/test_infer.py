@@ -73,6 +73,14 @@ def test_registered_and_options():
         InferAgent(pool=0)
 
 
+def test_a_model_file_that_is_not_one_is_one_line(tmp_path):
+    (tmp_path / "empty.npz").write_bytes(b"")  # numpy's EOFError before
+    np.save(tmp_path / "one.npy", np.zeros(3))  # an array, no archive
+    for name in ("empty.npz", "one.npy"):
+        with pytest.raises(ValueError, match=r"cannot read the player model .*agents.training.infer"):
+            make_agent(f"pimc-infer:model={str(tmp_path / name)!r}")
+
+
 def test_the_shipped_model_loads_with_numpy_alone():
     """The weights are a small .npz of plain arrays (no pickle), and the agent's module needs
     no training library: neither torch nor jax is imported to play."""
