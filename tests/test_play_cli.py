@@ -96,7 +96,10 @@ def test_play_answers(text, move):
     ("S3", "You do not hold the 3 of swords (S3)"),
     ("D3 volo", "You cannot lead D3 with volo: it says this is your last card of the suit"),
     ("C4 striscio", "You cannot lead C4 with striscio: it says you hold another low card"),
-    ("D3 hello", "not a signal: 'hello'"),
+    ("D3 hello", "not a signal: 'hello'; signals with this card: "),
+    # a short form of a signal this lead does not allow gets the rule's reason, not a list
+    ("D3 v", "You cannot lead D3 with volo: it says this is your last card of the suit"),
+    ("C4 s", "You cannot lead C4 with striscio: it says you hold another low card"),
     ("D3 D2", "Play one card at a time"),
     ("xyzzy", "Not a card or a move: 'xyzzy'"),
 ])

@@ -275,3 +275,23 @@ def test_a_seats_replay_hides_the_others_draws_without_show_draws(tmp_path, caps
     assert drawn and text.count("random(1) draws a card") == sum(s == 1 for s, _ in drawn)
     assert all(f"greedy(0) draws {card}" in text for s, card in drawn if s == 0)
     assert not any(f"random(1) draws {card}" in text for s, card in drawn if s == 1)
+
+
+def test_each_games_help_names_its_own_moves_and_its_cards_come_strongest_first():
+    tressette, club = reader_of(registry.get("tressette2")), reader_of(registry.get("club"))
+    assert "as listed: claim\n" in tressette.help
+    assert "call D3" not in tressette.help and "discard" not in tressette.help
+    assert "call D3" in club.help and "discard D3" in club.help and "claim" not in club.help
+    # as the hand is shown: by suit (coins, cups...), strongest first (3, 2, ace ... 4); the
+    # claim, which names no card, first
+    d4, da, d3, c5 = (registry.get("tressette2").moves.parse(t) for t in ("D4", "DA", "D3", "C5"))
+    assert tressette.order([c5, d4, 40, da, d3]) == [40, d3, da, d4, c5]
+
+
+def test_the_tables_draws_line_keeps_the_last_six_and_counts_the_rest():
+    from mediatore_env.tressette.display import draws_line
+    names = ("You", "greedy(1)")
+    seen = [(k % 2, card) for k, card in enumerate(range(9))]  # D4, D5, ... nine draws
+    assert draws_line(seen[:2], names) == "You D4, greedy(1) D5"
+    assert draws_line(seen, names) == ("3 earlier, then greedy(1) D7, You DF, greedy(1) DC, "
+                                       "You DR, greedy(1) DA, You D2")

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple, Sequence
 
-from ..core.cards import CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, suit_of
+from ..core.cards import (CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, power_of,
+                          suit_of)
 from ..core.tricks import follow_suit
 from ..core.text import card_text
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
@@ -139,18 +140,38 @@ def card_game_reader(moves, text) -> Reader:
                 raise refuse(m, view, listed)
         raise BadInput(f"Not a move now: {raw!r}. Type a number from 1 to {len(listed)}.")
 
-    return Reader(read, HELP_CARDS)
+    def order(legal: list[int]) -> list[int]:
+        # the moves that name no card first, as given; then by suit and strongest first, as
+        # the hand is shown
+        def key(m: int) -> tuple:
+            card = _card_of(moves.text(m))
+            return (0, 0, 0) if card is None else (1, suit_of(card), -power_of(card))
+        return sorted(legal, key=key)
+
+    return Reader(read, help_cards(moves), order)
 
 
-HELP_CARDS = """\
+def help_cards(moves) -> str:
+    """``?``'s text for a game of these moves: its own words (``claim``, ``call D3``), not
+    another game's."""
+    words: list[str] = []
+    for m in range(moves.count):
+        text = moves.text(m)
+        card = _card_of(text)
+        if card is None or len(text.split()) > 1:
+            word = text if card is None else f"{text.split()[0]} D3"
+            if word not in words:
+                words.append(word)
+    listed = f"as listed: {', '.join(words)}" if words else "the card alone: D3"
+    return f"""\
 How to answer
   a number from the list          3
   a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
                                   rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;
                                   J Q K also mean jack, horse, king), or A♠, or ace of swords
-  the move in words               as listed: claim, accept, pass, alone, call D3, discard D3
+  the move in words               {listed}
   t   show the whole table again     ?   this help     q (or Ctrl-D)   quit
-Follow suit when you can: the list holds only the moves you may make."""
+The list holds only the moves you may make (when playing, you follow suit if you can)."""
 
 
 def reader_of(definition) -> Reader:
@@ -182,11 +203,19 @@ def _signal_of(words: Sequence[str], allowed: Sequence[int]) -> int:
                   "busso+la+meglio": BUSSO_MEGLIO, "meglio+busso": BUSSO_MEGLIO})
     if text in names:
         return names[text]
-    matches = {s for name, s in names.items() if name.startswith(text) and s in allowed}
+    # A short form: the one signal it begins, else the one of those this lead allows (a
+    # signal it does not allow is returned, to be refused with the rule's reason).
+    matches = {s for name, s in names.items() if name.startswith(text)}
+    if len(matches) > 1:
+        matches = matches & set(allowed) or matches
     if len(matches) == 1:
         return matches.pop()
-    raise BadInput(f"not a signal: {' '.join(words)!r}; signals: "
-                   + ", ".join(SIGNAL_NAMES[s] for s in range(1, len(SIGNAL_NAMES))))
+    here = ", ".join(SIGNAL_NAMES[s] for s in allowed if s != NO_SIGNAL) or "none"
+    if matches:
+        raise BadInput(f"{' '.join(words)!r} could be "
+                       + " or ".join(sorted(SIGNAL_NAMES[s] for s in matches))
+                       + f": write more of it (signals with this card: {here})")
+    raise BadInput(f"not a signal: {' '.join(words)!r}; signals with this card: {here}")
 
 
 def _contract_of(word: str) -> int:

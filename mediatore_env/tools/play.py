@@ -214,9 +214,11 @@ def build_parser(game: str = "mediatore") -> argparse.ArgumentParser:
                    help="the game (default mediatore): " + ", ".join(
                        f"{d.name} ({d.title})" for d in GAMES.values()))
     p.add_argument("--agents", nargs="+", default=["greedy"], metavar="AGENT",
-                   help=f"one agent for all the other {seats - 1} seats, or one per other seat "
-                        "(in seat order); names of the game's agents (greedy, random, "
-                        "random:bid_rate=0.5) or package.module:Class (default: greedy)")
+                   help=("one agent for the other seat" if seats == 2 else
+                         f"one agent for all the other {seats - 1} seats, or one per other seat "
+                         "(in seat order)")
+                        + "; names of the game's agents (greedy, random, pimc; options after a "
+                          "colon, as pimc:NAME=VALUE) or package.module:Class (default: greedy)")
     p.add_argument("--seat", type=int, default=0, choices=range(seats),
                    help=f"your seat, 0-{seats - 1} (default 0)")
     add_rules_options(p, game)

@@ -83,6 +83,17 @@ def result_lines(game: TressetteGame, names: Sequence[str]) -> list[str]:
             "Outcome: " + " · ".join(f"{names[s]} {o:+d}" for s, o in enumerate(game.outcome))]
 
 
+#: The shown draws a table lists (the news told each as it came), as the page folds the rest.
+SHOWN_DRAWS = 6
+
+
+def draws_line(seen: Sequence[tuple[int, int]], names: Sequence[str]) -> str:
+    """The last :data:`SHOWN_DRAWS` shown draws, the earlier ones counted."""
+    earlier = max(0, len(seen) - SHOWN_DRAWS)
+    return ((f"{earlier} earlier, then " if earlier else "")
+            + ", ".join(f"{names[s]} {CARD_NAMES[c]}" for s, c in seen[earlier:]))
+
+
 class TressetteNarrator(TrickNarrator):
     """The default news (cards played, tricks won) and Tressette's: melds and draws. Given the
     ``game`` as well (the open table of a replay) it names every card drawn from the stock."""
@@ -140,8 +151,7 @@ class TressetteDisplay(Display):
                                                    if rules.low else "")]),
                 ("Melds", [meld_text(names[s], m, style, verb=False) for s, m in view.melds]),
                 ("Stock", [f"{view.stock_size} cards"] if rules.stock_size else []),
-                ("Draws", [", ".join(f"{names[s]} {CARD_NAMES[c]}" for s, c in seen)] if seen
-                 else [])]
+                ("Draws", [draws_line(seen, names)] if seen else [])]
 
     def marks(self, view) -> dict:
         """The default's, with each seat's side (``rules.sides``: the partners of the
