@@ -291,3 +291,19 @@ def test_the_club_engine_imports_no_rl_stack_and_no_numpy():
             "{'pettingzoo', 'gymnasium', 'numpy'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_end_of_a_deal_tells_every_seat_the_mediators_discards_turned_over():
+    # rules 10.3: the discards are turned over and count for the mediator; until then only the
+    # mediator has seen them
+    from mediatore_env.club.display import ClubNarrator
+    session = Session(ClubRules(), dealer=3, packs=[WEAK])
+    narrators = [ClubNarrator(session, seat) for seat in range(4)]
+    moves(session, "accept", "alone", "discard S4", "discard S5", "discard S6", "discard S7")
+    told = [n.news() for n in narrators]
+    assert "S5" in " ".join(told[0]) and "S5" not in " ".join(told[1])  # face down till the end
+    lowest(session)
+    for seat, narrator in enumerate(narrators):
+        end = [line for line in narrator.news() if "over the discards" in line]
+        assert end == ["  seat 0 turns over the discards: 7 of swords (S7), 6 of swords (S6), "
+                       "5 of swords (S5), 4 of swords (S4)"], (seat, end)

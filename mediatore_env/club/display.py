@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..core.cards import cards_of
 from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
                          does, format_thirds, hand_inline, hand_lines, panel, summary_json,
@@ -121,7 +122,8 @@ def deal_line(number: int, dealer: int, result: dict, names: Sequence[str] = DEF
         text = (f"{names[r['mediator']]} mediator ({how}), matched {r['pot']}: "
                 f"{format_thirds(r['thirds'])} points, "
                 + ("won the pot" if r["won"] else "lost, the pot stays"))
-    return f"deal {number:>2} (dealer {names[dealer]}): {text}; chips {_seats(r['chips'], names)}"
+    return (f"deal {number:>2} (dealer {names[dealer]}): {text}; chips this deal "
+            f"{_seats(r['chips'], names)}")
 
 
 def session_lines(record: dict, names: Sequence[str] = DEFAULT_NAMES) -> list[str]:
@@ -222,7 +224,11 @@ class ClubNarrator(Narrator):
         self.told = len(session.history)
         for number in range(self.deals + 1, len(session.results) + 1):
             result = session.results[number - 1]
-            out.append(deal_line(number, result.dealer, result_of(result), names))
+            told = result_of(result)
+            out.append(deal_line(number, result.dealer, told, names))
+            if not told["passed"]:  # turned over at the end, counted in the mediator's points
+                out.append(f"  {does(names[told['mediator']], 'turn')} over the discards: "
+                           + ", ".join(card_label(c, self.style) for c in cards_of(result.discards)))
             self.plays = 0
         self.deals = len(session.results)
         return out
