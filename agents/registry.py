@@ -165,7 +165,8 @@ def check_option_types(factory: Callable, options: dict) -> None:
         return
     for name, value in options.items():
         param = params.get(name)
-        if param is None or param.annotation is param.empty or type(value) not in (bool, int, float, str):
+        if (param is None or param.annotation is param.empty
+                or type(value) not in (bool, int, float, str)):
             continue
         kinds = plain_members(param.annotation)
         if type(value).__name__ in kinds or type(value) is int and "float" in kinds:

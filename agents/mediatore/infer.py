@@ -252,8 +252,9 @@ def load_model(path=DEFAULT_MODEL) -> np.ndarray:
     try:
         with np.load(path, allow_pickle=False) as f:
             names, weights = tuple(str(s) for s in f["names"]), np.array(f["weights"], float)
-    except (OSError, ValueError, KeyError, EOFError, TypeError) as e:  # EOF: an empty file;
-        raise ValueError(f"cannot read the player model {str(path)!r} ({e}); "  # Type: an .npy
+    # EOFError: an empty file; TypeError: a bare .npy array, which is no archive
+    except (OSError, ValueError, KeyError, EOFError, TypeError) as e:
+        raise ValueError(f"cannot read the player model {str(path)!r} ({e}); "
                          "python3 -m agents.training.infer --out PATH writes one") from None
     if names != FEATURE_NAMES or weights.shape != (len(FEATURE_NAMES),):
         raise ValueError(f"{path}: a player model of other features ({', '.join(names)}); "

@@ -301,7 +301,8 @@ class PIMCAgent(WorldSearch):
 
     def __init__(self, worlds: int = 24, time_limit: float | None = None,
                  bidding: str | float | BiddingPolicy | None = None,
-                 bid_boost: float | str | dict | None = None, calling: str | CallingPolicy | None = None,
+                 bid_boost: float | str | dict | None = None,
+                 calling: str | CallingPolicy | None = None,
                  exchange: str | ExchangePolicy | None = None, play: PlayPolicy | None = None,
                  max_time: float | None = 0.075, capotto: bool = False,
                  auction: float | None = None, pool: int = 3, margin: int = 3,

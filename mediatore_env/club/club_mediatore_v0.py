@@ -175,7 +175,8 @@ class raw_env(GameEnv):
                  render_all: bool = False, **switches):
         super().__init__(CLUB, render_mode, rules=rules, **switches)
         self.render_all = flag_option("render_all", render_all)
-        self.reward_scale = 1.0 / (4 * self.rules.ante) if flag_option("normalize_rewards", normalize_rewards) else 1.0
+        normalize = flag_option("normalize_rewards", normalize_rewards)
+        self.reward_scale = 1.0 / (4 * self.rules.ante) if normalize else 1.0
 
     @property
     def normalize_rewards(self) -> bool:

@@ -227,8 +227,8 @@ class ClubNarrator(Narrator):
             told = result_of(result)
             out.append(deal_line(number, result.dealer, told, names))
             if not told["passed"]:  # turned over at the end, counted in the mediator's points
-                out.append(f"  {does(names[told['mediator']], 'turn')} over the discards: "
-                           + ", ".join(card_label(c, self.style) for c in cards_of(result.discards)))
+                shown = ", ".join(card_label(c, self.style) for c in cards_of(result.discards))
+                out.append(f"  {does(names[told['mediator']], 'turn')} over the discards: {shown}")
             self.plays = 0
         self.deals = len(session.results)
         return out

@@ -274,8 +274,8 @@ class GameDef:
                            if k not in self.fixed or v != self.fixed[k]}, **switches}
         clash = sorted(set(switches) & set(self.fixed))
         if clash:
-            raise ValueError(f"{self.name} fixes {', '.join(f'{k}={self.fixed[k]!r}' for k in clash)}; "
-                             f"give another game instead")
+            fixed = ", ".join(f"{k}={self.fixed[k]!r}" for k in clash)
+            raise ValueError(f"{self.name} fixes {fixed}; give another game instead")
         return self.rules(**self.fixed, **switches)
 
     def new_game(self, rules=None, dealer: int = 0) -> Game:

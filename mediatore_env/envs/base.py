@@ -37,13 +37,13 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..codec.actions import as_move, illegal_action_message
 from ..core.game import CHANCE, Engine
 from ..registry import GameDef, get
-from .options import dealer_option, flag_option, packs_option, seed_option
+from .options import dealer_option, packs_option, seed_option
 from .wrappers import ProtectedEnv, wrapped
 
 _INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
 
 __all__ = ["CopyableEnv", "GameAEC", "GameEnv", "EncodedEnv", "EnvironmentModule", "make_env",
-           "environment_module", "dealer_option", "flag_option", "packs_option", "seed_option"]
+           "environment_module", "dealer_option", "packs_option"]
 
 
 class CopyableEnv:

@@ -41,8 +41,9 @@ def flag_option(name: str, value) -> bool:
 def seed_option(seed) -> int | None:
     """The ``seed`` of ``reset``: None or a non-negative int (not a bool). ``ValueError``
     naming it otherwise, before anything changes."""
-    if seed is None or isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) \
-            and seed >= 0:
+    if seed is None:
+        return None
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) and seed >= 0:
         return seed
     raise ValueError(f"bad seed {seed!r}; valid: None or an int >= 0")
 
@@ -68,8 +69,8 @@ def packs_option(packs, per: str = "hand") -> list[tuple[int, ...]]:
 def number_option(name: str, value) -> float:
     """A real-number argument (``illegal_reward``, ``reward_scale``): an int or a float, finite,
     not a bool nor a string that reads as one. ``ValueError`` otherwise."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                      np.floating)) \
-            or not math.isfinite(value):
+    number = (isinstance(value, (int, float, np.integer, np.floating))
+              and not isinstance(value, (bool, np.bool_)))
+    if not number or not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     return float(value)

@@ -264,7 +264,8 @@ class raw_env(EncodedEnv):
             raise ValueError(f"deals must be a positive int, got {deals!r}")
         self.render_all = flag_option("render_all", render_all)
         self.deals = deals
-        self.reward_scale = 1.0 / max_payment(self.rules) if flag_option("normalize_rewards", normalize_rewards) else 1.0
+        normalize = flag_option("normalize_rewards", normalize_rewards)
+        self.reward_scale = 1.0 / max_payment(self.rules) if normalize else 1.0
         table = Table()  # the public part of the observations, written once for the four seats
         self._encoders = [Encoder(table) for _ in range(4)]
         self._finished: list[Deal] = []
