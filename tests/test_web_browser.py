@@ -117,13 +117,15 @@ def open_page(browser, url: str, width: int = 1200, height: int = 900, context=N
 
 
 def sit_down(page, app, game: str, seat: int, rules: dict | None = None,
-             people: tuple[int, ...] = (), name: str | None = None):
+             people: tuple[int, ...] = (), name: str | None = None, seed: int | None = None):
     """Choose the game, the seat, ``rules`` (``{switch: value}`` typed into the form's own
-    inputs) and the seats left to ``people``, and sit down: the server's table."""
+    inputs), the seats left to ``people`` and the ``seed``, and sit down: the server's table."""
     page.select_option("#game", game)
     page.select_option("#seat", str(seat))
     if name:
         page.fill("#name", name)
+    if seed is not None:
+        page.fill("#seed", str(seed))
     for s in people:
         page.select_option(f".agent[data-seat='{s}']", "")
     for rule, value in (rules or {}).items():
@@ -184,7 +186,8 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
     anna_browser = browser.new_context(viewport={"width": 1200, "height": 860})
     bruno_browser = browser.new_context(viewport={"width": 1000, "height": 800})
     anna = open_page(browser, url, context=anna_browser)
-    table = sit_down(anna, app, "mediatore", 0, people=(2,), name="Anna")
+    # a seeded deal: an unseeded one all four may pass, ending it before Bruno's reload
+    table = sit_down(anna, app, "mediatore", 0, people=(2,), name="Anna", seed=3)
     link = anna.get_attribute("#links a[data-seat='2']", "href")
     assert link.startswith(url + "/#join=" + table.id)
     bruno = bruno_browser.new_page()
