@@ -373,6 +373,14 @@ def test_a_reload_goes_on_at_the_same_seat(server, browser):
     assert page.evaluate("play.id") == table.id and table.game.history == history
     play_by_clicking(page, table, 0, lambda t: len(t.game.history) >= len(history) + 4)
     assert table.game.history[:len(history)] == history
+    # the stock's draws: the last six in sight (the panel's shown), the earlier ones folded
+    page.wait_for_function("document.body.dataset.ready === 'turn'")  # the agent has moved
+    target = max(10, len(table.game.view(0).draws) + 2)  # a trick more, and ten draws at least
+    play_by_clicking(page, table, 0, lambda t: len(t.game.view(0).draws) >= target)
+    drawn = len(table.game.view(0).draws)
+    page.wait_for_function(f"[...document.querySelectorAll('[data-kind=stock] table.draws tr')]"
+                           f".length === {drawn}")
+    assert page.inner_text("[data-kind=stock] details summary") == f"{drawn - 6} earlier draws"
     page.close()
 
 

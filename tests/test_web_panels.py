@@ -171,7 +171,7 @@ def test_tressette2_scores_melds_stock_and_draws():
     assert [(s["seats"], s["total"], s["hand"]) for s in p["scores"]["sides"]] == [
         ([0], game.totals[0], game.hand_points[0]), ([1], game.totals[1], game.hand_points[1])]
     assert p["scores"]["target"] == 31 and p["scores"]["low"] is False
-    assert p["stock"]["size"] == 20 and p["stock"]["draws"] == []
+    assert p["stock"]["size"] == 20 and p["stock"]["draws"] == [] and p["stock"]["shown"] == 6
     assert view["sides"] == [0, 1] and (view["dealer"], view["mano"]) == (0, 1)
     while len(game.view(0).tricks) < 1:
         game.apply(game.legal_moves()[0])

@@ -83,7 +83,8 @@ def result_lines(game: TressetteGame, names: Sequence[str]) -> list[str]:
             "Outcome: " + " · ".join(f"{names[s]} {o:+d}" for s, o in enumerate(game.outcome))]
 
 
-#: The shown draws a table lists (the news told each as it came), as the page folds the rest.
+#: The draws a table lists in sight (the news told each as it came); the earlier ones are
+#: counted, or folded on the page (the stock panel's ``shown``).
 SHOWN_DRAWS = 6
 
 
@@ -177,7 +178,7 @@ class TressetteDisplay(Display):
         if rules.stock_size:
             out.append(panel("stock", "Stock", size=view.stock_size, draws=[
                 {"seat": s, "card": None if c is None else card_json(c, style)}
-                for s, c in view.draws]))
+                for s, c in view.draws], shown=SHOWN_DRAWS))
         return out + [panel("note", "Hand", lines=[self.hand_line(view, names)])]
 
     def summary(self, view) -> dict:

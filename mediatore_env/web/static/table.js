@@ -259,7 +259,7 @@ const PANELS = {
   melds: (p, v) => grid(null, p.melds.map((m) => [v.names[m.seat], m.name, chips(m.cards), `${m.points}`])),
   // the last draws in sight, the earlier ones folded (a hand draws up to twenty)
   stock: (p, v) => {
-    const row = (d) => [v.names[d.seat], d.card ? chip(d.card) : "a card"], cut = Math.max(0, p.draws.length - 6);
+    const row = (d) => [v.names[d.seat], d.card ? chip(d.card) : "a card"], cut = Math.max(0, p.draws.length - p.shown);
     return el("div", {}, el("p", {}, `${p.size} card${p.size === 1 ? "" : "s"} in the stock`),
       cut ? el("details", {}, el("summary", {}, `${cut} earlier draw${cut === 1 ? "" : "s"}`),
                  grid(null, p.draws.slice(0, cut).map(row), "draws")) : null,
