@@ -196,18 +196,16 @@ def table_json(view, names: Sequence[str], style: str, facts, move_words, hand_c
     the hand) and the card it names otherwise (``named_card(move)``: a call, as
     :func:`card_json`), ``outcome`` (each seat's result once over, else None) and its
     ``summary``. The view decides what the seat knows; nothing here looks further."""
-    moves, named_cards = [], {}
-    for m in view.legal_moves():
-        card, named = hand_card(m), named_card(m) if named_card else None
-        moves.append({"move": int(m), "words": move_words(m, style),
-                      "card": None if card is None else CARD_NAMES[card],
-                      "names": None if named is None else card_json(named, style)})
-        if named is not None:
-            named_cards[int(m)] = named
     # A call's cards after the other moves, by suit and strongest first, so that the page lays
     # them out without writing the family's strength order again.
-    moves.sort(key=lambda d: (1, suit_of(c), -power_of(c)) if (c := named_cards.get(d["move"]))
-               is not None else (0, 0, 0))
+    listed = []
+    for m in view.legal_moves():
+        card, named = hand_card(m), named_card(m) if named_card else None
+        order = (0, 0, 0) if named is None else (1, suit_of(named), -power_of(named))
+        listed.append((order, {"move": int(m), "words": move_words(m, style),
+                               "card": None if card is None else CARD_NAMES[card],
+                               "names": None if named is None else card_json(named, style)}))
+    moves = [move for _, move in sorted(listed, key=lambda row: row[0])]
     tricks = view.tricks
     last = tricks[-1] if tricks else None
 
