@@ -126,24 +126,24 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             raise BadRequest(f"requests from another site's page ({shown(origin)}) are refused",
                              403)
 
-    def guard(request, changes: bool) -> None:
+    def guard(request) -> None:
         """The checks every request passes before it is read: the Host the server answers
-        under; and for a request that changes anything, a JSON body (so a browser asks
-        before sending it from another site) and no other site's Origin."""
+        under; and for a POST (every request that changes anything, and the invitation,
+        which sends a seat's code), a JSON body (so a browser asks before sending it from
+        another site) and no other site's Origin."""
         check_host(request.headers)
-        if not changes:
+        if request.method != "POST":
             return
         kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
         if kind != "application/json":
-            raise BadRequest("a request that changes anything must be sent as "
-                             "Content-Type: application/json", 403)
+            raise BadRequest("a POST must be sent as Content-Type: application/json", 403)
         check_origin(request.headers)
 
-    def api(handler, changes: bool = False):
+    def api(handler):
         """A route: its guard, then the handler; a BadRequest becomes its one-line JSON error."""
         async def route(request):
             try:
-                guard(request, changes)
+                guard(request)
                 return JSONResponse(await handler(request))
             except BadRequest as e:
                 return error(str(e), e.status)
@@ -527,7 +527,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
 
     async def index(request):
         try:
-            guard(request, False)
+            guard(request)
         except BadRequest as e:
             return error(str(e), e.status)
         return FileResponse(STATIC / "index.html")
@@ -550,19 +550,19 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     app = Starlette(routes=[
         Route("/", index),
         Route("/api/games", api(list_games), methods=["GET"]),
-        Route("/api/games", api(new_table, changes=True), methods=["POST"]),
+        Route("/api/games", api(new_table), methods=["POST"]),
         Route("/api/games/{id}", api(get_table), methods=["GET"]),
-        Route("/api/games/{id}/move", api(move, changes=True), methods=["POST"]),
-        Route("/api/games/{id}/next", api(next_episode, changes=True), methods=["POST"]),
-        Route("/api/games/{id}/join", api(join, changes=True), methods=["POST"]),
-        Route("/api/games/{id}/invitation", api(invitation, changes=True), methods=["POST"]),
+        Route("/api/games/{id}/move", api(move), methods=["POST"]),
+        Route("/api/games/{id}/next", api(next_episode), methods=["POST"]),
+        Route("/api/games/{id}/join", api(join), methods=["POST"]),
+        Route("/api/games/{id}/invitation", api(invitation), methods=["POST"]),
         WebSocketRoute("/api/games/{id}/socket", socket),
         Route("/api/records", api(list_records), methods=["GET"]),
-        Route("/api/records", api(post_records, changes=True), methods=["POST"]),
+        Route("/api/records", api(post_records), methods=["POST"]),
         Route("/api/records/{id}", api(get_record), methods=["GET"]),
         Route("/api/history", api(list_history), methods=["GET"]),
         Route("/api/history/{hid}", api(get_history), methods=["GET"]),
-        Route("/api/history/{hid}/watch", api(watch_history, changes=True), methods=["POST"]),
+        Route("/api/history/{hid}/watch", api(watch_history), methods=["POST"]),
         Route("/api/results", api(results), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], exception_handlers={HTTPException: http_error}, lifespan=lifespan)
