@@ -163,6 +163,20 @@ def click_a_move(page, table) -> None:
         page.locator("#moves button").first.click()
 
 
+def assert_follow_told(page, table, seat: int) -> None:
+    """A hand card not playable because the suit led must be followed says so, and only then:
+    checked against the server's view of the seat."""
+    view = table.view_json(seat)
+    playable = {m["card"] for m in view["moves"] if m.get("card")}
+    led = view["trick"][0]["card"] if view["trick"] else None
+    must = bool(led) and any(c["suit_index"] == led["suit_index"] for c in view["hand"])
+    told = dict(page.eval_on_selector_all(
+        "#hand [data-card]", "els => els.map(e => [e.dataset.card, e.title])"))
+    for c in view["hand"]:
+        blocked = must and playable and c["tag"] not in playable
+        assert ("must follow" in told[c["tag"]]) == blocked, (c["tag"], told[c["tag"]])
+
+
 def play_by_clicking(page, table, seat: int, stop, each=None) -> object:
     """Click moves while it is the seat's turn and ``stop(table)`` is false; ``each(page)``,
     if given, looks at the page before every click."""
@@ -308,13 +322,15 @@ def test_play_a_tressette_hand_by_clicking(server, browser, shots):
     tops = set()  # where the hand lies on the page, the trick and the turns as they are
 
     def hand_top(page):
+        assert_follow_told(page, table, 1)
         top = "document.getElementById('hand').getBoundingClientRect().top + window.scrollY"
         tops.add(round(page.evaluate(top)))
         if page.is_enabled("#show-last"):  # a whole trick on the felt, with its caption
             page.click("#show-last")
             tops.add(round(page.evaluate(top)))
             page.click("#show-last")
-    table = play_by_clicking(page, sit_down(page, app, "tressette", 1), 1,
+    table = sit_down(page, app, "tressette", 1)
+    table = play_by_clicking(page, table, 1,
                              lambda t: t.game.is_over or t.game.hand_number > 1, hand_top)
     assert max(tops) - min(tops) <= 2, f"the hand moved between {sorted(tops)}"
     assert table.game.hand_number > 1 or table.game.is_over  # a whole hand was played

@@ -162,7 +162,8 @@ function drawHand(view, options) {
   for (const m of moves) if (m.card) (byCard[m.card] ??= []).push(m);
   // why a card of the hand is not playable while others are: the suit led must be followed
   const led = view.trick.length ? view.trick[0].card : null;
-  const follow = led && Object.keys(byCard).length && Object.keys(byCard).every((t) => t[0] === led.tag[0]);
+  const playable = view.hand.filter((c) => byCard[c.tag]);
+  const follow = led && playable.length && playable.every((c) => c.suit_index === led.suit_index);
   $("hand").replaceChildren(...(options.open ? [] : view.hand).map((c) => {
     const mine = byCard[c.tag];
     if (!mine) {
