@@ -41,20 +41,30 @@ class BadRecord(ValueError):
     """A file that is not a valid game record; the message names the file and the problem."""
 
 
+def record_files(path) -> list[Path]:
+    """The record files ``path`` names: the file itself, or a folder's ``.json`` files in name
+    order. Raises :class:`BadRecord` for an empty path or a folder without one."""
+    if not str(path):  # Path("") would be the current folder
+        raise BadRecord("an empty path; give a record file or a folder of them")
+    path = Path(path)
+    if not path.is_dir():
+        return [path]
+    files = sorted(path.glob("*.json"))
+    if not files:
+        raise BadRecord(f"{path}: no .json files in this folder")
+    return files
+
+
 def load_records(path) -> list[dict]:
     """The records in ``path``: a JSON file holding one record or a list of records, a folder
     of such files (in name order), or ``-`` for standard input. Each is checked with
     :func:`records.replay`. Raises :class:`BadRecord` naming the file and what is wrong."""
     if str(path) == "-":
         return _checked(sys.stdin.read(), "standard input")
-    if not str(path):  # Path("") would be the current folder
-        raise BadRecord("an empty path; give a record file or a folder of them")
-    path = Path(path)
-    if path.is_dir():
-        files = sorted(path.glob("*.json"))
-        if not files:
-            raise BadRecord(f"{path}: no .json files in this folder")
+    files = record_files(path)
+    if files != [Path(path)]:
         return [r for f in files for r in load_records(f)]
+    path = files[0]
     try:
         text = path.read_text()
     except FileNotFoundError:

@@ -56,7 +56,7 @@ from urllib.parse import urlsplit
 
 from ..runinfo import command, process_executor
 from ..tools.checks import ArgumentParser
-from ..tools.replay import BadRecord, load_records
+from ..tools.replay import BadRecord, load_records, record_files
 from ..registry import GAMES
 from .history import History, HistoryError, default_path, export
 from .lobby import IDLE_SECONDS, MAX_TABLES, Lobby
@@ -673,14 +673,8 @@ def labelled_records(paths) -> list[tuple[str, dict]]:
     """The records of ``--records`` (files or folders), each labelled by its file's name and,
     in a file of several, its number there."""
     out = []
-    for text in paths:
-        if not text:  # Path("") would be the current folder
-            raise BadRecord("--records: an empty path; give a record file or a folder of them")
-        path = Path(text)
-        files = sorted(path.glob("*.json")) if path.is_dir() else [path]
-        if path.is_dir() and not files:
-            raise BadRecord(f"{path}: no .json files in this folder")
-        for file in files:
+    for path in paths:
+        for file in record_files(path):
             recs = load_records(file)
             out += [(file.name + (f" #{i + 1}" if len(recs) > 1 else ""), r)
                     for i, r in enumerate(recs)]
@@ -737,7 +731,7 @@ def main(argv=None) -> int:
     try:
         records = labelled_records(args.records)
     except BadRecord as e:
-        return fail(str(e))
+        return fail(f"--records: {e}")
     try:
         import uvicorn
         extra: dict = {}
