@@ -24,8 +24,8 @@ from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
                          does, format_thirds, hand_inline, hand_lines, panel, summary_json,
                          table_json)
-from ..mediatore.display import (hands_section, points_json, section, text_facts, trick_lines,
-                                 tricks_table)
+from ..mediatore.display import (discard_question, hands_section, points_json, section,
+                                 text_facts, trick_lines, tricks_table)
 from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
                     card_of_move, parse_move, phase_of_move)
@@ -241,8 +241,7 @@ class ClubNarrator(Narrator):
 
 
 _QUESTIONS = {AUCTION: "Become the mediator (match the pot) or pass:",
-              CALL: "Call a card (its holder becomes your secret partner) or play alone:",
-              DISCARD: "Discard a card face down:"}
+              CALL: "Call a card (its holder becomes your secret partner) or play alone:"}
 
 
 class ClubDisplay(Display):
@@ -270,6 +269,8 @@ class ClubDisplay(Display):
         return [table_text(view, names, style, title)]
 
     def question(self, view) -> str:
+        if view.phase == DISCARD:
+            return discard_question(view, "face down")
         return _QUESTIONS.get(view.phase) or super().question(view)
 
     def view_json(self, view, names: Sequence[str] | None = None, style: str = "english") -> dict:

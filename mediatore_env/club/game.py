@@ -37,7 +37,7 @@ from ..core.game import CHANCE, dealer_seat
 from ..core.records import rebuild
 from ..core.tricks import Trick, playable, playable_cards
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
-from ..mediatore.nine_tricks import NineTricks, deal_hands
+from ..mediatore.nine_tricks import DISCARDS, NineTricks, deal_hands
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
 from .rules import ClubRules, shares
@@ -45,8 +45,6 @@ from . import records
 from .view import ClubView
 
 __all__ = ["Session", "DealResult", "ClubRules"]
-
-DISCARDS = 4  # the widow's four cards go back, face down (docs/rules.md 10.3)
 
 
 class DealResult(NamedTuple):

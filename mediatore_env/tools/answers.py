@@ -6,8 +6,9 @@ empty answer -- then hands the words to the game's :class:`Reader` (:func:`reade
 Mediatore's knows its bids, signals and the four discards given in one answer; every other
 game's is :func:`card_game_reader`, which reads a number from the list, the move's own text
 (``claim``, ``accept``, ``call D3``) or a card typed as people type it (``D3``, ``3d``,
-``ace of swords``) and finds the legal move that plays it. A card refused is explained one way
-in every game (:func:`card_refusal`): not held, or held but the suit led must be followed.
+``ace of swords``) and finds the legal move that plays it, and club Mediatore's discards in one
+answer as Mediatore's (:func:`check_discards`). A card refused is explained one way in every
+game (:func:`card_refusal`): not held, or held but the suit led must be followed.
 """
 
 from __future__ import annotations
@@ -21,24 +22,30 @@ from ..core.text import card_text
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
                                discard_move, give_move, parse_move, phase_of_move, play_move,
                                signal_of_move)
+from ..mediatore.nine_tricks import discards_left
 from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CONTRACT_NAMES, NO_SIGNAL, SIGNAL_NAMES,
                                STRISCIO, TUTTO_FUORI, VOLO)
 from .terminal import _COMMANDS, BadInput, parse_cards_words
 
-__all__ = ["Reader", "reader_of", "read_answer", "card_refusal", "card_game_reader",
-           "explain_illegal"]
+__all__ = ["Reader", "reader_of", "read_answer", "card_refusal", "not_held", "check_discards",
+           "card_game_reader", "explain_illegal"]
+
+
+def no_note(view) -> str:
+    """A game whose terminal reads every question as the page does: no note."""
+    return ""
 
 
 class Reader(NamedTuple):
     """How one game reads its answers: ``read(words, view, listed)`` -> the moves named (a
-    list: Mediatore's discards come four at once), raising :class:`BadInput` saying why not;
+    list: Mediatore's and club Mediatore's discards come four at once), raising :class:`BadInput` saying why not;
     ``help``, the help text of ``?``; ``order(legal)``, the legal moves in the order listed;
     ``note(view)``, how to answer the game's question here, where the terminal reads it its
-    own way (Mediatore's four discards in one answer; the page takes them card by card)."""
+    own way (the four discards in one answer; the page takes them card by card)."""
     read: Callable[[str, object, Sequence[int]], list[int]]
     help: str
     order: Callable[[list[int]], list[int]] = list
-    note: Callable[[Any], str] = lambda view: ""  # a view of the game's own
+    note: Callable[[Any], str] = no_note  # of a view of the game's own
 
 
 def read_answer(text: str, view, listed: Sequence[int], reader: Reader) -> list[int] | str:
@@ -67,11 +74,16 @@ def _numbered(tokens: Sequence[str], listed: Sequence[int], several: bool = Fals
     return [listed[n - 1] for n in numbers]
 
 
+def not_held(card: int) -> str:
+    """The refusal of a card the seat does not hold, in every game and phase."""
+    return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
+
+
 def card_refusal(card: int, view) -> str | None:
     """Why ``view``'s seat may not play ``card`` to the trick on the table: it does not hold
     it, or it holds a card of the suit led; None if it may."""
     if not view.hand >> card & 1:
-        return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
+        return not_held(card)
     if view.trick and not follow_suit(view.hand, view.trick[0]) >> card & 1:
         suit = suit_of(view.trick[0])
         held = " ".join(CARD_NAMES[c] for c in cards_of(view.hand & SUIT_MASKS[suit]))
@@ -79,8 +91,40 @@ def card_refusal(card: int, view) -> str | None:
     return None
 
 
+# -- the discards of Mediatore and club Mediatore: all in one answer --------------------------------
+
+def check_discards(cards: Sequence[int], view) -> None:
+    """Refuse an answer naming the cards to discard unless it names every card ``view``'s seat
+    has still to discard, each held and once: nothing is discarded until all are named, as an
+    answer applied piecemeal would renumber the list under the player (the page, which shows
+    no numbers, takes them card by card)."""
+    for card in cards:
+        if not view.hand >> card & 1:
+            raise BadInput(not_held(card))
+    if len(set(cards)) != len(cards):
+        raise BadInput("The same card twice: name each card to discard once.")
+    left = discards_left(view)
+    if len(cards) != left:
+        raise BadInput(f"Name all {left} cards to discard in one answer, not {len(cards)} "
+                       f"(numbers like '1 4 6 9' or cards like 'C4 C5 B4 B5'); "
+                       "nothing is discarded until all are named.")
+
+
+#: What to type when discarding.
+NAME_DISCARDS = "Name the cards to discard, all in one answer (e.g. 'C4 C5 B4 B5' or '1 4 6 9')."
+#: After the number in ``?``'s text, where the discards are named in one answer.
+_ALL_AT_ONCE = "        (in the discard phase all four at once: 1 4 6 9)"
+
+
+def discard_note(view) -> str:
+    """The terminal's note to the question of the discards (the :class:`Reader`'s ``note``)."""
+    return "name them all in one answer" if discards_left(view) else ""
+
+
 # -- every game but Mediatore: its moves' text and the cards ---------------------------------------
 
+#: The small words between a card's rank and suit (``3 of coins``, ``asso di spade``).
+_OF = ("of", "di", "the")
 _CARD_VERBS = {"play": "play", "lead": "play", "call": "call", "discard": "discard",
                "give": "give"}
 
@@ -100,10 +144,11 @@ def _names(move_text: str, card: int, verb: str | None) -> bool:
     return _card_of(move_text) == card and (verb is None or len(words) == 1 or words[0] == verb)
 
 
-def card_game_reader(moves, text) -> Reader:
+def card_game_reader(moves, text, discards: bool = False) -> Reader:
     """The reader of a game from its moves (a :class:`~mediatore_env.core.definition.MoveTable`)
     and its display (``move_words``): a number from the list, a move's text, or a card (with a verb or
-    alone: the legal move whose text ends with that card)."""
+    alone: the legal move whose text ends with that card). With ``discards`` (club Mediatore),
+    the cards to discard are named all in one answer, as in Mediatore (:func:`check_discards`)."""
 
     def refuse(move: int, view, listed: Sequence[int]) -> BadInput:
         card = _card_of(moves.text(move))
@@ -114,6 +159,8 @@ def card_game_reader(moves, text) -> Reader:
                                "list.")
 
     def read(raw: str, view, listed: Sequence[int]) -> list[int]:
+        if discards and discards_left(view):
+            return read_discards(raw, view, listed)
         tokens = raw.replace(",", " ").split()
         numbers = _numbered(tokens, listed)
         if numbers is not None:
@@ -128,7 +175,7 @@ def card_game_reader(moves, text) -> Reader:
             raise refuse(move, view, listed)
         verb = _CARD_VERBS.get(tokens[0])
         cards, rest = parse_cards_words([t for t in tokens[verb is not None:]
-                                         if t not in ("of", "di", "the")])
+                                         if t not in _OF])
         if len(cards) != 1 or rest:
             raise BadInput(f"Not a card or a move: {raw!r}. Type a number from 1 to "
                            f"{len(listed)}, a card such as D3, or ? for help.")
@@ -140,6 +187,20 @@ def card_game_reader(moves, text) -> Reader:
                 raise refuse(m, view, listed)
         raise BadInput(f"Not a move now: {raw!r}. Type a number from 1 to {len(listed)}.")
 
+    def read_discards(raw: str, view, listed: Sequence[int]) -> list[int]:
+        tokens = raw.replace(",", " ").split()
+        numbers = _numbered(tokens, listed, several=True)
+        if numbers is None:
+            cards, rest = parse_cards_words([t for t in tokens[tokens[0] == "discard":]
+                                             if t not in _OF])
+            if not cards or rest:
+                raise BadInput(f"Not a card or a move: {raw!r}. {NAME_DISCARDS}")
+        else:  # a discard's text ends with its card: "discard D3"
+            cards = [parse_card(moves.text(m).split()[-1]) for m in numbers]
+        check_discards(cards, view)
+        discard = {_card_of(moves.text(m)): m for m in listed}
+        return [discard[c] for c in cards]
+
     def order(legal: list[int]) -> list[int]:
         # the moves that name no card first, as given; then by suit and strongest first, as
         # the hand is shown
@@ -148,10 +209,11 @@ def card_game_reader(moves, text) -> Reader:
             return (0, 0, 0) if card is None else (1, suit_of(card), -power_of(card))
         return sorted(legal, key=key)
 
-    return Reader(read, help_cards(moves), order)
+    return Reader(read, help_cards(moves, discards), order,
+                  discard_note if discards else no_note)
 
 
-def help_cards(moves) -> str:
+def help_cards(moves, discards: bool = False) -> str:
     """``?``'s text for a game of these moves: its own words (``claim``, ``call D3``), not
     another game's."""
     words: list[str] = []
@@ -165,7 +227,7 @@ def help_cards(moves) -> str:
     listed = f"as listed: {', '.join(words)}" if words else "the card alone: D3"
     return f"""\
 How to answer
-  a number from the list          3
+  a number from the list          3{_ALL_AT_ONCE if discards else ""}
   a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
                                   rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;
                                   J Q K also mean jack, horse, king), or A♠, or ace of swords
@@ -176,11 +238,12 @@ The list holds only the moves you may make (when playing, you follow suit if you
 
 def reader_of(definition) -> Reader:
     """The reader of a definition's game: Mediatore's own, any other game's from its moves
-    and display."""
+    and display (club Mediatore's with its discards in one answer)."""
     if definition.name == "mediatore":
-        return Reader(read_mediatore, HELP_TEXT, _orderly,
-                      lambda view: "name them all in one answer" if view.phase == DISCARD else "")
-    return card_game_reader(definition.moves, definition.display)
+        return Reader(read_mediatore, HELP_TEXT, _orderly, discard_note)
+    # club Mediatore's mediator discards as Mediatore's declarer does: all in one answer
+    return card_game_reader(definition.moves, definition.display,
+                            discards=definition.name == "club")
 
 
 # -- Mediatore ------------------------------------------------------------------------------------
@@ -250,7 +313,7 @@ def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
                            + _what_to_type(view))
         if tokens[0] != "pass":
             tokens = tokens[1:]
-    tokens = [t for t in tokens if t not in ("of", "di", "the")]
+    tokens = [t for t in tokens if t not in _OF]
     if not tokens:
         raise BadInput(_what_to_type(view))
     if phase == AUCTION:
@@ -286,17 +349,7 @@ def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
 
 
 def _check_discards(moves: list[int], view) -> list[int]:
-    left = 4 - view.discards.bit_count()
-    for m in moves:
-        if not view.hand >> card_of_move(m) & 1:
-            raise BadInput(explain_illegal(m, view))
-    if len(set(moves)) != len(moves):
-        raise BadInput("The same card twice: name each card to discard once.")
-    if len(moves) != left:
-        # All at once: an answer applied piecemeal would renumber the list under the player.
-        raise BadInput(f"Name all {left} cards to discard in one answer, not {len(moves)} "
-                       f"(numbers like '1 4 6 9' or cards like 'C4 C5 B4 B5'); "
-                       "nothing is discarded until all are named.")
+    check_discards([card_of_move(m) for m in moves], view)
     return moves
 
 
@@ -304,7 +357,7 @@ def _what_to_type(view) -> str:
     return {
         AUCTION: "Type pass or a bid (e.g. 'solo'), or a number from the list.",
         CALL: "Name the card to call (e.g. 'D3' or '3 of coins'), or a number from the list.",
-        DISCARD: "Name the cards to discard, all in one answer (e.g. 'C4 C5 B4 B5' or '1 4 6 9').",
+        DISCARD: NAME_DISCARDS,
         GIVE: "Name the card of your hand to pass back (e.g. 'B4'), or a number from the list.",
         PLAY: "Name a card of your hand (e.g. 'SA', or 'SA volo' when leading), or a number.",
     }.get(view.phase, "")
@@ -329,7 +382,7 @@ def explain_illegal(move: int, view) -> str:
                 f"{card_text(card_of_move(move))} is not allowed.")
     card = card_of_move(move)
     if phase in (DISCARD, GIVE):
-        return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
+        return not_held(card)
     signal = signal_of_move(move)
     refusal = card_refusal(card, view)
     if refusal:
@@ -354,9 +407,9 @@ def explain_illegal(move: int, view) -> str:
     return f"You cannot lead {CARD_NAMES[card]} with {name}: {why}."
 
 
-HELP_TEXT = """\
+HELP_TEXT = f"""\
 How to answer
-  a number from the list          3        (in the discard phase all four at once: 1 4 6 9)
+  a number from the list          3{_ALL_AT_ONCE}
   the move in words               pass, solo, bid solo, call 3 of coins, SA, play SA volo
   a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
                                   rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;

@@ -208,7 +208,8 @@ def build_parser(game: str = "mediatore") -> argparse.ArgumentParser:
                     f"are those of --game {game}: --game NAME --help shows another game's.",
         epilog="Answer each question with a number from the list or the move in words "
                "(solo, pass, D3, 3 of coins, SA volo, claim, accept); when discarding in "
-               "Mediatore, all four cards in one answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, "
+               "Mediatore or club, all four cards in one answer (C4 C5 B4 B5 or 1 4 6 9). "
+               "? for help, "
                "t for the table, q to quit.")
     p.add_argument("--game", default="mediatore", choices=list(GAMES),
                    help="the game (default mediatore): " + ", ".join(
