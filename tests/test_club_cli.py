@@ -172,6 +172,7 @@ def test_play_a_session_save_it_and_replay_it(tmp_path):
     shown = io.StringIO()
     assert replay_tool.main([str(path), "--all", "--seat", "1"], out=shown) == 0
     assert "session: chips" in shown.getvalue() and "deal  1" in shown.getvalue()
+    assert "== deal 1: the end" in shown.getvalue()  # the replay stops at each deal's end too
 
 
 def test_the_mediator_discards_the_cards_of_the_numbers_seen():
@@ -195,6 +196,56 @@ def test_the_mediator_discards_the_cards_of_the_numbers_seen():
     said = [line.split()[-1].strip("()") for line in text.splitlines()
             if line.startswith("  You discard ")]
     assert said == seen
+
+
+def test_each_deal_ends_with_its_tricks_points_and_chips_then_waits_for_enter():
+    # A session of three deals; Enter after the first, q after the second: the third is never
+    # dealt, and the session is not finished.
+    out = io.StringIO()
+    waits = []
+
+    def ask(prompt):
+        if prompt.startswith("Press Enter for the next deal, q to stop"):
+            waits.append(prompt)
+        answer = ("" if len(waits) == 1 else "q") if waits and prompt == waits[-1] else "1"
+        out.write(prompt + answer + "\n")
+        return answer
+    assert play.main(["--game", "club", "--seed", "5", "--seat", "1", "--session-deals", "3",
+                      "--agents", "greedy"], ask=ask, out=out) == 0
+    text = out.getvalue()
+    assert len(waits) == 2 and "Session, deal 2:" in text and "Session, deal 3:" not in text
+    assert text.rstrip().endswith("Stopped. No session was finished.")
+    end = text[text.index("== deal 1: the end"):text.index("Session, deal 2:")]
+    lines = end.rstrip().splitlines()
+    assert lines[-1] == "Press Enter for the next deal, q to stop:"  # Enter: ""
+    assert "Tricks" in lines and sum(re.match(r" +\d  [ >]", line) is not None
+                                     for line in lines) == 9  # a row a trick
+    assert any(line.startswith("  taken ") for line in lines)
+    assert any(re.match(r"Points    the mediator's side [\d /]+, the others [\d /]+ \(the side "
+                        r"needs 6\): (won|lost)", line) for line in lines)
+    assert any(line.startswith("Chips     this deal ") for line in lines)
+    assert "Widow" not in end  # only the mediator saw it; the discards are turned over for all
+    assert "Discards  " in end
+
+
+def test_with_agents_at_every_seat_the_deals_go_on_without_waiting():
+    from agents.club import make_club_agent
+    from agents.tournament import hooks_of
+    from mediatore_env.tools.play import play_game
+    from mediatore_env.tools.terminal import Terminal
+    definition = registry.get("club")
+    game = definition.new_game(definition.make_rules(deals=3), 0)
+
+    def ask(prompt):
+        raise AssertionError(f"asked {prompt!r} with no person at the table")
+    out = io.StringIO()
+    names = [f"greedy({s})" for s in range(4)]
+    play_game(game, None, [make_club_agent("greedy") for _ in range(4)], names,
+              Terminal(ask, out), definition.display, reader_of(definition), title="Session",
+              packs=lambda k: hooks_of("club").pack(5, 0, k), seeds=[1, 2, 3, 4])
+    assert game.is_over and len(game.results) == 3
+    text = out.getvalue()
+    assert "== deal 1: the end" in text and "== deal 2: the end" in text
 
 
 def test_play_refuses_a_bad_agent_in_one_line(capsys):

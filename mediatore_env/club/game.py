@@ -63,6 +63,7 @@ class DealResult(NamedTuple):
     discards: int
     tricks: tuple[Trick, ...]
     thirds: int | None               #: the mediator's side's thirds, discards and last trick in
+    thirds_won: tuple[int, int, int, int]  #: each seat's thirds, counted the same way
     won: bool | None
     pot: int                         #: the pot when the mediator accepted (what was matched)
     matched: tuple[int, int]         #: what (mediator, partner) put in to match it
@@ -326,8 +327,8 @@ class Session(NineTricks):
         self.results.append(DealResult(
             number, self.dealer, self.pack, tuple(self.history[start:]), mediator, self.alone,
             self.called_card, partner, self.discards, tuple(self.tricks),
-            None if passed else self.side_thirds(), won, pot, matched, taken,
-            tuple(c - b for c, b in zip(self.chips, chips_before))))
+            None if passed else self.side_thirds(), tuple(self.thirds_won), won, pot, matched,
+            taken, tuple(c - b for c, b in zip(self.chips, chips_before))))
         if last:
             self.phase = END
             self.to_move = None

@@ -28,6 +28,7 @@ hook                   default
 ``narrator``           a :class:`TrickNarrator`: the cards played and the tricks won
 ``stage``              ``hand N, trick K``: a replay stops after every trick
 ``stop_lines``         nothing
+``hand_word``          ``hand``: the word of terminal play's wait between two hands
 ``end_lines``          each seat's outcome
 ``record_packs``       the record's ``"packs"``
 =====================  ========================================================================
@@ -172,6 +173,10 @@ class Display:
     """A game's table as text and JSON: the hooks of the tools, each with the default of a
     trick game (the module docstring lists them). A game's display subclasses it, overrides
     what differs, and its definition holds one instance (``display=ToyDisplay()``)."""
+
+    #: What the game calls one dealing of the cards within an episode, in the terminal's
+    #: pause between two of them: a Tressette ``hand``, a club Mediatore ``deal``.
+    hand_word = "hand"
 
     # -- moves ------------------------------------------------------------------------------
 
