@@ -162,6 +162,39 @@ def test_calls_discards_and_the_card_passed_back():
     assert answer(deal, "B4") == [parse_move("give B4")]
 
 
+def test_refusals_name_the_cards_as_the_player_chose():
+    # --cards italian (or french): every refusal names cards as the table does, not in English
+    from mediatore_env.mediatore.rules import Rules
+
+    def refusal(deal, text, style):
+        view, reader = deal.view(deal.to_move), reader_of(registry.get("mediatore"), style)
+        with pytest.raises(BadInput) as e:
+            read_answer(text, view, view.legal_moves(), reader)
+        return str(e.value)
+    assert refusal(leading(), "S3", "italian") == "You do not hold the 3 di Spade (S3)."
+    assert refusal(leading(), "S3", "french") == "You do not hold the 3♠."
+    assert refusal(leading(), "DA volo", "french").startswith("You cannot lead A♦ with volo")
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, dealer=0)
+    play(deal, "bid solissimo", "pass", "pass", "pass", "play C5", "play S5", "play B5")
+    assert refusal(deal, "S4", "italian") == ("You must follow suit: Coppe were led and you "
+                                              "hold C4.")
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, rules=Rules(call_restriction="three"))
+    play(deal, "bid mediatore", "pass", "pass", "pass")
+    assert refusal(deal, "CA", "italian").endswith("Asso di Coppe is not allowed.")
+    play(deal, "call C3")
+    assert refusal(deal, "D7 D6 D5 SA", "italian") == "You do not hold the Asso di Spade (SA)."
+
+
+def test_main_refuses_in_the_cards_chosen():
+    from agents.mediatore.tournament import deal_pack
+    from mediatore_env.core.text import card_label
+    missing = next(c for c in range(40) if not Deal(None, 0, deal_pack(3, 0)).hands[0] >> c & 1)
+    _, text = run_main(["--agents", "random:bid_rate=0", "--seed", "3", "--cards", "italian"],
+                       ["arcisolissimo", CARD_NAMES[missing]], then="1")
+    assert f"You do not hold the {card_label(missing, 'italian')}." in text
+    assert not [w for w in ("coins", "cups", "swords", "batons") if f" of {w}" in text]
+
+
 @pytest.mark.parametrize("text,command", [("q", QUIT), ("QUIT", QUIT), ("?", HELP), ("help", HELP),
                                           ("t", TABLE)])
 def test_commands(text, command):

@@ -248,6 +248,16 @@ def test_reading_answers():
             read(_name(refused[0]))
     with pytest.raises(BadInput, match="There is no move 99: choose a number from 1 to"):
         read("99")
+    # --cards italian: the refusals name the cards as the table does
+    from mediatore_env.core.text import card_label, suit_label
+    italian = reader_of(registry.get("tressette"), "italian")
+    not_held = f"You do not hold the {card_label(missing, 'italian')}."
+    with pytest.raises(BadInput, match=re.escape(not_held)):
+        read_answer(_name(missing), view, listed, italian)
+    if refused:
+        led = suit_label(view.trick[0] // 10, "italian")
+        with pytest.raises(BadInput, match=f"You must follow suit: {led} were led"):
+            read_answer(_name(refused[0]), view, listed, italian)
     with pytest.raises(BadInput, match="You cannot claim the game now"):
         read_answer("claim", view, listed[:-1], reader)
 

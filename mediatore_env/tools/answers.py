@@ -13,12 +13,12 @@ game (:func:`card_refusal`): not held, or held but the suit led must be followed
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, NamedTuple, Sequence
 
-from ..core.cards import (CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, power_of,
-                          suit_of)
+from ..core.cards import SUIT_MASKS, cards_of, parse_card, power_of, suit_of
 from ..core.tricks import follow_suit
-from ..core.text import card_text
+from ..core.text import card_label, card_tag, card_text, suit_label
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
                                discard_move, give_move, parse_move, phase_of_move, play_move,
                                signal_of_move)
@@ -38,10 +38,11 @@ def no_note(view) -> str:
 
 class Reader(NamedTuple):
     """How one game reads its answers: ``read(words, view, listed)`` -> the moves named (a
-    list: Mediatore's and club Mediatore's discards come four at once), raising :class:`BadInput` saying why not;
-    ``help``, the help text of ``?``; ``order(legal)``, the legal moves in the order listed;
-    ``note(view)``, how to answer the game's question here, where the terminal reads it its
-    own way (the four discards in one answer; the page takes them card by card)."""
+    list: Mediatore's and club Mediatore's discards come four at once), raising
+    :class:`BadInput` saying why not; ``help``, the help text of ``?``; ``order(legal)``, the
+    legal moves in the order listed; ``note(view)``, how to answer the game's question here,
+    where the terminal reads it its own way (the four discards in one answer; the page takes
+    them card by card)."""
     read: Callable[[str, object, Sequence[int]], list[int]]
     help: str
     order: Callable[[list[int]], list[int]] = list
@@ -74,33 +75,35 @@ def _numbered(tokens: Sequence[str], listed: Sequence[int], several: bool = Fals
     return [listed[n - 1] for n in numbers]
 
 
-def not_held(card: int) -> str:
-    """The refusal of a card the seat does not hold, in every game and phase."""
-    return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
+def not_held(card: int, style: str = "english") -> str:
+    """The refusal of a card the seat does not hold, in every game and phase, in the card
+    names the player chose (``style``, as every refusal)."""
+    return f"You do not hold the {card_label(card, style)}."
 
 
-def card_refusal(card: int, view) -> str | None:
+def card_refusal(card: int, view, style: str = "english") -> str | None:
     """Why ``view``'s seat may not play ``card`` to the trick on the table: it does not hold
     it, or it holds a card of the suit led; None if it may."""
     if not view.hand >> card & 1:
-        return not_held(card)
+        return not_held(card, style)
     if view.trick and not follow_suit(view.hand, view.trick[0]) >> card & 1:
         suit = suit_of(view.trick[0])
-        held = " ".join(CARD_NAMES[c] for c in cards_of(view.hand & SUIT_MASKS[suit]))
-        return f"You must follow suit: {SUIT_NAMES_EN[suit]} were led and you hold {held}."
+        held = " ".join(card_tag(c, style) for c in cards_of(view.hand & SUIT_MASKS[suit]))
+        return (f"You must follow suit: {suit_label(suit, style)} were led and you hold "
+                f"{held}.")
     return None
 
 
-# -- the discards of Mediatore and club Mediatore: all in one answer --------------------------------
+# -- the discards of Mediatore and club Mediatore: all in one answer -------------------------------
 
-def check_discards(cards: Sequence[int], view) -> None:
+def check_discards(cards: Sequence[int], view, style: str = "english") -> None:
     """Refuse an answer naming the cards to discard unless it names every card ``view``'s seat
     has still to discard, each held and once: nothing is discarded until all are named, as an
     answer applied piecemeal would renumber the list under the player (the page, which shows
     no numbers, takes them card by card)."""
     for card in cards:
         if not view.hand >> card & 1:
-            raise BadInput(not_held(card))
+            raise BadInput(not_held(card, style))
     if len(set(cards)) != len(cards):
         raise BadInput("The same card twice: name each card to discard once.")
     left = discards_left(view)
@@ -144,7 +147,7 @@ def _names(move_text: str, card: int, verb: str | None) -> bool:
     return _card_of(move_text) == card and (verb is None or len(words) == 1 or words[0] == verb)
 
 
-def card_game_reader(moves, text, discards: bool = False) -> Reader:
+def card_game_reader(moves, text, discards: bool = False, style: str = "english") -> Reader:
     """The reader of a game from its moves (a :class:`~mediatore_env.core.definition.MoveTable`)
     and its display (``move_words``): a number from the list, a move's text, or a card (with a verb or
     alone: the legal move whose text ends with that card). With ``discards`` (club Mediatore),
@@ -154,9 +157,9 @@ def card_game_reader(moves, text, discards: bool = False) -> Reader:
         card = _card_of(moves.text(move))
         from_hand = all(view.hand >> c & 1 for c in map(_card_of, map(moves.text, listed))
                         if c is not None)
-        why = card_refusal(card, view) if card is not None and from_hand else None
-        return BadInput(why or f"You cannot {text.move_words(move)} now: choose a move of the "
-                               "list.")
+        why = card_refusal(card, view, style) if card is not None and from_hand else None
+        return BadInput(why or f"You cannot {text.move_words(move, style)} now: choose a move "
+                               "of the list.")
 
     def read(raw: str, view, listed: Sequence[int]) -> list[int]:
         if discards and discards_left(view):
@@ -197,7 +200,7 @@ def card_game_reader(moves, text, discards: bool = False) -> Reader:
                 raise BadInput(f"Not a card or a move: {raw!r}. {NAME_DISCARDS}")
         else:  # a discard's text ends with its card: "discard D3"
             cards = [parse_card(moves.text(m).split()[-1]) for m in numbers]
-        check_discards(cards, view)
+        check_discards(cards, view, style)
         discard = {_card_of(moves.text(m)): m for m in listed}
         return [discard[c] for c in cards]
 
@@ -236,14 +239,15 @@ How to answer
 The list holds only the moves you may make (when playing, you follow suit if you can)."""
 
 
-def reader_of(definition) -> Reader:
+def reader_of(definition, style: str = "english") -> Reader:
     """The reader of a definition's game: Mediatore's own, any other game's from its moves
-    and display (club Mediatore's with its discards in one answer)."""
+    and display (club Mediatore's with its discards in one answer). Its refusals name cards
+    in ``style``, as the table does (:data:`~mediatore_env.core.text.STYLES`)."""
     if definition.name == "mediatore":
-        return Reader(read_mediatore, HELP_TEXT, _orderly, discard_note)
+        return Reader(partial(read_mediatore, style=style), HELP_TEXT, _orderly, discard_note)
     # club Mediatore's mediator discards as Mediatore's declarer does: all in one answer
     return card_game_reader(definition.moves, definition.display,
-                            discards=definition.name == "club")
+                            discards=definition.name == "club", style=style)
 
 
 # -- Mediatore ------------------------------------------------------------------------------------
@@ -291,7 +295,7 @@ def _contract_of(word: str) -> int:
     raise BadInput(f"not a bid: {word!r}; bids are pass, " + ", ".join(CONTRACT_NAMES.values()))
 
 
-def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
+def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english") -> list[int]:
     """Mediatore's moves in words (``solo``, ``call 3 of coins``, ``SA volo``, four discards in
     one answer) or numbers from the list (several only for the discards)."""
     tokens = raw.replace(",", " ").replace("+", " + ").split()
@@ -300,13 +304,13 @@ def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
     phase = view.phase
     numbers = _numbered(tokens, listed, several=phase == DISCARD)
     if numbers is not None:
-        return _check_discards(numbers, view) if phase == DISCARD else numbers
+        return _check_discards(numbers, view, style) if phase == DISCARD else numbers
     try:  # the engine's own text: "play D3 busso", "bid solo"
         move = parse_move(raw)
     except ValueError:
         move = None
     if move in legal:
-        return _check_discards([move], view) if phase == DISCARD else [move]
+        return _check_discards([move], view, style) if phase == DISCARD else [move]
     if tokens[0] in _VERBS:
         if _VERBS[tokens[0]] != phase:
             raise BadInput(f"Now it is {_PHASE_WORDS[phase]}, not {_PHASE_WORDS[_VERBS[tokens[0]]]}. "
@@ -323,7 +327,7 @@ def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
             raise BadInput("Bid one contract or pass: " + _what_to_type(view))
         move = _contract_of(tokens[0])
         if move not in legal:
-            raise BadInput(explain_illegal(move, view))
+            raise BadInput(explain_illegal(move, view, style))
         return [move]
     cards, rest = parse_cards_words(tokens)
     if not cards:
@@ -338,18 +342,18 @@ def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
     elif rest:
         raise BadInput(f"I do not understand {' '.join(rest)!r} after the card. " + _what_to_type(view))
     elif phase == DISCARD:
-        return _check_discards([discard_move(c) for c in cards], view)
+        return _check_discards([discard_move(c) for c in cards], view, style)
     elif len(cards) > 1:
         raise BadInput("One card, please.")
     else:
         move = {CALL: call_move, GIVE: give_move}[phase](cards[0])
     if move not in legal:
-        raise BadInput(explain_illegal(move, view))
+        raise BadInput(explain_illegal(move, view, style))
     return [move]
 
 
-def _check_discards(moves: list[int], view) -> list[int]:
-    check_discards([card_of_move(m) for m in moves], view)
+def _check_discards(moves: list[int], view, style: str) -> list[int]:
+    check_discards([card_of_move(m) for m in moves], view, style)
     return moves
 
 
@@ -363,8 +367,9 @@ def _what_to_type(view) -> str:
     }.get(view.phase, "")
 
 
-def explain_illegal(move: int, view) -> str:
-    """Why ``move`` is not legal for ``view``'s seat now, in a sentence a player understands."""
+def explain_illegal(move: int, view, style: str = "english") -> str:
+    """Why ``move`` is not legal for ``view``'s seat now, in a sentence a player understands,
+    its cards named in ``style``."""
     phase = view.phase
     if phase == AUCTION:
         if view.auction and max(b for _, b in view.auction) >= view.rules.top_contract:
@@ -379,12 +384,12 @@ def explain_illegal(move: int, view) -> str:
     if phase == CALL:
         only = {"three": "a 3", "three_or_two": "a 3 or a 2", "no_ace": "any card but an ace"}
         return (f"At this table you may call only {only.get(view.rules.call_restriction, 'any card')}; "
-                f"{card_text(card_of_move(move))} is not allowed.")
+                f"{card_text(card_of_move(move), style)} is not allowed.")
     card = card_of_move(move)
     if phase in (DISCARD, GIVE):
-        return not_held(card)
+        return not_held(card, style)
     signal = signal_of_move(move)
-    refusal = card_refusal(card, view)
+    refusal = card_refusal(card, view, style)
     if refusal:
         return refusal
     if view.trick and signal:
@@ -404,7 +409,7 @@ def explain_illegal(move: int, view) -> str:
         "busso+meglio": "busso says you hold the highest card of the suit still out",
         "ribusso+meglio": "ribusso says you hold the second highest card of the suit still out",
     }.get(name, "that signal is not allowed with this card")
-    return f"You cannot lead {CARD_NAMES[card]} with {name}: {why}."
+    return f"You cannot lead {card_tag(card, style)} with {name}: {why}."
 
 
 HELP_TEXT = f"""\

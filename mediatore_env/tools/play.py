@@ -164,7 +164,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     from agents.tournament import derive_seed, hooks_of
     hooks = hooks_of(game)  # the packs of mediatore-bench's episodes, so that --deal K is K there
     definition = get(game)
-    text, reader = definition.display, reader_of(definition)
+    text, reader = definition.display, reader_of(definition, style)
     rules = definition.make_rules() if rules is None else rules
     n, unit = definition.players, definition.unit
     term = term or Terminal()
