@@ -64,7 +64,8 @@ def answer(deal, text):
 @pytest.mark.parametrize("text,move", [
     ("1", "pass"), ("pass", "pass"), ("P", "pass"), ("solo", "bid solo"), ("bid solo", "bid solo"),
     ("  Bid   Mediatore ", "bid mediatore"), ("arci", "bid arcisolissimo"), ("ch", "bid chiamo"),
-    ("soli", "bid solissimo"), ("3", "bid mediatore"),
+    ("soli", "bid solissimo"), ("3", "bid mediatore"), ("c", "bid chiamo"), ("m", "bid mediatore"),
+    ("a", "bid arcisolissimo"),
 ])
 def test_auction_answers(text, move):
     assert answer(auction(), text) == [parse_move(move)]
@@ -133,6 +134,30 @@ def test_bids_explained():
         answer(deal, "solo")
     with pytest.raises(BadInput, match="not a bid: 'hello'"):
         answer(deal, "hello")
+
+
+def test_a_bid_too_short_to_tell_is_refused_with_the_bids_still_open():
+    # "s" could be solo or solissimo: never guessed (a bid binds); the refusal and "not a
+    # bid" list only the bids the player may still make, none already too low.
+    deal = auction()
+    with pytest.raises(BadInput) as e:
+        answer(deal, "s")
+    assert str(e.value) == ("'s' could be solo or solissimo: write more of it (you may pass, "
+                            "or bid one of chiamo, mediatore, solo, solissimo, arcisolissimo)")
+    play(deal, "bid solo")
+    for text in ("s", "so", "sol"):
+        with pytest.raises(BadInput) as e:
+            answer(deal, text)
+        assert str(e.value) == (f"'{text}' could be solo or solissimo: write more of it (you "
+                                "may pass, or bid one of solissimo, arcisolissimo)")
+    with pytest.raises(BadInput) as e:
+        answer(deal, "hello")
+    assert str(e.value) == "not a bid: 'hello'; you may pass, or bid one of solissimo, arcisolissimo"
+    assert answer(deal, "soli") == [parse_move("bid solissimo")]
+    play(deal, "bid solissimo")  # neither solo nor solissimo may be bid: why, not which
+    with pytest.raises(BadInput) as e:
+        answer(deal, "s")
+    assert str(e.value) == "A bid must be higher than solissimo: pass, or bid arcisolissimo."
 
 
 def test_calls_discards_and_the_card_passed_back():

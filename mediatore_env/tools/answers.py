@@ -285,14 +285,32 @@ def _signal_of(words: Sequence[str], allowed: Sequence[int]) -> int:
     raise BadInput(f"not a signal: {' '.join(words)!r}; signals with this card: {here}")
 
 
-def _contract_of(word: str) -> int:
+def _may_bid(legal: Sequence[int]) -> str:
+    """The calls the seat may still make: ``'pass, or bid one of solissimo, arcisolissimo'``
+    (none lower than the bid to beat, none the table has not)."""
+    bids = [CONTRACT_NAMES[m] for m in legal if m != PASS]
+    if not bids:
+        return "only pass"
+    return "pass, or bid " + ("one of " * (len(bids) > 1)) + ", ".join(bids)
+
+
+def _contract_of(word: str, legal: Sequence[int]) -> int:
+    """The contract ``word`` names: its name, or the start of one (``arci``, ``c``). A bid
+    binds, so a start that fits several contracts (``s``: solo or solissimo) is never
+    guessed: it is refused, with the bids still ``legal``; but where none of them may be bid
+    any more, their highest is returned, to be refused with the reason (too low)."""
     for contract, name in CONTRACT_NAMES.items():
         if word == name:
             return contract
-    matches = [c for c, name in CONTRACT_NAMES.items() if len(word) >= 2 and name.startswith(word)]
+    matches = [c for c, name in CONTRACT_NAMES.items() if name.startswith(word)]
+    if len(matches) > 1 and not set(matches) & set(legal):
+        matches = matches[-1:]
     if len(matches) == 1:
         return matches[0]
-    raise BadInput(f"not a bid: {word!r}; bids are pass, " + ", ".join(CONTRACT_NAMES.values()))
+    if matches:
+        raise BadInput(f"{word!r} could be " + " or ".join(CONTRACT_NAMES[c] for c in matches)
+                       + f": write more of it (you may {_may_bid(legal)})")
+    raise BadInput(f"not a bid: {word!r}; you may {_may_bid(legal)}")
 
 
 def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english") -> list[int]:
@@ -325,7 +343,7 @@ def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english"
             return [PASS]
         if len(tokens) != 1:
             raise BadInput("Bid one contract or pass: " + _what_to_type(view))
-        move = _contract_of(tokens[0])
+        move = _contract_of(tokens[0], listed)
         if move not in legal:
             raise BadInput(explain_illegal(move, view, style))
         return [move]
@@ -377,9 +395,8 @@ def explain_illegal(move: int, view, style: str = "english") -> str:
                     "everyone else can only pass.")
         high = max((b for _, b in view.auction), default=PASS)
         if move <= high:
-            return (f"A bid must be higher than {CONTRACT_NAMES[high]}: pass, or bid one of "
-                    + ", ".join(CONTRACT_NAMES[b] for b in range(high + 1, view.rules.top_contract + 1))
-                    + ".")
+            return (f"A bid must be higher than {CONTRACT_NAMES[high]}: "
+                    f"{_may_bid(view.legal_moves())}.")
         return f"{CONTRACT_NAMES[move]} is not a contract at this table (no arcisolissimo)."
     if phase == CALL:
         only = {"three": "a 3", "three_or_two": "a 3 or a 2", "no_ace": "any card but an ace"}
