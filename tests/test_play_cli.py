@@ -408,6 +408,19 @@ def test_record_path_numbers_the_records_of_several_deals_or_games():
     assert str(record_path("out/game", 0, True)) == "out/game-0.json"
 
 
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_every_games_first_line_says_rules_once(game):
+    # Every game's rules_line is the rules bare; the one play loop writes "rules: " before
+    # them, so the first line reads the same way in every game.
+    definition = registry.get(game)
+    rules = definition.display.rules_line(definition.make_rules())
+    assert rules and not rules.startswith("rules")
+    status, text = run_main(["--game", game, "--seed", "1"], ["q"])
+    assert status == 0
+    assert text.splitlines()[0] == (f"{definition.title} · rules: {rules} · seed 1 · "
+                                    f"{definition.unit} 0")
+
+
 # -- any registered game: the toy game of tests/toy_game at the terminal -------------------------
 
 def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
@@ -421,7 +434,8 @@ def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
     assert play_session("toy3", ["random", "random"], human=1, seed=4, count=2, save=str(path),
                         term=Terminal(script, out), auto=False) == 0
     text = out.getvalue()
-    assert text.startswith("Three-handed toy trick game · 2 hands, scoring by thirds · seed 4")
+    assert text.startswith("Three-handed toy trick game · rules: 2 hands, scoring by thirds · "
+                           "seed 4")
     assert "How to answer" in text and "Not a card or a move: 'zz'" in text
     assert "There is no move 9" in text
     assert "Game 1 of 2, hand 1: " in text and "wins the trick" in text

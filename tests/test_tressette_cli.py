@@ -108,7 +108,7 @@ def test_play_a_whole_two_handed_game_and_replay_its_record(tmp_path, capsys):
     status, text = run_play(["--game", "tressette2", "--agents", "greedy", "--seed", "3",
                              "--save", str(path), "--cards", "short"])
     assert status == 0
-    assert text.startswith("Two-Handed Tressette · tressette2 (2 players) · seed 3 · game 0")
+    assert text.startswith("Two-Handed Tressette · rules: tressette2 (2 players) · seed 3 · game 0")
     assert "Game, hand 1: You deal, greedy(1) leads." in text
     assert "== Game: the result" in text and "Outcome: You " in text
     record = json.loads(path.read_text())
@@ -125,6 +125,7 @@ def test_play_a_whole_two_handed_game_and_replay_its_record(tmp_path, capsys):
                   interactive=False) == 0
     shown = out.getvalue()
     assert "tressette2 (2 players) · dealer You" not in shown  # seat 1 is not the human
+    assert "Two-Handed Tressette, rules: tressette2 (2 players) · dealer human(0)" in shown
     assert "seen by greedy(1) (seat 1) only" in shown and "-- hand 1" in shown
     assert "== hand 1: the end" in shown  # a replay stops at each hand's end too
     assert "Outcome:" in shown

@@ -728,7 +728,7 @@ class MediatoreDisplay(Display):
         return card_of_move(move) if phase_of_move(move) == CALL else None
 
     def rules_line(self, rules: Rules) -> str:
-        return f"rules: {rules_text(rules)}"
+        return rules_text(rules)
 
     def table_text(self, view, names: Sequence[str] | None = None, style: str = "english",
                    title: str = "") -> str:

@@ -176,7 +176,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     observation = definition.observation if wanted else None
     names = seat_names(["human" if sp is None else sp for sp in seat_specs], human)
     totals = [0] * n
-    term.say(f"{definition.title} · {text.rules_line(rules)} · seed {seed}"
+    term.say(f"{definition.title} · rules: {text.rules_line(rules)} · seed {seed}"
              + (f" · {unit}s {first}-{first + count - 1}" if count > 1 else f" · {unit} {first}"),
              "Playing order: " + " -> ".join(names) + "   (? for help)")
     played = 0
