@@ -133,18 +133,33 @@ def test_answers_by_number_text_or_card():
     session.apply(ACCEPT)  # seat 1 is the mediator: it calls a card, by its text or alone
     assert read("call D3") == read("d3") == read("3 of coins") == [call_move(0 + 9)]
     session.apply(parse_move("alone"))
+    # The four discards in one answer, by number or by card, as Mediatore's.
     view = session.view(session.to_move)
-    discard = view.legal_moves()[0]
-    card = card_of_move(discard)
-    assert read(f"discard {CARD_NAMES[card]}") == read(CARD_NAMES[card].lower()) == [discard]
+    listed = reader.order(view.legal_moves())
+    four = [listed[k] for k in (1, 4, 6, 8)]
+    cards = " ".join(CARD_NAMES[card_of_move(m)] for m in four)
+    assert read_answer("2 5 7 9", view, listed, reader) == four
+    assert read(cards) == read(f"discard {cards.lower()}") == four
+    assert reader.note(view) == "name them all in one answer"
+    assert registry.get("club").display.question(view) == "Discard 4 cards face down:"
+    fifth = CARD_NAMES[card_of_move(listed[0])]
+    for few in ("1", f"discard {cards.split()[0]}", "2 5 7", f"{cards} {fifth}"):
+        with pytest.raises(BadInput, match=r"Name all 4 cards to discard in one answer, not \d"):
+            read(few)
+    with pytest.raises(BadInput, match="The same card twice"):
+        read("1 1 2 3")
     missing = next(c for c in range(40) if not view.hand >> c & 1)
     with pytest.raises(BadInput, match="You do not hold the"):
         read(CARD_NAMES[missing])
+    assert session.discards == 0  # nothing refused was discarded
+    for m in four:
+        session.apply(m)
+    assert reader.note(session.view(session.to_move)) == ""  # the play: one card an answer
 
 
 def test_play_a_session_save_it_and_replay_it(tmp_path):
     path = tmp_path / "s.json"
-    answers = iter(["nonsense", "accept"] + ["1"] * 500)
+    answers = iter(["nonsense", "accept", "1", "1 2 3 4"] + ["1"] * 500)
     out = io.StringIO()
     assert play.main(["--game", "club", "--seed", "5", "--seat", "1", "--agents", "random",
                       "--save", str(path)],
@@ -158,6 +173,80 @@ def test_play_a_session_save_it_and_replay_it(tmp_path):
     shown = io.StringIO()
     assert replay_tool.main([str(path), "--all", "--seat", "1"], out=shown) == 0
     assert "session: chips" in shown.getvalue() and "deal  1" in shown.getvalue()
+    assert "== deal 1: the end" in shown.getvalue()  # the replay stops at each deal's end too
+
+
+def test_the_mediator_discards_the_cards_of_the_numbers_seen():
+    # The list is not renumbered under the player: a shorter answer discards nothing, and the
+    # four numbers typed are the four cards listed under them when the question was asked.
+    from agents.club.tournament import session_packs
+    from mediatore_env.club.game import Session
+    answers = iter(["accept", "alone", "2 5", "2 5 7 9"] + ["1"] * 500)
+    out = io.StringIO()
+    assert play.main(["--game", "club", "--seed", "5", "--seat", "1", "--session-deals", "1",
+                      "--agents", "random:accept_rate=0"],
+                     ask=lambda prompt: next(answers), out=out) == 0
+    text = out.getvalue()
+    assert "Discard 4 cards face down (name them all in one answer):" in text
+    assert "Name all 4 cards to discard in one answer, not 2" in text
+    session = Session(None, 0, session_packs(5, 0, 1))
+    session.apply(ACCEPT)
+    session.apply(parse_move("alone"))
+    listed = reader_of(registry.get("club")).order(session.legal_moves())
+    seen = [CARD_NAMES[card_of_move(listed[k - 1])] for k in (2, 5, 7, 9)]
+    said = [line.split()[-1].strip("()") for line in text.splitlines()
+            if line.startswith("  You discard ")]
+    assert said == seen
+
+
+def test_each_deal_ends_with_its_tricks_points_and_chips_then_waits_for_enter():
+    # A session of three deals; Enter after the first, q after the second: the third is never
+    # dealt, and the session is not finished.
+    out = io.StringIO()
+    waits = []
+
+    def ask(prompt):
+        if prompt.startswith("Press Enter for the next deal, q to stop"):
+            waits.append(prompt)
+        answer = ("" if len(waits) == 1 else "q") if waits and prompt == waits[-1] else "1"
+        out.write(prompt + answer + "\n")
+        return answer
+    assert play.main(["--game", "club", "--seed", "5", "--seat", "1", "--session-deals", "3",
+                      "--agents", "greedy"], ask=ask, out=out) == 0
+    text = out.getvalue()
+    assert len(waits) == 2 and "Session, deal 2:" in text and "Session, deal 3:" not in text
+    assert text.rstrip().endswith("Stopped. No session was finished.")
+    end = text[text.index("== deal 1: the end"):text.index("Session, deal 2:")]
+    lines = end.rstrip().splitlines()
+    assert lines[-1] == "Press Enter for the next deal, q to stop:"  # Enter: ""
+    assert "Tricks" in lines and sum(re.match(r" +\d  [ >]", line) is not None
+                                     for line in lines) == 9  # a row a trick
+    assert any(line.startswith("  taken ") for line in lines)
+    assert any(re.match(r"Points    the mediator's side [\d /]+, the others [\d /]+ \(the side "
+                        r"needs 6\): (won|lost)", line) for line in lines)
+    assert any(line.startswith("Chips     this deal ") for line in lines)
+    assert "Widow" not in end  # only the mediator saw it; the discards are turned over for all
+    assert "Discards  " in end
+
+
+def test_with_agents_at_every_seat_the_deals_go_on_without_waiting():
+    from agents.club import make_club_agent
+    from agents.tournament import hooks_of
+    from mediatore_env.tools.play import play_game
+    from mediatore_env.tools.terminal import Terminal
+    definition = registry.get("club")
+    game = definition.new_game(definition.make_rules(deals=3), 0)
+
+    def ask(prompt):
+        raise AssertionError(f"asked {prompt!r} with no person at the table")
+    out = io.StringIO()
+    names = [f"greedy({s})" for s in range(4)]
+    play_game(game, None, [make_club_agent("greedy") for _ in range(4)], names,
+              Terminal(ask, out), definition.display, reader_of(definition), title="Session",
+              packs=lambda k: hooks_of("club").pack(5, 0, k), seeds=[1, 2, 3, 4])
+    assert game.is_over and len(game.results) == 3
+    text = out.getvalue()
+    assert "== deal 1: the end" in text and "== deal 2: the end" in text
 
 
 def test_play_refuses_a_bad_agent_in_one_line(capsys):

@@ -64,7 +64,8 @@ def answer(deal, text):
 @pytest.mark.parametrize("text,move", [
     ("1", "pass"), ("pass", "pass"), ("P", "pass"), ("solo", "bid solo"), ("bid solo", "bid solo"),
     ("  Bid   Mediatore ", "bid mediatore"), ("arci", "bid arcisolissimo"), ("ch", "bid chiamo"),
-    ("soli", "bid solissimo"), ("3", "bid mediatore"),
+    ("soli", "bid solissimo"), ("3", "bid mediatore"), ("c", "bid chiamo"), ("m", "bid mediatore"),
+    ("a", "bid arcisolissimo"),
 ])
 def test_auction_answers(text, move):
     assert answer(auction(), text) == [parse_move(move)]
@@ -135,6 +136,30 @@ def test_bids_explained():
         answer(deal, "hello")
 
 
+def test_a_bid_too_short_to_tell_is_refused_with_the_bids_still_open():
+    # "s" could be solo or solissimo: never guessed (a bid binds); the refusal and "not a
+    # bid" list only the bids the player may still make, none already too low.
+    deal = auction()
+    with pytest.raises(BadInput) as e:
+        answer(deal, "s")
+    assert str(e.value) == ("'s' could be solo or solissimo: write more of it (you may pass, "
+                            "or bid one of chiamo, mediatore, solo, solissimo, arcisolissimo)")
+    play(deal, "bid solo")
+    for text in ("s", "so", "sol"):
+        with pytest.raises(BadInput) as e:
+            answer(deal, text)
+        assert str(e.value) == (f"'{text}' could be solo or solissimo: write more of it (you "
+                                "may pass, or bid one of solissimo, arcisolissimo)")
+    with pytest.raises(BadInput) as e:
+        answer(deal, "hello")
+    assert str(e.value) == "not a bid: 'hello'; you may pass, or bid one of solissimo, arcisolissimo"
+    assert answer(deal, "soli") == [parse_move("bid solissimo")]
+    play(deal, "bid solissimo")  # neither solo nor solissimo may be bid: why, not which
+    with pytest.raises(BadInput) as e:
+        answer(deal, "s")
+    assert str(e.value) == "A bid must be higher than solissimo: pass, or bid arcisolissimo."
+
+
 def test_calls_discards_and_the_card_passed_back():
     from mediatore_env.mediatore.rules import Rules
     deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, rules=Rules(call_restriction="three"))
@@ -160,6 +185,39 @@ def test_calls_discards_and_the_card_passed_back():
     play(deal, "discard D7", "discard D6", "discard D5", "discard D4")
     assert answer(deal, "give C3") == [parse_move("give C3")]
     assert answer(deal, "B4") == [parse_move("give B4")]
+
+
+def test_refusals_name_the_cards_as_the_player_chose():
+    # --cards italian (or french): every refusal names cards as the table does, not in English
+    from mediatore_env.mediatore.rules import Rules
+
+    def refusal(deal, text, style):
+        view, reader = deal.view(deal.to_move), reader_of(registry.get("mediatore"), style)
+        with pytest.raises(BadInput) as e:
+            read_answer(text, view, view.legal_moves(), reader)
+        return str(e.value)
+    assert refusal(leading(), "S3", "italian") == "You do not hold the 3 di Spade (S3)."
+    assert refusal(leading(), "S3", "french") == "You do not hold the 3♠."
+    assert refusal(leading(), "DA volo", "french").startswith("You cannot lead A♦ with volo")
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, dealer=0)
+    play(deal, "bid solissimo", "pass", "pass", "pass", "play C5", "play S5", "play B5")
+    assert refusal(deal, "S4", "italian") == ("You must follow suit: Coppe were led and you "
+                                              "hold C4.")
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, rules=Rules(call_restriction="three"))
+    play(deal, "bid mediatore", "pass", "pass", "pass")
+    assert refusal(deal, "CA", "italian").endswith("Asso di Coppe is not allowed.")
+    play(deal, "call C3")
+    assert refusal(deal, "D7 D6 D5 SA", "italian") == "You do not hold the Asso di Spade (SA)."
+
+
+def test_main_refuses_in_the_cards_chosen():
+    from agents.mediatore.tournament import deal_pack
+    from mediatore_env.core.text import card_label
+    missing = next(c for c in range(40) if not Deal(None, 0, deal_pack(3, 0)).hands[0] >> c & 1)
+    _, text = run_main(["--agents", "random:bid_rate=0", "--seed", "3", "--cards", "italian"],
+                       ["arcisolissimo", CARD_NAMES[missing]], then="1")
+    assert f"You do not hold the {card_label(missing, 'italian')}." in text
+    assert not [w for w in ("coins", "cups", "swords", "batons") if f" of {w}" in text]
 
 
 @pytest.mark.parametrize("text,command", [("q", QUIT), ("QUIT", QUIT), ("?", HELP), ("help", HELP),
@@ -350,6 +408,19 @@ def test_record_path_numbers_the_records_of_several_deals_or_games():
     assert str(record_path("out/game", 0, True)) == "out/game-0.json"
 
 
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_every_games_first_line_says_rules_once(game):
+    # Every game's rules_line is the rules bare; the one play loop writes "rules: " before
+    # them, so the first line reads the same way in every game.
+    definition = registry.get(game)
+    rules = definition.display.rules_line(definition.make_rules())
+    assert rules and not rules.startswith("rules")
+    status, text = run_main(["--game", game, "--seed", "1"], ["q"])
+    assert status == 0
+    assert text.splitlines()[0] == (f"{definition.title} · rules: {rules} · seed 1 · "
+                                    f"{definition.unit} 0")
+
+
 # -- any registered game: the toy game of tests/toy_game at the terminal -------------------------
 
 def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
@@ -363,7 +434,8 @@ def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
     assert play_session("toy3", ["random", "random"], human=1, seed=4, count=2, save=str(path),
                         term=Terminal(script, out), auto=False) == 0
     text = out.getvalue()
-    assert text.startswith("Three-handed toy trick game · 2 hands, scoring by thirds · seed 4")
+    assert text.startswith("Three-handed toy trick game · rules: 2 hands, scoring by thirds · "
+                           "seed 4")
     assert "How to answer" in text and "Not a card or a move: 'zz'" in text
     assert "There is no move 9" in text
     assert "Game 1 of 2, hand 1: " in text and "wins the trick" in text

@@ -4,6 +4,7 @@ one-line errors of each."""
 
 import io
 import json
+import re
 
 import pytest
 
@@ -107,7 +108,7 @@ def test_play_a_whole_two_handed_game_and_replay_its_record(tmp_path, capsys):
     status, text = run_play(["--game", "tressette2", "--agents", "greedy", "--seed", "3",
                              "--save", str(path), "--cards", "short"])
     assert status == 0
-    assert text.startswith("Two-Handed Tressette · tressette2 (2 players) · seed 3 · game 0")
+    assert text.startswith("Two-Handed Tressette · rules: tressette2 (2 players) · seed 3 · game 0")
     assert "Game, hand 1: You deal, greedy(1) leads." in text
     assert "== Game: the result" in text and "Outcome: You " in text
     record = json.loads(path.read_text())
@@ -124,11 +125,55 @@ def test_play_a_whole_two_handed_game_and_replay_its_record(tmp_path, capsys):
                   interactive=False) == 0
     shown = out.getvalue()
     assert "tressette2 (2 players) · dealer You" not in shown  # seat 1 is not the human
+    assert "Two-Handed Tressette, rules: tressette2 (2 players) · dealer human(0)" in shown
     assert "seen by greedy(1) (seat 1) only" in shown and "-- hand 1" in shown
+    assert "== hand 1: the end" in shown  # a replay stops at each hand's end too
     assert "Outcome:" in shown
     out = io.StringIO()
     assert replay([str(path)], out=out, interactive=False) == 0
     assert "stock" in out.getvalue() and "the open table" in out.getvalue()
+
+
+def _row(block: str, side_name: str) -> list[str]:
+    """A side's row of a hand's points: side, cards, last trick, melds, hand, game."""
+    row = next(line for line in block.splitlines() if line.startswith(f"  {side_name}  "))
+    return re.split(r" {2,}", row.strip())
+
+
+def test_each_hand_ends_with_its_points_by_side_and_a_wait(tmp_path):
+    # Partnership Tressette played to its end: at each hand's end, each side's cards (thirds,
+    # rounded down), last trick, melds, hand total and game score, as the record has them;
+    # then a wait for Enter. The last hand's points come with the result.
+    from mediatore_env.core.cards import POINTS, parse_card
+    from mediatore_env.core.text import format_thirds
+    path = tmp_path / "game.json"
+    status, text = run_play(["--game", "tressette", "--agents", "greedy", "--seed", "5",
+                             "--save", str(path)])
+    assert status == 0
+    record = json.loads(path.read_text())
+    hands, sides = record["result"]["hands"], ["You and greedy(2)", "greedy(1) and greedy(3)"]
+    assert len(hands) > 1 and text.count("Press Enter for the next hand, q to stop: ") == \
+        len(hands) - 1
+    totals = [0, 0]
+    melds_seen = 0
+    for k, hand in enumerate(hands, 1):
+        last = k == len(hands)
+        head = f"Hand {k}, the last:" if last else f"== hand {k}: the end "
+        block = text[text.index(head):].split("Press Enter for the next hand")[0]
+        for side, name in enumerate(sides):
+            totals[side] += hand["points"][side]
+            _, cards, last_trick, melds, points, score = _row(block, name)
+            thirds = sum(POINTS[parse_card(c)] for t in hand["tricks"] for c in t["cards"]
+                         if t["winner"] % 2 == side)
+            assert cards.split(" -> ")[0] == format_thirds(thirds)
+            assert int(cards.split(" -> ")[-1]) == thirds // 3
+            assert int(points) == hand["points"][side] == (
+                thirds // 3 + int(last_trick.replace("-", "0")) + int(melds.replace("-", "0")))
+            assert int(score) == totals[side]
+        for meld in hand["melds"]:
+            assert " ".join(meld["cards"]) in block.split("  melds: ")[1].splitlines()[0]
+            melds_seen += 1
+    assert totals == record["result"]["totals"] and melds_seen  # a game of this seed has melds
 
 
 def test_play_four_handed_low_claim_with_a_quit(capsys):
@@ -204,6 +249,16 @@ def test_reading_answers():
             read(_name(refused[0]))
     with pytest.raises(BadInput, match="There is no move 99: choose a number from 1 to"):
         read("99")
+    # --cards italian: the refusals name the cards as the table does
+    from mediatore_env.core.text import card_label, suit_label
+    italian = reader_of(registry.get("tressette"), "italian")
+    not_held = f"You do not hold the {card_label(missing, 'italian')}."
+    with pytest.raises(BadInput, match=re.escape(not_held)):
+        read_answer(_name(missing), view, listed, italian)
+    if refused:
+        led = suit_label(view.trick[0] // 10, "italian")
+        with pytest.raises(BadInput, match=f"You must follow suit: {led} were led"):
+            read_answer(_name(refused[0]), view, listed, italian)
     with pytest.raises(BadInput, match="You cannot claim the game now"):
         read_answer("claim", view, listed[:-1], reader)
 

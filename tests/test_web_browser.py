@@ -208,7 +208,8 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
     bruno.goto(link.replace("/#", "/?pace=0#"))
     bruno.wait_for_function("document.body.dataset.loaded")
     bruno.wait_for_function("document.getElementById('join-what').textContent.includes('invites')")
-    assert bruno.inner_text("#join-what").startswith("Anna invites you to seat 2 of Mediatore")
+    assert bruno.inner_text("#join-what").startswith(
+        "Anna invites you to seat 2 of Mediatore (rules: standard), with ")
     bruno.fill("#join-name", "Bruno")
     bruno.click("#join")
     wait_ready(bruno)

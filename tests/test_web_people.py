@@ -134,6 +134,7 @@ def test_a_seats_link_says_what_it_invites_to_before_it_is_taken(client):
     assert told.status_code == 200, told.text
     t = told.json()
     assert (t["host"], t["seat"], t["game"], t["title"]) == ("Anna", 2, "mediatore", "Mediatore")
+    assert t["rules"] == "standard"  # bare, as every game's: the page writes "rules: " before it
     assert [x["name"] for x in t["seats"]] == ["Anna", "random(1)", "player 2", "random(3)"]
     wrong = client.post(path, json={"seat": 2, "code": "x" * 16})
     assert wrong.status_code == 403 and "host" not in wrong.text

@@ -24,15 +24,16 @@ from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
                          does, format_thirds, hand_inline, hand_lines, panel, summary_json,
                          table_json)
-from ..mediatore.display import (hands_section, points_json, section, text_facts, trick_lines,
-                                 tricks_table)
+from ..mediatore.display import (discard_question, hands_section, points_json, section,
+                                 text_facts, trick_lines, tricks_table)
+from ..mediatore.moves import WIN_THIRDS
 from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
                     card_of_move, parse_move, phase_of_move)
 from .records import result_of
 
 __all__ = ["DISPLAY", "ClubDisplay", "ClubNarrator", "move_words", "table_text", "deal_line",
-           "session_lines", "parse_move"]
+           "deal_end_lines", "session_lines", "parse_move"]
 
 _WORDS = {PASS: "pass", ACCEPT: "accept (become the mediator)", ALONE: "play alone"}
 _VERBS = {CALL: "call", DISCARD: "discard", PLAY: "play"}
@@ -59,6 +60,48 @@ def _knowledge(source) -> tuple[bool | None, int | None, int, int]:
     return source.alone, source.partner, source.widow, source.discards
 
 
+def choosing_section(auction: Sequence[tuple[int, int]], names: Sequence[str]) -> list[str]:
+    """The choosing of the mediator so far: who passed, who accepted."""
+    if not auction:
+        return []
+    said = {ACCEPT: ("accept", "accepts"), PASS: ("pass", "passes")}
+    return section("Choosing", [", ".join(f"{names[s]} {said[m][names[s] != YOU]}"
+                                          for s, m in auction)])
+
+
+def mediator_section(mediator: int | None, to_match: int, alone: bool | None,
+                     called_card: int | None, partner: int | None, names: Sequence[str],
+                     style: str) -> list[str]:
+    """The mediator, the pot his side matches and his call as far as it is known: ``alone``
+    None before the call, ``partner`` None for a partner still secret."""
+    if mediator is None:
+        return []
+    m = names[mediator]
+    are, plays = ("are", "play") if m == YOU else ("is", "plays")
+    text = f"{m} {are} the mediator, to match {to_match}"
+    if alone is not None:
+        if called_card is None:  # he announced alone
+            text += f"; {plays} alone"
+        else:
+            text += f"; called {card_label(called_card, style)}"
+            text += (f", which lay in the widow: {plays} alone" if alone else
+                     f", partner {names[partner]}" if partner is not None else
+                     ", partner secret")
+    return section("Mediator", [text])
+
+
+def tricks_section(tricks, mano: int, thirds_won: Sequence[int], names: Sequence[str],
+                   style: str) -> list[str]:
+    """The deal's tricks, a row each (Mediatore's table, without its signals' meaning), and
+    the points each seat has taken."""
+    if not tricks:
+        return []
+    table = tricks_table(tricks, mano, names, style, thirds_won)[:-1]
+    return ["Tricks", *("  " + line for line in table),
+            "       (> led, * won; the last trick takes 1 point, the discards are the "
+            "mediator's)"]
+
+
 def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english",
                title: str = "", width: int = 78) -> str:
     """The table as ``source`` sees it: a ClubView (its own hand only) or a Session (every hand)."""
@@ -72,34 +115,15 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
                  f"{names[source.dealer]} · ante {rules.ante}")
     stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
     lines += section("Chips", [f"pot {source.pot} ({stakes}) · session: {_seats(source.chips, names)}"])
-    if source.auction:
-        said = {ACCEPT: ("accept", "accepts"), PASS: ("pass", "passes")}
-        lines += section("Choosing", [", ".join(f"{names[s]} {said[m][names[s] != YOU]}"
-                                                 for s, m in source.auction)])
+    lines += choosing_section(source.auction, names)
     alone, partner, widow, discards = _knowledge(source)
-    if source.mediator is not None:
-        m = names[source.mediator]
-        are, plays = ("are", "play") if m == YOU else ("is", "plays")
-        text = f"{m} {are} the mediator, to match {source.pot_accepted}"
-        if alone is not None:
-            if source.announced_alone:
-                text += f"; {plays} alone"
-            else:
-                text += f"; called {card_label(source.called_card, style)}"
-                text += (f", which lay in the widow: {plays} alone" if alone else
-                         f", partner {names[partner]}" if partner is not None else
-                         ", partner secret")
-        lines += section("Mediator", [text])
+    lines += mediator_section(source.mediator, source.pot_accepted, alone, source.called_card,
+                              partner, names, style)
     if widow:
         lines += section("Widow", [hand_inline(widow, style) + "  (the mediator's eyes only)"])
     if discards:
         lines += section("Discards", [hand_inline(discards, style)])
-    if source.tricks:
-        lines.append("Tricks")
-        table = tricks_table(source.tricks, source.mano, names, style, source.thirds_won)[:-1]
-        lines += ["  " + line for line in table]
-        lines.append("       (> led, * won; the last trick takes 1 point, the discards are "
-                     "the mediator's)")
+    lines += tricks_section(source.tricks, source.mano, source.thirds_won, names, style)
     if source.trick:
         lines += section("On table", trick_lines(source.leader, source.trick, 0, names, style,
                                                   source.to_move))
@@ -108,6 +132,33 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     if source.phase != END and source.to_move is not None:
         lines += section("To act", [f"{names[source.to_move]} ({PHASE_NAMES[source.phase]})"])
     return "\n".join(lines)
+
+
+def deal_end_lines(session: Session, names: Sequence[str] = DEFAULT_NAMES,
+                   style: str = "english", width: int = 78) -> list[str]:
+    """The end of the session's last finished deal, as Mediatore's end of a deal: the choosing,
+    the mediator and his call, the discards turned over, the tricks and the points each seat
+    took, the deal won or lost, and the chips. All of it is public once the play has ended
+    (the widow, which only the mediator saw, is not shown)."""
+    r = session.results[-1]
+    lines = [f"== deal {r.number}: the end ".ljust(width, "=")]
+    lines += choosing_section([(s, m) for s, m in r.moves if phase_of_move(m) == AUCTION], names)
+    if r.passed:
+        lines.append("All four passed: the same dealer deals again, the pot unchanged.")
+    else:
+        lines += mediator_section(r.mediator, r.pot, r.alone, r.called_card, r.partner, names,
+                                  style)
+        lines += section("Discards", [hand_inline(r.discards, style) + "  (turned over: the "
+                                                                        "mediator's)"])
+        lines += tricks_section(r.tricks, (r.dealer + 1) % 4, r.thirds_won, names, style)
+        lines += section("Points", [
+            f"the mediator's side {format_thirds(r.thirds)}, the others "
+            f"{format_thirds(sum(r.thirds_won) - r.thirds)} (the side needs "
+            f"{WIN_THIRDS // 3}): " + ("won, it takes the pot" if r.won else
+                                       "lost, the pot stays")])
+    return lines + section("Chips", [f"this deal {_seats(r.chips, names)}",
+                                     f"session {_seats(session.chips, names)} · pot now "
+                                     f"{session.pot}"])
 
 
 def deal_line(number: int, dealer: int, result: dict, names: Sequence[str] = DEFAULT_NAMES) -> str:
@@ -241,8 +292,7 @@ class ClubNarrator(Narrator):
 
 
 _QUESTIONS = {AUCTION: "Become the mediator (match the pot) or pass:",
-              CALL: "Call a card (its holder becomes your secret partner) or play alone:",
-              DISCARD: "Discard a card face down:"}
+              CALL: "Call a card (its holder becomes your secret partner) or play alone:"}
 
 
 class ClubDisplay(Display):
@@ -250,6 +300,7 @@ class ClubDisplay(Display):
     moves, the question of the play, no stops), and its own deals, chips and sessions."""
 
     move_words = staticmethod(move_words)
+    hand_word = "deal"
 
     def card_of(self, move: int) -> int | None:
         return card_of_move(move) if phase_of_move(move) in (DISCARD, PLAY) else None
@@ -270,6 +321,8 @@ class ClubDisplay(Display):
         return [table_text(view, names, style, title)]
 
     def question(self, view) -> str:
+        if view.phase == DISCARD:
+            return discard_question(view, "face down")
         return _QUESTIONS.get(view.phase) or super().question(view)
 
     def view_json(self, view, names: Sequence[str] | None = None, style: str = "english") -> dict:
@@ -322,6 +375,12 @@ class ClubDisplay(Display):
             return f"deal {number}, the mediator"
         return (f"deal {number}, trick {len(session.tricks)}" if session.tricks
                 else f"deal {number}, the exchange")
+
+    def stop_lines(self, session: Session, seat: int | None, names, style: str) -> list[str]:
+        """After a deal: its end, the same for every seat (:func:`deal_end_lines`)."""
+        if session.results and (session.needs_pack or session.is_over):
+            return ["", *deal_end_lines(session, names, style)]
+        return []
 
     def end_lines(self, session: Session, names, style: str = "english") -> list[str]:
         """Every deal of the finished session in a line, and the chips."""

@@ -37,7 +37,7 @@ from ..core.game import CHANCE, dealer_seat
 from ..core.records import rebuild
 from ..core.tricks import Trick, playable, playable_cards
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
-from ..mediatore.nine_tricks import NineTricks, deal_hands
+from ..mediatore.nine_tricks import DISCARDS, NineTricks, deal_hands
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
 from .rules import ClubRules, shares
@@ -45,8 +45,6 @@ from . import records
 from .view import ClubView
 
 __all__ = ["Session", "DealResult", "ClubRules"]
-
-DISCARDS = 4  # the widow's four cards go back, face down (docs/rules.md 10.3)
 
 
 class DealResult(NamedTuple):
@@ -65,6 +63,7 @@ class DealResult(NamedTuple):
     discards: int
     tricks: tuple[Trick, ...]
     thirds: int | None               #: the mediator's side's thirds, discards and last trick in
+    thirds_won: tuple[int, int, int, int]  #: each seat's thirds, counted the same way
     won: bool | None
     pot: int                         #: the pot when the mediator accepted (what was matched)
     matched: tuple[int, int]         #: what (mediator, partner) put in to match it
@@ -328,8 +327,8 @@ class Session(NineTricks):
         self.results.append(DealResult(
             number, self.dealer, self.pack, tuple(self.history[start:]), mediator, self.alone,
             self.called_card, partner, self.discards, tuple(self.tricks),
-            None if passed else self.side_thirds(), won, pot, matched, taken,
-            tuple(c - b for c, b in zip(self.chips, chips_before))))
+            None if passed else self.side_thirds(), tuple(self.thirds_won), won, pot, matched,
+            taken, tuple(c - b for c, b in zip(self.chips, chips_before))))
         if last:
             self.phase = END
             self.to_move = None

@@ -13,7 +13,7 @@ hook                   default
 ``move_text``          the card's notation (``D3``); another move: its id
 ``move_words``         the card in words (``3 of coins``); another move: ``move_text``
 ``moves_lines``        the moves numbered from 1, in columns
-``rules_line``         every switch as ``name=value``
+``rules_line``         every switch as ``name=value`` (bare: the callers write ``rules:``)
 ``facts``              none: the game's own facts as ``(label, lines)`` (its scores, melds)
 ``table_lines``        a head (title, hand, trick), the facts, this hand's tricks, the trick on
                        the table, the seat's hand
@@ -28,6 +28,7 @@ hook                   default
 ``narrator``           a :class:`TrickNarrator`: the cards played and the tricks won
 ``stage``              ``hand N, trick K``: a replay stops after every trick
 ``stop_lines``         nothing
+``hand_word``          ``hand``: the word of terminal play's wait between two hands
 ``end_lines``          each seat's outcome
 ``record_packs``       the record's ``"packs"``
 =====================  ========================================================================
@@ -173,6 +174,10 @@ class Display:
     trick game (the module docstring lists them). A game's display subclasses it, overrides
     what differs, and its definition holds one instance (``display=ToyDisplay()``)."""
 
+    #: What the game calls one dealing of the cards within an episode, in the terminal's
+    #: pause between two of them: a Tressette ``hand``, a club Mediatore ``deal``.
+    hand_word = "hand"
+
     # -- moves ------------------------------------------------------------------------------
 
     def card_of(self, move: int) -> int | None:
@@ -203,7 +208,8 @@ class Display:
     # -- the table ----------------------------------------------------------------------------
 
     def rules_line(self, rules) -> str:
-        """The rules in a few words, after the game's title."""
+        """The rules in a few words, bare (``tressette2 (2 players)``, ``standard``): every
+        caller writes ``rules:`` before them, the same for every game."""
         return ", ".join(f"{name}={value}" for name, value in rules.to_dict().items())
 
     def facts(self, view, names: Sequence[str], style: str) -> Facts:

@@ -37,6 +37,7 @@ from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card
                           table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
+from .nine_tricks import discards_left
 from .moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES, PLAY,
                     WIN_THIRDS, card_of_move, phase_of_move, signal_of_move)
 from .rules import NO_SIGNAL
@@ -315,6 +316,14 @@ def dealer_line(source, names: Sequence[str]) -> str:
     standard``."""
     return (f"dealer {names[source.dealer]} · il mano {names[source.mano]} · "
             f"rules: {rules_text(source.rules)}")
+
+
+def discard_question(view, what_for: str) -> str:
+    """The question of the discards, Mediatore's and club Mediatore's: ``'Discard 4 cards to
+    form the new monte:'``, counting the cards still to discard (the page takes them one by
+    one)."""
+    left = discards_left(view)
+    return f"Discard {left} card{'s' * (left != 1)} {what_for}:"
 
 
 def verdict_line(view, names: Sequence[str]) -> str:
@@ -719,7 +728,7 @@ class MediatoreDisplay(Display):
         return card_of_move(move) if phase_of_move(move) == CALL else None
 
     def rules_line(self, rules: Rules) -> str:
-        return f"rules: {rules_text(rules)}"
+        return rules_text(rules)
 
     def table_text(self, view, names: Sequence[str] | None = None, style: str = "english",
                    title: str = "") -> str:
@@ -742,8 +751,7 @@ class MediatoreDisplay(Display):
                 return "Call a card: its holder becomes your secret partner:"
             return "Call a card: its holder gives it to you:"
         if phase == DISCARD:
-            left = 4 - view.discards.bit_count()
-            return f"Discard {left} card{'s' if left != 1 else ''} to form the new monte:"
+            return discard_question(view, "to form the new monte")
         if phase == GIVE:
             return "Pass one card face down to the player who gave you the called card:"
         if view.trick:

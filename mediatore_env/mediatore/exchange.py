@@ -12,6 +12,7 @@ from typing import Callable
 
 from ..core.cards import bit, highest
 from .moves import GIVE, discard_move, give_move
+from .nine_tricks import discards_left
 
 
 def best_removal(hand: int, removals: int, give: bool,
@@ -72,7 +73,7 @@ def exchange_move(view, plan: Callable[[int, int, bool], tuple[int, int | None]]
         _, g = plan(view.hand, 1, True)
         return give_move(g)
     give = view.giver is not None
-    removed, g = plan(view.hand, 4 - view.discards.bit_count() + give, give)
+    removed, g = plan(view.hand, discards_left(view) + give, give)
     if g is not None:
         removed &= ~bit(g)
     return discard_move(highest(removed))

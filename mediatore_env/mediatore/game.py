@@ -29,7 +29,7 @@ from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, 
                     NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
                     WIN_THIRDS, call_move, discard_move, give_move, move_text,
                     parse_move, play_move)
-from .nine_tricks import DEAL_ORDER, NineTricks, deal_hands, deal_order
+from .nine_tricks import DEAL_ORDER, DISCARDS, NineTricks, deal_hands, deal_order
 from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
                     statement_truths)
@@ -260,7 +260,7 @@ class Deal(NineTricks):
             card = move - DISCARD_BASE
             self.hands[seat] &= ~bit(card)
             self.discards |= bit(card)
-            if self.discards.bit_count() == 4:
+            if self.discards.bit_count() == DISCARDS:
                 self.monte = self.discards
                 if self.giver is not None:
                     self.phase = GIVE

@@ -16,10 +16,14 @@ from ..core.cards import POINTS, to_mask
 from ..core.game import CHANCE, Engine
 from ..core.moves import described_move
 from ..core.tricks import Trick, trick_winner
-from .moves import END, HAND_SIZE, PHASE_NAMES
+from .moves import DISCARD, END, HAND_SIZE, PHASE_NAMES
 from .rules import NO_SIGNAL
 
-__all__ = ["DEAL_ORDER", "deal_order", "deal_hands", "NineTricks"]
+__all__ = ["DEAL_ORDER", "DISCARDS", "deal_order", "deal_hands", "discards_left", "NineTricks"]
+
+#: The cards dealt apart (Mediatore's monte, club Mediatore's widow): the one who takes them
+#: discards as many.
+DISCARDS = 4
 
 # The seat receiving each of the first 36 cards of the pack, by dealer (docs/rules.md 3): batches of
 # three, il mano (the seat after the dealer) first, in playing order; the last 4 are the monte.
@@ -38,6 +42,12 @@ def deal_hands(pack: Sequence[int], dealer: int) -> tuple[list[int], int]:
     for seat, card in zip(DEAL_ORDER[dealer], pack):
         hands[seat] |= 1 << card
     return hands, to_mask(pack[4 * HAND_SIZE:])
+
+
+def discards_left(view) -> int:
+    """The cards ``view``'s seat has still to discard (a seat's view of either game): those it
+    took from apart less those discarded, in the discard phase; 0 in any other."""
+    return DISCARDS - view.discards.bit_count() if view.phase == DISCARD else 0
 
 
 class NineTricks(Engine):

@@ -6,39 +6,47 @@ empty answer -- then hands the words to the game's :class:`Reader` (:func:`reade
 Mediatore's knows its bids, signals and the four discards given in one answer; every other
 game's is :func:`card_game_reader`, which reads a number from the list, the move's own text
 (``claim``, ``accept``, ``call D3``) or a card typed as people type it (``D3``, ``3d``,
-``ace of swords``) and finds the legal move that plays it. A card refused is explained one way
-in every game (:func:`card_refusal`): not held, or held but the suit led must be followed.
+``ace of swords``) and finds the legal move that plays it, and club Mediatore's discards in one
+answer as Mediatore's (:func:`check_discards`). A card refused is explained one way in every
+game (:func:`card_refusal`): not held, or held but the suit led must be followed.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, NamedTuple, Sequence
 
-from ..core.cards import (CARD_NAMES, SUIT_MASKS, SUIT_NAMES_EN, cards_of, parse_card, power_of,
-                          suit_of)
+from ..core.cards import SUIT_MASKS, cards_of, parse_card, power_of, suit_of
 from ..core.tricks import follow_suit
-from ..core.text import card_text
+from ..core.text import card_label, card_tag, card_text, suit_label
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
                                discard_move, give_move, parse_move, phase_of_move, play_move,
                                signal_of_move)
+from ..mediatore.nine_tricks import discards_left
 from ..mediatore.rules import (BUSSO, BUSSO_MEGLIO, CONTRACT_NAMES, NO_SIGNAL, SIGNAL_NAMES,
                                STRISCIO, TUTTO_FUORI, VOLO)
 from .terminal import _COMMANDS, BadInput, parse_cards_words
 
-__all__ = ["Reader", "reader_of", "read_answer", "card_refusal", "card_game_reader",
-           "explain_illegal"]
+__all__ = ["Reader", "reader_of", "read_answer", "card_refusal", "not_held", "check_discards",
+           "card_game_reader", "explain_illegal"]
+
+
+def no_note(view) -> str:
+    """A game whose terminal reads every question as the page does: no note."""
+    return ""
 
 
 class Reader(NamedTuple):
     """How one game reads its answers: ``read(words, view, listed)`` -> the moves named (a
-    list: Mediatore's discards come four at once), raising :class:`BadInput` saying why not;
-    ``help``, the help text of ``?``; ``order(legal)``, the legal moves in the order listed;
-    ``note(view)``, how to answer the game's question here, where the terminal reads it its
-    own way (Mediatore's four discards in one answer; the page takes them card by card)."""
+    list: Mediatore's and club Mediatore's discards come four at once), raising
+    :class:`BadInput` saying why not; ``help``, the help text of ``?``; ``order(legal)``, the
+    legal moves in the order listed; ``note(view)``, how to answer the game's question here,
+    where the terminal reads it its own way (the four discards in one answer; the page takes
+    them card by card)."""
     read: Callable[[str, object, Sequence[int]], list[int]]
     help: str
     order: Callable[[list[int]], list[int]] = list
-    note: Callable[[Any], str] = lambda view: ""  # a view of the game's own
+    note: Callable[[Any], str] = no_note  # of a view of the game's own
 
 
 def read_answer(text: str, view, listed: Sequence[int], reader: Reader) -> list[int] | str:
@@ -67,20 +75,59 @@ def _numbered(tokens: Sequence[str], listed: Sequence[int], several: bool = Fals
     return [listed[n - 1] for n in numbers]
 
 
-def card_refusal(card: int, view) -> str | None:
+def not_held(card: int, style: str = "english") -> str:
+    """The refusal of a card the seat does not hold, in every game and phase, in the card
+    names the player chose (``style``, as every refusal)."""
+    return f"You do not hold the {card_label(card, style)}."
+
+
+def card_refusal(card: int, view, style: str = "english") -> str | None:
     """Why ``view``'s seat may not play ``card`` to the trick on the table: it does not hold
     it, or it holds a card of the suit led; None if it may."""
     if not view.hand >> card & 1:
-        return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
+        return not_held(card, style)
     if view.trick and not follow_suit(view.hand, view.trick[0]) >> card & 1:
         suit = suit_of(view.trick[0])
-        held = " ".join(CARD_NAMES[c] for c in cards_of(view.hand & SUIT_MASKS[suit]))
-        return f"You must follow suit: {SUIT_NAMES_EN[suit]} were led and you hold {held}."
+        held = " ".join(card_tag(c, style) for c in cards_of(view.hand & SUIT_MASKS[suit]))
+        return (f"You must follow suit: {suit_label(suit, style)} were led and you hold "
+                f"{held}.")
     return None
+
+
+# -- the discards of Mediatore and club Mediatore: all in one answer -------------------------------
+
+def check_discards(cards: Sequence[int], view, style: str = "english") -> None:
+    """Refuse an answer naming the cards to discard unless it names every card ``view``'s seat
+    has still to discard, each held and once: nothing is discarded until all are named, as an
+    answer applied piecemeal would renumber the list under the player (the page, which shows
+    no numbers, takes them card by card)."""
+    for card in cards:
+        if not view.hand >> card & 1:
+            raise BadInput(not_held(card, style))
+    if len(set(cards)) != len(cards):
+        raise BadInput("The same card twice: name each card to discard once.")
+    left = discards_left(view)
+    if len(cards) != left:
+        raise BadInput(f"Name all {left} cards to discard in one answer, not {len(cards)} "
+                       f"(numbers like '1 4 6 9' or cards like 'C4 C5 B4 B5'); "
+                       "nothing is discarded until all are named.")
+
+
+#: What to type when discarding.
+NAME_DISCARDS = "Name the cards to discard, all in one answer (e.g. 'C4 C5 B4 B5' or '1 4 6 9')."
+#: After the number in ``?``'s text, where the discards are named in one answer.
+_ALL_AT_ONCE = "        (in the discard phase all four at once: 1 4 6 9)"
+
+
+def discard_note(view) -> str:
+    """The terminal's note to the question of the discards (the :class:`Reader`'s ``note``)."""
+    return "name them all in one answer" if discards_left(view) else ""
 
 
 # -- every game but Mediatore: its moves' text and the cards ---------------------------------------
 
+#: The small words between a card's rank and suit (``3 of coins``, ``asso di spade``).
+_OF = ("of", "di", "the")
 _CARD_VERBS = {"play": "play", "lead": "play", "call": "call", "discard": "discard",
                "give": "give"}
 
@@ -100,20 +147,23 @@ def _names(move_text: str, card: int, verb: str | None) -> bool:
     return _card_of(move_text) == card and (verb is None or len(words) == 1 or words[0] == verb)
 
 
-def card_game_reader(moves, text) -> Reader:
+def card_game_reader(moves, text, discards: bool = False, style: str = "english") -> Reader:
     """The reader of a game from its moves (a :class:`~mediatore_env.core.definition.MoveTable`)
     and its display (``move_words``): a number from the list, a move's text, or a card (with a verb or
-    alone: the legal move whose text ends with that card)."""
+    alone: the legal move whose text ends with that card). With ``discards`` (club Mediatore),
+    the cards to discard are named all in one answer, as in Mediatore (:func:`check_discards`)."""
 
     def refuse(move: int, view, listed: Sequence[int]) -> BadInput:
         card = _card_of(moves.text(move))
         from_hand = all(view.hand >> c & 1 for c in map(_card_of, map(moves.text, listed))
                         if c is not None)
-        why = card_refusal(card, view) if card is not None and from_hand else None
-        return BadInput(why or f"You cannot {text.move_words(move)} now: choose a move of the "
-                               "list.")
+        why = card_refusal(card, view, style) if card is not None and from_hand else None
+        return BadInput(why or f"You cannot {text.move_words(move, style)} now: choose a move "
+                               "of the list.")
 
     def read(raw: str, view, listed: Sequence[int]) -> list[int]:
+        if discards and discards_left(view):
+            return read_discards(raw, view, listed)
         tokens = raw.replace(",", " ").split()
         numbers = _numbered(tokens, listed)
         if numbers is not None:
@@ -128,7 +178,7 @@ def card_game_reader(moves, text) -> Reader:
             raise refuse(move, view, listed)
         verb = _CARD_VERBS.get(tokens[0])
         cards, rest = parse_cards_words([t for t in tokens[verb is not None:]
-                                         if t not in ("of", "di", "the")])
+                                         if t not in _OF])
         if len(cards) != 1 or rest:
             raise BadInput(f"Not a card or a move: {raw!r}. Type a number from 1 to "
                            f"{len(listed)}, a card such as D3, or ? for help.")
@@ -140,6 +190,20 @@ def card_game_reader(moves, text) -> Reader:
                 raise refuse(m, view, listed)
         raise BadInput(f"Not a move now: {raw!r}. Type a number from 1 to {len(listed)}.")
 
+    def read_discards(raw: str, view, listed: Sequence[int]) -> list[int]:
+        tokens = raw.replace(",", " ").split()
+        numbers = _numbered(tokens, listed, several=True)
+        if numbers is None:
+            cards, rest = parse_cards_words([t for t in tokens[tokens[0] == "discard":]
+                                             if t not in _OF])
+            if not cards or rest:
+                raise BadInput(f"Not a card or a move: {raw!r}. {NAME_DISCARDS}")
+        else:  # a discard's text ends with its card: "discard D3"
+            cards = [parse_card(moves.text(m).split()[-1]) for m in numbers]
+        check_discards(cards, view, style)
+        discard = {_card_of(moves.text(m)): m for m in listed}
+        return [discard[c] for c in cards]
+
     def order(legal: list[int]) -> list[int]:
         # the moves that name no card first, as given; then by suit and strongest first, as
         # the hand is shown
@@ -148,10 +212,11 @@ def card_game_reader(moves, text) -> Reader:
             return (0, 0, 0) if card is None else (1, suit_of(card), -power_of(card))
         return sorted(legal, key=key)
 
-    return Reader(read, help_cards(moves), order)
+    return Reader(read, help_cards(moves, discards), order,
+                  discard_note if discards else no_note)
 
 
-def help_cards(moves) -> str:
+def help_cards(moves, discards: bool = False) -> str:
     """``?``'s text for a game of these moves: its own words (``claim``, ``call D3``), not
     another game's."""
     words: list[str] = []
@@ -165,7 +230,7 @@ def help_cards(moves) -> str:
     listed = f"as listed: {', '.join(words)}" if words else "the card alone: D3"
     return f"""\
 How to answer
-  a number from the list          3
+  a number from the list          3{_ALL_AT_ONCE if discards else ""}
   a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
                                   rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;
                                   J Q K also mean jack, horse, king), or A♠, or ace of swords
@@ -174,13 +239,15 @@ How to answer
 The list holds only the moves you may make (when playing, you follow suit if you can)."""
 
 
-def reader_of(definition) -> Reader:
+def reader_of(definition, style: str = "english") -> Reader:
     """The reader of a definition's game: Mediatore's own, any other game's from its moves
-    and display."""
+    and display (club Mediatore's with its discards in one answer). Its refusals name cards
+    in ``style``, as the table does (:data:`~mediatore_env.core.text.STYLES`)."""
     if definition.name == "mediatore":
-        return Reader(read_mediatore, HELP_TEXT, _orderly,
-                      lambda view: "name them all in one answer" if view.phase == DISCARD else "")
-    return card_game_reader(definition.moves, definition.display)
+        return Reader(partial(read_mediatore, style=style), HELP_TEXT, _orderly, discard_note)
+    # club Mediatore's mediator discards as Mediatore's declarer does: all in one answer
+    return card_game_reader(definition.moves, definition.display,
+                            discards=definition.name == "club", style=style)
 
 
 # -- Mediatore ------------------------------------------------------------------------------------
@@ -218,17 +285,35 @@ def _signal_of(words: Sequence[str], allowed: Sequence[int]) -> int:
     raise BadInput(f"not a signal: {' '.join(words)!r}; signals with this card: {here}")
 
 
-def _contract_of(word: str) -> int:
+def _may_bid(legal: Sequence[int]) -> str:
+    """The calls the seat may still make: ``'pass, or bid one of solissimo, arcisolissimo'``
+    (none lower than the bid to beat, none the table has not)."""
+    bids = [CONTRACT_NAMES[m] for m in legal if m != PASS]
+    if not bids:
+        return "only pass"
+    return "pass, or bid " + ("one of " * (len(bids) > 1)) + ", ".join(bids)
+
+
+def _contract_of(word: str, legal: Sequence[int]) -> int:
+    """The contract ``word`` names: its name, or the start of one (``arci``, ``c``). A bid
+    binds, so a start that fits several contracts (``s``: solo or solissimo) is never
+    guessed: it is refused, with the bids still ``legal``; but where none of them may be bid
+    any more, their highest is returned, to be refused with the reason (too low)."""
     for contract, name in CONTRACT_NAMES.items():
         if word == name:
             return contract
-    matches = [c for c, name in CONTRACT_NAMES.items() if len(word) >= 2 and name.startswith(word)]
+    matches = [c for c, name in CONTRACT_NAMES.items() if name.startswith(word)]
+    if len(matches) > 1 and not set(matches) & set(legal):
+        matches = matches[-1:]
     if len(matches) == 1:
         return matches[0]
-    raise BadInput(f"not a bid: {word!r}; bids are pass, " + ", ".join(CONTRACT_NAMES.values()))
+    if matches:
+        raise BadInput(f"{word!r} could be " + " or ".join(CONTRACT_NAMES[c] for c in matches)
+                       + f": write more of it (you may {_may_bid(legal)})")
+    raise BadInput(f"not a bid: {word!r}; you may {_may_bid(legal)}")
 
 
-def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
+def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english") -> list[int]:
     """Mediatore's moves in words (``solo``, ``call 3 of coins``, ``SA volo``, four discards in
     one answer) or numbers from the list (several only for the discards)."""
     tokens = raw.replace(",", " ").replace("+", " + ").split()
@@ -237,20 +322,20 @@ def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
     phase = view.phase
     numbers = _numbered(tokens, listed, several=phase == DISCARD)
     if numbers is not None:
-        return _check_discards(numbers, view) if phase == DISCARD else numbers
+        return _check_discards(numbers, view, style) if phase == DISCARD else numbers
     try:  # the engine's own text: "play D3 busso", "bid solo"
         move = parse_move(raw)
     except ValueError:
         move = None
     if move in legal:
-        return _check_discards([move], view) if phase == DISCARD else [move]
+        return _check_discards([move], view, style) if phase == DISCARD else [move]
     if tokens[0] in _VERBS:
         if _VERBS[tokens[0]] != phase:
             raise BadInput(f"Now it is {_PHASE_WORDS[phase]}, not {_PHASE_WORDS[_VERBS[tokens[0]]]}. "
                            + _what_to_type(view))
         if tokens[0] != "pass":
             tokens = tokens[1:]
-    tokens = [t for t in tokens if t not in ("of", "di", "the")]
+    tokens = [t for t in tokens if t not in _OF]
     if not tokens:
         raise BadInput(_what_to_type(view))
     if phase == AUCTION:
@@ -258,9 +343,9 @@ def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
             return [PASS]
         if len(tokens) != 1:
             raise BadInput("Bid one contract or pass: " + _what_to_type(view))
-        move = _contract_of(tokens[0])
+        move = _contract_of(tokens[0], listed)
         if move not in legal:
-            raise BadInput(explain_illegal(move, view))
+            raise BadInput(explain_illegal(move, view, style))
         return [move]
     cards, rest = parse_cards_words(tokens)
     if not cards:
@@ -275,28 +360,18 @@ def read_mediatore(raw: str, view, listed: Sequence[int]) -> list[int]:
     elif rest:
         raise BadInput(f"I do not understand {' '.join(rest)!r} after the card. " + _what_to_type(view))
     elif phase == DISCARD:
-        return _check_discards([discard_move(c) for c in cards], view)
+        return _check_discards([discard_move(c) for c in cards], view, style)
     elif len(cards) > 1:
         raise BadInput("One card, please.")
     else:
         move = {CALL: call_move, GIVE: give_move}[phase](cards[0])
     if move not in legal:
-        raise BadInput(explain_illegal(move, view))
+        raise BadInput(explain_illegal(move, view, style))
     return [move]
 
 
-def _check_discards(moves: list[int], view) -> list[int]:
-    left = 4 - view.discards.bit_count()
-    for m in moves:
-        if not view.hand >> card_of_move(m) & 1:
-            raise BadInput(explain_illegal(m, view))
-    if len(set(moves)) != len(moves):
-        raise BadInput("The same card twice: name each card to discard once.")
-    if len(moves) != left:
-        # All at once: an answer applied piecemeal would renumber the list under the player.
-        raise BadInput(f"Name all {left} cards to discard in one answer, not {len(moves)} "
-                       f"(numbers like '1 4 6 9' or cards like 'C4 C5 B4 B5'); "
-                       "nothing is discarded until all are named.")
+def _check_discards(moves: list[int], view, style: str) -> list[int]:
+    check_discards([card_of_move(m) for m in moves], view, style)
     return moves
 
 
@@ -304,14 +379,15 @@ def _what_to_type(view) -> str:
     return {
         AUCTION: "Type pass or a bid (e.g. 'solo'), or a number from the list.",
         CALL: "Name the card to call (e.g. 'D3' or '3 of coins'), or a number from the list.",
-        DISCARD: "Name the cards to discard, all in one answer (e.g. 'C4 C5 B4 B5' or '1 4 6 9').",
+        DISCARD: NAME_DISCARDS,
         GIVE: "Name the card of your hand to pass back (e.g. 'B4'), or a number from the list.",
         PLAY: "Name a card of your hand (e.g. 'SA', or 'SA volo' when leading), or a number.",
     }.get(view.phase, "")
 
 
-def explain_illegal(move: int, view) -> str:
-    """Why ``move`` is not legal for ``view``'s seat now, in a sentence a player understands."""
+def explain_illegal(move: int, view, style: str = "english") -> str:
+    """Why ``move`` is not legal for ``view``'s seat now, in a sentence a player understands,
+    its cards named in ``style``."""
     phase = view.phase
     if phase == AUCTION:
         if view.auction and max(b for _, b in view.auction) >= view.rules.top_contract:
@@ -319,19 +395,18 @@ def explain_illegal(move: int, view) -> str:
                     "everyone else can only pass.")
         high = max((b for _, b in view.auction), default=PASS)
         if move <= high:
-            return (f"A bid must be higher than {CONTRACT_NAMES[high]}: pass, or bid one of "
-                    + ", ".join(CONTRACT_NAMES[b] for b in range(high + 1, view.rules.top_contract + 1))
-                    + ".")
+            return (f"A bid must be higher than {CONTRACT_NAMES[high]}: "
+                    f"{_may_bid(view.legal_moves())}.")
         return f"{CONTRACT_NAMES[move]} is not a contract at this table (no arcisolissimo)."
     if phase == CALL:
         only = {"three": "a 3", "three_or_two": "a 3 or a 2", "no_ace": "any card but an ace"}
         return (f"At this table you may call only {only.get(view.rules.call_restriction, 'any card')}; "
-                f"{card_text(card_of_move(move))} is not allowed.")
+                f"{card_text(card_of_move(move), style)} is not allowed.")
     card = card_of_move(move)
     if phase in (DISCARD, GIVE):
-        return f"You do not hold the {card_text(card)} ({CARD_NAMES[card]})."
+        return not_held(card, style)
     signal = signal_of_move(move)
-    refusal = card_refusal(card, view)
+    refusal = card_refusal(card, view, style)
     if refusal:
         return refusal
     if view.trick and signal:
@@ -351,12 +426,12 @@ def explain_illegal(move: int, view) -> str:
         "busso+meglio": "busso says you hold the highest card of the suit still out",
         "ribusso+meglio": "ribusso says you hold the second highest card of the suit still out",
     }.get(name, "that signal is not allowed with this card")
-    return f"You cannot lead {CARD_NAMES[card]} with {name}: {why}."
+    return f"You cannot lead {card_tag(card, style)} with {name}: {why}."
 
 
-HELP_TEXT = """\
+HELP_TEXT = f"""\
 How to answer
-  a number from the list          3        (in the discard phase all four at once: 1 4 6 9)
+  a number from the list          3{_ALL_AT_ONCE}
   the move in words               pass, solo, bid solo, call 3 of coins, SA, play SA volo
   a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
                                   rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;

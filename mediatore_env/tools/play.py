@@ -18,7 +18,9 @@ number or the move in words (:mod:`.answers`: ``solo``, ``D3``, ``3 of coins``, 
 ``claim``, ``accept``); ``?`` shows help, ``t`` the table again, ``q`` or Ctrl-D stops, with the
 score of the episodes finished (each already saved with ``--save``); Ctrl-C stops at once, with
 one line and exit status 130, as every command does. A move that is the only
-legal one is played for you and said (``--ask-forced`` to be asked anyway).
+legal one is played for you and said (``--ask-forced`` to be asked anyway). Between two hands
+of an episode (a Tressette hand, a club deal) the end of the last is shown (``stop_lines``),
+and Enter goes on to the next.
 
 The screen is built from the human's view only, so it cannot show what the seat may not know;
 the full result, every hand included, is shown at the end of each episode (a Mediatore deal, a
@@ -47,7 +49,8 @@ from .answers import Reader, read_answer, reader_of
 from .checks import (ArgumentParser, add_rules_options, check_agents, game_of, non_negative_int,
                      output_file, parse_for_game, positive_int, rules_of, rules_options_elsewhere)
 from .terminal import (HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input, record_path,
-                       running_score, score_line, seat_names, stopped, to_the_end)
+                       running_score, score_line, seat_names, stopped, to_the_end,
+                       wait_for_next)
 
 __all__ = ["play_game", "play_session", "main"]
 
@@ -84,7 +87,7 @@ def choose_moves(view, names: Sequence[str], style: str, term: Terminal, text, r
                 break
 
 
-def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Terminal,
+def play_game(game, human: int | None, agents: Sequence, names: Sequence[str], term: Terminal,
               text, reader: Reader, style: str = "english", title: str = "Game",
               packs: Callable[[int], Sequence] | None = None,
               seeds: Sequence[int] | None = None, auto: bool = True, observation=None):
@@ -94,26 +97,36 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
     ``packs(k)`` (k = 0, 1, ...). ``text`` is the game's display, ``reader`` reads the
     human's answers (:func:`.answers.reader_of`), ``observation`` writes an agent's
     observation (needed only if one wants it). The human sees ``game.view(human)`` only.
-    Returns the game; raises :class:`Quit` if the human quits."""
+    Between two hands (deals) of the game it shows the end of the last and waits for Enter.
+    With ``human`` None agents play every seat and ``term`` is told all, the open table, and
+    asked nothing. Returns the game; raises :class:`Quit` if the human quits."""
     for s, agent in enumerate(agents):
         if agent is not None:
             agent.reset(None if seeds is None else seeds[s])
     narrator = text.narrator(game, human, names, style)
+
+    def dealt_lines() -> list[str]:
+        if human is None:
+            return text.dealt_lines(game, None, names, style)
+        return text.start_lines(game, human, names, style, title)
+
     if not game.needs_pack and not game.is_over:  # dealt already
-        term.say("", *text.start_lines(game, human, names, style, title))
+        term.say("", *dealt_lines())
     queue: list[int] = []  # the rest of an answer that named several moves (discards)
     dealt = 0
     while not game.is_over:
         seat = game.to_move
         if game.needs_pack:
-            if dealt:
+            if dealt:  # a hand is over: its end, and the time to read it if a person plays
                 term.say(*text.stop_lines(game, human, names, style))
+                if human is not None:
+                    wait_for_next(term, text.hand_word)
             if packs is None:
                 raise ValueError("the game waits for a pack, and play_game was given no packs")
             game.deal(packs(dealt))
             dealt += 1
             narrator.skip()
-            term.say("", *text.start_lines(game, human, names, style, title))
+            term.say("", *dealt_lines())
             continue
         if seat == human:
             legal = game.legal_moves()
@@ -135,7 +148,8 @@ def play_game(game, human: int, agents: Sequence, names: Sequence[str], term: Te
         news = narrator.news()
         if news:
             term.say(*news)
-    term.say("", *text.table_lines(game.view(human), names, style, f"{title}: the end"))
+    if human is not None:
+        term.say("", *text.table_lines(game.view(human), names, style, f"{title}: the end"))
     return game
 
 
@@ -150,7 +164,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     from agents.tournament import derive_seed, hooks_of
     hooks = hooks_of(game)  # the packs of mediatore-bench's episodes, so that --deal K is K there
     definition = get(game)
-    text, reader = definition.display, reader_of(definition)
+    text, reader = definition.display, reader_of(definition, style)
     rules = definition.make_rules() if rules is None else rules
     n, unit = definition.players, definition.unit
     term = term or Terminal()
@@ -162,7 +176,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     observation = definition.observation if wanted else None
     names = seat_names(["human" if sp is None else sp for sp in seat_specs], human)
     totals = [0] * n
-    term.say(f"{definition.title} · {text.rules_line(rules)} · seed {seed}"
+    term.say(f"{definition.title} · rules: {text.rules_line(rules)} · seed {seed}"
              + (f" · {unit}s {first}-{first + count - 1}" if count > 1 else f" · {unit} {first}"),
              "Playing order: " + " -> ".join(names) + "   (? for help)")
     played = 0
@@ -208,7 +222,8 @@ def build_parser(game: str = "mediatore") -> argparse.ArgumentParser:
                     f"are those of --game {game}: --game NAME --help shows another game's.",
         epilog="Answer each question with a number from the list or the move in words "
                "(solo, pass, D3, 3 of coins, SA volo, claim, accept); when discarding in "
-               "Mediatore, all four cards in one answer (C4 C5 B4 B5 or 1 4 6 9). ? for help, "
+               "Mediatore or club, all four cards in one answer (C4 C5 B4 B5 or 1 4 6 9). "
+               "? for help, "
                "t for the table, q to quit.")
     p.add_argument("--game", default="mediatore", choices=list(GAMES),
                    help="the game (default mediatore): " + ", ".join(

@@ -166,7 +166,7 @@ def show_record(record: dict, seat: int | None = None, style: str = "english",
     title = label or "Record"
     about = ", ".join(f"{word} {meta[key]}" for key, word in _ABOUT.items() if key in meta)
     pager.say(f"== {title} ".ljust(78, "="),
-              f"{definition.title}, {text.rules_line(final.rules)} · "
+              f"{definition.title}, rules: {text.rules_line(final.rules)} · "
               f"dealer {names[record['dealer']]}"
               + (f" · {about}" if about else ""),
               "seen by " + ("everyone: the open table" if seat is None else

@@ -7,6 +7,7 @@ by a person.
   ``asso di spade``), and the commands (``q``, ``?``, ``t``);
 - :func:`seat_names`: ``You`` and ``greedy(1)``;
 - :func:`record_path`: where ``--save`` puts the record of each game played;
+- :func:`wait_for_next`: Enter between two hands, deals or games;
 - :func:`running_score` and :func:`stopped`: the score between several deals or games, and
   when the player quits;
 - :func:`to_the_end`: a command's work, cut short by a closed pipe (no error).
@@ -139,16 +140,22 @@ def score_line(names: Sequence[str], totals: Sequence[int]) -> str:
     return " · ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals))
 
 
+def wait_for_next(term: Terminal, what: str) -> None:
+    """Wait for Enter before the next deal, hand or game (``what``), so that the end of the
+    last one can be read; ``q`` raises :class:`Quit`."""
+    answer = term.ask(f"Press Enter for the next {what}, q to stop: ").strip().lower()
+    if _COMMANDS.get(answer) == QUIT:
+        raise Quit
+
+
 def running_score(term: Terminal, what: str, played: int, names: Sequence[str],
                   totals: Sequence[int], last: bool) -> None:
     """After each of several deals or games (``what``): the score so far; then, unless it was
-    the last, wait for Enter (``q`` raises :class:`Quit`)."""
+    the last, wait for Enter (:func:`wait_for_next`)."""
     term.say(f"Running score after {played} {what}{'s' * (played > 1)}: "
              + score_line(names, totals))
     if not last:
-        answer = term.ask(f"Press Enter for the next {what}, q to stop: ").strip().lower()
-        if _COMMANDS.get(answer) == QUIT:
-            raise Quit
+        wait_for_next(term, what)
 
 
 def stopped(what: str, played: int, names: Sequence[str], totals: Sequence[int]) -> str:

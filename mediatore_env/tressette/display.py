@@ -17,15 +17,15 @@ from typing import Sequence
 
 from ..core.cards import CARD_NAMES, cards_of
 from ..core.display import Display, Facts, TrickNarrator
-from ..core.text import (YOU, card_json, card_label, card_text, cards_json, does, hand_inline,
-                         panel, summary_json)
+from ..core.text import (YOU, card_json, card_label, card_text, cards_json, does,
+                         format_thirds, hand_inline, panel, summary_json)
 from .game import TressetteGame
 from .melds import MELD_KINDS
 from .moves import CLAIM, move_text
-from .rules import FORMS, TressetteRules
+from .rules import FORMS, TressetteRules, score_of_thirds
 
 __all__ = ["DISPLAY", "TressetteDisplay", "TressetteNarrator", "side_names", "meld_text",
-           "scores_line", "result_lines", "table_text"]
+           "scores_line", "hand_points_lines", "hand_end_lines", "result_lines", "table_text"]
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -56,18 +56,43 @@ def scores_line(rules: TressetteRules, names: Sequence[str], totals, hand_points
                                    for i in range(rules.num_sides))
 
 
-def end_of_hand_lines(game: TressetteGame, names: Sequence[str]) -> list[str]:
-    rules = game.rules
-    log = game.log[-1]
+def hand_points_lines(game: TressetteGame, names: Sequence[str], style: str) -> list[str]:
+    """The points of the last hand dealt, a row per side: the cards taken (thirds, and the
+    points they make rounded down), the last trick's point, the melds, the hand's total and
+    the game's score; then the melds declared, each with its cards. All of it public::
+
+          side                     cards         last trick  melds  hand  game
+          You and greedy(2)        4 2/3 -> 4    1           3      8     19
+          greedy(1) and greedy(3)  6             -           -      6     14
+          melds: You: three aces (DA CA BA), 3 points
+    """
+    rules, log = game.rules, game.log[-1]
     sides = side_names(rules, names)
     points = log.points(rules)
-    return [f"Hand {game.hand_number} ends: "
-            + " · ".join(f"{sides[i]} {points[i]}" for i in range(rules.num_sides))
-            + "; totals " + " · ".join(str(t) for t in game.totals)]
+    w = max(map(len, [*sides, "side"]))
+    out = [f"  {'side':<{w}}  {'cards':<14}{'last trick':<12}{'melds':<7}{'hand':<6}game"]
+    for side, name in enumerate(sides):
+        thirds = log.side_thirds(rules, side)
+        cards = format_thirds(thirds) + (f" -> {score_of_thirds(thirds)}" if thirds % 3 else "")
+        last, melds = log.last_trick_points(rules, side), log.meld_points[side]
+        out.append(f"  {name:<{w}}  {cards:<14}{last or '-':<12}{melds or '-':<7}"
+                   f"{points[side]:<6}{game.totals[side]}")
+    if log.melds:
+        out.append("  melds: " + "; ".join(meld_text(names[d.seat], d.meld, style, verb=False)
+                                           for d in log.melds))
+    return out
 
 
-def result_lines(game: TressetteGame, names: Sequence[str]) -> list[str]:
-    """The end of a game: why it ended, the totals, each seat's outcome."""
+def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> list[str]:
+    """A hand's end: its points by side (:func:`hand_points_lines`)."""
+    return ["", f"== hand {game.hand_number}: the end ".ljust(78, "="),
+            *hand_points_lines(game, names, style),
+            "  (cards: the thirds a side took, rounded down; the game is to 31)"]
+
+
+def result_lines(game: TressetteGame, names: Sequence[str], style: str = "english") -> list[str]:
+    """The end of a game: why it ended, the last hand's points, the totals, each seat's
+    outcome."""
     rules = game.rules
     sides = side_names(rules, names)
     why = {"target": f"{sides[game.ender]} reached 31",
@@ -79,6 +104,7 @@ def result_lines(game: TressetteGame, names: Sequence[str]) -> list[str]:
            }.get(game.end_reason, str(game.end_reason))
     return [f"The game ends after {game.hand_number} hand{'s' * (game.hand_number > 1)}: {why}"
             + (" (Low Hand: the lower total wins)" if rules.low else "") + ".",
+            f"Hand {game.hand_number}, the last:", *hand_points_lines(game, names, style),
             "Totals: " + " · ".join(f"{sides[i]} {game.totals[i]}" for i in range(rules.num_sides)),
             "Outcome: " + " · ".join(f"{names[s]} {o:+d}" for s, o in enumerate(game.outcome))]
 
@@ -235,13 +261,13 @@ class TressetteDisplay(Display):
                                  game if seat is None else None)
 
     def stop_lines(self, game: TressetteGame, seat: int | None, names, style: str) -> list[str]:
-        """After a trick: a hand's points once it is over."""
+        """After a trick: a hand's points once it is over (the last hand's are the end's)."""
         if game.needs_pack and game.log:
-            return end_of_hand_lines(game, names)
+            return hand_end_lines(game, names, style)
         return []
 
     def end_lines(self, game: TressetteGame, names, style: str = "english") -> list[str]:
-        return result_lines(game, names)
+        return result_lines(game, names, style)
 
 
 DISPLAY = TressetteDisplay()

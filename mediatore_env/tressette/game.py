@@ -120,9 +120,18 @@ class HandLog:
         return [self.side_points(rules, side) for side in range(rules.num_sides)]
 
     def side_points(self, rules: TressetteRules, side: int) -> int:
-        thirds = sum(self.thirds[s] for s in rules.sides[side])
-        last = (self.last_winner is not None and rules.side_of(self.last_winner) == side)
-        return self.meld_points[side] + score_of_thirds(thirds) + LAST_TRICK_POINTS * last
+        """``side``'s points in this hand so far: its melds, its cards, the last trick."""
+        return (self.meld_points[side] + score_of_thirds(self.side_thirds(rules, side))
+                + self.last_trick_points(rules, side))
+
+    def side_thirds(self, rules: TressetteRules, side: int) -> int:
+        """The thirds ``side``'s seats have taken in this hand's tricks so far."""
+        return sum(self.thirds[s] for s in rules.sides[side])
+
+    def last_trick_points(self, rules: TressetteRules, side: int) -> int:
+        """The last trick's point, if ``side`` won that trick."""
+        last = self.last_winner is not None and rules.side_of(self.last_winner) == side
+        return LAST_TRICK_POINTS * last
 
     def copy(self) -> "HandLog":
         other = object.__new__(HandLog)

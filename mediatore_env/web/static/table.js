@@ -593,7 +593,7 @@ async function offerJoin(link) {
   $("join-what").textContent = `You are invited to seat ${link.seat} of a table.`;
   try {  // what the link invites to: the game, who opened it, who sits where
     const t = await api("POST", `/api/games/${link.id}/invitation`, {seat: link.seat, code: link.code});
-    $("join-what").textContent = `${t.host} invites you to seat ${link.seat} of ${t.title} (${t.rules}), with `
+    $("join-what").textContent = `${t.host} invites you to seat ${link.seat} of ${t.title} (rules: ${t.rules}), with `
       + t.seats.filter((x) => x.seat !== link.seat).map((x) => x.name).join(", ") + ".";
   } catch (e) {
     $("join-what").textContent = e.status === 409 ? "This seat is taken: its link worked once."
