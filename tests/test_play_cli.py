@@ -203,6 +203,8 @@ def test_refusals_name_the_cards_as_the_player_chose():
     play(deal, "bid solissimo", "pass", "pass", "pass", "play C5", "play S5", "play B5")
     assert refusal(deal, "S4", "italian") == ("You must follow suit: Coppe were led and you "
                                               "hold C4.")
+    # the short style's suit is a letter: the sentence says it in words
+    assert refusal(deal, "S4", "short") == "You must follow suit: cups were led and you hold C4."
     deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, rules=Rules(call_restriction="three"))
     play(deal, "bid mediatore", "pass", "pass", "pass")
     assert refusal(deal, "CA", "italian").endswith("Asso di Coppe is not allowed.")

@@ -89,8 +89,9 @@ def card_refusal(card: int, view, style: str = "english") -> str | None:
     if view.trick and not follow_suit(view.hand, view.trick[0]) >> card & 1:
         suit = suit_of(view.trick[0])
         held = " ".join(card_tag(c, style) for c in cards_of(view.hand & SUIT_MASKS[suit]))
-        return (f"You must follow suit: {suit_label(suit, style)} were led and you hold "
-                f"{held}.")
+        # the short style's suit is a letter ("C"): the sentence names it in words
+        led = suit_label(suit, "english" if style == "short" else style)
+        return f"You must follow suit: {led} were led and you hold {held}."
     return None
 
 
