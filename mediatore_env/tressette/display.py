@@ -22,7 +22,7 @@ from ..core.text import (YOU, card_json, card_label, card_text, cards_json, does
 from .game import TressetteGame
 from .melds import MELD_KINDS
 from .moves import CLAIM, move_text
-from .rules import FORMS, TressetteRules, score_of_thirds
+from .rules import FORMS, TARGET, TressetteRules, score_of_thirds
 
 __all__ = ["DISPLAY", "TressetteDisplay", "TressetteNarrator", "side_names", "meld_text",
            "scores_line", "hand_points_lines", "hand_end_lines", "result_lines", "table_text"]
@@ -87,7 +87,7 @@ def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> lis
     """A hand's end: its points by side (:func:`hand_points_lines`)."""
     return ["", f"== hand {game.hand_number}: the end ".ljust(78, "="),
             *hand_points_lines(game, names, style),
-            "  (cards: the thirds a side took, rounded down; the game is to 31)"]
+            f"  (cards: the thirds a side took, rounded down; the game is to {TARGET})"]
 
 
 def result_lines(game: TressetteGame, names: Sequence[str], style: str = "english") -> list[str]:
