@@ -119,18 +119,27 @@ def load_object(path: str):
         raise ValueError(f"module {module_name!r} has no {attr!r} (from {path!r})") from None
 
 
-def agent_factory(spec: str, registry: dict | None = None, *, imports: bool = True
+def named_factory(spec: str, registry: dict, kind: tuple[str, str], *, imports: bool = True
                   ) -> tuple[Callable, dict]:
-    """``(factory, options)`` of an agent's text (see :func:`make_agent`), nothing made yet."""
-    registry = agents_of("mediatore") if registry is None else registry
+    """``(factory, options)`` of a text naming one of ``registry`` with options
+    (``random:bid_rate=0.5``) or, with ``imports``, a class by its path
+    (``pkg.mod:Class:depth=3``); nothing made yet. ``kind``, what the registry holds (singular
+    and plural), names it in the error of a text that names nothing."""
     name, _, rest = spec.strip().partition(":")
     if name in registry:
         return registry[name], parse_options(rest)
     if rest and imports:
         attr, _, opts = rest.partition(":")
         return load_object(f"{name}:{attr}"), parse_options(opts)
-    raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(registry)}"
+    raise ValueError(f"unknown {kind[0]} {spec!r}; known {kind[1]}: {', '.join(registry)}"
                      + (", or a 'package.module:Class' path to your own" if imports else ""))
+
+
+def agent_factory(spec: str, registry: dict | None = None, *, imports: bool = True
+                  ) -> tuple[Callable, dict]:
+    """``(factory, options)`` of an agent's text (see :func:`make_agent`), nothing made yet."""
+    registry = agents_of("mediatore") if registry is None else registry
+    return named_factory(spec, registry, ("agent", "agents"), imports=imports)
 
 
 def option_names(factory: Callable) -> list[str]:
@@ -140,6 +149,16 @@ def option_names(factory: Callable) -> list[str]:
     except (TypeError, ValueError):
         return []
     return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def takes_option(factory: Callable, name: str) -> bool:
+    """Whether ``factory`` may take option ``name``: it names it, takes ``**options`` (which
+    may pass it on) or has a signature that cannot be read."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind is p.VAR_KEYWORD for p in params) or name in option_names(factory)
 
 
 def plain_members(annotation) -> set[str]:

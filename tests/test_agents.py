@@ -2,6 +2,7 @@
 hand-built situations (deals injected with tests/packs.py; dealer 3, so seat 0 is il mano)."""
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -188,8 +189,18 @@ def test_bidding_overcalls_only_with_a_better_hand_and_policies_can_be_swapped()
     assert PassBidding().bid(strong.view(0)) == PASS
     assert isinstance(make_bidding_policy("cautious"), BiddingPolicy)
     assert set(BIDDING_POLICIES) >= {"greedy", "cautious", "bold", "chiamo", "random", "pass"}
-    with pytest.raises(ValueError, match="known: greedy"):
+    with pytest.raises(ValueError, match="known bidding policies: greedy"):
         make_bidding_policy("wild")
+    # written as agents are: a name or a module:Class path, with options
+    assert make_bidding_policy("cautious:margin=1.5").margin == 1.5
+    assert make_bidding_policy("random:bid_rate=0.5").bid_rate == 0.5
+    assert isinstance(make_bidding_policy("agents.mediatore.greedy:PassBidding"), PassBidding)
+    for spec, words in (("random:x=1", "unexpected keyword argument 'x'; its options: bid_rate"),
+                        ("cautious:margin=abc", "'margin': it takes a float"),
+                        ("agents.mediatore.greedy:GreedyAgent", "needs a method bid(view)")):
+        with pytest.raises(ValueError, match=re.escape(repr(spec))) as e:
+            make_bidding_policy(spec)
+        assert words in str(e.value) and "bidding policy" in str(e.value)
     # a GreedyAgent with another bidding policy keeps the other three
     agent = GreedyAgent(bidding="pass")
     assert isinstance(agent.play, PlayPolicy) and agent.act(None, strong.view(0)) == PASS

@@ -65,6 +65,7 @@ card with one outstanding card above it 1, an Asso that may be captured 0.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 from mediatore_env.mediatore.exchange import best_removal, exchange_move
 from mediatore_env.core.cards import (ALL_CARDS, NUM_CARDS, POINTS, SUIT_MASKS, bit, cards_of,
@@ -730,27 +731,38 @@ class PassBidding:
         return PASS
 
 
+#: The bidding policies by name, each a factory that takes the policy's options by name
+#: (``cautious:margin=1.5``, ``random:bid_rate=0.5``).
 BIDDING_POLICIES = {
-    "greedy": lambda: BiddingPolicy(),
-    "cautious": lambda: BiddingPolicy(margin=2.0),
-    "bold": lambda: BiddingPolicy(margin=-1.0),
-    "chiamo": lambda: BiddingPolicy(max_contract=CHIAMO),
+    "greedy": BiddingPolicy,
+    "cautious": partial(BiddingPolicy, margin=2.0),
+    "bold": partial(BiddingPolicy, margin=-1.0),
+    "chiamo": partial(BiddingPolicy, max_contract=CHIAMO),
     "random": RandomBidding,
     "pass": PassBidding,
 }
 
 
 def make_bidding_policy(spec):
-    """A bidding policy from a name of :data:`BIDDING_POLICIES`, a ``module:Class`` text, or
-    an object with a ``bid(view)`` method (returned as is)."""
+    """A bidding policy from its text -- a name of :data:`BIDDING_POLICIES` or a
+    ``module:Class`` path, either with options (``cautious:margin=1.5``,
+    ``mypkg.bids:Mine:bold=True``), as agents are written -- or an object with a ``bid(view)``
+    method (returned as is). Raises ``ValueError`` naming the policy and what is wrong."""
     if not isinstance(spec, str):
         if not callable(getattr(spec, "bid", None)):
             raise ValueError(f"not a bidding policy (no bid method): {spec!r}")
         return spec
-    if spec in BIDDING_POLICIES:
-        return BIDDING_POLICIES[spec]()
-    if ":" in spec:
-        from ..registry import load_object
-        return load_object(spec)()
-    raise ValueError(f"unknown bidding policy {spec!r}; known: {', '.join(BIDDING_POLICIES)}, "
-                     f"or a 'package.module:Class' path")
+    from ..registry import check_option_types, named_factory, option_names
+    factory, options = named_factory(spec, BIDDING_POLICIES, ("bidding policy",
+                                                              "bidding policies"))
+    try:
+        check_option_types(factory, options)
+        policy = factory(**options)
+    except (TypeError, ValueError) as e:
+        named = option_names(factory) if "unexpected keyword" in str(e) else []
+        raise ValueError(f"cannot make bidding policy {spec!r}: {e}"
+                         + (f"; its options: {', '.join(named)}" if named else "")) from None
+    if not callable(getattr(policy, "bid", None)):
+        raise ValueError(f"{spec!r} is not a bidding policy: it needs a method bid(view) "
+                         "returning a move id (PASS or bid_move(contract))")
+    return policy
