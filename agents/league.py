@@ -177,15 +177,17 @@ class LeagueResult:
             *table(["agent", "against", "edge", "95% CI"], pair_rows, "llrl")])
 
 
-def run_league(game: str, agents: Sequence[str], episodes: int = 200, seed: int = 0,
+def run_league(game: str, agents: Sequence[str] | dict, episodes: int = 200, seed: int = 0,
                rules=None, jobs: int | None = None, ray: bool | str = False,
                progress: Callable[[int], Any] | bool | None = None) -> LeagueResult:
-    """Every pair of ``agents`` (texts as ``mediatore-bench`` takes them) of registered game
-    ``game`` in a duplicate tournament of ``episodes`` episodes of the same ``seed``; their
-    edges and the ratings fitted from them. ``progress``: True shows one progress bar over
-    every pair's episodes on stderr (tqdm's: a widget in a notebook), or ``progress(n)`` is
-    called as episodes finish."""
-    names = list(dict.fromkeys(agents))
+    """Every pair of ``agents`` (texts as ``mediatore-bench`` takes them, or a dict of names
+    to any spec :func:`agents.tournament.build_agent` takes) of registered game ``game`` in a
+    duplicate tournament of ``episodes`` episodes of the same ``seed``; their edges and the
+    ratings fitted from them. ``progress``: True shows one progress bar over every pair's
+    episodes on stderr (tqdm's: a widget in a notebook), or ``progress(n)`` is called as
+    episodes finish."""
+    entries = agents if isinstance(agents, dict) else {a: a for a in agents}
+    names = list(entries)
     if len(names) < 2:
         raise ValueError(f"a league needs two agents or more, got {len(names)}")
     definition = registry.get(game)
@@ -193,7 +195,7 @@ def run_league(game: str, agents: Sequence[str], episodes: int = 200, seed: int 
     matches = list(itertools.combinations(names, 2))
     with counting(progress, episodes * len(matches), f"{definition.unit}s") as tick:
         for first, second in matches:
-            result = run(game, {first: first, second: second},
+            result = run(game, {first: entries[first], second: entries[second]},
                          cyclic_lineups([first, second], definition.players), episodes, seed,
                          rules, jobs, progress=tick, ray=ray)
             by_name = {s.name: s.per_deal for s in result.standings}

@@ -365,6 +365,11 @@ def test_a_games_help_lists_its_own_options_and_not_the_others(capsys, tool, gam
     ("bench", ["--game", "tressette", "--agents", *["random"] * 4, "--ante", "3"],
      ["--ante sets the 'ante' switch of club", "the options of tressette: --game, --agents"]),
     ("bench", ["--game", "club", "--bidding", "a", "b"], ["club has no auction", "--agents"]),
+    # --player is the player the bidding policies share: alone it would be ignored
+    ("bench", ["--agents", *["random"] * 4, "--player", "pimc"], ["--player goes with --bidding"]),
+    ("bench", ["--bidding", "greedy", "bold", "--player", "random"],
+     ["the player 'random' takes no bidding policy (its options: bid_rate, seed)"]),
+    ("bench", ["--bidding", "greedy", "nobody"], ["unknown bidding policy 'nobody'"]),
     ("bench", ["--agents", *["random"] * 4, "--colour", "red"],
      ["unrecognized arguments: --colour red"]),
 ])

@@ -96,12 +96,29 @@ def test_the_command_prints_and_saves_the_league(tmp_path, capsys):
     assert len(data["pairs"][0]["per_episode"]) == 6
 
 
+def test_a_bidding_league_takes_policies_as_mediatore_bench_does(tmp_path, capsys):
+    """Policies by name with options, or by module:Class path, each in the --player: the same
+    policy under two names is level in every deal; one that bids differently is not."""
+    out = tmp_path / "bidding.json"
+    assert main(["--bidding", "pass", "agents.mediatore.greedy:PassBidding",
+                 "random:bid_rate=1.0", "--player", "greedy", "--deals", "3", "--seed", "4",
+                 "--json", str(out), "-q"]) == 0
+    capsys.readouterr()
+    pairs = {(p["first"], p["second"]): p["per_episode"] for p in json.loads(out.read_text())["pairs"]}
+    same = ("greedy:bidding=pass", "greedy:bidding=agents.mediatore.greedy:PassBidding")
+    assert pairs[same] == [0.0, 0.0, 0.0]
+    assert any(pairs[(same[0], "greedy:bidding=random:bid_rate=1.0")])
+
+
 @pytest.mark.parametrize("args, message", [
     (["--agents", "greedy"], "two different agents"),
     (["--agents", "greedy", "greedy"], "two different agents"),
     (["--agents", "greedy", "nobody"], "unknown agent 'nobody'"),
     (["--game", "tressette", "--bidding", "greedy", "bold"], "has no auction"),
     (["--bidding", "greedy", "wild"], "unknown bidding policy 'wild'"),
+    (["--bidding", "greedy", "random:bid_rate=lots"], "'bid_rate': it takes a float"),
+    (["--bidding", "greedy", "bold", "--player", "random"], "'random' takes no bidding policy"),
+    (["--agents", "greedy", "random", "--player", "pimc"], "--player goes with --bidding"),
     (["--agents", "greedy", "random", "--rule", "colour=red"], "unknown rules switch"),
     (["--agents", "greedy", "random", "--plot", "out.txt"], "format"),
     (["--agents", "greedy", "random", "--deals", "0"], "must be 1 or more"),

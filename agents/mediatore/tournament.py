@@ -196,6 +196,26 @@ class MediatoreHooks(Hooks):
 HOOKS = MediatoreHooks()
 
 
+def check_bidding(policies: Sequence[str], base: str = "greedy") -> None:
+    """Refuse (``ValueError``, before anything is played) what cannot compare bidding
+    policies: fewer than two, one listed twice, one that cannot be made
+    (:func:`~agents.mediatore.greedy.make_bidding_policy` says why), or a player ``base``
+    that takes no ``bidding`` option."""
+    from ..registry import agent_factory, option_names, takes_option
+    from .greedy import make_bidding_policy
+    if len(policies) < 2:
+        raise ValueError("a bidding tournament compares at least two bidding policies")
+    if len(set(policies)) != len(policies):
+        raise ValueError(f"bidding policies listed twice: {list(policies)}")
+    for policy in policies:
+        make_bidding_policy(policy)
+    factory, _ = agent_factory(base)
+    if not takes_option(factory, "bidding"):
+        raise ValueError(f"the player {base!r} takes no bidding policy (its options: "
+                         f"{', '.join(option_names(factory)) or 'none'}): give a player with "
+                         "a bidding option, such as greedy or pimc")
+
+
 def run_bidding_tournament(policies: Sequence[str], deals: int = 1000, seed: int = 0,
                            rules: Rules | None = None, jobs: int | None = None,
                            base: str = "greedy", record_deals: Sequence[int] = (),
@@ -205,10 +225,7 @@ def run_bidding_tournament(policies: Sequence[str], deals: int = 1000, seed: int
     ``module:Class`` texts) inside one shared player ``base`` (its calling, exchange and card
     play), over the cyclic lineups of the module docstring. Ranks the policies. The other
     arguments are those of :func:`agents.tournament.run_tournament`."""
-    if len(policies) < 2:
-        raise ValueError("a bidding tournament compares at least two bidding policies")
-    if len(set(policies)) != len(policies):
-        raise ValueError(f"bidding policies listed twice: {list(policies)}")
+    check_bidding(policies, base)
     entries = {p: (base, {"bidding": p}) for p in policies}
     return run("mediatore", entries, cyclic_lineups(list(policies)), deals, seed, rules, jobs,
                record_deals, progress, ray, "bidding")

@@ -79,10 +79,10 @@ def build_parser(game: str = "mediatore") -> argparse.ArgumentParser:
         who.add_argument("--bidding", nargs="+", metavar="POLICY",
                          help="compare these bidding policies (2 or more) inside one shared "
                               "player")
-        p.add_argument("--player", default="greedy",
+        p.add_argument("--player",
                        help="with --bidding: the player whose calling, exchange and play they "
                             "share (default greedy)")
-    p.set_defaults(bidding=None, plot=None, plot_json=None)
+    p.set_defaults(bidding=None, player=None, plot=None, plot_json=None)
     p.add_argument("--deals", type=positive_int, default=1000, metavar="N",
                    help=f"number of episodes, {definition.unit}s of {game} (default 1000)")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the cards (default 0)")
@@ -138,6 +138,8 @@ def check_options(args) -> None:
     have, its parser has not: :func:`options_elsewhere`)."""
     if args.agents:
         check_lineup(args.game, args.agents)
+    if args.player is not None and not args.bidding:
+        raise ValueError("--player goes with --bidding: the player the policies share")
 
 
 def check_outputs(args) -> list[int]:
@@ -200,7 +202,8 @@ def _run(args, parser) -> int:
         if args.agents:
             result = run_tournament(args.agents, args.deals, game=args.game, **common)
         else:
-            result = _hooks(args.game).bidding(args.bidding, args.deals, base=args.player,
+            result = _hooks(args.game).bidding(args.bidding, args.deals,
+                                               base=args.player or "greedy",
                                                **common)
     except (ValueError, ImportError) as e:
         parser.exit(2, f"{PROG}: error: {e}\n")

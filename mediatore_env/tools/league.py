@@ -37,8 +37,12 @@ def build_parser() -> ArgumentParser:
     who.add_argument("--agents", nargs="+", metavar="AGENT",
                      help="two agents or more, as mediatore-bench takes them")
     who.add_argument("--bidding", nargs="+", metavar="POLICY",
-                     help="Mediatore: the league of these bidding policies, each in the greedy "
-                          "player (greedy:bidding=POLICY)")
+                     help="Mediatore: the league of these bidding policies (names, or "
+                          "module:Class paths, with options as agents take them), each in "
+                          "the player of --player (PLAYER:bidding=POLICY)")
+    p.add_argument("--player",
+                   help="with --bidding: the player whose call, exchange and card play every "
+                        "policy shares (default greedy)")
     p.add_argument("--deals", type=positive_int, default=200, metavar="N",
                    help="episodes each pair plays, in the game's unit (default 200)")
     p.add_argument("--seed", type=non_negative_int, default=0,
@@ -54,18 +58,20 @@ def build_parser() -> ArgumentParser:
     return p
 
 
-def lineup_of(args) -> list[str]:
-    """The league's agents: ``--agents``, or each ``--bidding`` policy in the greedy player."""
+def lineup_of(args) -> list[str] | dict:
+    """The league's agents: ``--agents``, or each ``--bidding`` policy in the ``--player``
+    (named ``PLAYER:bidding=POLICY``)."""
+    if args.player is not None and not args.bidding:
+        raise ValueError("--player goes with --bidding: the player the policies share")
     if args.bidding:
         if args.game != "mediatore":
             raise ValueError(f"--bidding compares Mediatore's bidding policies; {args.game} has "
                              "no auction: give --agents")
-        from agents.mediatore.greedy import BIDDING_POLICIES
-        unknown = [p for p in args.bidding if p not in BIDDING_POLICIES]
-        if unknown:
-            raise ValueError(f"unknown bidding policy {unknown[0]!r}; valid: "
-                             + ", ".join(BIDDING_POLICIES))
-        return [f"greedy:bidding={policy}" for policy in args.bidding]
+        from agents.mediatore.tournament import check_bidding
+        player = args.player or "greedy"
+        check_bidding(args.bidding, player)
+        return {f"{player}:bidding={policy}": (player, {"bidding": policy})
+                for policy in args.bidding}
     return args.agents
 
 
@@ -76,7 +82,8 @@ def _run(args, parser) -> int:
         agents = lineup_of(args)
         if len(dict.fromkeys(agents)) < 2:
             raise ValueError("a league needs two different agents or more")
-        check_agents(agents, agents_of(args.game))
+        if not isinstance(agents, dict):  # the --bidding lineup is checked already
+            check_agents(agents, agents_of(args.game))
         rules = parse_game_rules(args.game, args.rule, args.preset)
         if args.plot:
             from agents.plot import check_plot_path
