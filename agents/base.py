@@ -99,7 +99,8 @@ def play(game, agents: Sequence, packs: Callable[[int], Sequence] | None = None,
     reset with ``seeds[s]`` (None when no seeds are given). ``observation``: the observation
     writer, by default the game's registered one (:func:`observation_writer`), used only when an
     agent wants observations. An illegal move raises ``ValueError`` naming the agent, the seat
-    and the move (the engine's message lists the legal ones), the game left as it was.
+    and the move (the engine's message lists the legal ones), the game left as it was; an
+    error an agent raises is raised with a note naming the agent and its seat.
     """
     if packs is not None and not callable(packs):
         raise ValueError("packs is a function: packs(k) -> the k-th pack to deal; give the "
@@ -125,7 +126,12 @@ def play(game, agents: Sequence, packs: Callable[[int], Sequence] | None = None,
             continue
         agent = agents[seat]
         view = game.view(seat)
-        move = agent.act(observation(view) if wants[seat] else None, view)
+        try:
+            move = agent.act(observation(view) if wants[seat] else None, view)
+        except Exception as e:  # the agent's own error, its traceback kept: say whose it is
+            e.add_note(f"raised by agent {agent_name(agent)!r} ({type(agent).__name__}) at "
+                       f"seat {seat}")
+            raise
         try:
             game.apply(move)  # numpy integers are fine; floats, bools, None are refused
         except ValueError as e:

@@ -346,6 +346,7 @@ class _Player:
         definition = registry.get(game)
         self.rules, self.seed, self.lineups = rules, seed, lineups
         self.engine, self.hooks = definition.engine, hooks_of(game)
+        self.unit = definition.unit
         self.index_key = f"{definition.unit}_index"  # the records' meta: deal_index, game_index...
         known = agents_of(definition)
         # One agent per (lineup, slot): a slot holds exactly one seat in each play.
@@ -369,8 +370,13 @@ class _Player:
         for k, agents in enumerate(self.agents):
             for r in range(n):
                 seated = rotate(agents, r)
-                game = play(self.engine(self.rules, index % n), seated, pack, seeds,
-                            self.observation)
+                try:
+                    game = play(self.engine(self.rules, index % n), seated, pack, seeds,
+                                self.observation)
+                except Exception as e:  # where in the tournament: to play it again alone
+                    e.add_note(f"in {self.unit} {index} (lineup "
+                               f"{k}, rotation {r}) of the run of seed {self.seed}")
+                    raise
                 plays.append(Play(k, r, tuple(game.outcome), self.hooks.facts(game)))
                 if index in self.record:
                     records.append(self.hooks.record(

@@ -423,3 +423,27 @@ def test_reports_fit_any_agent_name(game):
     assert blocks and any(LONG_NAME in line for block in blocks for line in block), report
     for block in blocks:
         assert_aligned(block)
+
+
+class _FailsAtItsThirdMove(Agent):
+    """Plays the first legal move, and fails at its third decision of an episode."""
+
+    def reset(self, seed=None):
+        self.moves = 0
+
+    def act(self, observation, view):
+        self.moves += 1
+        if self.moves == 3:
+            raise RuntimeError("out of ideas")
+        return view.legal_moves()[0]
+
+
+def test_an_agents_own_error_says_whose_it_is_and_where():
+    """Its traceback is kept (the type and message unchanged), with notes naming the agent, its
+    seat and the episode, lineup and rotation, so that the episode can be played again alone."""
+    from agents.tournament import run
+    with pytest.raises(RuntimeError, match="out of ideas") as e:
+        run("tressette2", {"odd": _FailsAtItsThirdMove, "random": "random"},
+            [("random", "odd")], 2, seed=5)
+    assert e.value.__notes__ == ["raised by agent 'odd' (_FailsAtItsThirdMove) at seat 1",
+                                 "in game 0 (lineup 0, rotation 0) of the run of seed 5"]
