@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -227,3 +228,10 @@ def run_league(game: str, agents: Sequence[str], episodes: int = 200, seed: int 
     return LeagueResult(game, names, episodes, seed, rules, pairs, fit_ratings(names, pairs),
                         time.perf_counter() - start, workers)
 
+
+if __name__ == "__main__":
+    # The command line is mediatore_env.tools.league's, in the layer above this library, which
+    # may not import it (tests/test_layers.py): name the command rather than do nothing.
+    print("agents.league is the league's library; its command is mediatore-league "
+          "(python -m mediatore_env.tools.league --help)", file=sys.stderr)
+    raise SystemExit(2)

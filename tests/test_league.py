@@ -171,3 +171,12 @@ def test_the_docs_saved_leagues_hold_the_ratings_of_their_pairs(path):
     assert [r["name"] for r in saved["ratings"]] == [r["name"] for r in fitted]
     for mine, now in zip(saved["ratings"], fitted):
         assert [mine["rating"], *mine["ci95"]] == pytest.approx([now["rating"], *now["ci95"]])
+
+
+def test_running_the_library_names_the_command():
+    """``python -m agents.league`` cannot run the command a layer above it: it says which to
+    run, in one line, and fails, rather than print nothing and succeed."""
+    run = subprocess.run([sys.executable, "-m", "agents.league", "--help"], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert run.returncode == 2 and run.stdout == ""
+    assert "mediatore-league" in run.stderr and run.stderr.strip().count("\n") == 0
