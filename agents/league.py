@@ -34,7 +34,7 @@ import numpy as np
 import mediatore_env.registry as registry
 from mediatore_env.runinfo import counting
 
-from .report import signed, table
+from .report import counted, signed, table
 from .tournament import cyclic_lineups, mean_ci, run, t95
 
 __all__ = ["Pair", "Rating", "LeagueResult", "fit_ratings", "run_league", "pair_edges",
@@ -191,9 +191,9 @@ class LeagueResult:
         pair_rows = [[p.first, p.second, signed(p.edge[0]),
                       f"[{signed(p.edge[1])}, {signed(p.edge[2])}]"] for p in self.pairs]
         return "\n".join([
-            f"League of {self.game} agents: {len(self.agents)} agents, {len(self.pairs)} pairs, "
-            f"{self.episodes} {unit}s each; seed {self.seed}; {self.jobs} job"
-            + ("s" if self.jobs > 1 else "") + f", {self.seconds:.1f} s", "",
+            f"League of {self.game} agents: {counted(len(self.agents), 'agent')}, "
+            f"{counted(len(self.pairs), 'pair')}, {counted(self.episodes, unit)} each; seed "
+            f"{self.seed}; {counted(self.jobs, 'job')}, {self.seconds:.1f} s", "",
             f"Ratings (units per {unit} per seat, summing to zero; 95% CI) and each agent's "
             f"edge over the agent of each column:",
             *table(header, rows, "rlrl" + "r" * len(names)), "",

@@ -23,6 +23,8 @@ from typing import Any
 
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS
 
+from .report import counted
+
 PLOT_MISSING = ("matplotlib is not installed; it is an optional extra: "
                 "pip install -e \".[plot]\" (or pip install \"matplotlib>=3.7\")")
 FORMATS = ("png", "svg", "pdf")
@@ -60,8 +62,8 @@ def _data(result: Any) -> dict:
 def _title(data: dict) -> str:
     what = "bidding policies" if data.get("mode") == "bidding" else "agents"
     plays = data.get("plays")
-    return (f"Duplicate tournament of {what}: {data['deals']} deals"
-            + (f", {plays} plays" if plays else "") + f", seed {data['seed']}")
+    return (f"Duplicate tournament of {what}: {counted(data['deals'], 'deal')}"
+            + (f", {counted(plays, 'play')}" if plays else "") + f", seed {data['seed']}")
 
 
 def tournament_figure(result: Any):
@@ -154,7 +156,7 @@ def league_figure(data: dict):
     unit = data["unit"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 0.6 * len(names) + 3),
                                       layout="constrained")
-    fig.suptitle(f"League of {data['game']} agents: {data['episodes']} {unit}s a pair, "
+    fig.suptitle(f"League of {data['game']} agents: {counted(data['episodes'], unit)} a pair, "
                  f"seed {data['seed']}", fontsize=12)
     ys = list(range(len(names)))[::-1]
     values = [r["rating"] for r in ratings]

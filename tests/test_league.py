@@ -126,7 +126,7 @@ def test_the_command_prints_and_saves_the_league(tmp_path, capsys):
     assert main(["--game", "tressette2", "--agents", "random", "greedy", "--deals", "6",
                  "--seed", "2", "--json", str(out), "-q"]) == 0
     text = capsys.readouterr().out
-    assert "League of tressette2 agents: 2 agents, 1 pairs, 6 games each" in text
+    assert "League of tressette2 agents: 2 agents, 1 pair, 6 games each" in text
     assert "machine:" in text
     data = json.loads(out.read_text())
     assert data["format"] == "mediatore-league" and data["unit"] == "game"
@@ -171,6 +171,12 @@ def test_the_docs_saved_leagues_hold_the_ratings_of_their_pairs(path):
     assert [r["name"] for r in saved["ratings"]] == [r["name"] for r in fitted]
     for mine, now in zip(saved["ratings"], fitted):
         assert [mine["rating"], *mine["ci95"]] == pytest.approx([now["rating"], *now["ci95"]])
+
+
+def test_a_league_of_one_game_counts_it_in_the_singular():
+    text = run_league("tressette2", ["random", "greedy"], episodes=1, seed=2).report()
+    assert text.startswith("League of tressette2 agents: 2 agents, 1 pair, 1 game each; seed 2; "
+                           "1 job, ")
 
 
 def test_running_the_library_names_the_command():

@@ -8,7 +8,9 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from agents.plot import CONTRACT_PANELS, STANDINGS_TITLE, plot_tournament, tournament_figure  # noqa: E402
+from agents.league import run_league  # noqa: E402
+from agents.plot import (CONTRACT_PANELS, STANDINGS_TITLE, league_figure,  # noqa: E402
+                         plot_tournament, tournament_figure)
 from agents.tournament import run_tournament  # noqa: E402
 from mediatore_env.tools.bench import main  # noqa: E402
 
@@ -83,3 +85,12 @@ def test_a_single_deal_has_no_interval_to_draw():
     (bars,) = [c for c in ax.containers if hasattr(c, "errorbar")]
     segments = bars.errorbar.lines[2][0].get_segments()
     assert all(seg[0][1] == seg[1][1] for seg in segments)  # zero length
+
+
+def test_the_charts_titles_count_one_in_the_singular():
+    one = run_tournament(["greedy", "random", "random", "random"], deals=1, seed=2)
+    assert tournament_figure(one).get_suptitle().startswith(
+        "Duplicate tournament of agents: 1 deal, 4 plays, seed 2")
+    league = run_league("tressette2", ["random", "greedy"], episodes=1, seed=2)
+    assert league_figure(league.to_dict()).get_suptitle().startswith(
+        "League of tressette2 agents: 1 game a pair")
