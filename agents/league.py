@@ -11,9 +11,9 @@ first agent's own mean result), with a 95% interval over episodes.
 
 The ratings are the numbers ``r`` that best explain every edge as ``r[a] - r[b]``, weighted by
 how precisely each edge is measured (least squares with weights ``1 / variance``), summing to
-zero, with 95% intervals from the fit's covariance: a linear Bradley-Terry on the game's own
-scale (units per deal, results per game), which adds up edges where a logistic model would
-squash them::
+zero, with 95% intervals from the fit's covariance and the pairs' own quantile of Student's t
+(:func:`rating_quantile`): a linear Bradley-Terry on the game's own scale (units per deal,
+results per game), which adds up edges where a logistic model would squash them::
 
     >>> pairs = [Pair("b", "a", [1.0, 1.2, 0.8]), Pair("c", "b", [0.5, 0.6, 0.4])]
     >>> [(r.name, round(r.rating, 2)) for r in fit_ratings(["a", "b", "c"], pairs)]
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -33,11 +34,11 @@ import numpy as np
 import mediatore_env.registry as registry
 from mediatore_env.runinfo import counting
 
-from .report import signed, table
-from .tournament import Z95, cyclic_lineups, mean_ci, run
+from .report import counted, signed, table
+from .tournament import cyclic_lineups, mean_ci, run, t95
 
 __all__ = ["Pair", "Rating", "LeagueResult", "fit_ratings", "run_league", "pair_edges",
-           "weighing_variances"]
+           "weighing_variances", "rating_quantile"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,17 @@ def weighing_variances(pairs: Sequence[Pair]) -> list[float]:
             for p in pairs]
 
 
+def rating_quantile(pairs: Sequence[Pair]) -> float:
+    """The quantile of the ratings' 95% intervals: Student's t for the pair of the fewest
+    episodes, as that pair's own interval has it (nan where it has a single episode, and no
+    interval). A league's pairs play the same episodes, so their edges are as many
+    independent draws as the episodes, not as the pairs times the episodes; and with two
+    agents the difference of the ratings is the pair's edge, with its variance, so the
+    ratings' intervals leave out zero exactly when the pair's does."""
+    fewest = min(len(p.per_episode) for p in pairs)
+    return t95(fewest - 1) if fewest > 1 else math.nan
+
+
 @dataclass(frozen=True)
 class Rating:
     name: str
@@ -90,10 +102,11 @@ def fit_ratings(names: Sequence[str], pairs: Sequence[Pair]) -> list[Rating]:
     """Each agent's rating from the pairs' edges (the module docstring), best first.
 
     Weighted least squares: the edges ``y``, one row of ``X`` per pair (+1 for its first agent,
-    -1 for its second), weights ``1 / variance`` (:func:`weighing_variances`). The normal matrix ``X'WX`` is singular along
-    the constant vector (adding a constant to every rating explains the edges as well); its
-    pseudo-inverse gives the solution that sums to zero and, being the covariance of that
-    solution, the intervals. Agents no pair connects to the rest cannot be compared with it."""
+    -1 for its second), weights ``1 / variance`` (:func:`weighing_variances`). The normal
+    matrix ``X'WX`` is singular along the constant vector (adding a constant to every rating
+    explains the edges as well); its pseudo-inverse gives the solution that sums to zero and,
+    being the covariance of that solution, the intervals (:func:`rating_quantile` standard
+    errors either side). Agents no pair connects to the rest cannot be compared with it."""
     index = {name: i for i, name in enumerate(names)}
     design = np.zeros((len(pairs), len(names)))
     edges, weights = np.zeros(len(pairs)), np.zeros(len(pairs))
@@ -102,7 +115,7 @@ def fit_ratings(names: Sequence[str], pairs: Sequence[Pair]) -> list[Rating]:
         edges[k], weights[k] = pair.edge[0], 1.0 / variance
     covariance = np.linalg.pinv(design.T @ (weights[:, None] * design))
     ratings = covariance @ (design.T @ (weights * edges))
-    spread = Z95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
+    spread = rating_quantile(pairs) * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
     out = [Rating(name, float(ratings[i]), (float(ratings[i] - spread[i]),
                                              float(ratings[i] + spread[i])))
            for name, i in index.items()]
@@ -153,6 +166,18 @@ class LeagueResult:
                 "ratings": [{"name": r.name, "rating": r.rating, "ci95": list(r.ci)}
                             for r in self.ratings]}
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "LeagueResult":
+        """A saved league (``to_dict``, what ``mediatore-league --json`` writes) with its ratings
+        fitted again from each pair's episodes: a league played before the fit changed reads
+        as the fit has it now, without playing it again."""
+        if not isinstance(data, dict) or data.get("format") != "mediatore-league":
+            raise ValueError("not a league: expected the JSON that mediatore-league --json saves")
+        pairs = [Pair(p["first"], p["second"], p["per_episode"]) for p in data["pairs"]]
+        rules = registry.get(data["game"]).rules.from_dict(data["rules"])
+        return cls(data["game"], data["agents"], data["episodes"], data["seed"], rules, pairs,
+                   fit_ratings(data["agents"], pairs), data["seconds"], data["jobs"])
+
     def report(self) -> str:
         unit = self.unit
         names = [r.name for r in self.ratings]
@@ -166,9 +191,9 @@ class LeagueResult:
         pair_rows = [[p.first, p.second, signed(p.edge[0]),
                       f"[{signed(p.edge[1])}, {signed(p.edge[2])}]"] for p in self.pairs]
         return "\n".join([
-            f"League of {self.game} agents: {len(self.agents)} agents, {len(self.pairs)} pairs, "
-            f"{self.episodes} {unit}s each; seed {self.seed}; {self.jobs} job"
-            + ("s" if self.jobs > 1 else "") + f", {self.seconds:.1f} s", "",
+            f"League of {self.game} agents: {counted(len(self.agents), 'agent')}, "
+            f"{counted(len(self.pairs), 'pair')}, {counted(self.episodes, unit)} each; seed "
+            f"{self.seed}; {counted(self.jobs, 'job')}, {self.seconds:.1f} s", "",
             f"Ratings (units per {unit} per seat, summing to zero; 95% CI) and each agent's "
             f"edge over the agent of each column:",
             *table(header, rows, "rlrl" + "r" * len(names)), "",
@@ -205,3 +230,10 @@ def run_league(game: str, agents: Sequence[str] | dict, episodes: int = 200, see
     return LeagueResult(game, names, episodes, seed, rules, pairs, fit_ratings(names, pairs),
                         time.perf_counter() - start, workers)
 
+
+if __name__ == "__main__":
+    # The command line is mediatore_env.tools.league's, in the layer above this library, which
+    # may not import it (tests/test_layers.py): name the command rather than do nothing.
+    print("agents.league is the league's library; its command is mediatore-league "
+          "(python -m mediatore_env.tools.league --help)", file=sys.stderr)
+    raise SystemExit(2)

@@ -9,9 +9,10 @@ each agent does with each contract.
 
 It takes a :class:`~agents.tournament.TournamentResult` or the dict of its ``to_dict()`` (what
 ``mediatore-bench --json`` saves), so a saved run can be drawn later. The top panel has one bar
-per agent (or bidding policy), best first, with its 95% interval over deals; the three below
-break the agents' declarations down by contract: how often each agent declares it (share of
-its seat-plays), how often it makes it, and its mean payoff as declarer.
+per agent (or bidding policy), best first, with its 95% interval over deals written beyond the
+interval's end; the three below break the agents' declarations down by contract: how often
+each agent declares it (share of its seat-plays), how often it makes it, and its mean payoff as
+declarer, with the agents' colours named once under them.
 
 matplotlib is the ``plot`` extra, imported here only, with the non-interactive Agg backend.
 """
@@ -22,6 +23,8 @@ import math
 from typing import Any
 
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS
+
+from .report import counted
 
 PLOT_MISSING = ("matplotlib is not installed; it is an optional extra: "
                 "pip install -e \".[plot]\" (or pip install \"matplotlib>=3.7\")")
@@ -60,8 +63,8 @@ def _data(result: Any) -> dict:
 def _title(data: dict) -> str:
     what = "bidding policies" if data.get("mode") == "bidding" else "agents"
     plays = data.get("plays")
-    return (f"Duplicate tournament of {what}: {data['deals']} deals"
-            + (f", {plays} plays" if plays else "") + f", seed {data['seed']}")
+    return (f"Duplicate tournament of {what}: {counted(data['deals'], 'deal')}"
+            + (f", {counted(plays, 'play')}" if plays else "") + f", seed {data['seed']}")
 
 
 def tournament_figure(result: Any):
@@ -82,17 +85,15 @@ def tournament_figure(result: Any):
     high = [0.0 if math.isnan(s["ci95"][1]) else s["ci95"][1] - s["mean"] for s in standings]
     bars = ax.bar(range(len(names)), means, color=colors, yerr=[low, high], capsize=6,
                   error_kw={"elinewidth": 1.5})
-    ax.set_xticks(range(len(names)), [f"{n}\n({s['copies']} slot{'s' * (s['copies'] > 1)})"
+    # "copies", as the standings table has it
+    ax.set_xticks(range(len(names)), [f"{n}\n({counted(s['copies'], 'copy', 'copies')})"
                                       for n, s in zip(names, standings)])
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel("units per deal")
     ax.set_title(STANDINGS_TITLE)
     for bar, s in zip(bars, standings):
-        lo, hi = s["ci95"]
-        label = f"{s['mean']:+.2f}" + ("" if math.isnan(lo) else f"\n[{lo:+.2f}, {hi:+.2f}]")
-        ax.annotate(label, (bar.get_x() + bar.get_width(), s["mean"]), xytext=(4, 0),
-                    textcoords="offset points", va="center", fontsize=8)
-    ax.margins(y=0.15)
+        _label_bar(ax, bar, s)
+    ax.margins(y=0.3)  # room for the labels beyond the intervals
 
     declared = [CONTRACT_NAMES[c] for c in CONTRACTS
                 if any(CONTRACT_NAMES[c] in s["contracts"] for s in standings)]
@@ -109,9 +110,36 @@ def tournament_figure(result: Any):
         ax.axhline(0, color="black", linewidth=0.8)
     if not declared:
         axes[0].text(0.5, 0.5, "every deal was thrown in", ha="center", transform=axes[0].transAxes)
-    axes[0].legend(fontsize=8)
     bottom.suptitle("By contract, as declarer", fontsize=11)
+    # under the panels, not in one: inside, it hid the tallest bars (chiamo's, often)
+    handles, labels = axes[0].get_legend_handles_labels()
+    bottom.legend(handles, labels, loc="outside lower center", ncols=min(len(names), 6),
+                  fontsize=8, frameon=False)
     return fig
+
+
+def _label_bar(ax, bar, standing: dict) -> None:
+    """Write a bar's mean and interval over its middle, just beyond the interval's end (below
+    it for a bar under zero), so that a label stays in its own bar's column."""
+    mean, (lo, hi) = standing["mean"], standing["ci95"]
+    up = mean >= 0
+    end = mean if math.isnan(lo) else hi if up else lo
+    label = f"{mean:+.2f}" + ("" if math.isnan(lo) else f"\n[{lo:+.2f}, {hi:+.2f}]")
+    ax.annotate(label, (bar.get_x() + bar.get_width() / 2, end), xytext=(0, 3 if up else -3),
+                textcoords="offset points", ha="center", va="bottom" if up else "top",
+                fontsize=8)
+
+
+def text_colour(rgba) -> str:
+    """``"black"`` or ``"white"``, whichever reads better on a cell of colour ``rgba`` (0-1):
+    white where the cell's relative luminance (WCAG's, of the linear sRGB channels) is under
+    0.179, where the contrast with white and with black are equal.
+
+    >>> text_colour((0.4, 0.0, 0.12, 1.0)), text_colour((0.97, 0.97, 0.97, 1.0))
+    ('white', 'black')
+    """
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgba[:3])
+    return "white" if 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.179 else "black"
 
 
 def check_plot_path(path) -> str:
@@ -154,7 +182,7 @@ def league_figure(data: dict):
     unit = data["unit"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 0.6 * len(names) + 3),
                                       layout="constrained")
-    fig.suptitle(f"League of {data['game']} agents: {data['episodes']} {unit}s a pair, "
+    fig.suptitle(f"League of {data['game']} agents: {counted(data['episodes'], unit)} a pair, "
                  f"seed {data['seed']}", fontsize=12)
     ys = list(range(len(names)))[::-1]
     values = [r["rating"] for r in ratings]
@@ -175,8 +203,9 @@ def league_figure(data: dict):
     for i, row in enumerate(grid):
         for j, v in enumerate(row):
             if not math.isnan(v):
-                right.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=8)
-    right.set_title(f"edge of the row's agent over the column's, units per {unit}")
+                right.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=8,
+                           color=text_colour(image.cmap(image.norm(v))))
+    right.set_title(f"edge of the row's agent over the column's,\nunits per {unit}")
     fig.colorbar(image, ax=right, shrink=0.8)
     return fig
 

@@ -1,5 +1,5 @@
-"""The text of tournament reports: signed figures, percentages, aligned tables, and the
-standings table that every game's report starts from."""
+"""The text of tournament reports: signed figures, percentages, counts of things, aligned
+tables, and the standings table that every game's report starts from."""
 
 from __future__ import annotations
 
@@ -15,6 +15,15 @@ def signed(x: float, digits: int = 2) -> str:
 
 def pct(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """``n`` things, the noun singular for one (reports count down to a single deal)::
+
+        >>> counted(1, "pair"), counted(3, "pair"), counted(1, "copy", "copies")
+        ('1 pair', '3 pairs', '1 copy')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def table(header: list[str], rows: list[list[str]], align: str) -> list[str]:

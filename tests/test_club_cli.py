@@ -37,6 +37,15 @@ def test_bench_reports_chips_per_session_and_saves(tmp_path, capsys):
     assert len(records) == 4 and replay(json.loads(records[0].read_text())).is_over
 
 
+def test_bench_counts_one_session_of_one_deal_in_the_singular(capsys):
+    assert bench.main(["--game", "club", "--agents", "greedy", "random", "greedy", "random",
+                       "--deals", "1", "--rule", "deals=1", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Duplicate club Mediatore tournament: 1 session x 4 rotations = 4 "
+                           "sessions played (4 deals); seed 0; ante 5, sessions of 1 deal\n")
+    assert "s with 1 job\n" in text
+
+
 def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):
     from agents.base import play
     from agents.club import make_club_agent

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.league import Pair, fit_ratings, run_league
-from agents.tournament import run
+from agents.league import LeagueResult, Pair, fit_ratings, rating_quantile, run_league
+from agents.tournament import Z95, run, t95
 from mediatore_env.tools.league import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +34,44 @@ def test_the_ratings_recover_known_strengths():
     for name, r in ratings.items():
         assert r.ci[0] < truth[name] < r.ci[1], name
         assert 0 < r.ci[1] - r.ci[0] < 0.1
+
+
+@pytest.mark.parametrize("episodes", [2, 3, 4, 6, 40])
+def test_with_two_agents_the_ratings_say_what_their_pair_says(episodes):
+    """Two agents' ratings are plus and minus half their pair's edge, so the difference of the
+    ratings has twice a rating's interval: the pair's, Student's t for its episodes, which
+    widens as they get fewer. Zero lies inside the one exactly when inside the other."""
+    rng = random.Random(episodes)
+    pair = Pair("a", "b", [0.5 + rng.gauss(0, 1) for _ in range(episodes)])
+    a, b = sorted(fit_ratings(["a", "b"], [pair]), key=lambda r: r.name)
+    mean, low, high = pair.edge
+    assert a.rating - b.rating == pytest.approx(mean)
+    assert 2 * (a.ci[1] - a.rating) == pytest.approx(high - mean)
+    assert (a.ci[1] - a.rating) / math.sqrt(pair.variance / 4) == pytest.approx(t95(episodes - 1))
+    assert t95(episodes - 1) > Z95
+    assert (a.ci[0] < 0 < a.ci[1]) == (low < 0 < high) == (b.ci[0] < 0 < b.ci[1])
+
+
+def test_a_small_leagues_ratings_hold_zero_where_its_pair_does():
+    """Two-handed Tressette, four games of seed 3: greedy's edge over random, +0.75 [-0.05,
+    +1.55], includes zero, and so does greedy's rating (with the normal quantile it was +0.37
+    [+0.13, +0.62], clear of zero)."""
+    league = run_league("tressette2", ["random", "greedy"], episodes=4, seed=3)
+    mean, low, high = league.edge("greedy", "random")
+    assert low < 0 < high
+    for r in league.ratings:
+        assert r.ci[0] < 0 < r.ci[1], r
+
+
+def test_the_pair_of_fewest_episodes_sets_the_quantile():
+    """A rating leans on every pair: its quantile is the least measured pair's, and a pair of
+    one episode, which has no interval, leaves the ratings none either."""
+    many, few = Pair("a", "b", [0.1 * i for i in range(30)]), Pair("b", "c", [0.3, 0.1, 0.2])
+    assert rating_quantile([many, few]) == t95(2)
+    assert rating_quantile([many]) == t95(29)
+    one = fit_ratings(["a", "b"], [Pair("a", "b", [1.0])])
+    assert all(math.isnan(x) for r in one for x in r.ci)
+    assert all(math.isnan(x) for x in Pair("a", "b", [1.0]).edge[1:])
 
 
 def test_a_noisier_edge_weighs_less():
@@ -88,7 +126,7 @@ def test_the_command_prints_and_saves_the_league(tmp_path, capsys):
     assert main(["--game", "tressette2", "--agents", "random", "greedy", "--deals", "6",
                  "--seed", "2", "--json", str(out), "-q"]) == 0
     text = capsys.readouterr().out
-    assert "League of tressette2 agents: 2 agents, 1 pairs, 6 games each" in text
+    assert "League of tressette2 agents: 2 agents, 1 pair, 6 games each" in text
     assert "machine:" in text
     data = json.loads(out.read_text())
     assert data["format"] == "mediatore-league" and data["unit"] == "game"
@@ -128,3 +166,40 @@ def test_bad_arguments_get_one_line(args, message):
                          capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 2, run.stderr
     assert message in run.stderr and run.stderr.strip().count("\n") == 0
+
+
+def test_a_saved_league_reads_back_with_its_ratings_fitted_again(tmp_path):
+    league = run_league("tressette2", ["random", "greedy"], episodes=5, seed=4)
+    saved = json.loads(json.dumps(league.to_dict()))
+    assert LeagueResult.from_dict(saved).report() == league.report()
+    saved["ratings"] = []  # a fit of before: the pairs' episodes are what counts
+    assert LeagueResult.from_dict(saved).to_dict() == league.to_dict()
+    with pytest.raises(ValueError, match="not a league"):
+        LeagueResult.from_dict({"format": "mediatore-tournament"})
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "docs" / "league").glob("*.json")),
+                         ids=lambda p: p.name)
+def test_the_docs_saved_leagues_hold_the_ratings_of_their_pairs(path):
+    """docs/league/ keeps the leagues whose tables docs/agents.md shows: their ratings are the
+    ones the fit gives from their pairs' episodes today."""
+    saved = json.loads(path.read_text())
+    fitted = LeagueResult.from_dict(saved).to_dict()["ratings"]
+    assert [r["name"] for r in saved["ratings"]] == [r["name"] for r in fitted]
+    for mine, now in zip(saved["ratings"], fitted):
+        assert [mine["rating"], *mine["ci95"]] == pytest.approx([now["rating"], *now["ci95"]])
+
+
+def test_a_league_of_one_game_counts_it_in_the_singular():
+    text = run_league("tressette2", ["random", "greedy"], episodes=1, seed=2).report()
+    assert text.startswith("League of tressette2 agents: 2 agents, 1 pair, 1 game each; seed 2; "
+                           "1 job, ")
+
+
+def test_running_the_library_names_the_command():
+    """``python -m agents.league`` cannot run the command a layer above it: it says which to
+    run, in one line, and fails, rather than print nothing and succeed."""
+    run = subprocess.run([sys.executable, "-m", "agents.league", "--help"], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert run.returncode == 2 and run.stdout == ""
+    assert "mediatore-league" in run.stderr and run.stderr.strip().count("\n") == 0

@@ -159,6 +159,11 @@ def test_command_line(tmp_path, capsys):
     text = capsys.readouterr().out
     assert text.startswith("deal 1: dealer 1") and "seat 3 arcisolissimo" in text
     assert main(["show", path, "--deal", "7"]) == 2
+    one = str(tmp_path / "one.npz")
+    assert main(["build", "--deals", "1", "--seed", "5", "--values", "made", "--out", one]) == 0
+    capsys.readouterr()
+    assert main(["show", one]) == 0
+    assert capsys.readouterr().out.startswith("1 deal, seed 5")
     with pytest.raises(SystemExit) as e:  # checked with the arguments (tests/test_cli_errors.py)
         main(["show", str(tmp_path / "missing.npz")])
     assert e.value.code == 2

@@ -118,6 +118,13 @@ def test_report_and_json():
     assert not math.isnan(data["hands_per_game"])
 
 
+def test_a_report_of_one_game_says_one_game():
+    text = run_tressette_tournament(["greedy", "random"], games=1, seed=1,
+                                    rules="tressette2").report()
+    assert text.startswith("Duplicate tournament of tressette2 (2 players): 1 game x 1 lineup x "
+                           "2 rotations = 2 plays; seed 1")
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="a lineup of tressette2 is 2 agents"):
         run_tressette_tournament(["greedy"] * 3, games=1, rules="tressette2")

@@ -32,7 +32,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 from mediatore_env.club.records import make_record
 from mediatore_env.club.rules import ClubRules
 
-from ..report import pct, signed, table
+from ..report import counted, pct, signed, table
 from ..tournament import Hooks, TournamentResult, run_tournament, shuffled_pack
 
 __all__ = ["session_packs", "run_club_tournament", "HOOKS"]
@@ -91,11 +91,12 @@ class ClubHooks(Hooks):
 
     def report(self, result) -> str:
         rules = result.rules
-        length = (f"until a pot is won (at most {rules.max_deals} deals)" if rules.until_won
-                  else f"of {rules.deals} deals")
-        lines = [f"Duplicate club Mediatore tournament: {result.deals} sessions x 4 rotations "
-                 f"= {result.plays} sessions played ({result.totals['deals']} deals); seed "
-                 f"{result.seed}; ante {rules.ante}, sessions {length}",
+        length = (f"until a pot is won (at most {counted(rules.max_deals, 'deal')})"
+                  if rules.until_won else f"of {counted(rules.deals, 'deal')}")
+        lines = [f"Duplicate club Mediatore tournament: {counted(result.deals, 'session')} x 4 "
+                 f"rotations = {result.plays} sessions played "
+                 f"({counted(result.totals['deals'], 'deal')}); seed {result.seed}; ante "
+                 f"{rules.ante}, sessions {length}",
                  f"lineup (seats 0-3 in rotation 0): {' '.join(result.lineups[0])}", ""]
         rows = [[s.name, signed(s.mean),
                  "-" if math.isnan(s.ci[0]) else f"[{signed(s.ci[0])}, {signed(s.ci[1])}]",
@@ -107,9 +108,8 @@ class ClubHooks(Hooks):
         lines += ["", "chips/session: the mean chip change of one seat played by the agent; "
                   "mediator: share of its deals in which it was the mediator; won: share of "
                   "those its side won.",
-                  f"{result.seconds:.1f} s with {result.jobs} "
-                  f"{'Ray worker' if result.executor == 'ray' else 'job'}"
-                  f"{'s' * (result.jobs > 1)}"]
+                  f"{result.seconds:.1f} s with "
+                  + counted(result.jobs, "Ray worker" if result.executor == "ray" else "job")]
         return "\n".join(lines)
 
 

@@ -44,7 +44,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 from mediatore_env.tressette.rules import FORMS, TressetteRules
 
-from ..report import pct, standings_table
+from ..report import counted, pct, standings_table
 from ..tournament import Hooks, TournamentResult, run_tournament, shuffled_pack
 
 
@@ -117,12 +117,12 @@ class TressetteHooks(Hooks):
         workers = "Ray worker" if result.executor == "ray" else "job"
         out = [
             f"Duplicate tournament of {rules.form} ({n} players"
-            + (f"; {switches}" if switches else "") + f"): {result.deals} games x "
-            f"{lineups} lineup{'s' * (lineups > 1)} x {n} rotations = "
-            f"{result.plays} plays; seed {result.seed}",
+            + (f"; {switches}" if switches else "") + f"): {counted(result.deals, 'game')} x "
+            f"{counted(lineups, 'lineup')} x {n} rotations = {result.plays} plays; seed "
+            f"{result.seed}",
             "lineup (seats 0-%d in rotation 0): " % (n - 1)
             + "; ".join(" ".join(l) for l in result.lineups),
-            f"{result.jobs} {workers}{'s' * (result.jobs > 1)}, {result.seconds:.1f} s; "
+            f"{counted(result.jobs, workers)}, {result.seconds:.1f} s; "
             f"{mean_hands(result):.2f} hands per game",
             "",
             *standings_table(result, {"won": ("r", lambda s: pct(s.won / s.plays)),

@@ -22,7 +22,7 @@ PROG = "mediatore-tables"
 
 
 def _summary(table: ContractTable) -> str:
-    lines = [f"{len(table)} deals, seed {table.seed}, calls {table.call_mode}, values "
+    lines = [f"{len(table)} deal{'s' * (len(table) != 1)}, seed {table.seed}, calls {table.call_mode}, values "
              f"{table.values}, rules {table.rules.to_dict()}"]
     for contract in CONTRACTS:
         if contract > table.rules.top_contract:
