@@ -278,13 +278,19 @@ def command(prog: str):
     stderr and exit status 130, as a shell expects, whatever it was doing (SIGTERM: ``<prog>:
     terminated``, 143). What was running is unwound first, so its ``finally`` blocks close the
     bars and end the worker processes, and a second Ctrl-C meanwhile does not cut that short.
-    A command started with Ctrl-C ignored (``command &`` in a script) keeps ignoring it."""
+    A command started with Ctrl-C ignored (``command &`` in a script) keeps ignoring it.
+    Output cut short by a closed pipe (``| head``) is no error: status 0, and nothing more is
+    written."""
     def decorate(main):
         @functools.wraps(main)
         def run(*args, **kwargs):
             handlers = _install() if threading.current_thread() is threading.main_thread() else {}
             try:
                 return main(*args, **kwargs)
+            except BrokenPipeError:
+                # what is left in stdout's buffer would fail again at exit: send it nowhere
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return 0
             except KeyboardInterrupt:
                 return _stopped(prog, "interrupted", INTERRUPTED)
             except Terminated:

@@ -344,3 +344,18 @@ def test_commands_show_the_bar_on_a_terminal_or_when_asked(capsys):
     assert "/3 deals" in capsys.readouterr().err
     assert runinfo.wants_progress(None, stream=open(os.devnull)) is False
     assert runinfo.wants_progress(True) and not runinfo.wants_progress(False)
+
+
+def test_output_cut_short_by_a_closed_pipe_is_no_error():
+    """``mediatore-bench ... | head -1``: the reader goes away, the command ends with status 0
+    and no traceback (every command, through runinfo.command)."""
+    script = ("import sys\nfrom mediatore_env.runinfo import command\n"
+              "@command('talker')\ndef main():\n"
+              "    for i in range(200_000):\n        print('line', i)\n    return 0\n"
+              "sys.exit(main())\n")
+    talker = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, cwd=ROOT)
+    assert talker.stdout.readline() == b"line 0\n"
+    talker.stdout.close()  # as head does after its line
+    assert talker.wait(timeout=60) == 0
+    assert talker.stderr.read() == b""

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -207,10 +206,7 @@ def _run(args, parser) -> int:
                                                **common)
     except (ValueError, ImportError) as e:
         parser.exit(2, f"{PROG}: error: {e}\n")
-    try:
-        _output(args, result)
-    except BrokenPipeError:  # e.g. piped into `head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    _output(args, result)
     return 0
 
 
@@ -227,6 +223,7 @@ def _output(args, result) -> None:
         result.plot(args.plot)
         print(f"chart saved to {args.plot}")
     if args.save_records:
+        from agents.report import counted
         out = Path(args.save_records)
         out.mkdir(parents=True, exist_ok=True)
         several = len(result.lineups) > 1
@@ -236,7 +233,7 @@ def _output(args, result) -> None:
             lineup = f"_lineup{m['lineup']}" if several else ""
             name = f"{unit}{m[f'{unit}_index']:05d}{lineup}_rot{m['rotation']}.json"
             save_record(rec, out / name)
-        print(f"{len(result.records)} {unit} records saved in {out}/")
+        print(f"{counted(len(result.records), f'{unit} record')} saved in {out}/")
 
 
 if __name__ == "__main__":

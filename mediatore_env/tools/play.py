@@ -49,7 +49,7 @@ from .answers import Reader, read_answer, reader_of
 from .checks import (ArgumentParser, add_rules_options, check_agents, game_of, non_negative_int,
                      output_file, parse_for_game, positive_int, rules_of, rules_options_elsewhere)
 from .terminal import (HELP, QUIT, TABLE, BadInput, Quit, Terminal, _echoing_input, record_path,
-                       running_score, score_line, seat_names, stopped, to_the_end,
+                       running_score, score_line, seat_names, stopped,
                        wait_for_next)
 
 __all__ = ["play_game", "play_session", "main"]
@@ -281,9 +281,8 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     term = Terminal(ask or _echoing_input, out)
     try:
-        return to_the_end(lambda: play_session(args.game, specs, args.seat, rules, seed,
-                                               args.deal, args.deals, args.cards, args.save,
-                                               term, args.auto))
+        return play_session(args.game, specs, args.seat, rules, seed, args.deal, args.deals,
+                            args.cards, args.save, term, args.auto)
     except OSError as e:
         term.say(f"mediatore-play: error: {e}")
         return 1

@@ -34,7 +34,7 @@ from ..registry import get
 from ..core.text import STYLES, YOU
 from ..runinfo import command
 from .checks import ArgumentParser
-from .terminal import Pager, to_the_end
+from .terminal import Pager
 
 
 class BadRecord(ValueError):
@@ -241,7 +241,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
                 break  # the person quit
         return 0
 
-    return to_the_end(show_all)
+    return show_all()
 
 
 if __name__ == "__main__":

@@ -10,14 +10,12 @@ by a person.
 - :func:`wait_for_next`: Enter between two hands, deals or games;
 - :func:`running_score` and :func:`stopped`: the score between several deals or games, and
   when the player quits;
-- :func:`to_the_end`: a command's work, cut short by a closed pipe (no error).
 
 Mediatore's play (:mod:`.play`) and the Tressette games' (:mod:`.tressette`) both use them.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
@@ -203,13 +201,3 @@ class Pager:
         if answer in ("a", "all"):
             self.interactive = False
         return True
-
-
-def to_the_end(work: Callable[[], int]) -> int:
-    """Run a terminal command's ``work`` and return its exit status: output cut short
-    (``| head``) is no error (0). (Ctrl-C is every command's alike: :func:`runinfo.command`.)"""
-    try:
-        return work()
-    except BrokenPipeError:  # the output was cut short (| head): not an error
-        sys.stdout = open(os.devnull, "w")
-        return 0
