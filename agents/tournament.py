@@ -54,6 +54,7 @@ import contextlib
 import copy
 import math
 import operator
+import sys
 import time
 import uuid
 import warnings
@@ -68,6 +69,7 @@ from mediatore_env.runinfo import counting, ignore_interrupts, process_pool, wor
 
 from .base import Agent, agent_name, play
 from .registry import agents_of, make_agent
+from .report import counted
 
 # -- packs, seeds and rotations ---------------------------------------------------------------
 
@@ -576,12 +578,12 @@ class TournamentResult:
         """The report's first lines: what was played, by whom, with what."""
         n, lineups = len(self.lineups[0]), len(self.lineups)
         workers = "Ray worker" if self.executor == "ray" else "job"
-        return [f"Duplicate tournament of {registry.get(self.game).title}: {self.deals} "
-                f"{self.unit}s x {lineups} lineup{'s' * (lineups > 1)} x {n} rotations = "
-                f"{self.plays} plays; seed {self.seed}",
+        return [f"Duplicate tournament of {registry.get(self.game).title}: "
+                f"{counted(self.deals, self.unit)} x {counted(lineups, 'lineup')} x {n} "
+                f"rotations = {self.plays} plays; seed {self.seed}",
                 f"lineup{'s' * (lineups > 1)} (seats 0-{n - 1} in rotation 0): "
                 + "; ".join(" ".join(l) for l in self.lineups),
-                f"{self.jobs} {workers}{'s' * (self.jobs > 1)}, {self.seconds:.1f} s"]
+                f"{counted(self.jobs, workers)}, {self.seconds:.1f} s"]
 
     def to_dict(self) -> dict:
         """Everything, JSON-ready (each agent's result per episode included)."""
@@ -738,3 +740,10 @@ def run_tournament(agents: Sequence, deals: int = 1000, seed: int = 0, rules=Non
     entries, lineup = name_lineup(agents)
     return run(game, entries, [lineup], deals, seed, rules, jobs, record_deals, progress, ray)
 
+
+if __name__ == "__main__":
+    # The command line is mediatore_env.tools.bench's, in the layer above this library, which
+    # may not import it (tests/test_layers.py): name the command rather than do nothing.
+    print("agents.tournament is the tournaments' library; its command is mediatore-bench "
+          "(python -m mediatore_env.tools.bench --help)", file=sys.stderr)
+    raise SystemExit(2)

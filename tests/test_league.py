@@ -196,10 +196,12 @@ def test_a_league_of_one_game_counts_it_in_the_singular():
                            "1 job, ")
 
 
-def test_running_the_library_names_the_command():
+@pytest.mark.parametrize("library, command", [("agents.league", "mediatore-league"),
+                                              ("agents.tournament", "mediatore-bench")])
+def test_running_the_library_names_the_command(library, command):
     """``python -m agents.league`` cannot run the command a layer above it: it says which to
     run, in one line, and fails, rather than print nothing and succeed."""
-    run = subprocess.run([sys.executable, "-m", "agents.league", "--help"], capture_output=True,
+    run = subprocess.run([sys.executable, "-m", library, "--help"], capture_output=True,
                          text=True, cwd=ROOT)
     assert run.returncode == 2 and run.stdout == ""
-    assert "mediatore-league" in run.stderr and run.stderr.strip().count("\n") == 0
+    assert command in run.stderr and run.stderr.strip().count("\n") == 0

@@ -28,7 +28,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 from mediatore_env.mediatore.records import make_record
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS, Rules
 
-from ..report import pct, signed, table
+from ..report import counted, pct, signed, table
 from ..tournament import Hooks, cyclic_lineups, run, shuffled_pack
 
 ROLES = ("declarer", "partner", "defender", "none")
@@ -155,8 +155,8 @@ class MediatoreHooks(Hooks):
         what = "bidding policies" if result.mode == "bidding" else "agents"
         several = len(result.lineups) > 1
         out = [
-            f"Duplicate tournament of {what}: {result.deals} deals x {len(result.lineups)} "
-            f"lineup{'s' if several else ''} x 4 rotations = {result.plays} plays; "
+            f"Duplicate tournament of {what}: {counted(result.deals, 'deal')} x "
+            f"{counted(len(result.lineups), 'lineup')} x 4 rotations = {result.plays} plays; "
             f"seed {result.seed}; rules {rules_text}",
             "lineup" + ("s" if several else "") + " (seats 0-3 in rotation 0): "
             + "; ".join(" ".join(l) for l in result.lineups),
