@@ -131,7 +131,7 @@ def main(argv=None) -> int:
     w_check = fit(train, args.ridge)
     uniform = float(np.mean([-np.log(len(x)) for x, _ in held]))
     print(f"held-out log-likelihood per card: model {log_likelihood(held, w_check):.4f}, "
-          f"uniform {uniform:.4f} ({len(held)} plays of {len(deals) // 5 + 1} deals)")
+          f"uniform {uniform:.4f} ({len(held)} plays of {len(deals[::5])} deals)")
     w = fit(examples, args.ridge)
     np.savez(args.out, weights=w, names=np.array(FEATURE_NAMES))
     print(f"{len(examples)} card plays of {len(deals)} deals; weights written to {args.out} "
