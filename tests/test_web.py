@@ -159,6 +159,19 @@ def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game):
         summary = state["view"]["summary"]
         assert [row[-1] for row in summary["rows"]] == state["view"]["outcome"]
         assert summary["best"] and state["view"]["panels"]
+        # a hand of the episode over, another to come (a Tressette hand, a club deal): its
+        # end is told before the next is dealt, as the terminal tells it
+        # (the toy game tells nothing there: the core display's default)
+        kinds = [e["kind"] for e in table.events[seat]]
+        dealt_again = [i for i, k in enumerate(kinds) if k == "deal" and i > kinds.index("deal")]
+        stops = [e["lines"] for e in table.events[seat] if e["kind"] == "stop"]
+        if not game.startswith("toy"):
+            assert all(kinds[i - 1] == "stop" for i in dealt_again), kinds
+            assert len(stops) == len(dealt_again)
+        assert all(any(": the end " in line for line in lines) for lines in stops)
+        if game.startswith("tressette") and stops:
+            assert any(line.split()[-6:] == ["cards", "last", "trick", "melds", "hand", "game"]
+                       for line in stops[0])
 
 
 def test_every_registered_game_has_a_browser_table():

@@ -487,8 +487,9 @@ class Table:
 
     def _event(self, kind: str, seat: int | None, lines: Callable[[int], list[str]],
                **extra) -> None:
-        """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``), ``join`` or ``end``;
-        ``lines(p)``: what person ``p`` is told of it."""
+        """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``), ``join``, ``stop`` (a
+        hand of the episode over, another to come) or ``end``; ``lines(p)``: what person ``p``
+        is told of it."""
         for p in self.persons:
             self.events[p].append({"kind": kind, "seat": seat, "lines": lines(p),
                                    "view": self.view_json(p), **extra})
@@ -672,6 +673,11 @@ class Table:
         episode is over or an agent has failed."""
         game = self.game
         while game.to_move == CHANCE:
+            # a hand (a club deal) of the episode is over: its end, before the next is dealt
+            ended = {p: self.text.stop_lines(game, p, self.names_for(p), self.style)
+                     for p in self.persons}
+            if any(ended.values()):
+                self._event("stop", None, ended.__getitem__)
             game.deal(self.packs.pop(0) if self.packs else
                       self.rng.permutation(NUM_CARDS).tolist())
             for narrator in self.narrators.values():
