@@ -303,3 +303,16 @@ def test_play_gives_an_agent_that_wants_them_its_observations():
                       "--agents", "tests.test_club_cli:ObservingAgent"],
                      ask=lambda prompt: next(answers), out=out) == 0
     assert "  ObservingAge(1): " in out.getvalue()  # it moved, each time from its observation
+
+
+def test_the_last_deal_of_a_session_ends_with_its_points_and_chips_too():
+    """The session's last deal is shown as every other deal's end (not the table of a finished
+    session, whose pot is already taken): its points, won or lost, and this deal's chips."""
+    out = io.StringIO()
+    assert play.main(["--game", "club", "--seed", "3", "--agents", "greedy"],
+                     ask=lambda prompt: out.write(prompt + "1\n") and "1", out=out) == 0
+    text = out.getvalue()
+    last = text[text.rindex(": the end ==="):text.index("== Session: the result")]
+    assert "Session: the end" not in text
+    assert re.search(r"Points    the mediator's side [\d /]+, the others [\d /]+ .*: won", last)
+    assert "Chips     this deal " in last and "pot now 0" in last

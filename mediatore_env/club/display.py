@@ -96,7 +96,7 @@ def tricks_section(tricks, mano: int, thirds_won: Sequence[int], names: Sequence
     the points each seat has taken."""
     if not tricks:
         return []
-    table = tricks_table(tricks, mano, names, style, thirds_won)[:-1]
+    table = tricks_table(tricks, mano, names, style, thirds_won, signals=False)[:-1]
     return ["Tricks", *("  " + line for line in table),
             "       (> led, * won; the last trick takes 1 point, the discards are the "
             "mediator's)"]
@@ -381,6 +381,12 @@ class ClubDisplay(Display):
         if session.results and (session.needs_pack or session.is_over):
             return ["", *deal_end_lines(session, names, style)]
         return []
+
+    def final_lines(self, session: Session, seat: int, names, style: str,
+                    title: str) -> list[str]:
+        """The last deal's end (:func:`deal_end_lines`): the table of a finished session
+        would show the chips already paid and a pot already taken."""
+        return deal_end_lines(session, names, style)
 
     def end_lines(self, session: Session, names, style: str = "english") -> list[str]:
         """Every deal of the finished session in a line, and the chips."""

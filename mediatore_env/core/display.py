@@ -29,6 +29,7 @@ hook                   default
 ``stage``              ``hand N, trick K``: a replay stops after every trick
 ``stop_lines``         nothing
 ``hand_word``          ``hand``: the word of terminal play's wait between two hands
+``final_lines``        the seat's table at the end (``table_lines``)
 ``end_lines``          each seat's outcome
 ``record_packs``       the record's ``"packs"``
 =====================  ========================================================================
@@ -341,6 +342,11 @@ class Display:
                    style: str) -> list[str]:
         """What to say at a stop of a replay and between two hands of play."""
         return []
+
+    def final_lines(self, game: Game, seat: int, names: Sequence[str], style: str,
+                    title: str) -> list[str]:
+        """The table as ``seat`` sees it once the game is over, before its result."""
+        return self.table_lines(game.view(seat), names, style, f"{title}: the end")
 
     def end_lines(self, game: Game, names: Sequence[str], style: str = "english") -> list[str]:
         """The result of the finished game."""

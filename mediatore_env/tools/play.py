@@ -149,7 +149,7 @@ def play_game(game, human: int | None, agents: Sequence, names: Sequence[str], t
         if news:
             term.say(*news)
     if human is not None:
-        term.say("", *text.table_lines(game.view(human), names, style, f"{title}: the end"))
+        term.say("", *text.final_lines(game, human, names, style, title))
     return game
 
 
