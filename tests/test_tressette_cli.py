@@ -350,3 +350,13 @@ def test_the_tables_draws_line_keeps_the_last_six_and_counts_the_rest():
     assert draws_line(seen[:2], names) == "You D4, greedy(1) D5"
     assert draws_line(seen, names) == ("3 earlier, then greedy(1) D7, You DF, greedy(1) DC, "
                                        "You DR, greedy(1) DA, You D2")
+
+
+@pytest.mark.parametrize("game, who", [("tressette", "side"), ("tressette2", "player"),
+                                       ("tressette3", "player")])
+def test_a_hands_points_are_by_side_or_by_player_as_the_form_is_played(game, who):
+    """Partnership Tressette's rows are its two sides; the other forms' are their players."""
+    status, text = run_play(["--game", game, "--agents", "greedy", "--seed", "5"])
+    assert status == 0
+    block = text[text.index("== hand 1: the end"):]
+    assert block.splitlines()[1].split()[:2] == [who, "cards"]

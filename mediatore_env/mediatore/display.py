@@ -253,17 +253,19 @@ def monte_lines(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engl
 
 
 def tricks_table(tricks, mano: int, names: Sequence[str] = DEFAULT_NAMES,
-                 style: str = "english", thirds_won: Sequence[int] | None = None) -> list[str]:
+                 style: str = "english", thirds_won: Sequence[int] | None = None,
+                 signals: bool = True) -> list[str]:
     """Finished tricks, one row each: the card of every seat (columns from il mano), the led
-    card marked ``>`` and the winning card ``*``, the lead's signal, the winner, the points;
-    with ``thirds_won``, a last row of the points each seat has taken."""
+    card marked ``>`` and the winning card ``*``, the lead's signal (without ``signals``, a
+    game that has none, no column), the winner, the points; with ``thirds_won``, a last row of
+    the points each seat has taken."""
     if not tricks:
         return []
     w = _cell_width(names)
-    sw = max(8, *(len(SIGNAL_NAMES[t.signal]) + 2 for t in tricks))
+    sw = max(8, *(len(SIGNAL_NAMES[t.signal]) + 2 for t in tricks)) if signals else 0
     order = [(mano + k) % 4 for k in range(4)]
     lines = ["  #  " + "".join(f"{names[s]:<{w}}" for s in order)
-             + f"{'signal':<{sw}}{'won by':<{w}}points"]
+             + f"{'signal' if signals else '':<{sw}}{'won by':<{w}}points"]
     for n, t in enumerate(tricks, 1):
         cells = []
         for s in order:
@@ -271,7 +273,7 @@ def tricks_table(tricks, mano: int, names: Sequence[str] = DEFAULT_NAMES,
             mark = (">" if s == t.leader else " ") + card_tag(card, style) + ("*" if s == t.winner else "")
             cells.append(f"{mark:<{w}}")
         thirds = sum(POINTS[c] for c in t.cards)
-        signal = SIGNAL_NAMES[t.signal] or "-"
+        signal = (SIGNAL_NAMES[t.signal] or "-") if signals else ""
         lines.append(f"{n:>3}  " + "".join(cells) + f"{signal:<{sw}}{names[t.winner]:<{w}}"
                      + format_thirds(thirds))
     if thirds_won is not None:

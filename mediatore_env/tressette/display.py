@@ -69,8 +69,10 @@ def hand_points_lines(game: TressetteGame, names: Sequence[str], style: str) -> 
     rules, log = game.rules, game.log[-1]
     sides = side_names(rules, names)
     points = log.points(rules)
-    w = max(map(len, [*sides, "side"]))
-    out = [f"  {'side':<{w}}  {'cards':<14}{'last trick':<12}{'melds':<7}{'hand':<6}game"]
+    # a side of one seat (Two- and Three-Handed) is a player
+    who = "side" if any(len(seats) > 1 for seats in rules.sides) else "player"
+    w = max(map(len, [*sides, who]))
+    out = [f"  {who:<{w}}  {'cards':<14}{'last trick':<12}{'melds':<7}{'hand':<6}game"]
     for side, name in enumerate(sides):
         thirds = log.side_thirds(rules, side)
         cards = format_thirds(thirds) + (f" -> {score_of_thirds(thirds)}" if thirds % 3 else "")
@@ -87,7 +89,8 @@ def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> lis
     """A hand's end: its points by side (:func:`hand_points_lines`)."""
     return ["", f"== hand {game.hand_number}: the end ".ljust(78, "="),
             *hand_points_lines(game, names, style),
-            f"  (cards: the thirds a side took, rounded down; the game is to {TARGET})"]
+            "  (cards: the thirds taken, rounded down to points; the game is to "
+            f"{TARGET})"]
 
 
 def result_lines(game: TressetteGame, names: Sequence[str], style: str = "english") -> list[str]:
