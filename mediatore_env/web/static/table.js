@@ -303,9 +303,12 @@ function news(lines, kind) {
   if (!lines.length) return;
   const box = $("news");
   // A line laid out in columns (the end's table of tricks) keeps them: monospaced, unwrapped,
-  // its block scrolling sideways; prose wraps.
+  // its block scrolling sideways; prose wraps. A heading drops the rule the terminal pads it
+  // with ("== hand 1: the end ====="), which would only widen the box.
   const line = (l) => el("div", /\S {2,}\S/.test(l.trim()) ? {class: "columns"} : {}, l.trim() ? l : "\u00a0");
-  box.append(el("div", {class: `said ${kind || ""}`}, ...lines.flatMap((l) => l.split("\n")).map(line)));
+  const unruled = (l) => l.replace(/ ([=-])\1{2,}$/, "");
+  box.append(el("div", {class: `said ${kind || ""}`},
+                ...lines.flatMap((l) => l.split("\n")).map(unruled).map(line)));
   while (box.children.length > 200) box.firstChild.remove();
   box.scrollTop = box.scrollHeight;
 }
