@@ -181,7 +181,11 @@ def play_by_clicking(page, table, seat: int, stop, each=None) -> object:
     """Click moves while it is the seat's turn and ``stop(table)`` is false; ``each(page)``,
     if given, looks at the page before every click."""
     clicks = 0
-    while ready(page) == "turn" and not stop(table):
+    while ready(page) in ("turn", "between") and not stop(table):
+        if ready(page) == "between":  # a hand is over: its end stays until asked for the next
+            page.click("#next-hand")
+            wait_ready(page)
+            continue
         assert_shows_no_hidden_card(page, table, seat)
         if each is not None:
             each(page)
@@ -335,6 +339,13 @@ def test_play_a_tressette_hand_by_clicking(server, browser, shots):
                              lambda t: t.game.is_over or t.game.hand_number > 1, hand_top)
     assert max(tops) - min(tops) <= 2, f"the hand moved between {sorted(tops)}"
     assert table.game.hand_number > 1 or table.game.is_over  # a whole hand was played
+    # the hand's end stays on the table, its points in the news, until the next is asked for
+    wait_ready(page, "between")
+    assert "hand 1: the end" in page.inner_text("#news")
+    assert page.inner_text("#next-hand") == "Next hand"
+    page.click("#next-hand")
+    wait_ready(page)
+    assert ready(page) in ("turn", "wait") and page.locator("#next-hand").count() == 0
     # the partners' two sides in two colours, and the scores by side as a table
     assert page.eval_on_selector_all(".seat", "els => els.map(e => e.dataset.side)") == [
         "0", "1", "0", "1"]

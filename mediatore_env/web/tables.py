@@ -677,7 +677,7 @@ class Table:
             ended = {p: self.text.stop_lines(game, p, self.names_for(p), self.style)
                      for p in self.persons}
             if any(ended.values()):
-                self._event("stop", None, ended.__getitem__)
+                self._event("stop", None, ended.__getitem__, word=self.text.hand_word)
             game.deal(self.packs.pop(0) if self.packs else
                       self.rng.permutation(NUM_CARDS).tolist())
             for narrator in self.narrators.values():

@@ -372,6 +372,21 @@ function drain() {
     render(event.view, {seats: play.state.seats, arriving: event.kind === "move" ? event.seat : null});
     score(play.state, event.view);
   }
+  // A hand of the episode is over (a Tressette hand, a club deal): its end stays on the table
+  // until the person asks for the next, as the terminal waits for Enter. The server has dealt
+  // it already; the events after this one wait in the queue. Not where the person has moved
+  // in a later hand already (a page opened again, its news told anew).
+  const later = queue.some((e) => e.kind === "move" && e.seat === play.state.seat);
+  if (event.kind === "stop" && mode_ === "play" && !later) {
+    document.body.dataset.ready = "between";
+    $("turn").textContent = `The ${event.word} is over · its points are in the news`;
+    $("moves").replaceChildren(el("button", {id: "next-hand", class: "move", on: () => {
+      $("moves").replaceChildren();
+      document.body.dataset.ready = "";
+      drain();
+    }}, `Next ${event.word}`));
+    return;
+  }
   // a card that ends a trick: the trick stays twice as long, for its winner to be seen
   const ended = event.kind === "move" && event.view && !event.view.trick.length && event.view.last_trick
     && event.view.last_trick.cards.at(-1).seat === event.seat;
