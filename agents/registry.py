@@ -195,6 +195,19 @@ def check_option_types(factory: Callable, options: dict) -> None:
         raise ValueError(f"bad value {value!r} for option {name!r}: it takes {wanted}")
 
 
+def build(factory: Callable, options: dict, label: str):
+    """``factory(**options)``, the options' kinds checked first (:func:`check_option_types`).
+    A bad option, or the factory's own ``TypeError`` or ``ValueError``, is a ``ValueError``
+    "cannot make ``label``: ...", listing the factory's options where one was unknown."""
+    try:
+        check_option_types(factory, options)
+        return factory(**options)
+    except (TypeError, ValueError) as e:
+        named = option_names(factory) if "unexpected keyword" in str(e) else []
+        raise ValueError(f"cannot make {label}: {e}"
+                         + (f"; its options: {', '.join(named)}" if named else "")) from None
+
+
 def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
                check_options=None, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
@@ -211,17 +224,9 @@ def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
     options.update(overrides)
     if check_options is not None:
         check_options(factory, options)
-    try:
-        check_option_types(factory, options)
-    except ValueError as e:
-        raise ValueError(f"cannot make agent {spec!r}: {e}") from None
     token = _IMPORTS.set(imports and _IMPORTS.get())
     try:
-        agent = factory(**options)
-    except (TypeError, ValueError) as e:
-        named = option_names(factory) if "unexpected keyword" in str(e) else []
-        raise ValueError(f"cannot make agent {spec!r}: {e}"
-                         + (f"; its options: {', '.join(named)}" if named else "")) from None
+        agent = build(factory, options, f"agent {spec!r}")
     finally:
         _IMPORTS.reset(token)
     if not callable(getattr(agent, "act", None)):

@@ -752,16 +752,10 @@ def make_bidding_policy(spec):
         if not callable(getattr(spec, "bid", None)):
             raise ValueError(f"not a bidding policy (no bid method): {spec!r}")
         return spec
-    from ..registry import check_option_types, named_factory, option_names
+    from ..registry import build, named_factory
     factory, options = named_factory(spec, BIDDING_POLICIES, ("bidding policy",
                                                               "bidding policies"))
-    try:
-        check_option_types(factory, options)
-        policy = factory(**options)
-    except (TypeError, ValueError) as e:
-        named = option_names(factory) if "unexpected keyword" in str(e) else []
-        raise ValueError(f"cannot make bidding policy {spec!r}: {e}"
-                         + (f"; its options: {', '.join(named)}" if named else "")) from None
+    policy = build(factory, options, f"bidding policy {spec!r}")
     if not callable(getattr(policy, "bid", None)):
         raise ValueError(f"{spec!r} is not a bidding policy: it needs a method bid(view) "
                          "returning a move id (PASS or bid_move(contract))")
