@@ -574,16 +574,20 @@ class TournamentResult:
                 "rules": self.rules.to_dict(), "jobs": self.jobs, "executor": self.executor,
                 "seconds": round(self.seconds, 3), "plays": self.plays}
 
+    @property
+    def workers(self) -> str:
+        """What played the episodes, counted: ``1 job``, ``2 jobs``, ``4 Ray workers``."""
+        return counted(self.jobs, "Ray worker" if self.executor == "ray" else "job")
+
     def heading(self) -> list[str]:
         """The report's first lines: what was played, by whom, with what."""
         n, lineups = len(self.lineups[0]), len(self.lineups)
-        workers = "Ray worker" if self.executor == "ray" else "job"
         return [f"Duplicate tournament of {registry.get(self.game).title}: "
                 f"{counted(self.deals, self.unit)} x {counted(lineups, 'lineup')} x {n} "
                 f"rotations = {self.plays} plays; seed {self.seed}",
                 f"lineup{'s' * (lineups > 1)} (seats 0-{n - 1} in rotation 0): "
                 + "; ".join(" ".join(l) for l in self.lineups),
-                f"{counted(self.jobs, workers)}, {self.seconds:.1f} s"]
+                f"{self.workers}, {self.seconds:.1f} s"]
 
     def to_dict(self) -> dict:
         """Everything, JSON-ready (each agent's result per episode included)."""

@@ -108,8 +108,7 @@ class ClubHooks(Hooks):
         lines += ["", "chips/session: the mean chip change of one seat played by the agent; "
                   "mediator: share of its deals in which it was the mediator; won: share of "
                   "those its side won.",
-                  f"{result.seconds:.1f} s with "
-                  + counted(result.jobs, "Ray worker" if result.executor == "ray" else "job")]
+                  f"{result.seconds:.1f} s with {result.workers}"]
         return "\n".join(lines)
 
 

@@ -160,8 +160,7 @@ class MediatoreHooks(Hooks):
             f"seed {result.seed}; rules {rules_text}",
             "lineup" + ("s" if several else "") + " (seats 0-3 in rotation 0): "
             + "; ".join(" ".join(l) for l in result.lineups),
-            f"{result.jobs} {'Ray worker' if result.executor == 'ray' else 'job'}"
-            f"{'s' if result.jobs > 1 else ''}, {result.seconds:.1f} s; "
+            f"{result.workers}, {result.seconds:.1f} s; "
             f"thrown in: {pct(thrown_in_share(result))} of plays",
             "",
             "Units per deal (mean payoff of one seat over the deal's rotations; 95% CI over "

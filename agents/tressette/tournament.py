@@ -114,7 +114,6 @@ class TressetteHooks(Hooks):
                              if k != "players" and v != getattr(FORMS[rules.form], k))
         n = rules.players
         lineups = len(result.lineups)
-        workers = "Ray worker" if result.executor == "ray" else "job"
         out = [
             f"Duplicate tournament of {rules.form} ({n} players"
             + (f"; {switches}" if switches else "") + f"): {counted(result.deals, 'game')} x "
@@ -122,7 +121,7 @@ class TressetteHooks(Hooks):
             f"{result.seed}",
             "lineup (seats 0-%d in rotation 0): " % (n - 1)
             + "; ".join(" ".join(l) for l in result.lineups),
-            f"{counted(result.jobs, workers)}, {result.seconds:.1f} s; "
+            f"{result.workers}, {result.seconds:.1f} s; "
             f"{mean_hands(result):.2f} hands per game",
             "",
             *standings_table(result, {"won": ("r", lambda s: pct(s.won / s.plays)),
