@@ -1,9 +1,14 @@
-"""The text of tournament reports: signed figures, percentages, counts of things, aligned
-tables, and the standings table that every game's report starts from."""
+"""The text of tournament reports: signed figures, percentages, aligned tables, and the
+standings table that every game's report starts from (things counted: the text helpers'
+:func:`~mediatore_env.core.text.counted`, re-exported here for the reports)."""
 
 from __future__ import annotations
 
 import math
+
+from mediatore_env.core.text import counted
+
+__all__ = ["counted", "signed", "pct", "table", "standings_table"]
 
 
 def signed(x: float, digits: int = 2) -> str:
@@ -15,15 +20,6 @@ def signed(x: float, digits: int = 2) -> str:
 
 def pct(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.1f}%"
-
-
-def counted(n: int, noun: str, plural: str = "") -> str:
-    """``n`` things, the noun singular for one (reports count down to a single deal)::
-
-        >>> counted(1, "pair"), counted(3, "pair"), counted(1, "copy", "copies")
-        ('1 pair', '3 pairs', '1 copy')
-    """
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def table(header: list[str], rows: list[list[str]], align: str) -> list[str]:

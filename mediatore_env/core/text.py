@@ -65,6 +65,15 @@ def suit_label(suit: int, style: str = "english") -> str:
     return _SUITS[style][suit]
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """``n`` things, the noun singular for one (reports count down to a single deal)::
+
+        >>> counted(1, "pair"), counted(3, "pair"), counted(1, "copy", "copies")
+        ('1 pair', '3 pairs', '1 copy')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def format_thirds(thirds: int) -> str:
     """Points from thirds of a point, with the fraction: 5 -> ``'1 2/3'``, 1 -> ``'1/3'``."""
     whole, rest = divmod(thirds, 3)

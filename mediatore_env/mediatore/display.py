@@ -32,7 +32,7 @@ from typing import Sequence
 
 from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card_tag,
-                          card_text, cards_inline, cards_json, columns, format_thirds,
+                          card_text, cards_inline, cards_json, columns, counted, format_thirds,
                           hand_inline, hand_lines, panel, rank_text, suit_label, summary_json,
                           table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
@@ -324,8 +324,7 @@ def discard_question(view, what_for: str) -> str:
     """The question of the discards, Mediatore's and club Mediatore's: ``'Discard 4 cards to
     form the new monte:'``, counting the cards still to discard (the page takes them one by
     one)."""
-    left = discards_left(view)
-    return f"Discard {left} card{'s' * (left != 1)} {what_for}:"
+    return f"Discard {counted(discards_left(view), 'card')} {what_for}:"
 
 
 def verdict_line(view, names: Sequence[str]) -> str:

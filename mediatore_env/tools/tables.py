@@ -13,6 +13,7 @@ import sys
 import time
 import zipfile
 
+from ..core.text import counted
 from ..mediatore.tables import CALL_CONTRACTS, ContractTable, build_table
 from ..mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS
 from ..runinfo import add_progress_options, command, jobs_note, wants_progress
@@ -22,7 +23,7 @@ PROG = "mediatore-tables"
 
 
 def _summary(table: ContractTable) -> str:
-    lines = [f"{len(table)} deal{'s' * (len(table) != 1)}, seed {table.seed}, calls {table.call_mode}, values "
+    lines = [f"{counted(len(table), 'deal')}, seed {table.seed}, calls {table.call_mode}, values "
              f"{table.values}, rules {table.rules.to_dict()}"]
     for contract in CONTRACTS:
         if contract > table.rules.top_contract:
