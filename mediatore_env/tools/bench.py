@@ -34,10 +34,11 @@ from pathlib import Path
 import mediatore_env.registry as registry
 
 from ..core.records import save_record
+from ..core.text import counted
 from ..runinfo import add_progress_options, command, jobs_note, print_results, wants_progress
-from .checks import (ArgumentParser, add_rules_options, add_worker_options, check_agents,
-                     check_lineup, deals_to_record, game_of, non_negative_int, output_dir,
-                     output_file, parse_for_game, positive_int, rules_of,
+from .checks import (ArgumentParser, add_rules_options, add_worker_options, bidding_player,
+                     check_agents, check_lineup, deals_to_record, game_of, non_negative_int,
+                     output_dir, output_file, parse_for_game, positive_int, rules_of,
                      rules_options_elsewhere)
 
 PROG = "mediatore-bench"
@@ -137,8 +138,7 @@ def check_options(args) -> None:
     have, its parser has not: :func:`options_elsewhere`)."""
     if args.agents:
         check_lineup(args.game, args.agents)
-    if args.player is not None and not args.bidding:
-        raise ValueError("--player goes with --bidding: the player the policies share")
+    bidding_player(args)
 
 
 def check_outputs(args) -> list[int]:
@@ -202,7 +202,7 @@ def _run(args, parser) -> int:
             result = run_tournament(args.agents, args.deals, game=args.game, **common)
         else:
             result = _hooks(args.game).bidding(args.bidding, args.deals,
-                                               base=args.player or "greedy",
+                                               base=bidding_player(args),
                                                **common)
     except (ValueError, ImportError) as e:
         parser.exit(2, f"{PROG}: error: {e}\n")
@@ -223,7 +223,6 @@ def _output(args, result) -> None:
         result.plot(args.plot)
         print(f"chart saved to {args.plot}")
     if args.save_records:
-        from agents.report import counted
         out = Path(args.save_records)
         out.mkdir(parents=True, exist_ok=True)
         several = len(result.lineups) > 1

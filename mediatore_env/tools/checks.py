@@ -260,6 +260,16 @@ SHORTCUTS = (("--ante", "ante", "N", "chips each player puts into an empty pot (
               "sessions of exactly K deals (--rule deals=K; default: until a pot is won)"))
 
 
+def bidding_player(args) -> str | None:
+    """The player ``--bidding``'s policies share: ``--player``, greedy by default; None
+    without ``--bidding``, where ``--player`` is refused rather than ignored."""
+    if not args.bidding:
+        if args.player is not None:
+            raise ValueError("--player goes with --bidding: the player the policies share")
+        return None
+    return args.player or "greedy"
+
+
 def game_of(argv: Sequence[str] | None, default: str = "mediatore") -> str:
     """The game that ``--game`` names in ``argv`` (default ``default``), read first so that a
     tool builds its parser, and its help, for that game alone. A name that is no game gives

@@ -19,8 +19,8 @@ import sys
 import mediatore_env.registry as registry
 
 from ..runinfo import add_progress_options, command, jobs_note, print_results, wants_progress
-from .checks import (ArgumentParser, add_worker_options, check_agents, non_negative_int,
-                     output_file, parse_game_rules, positive_int)
+from .checks import (ArgumentParser, add_worker_options, bidding_player, check_agents,
+                     non_negative_int, output_file, parse_game_rules, positive_int)
 
 PROG = "mediatore-league"
 
@@ -61,18 +61,16 @@ def build_parser() -> ArgumentParser:
 def lineup_of(args) -> list[str] | dict:
     """The league's agents: ``--agents``, or each ``--bidding`` policy in the ``--player``
     (named ``PLAYER:bidding=POLICY``)."""
-    if args.player is not None and not args.bidding:
-        raise ValueError("--player goes with --bidding: the player the policies share")
-    if args.bidding:
-        if args.game != "mediatore":
-            raise ValueError(f"--bidding compares Mediatore's bidding policies; {args.game} has "
-                             "no auction: give --agents")
-        from agents.mediatore.tournament import check_bidding
-        player = args.player or "greedy"
-        check_bidding(args.bidding, player)
-        return {f"{player}:bidding={policy}": (player, {"bidding": policy})
-                for policy in args.bidding}
-    return args.agents
+    player = bidding_player(args)
+    if player is None:
+        return args.agents
+    if args.game != "mediatore":
+        raise ValueError(f"--bidding compares Mediatore's bidding policies; {args.game} has "
+                         "no auction: give --agents")
+    from agents.mediatore.tournament import check_bidding
+    check_bidding(args.bidding, player)
+    return {f"{player}:bidding={policy}": (player, {"bidding": policy})
+            for policy in args.bidding}
 
 
 def _run(args, parser) -> int:
