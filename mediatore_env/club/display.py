@@ -92,8 +92,8 @@ def mediator_section(mediator: int | None, to_match: int, alone: bool | None,
 
 def tricks_section(tricks, mano: int, thirds_won: Sequence[int], names: Sequence[str],
                    style: str) -> list[str]:
-    """The deal's tricks, a row each (Mediatore's table, without its signals' meaning), and
-    the points each seat has taken."""
+    """The deal's tricks, a row each (Mediatore's table, without the signal column: club has
+    no signals), and the points each seat has taken."""
     if not tricks:
         return []
     table = tricks_table(tricks, mano, names, style, thirds_won, signals=False)[:-1]
