@@ -312,8 +312,8 @@ def test_replay_shows_an_unfinished_game_to_its_last_card(tmp_path):
     assert replay([str(path)], out=out, interactive=False) == 0
     text = out.getvalue()
     seat, card = game.history[-1]  # the first card of trick 2, after the four of trick 1
-    assert "wins the trick (1 of 10)" in text
-    assert f"  seat {seat} {card_text(card)}\n" in text
+    # the winner of trick 1 leads trick 2
+    assert f"-> seat {seat} wins the trick (1 of 10)\n  seat {seat}  leads {card_text(card)}\n" in text
     assert text.rstrip().endswith("(the record ends here: the game was not finished)")
 
 
@@ -327,9 +327,9 @@ def test_a_seats_replay_hides_the_others_draws_without_show_draws(tmp_path, caps
     assert replay([str(path), "--seat", "0", "--cards", "short"], out=out, interactive=False) == 0
     text = out.getvalue()
     drawn = [(d["seat"], d["card"]) for hand in record["result"]["hands"] for d in hand["draws"]]
-    assert drawn and text.count("random(1) draws a card") == sum(s == 1 for s, _ in drawn)
-    assert all(f"greedy(0) draws {card}" in text for s, card in drawn if s == 0)
-    assert not any(f"random(1) draws {card}" in text for s, card in drawn if s == 1)
+    assert drawn and text.count("random(1)  draws a card") == sum(s == 1 for s, _ in drawn)
+    assert all(f"greedy(0)  draws {card}" in text for s, card in drawn if s == 0)
+    assert not any(f"random(1)  draws {card}" in text for s, card in drawn if s == 1)
 
 
 def test_each_games_help_names_its_own_moves_and_its_cards_come_strongest_first():

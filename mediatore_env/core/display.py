@@ -55,7 +55,7 @@ from typing import Any, Protocol, Sequence
 
 from .cards import CARD_NAMES, NUM_CARDS
 from .game import CHANCE, Game
-from .text import (YOU, card_text, columns, does, hand_inline, hand_lines, panel,
+from .text import (YOU, card_text, columns, does, hand_inline, hand_lines, panel, person,
                    summary_json, table_json, trick_line)
 
 __all__ = ["Display", "Narrator", "TrickNarrator", "TrickView", "Facts", "seat_names"]
@@ -150,20 +150,29 @@ class TrickNarrator(Narrator):
         tricks, cards = seen[1:3]
         out = []
         for trick in v.tricks[tricks:]:
-            told = self.cards(trick.leader, trick.cards, cards) + "  " if cards < len(
-                trick.cards) else ""
-            out.append(f"  {told}-> {does(names[trick.winner], 'win')} the trick"
-                       + self.of_tricks())
+            out += self.cards(trick.leader, trick.cards, cards)
+            out.append(self.line(None, f"-> {does(names[trick.winner], 'win')} the trick"
+                                       + self.of_tricks()))
             cards = 0
-        if v.leader is not None and len(v.trick) > cards:
-            out.append("  " + self.cards(v.leader, v.trick, cards))
+        if v.leader is not None:
+            out += self.cards(v.leader, v.trick, cards)
         return out
 
-    def cards(self, leader: int, cards: Sequence[int], told: int) -> str:
-        """The cards of a trick after the first ``told``, with who played each."""
+    def line(self, seat: int | None, says: str) -> str:
+        """One line of news: ``says`` after the name of ``seat`` (None: no one), names in a
+        column as the Mediatore narrator has them."""
+        width = max(map(len, self.names))
+        return f"  {'' if seat is None else self.names[seat]:<{width}}  {says}"
+
+    def cards(self, leader: int, cards: Sequence[int], told: int) -> list[str]:
+        """A line for each card of a trick after the first ``told``: who led or played it."""
         players = self.view.players
-        return trick_line((leader + told) % players, cards[told:], self.names, players,
-                          self.style)
+        out = []
+        for k in range(told, len(cards)):
+            seat = (leader + k) % players
+            verb = person(self.names[seat], "lead" if k == 0 else "play")
+            out.append(self.line(seat, f"{verb} {card_text(cards[k], self.style)}"))
+        return out
 
     def of_tricks(self) -> str:
         """After a trick's winner: how far the hand has come (Tressette: `` (3 of 10)``)."""

@@ -85,7 +85,13 @@ def format_thirds(thirds: int) -> str:
 def does(name: str, verb: str) -> str:
     """``name`` doing ``verb``, in the second person for :data:`YOU`: ``'seat 1 deals'``,
     ``'You deal'`` (a verb whose third person takes a plain ``s``)."""
-    return f"{name} {verb if name == YOU else verb + 's'}"
+    return f"{name} {person(name, verb)}"
+
+
+def person(name: str, verb: str) -> str:
+    """``verb`` as :func:`does` puts it for ``name``, without the name: ``'deals'``,
+    ``'deal'`` for :data:`YOU` (for a narrator that writes the names in a column)."""
+    return verb if name == YOU else verb + "s"
 
 
 def trick_line(leader: int, cards: Sequence[int], names: Sequence[str], players: int,

@@ -17,8 +17,8 @@ from typing import Sequence
 
 from ..core.cards import CARD_NAMES, cards_of
 from ..core.display import Display, Facts, TrickNarrator
-from ..core.text import (YOU, card_json, card_label, card_text, cards_json, does,
-                         format_thirds, hand_inline, panel, summary_json)
+from ..core.text import (card_json, card_label, card_text, cards_json,
+                         format_thirds, hand_inline, panel, person, summary_json)
 from .game import TressetteGame
 from .melds import MELD_KINDS
 from .moves import CLAIM, move_text
@@ -42,12 +42,15 @@ def meld_name(meld) -> str:
     return "a napoletana" if kind == "napoletana" else f"{count} {kind}"
 
 
-def meld_text(seat_name: str, meld, style: str, verb: bool = True) -> str:
-    """``'greedy(1) declares three twos (D2 C2 S2): 3 points'`` (without the verb for lists)."""
-    what = meld_name(meld)
+def meld_words(meld) -> str:
+    """``'three twos (D2 C2 S2), 3 points'``."""
     cards = " ".join(CARD_NAMES[c] for c in cards_of(meld.cards))
-    says = (" declare" if seat_name == YOU else " declares") if verb else ":"
-    return f"{seat_name}{says} {what} ({cards}), {meld.points} points"
+    return f"{meld_name(meld)} ({cards}), {meld.points} points"
+
+
+def meld_text(seat_name: str, meld) -> str:
+    """``'greedy(1): three twos (D2 C2 S2), 3 points'``: a meld in a list."""
+    return f"{seat_name}: {meld_words(meld)}"
 
 
 def scores_line(rules: TressetteRules, names: Sequence[str], totals, hand_points) -> str:
@@ -80,7 +83,7 @@ def hand_points_lines(game: TressetteGame, names: Sequence[str], style: str) -> 
         out.append(f"  {name:<{w}}  {cards:<14}{last or '-':<12}{melds or '-':<7}"
                    f"{points[side]:<6}{game.totals[side]}")
     if log.melds:
-        out.append("  melds: " + "; ".join(meld_text(names[d.seat], d.meld, style, verb=False)
+        out.append("  melds: " + "; ".join(meld_text(names[d.seat], d.meld)
                                            for d in log.melds))
     return out
 
@@ -143,11 +146,11 @@ class TressetteNarrator(TrickNarrator):
     def tell(self, seen: tuple[int, ...]) -> list[str]:
         names, (melds, draws) = self.names, seen[3:]
         out = super().tell(seen)
-        out += ["  " + meld_text(names[seat], meld, self.style)
+        out += [self.line(seat, f"{person(names[seat], 'declare')} {meld_words(meld)}")
                 for seat, meld in self.view.melds[melds:]]
         for seat, card in self._draws()[draws:]:
-            out.append(f"  {does(names[seat], 'draw')} "
-                       + ("a card" if card is None else card_label(card, self.style)))
+            out.append(self.line(seat, f"{person(names[seat], 'draw')} "
+                       + ("a card" if card is None else card_label(card, self.style))))
         return out
 
     def of_tricks(self) -> str:
@@ -179,7 +182,7 @@ class TressetteDisplay(Display):
         return [("Scores", [scores_line(rules, names, view.totals, view.hand_points)[8:],
                             "the game is to 31" + (", Low Hand: the lower total wins"
                                                    if rules.low else "")]),
-                ("Melds", [meld_text(names[s], m, style, verb=False) for s, m in view.melds]),
+                ("Melds", [meld_text(names[s], m) for s, m in view.melds]),
                 ("Stock", [f"{view.stock_size} cards"] if rules.stock_size else []),
                 ("Draws", [draws_line(seen, names)] if seen else [])]
 
