@@ -17,7 +17,7 @@ from mediatore_env.mediatore.moves import parse_move
 from mediatore_env.mediatore.records import load_record, replay
 from mediatore_env import registry
 from mediatore_env.mediatore.observation import observation
-from mediatore_env.tools.answers import HELP_TEXT, read_answer, reader_of
+from mediatore_env.tools.answers import help_text, read_answer, reader_of
 from mediatore_env.tools.play import main, play_game
 from mediatore_env.tools.terminal import HELP, QUIT, TABLE, BadInput, Quit, Terminal
 
@@ -212,6 +212,23 @@ def test_refusals_name_the_cards_as_the_player_chose():
     assert refusal(deal, "D7 D6 D5 SA", "italian") == "You do not hold the Asso di Spade (SA)."
 
 
+def test_help_names_the_cards_in_the_words_of_the_table():
+    # --cards italian: ? shows the Italian names, and every example it gives is read
+    for name in ("mediatore", "tressette", "club"):
+        reader = reader_of(registry.get(name), "italian")
+        assert "D C S B = Denari Coppe Spade Bastoni" in reader.help
+        assert "J Q K also mean Fante, Cavallo, Re), or A♠, or Asso di Spade" in reader.help
+        assert "coins" not in reader.help and "swords" not in reader.help
+        assert "ace of swords" in reader_of(registry.get(name), "short").help
+    assert "call 3 di Denari" in reader_of(registry.get("mediatore"), "italian").help
+    deal = make_deal(SIX_DENARI, SIX_DENARI_MONTE, dealer=0)
+    play(deal, "bid mediatore", "pass", "pass", "pass")
+    view = deal.view(deal.to_move)
+    italian = reader_of(registry.get("mediatore"), "italian")
+    assert read_answer("call 3 di Denari", view, view.legal_moves(), italian) == [
+        parse_move("call D3")]
+
+
 def test_main_refuses_in_the_cards_chosen():
     from agents.mediatore.tournament import deal_pack
     from mediatore_env.core.text import card_label
@@ -291,7 +308,7 @@ def test_a_full_deal_with_scripted_input():
     # the end: the whole table, then nothing more from the deal
     assert "== Deal: the end" in text
     # before the first card is played nothing of the other hands is shown
-    opening = text[:text.index("You        lead ")].replace(HELP_TEXT, "")
+    opening = text[:text.index("You        lead ")].replace(help_text(), "")
     hidden = {c for hand in SIX_DENARI[1:] for c in hand.split()} | set(SIX_DENARI_MONTE.split())
     assert not [c for c in hidden if f" {c}" in opening and c != "D7"]  # D7: the human typed it
     assert deal.tricks_won[0] >= 6

@@ -16,7 +16,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable, NamedTuple, Sequence
 
-from ..core.cards import SUIT_MASKS, cards_of, parse_card, power_of, suit_of
+from ..core.cards import (RANK_NAMES_EN, RANK_NAMES_IT, SUIT_MASKS, SUIT_NAMES_EN, SUIT_NAMES_IT,
+                          cards_of, parse_card, power_of, suit_of)
 from ..core.tricks import follow_suit
 from ..core.text import card_label, card_tag, card_text, suit_label
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
@@ -213,11 +214,11 @@ def card_game_reader(moves, text, discards: bool = False, style: str = "english"
             return (0, 0, 0) if card is None else (1, suit_of(card), -power_of(card))
         return sorted(legal, key=key)
 
-    return Reader(read, help_cards(moves, discards), order,
+    return Reader(read, help_cards(moves, discards, style), order,
                   discard_note if discards else no_note)
 
 
-def help_cards(moves, discards: bool = False) -> str:
+def help_cards(moves, discards: bool = False, style: str = "english") -> str:
     """``?``'s text for a game of these moves: its own words (``claim``, ``call D3``), not
     another game's."""
     words: list[str] = []
@@ -232,12 +233,24 @@ def help_cards(moves, discards: bool = False) -> str:
     return f"""\
 How to answer
   a number from the list          3{_ALL_AT_ONCE if discards else ""}
-  a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
-                                  rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;
-                                  J Q K also mean jack, horse, king), or A♠, or ace of swords
+{card_syntax(style)}
   the move in words               {listed}
   t   show the whole table again     ?   this help     q (or Ctrl-D)   quit
 The list holds only the moves you may make (when playing, you follow suit if you can)."""
+
+
+def card_syntax(style: str = "english") -> str:
+    """``?``'s lines on typing a card, in the words the table names cards with: the Italian
+    names under ``--cards italian`` (which the answers read too), else the English ones (the
+    french symbols and the short codes have no words of their own)."""
+    words = "italian" if style == "italian" else "english"
+    suits = " ".join(SUIT_NAMES_IT if words == "italian" else SUIT_NAMES_EN)
+    jack, horse, king, ace = (RANK_NAMES_IT if words == "italian" else RANK_NAMES_EN)[4:8]
+    indent = " " * 34
+    return (f"  a card in two characters        D3 or 3D, SA or AS (suit D C S B = {suits};\n"
+            f"{indent}rank 4 5 6 7 F C R A 2 3 = ... {jack} {horse} {king} {ace} 2 3;\n"
+            f"{indent}J Q K also mean {jack}, {horse}, {king}), or A♠, or "
+            f"{card_text(parse_card('SA'), words)}")
 
 
 def reader_of(definition, style: str = "english") -> Reader:
@@ -245,7 +258,8 @@ def reader_of(definition, style: str = "english") -> Reader:
     and display (club Mediatore's with its discards in one answer). Its refusals name cards
     in ``style``, as the table does (:data:`~mediatore_env.core.text.STYLES`)."""
     if definition.name == "mediatore":
-        return Reader(partial(read_mediatore, style=style), HELP_TEXT, _orderly, discard_note)
+        return Reader(partial(read_mediatore, style=style), help_text(style), _orderly,
+                      discard_note)
     # club Mediatore's mediator discards as Mediatore's declarer does: all in one answer
     return card_game_reader(definition.moves, definition.display,
                             discards=definition.name == "club", style=style)
@@ -430,19 +444,19 @@ def explain_illegal(move: int, view, style: str = "english") -> str:
     return f"You cannot lead {card_tag(card, style)} with {name}: {why}."
 
 
-HELP_TEXT = f"""\
+def help_text(style: str = "english") -> str:
+    """Mediatore's ``?`` text, its cards named in ``style``'s words (:func:`card_syntax`)."""
+    call = card_text(parse_card("D3"), "italian" if style == "italian" else "english")
+    return f"""\
 How to answer
   a number from the list          3{_ALL_AT_ONCE}
-  the move in words               pass, solo, bid solo, call 3 of coins, SA, play SA volo
-  a card in two characters        D3 or 3D, SA or AS (suit D C S B = coins cups swords batons;
-                                  rank 4 5 6 7 F C R A 2 3 = ... jack horse king ace 2 3;
-                                  J Q K also mean jack, horse, king), or A♠, or ace of swords
+  the move in words               pass, solo, bid solo, call {call}, SA, play SA volo
+{card_syntax(style)}
   a signal after a lead           SA busso, SA volo, SA striscio (b, v, s are enough)
   t   show the whole table again     ?   this help     q (or Ctrl-D)   quit
 The order of play is anticlockwise: the seat after seat n is seat n+1 (mod 4).
 Cards, strongest first in each suit: 3 2 A K(re) C(cavallo) J(fante) 7 6 5 4.
 Points: ace 1, 3 2 K C J 1/3 each, the last trick 1 more; the declarer's side needs 6 of 11."""
-
 
 
 def _orderly(moves: list[int]) -> list[int]:
