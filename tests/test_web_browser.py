@@ -339,13 +339,20 @@ def test_play_a_tressette_hand_by_clicking(server, browser, shots):
                              lambda t: t.game.is_over or t.game.hand_number > 1, hand_top)
     assert max(tops) - min(tops) <= 2, f"the hand moved between {sorted(tops)}"
     assert table.game.hand_number > 1 or table.game.is_over  # a whole hand was played
-    # the hand's end stays on the table, its points in the news, until the next is asked for
+    # the hand's end stays on the felt, with its table of points as wide as the terminal's,
+    # until the next is asked for; the news tells it too
     wait_ready(page, "between")
     assert "hand 1: the end" in page.inner_text("#news")
+    assert page.inner_text("#between h3") == "hand 1: the end"
+    said = page.inner_text("#between .lines")
+    assert "last trick" in said and "the game is to 31" in said
+    assert page.evaluate("(() => { const b = document.querySelector('#between .lines'); "
+                         "return b.scrollWidth <= b.clientWidth; })()")  # it fits: no scrolling
     assert page.inner_text("#next-hand") == "Next hand"
     page.click("#next-hand")
     wait_ready(page)
     assert ready(page) in ("turn", "wait") and page.locator("#next-hand").count() == 0
+    assert page.locator("#between").is_hidden()
     # the partners' two sides in two colours, and the scores by side as a table
     assert page.eval_on_selector_all(".seat", "els => els.map(e => e.dataset.side)") == [
         "0", "1", "0", "1"]

@@ -299,16 +299,20 @@ function drawPanel(p, view) {
 }
 
 // -- the news: in reading order, the newest at the bottom and in sight -------------------------
+// The terminal's lines on the page. A line laid out in columns (the end's table of tricks)
+// keeps them: monospaced, unwrapped, its block scrolling sideways; prose wraps. A heading
+// drops the rule the terminal pads it with ("== hand 1: the end ====="), which would only
+// widen the box.
+function saidLines(lines) {
+  const line = (l) => el("div", /\S {2,}\S/.test(l.trim()) ? {class: "columns"} : {}, l.trim() ? l : "\u00a0");
+  const unruled = (l) => l.replace(/ ([=-])\1{2,}$/, "");
+  return lines.flatMap((l) => l.split("\n")).map(unruled).map(line);
+}
+
 function news(lines, kind) {
   if (!lines.length) return;
   const box = $("news");
-  // A line laid out in columns (the end's table of tricks) keeps them: monospaced, unwrapped,
-  // its block scrolling sideways; prose wraps. A heading drops the rule the terminal pads it
-  // with ("== hand 1: the end ====="), which would only widen the box.
-  const line = (l) => el("div", /\S {2,}\S/.test(l.trim()) ? {class: "columns"} : {}, l.trim() ? l : "\u00a0");
-  const unruled = (l) => l.replace(/ ([=-])\1{2,}$/, "");
-  box.append(el("div", {class: `said ${kind || ""}`},
-                ...lines.flatMap((l) => l.split("\n")).map(unruled).map(line)));
+  box.append(el("div", {class: `said ${kind || ""}`}, ...saidLines(lines)));
   while (box.children.length > 200) box.firstChild.remove();
   box.scrollTop = box.scrollHeight;
 }
@@ -378,13 +382,21 @@ function drain() {
   // in a later hand already (a page opened again, its news told anew).
   const later = queue.some((e) => e.kind === "move" && e.seat === play.state.seat);
   if (event.kind === "stop" && mode_ === "play" && !later) {
+    // on the felt, where the eye is and the table of points has room: the terminal's
+    // heading ("== hand 1: the end") as its title, the rest as the terminal shows it
     document.body.dataset.ready = "between";
-    $("turn").textContent = `The ${event.word} is over · its points are in the news`;
-    $("moves").replaceChildren(el("button", {id: "next-hand", class: "move", on: () => {
-      $("moves").replaceChildren();
-      document.body.dataset.ready = "";
-      drain();
-    }}, `Next ${event.word}`));
+    $("turn").textContent = `The ${event.word} is over`;
+    const said = event.lines.flatMap((l) => l.split("\n")), board = $("between");
+    const [head, ...rest] = said.slice(said.findIndex((l) => l.trim()));
+    board.replaceChildren(el("h3", {}, head.replace(/^=+ | [=]{3,}$/g, "")),
+      el("div", {class: "lines"}, ...saidLines(rest)),
+      el("button", {id: "next-hand", class: "move", on: () => {
+        board.hidden = true;
+        board.replaceChildren();
+        document.body.dataset.ready = "";
+        drain();
+      }}, `Next ${event.word}`));
+    board.hidden = false;
     return;
   }
   // a card that ends a trick: the trick stays twice as long, for its winner to be seen
