@@ -22,8 +22,8 @@ from typing import Sequence
 from ..core.cards import cards_of
 from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
-                         does, format_thirds, hand_inline, hand_lines, panel, summary_json,
-                         table_json)
+                         counted, does, format_thirds, hand_inline, hand_lines, panel,
+                         summary_json, table_json)
 from ..mediatore.display import (discard_question, hands_section, points_json, section,
                                  text_facts, trick_lines, tricks_table)
 from ..mediatore.moves import WIN_THIRDS
@@ -110,7 +110,7 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     lines = [f"=={head}".ljust(width, "=")]
     who = "" if open_table else f"{names[source.seat]} (seat {source.seat}) · "
     rules = source.rules
-    length = "until a pot is won" if rules.until_won else f"{rules.deals} deal{'s' * (rules.deals != 1)}"
+    length = "until a pot is won" if rules.until_won else counted(rules.deals, "deal")
     lines.append(f"{who}deal {source.deal_number} of at most {rules.max_deals} ({length}) · dealer "
                  f"{names[source.dealer]} · ante {rules.ante}")
     stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
@@ -310,7 +310,7 @@ class ClubDisplay(Display):
 
     def rules_line(self, rules) -> str:
         length = ("until a pot is won" if rules.until_won
-                  else f"{rules.deals} deal{'s' * (rules.deals != 1)}")
+                  else counted(rules.deals, "deal"))
         return f"ante {rules.ante}, {length} (at most {rules.max_deals})"
 
     def table_text(self, view, names: Sequence[str] | None = None, style: str = "english",

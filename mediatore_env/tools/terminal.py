@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
-from ..core.text import YOU
+from ..core.text import YOU, counted
 from ..core.cards import CC, make_card
 
 _RANK_WORDS = {
@@ -150,7 +150,7 @@ def running_score(term: Terminal, what: str, played: int, names: Sequence[str],
                   totals: Sequence[int], last: bool) -> None:
     """After each of several deals or games (``what``): the score so far; then, unless it was
     the last, wait for Enter (:func:`wait_for_next`)."""
-    term.say(f"Running score after {played} {what}{'s' * (played > 1)}: "
+    term.say(f"Running score after {counted(played, what)}: "
              + score_line(names, totals))
     if not last:
         wait_for_next(term, what)
@@ -160,7 +160,7 @@ def stopped(what: str, played: int, names: Sequence[str], totals: Sequence[int])
     """The line said when the player quits after ``played`` finished deals or games."""
     if not played:
         return f"Stopped. No {what} was finished."
-    return (f"Stopped. Score over {played} finished {what}{'s' * (played != 1)}: "
+    return (f"Stopped. Score over {counted(played, 'finished ' + what)}: "
             + score_line(names, totals))
 
 

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from ..core.cards import CARD_NAMES, cards_of
 from ..core.display import Display, Facts, TrickNarrator
-from ..core.text import (card_json, card_label, card_text, cards_json,
+from ..core.text import (card_json, card_label, card_text, cards_json, counted,
                          format_thirds, hand_inline, panel, person, summary_json)
 from .game import TressetteGame
 from .melds import MELD_KINDS
@@ -108,7 +108,7 @@ def result_lines(game: TressetteGame, names: Sequence[str], style: str = "englis
                           f"the game with only {game.totals[game.ender]}: a false claim loses",
            "hand_end": f"the hand ended unclaimed after {sides[game.ender]} reached 31"
            }.get(game.end_reason, str(game.end_reason))
-    return [f"The game ends after {game.hand_number} hand{'s' * (game.hand_number > 1)}: {why}"
+    return [f"The game ends after {counted(game.hand_number, 'hand')}: {why}"
             + (" (Low Hand: the lower total wins)" if rules.low else "") + ".",
             f"Hand {game.hand_number}, the last:", *hand_points_lines(game, names, style),
             "Totals: " + " · ".join(f"{sides[i]} {game.totals[i]}" for i in range(rules.num_sides)),

@@ -54,6 +54,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..core.text import counted
 from ..runinfo import command, process_executor
 from ..tools.checks import ArgumentParser
 from ..tools.replay import BadRecord, load_records, record_files
@@ -726,7 +727,7 @@ def main(argv=None) -> int:
             count = export(history, args.export, args.game, args.name)
         except OSError as e:
             return fail(f"cannot write {args.export}: {e.strerror or e}")
-        print(f"mediatore-web: {count} record{'s' * (count != 1)} written to {args.export}")
+        print(f"mediatore-web: {counted(count, 'record')} written to {args.export}")
         return 0
     try:
         records = labelled_records(args.records)
