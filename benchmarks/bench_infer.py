@@ -5,6 +5,7 @@
     python3 benchmarks/bench_infer.py --timing 20 [--seed 2605] [--infer pimc-infer]
     python3 benchmarks/bench_infer.py --accuracy 40 [--seed 2605] [--infer pimc-infer]
     python3 benchmarks/bench_infer.py --exchange 160 [--seed 2622]
+    python3 benchmarks/bench_infer.py --bidding 100 [--seed 6201] [--jobs 2]
 
 ``--paired``: two result files of the same deals (``mediatore-bench --json`` or
 ``benchmarks/bench_pimc.py --json``, same ``--deals`` and ``--seed``) and the agent to read in
@@ -36,6 +37,16 @@ is made Mediatore declarer (the others passing, the greedy call); the greedy exc
 searched one (default options, node budget instead of the time limit: reproducible) are each
 solved double dummy on the real cards: the share of the contracts made, and the paired
 difference with its 95% CI.
+
+``--bidding N``: would bidding by simulation know better than the bidding models which hands
+make their contract? In N deals, every seat is made declarer of Chiamo and of Mediatore (the
+others passing) where PIMC's bidding model (the greedy model with ``pimc``'s boost) gives its
+hand a chance between 20% and 90%. Before the auction, the share of 16 worlds drawn from the
+seat's view (the greedy call and exchange played in each) in which the contract is made
+double dummy; then the deal is played out by four ``pimc`` agents. Printed per contract: the
+share made, what the model predicts, the worlds' mean share, and the held-out log-likelihood
+per declaration (5 folds) of four predictors of the outcome: the model as it is, the model
+refitted (``a + b x``), the worlds' share (``a + b logit(share)``) and both.
 """
 
 from __future__ import annotations
@@ -221,6 +232,129 @@ def exchange(deals: int, seed: int) -> str:
             f"{g:.3f}, by simulation {g + d:.3f} ({d:+.3f} [{dlo:+.3f}, {dhi:+.3f}])")
 
 
+def _bidding_rows(task) -> list[tuple]:
+    """The declarations of deals ``range(start, stop)`` (see ``--bidding``): (contract, the
+    model's logit, the worlds' share made, made at the table)."""
+    import math
+
+    from agents.mediatore.declarer import DeclarerSearch, play_exchange, reached
+    from agents.mediatore.greedy import BID_MODELS, MANO_BONUS, CallingPolicy, ExchangePolicy
+    from agents.mediatore.pimc import BID_BOOST
+    from mediatore_env.mediatore.moves import PASS
+    from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE
+    from mediatore_env.mediatore.tables import CALL_CONTRACTS, contract_position, forced_deal
+    from mediatore_env.mediatore.worlds import WorldSampler
+
+    class Worlds:  # whole deals the seat cannot tell from the real one
+        def __init__(self, view):
+            self.sample = WorldSampler(view).sample_deal
+
+    class MadeShare(DeclarerSearch):
+        """In how many sampled worlds the seat, made declarer, makes each contract."""
+        calling, exchange = CallingPolicy(), ExchangePolicy()
+
+        def world_sampler(self, view):
+            return Worlds(view)
+
+        def move_values(self, deal, view, options, budget):
+            made = {}
+            for contract in options:
+                forced = forced_deal(view.rules, deal.pack, deal.dealer, view.seat, contract)
+                if contract in CALL_CONTRACTS:
+                    forced.apply(self.calling.call(forced.view(view.seat)))
+                play_exchange(forced, self.exchange)
+                made[contract] = reached(budget, contract_position(forced))
+                if made[contract] is None:
+                    return None
+            return made
+
+    seed, start, stop = task
+    rules, share = Rules(), MadeShare(1, 16, None, 1.2, 0)
+    pimc = [make_agent("pimc") for _ in range(4)]
+    rows = []
+    for i in range(start, stop):
+        pack, dealer = deal_pack(seed, i), deal_dealer(i)
+        for declarer in range(4):
+            for contract in (CHIAMO, MEDIATORE):
+                deal = Deal(rules, dealer, pack)
+                x = BID_MODELS[contract](deal.hands[declarer]) + BID_BOOST[contract]
+                if rules.declarer_leads_first(contract) or deal.mano == declarer:
+                    x += MANO_BONUS.get(contract, 0.0)
+                if not 0.2 <= 1 / (1 + math.exp(-x)) <= 0.9:
+                    continue
+                share.reset(i * 8 + declarer)
+                totals, budget = share.search(deal.view(declarer), [contract])
+                while deal.to_move != declarer:
+                    deal.apply(PASS)
+                deal.apply(contract)
+                for _ in range(3):
+                    deal.apply(PASS)
+                play(deal, pimc, seeds=[i * 4 + s for s in range(4)])
+                if budget.worlds:
+                    rows.append((contract, x, totals[contract] / budget.worlds,
+                                 int(deal.declarer_won)))
+    return rows
+
+
+def bidding(deals: int, seed: int, jobs: int) -> str:
+    """The ``--bidding`` study (the module docstring)."""
+    import math
+    import random
+
+    import numpy as np
+
+    from mediatore_env.mediatore.rules import CONTRACT_NAMES
+    from mediatore_env.runinfo import process_pool
+
+    rows = []
+    with process_pool(jobs) as pool:
+        for part in pool.imap(_bidding_rows, [(seed, i, min(i + 10, deals))
+                                              for i in range(0, deals, 10)]):
+            rows.extend(part)
+
+    def fit(x, y):  # logistic regression by Newton's method, a whisker of ridge
+        w = np.zeros(x.shape[1])
+        for _ in range(50):
+            p = 1 / (1 + np.exp(-x @ w))
+            hess = (x * (p * (1 - p))[:, None]).T @ x + 1e-3 * np.eye(len(w))
+            w += np.linalg.solve(hess, x.T @ (y - p) - 1e-3 * w)
+        return w
+
+    def loglik(x, y, w):
+        p = np.clip(1 / (1 + np.exp(-x @ w)), 1e-9, 1 - 1e-9)
+        return float(np.sum(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+    out = [f"{deals} deals of seed {seed}; forced declarations played out by four pimc agents"]
+    for contract in sorted({r[0] for r in rows}):
+        mine = [r for r in rows if r[0] == contract]
+        x = np.array([r[1] for r in mine])
+        share = np.array([r[2] for r in mine])
+        y = np.array([r[3] for r in mine], float)
+        smoothed = (share * 16 + 0.5) / 17  # a share of 0 or 1 of the 16 worlds has a logit
+        one = np.ones_like(x)
+        predictors = {"the model": None, "the model refitted": np.c_[one, x],
+                      "the worlds' share": np.c_[one, np.log(smoothed / (1 - smoothed))]}
+        predictors["both"] = np.c_[predictors["the model refitted"], predictors["the worlds' share"][:, 1]]
+        order = list(range(len(mine)))
+        random.Random(0).shuffle(order)
+        folds = [order[k::5] for k in range(5)]
+        out.append(f"  {CONTRACT_NAMES[contract]}: {len(mine)} declarations, made {y.mean():.1%}, "
+                   f"the model predicts {np.mean(1 / (1 + np.exp(-x))):.1%}, the worlds' "
+                   f"share {share.mean():.1%}")
+        for name, features in predictors.items():
+            if features is None:
+                value = loglik(x[:, None], y, np.ones(1))
+            else:
+                value = 0.0
+                for fold in folds:
+                    held = set(fold)
+                    train = [k for k in order if k not in held]
+                    value += loglik(features[fold], y[fold], fit(features[train], y[train]))
+            out.append(f"    {name:20s} held-out log-likelihood per declaration "
+                       f"{value / len(mine):.4f}")
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     parser = ArgumentParser(prog="bench_infer.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--paired", nargs="+", metavar="PATH.json:AGENT",
@@ -229,12 +363,15 @@ def main(argv=None) -> int:
     parser.add_argument("--timing", type=positive_int, metavar="DEALS")
     parser.add_argument("--accuracy", type=positive_int, metavar="DEALS")
     parser.add_argument("--exchange", type=positive_int, metavar="DEALS")
+    parser.add_argument("--bidding", type=positive_int, metavar="DEALS")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="processes (--bidding)")
     parser.add_argument("--seed", type=non_negative_int, default=2605)
     parser.add_argument("--infer", default="pimc-infer", help="the agent timed against pimc")
     args = parser.parse_args(argv)
-    if not (args.paired or args.pooled or args.timing or args.accuracy or args.exchange):
+    if not (args.paired or args.pooled or args.timing or args.accuracy or args.exchange
+            or args.bidding):
         parser.error("give --paired A.json:AGENT B.json:AGENT, --pooled PATH.json:AGENT ..., "
-                     "--timing DEALS, --accuracy DEALS or --exchange DEALS")
+                     "--timing DEALS, --accuracy DEALS, --exchange DEALS or --bidding DEALS")
     try:
         if args.paired:
             print(paired(args.paired))
@@ -246,6 +383,8 @@ def main(argv=None) -> int:
             print(accuracy(args.accuracy, args.seed, args.infer))
         if args.exchange:
             print(exchange(args.exchange, args.seed))
+        if args.bidding:
+            print(bidding(args.bidding, args.seed, args.jobs))
     except (OSError, ValueError, KeyError) as e:
         parser.error(str(e))
     return 0
