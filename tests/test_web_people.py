@@ -59,7 +59,7 @@ class Person:
 
 def open_table(client, game="mediatore", agents=("random", None, "random"), **fields):
     """A table whose creator sits at seat 0 (named Anna) and ``agents`` at the other seats."""
-    response = client.post("/api/games", json={"game": game, "seat": 0, "seed": 3,
+    response = client.post("/api/games", json={"game": game, "seat": 0,
                                                "agents": [None, *agents], "name": "Anna",
                                                **fields})
     assert response.status_code == 200, response.text
@@ -325,3 +325,19 @@ def test_a_bad_stand_in_is_refused(client, stand_in, words):
                                                "stand_in": stand_in})
     assert response.status_code == 400 and words in response.json()["error"]
     assert client.app.state.lobby.tables == {}
+
+
+@pytest.mark.parametrize("deals", [{"seed": 3}, {"seed": 0}, {"packs": [list(range(40))]}])
+def test_a_table_with_other_people_takes_no_seed_nor_packs(client, deals):
+    # whoever chose the deals would know every hand the others are dealt
+    for agents in ([None, None, "random", "random"], [None, "random", "random", None]):
+        response = client.post("/api/games", json={"game": "mediatore", "agents": agents,
+                                                   **deals})
+        assert response.status_code == 400, response.text
+        assert "only at a table of one person" in response.json()["error"]
+        assert client.app.state.lobby.tables == {}
+    # alone with agents, the deals may be chosen (to play them again)
+    response = client.post("/api/games", json={"game": "mediatore",
+                                               "agents": [None, "random", "random", "random"],
+                                               **deals})
+    assert response.status_code == 200, response.text

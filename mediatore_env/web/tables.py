@@ -373,6 +373,11 @@ def table_request(data: dict, extra_agents=None) -> dict:
     if not isinstance(packs, list) or len(packs) > MAX_PACKS:
         raise BadRequest(f"bad packs: a list of at most {MAX_PACKS} packs is expected")
     packs = [_pack(p) for p in packs]
+    if len(persons) > 1 and (seed is not None or packs):
+        # whoever chose them could work out every hand the other people are dealt
+        raise BadRequest(f"{'seed' if seed is not None else 'packs'}: only at a table of one "
+                         "person, as whoever chooses the deals knows every hand; at a table "
+                         "with other people leave seed and packs out, and the server deals")
     registry = agent_registry(definition, extra_agents)  # made last: the costliest check
     agents = [None if spec is None else _agent(spec, s, registry) for s, spec in enumerate(specs)]
     stand_ins, after = _stand_in(data.get("stand_in"), persons, registry)

@@ -569,6 +569,7 @@ function fillForm() {
   $("agents").replaceChildren(...[...Array(g.players).keys()].map((s) => el("label", {"data-seat": s},
     `seat ${s} `, el("select", {class: "agent", "data-seat": s},
       el("option", {value: PERSON}, "a person (link)"), ...g.agents.map((a) => el("option", {value: a}, a))))));
+  for (const sel of document.querySelectorAll(".agent")) sel.onchange = seatChosen;
   for (const sel of document.querySelectorAll(".agent")) sel.value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
   $("stand-in-agent").replaceChildren(...g.agents.map((a) => el("option", {value: a}, a)));
   $("stand-in-agent").value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
@@ -581,9 +582,14 @@ function fillForm() {
   seatChosen();
 }
 
-// Your own seat has no agent to choose.
+// Your own seat has no agent to choose. A seed deals cards whoever chose it could work out, so
+// a table with other people has none: the server deals (and refuses one).
 function seatChosen() {
   for (const label of $("agents").children) label.hidden = label.dataset.seat === $("seat").value;
+  const others = [...document.querySelectorAll(".agent")].some((s) =>
+    s.dataset.seat !== $("seat").value && s.value === PERSON);
+  $("seed").disabled = others;
+  $("seed").title = others ? "a table with other people is dealt by the server" : "";
 }
 
 async function start() {
@@ -597,7 +603,7 @@ async function start() {
                 agents: [...document.querySelectorAll(".agent")].map((s, i) =>
                   i === seat || s.value === PERSON ? null : s.value)};
   if ($("name").value.trim()) body.name = $("name").value.trim();
-  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  if ($("seed").value !== "" && !$("seed").disabled) body.seed = Number($("seed").value);
   if ($("stand-in").checked)
     body.stand_in = {agent: $("stand-in-agent").value, after: Number($("stand-in-after").value)};
   try {
