@@ -64,23 +64,28 @@ def hand_points_lines(game: TressetteGame, names: Sequence[str], style: str) -> 
     points they make rounded down), the last trick's point, the melds, the hand's total and
     the game's score; then the melds declared, each with its cards. All of it public::
 
-          side                     cards         last trick  melds  hand  game
-          You and greedy(2)        4 2/3 -> 4    1           3      8     19
-          greedy(1) and greedy(3)  6             -           -      6     14
+          side                     cards       last  melds  hand  game
+          You and greedy(2)        4 2/3 -> 4  1     3      8     19
+          greedy(1) and greedy(3)  6           -     -      6     14
           melds: You: three aces (DA CA BA), 3 points
-    """
+
+    Narrow (62 characters four-handed), so that a phone shows it whole."""
     rules, log = game.rules, game.log[-1]
     sides = side_names(rules, names)
     points = log.points(rules)
     # a side of one seat (Two- and Three-Handed) is a player
     who = "side" if any(len(seats) > 1 for seats in rules.sides) else "player"
     w = max(map(len, [*sides, who]))
-    out = [f"  {who:<{w}}  {'cards':<14}{'last trick':<12}{'melds':<7}{'hand':<6}game"]
-    for side, name in enumerate(sides):
+    cards = []
+    for side in range(len(sides)):
         thirds = log.side_thirds(rules, side)
-        cards = format_thirds(thirds) + (f" -> {score_of_thirds(thirds)}" if thirds % 3 else "")
+        cards.append(format_thirds(thirds) + (f" -> {score_of_thirds(thirds)}" if thirds % 3
+                                              else ""))
+    c = max(map(len, [*cards, "cards"])) + 2
+    out = [f"  {who:<{w}}  {'cards':<{c}}{'last':<6}{'melds':<7}{'hand':<6}game"]
+    for side, name in enumerate(sides):
         last, melds = log.last_trick_points(rules, side), log.meld_points[side]
-        out.append(f"  {name:<{w}}  {cards:<14}{last or '-':<12}{melds or '-':<7}"
+        out.append(f"  {name:<{w}}  {cards[side]:<{c}}{last or '-':<6}{melds or '-':<7}"
                    f"{points[side]:<6}{game.totals[side]}")
     if log.melds:
         out.append("  melds: " + "; ".join(meld_text(names[d.seat], d.meld)
@@ -92,8 +97,8 @@ def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> lis
     """A hand's end: its points by side (:func:`hand_points_lines`)."""
     return ["", f"== hand {game.hand_number}: the end ".ljust(78, "="),
             *hand_points_lines(game, names, style),
-            "  (cards: the thirds taken, rounded down to points; the game is to "
-            f"{TARGET})"]
+            "  (cards: the thirds taken, rounded down to points;",
+            f"   last: the last trick's point; the game is to {TARGET})"]
 
 
 def result_lines(game: TressetteGame, names: Sequence[str], style: str = "english") -> list[str]:

@@ -299,12 +299,22 @@ function drawPanel(p, view) {
 }
 
 // -- the news: in reading order, the newest at the bottom and in sight -------------------------
-// The terminal's lines on the page. A line laid out in columns (the end's table of tricks)
-// keeps them: monospaced, unwrapped, its block scrolling sideways; prose wraps. A heading
-// drops the rule the terminal pads it with ("== hand 1: the end ====="), which would only
-// widen the box.
+// The terminal's lines on the page. A line laid out in columns keeps them, monospaced: a table
+// (two gaps of two spaces or more: the end's table of tricks) stays on one line, its block
+// scrolling sideways; a label and its words ("Points    the mediator's side ...", "greedy(1)
+// leads 3 of cups") or a line indented under one wraps, its words under its words (a hanging
+// indent); prose wraps. A heading drops the rule the terminal pads it with ("== hand 1: the
+// end ====="), which would only widen the box.
 function saidLines(lines) {
-  const line = (l) => el("div", /\S {2,}\S/.test(l.trim()) ? {class: "columns"} : {}, l.trim() ? l : "\u00a0");
+  const line = (l) => {
+    const gaps = (l.trim().match(/\S {2,}(?=\S)/g) || []).length;
+    const label = /^ *\S(?:\S| (?! ))* {2,}(?=\S)/.exec(l), indent = /^ {3,}(?=\S)/.exec(l);
+    if (gaps >= 2) return el("div", {class: "columns"}, l);
+    if (!label && !indent) return el("div", {}, l.trim() ? l : "\u00a0");
+    const node = el("div", {class: "columns wraps"}, l);
+    node.style.setProperty("--hang", `${(label || indent)[0].length}ch`);
+    return node;
+  };
   const unruled = (l) => l.replace(/ ([=-])\1{2,}$/, "");
   return lines.flatMap((l) => l.split("\n")).map(unruled).map(line);
 }
@@ -397,6 +407,7 @@ function drain() {
         drain();
       }}, `Next ${event.word}`));
     board.hidden = false;
+    board.scrollIntoView({block: "nearest"});  // a phone scrolled down to its hand sees it whole
     return;
   }
   // a card that ends a trick: the trick stays twice as long, for its winner to be seen
