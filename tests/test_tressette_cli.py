@@ -10,6 +10,8 @@ import pytest
 
 from agents.tressette.tournament import game_pack
 from mediatore_env.mediatore.display import card_text
+from mediatore_env.core.cards import POINTS
+from mediatore_env.core.text import card_label, points_text
 from mediatore_env.tools.bench import main as bench
 from mediatore_env.tools.play import main as play
 from mediatore_env.tools.replay import main as replay
@@ -313,7 +315,9 @@ def test_replay_shows_an_unfinished_game_to_its_last_card(tmp_path):
     text = out.getvalue()
     seat, card = game.history[-1]  # the first card of trick 2, after the four of trick 1
     # the winner of trick 1 leads trick 2
-    assert f"-> seat {seat} wins the trick (1 of 10)\n  seat {seat}  leads {card_text(card)}\n" in text
+    first = sum(POINTS[c] for _, c in game.history[:4])
+    assert (f"-> seat {seat} wins the trick (1 of 10), {points_text(first)}\n"
+            f"  seat {seat}  leads {card_label(card)}\n") in text
     assert text.rstrip().endswith("(the record ends here: the game was not finished)")
 
 

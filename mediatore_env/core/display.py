@@ -55,8 +55,8 @@ from typing import Any, Protocol, Sequence
 
 from .cards import CARD_NAMES, NUM_CARDS
 from .game import CHANCE, Game
-from .text import (YOU, card_text, columns, does, hand_inline, hand_lines, panel, person,
-                   summary_json, table_json, trick_line)
+from .text import (YOU, card_label, card_text, columns, does, hand_inline, hand_lines, panel,
+                   person, summary_json, table_json, trick_line)
 
 __all__ = ["Display", "Narrator", "TrickNarrator", "TrickView", "Facts", "seat_names"]
 
@@ -152,7 +152,7 @@ class TrickNarrator(Narrator):
         for trick in v.tricks[tricks:]:
             out += self.cards(trick.leader, trick.cards, cards)
             out.append(self.line(None, f"-> {does(names[trick.winner], 'win')} the trick"
-                                       + self.of_tricks()))
+                                       + self.of_trick(trick)))
             cards = 0
         if v.leader is not None:
             out += self.cards(v.leader, v.trick, cards)
@@ -171,11 +171,12 @@ class TrickNarrator(Narrator):
         for k in range(told, len(cards)):
             seat = (leader + k) % players
             verb = person(self.names[seat], "lead" if k == 0 else "play")
-            out.append(self.line(seat, f"{verb} {card_text(cards[k], self.style)}"))
+            out.append(self.line(seat, f"{verb} {card_label(cards[k], self.style)}"))
         return out
 
-    def of_tricks(self) -> str:
-        """After a trick's winner: how far the hand has come (Tressette: `` (3 of 10)``)."""
+    def of_trick(self, trick) -> str:
+        """After a trick's winner: what the game says of it (Tressette: how far the hand has
+        come and the trick's points, `` (3 of 10), 1 1/3 points``)."""
         return ""
 
 

@@ -74,6 +74,11 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def points_text(thirds: int) -> str:
+    """Thirds of a point as points, singular up to one: ``'1 1/3 points'``, ``'2/3 point'``."""
+    return format_thirds(thirds) + (" point" if 0 < thirds <= 3 else " points")
+
+
 def format_thirds(thirds: int) -> str:
     """Points from thirds of a point, with the fraction: 5 -> ``'1 2/3'``, 1 -> ``'1/3'``."""
     whole, rest = divmod(thirds, 3)

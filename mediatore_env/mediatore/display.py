@@ -33,8 +33,8 @@ from typing import Sequence
 from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card_tag,
                           card_text, cards_inline, cards_json, columns, counted, format_thirds,
-                          hand_inline, hand_lines, panel, rank_text, suit_label, summary_json,
-                          table_json)
+                          hand_inline, hand_lines, panel, points_text, rank_text, suit_label,
+                          summary_json, table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
 from .nine_tricks import discards_left
@@ -51,10 +51,6 @@ __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "su
 
 
 # -- cards ------------------------------------------------------------------------------------
-
-
-def _points(thirds: int) -> str:
-    return format_thirds(thirds) + (" point" if thirds == 3 or 0 < thirds < 3 else " points")
 
 
 # -- rules, bids and moves --------------------------------------------------------------------
@@ -545,7 +541,7 @@ def changes(before: dict, after: dict, names: Sequence[str] = DEFAULT_NAMES,
         if i % 4 == 3:
             n = i // 4
             out.append(f"  {'':<{w}}  -> trick {n + 1} to {_obj(names[after['winners'][n]])}, "
-                       f"{_points(after['trick_thirds'][n])}")
+                       f"{points_text(after['trick_thirds'][n])}")
     return out
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core.cards import CARD_NAMES, cards_of
+from ..core.cards import CARD_NAMES, POINTS, cards_of
 from ..core.display import Display, Facts, TrickNarrator
 from ..core.text import (card_json, card_label, card_text, cards_json, counted,
-                         format_thirds, hand_inline, panel, person, summary_json)
+                         format_thirds, hand_inline, panel, person, points_text,
+                         summary_json)
 from .game import TressetteGame
 from .melds import MELD_KINDS
 from .moves import CLAIM, move_text
@@ -158,8 +159,10 @@ class TressetteNarrator(TrickNarrator):
                        + ("a card" if card is None else card_label(card, self.style))))
         return out
 
-    def of_tricks(self) -> str:
-        return f" ({len(self.view.tricks)} of {self.view.rules.num_tricks})"
+    def of_trick(self, trick) -> str:
+        n = self.view.tricks.index(trick) + 1
+        return (f" ({n} of {self.view.rules.num_tricks}), "
+                f"{points_text(sum(POINTS[c] for c in trick.cards))}")
 
 
 class TressetteDisplay(Display):
