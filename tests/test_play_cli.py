@@ -225,8 +225,12 @@ def test_help_names_the_cards_in_the_words_of_the_table():
     play(deal, "bid mediatore", "pass", "pass", "pass")
     view = deal.view(deal.to_move)
     italian = reader_of(registry.get("mediatore"), "italian")
-    assert read_answer("call 3 di Denari", view, view.legal_moves(), italian) == [
-        parse_move("call D3")]
+    for words in ("call 3 di Denari", "call tre di denari", "three of coins"):
+        assert read_answer(words, view, view.legal_moves(), italian) == [parse_move("call D3")]
+    with pytest.raises(BadInput, match="e.g. 'D3' or '3 di Denari'"):  # the hint in Italian
+        read_answer("call banana", view, view.legal_moves(), italian)
+    help = italian.help
+    assert "3 2 A(Asso) R(Re) C(Cavallo) F(Fante) 7 6 5 4" in help and "Points: Asso 1, " in help
 
 
 def test_main_refuses_in_the_cards_chosen():

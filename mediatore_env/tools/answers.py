@@ -243,14 +243,14 @@ def card_syntax(style: str = "english") -> str:
     """``?``'s lines on typing a card, in the words the table names cards with: the Italian
     names under ``--cards italian`` (which the answers read too), else the English ones (the
     french symbols and the short codes have no words of their own)."""
-    words = "italian" if style == "italian" else "english"
-    suits = " ".join(SUIT_NAMES_IT if words == "italian" else SUIT_NAMES_EN)
-    jack, horse, king, ace = (RANK_NAMES_IT if words == "italian" else RANK_NAMES_EN)[4:8]
+    italian = style == "italian"
+    suits = " ".join(SUIT_NAMES_IT if italian else SUIT_NAMES_EN)
+    jack, horse, king, ace = (RANK_NAMES_IT if italian else RANK_NAMES_EN)[4:8]
     indent = " " * 34
     return (f"  a card in two characters        D3 or 3D, SA or AS (suit D C S B = {suits};\n"
             f"{indent}rank 4 5 6 7 F C R A 2 3 = ... {jack} {horse} {king} {ace} 2 3;\n"
             f"{indent}J Q K also mean {jack}, {horse}, {king}), or A♠, or "
-            f"{card_text(parse_card('SA'), words)}")
+            f"{_words(parse_card('SA'), style)}")
 
 
 def reader_of(definition, style: str = "english") -> Reader:
@@ -347,24 +347,24 @@ def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english"
     if tokens[0] in _VERBS:
         if _VERBS[tokens[0]] != phase:
             raise BadInput(f"Now it is {_PHASE_WORDS[phase]}, not {_PHASE_WORDS[_VERBS[tokens[0]]]}. "
-                           + _what_to_type(view))
+                           + _what_to_type(view, style))
         if tokens[0] != "pass":
             tokens = tokens[1:]
     tokens = [t for t in tokens if t not in _OF]
     if not tokens:
-        raise BadInput(_what_to_type(view))
+        raise BadInput(_what_to_type(view, style))
     if phase == AUCTION:
         if tokens in (["pass"], ["p"], ["no"]):
             return [PASS]
         if len(tokens) != 1:
-            raise BadInput("Bid one contract or pass: " + _what_to_type(view))
+            raise BadInput("Bid one contract or pass: " + _what_to_type(view, style))
         move = _contract_of(tokens[0], listed)
         if move not in legal:
             raise BadInput(explain_illegal(move, view, style))
         return [move]
     cards, rest = parse_cards_words(tokens)
     if not cards:
-        raise BadInput(f"Not a card or a move: {raw!r}. " + _what_to_type(view))
+        raise BadInput(f"Not a card or a move: {raw!r}. " + _what_to_type(view, style))
     if phase == PLAY:
         if len(cards) > 1:
             raise BadInput("Play one card at a time.")
@@ -373,7 +373,7 @@ def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english"
         signal = _signal_of(rest, allowed or range(len(SIGNAL_NAMES)))
         move = play_move(card, signal)
     elif rest:
-        raise BadInput(f"I do not understand {' '.join(rest)!r} after the card. " + _what_to_type(view))
+        raise BadInput(f"I do not understand {' '.join(rest)!r} after the card. " + _what_to_type(view, style))
     elif phase == DISCARD:
         return _check_discards([discard_move(c) for c in cards], view, style)
     elif len(cards) > 1:
@@ -390,10 +390,11 @@ def _check_discards(moves: list[int], view, style: str) -> list[int]:
     return moves
 
 
-def _what_to_type(view) -> str:
+def _what_to_type(view, style: str) -> str:
     return {
         AUCTION: "Type pass or a bid (e.g. 'solo'), or a number from the list.",
-        CALL: "Name the card to call (e.g. 'D3' or '3 of coins'), or a number from the list.",
+        CALL: f"Name the card to call (e.g. 'D3' or '{_words(parse_card('D3'), style)}'), or a "
+              "number from the list.",
         DISCARD: NAME_DISCARDS,
         GIVE: "Name the card of your hand to pass back (e.g. 'B4'), or a number from the list.",
         PLAY: "Name a card of your hand (e.g. 'SA', or 'SA volo' when leading), or a number.",
@@ -446,17 +447,23 @@ def explain_illegal(move: int, view, style: str = "english") -> str:
 
 def help_text(style: str = "english") -> str:
     """Mediatore's ``?`` text, its cards named in ``style``'s words (:func:`card_syntax`)."""
-    call = card_text(parse_card("D3"), "italian" if style == "italian" else "english")
+    ranks = RANK_NAMES_IT if style == "italian" else RANK_NAMES_EN
     return f"""\
 How to answer
   a number from the list          3{_ALL_AT_ONCE}
-  the move in words               pass, solo, bid solo, call {call}, SA, play SA volo
+  the move in words               pass, solo, bid solo, call {_words(parse_card("D3"), style)}, SA, play SA volo
 {card_syntax(style)}
   a signal after a lead           SA busso, SA volo, SA striscio (b, v, s are enough)
   t   show the whole table again     ?   this help     q (or Ctrl-D)   quit
 The order of play is anticlockwise: the seat after seat n is seat n+1 (mod 4).
-Cards, strongest first in each suit: 3 2 A K(re) C(cavallo) J(fante) 7 6 5 4.
-Points: ace 1, 3 2 K C J 1/3 each, the last trick 1 more; the declarer's side needs 6 of 11."""
+Cards, strongest first in each suit: 3 2 A({ranks[7]}) R({ranks[6]}) C({ranks[5]}) F({ranks[4]}) 7 6 5 4.
+Points: {ranks[7]} 1, 3 2 R C F 1/3 each, the last trick 1 more; the declarer's side needs 6 of 11."""
+
+
+def _words(card: int, style: str) -> str:
+    """A card in the words the answers read: Italian under ``--cards italian``, else English
+    (the french symbols and the short codes have no words of their own)."""
+    return card_text(card, "italian" if style == "italian" else "english")
 
 
 def _orderly(moves: list[int]) -> list[int]:

@@ -23,8 +23,9 @@ from typing import Callable, Sequence, TextIO
 from ..core.text import YOU, counted
 from ..core.cards import CC, make_card
 
-_RANK_WORDS = {
-    "4": 0, "5": 1, "6": 2, "7": 3,
+_RANK_WORDS = {  # the English and the Italian names: "three of coins", "tre di denari"
+    "4": 0, "5": 1, "6": 2, "7": 3, "four": 0, "five": 1, "six": 2, "seven": 3,
+    "quattro": 0, "cinque": 1, "sei": 2, "sette": 3, "due": 8, "tre": 9,
     "f": 4, "j": 4, "jack": 4, "knave": 4, "fante": 4,
     "c": 5, "q": 5, "horse": 5, "knight": 5, "queen": 5, "cavallo": 5, "donna": 5,
     "r": 6, "k": 6, "king": 6, "re": 6,
