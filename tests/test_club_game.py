@@ -305,5 +305,5 @@ def test_the_end_of_a_deal_tells_every_seat_the_mediators_discards_turned_over()
     lowest(session)
     for seat, narrator in enumerate(narrators):
         end = [line for line in narrator.news() if "over the discards" in line]
-        assert end == ["  seat 0 turns over the discards: 7 of swords (S7), 6 of swords (S6), "
+        assert end == ["  seat 0  turns over the discards: 7 of swords (S7), 6 of swords (S6), "
                        "5 of swords (S5), 4 of swords (S4)"], (seat, end)

@@ -23,7 +23,7 @@ from ..core.cards import cards_of
 from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
                          counted, does, format_thirds, hand_inline, hand_lines, panel,
-                         summary_json, table_json)
+                         person, summary_json, table_json)
 from ..mediatore.display import (discard_question, hands_section, points_json, section,
                                  text_facts, trick_lines, tricks_table)
 from ..mediatore.moves import WIN_THIRDS
@@ -258,20 +258,31 @@ class ClubNarrator(Narrator):
     def news(self) -> list[str]:
         session, names = self.session, self.names
         out = []
+        hidden, mediator = 0, None  # discards this seat does not see: one line once all are made
         for seat, move in session.history[self.told:]:
-            name = names[seat]
-            phase = phase_of_move(move)
-            if phase == DISCARD:
-                sees = self.seat is None or self.seat == seat
-                out.append(f"  {does(name, 'discard')} "
-                           + (card_label(card_of_move(move), self.style) if sees else "a card"))
-            elif phase == PLAY:
-                out.append(f"  {does(name, 'play')} " + card_label(card_of_move(move), self.style))
+            name, phase = names[seat], phase_of_move(move)
+            if phase == DISCARD and self.seat not in (None, seat):
+                hidden, mediator = hidden + 1, seat
+                continue
+            out += self._face_down(hidden, mediator)
+            hidden = 0
+            if move in _CHOICES:
+                out.append(self.line(seat, _CHOICES[move][name == YOU]))
+                continue
+            card = card_label(card_of_move(move), self.style)
+            if phase == PLAY:
+                verb = person(name, "lead" if self.plays % 4 == 0 else "play")
+                out.append(self.line(seat, f"{verb} {card}"))
                 self.plays += 1
                 if self.plays % 4 == 0:
                     out.append(self._won(self.plays // 4))
-            else:
-                out.append(f"  {name}: {move_words(move, self.style)}")
+            else:  # a call or a discard seen
+                verb = person(name, "discard" if phase == DISCARD else "call")
+                out.append(self.line(seat, f"{verb} {card}"))
+        if hidden and session.phase == DISCARD:  # more to come: told with them
+            self.told = len(session.history) - hidden
+            return out
+        out += self._face_down(hidden, mediator)
         self.told = len(session.history)
         for number in range(self.deals + 1, len(session.results) + 1):
             result = session.results[number - 1]
@@ -279,17 +290,30 @@ class ClubNarrator(Narrator):
             out.append(deal_line(number, result.dealer, told, names))
             if not told["passed"]:  # turned over at the end, counted in the mediator's points
                 shown = ", ".join(card_label(c, self.style) for c in cards_of(result.discards))
-                out.append(f"  {does(names[told['mediator']], 'turn')} over the discards: {shown}")
+                mediator = told["mediator"]
+                out.append(self.line(mediator, f"{person(names[mediator], 'turn')} over the "
+                                               f"discards: {shown}"))
             self.plays = 0
         self.deals = len(session.results)
         return out
+
+    def _face_down(self, count: int, mediator: int | None) -> list[str]:
+        """The mediator's discards that this seat did not see, in one line."""
+        if not count:
+            return []
+        return [self.line(mediator, f"{person(self.names[mediator], 'discard')} "
+                                    f"{counted(count, 'card')} face down")]
 
     def _won(self, number: int) -> str:
         session = self.session
         finished = len(session.results) > self.deals  # the trick ended its deal
         winner = (session.results[-1] if finished else session).tricks[number - 1].winner
-        return f"  -> trick {number} to {self.names[winner]}"
+        return self.line(None, f"-> trick {number} to {self.names[winner]}")
 
+
+#: The choosing and the call as news: (said of another, said of You).
+_CHOICES = {PASS: ("passes", "pass"), ACCEPT: ("becomes the mediator", "become the mediator"),
+            ALONE: ("plays alone", "play alone")}
 
 _QUESTIONS = {AUCTION: "Become the mediator (match the pot) or pass:",
               CALL: "Call a card (its holder becomes your secret partner) or play alone:"}

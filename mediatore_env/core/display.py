@@ -111,11 +111,19 @@ class Narrator:
     again, :meth:`skip` looks again saying nothing (a hand was just dealt and shown). What it
     tells is what its seat saw (every seat, at the open table of a replay)."""
 
+    names: Sequence[str]
+
     def skip(self) -> None:
         raise NotImplementedError
 
     def news(self) -> list[str]:
         raise NotImplementedError
+
+    def line(self, seat: int | None, says: str) -> str:
+        """One line of news: ``says`` after the name of ``seat`` (None: no one), the names in
+        a column, as every game's narrator has them."""
+        width = max(map(len, self.names))
+        return f"  {'' if seat is None else self.names[seat]:<{width}}  {says}"
 
 
 class TrickNarrator(Narrator):
@@ -157,12 +165,6 @@ class TrickNarrator(Narrator):
         if v.leader is not None:
             out += self.cards(v.leader, v.trick, cards)
         return out
-
-    def line(self, seat: int | None, says: str) -> str:
-        """One line of news: ``says`` after the name of ``seat`` (None: no one), names in a
-        column as the Mediatore narrator has them."""
-        width = max(map(len, self.names))
-        return f"  {'' if seat is None else self.names[seat]:<{width}}  {says}"
 
     def cards(self, leader: int, cards: Sequence[int], told: int) -> list[str]:
         """A line for each card of a trick after the first ``told``: who led or played it."""
