@@ -364,3 +364,14 @@ def test_a_hands_points_are_by_side_or_by_player_as_the_form_is_played(game, who
     assert status == 0
     block = text[text.index("== hand 1: the end"):]
     assert block.splitlines()[1].split()[:2] == [who, "cards"]
+
+
+def test_melds_are_named_in_the_tables_words():
+    from mediatore_env.tressette.display import meld_name
+    from mediatore_env.tressette.melds import MELD_KINDS, Meld
+    aces, napoletana = MELD_KINDS.index("aces"), MELD_KINDS.index("napoletana")
+    three_aces, four_aces = Meld(aces, 0b111, 3), Meld(aces, 0b1111, 4)
+    assert [meld_name(m) for m in (three_aces, four_aces)] == ["three aces", "four aces"]
+    assert [meld_name(m, "italian") for m in (three_aces, four_aces)] == ["tre assi",
+                                                                          "quattro assi"]
+    assert meld_name(Meld(napoletana, 0b111, 3), "italian") == "una napoletana"

@@ -36,22 +36,29 @@ def side_names(rules: TressetteRules, names: Sequence[str]) -> list[str]:
     return [" and ".join(names[s] for s in seats) for seats in rules.sides]
 
 
-def meld_name(meld) -> str:
-    """``'three twos'``, ``'four aces'``, ``'a napoletana'``."""
-    kind = MELD_KINDS[meld.kind]
-    count = {3: "three", 4: "four"}.get(meld.cards.bit_count(), meld.cards.bit_count())
-    return "a napoletana" if kind == "napoletana" else f"{count} {kind}"
+_COUNTS = {3: "three", 4: "four"}
+#: The melds' names in Italian, as a table that names its cards in Italian says them.
+_ITALIAN = {"aces": "assi", "twos": "due", "threes": "tre", 3: "tre", 4: "quattro"}
 
 
-def meld_words(meld) -> str:
+def meld_name(meld, style: str = "english") -> str:
+    """``'three twos'``, ``'four aces'``, ``'a napoletana'``; in the italian style ``'tre
+    due'``, ``'quattro assi'``, ``'una napoletana'``."""
+    kind, n = MELD_KINDS[meld.kind], meld.cards.bit_count()
+    if style == "italian":
+        return "una napoletana" if kind == "napoletana" else f"{_ITALIAN[n]} {_ITALIAN[kind]}"
+    return "a napoletana" if kind == "napoletana" else f"{_COUNTS[n]} {kind}"
+
+
+def meld_words(meld, style: str = "english") -> str:
     """``'three twos (D2 C2 S2), 3 points'``."""
     cards = " ".join(CARD_NAMES[c] for c in cards_of(meld.cards))
-    return f"{meld_name(meld)} ({cards}), {meld.points} points"
+    return f"{meld_name(meld, style)} ({cards}), {meld.points} points"
 
 
-def meld_text(seat_name: str, meld) -> str:
+def meld_text(seat_name: str, meld, style: str = "english") -> str:
     """``'greedy(1): three twos (D2 C2 S2), 3 points'``: a meld in a list."""
-    return f"{seat_name}: {meld_words(meld)}"
+    return f"{seat_name}: {meld_words(meld, style)}"
 
 
 def scores_line(rules: TressetteRules, names: Sequence[str], totals, hand_points) -> str:
@@ -89,7 +96,7 @@ def hand_points_lines(game: TressetteGame, names: Sequence[str], style: str) -> 
         out.append(f"  {name:<{w}}  {cards[side]:<{c}}{last or '-':<6}{melds or '-':<7}"
                    f"{points[side]:<6}{game.totals[side]}")
     if log.melds:
-        out.append("  melds: " + "; ".join(meld_text(names[d.seat], d.meld)
+        out.append("  melds: " + "; ".join(meld_text(names[d.seat], d.meld, style)
                                            for d in log.melds))
     return out
 
@@ -152,7 +159,7 @@ class TressetteNarrator(TrickNarrator):
     def tell(self, seen: tuple[int, ...]) -> list[str]:
         names, (melds, draws) = self.names, seen[3:]
         out = super().tell(seen)
-        out += [self.line(seat, f"{person(names[seat], 'declare')} {meld_words(meld)}")
+        out += [self.line(seat, f"{person(names[seat], 'declare')} {meld_words(meld, self.style)}")
                 for seat, meld in self.view.melds[melds:]]
         for seat, card in self._draws()[draws:]:
             out.append(self.line(seat, f"{person(names[seat], 'draw')} "
@@ -190,7 +197,7 @@ class TressetteDisplay(Display):
         return [("Scores", [scores_line(rules, names, view.totals, view.hand_points)[8:],
                             "the game is to 31" + (", Low Hand: the lower total wins"
                                                    if rules.low else "")]),
-                ("Melds", [meld_text(names[s], m) for s, m in view.melds]),
+                ("Melds", [meld_text(names[s], m, style) for s, m in view.melds]),
                 ("Stock", [f"{view.stock_size} cards"] if rules.stock_size else []),
                 ("Draws", [draws_line(seen, names)] if seen else [])]
 
@@ -213,7 +220,7 @@ class TressetteDisplay(Display):
                                                 view.totals, view.hand_points)])]
         if view.melds:
             out.append(panel("melds", "Melds", melds=[
-                {"seat": s, "name": meld_name(m), "cards": cards_json(m.cards, style),
+                {"seat": s, "name": meld_name(m, style), "cards": cards_json(m.cards, style),
                  "points": m.points} for s, m in view.melds]))
         if rules.stock_size:
             out.append(panel("stock", "Stock", size=view.stock_size, draws=[
