@@ -78,11 +78,13 @@ class Seat:
 def new_table(client, game: str, seat: int = 0, seed: int = 1, agents="random",
               **fields) -> Seat:
     """A table of ``game``, its creator at ``seat``, ``agents`` at every other seat (a name,
-    or a list: one entry for each other seat, null for a person)."""
+    or a list: one entry for each other seat, null for a person), dealt from ``seed`` (None:
+    by the server, as a table with other people must be)."""
     players = get(game).players
     others = iter(agents if isinstance(agents, list) else [agents] * (players - 1))
+    chosen = {} if seed is None else {"seed": seed}
     response = client.post("/api/games", json={
-        "game": game, "seat": seat, "seed": seed,
+        "game": game, "seat": seat, **chosen,
         "agents": [None if s == seat else next(others) for s in range(players)], **fields})
     assert response.status_code == 200, response.text
     return Seat(client, response.json())
