@@ -338,7 +338,7 @@ def test_a_seats_replay_hides_the_others_draws_without_show_draws(tmp_path, caps
 
 def test_each_games_help_names_its_own_moves_and_its_cards_come_strongest_first():
     tressette, club = reader_of(registry.get("tressette2")), reader_of(registry.get("club"))
-    assert "as listed: claim\n" in tressette.help
+    assert "as listed, when the list has it: claim\n" in tressette.help
     assert "call D3" not in tressette.help and "discard" not in tressette.help
     assert "call D3" in club.help and "discard D3" in club.help and "claim" not in club.help
     # as the hand is shown: by suit (coins, cups...), strongest first (3, 2, ace ... 4); the

@@ -229,7 +229,9 @@ def help_cards(moves, discards: bool = False, style: str = "english") -> str:
             word = text if card is None else f"{text.split()[0]} D3"
             if word not in words:
                 words.append(word)
-    listed = f"as listed: {', '.join(words)}" if words else "the card alone: D3"
+    # a move in words is taken only when the list offers it (a claim not at every card)
+    listed = (f"as listed, when the list has {'it' if len(words) == 1 else 'them'}: "
+              f"{', '.join(words)}" if words else "the card alone: D3")
     return f"""\
 How to answer
   a number from the list          3{_ALL_AT_ONCE if discards else ""}
