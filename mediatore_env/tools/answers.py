@@ -16,10 +16,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable, NamedTuple, Sequence
 
-from ..core.cards import (RANK_NAMES_EN, RANK_NAMES_IT, SUIT_MASKS, SUIT_NAMES_EN, SUIT_NAMES_IT,
-                          cards_of, parse_card, power_of, suit_of)
+from ..core.cards import SUIT_MASKS, SUITS, cards_of, parse_card, power_of, suit_of
 from ..core.tricks import follow_suit
-from ..core.text import card_label, card_tag, card_text, suit_label
+from ..core.text import card_label, card_tag, card_text, rank_text, suit_label
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
                                discard_move, give_move, parse_move, phase_of_move, play_move,
                                signal_of_move)
@@ -245,9 +244,9 @@ def card_syntax(style: str = "english") -> str:
     """``?``'s lines on typing a card, in the words the table names cards with: the Italian
     names under ``--cards italian`` (which the answers read too), else the English ones (the
     french symbols and the short codes have no words of their own)."""
-    italian = style == "italian"
-    suits = " ".join(SUIT_NAMES_IT if italian else SUIT_NAMES_EN)
-    jack, horse, king, ace = (RANK_NAMES_IT if italian else RANK_NAMES_EN)[4:8]
+    words = _word_style(style)
+    suits = " ".join(suit_label(suit, words) for suit in SUITS)
+    jack, horse, king, ace = (rank_text(parse_card(f"D{r}"), words) for r in "FCRA")
     indent = " " * 34
     return (f"  a card in two characters        D3 or 3D, SA or AS (suit D C S B = {suits};\n"
             f"{indent}rank 4 5 6 7 F C R A 2 3 = ... {jack} {horse} {king} {ace} 2 3;\n"
@@ -449,7 +448,7 @@ def explain_illegal(move: int, view, style: str = "english") -> str:
 
 def help_text(style: str = "english") -> str:
     """Mediatore's ``?`` text, its cards named in ``style``'s words (:func:`card_syntax`)."""
-    ranks = RANK_NAMES_IT if style == "italian" else RANK_NAMES_EN
+    ace, king, horse, jack = (rank_text(parse_card(f"D{r}"), _word_style(style)) for r in "ARCF")
     return f"""\
 How to answer
   a number from the list          3{_ALL_AT_ONCE}
@@ -458,14 +457,20 @@ How to answer
   a signal after a lead           SA busso, SA volo, SA striscio (b, v, s are enough)
   t   show the whole table again     ?   this help     q (or Ctrl-D)   quit
 The order of play is anticlockwise: the seat after seat n is seat n+1 (mod 4).
-Cards, strongest first in each suit: 3 2 A({ranks[7]}) R({ranks[6]}) C({ranks[5]}) F({ranks[4]}) 7 6 5 4.
-Points: {ranks[7]} 1, 3 2 R C F 1/3 each, the last trick 1 more; the declarer's side needs 6 of 11."""
+Cards, strongest first in each suit: 3 2 A({ace}) R({king}) C({horse}) F({jack}) 7 6 5 4.
+Points: {ace} 1, 3 2 R C F 1/3 each, the last trick 1 more; the declarer's side needs 6 of 11."""
+
+
+def _word_style(style: str) -> str:
+    """The style whose words the answers read and the help shows: Italian under ``--cards
+    italian``, else English (the french symbols and the short codes have no words of their
+    own)."""
+    return "italian" if style == "italian" else "english"
 
 
 def _words(card: int, style: str) -> str:
-    """A card in the words the answers read: Italian under ``--cards italian``, else English
-    (the french symbols and the short codes have no words of their own)."""
-    return card_text(card, "italian" if style == "italian" else "english")
+    """A card in the words the answers read (:func:`_word_style`)."""
+    return card_text(card, _word_style(style))
 
 
 def _orderly(moves: list[int]) -> list[int]:
