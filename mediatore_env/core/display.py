@@ -157,10 +157,10 @@ class TrickNarrator(Narrator):
         v, names = self.view, self.names
         tricks, cards = seen[1:3]
         out = []
-        for trick in v.tricks[tricks:]:
+        for number, trick in enumerate(v.tricks[tricks:], tricks + 1):
             out += self.cards(trick.leader, trick.cards, cards)
             out.append(self.line(None, f"-> {does(names[trick.winner], 'win')} the trick"
-                                       + self.of_trick(trick)))
+                                       + self.of_trick(number, trick)))
             cards = 0
         if v.leader is not None:
             out += self.cards(v.leader, v.trick, cards)
@@ -176,9 +176,10 @@ class TrickNarrator(Narrator):
             out.append(self.line(seat, f"{verb} {card_label(cards[k], self.style)}"))
         return out
 
-    def of_trick(self, trick) -> str:
-        """After a trick's winner: what the game says of it (Tressette: how far the hand has
-        come and the trick's points, `` (3 of 10), 1 1/3 points``)."""
+    def of_trick(self, number: int, trick) -> str:
+        """After the winner of the hand's trick ``number``: what the game says of it
+        (Tressette: how far the hand has come and the trick's points, `` (3 of 10), 1 1/3
+        points``)."""
         return ""
 
 

@@ -166,9 +166,8 @@ class TressetteNarrator(TrickNarrator):
                        + ("a card" if card is None else card_label(card, self.style))))
         return out
 
-    def of_trick(self, trick) -> str:
-        n = self.view.tricks.index(trick) + 1
-        return (f" ({n} of {self.view.rules.num_tricks}), "
+    def of_trick(self, number: int, trick) -> str:
+        return (f" ({number} of {self.view.rules.num_tricks}), "
                 f"{points_text(sum(POINTS[c] for c in trick.cards))}")
 
 
