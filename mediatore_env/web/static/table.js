@@ -305,6 +305,7 @@ function drawPanel(p, view) {
 // leads 3 of cups") or a line indented under one wraps, its words under its words (a hanging
 // indent); prose wraps. A heading drops the rule the terminal pads it with ("== hand 1: the
 // end ====="), which would only widen the box.
+const unruled = (l) => l.replace(/ ([=-])\1{2,}$/, "");
 function saidLines(lines) {
   const line = (l) => {
     const gaps = (l.trim().match(/\S {2,}(?=\S)/g) || []).length;
@@ -315,7 +316,6 @@ function saidLines(lines) {
     node.style.setProperty("--hang", `${(label || indent)[0].length}ch`);
     return node;
   };
-  const unruled = (l) => l.replace(/ ([=-])\1{2,}$/, "");
   return lines.flatMap((l) => l.split("\n")).map(unruled).map(line);
 }
 
@@ -398,7 +398,7 @@ function drain() {
     $("turn").textContent = `The ${event.word} is over`;
     const said = event.lines.flatMap((l) => l.split("\n")), board = $("between");
     const [head, ...rest] = said.slice(said.findIndex((l) => l.trim()));
-    board.replaceChildren(el("h3", {}, head.replace(/^=+ | [=]{3,}$/g, "")),
+    board.replaceChildren(el("h3", {}, unruled(head).replace(/^=+ /, "")),
       el("div", {class: "lines"}, ...saidLines(rest)),
       el("button", {id: "next-hand", class: "move", on: () => {
         board.hidden = true;
@@ -580,8 +580,10 @@ function fillForm() {
   $("agents").replaceChildren(...[...Array(g.players).keys()].map((s) => el("label", {"data-seat": s},
     `seat ${s} `, el("select", {class: "agent", "data-seat": s},
       el("option", {value: PERSON}, "a person (link)"), ...g.agents.map((a) => el("option", {value: a}, a))))));
-  for (const sel of document.querySelectorAll(".agent")) sel.onchange = seatChosen;
-  for (const sel of document.querySelectorAll(".agent")) sel.value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
+  for (const sel of document.querySelectorAll(".agent")) {
+    sel.value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
+    sel.onchange = seatChosen;
+  }
   $("stand-in-agent").replaceChildren(...g.agents.map((a) => el("option", {value: a}, a)));
   $("stand-in-agent").value = g.agents.includes("greedy") ? "greedy" : g.agents[0];
   // a switch's name in words; a checkbox before its words, as a form's checkboxes are
