@@ -93,7 +93,8 @@ def ready(page) -> str:
 
 
 def wait_ready(page, value=None):
-    page.wait_for_function("document.body.dataset.ready" + (f" === '{value}'" if value else ""))
+    page.wait_for_function("() => document.body.dataset.ready"
+                           + (f" === '{value}'" if value else ""))
 
 
 def clickable_moves(page) -> list[int]:
@@ -109,11 +110,36 @@ def table_of(app, tid: str):
     return app.state.lobby.tables[tid]
 
 
+#: Each page notes what the server's Content-Security-Policy refused it (its headers allow no
+#: inline code and no other origin), and every test ends with nothing refused on its pages.
+#: (So every ``wait_for_function`` here is given a function: Playwright polls a bare
+#: expression with ``eval``, which the policy refuses.)
+NOTE_VIOLATIONS = ("window.violations = []; document.addEventListener("
+                   "'securitypolicyviolation', e => window.violations.push("
+                   "e.effectiveDirective + ' ' + e.blockedURI))")
+PAGES = []
+
+
+def watched(page):
+    page.add_init_script(NOTE_VIOLATIONS)
+    PAGES.append(page)
+    return page
+
+
+@pytest.fixture(autouse=True)
+def nothing_refused_by_the_policy():
+    yield
+    pages, PAGES[:] = list(PAGES), []
+    for page in pages:
+        if not page.is_closed():
+            assert page.evaluate("window.violations") == [], page.url
+
+
 def open_page(browser, url: str, width: int = 1200, height: int = 900, context=None):
-    page = (context.new_page() if context else
-            browser.new_page(viewport={"width": width, "height": height}))
+    page = watched(context.new_page() if context else
+                   browser.new_page(viewport={"width": width, "height": height}))
     page.goto(url + "/?pace=0")
-    page.wait_for_function("document.body.dataset.loaded")
+    page.wait_for_function("() => document.body.dataset.loaded")
     return page
 
 
@@ -210,22 +236,24 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
     table = sit_down(anna, app, "mediatore", 0, people=(2,), name="Anna")
     link = anna.get_attribute("#links a[data-seat='2']", "href")
     assert link.startswith(url + "/#join=" + table.id)
-    bruno = bruno_browser.new_page()
+    bruno = watched(bruno_browser.new_page())
     bruno.goto(link.replace("/#", "/?pace=0#"))
-    bruno.wait_for_function("document.body.dataset.loaded")
-    bruno.wait_for_function("document.getElementById('join-what').textContent.includes('invites')")
+    bruno.wait_for_function("() => document.body.dataset.loaded")
+    bruno.wait_for_function(
+        "() => document.getElementById('join-what').textContent.includes('invites')")
     assert bruno.inner_text("#join-what").startswith(
         "Anna invites you to seat 2 of Mediatore (rules: standard), with ")
     bruno.fill("#join-name", "Bruno")
     bruno.click("#join")
     wait_ready(bruno)
     assert bruno.evaluate("play.seat") == 2 and "#join" not in bruno.url
-    used = browser.new_page()  # the link again, elsewhere: its code worked once
+    used = watched(browser.new_page())  # the link again, elsewhere: its code worked once
     used.goto(link.replace("/#", "/?pace=0#"))
-    used.wait_for_function("document.getElementById('join-what').textContent.includes('taken')")
+    used.wait_for_function(
+        "() => document.getElementById('join-what').textContent.includes('taken')")
     assert used.is_disabled("#join")
     used.close()
-    anna.wait_for_function("document.getElementById('links').children.length === 0")
+    anna.wait_for_function("() => document.getElementById('links').children.length === 0")
     pages, clicks, reloaded = {0: anna, 2: bruno}, 0, False
     while not table.game.is_over:
         seat = table.game.to_move
@@ -233,7 +261,7 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
             time.sleep(0.02)
             continue
         page, other = pages[seat], pages[2 - seat]
-        page.wait_for_function("document.body.dataset.ready === 'turn'")
+        page.wait_for_function("() => document.body.dataset.ready === 'turn'")
         assert_shows_no_hidden_card(page, table, seat)
         if clicks % 3 == 0:  # the other person's page, now and then (each look takes time)
             assert_shows_no_hidden_card(other, table, 2 - seat)
@@ -253,13 +281,13 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
         clicks += 1
         if clicks == 6 and not reloaded:  # Bruno reloads: back at his seat
             bruno.reload()
-            bruno.wait_for_function("document.body.dataset.loaded")
+            bruno.wait_for_function("() => document.body.dataset.loaded")
             wait_ready(bruno)
             assert bruno.evaluate("play.seat") == 2 and bruno.evaluate("play.id") == table.id
             reloaded = True
     assert reloaded and clicks > 6
     for seat, page in pages.items():  # both heard every move
-        page.wait_for_function("document.body.dataset.ready === 'over'")
+        page.wait_for_function("() => document.body.dataset.ready === 'over'")
         assert page.evaluate("play.since") == table.next
         said = page.inner_text("#news")
         assert said.count("\n") > len(table.game.history) // 2
@@ -271,11 +299,11 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
     while app.state.history.count() == 0 and time.time() < deadline:
         time.sleep(0.05)
     anna.click("#tab-history")  # shows every name; its answer is waited for, then filtered
-    anna.wait_for_function("document.body.dataset.ready === 'history-1'")
+    anna.wait_for_function("() => document.body.dataset.ready === 'history-1'")
     anna.evaluate("document.body.dataset.ready = ''")
     anna.fill("#history-name", "Bruno")
     anna.click("#history-show")
-    anna.wait_for_function("document.body.dataset.ready === 'history-1'")
+    anna.wait_for_function("() => document.body.dataset.ready === 'history-1'")
     row = anna.inner_text("#history-table tbody tr")
     assert "Anna" in row and "Bruno" in row and "greedy(1)" in row
     assert "Bruno" in anna.inner_text("#results") and "greedy(1)" in anna.inner_text("#against")
@@ -289,6 +317,24 @@ def test_two_people_play_a_mediatore_deal_and_find_it_in_history(server, browser
     shown = json.loads(anna.get_attribute("#watch-result", "data-outcome"))
     assert shown == list(table.game.outcome)
     anna_browser.close(), bruno_browser.close()
+
+
+def test_the_page_runs_under_the_servers_policy(server, browser):
+    """The browser enforces the headers the page came with: a script written into the page (as
+    a name that slipped past the escaping would be) does not run, and is noted as refused."""
+    url, _, _ = server
+    page = open_page(browser, url)
+    page.evaluate("""() => {
+        const s = document.createElement('script');
+        s.textContent = 'window.ran = true';
+        document.body.append(s);
+        document.body.setAttribute('style', 'background: red');
+    }""")
+    page.wait_for_function("() => window.violations.length >= 2")
+    assert page.evaluate("window.ran") is None
+    assert sorted(v.split()[0] for v in page.evaluate("window.violations")) == [
+        "script-src-elem", "style-src-attr"]
+    page.close()
 
 
 def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
@@ -411,17 +457,17 @@ def test_a_reload_goes_on_at_the_same_seat(server, browser):
     play_by_clicking(page, table, 0, lambda t: len(t.game.history) >= 4)
     history = list(table.game.history)
     page.reload()
-    page.wait_for_function("document.body.dataset.loaded")
+    page.wait_for_function("() => document.body.dataset.loaded")
     wait_ready(page)
     assert page.evaluate("play.id") == table.id and table.game.history == history
     play_by_clicking(page, table, 0, lambda t: len(t.game.history) >= len(history) + 4)
     assert table.game.history[:len(history)] == history
     # the stock's draws: the last six in sight (the panel's shown), the earlier ones folded
-    page.wait_for_function("document.body.dataset.ready === 'turn'")  # the agent has moved
+    page.wait_for_function("() => document.body.dataset.ready === 'turn'")  # the agent has moved
     target = max(10, len(table.game.view(0).draws) + 2)  # a trick more, and ten draws at least
     play_by_clicking(page, table, 0, lambda t: len(t.game.view(0).draws) >= target)
     drawn = len(table.game.view(0).draws)
-    page.wait_for_function(f"[...document.querySelectorAll('[data-kind=stock] table.draws tr')]"
+    page.wait_for_function(f"() => [...document.querySelectorAll('[data-kind=stock] table.draws tr')]"
                            f".length === {drawn}")
     assert page.inner_text("[data-kind=stock] details summary") == f"{drawn - 6} earlier draws"
     page.close()
@@ -465,5 +511,5 @@ def test_replay_a_saved_tournament_record_to_the_end(server, browser, shots):
     shown = json.loads(page.get_attribute("#watch-result", "data-outcome"))
     assert shown == list(replay(found[0][1]).outcome)
     page.select_option("#watch-seat", "0")
-    page.wait_for_function("document.querySelectorAll('.seat .cards.open').length === 0")
+    page.wait_for_function("() => document.querySelectorAll('.seat .cards.open').length === 0")
     page.close()

@@ -6,6 +6,7 @@ route), bodies and tables are bounded, and agents think off the event loop."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -248,6 +249,43 @@ def test_a_name_the_server_does_not_answer_under_is_refused(client):
         response = client.get(path, headers={"Host": "evil.example:8765"})
         assert response.status_code == 403
     assert client.get("/api/games", headers={"Host": "localhost:8765"}).status_code == 200
+
+
+def test_every_answer_forbids_framing_foreign_code_and_caching_a_token(client):
+    """The page, its files, the API and its errors all carry the security headers: only the
+    server's own scripts, styles and sockets, no frame on another site (a framed table could be
+    clicked through unseen), no guessed content type, no Referer; an API answer, which may hold
+    a seat's token, is never cached. A socket is not an HTTP answer and opens as before."""
+    seat = new_table(client, "tressette2", agents="random")
+    answers = {"page": client.get("/"), "script": client.get("/static/table.js"),
+               "file that is not there": client.get("/static/nothing.js"),
+               "games": client.get("/api/games"), "table": seat.get(),
+               "no table": client.get("/api/games/nothing", headers=seat.headers),
+               "bad request": seat.post("move", {"move": "x", "version": 0}),
+               "other site": client.get("/", headers={"Host": "evil.example"})}
+    assert [a.status_code for a in answers.values()] == [200, 200, 404, 200, 200, 404, 400, 403]
+    for what, answer in answers.items():
+        policy = dict(part.strip().split(" ", 1)
+                      for part in answer.headers["content-security-policy"].split(";"))
+        assert policy["default-src"] == "'none'" and policy["frame-ancestors"] == "'none'", what
+        assert policy["script-src"] == policy["connect-src"] == "'self'", what
+        assert answer.headers["x-frame-options"] == "DENY", what
+        assert answer.headers["x-content-type-options"] == "nosniff", what
+        assert answer.headers["referrer-policy"] == "no-referrer", what
+        api = what not in ("page", "script", "file that is not there", "other site")
+        assert (answer.headers.get("cache-control") == "no-store") == api, what
+    with client.websocket_connect(f"ws://127.0.0.1:8765/api/games/{seat.id}/socket",
+                                  headers={"Origin": URL}) as ws:
+        ws.send_json({"token": seat.token, "since": 0})
+        assert ws.receive_json()["id"] == seat.id
+
+
+def test_the_page_has_no_inline_script_or_style_for_the_policy_to_block():
+    """The policy allows no inline code: the page's own HTML must need none."""
+    from mediatore_env.web.app import STATIC
+    html = (STATIC / "index.html").read_text()
+    assert "<script>" not in html and "<style" not in html
+    assert not re.search(r"\s(style|on[a-z]+)=", html)
 
 
 # -- a table answers to its seat's token ----------------------------------------------------

@@ -78,6 +78,20 @@ FIRST_MESSAGE_SECONDS, MAX_SOCKETS, MAX_SOCKET_MESSAGE = 10.0, 8, 16 * 1024
 #: The names under which a server bound to the loopback answers (the Host header): a page of
 #: another site whose name was made to point at 127.0.0.1 is not served.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+#: What every HTTP answer tells the browser. The page is its own three files and talks only to
+#: this server (``'self'`` covers its socket too), so nothing else may load or run in it, even
+#: if a name or a record's text ever slipped past the page's escaping; no other site may frame
+#: it (a framed table could be clicked through unseen); no content type is guessed; no address
+#: goes out as a Referer; and no API answer (a seat's token among them) is kept in a cache.
+SECURITY_HEADERS = (
+    ("content-security-policy", "default-src 'none'; script-src 'self'; style-src 'self'; "
+     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+     "frame-ancestors 'none'"),
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),  # frame-ancestors for the browsers before it
+    ("referrer-policy", "no-referrer"),
+)
+API_HEADERS = (("cache-control", "no-store"),)
 
 
 def _host_of(netloc: str) -> str:
@@ -96,6 +110,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     and the History is empty)."""
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
     from starlette.responses import FileResponse, JSONResponse
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
@@ -566,10 +581,31 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         Route("/api/history/{hid}/watch", api(watch_history), methods=["POST"]),
         Route("/api/results", api(results), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], exception_handlers={HTTPException: http_error}, lifespan=lifespan)
+    ], exception_handlers={HTTPException: http_error}, lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)])
     app.state.lobby = lobby
     app.state.history = history
     return app
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP answer (a page, a file, an
+    error), and :data:`API_HEADERS` on the API's; a socket passes through."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        extra = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS + (
+            API_HEADERS if scope["path"].startswith("/api/") else ())]
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+            await send(message)
+        await self.app(scope, receive, send_with_headers)
 
 
 def _episode_id(text: str, what: str, status: int) -> int:
