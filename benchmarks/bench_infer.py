@@ -237,12 +237,11 @@ def _bidding_rows(task) -> list[tuple]:
     model's logit, the worlds' share made, made at the table)."""
     import math
 
-    from agents.mediatore.declarer import DeclarerSearch, play_exchange, reached
+    from agents.mediatore.declarer import DeclarerSearch, made_after_exchange
     from agents.mediatore.greedy import BID_MODELS, MANO_BONUS, CallingPolicy, ExchangePolicy
     from agents.mediatore.pimc import BID_BOOST
-    from mediatore_env.mediatore.moves import PASS
     from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE
-    from mediatore_env.mediatore.tables import CALL_CONTRACTS, contract_position, forced_deal
+    from mediatore_env.mediatore.tables import CALL_CONTRACTS, forced_deal
     from mediatore_env.mediatore.worlds import WorldSampler
 
     class Worlds:  # whole deals the seat cannot tell from the real one
@@ -262,8 +261,7 @@ def _bidding_rows(task) -> list[tuple]:
                 forced = forced_deal(view.rules, deal.pack, deal.dealer, view.seat, contract)
                 if contract in CALL_CONTRACTS:
                     forced.apply(self.calling.call(forced.view(view.seat)))
-                play_exchange(forced, self.exchange)
-                made[contract] = reached(budget, contract_position(forced))
+                made[contract] = made_after_exchange(forced, self.exchange, budget)
                 if made[contract] is None:
                     return None
             return made
@@ -283,12 +281,8 @@ def _bidding_rows(task) -> list[tuple]:
                 if not 0.2 <= 1 / (1 + math.exp(-x)) <= 0.9:
                     continue
                 share.reset(i * 8 + declarer)
-                totals, budget = share.search(deal.view(declarer), [contract])
-                while deal.to_move != declarer:
-                    deal.apply(PASS)
-                deal.apply(contract)
-                for _ in range(3):
-                    deal.apply(PASS)
+                totals, budget = share.search(deal.view(declarer), [contract])  # before bidding
+                deal = forced_deal(rules, pack, dealer, declarer, contract)
                 play(deal, pimc, seeds=[i * 4 + s for s in range(4)])
                 if budget.worlds:
                     rows.append((contract, x, totals[contract] / budget.worlds,
@@ -298,7 +292,6 @@ def _bidding_rows(task) -> list[tuple]:
 
 def bidding(deals: int, seed: int, jobs: int) -> str:
     """The ``--bidding`` study (the module docstring)."""
-    import math
     import random
 
     import numpy as np

@@ -29,14 +29,13 @@ docs/infer.md has what it made.
 
 from __future__ import annotations
 
-from agents.mediatore.declarer import SimulatedCall, SimulatedExchange, play_exchange, reached
+from agents.mediatore.declarer import SimulatedCall, SimulatedExchange, made_after_exchange
 from agents.mediatore.greedy import ExchangePolicy
 from agents.mediatore.pimc import PIMCAgent
 from agents.search import SearchBudget
 from mediatore_env.mediatore.moves import PASS, call_move
 from mediatore_env.mediatore.rules import CHIAMO, payments
-from mediatore_env.mediatore.tables import (CALL_CONTRACTS, call_candidates, contract_position,
-                                            forced_deal)
+from mediatore_env.mediatore.tables import CALL_CONTRACTS, call_candidates, forced_deal
 from mediatore_env.mediatore.worlds import World
 
 
@@ -106,8 +105,8 @@ class SeerBidding:
             after = forced.clone()
             if called is not None:
                 after.apply(call_move(called))
-            play_exchange(after, self.exchange)
-            made = reached(SearchBudget(1, max_nodes=self.nodes), contract_position(after))
+            made = made_after_exchange(after, self.exchange,
+                                       SearchBudget(1, max_nodes=self.nodes))
             pay = payments(rules, contract, seat, after.partner, after.giver, bool(made),
                            False)[seat]
             best = pay if best is None else max(best, pay)

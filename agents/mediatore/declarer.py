@@ -91,6 +91,14 @@ def reached(budget: SearchBudget, pos: Position, target: int = WIN_THIRDS) -> bo
     return budget.solve(reaches, pos, target)
 
 
+def made_after_exchange(deal, policy, budget: SearchBudget) -> bool | None:
+    """Play ``deal``'s exchange by ``policy`` (:func:`play_exchange`), then solve its first
+    lead: does the declarer's side make the contract (None: out of ``budget``'s nodes)? What a
+    search of the declarer's choices asks of each world once its call is made."""
+    play_exchange(deal, policy)
+    return reached(budget, contract_position(deal))
+
+
 class DeclarerSearch(WorldSearch):
     """What the two searches share: their options, a budget on the thread's CPU clock as
     PIMC's, the declarer's worlds (:class:`~mediatore_env.mediatore.worlds.WorldSampler`), and
@@ -221,8 +229,7 @@ class SimulatedCall(DeclarerSearch):
         for move in options:
             after = deal.clone()
             after.apply(move)
-            play_exchange(after, self.exchange)
-            made = reached(budget, contract_position(after))
+            made = made_after_exchange(after, self.exchange, budget)
             if made is None:
                 return None
             payoffs[move] = payments(rules, after.contract, me, after.partner, after.giver,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from ..core.cards import LOW_MASKS, NUM_CARDS, SUIT_MASKS, bit, suit_of
-from ..core.rules import RulesBase, UnknownSwitch
+from ..core.rules import RulesBase
 
 # Contracts (bids), lowest first. The values double as the bid move ids of moves.py.
 CHIAMO, MEDIATORE, SOLO, SOLISSIMO, ARCISOLISSIMO = 1, 2, 3, 4, 5
