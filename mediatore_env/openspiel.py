@@ -130,6 +130,10 @@ class SpielState(pyspiel.State):
         if engine.to_move != CHANCE:
             engine.apply(int(action))
             return
+        if action not in range(NUM_CARDS) or action in table.pack:  # before anything changes
+            raise ValueError(f"bad chance action {action!r}: a card not dealt yet is expected "
+                             f"({len(self.chance_outcomes())} left, ids 0-{NUM_CARDS - 1} "
+                             "but those drawn)")
         if not table.pack:
             self._new_deal()
         table.pack.append(int(action))

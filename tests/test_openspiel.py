@@ -126,6 +126,24 @@ def test_the_state_and_the_engine_agree_move_by_move(name):
     assert sum(state.returns()) == 0
 
 
+@pytest.mark.parametrize("name", ["mediatore", "tressette2", "club(deals=2)"])
+def test_a_chance_action_that_is_no_card_left_is_refused_and_changes_nothing(name):
+    """A card dealt twice or no card at all (-5, 40, 9999) is a ValueError at any point of the
+    pack, the state as it was: OpenSpiel's Python states are not checked for it by pyspiel."""
+    state = pyspiel.load_game(name).new_initial_state()
+    for drawn in (0, 20, 39):
+        while len(state.history()) < drawn:
+            state.apply_action(state.chance_outcomes()[0][0])
+        before, left = (str(state), state.history()), state.chance_outcomes()
+        dealt = state.history()[:1]
+        for action in [-5, 40, 9999, *dealt]:
+            with pytest.raises(ValueError, match="a card not dealt yet is expected"):
+                state.apply_action(action)
+            assert (str(state), state.history()) == before and state.chance_outcomes() == left
+    state.apply_action(state.chance_outcomes()[0][0])  # the 40th: the deal goes on
+    assert not state.is_chance_node()
+
+
 @pytest.mark.parametrize("name", GAME_STRINGS)
 def test_game_info_bounds_hold_in_random_games(name):
     game = pyspiel.load_game(name)
