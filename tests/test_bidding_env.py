@@ -143,9 +143,26 @@ def test_bad_arguments(table):
         bidding.raw_env(table=3)
     with pytest.raises(ValueError, match="not both"):
         bidding.raw_env(table=table, rules="low")
+    for flag in ("no", 1, None):  # only True or False: "no" must not switch it on
+        with pytest.raises(ValueError, match="normalize_rewards must be True or False"):
+            bidding.raw_env(table=table, normalize_rewards=flag)
+    with pytest.raises(TypeError, match=r"unknown keyword argument\(s\) 'rule' for "
+                                        r"mediatore_bidding_v0; valid: table, render_mode"):
+        bidding.env(table=table, rule="low")
     env = bidding.raw_env(table=table)
-    with pytest.raises(ValueError, match="bad deal"):
-        env.reset(options={"deal": 9})
+    env.reset(options={"deal": 2})
+    before = env.observe(env.agent_selection)["observation"].copy(), env.index
+    for options, error in (({"deal": 9}, "bad deal"),
+                           ("deal", r"options must be a dict \(keys 'deal'\), got 'deal'"),
+                           ([("deal", 1)], "options must be a dict"),
+                           ({"deal": True}, "bad deal")):
+        with pytest.raises(ValueError, match=error):
+            env.reset(options=options)
+        assert env.index == before[1]
+        assert np.array_equal(env.observe(env.agent_selection)["observation"], before[0])
+    with pytest.warns(UserWarning, match="ignoring unknown option.*'pack'; known: 'deal'") as w:
+        env.reset(options={"deal": 1, "pack": "D3"})
+    assert env.index == 1 and w[0].filename == __file__
 
 
 def test_without_a_table_deals_are_solved_on_the_spot():

@@ -244,10 +244,14 @@ def test_bad_options_raise_a_clear_value_error(options, message):
         env.reset(options=options)
 
 
-def test_unknown_options_warn():
-    env = mediatore_v0.raw_env()
-    with pytest.warns(UserWarning, match="ignoring unknown option.*'dealr'"):
-        env.reset(options={"dealr": 1})
+def test_unknown_options_warn_at_the_users_line():
+    """The warning names the line that called reset, not a reset or wrapper of the package's
+    (mediatore_v0.reset calls the base's; env() and PettingZoo's wrappers add layers)."""
+    for make in (mediatore_v0.raw_env, mediatore_v0.env, mediatore_v0.standard_wrapped_env):
+        env = make()
+        with pytest.warns(UserWarning, match="ignoring unknown option.*'dealr'") as caught:
+            env.reset(options={"dealr": 1})
+        assert caught[0].filename == __file__, make
 
 
 # -- rewards, episodes of several deals, records --------------------------------------------------

@@ -23,7 +23,6 @@ its state without them and makes them again).
 from __future__ import annotations
 
 import copy
-import warnings
 from dataclasses import fields
 from functools import partial
 from types import ModuleType, SimpleNamespace
@@ -37,7 +36,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..codec.actions import as_move, illegal_action_message
 from ..core.game import CHANCE, Engine
 from ..registry import GameDef, get
-from .options import dealer_option, packs_option, seed_option
+from .options import dealer_option, packs_option, reset_options, seed_option
 from .wrappers import ProtectedEnv, wrapped
 
 _INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
@@ -309,17 +308,7 @@ class GameEnv(GameAEC):
         """A hook: the game of the episode is ``self.game``, new, not dealt yet."""
 
     def _read_options(self, options):
-        name, known = self.metadata["name"], self.reset_options
-        if options is None:
-            return [], None
-        if not isinstance(options, dict):
-            raise ValueError(f"options must be a dict (keys {', '.join(map(repr, known))}), "
-                             f"got {options!r}")
-        unknown = sorted(set(options) - set(known), key=str)
-        if unknown:
-            warnings.warn(f"{name}.reset: ignoring unknown option(s) "
-                          f"{', '.join(map(repr, unknown))}; known: "
-                          f"{', '.join(map(repr, known))}", stacklevel=3)
+        options = reset_options(self.metadata["name"], options, self.reset_options)
         return self._packs_of(options), dealer_option(options.get("dealer"), self.possible_agents)
 
     def _packs_of(self, options: dict) -> list:

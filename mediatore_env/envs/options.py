@@ -5,11 +5,40 @@
 from __future__ import annotations
 
 import math
+import sys
+import warnings
 
 import numpy as np
 
 from ..codec.actions import as_seat
 from ..core.cards import validate_pack
+
+
+def reset_options(env: str, options, known: tuple[str, ...]) -> dict:
+    """The ``options`` of environment ``env``'s ``reset``, as a dict: None (none given) or a
+    dict, whose keys other than ``known`` are ignored with a warning (a wrapper may pass its
+    own). ``ValueError`` for anything else, before anything changes."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a dict (keys {', '.join(map(repr, known))}), "
+                         f"got {options!r}")
+    unknown = sorted(set(options) - set(known), key=str)
+    if unknown:
+        warnings.warn(f"{env}.reset: ignoring unknown option(s) "
+                      f"{', '.join(map(repr, unknown))}; known: "
+                      f"{', '.join(map(repr, known))}", stacklevel=_user_level())
+    return options
+
+
+def _user_level() -> int:
+    """The ``stacklevel`` that names the user's line, whatever resets and wrappers (this
+    package's, PettingZoo's) lie between: the first frame of neither."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+            ("mediatore_env.", "pettingzoo.")):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def dealer_option(dealer, agents) -> int | None:

@@ -25,9 +25,11 @@ mediatore_bidding_v0.env(table=None, render_mode=None, normalize_rewards=False,
 one of its deals, drawn at random (or chosen with `reset(options={"deal": i})`). With
 `table=None` each episode deals a fresh random pack and computes its table on the spot under
 `rules` (a `Rules` or a preset name) -- with `values="made"`, about a second of CPU per
-deal: good for trying things, not for training.
+deal: good for trying things, not for training. A bad `deal` or options that are not a dict
+raise `ValueError`; an unknown option is ignored with a warning.
 
-`normalize_rewards`: divide the payoffs by the largest payment possible under the rules.
+`normalize_rewards` (True or False): divide the payoffs by the largest payment possible under
+the rules.
 
 `illegal_reward` (`env()` only): with `env()`, as with PettingZoo's standard wrappers, an
 illegal action ends the episode with this reward to the offender (0 to the others); with
@@ -100,8 +102,6 @@ or the duplicate tournament).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .tables import ContractTable, build_table
@@ -112,7 +112,7 @@ from .moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_t
 from .rules import CONTRACTS, Rules, max_payment
 from ..codec.layout import block_offsets
 from ..envs.base import GameAEC
-from ..envs.options import seed_option
+from ..envs.options import flag_option, reset_options, seed_option
 from ..envs.pages import env_page
 from ..envs.wrappers import wrapped
 
@@ -140,8 +140,12 @@ class raw_env(GameAEC):
     shared_on_copy = ("table", "_current")
 
     def __init__(self, table=None, render_mode: str | None = None,
-                 normalize_rewards: bool = False, rules=None):
+                 normalize_rewards: bool = False, rules=None, **unknown):
         super().__init__()
+        if unknown:  # as the other environments say it: with the valid names
+            raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, sorted(unknown)))}"
+                            " for mediatore_bidding_v0; valid: table, render_mode, "
+                            "normalize_rewards, rules, illegal_reward (with env())")
         if isinstance(table, (str, bytes)) or hasattr(table, "__fspath__"):
             table = ContractTable.load(table)
         if table is not None and not isinstance(table, ContractTable):
@@ -153,7 +157,8 @@ class raw_env(GameAEC):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, 'ansi', 'human'")
         self.render_mode = render_mode
-        self.reward_scale = 1.0 / max_payment(self.rules) if normalize_rewards else 1.0
+        normalize = flag_option("normalize_rewards", normalize_rewards)
+        self.reward_scale = 1.0 / max_payment(self.rules) if normalize else 1.0
 
         self._set_spaces(AGENTS, OBSERVATION_SIZE, NUM_ACTIONS)
         self._rng = np.random.default_rng()  # made now, so that copies share its future
@@ -164,17 +169,7 @@ class raw_env(GameAEC):
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
-        options = options or {}
-        unknown = set(options) - {"deal"}
-        if unknown:
-            warnings.warn(f"mediatore_bidding_v0.reset: ignoring unknown option(s) "
-                          f"{', '.join(map(repr, sorted(unknown)))}; known: 'deal'", stacklevel=3)
-        i = options.get("deal")  # checked, with the seed, before anything changes
-        if i is not None and self.table is None:
-            raise ValueError("the 'deal' option needs a table")
-        if i is not None and (isinstance(i, bool) or not isinstance(i, (int, np.integer))
-                              or not 0 <= i < len(self.table)):
-            raise ValueError(f"bad deal {i!r}; the table has deals 0..{len(self.table) - 1}")
+        i = self._read_options(options)  # checked, with the seed, before anything changes
         if seed_option(seed) is not None:
             self._rng = np.random.default_rng(seed)
         if self.table is None:
@@ -187,6 +182,16 @@ class raw_env(GameAEC):
         self.deal = self._current.deal(self.index)
         self.entry = None
         self._start_episode(AGENTS[self.deal.to_move])
+
+    def _read_options(self, options) -> int | None:
+        """The deal of the table that ``options`` ask for, checked (None: not given)."""
+        i = reset_options(self.metadata["name"], options, ("deal",)).get("deal")
+        if i is not None and self.table is None:
+            raise ValueError("the 'deal' option needs a table")
+        if i is not None and (isinstance(i, bool) or not isinstance(i, (int, np.integer))
+                              or not 0 <= i < len(self.table)):
+            raise ValueError(f"bad deal {i!r}; the table has deals 0..{len(self.table) - 1}")
+        return i
 
     # -- observations -------------------------------------------------------------------------
 
