@@ -25,6 +25,7 @@ from typing import Any
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS
 
 from .report import counted
+from .tournament import has_interval
 
 PLOT_MISSING = ("matplotlib is not installed; it is an optional extra: "
                 "pip install -e \".[plot]\" (or pip install \"matplotlib>=3.7\")")
@@ -80,9 +81,9 @@ def tournament_figure(result: Any):
 
     ax = top.subplots()
     means = [s["mean"] for s in standings]
-    # A CI is (nan, nan) with a single deal: no error bar then, rather than a wrong one.
-    low = [0.0 if math.isnan(s["ci95"][0]) else s["mean"] - s["ci95"][0] for s in standings]
-    high = [0.0 if math.isnan(s["ci95"][1]) else s["ci95"][1] - s["mean"] for s in standings]
+    # A single deal has no interval: no error bar then, rather than a wrong one.
+    low = [s["mean"] - s["ci95"][0] if has_interval(s["ci95"]) else 0.0 for s in standings]
+    high = [s["ci95"][1] - s["mean"] if has_interval(s["ci95"]) else 0.0 for s in standings]
     bars = ax.bar(range(len(names)), means, color=colors, yerr=[low, high], capsize=6,
                   error_kw={"elinewidth": 1.5})
     # "copies", as the standings table has it
@@ -123,8 +124,8 @@ def _label_bar(ax, bar, standing: dict) -> None:
     it for a bar under zero), so that a label stays in its own bar's column."""
     mean, (lo, hi) = standing["mean"], standing["ci95"]
     up = mean >= 0
-    end = mean if math.isnan(lo) else hi if up else lo
-    label = f"{mean:+.2f}" + ("" if math.isnan(lo) else f"\n[{lo:+.2f}, {hi:+.2f}]")
+    end = (hi if up else lo) if has_interval((lo, hi)) else mean
+    label = f"{mean:+.2f}" + (f"\n[{lo:+.2f}, {hi:+.2f}]" if has_interval((lo, hi)) else "")
     ax.annotate(label, (bar.get_x() + bar.get_width() / 2, end), xytext=(0, 3 if up else -3),
                 textcoords="offset points", ha="center", va="bottom" if up else "top",
                 fontsize=8)

@@ -141,6 +141,12 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def has_interval(ci) -> bool:
+    """Whether a mean's 95% interval ``(low, high)`` exists: over one value it is
+    ``(nan, nan)`` (:func:`mean_ci`), and null in the JSON saved (``runinfo.json_text``)."""
+    return not any(x is None or math.isnan(x) for x in ci)
+
+
 def half_width(variance: float, n: int) -> float:
     """Half the 95% confidence interval (Student's t) of the mean of ``n`` >= 2 independent
     values whose sample variance is ``variance``."""

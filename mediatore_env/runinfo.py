@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
 import os
 import platform
 import signal
@@ -33,15 +34,31 @@ def print_results(result, json_path: str | None = None) -> None:
     """Print a run's report and the machine line, and save its results (``result.to_dict()``,
     the machine added) as JSON at ``json_path`` if given: the end of every benchmark tool's
     run, whatever the game."""
-    import json
     print(result.report())
     print(f"machine: {machine()}")
     if json_path:
         data = result.to_dict()
         data["machine"] = machine()
         with open(json_path, "w") as f:
-            f.write(json.dumps(data, indent=1) + "\n")
+            f.write(json_text(data) + "\n")
         print(f"results saved to {json_path}")
+
+
+def json_text(data, indent: int = 1) -> str:
+    """``data`` as strict JSON, which any parser reads: a float that is not a number (the
+    interval of a mean over one value, ``(nan, nan)``) is written null, where ``json.dumps``
+    would write ``NaN``, which only Python reads."""
+    import json
+
+    def strict(x):
+        if isinstance(x, float) and not math.isfinite(x):
+            return None
+        if isinstance(x, dict):
+            return {k: strict(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [strict(v) for v in x]
+        return x
+    return json.dumps(strict(data), indent=indent, allow_nan=False)
 
 
 def machine() -> str:

@@ -89,6 +89,20 @@ def test_a_single_deal_has_no_interval_to_draw():
     assert all(seg[0][1] == seg[1][1] for seg in segments)  # zero length
 
 
+def test_a_single_deals_saved_run_is_strict_json_and_plots_again(tmp_path):
+    """--json writes the interval that does not exist as null, not NaN (which only Python
+    reads), and --plot-json draws the run again from it, with no error bar."""
+    saved, svg = tmp_path / "one.json", tmp_path / "one.svg"
+    assert main(["--agents", "greedy", "random", "random", "random", "--deals", "1", "-q",
+                 "--json", str(saved)]) == 0
+    data = json.loads(saved.read_text(), parse_constant=lambda word: pytest.fail(word))
+    assert all(s["ci95"] == [None, None] for s in data["standings"])
+    assert main(["--plot-json", str(saved), "--plot", str(svg)]) == 0
+    ax = _axes(tournament_figure(data), STANDINGS_TITLE)
+    (bars,) = [c for c in ax.containers if hasattr(c, "errorbar")]
+    assert all(seg[0][1] == seg[1][1] for seg in bars.errorbar.lines[2][0].get_segments())
+
+
 def test_the_charts_titles_count_one_in_the_singular():
     one = run_tournament(["greedy", "random", "random", "random"], deals=1, seed=2)
     assert tournament_figure(one).get_suptitle().startswith(

@@ -69,6 +69,29 @@ def test_the_trainer_runs_on_every_jax_game(game):
     assert not np.array_equal(start, np.asarray(runner.params["policy/b"]))
 
 
+def test_the_stake_is_the_mean_over_the_episodes_ended_not_over_the_updates():
+    """A two-handed game is always worth 1 (+1/-1): the logged stake of updates of which most
+    end no game is 1, not 1 times the share of updates that ended one."""
+    train = make_train(Config(game="tressette2", **TINY))
+    runner, metrics = train.run(train.init(jax.random.PRNGKey(0)), 30)
+    ended = float(metrics["deals"]) * 30
+    assert 1 <= ended < 30  # 960 moves in all, a game to 31 takes about a hundred
+    assert float(metrics["stake"]) == 1.0
+
+
+def test_an_evaluation_of_one_episode_has_no_interval_to_print_or_save(tmp_path):
+    """One episode has a mean and no interval: the line shows the mean alone (not [+nan,
+    +nan]), and the run's evaluations.json writes null (NaN is not JSON)."""
+    from agents.training import describe
+    from mediatore_env.runinfo import json_text
+    ev = {"step": 0, "vs_greedy": {"mean": -1.0, "ci95": [float("nan")] * 2, "deals": 1},
+          "vs_pimc": {"mean": 0.5, "ci95": [-0.25, 1.25], "deals": 2}}
+    assert describe(ev) == "vs greedy  -1.00   vs pimc  +0.50 [-0.25, +1.25]"
+    back = json.loads(json_text({"evaluations": [ev]}), parse_constant=pytest.fail)
+    assert back["evaluations"][0]["vs_greedy"]["ci95"] == [None, None]
+    assert describe(back["evaluations"][0]) == describe(ev)  # as a resumed run reads it
+
+
 def test_outcomes_of_any_sides_become_each_seats_reward():
     """seat_rewards keeps each seat's own outcome, scaled; the stake of an ended episode is its
     largest outcome whatever the number of seats and sides."""
@@ -153,6 +176,8 @@ def test_a_form_without_its_network_says_where_it_looked(tmp_path, monkeypatch):
     (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
     (["--game", "tressette", "--rules", "no_signals"],
      "--rules 'no_signals': a preset of Mediatore; tressette trains under its standard rules"),
+    (["--game", "club", "--shaping", "1.0"],
+     "--shaping: club has no score potential (the Tressette forms do)"),
 ])
 def test_bad_game_arguments_are_one_line(tmp_path, args, words):
     out = subprocess.run([sys.executable, "-m", "agents.training", *args, "--out",

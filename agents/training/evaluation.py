@@ -16,7 +16,7 @@ import numpy as np
 
 from agents import SelfPlayAgent  # the package facade: wherever the agent lives
 from mediatore_env.registry import get
-from ..tournament import run_tournament
+from ..tournament import has_interval, run_tournament
 
 
 def lineup(game: str, agent, opponent) -> list:
@@ -59,9 +59,11 @@ def is_best(evaluations: list[dict]) -> bool:
 
 
 def describe(ev: dict) -> str:
-    """An evaluation in one line: ``vs greedy  +0.88 [-3.89, +5.64]`` per opponent."""
-    return "   ".join(f"{k.replace('_', ' ')} {v['mean']:+6.2f} [{v['ci95'][0]:+.2f}, "
-                      f"{v['ci95'][1]:+.2f}]" for k, v in ev.items() if k.startswith("vs_"))
+    """An evaluation in one line: ``vs greedy  +0.88 [-3.89, +5.64]`` per opponent (no
+    interval over a single episode)."""
+    return "   ".join(f"{k.replace('_', ' ')} {v['mean']:+6.2f}" + (
+        f" [{v['ci95'][0]:+.2f}, {v['ci95'][1]:+.2f}]" if has_interval(v["ci95"]) else "")
+        for k, v in ev.items() if k.startswith("vs_"))
 
 
 def plot_curve(log: dict, png: Path) -> None:

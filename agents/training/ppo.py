@@ -122,9 +122,10 @@ def engine_of(game: str, rules: str = "standard"):
     return make(game)
 
 
-def check_config(cfg: Config) -> None:
-    """ValueError unless the game has a JAX engine, its rules exist and one update's decisions
-    split into equal minibatches."""
+def check_config(cfg: Config, env=None) -> None:
+    """ValueError unless the game has a JAX engine, its rules exist, one update's decisions
+    split into equal minibatches, and, with shaping, the engine (``env``, default the game's)
+    has a score potential."""
     from mediatore_env.jaxgame import ENGINES
     if cfg.game not in ENGINES:
         raise ValueError(f"--game {cfg.game!r}: no JAX engine; games: {', '.join(ENGINES)}")
@@ -136,6 +137,8 @@ def check_config(cfg: Config) -> None:
     if cfg.envs * cfg.rollout % cfg.minibatches:
         raise ValueError(f"--envs x --rollout ({cfg.envs * cfg.rollout}) must divide into "
                          f"--minibatches ({cfg.minibatches}) equal minibatches")
+    if cfg.shaping > 0 and not has_potential(env or engine_of(cfg.game, cfg.rules)):
+        raise ValueError(f"--shaping: {cfg.game} has no score potential (the Tressette forms do)")
 
 
 # -- self-play seats -----------------------------------------------------------------------------
@@ -284,16 +287,14 @@ def make_train(cfg: Config, env=None) -> Train:
     ``observation_shape``, ``illegal_penalty``; states with ``current_player``,
     ``legal_action_mask``, ``rewards``, ``terminated``); default the engine of ``cfg.game``
     (:func:`engine_of`)."""
-    check_config(cfg)
+    check_config(cfg, env)
     if env is None:
         env = engine_of(cfg.game, cfg.rules)
     unit = cfg.reward_scale / env.illegal_penalty
     players, actions = env.num_players, env.num_actions
     obs_size = env.observation_shape[0]
     scripts = cfg.explore > 0 and cfg.game == "mediatore"  # only Mediatore has an auction
-    shaped = cfg.shaping > 0 and has_potential(env)
-    if cfg.shaping > 0 and not shaped:
-        raise ValueError(f"--shaping: {cfg.game} has no score potential (the Tressette forms do)")
+    shaped = cfg.shaping > 0
     optimiser = optax.chain(optax.clip_by_global_norm(cfg.max_grad_norm),
                             optax.adam(cfg.lr, eps=1e-5))
     batched_init = jax.vmap(env.init)
@@ -423,9 +424,8 @@ def make_train(cfg: Config, env=None) -> Train:
             "entropy": stats[2].mean(), "approx_kl": stats[3].mean(),
             "anchor_kl": stats[4].mean(),
             "deals": ended,
-            # the mean stake of the episodes ended, in the engine's units: how much is at stake
-            # as play changes
-            "stake": jnp.sum(stakes) / jnp.maximum(ended, 1),
+            # the stakes of the episodes ended, summed (run divides by their number)
+            "stake": jnp.sum(stakes),
             "learner_share": w.mean(),
         }
         return (Runner(params, opt_state, pool, snapshots, state, learner, explore, key, updates),
@@ -433,6 +433,11 @@ def make_train(cfg: Config, env=None) -> Train:
 
     def run(runner: Runner, updates: int):
         runner, metrics = jax.lax.scan(update, runner, None, updates)
-        return runner, jax.tree_util.tree_map(lambda m: m.mean(), metrics)
+        means = jax.tree_util.tree_map(lambda m: m.mean(), metrics)
+        # the mean stake of the episodes ended in these updates, in the engine's units (how
+        # much is at stake as play changes): over the episodes, not the updates, of which a
+        # long game's leave many with none ended
+        means["stake"] = metrics["stake"].sum() / jnp.maximum(metrics["deals"].sum(), 1)
+        return runner, means
 
     return Train(cfg, jax.jit(init), jax.jit(run, static_argnums=1))

@@ -42,7 +42,7 @@ import jax
 import numpy as np
 
 from mediatore_env.registry import get
-from mediatore_env.runinfo import counting, say_above
+from mediatore_env.runinfo import counting, json_text, say_above
 
 from ..demos import load_demos
 from ..selfplay import load_network
@@ -156,7 +156,7 @@ def self_play(cfg: Config, plan: Plan = Plan(), env=None, train: Train | None = 
     def save(last: bool = False) -> None:
         np.savez(out / "network.npz", **network_arrays(runner.params, meta()))
         save_checkpoint(out / "checkpoint.npz", runner, meta())
-        (out / "evaluations.json").write_text(json.dumps(log, indent=1))
+        (out / "evaluations.json").write_text(json_text(log))
         if last or time.perf_counter() - plotted[0] > 60:  # a chart costs seconds on a CPU
             plot_curve(log, out / "learning_curve.png")
             plotted[0] = time.perf_counter()
