@@ -98,6 +98,10 @@ def test_make_takes_a_preset_or_a_dict_and_keeps_a_game_s_fixed_switches():
         make("tressette3", rules={"players": 2})
     with pytest.raises(ValueError, match=r"unknown rules preset 'lo'; valid: standard"):
         make("mediatore", rules="lo")
+    # a game without presets says what it takes instead (it once said "valid: none")
+    with pytest.raises(ValueError, match=r"unknown rules preset 'low': club rules have no "
+                                         r"presets; give a dict of switches: ante, deals$"):
+        make("club", rules="low")
 
 
 def test_a_process_without_the_c_solver_is_told_once(monkeypatch):

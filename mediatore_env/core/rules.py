@@ -131,8 +131,12 @@ class RulesBase:
         try:
             return cls.PRESETS[name]
         except (KeyError, TypeError):
-            valid = ", ".join(cls.PRESETS) or "none"
-            raise ValueError(f"unknown rules preset {name!r}; valid: {valid}") from None
+            if not cls.PRESETS:  # say what this game takes instead
+                raise ValueError(f"unknown rules preset {name!r}: {cls._words()} have no "
+                                 "presets; give a dict of switches: "
+                                 + ", ".join(s.name for s in cls.switches())) from None
+            raise ValueError(f"unknown rules preset {name!r}; valid: "
+                             + ", ".join(cls.PRESETS)) from None
 
     @classmethod
     def coerce(cls, rules=None, **switches):
