@@ -56,3 +56,37 @@ def test_bad_names_and_switches_are_refused_naming_what_is_valid():
     with pytest.raises(TypeError):
         jaxgame.make("club", stakes=3)
 
+
+
+@pytest.mark.parametrize("name, rows", [("mediatore", None), ("tressette2", 6), ("tressette3", 23),
+                                        ("club", 20)])
+def test_given_packs_and_dealers_are_checked_as_the_python_engines_check_them(name, rows):
+    """Too few packs would deal the last one again (an index past the end is clamped in JAX),
+    and a pack of repeated or unknown cards deals a hand of 39: each is a ValueError naming
+    it, as in the Python engines. Under jit and vmap the shape is still checked (it is static);
+    the values cannot be, and the caller answers for them."""
+    import jax
+    import numpy as np
+    env = jaxgame.make(name)
+    first = env.init_from_pack if rows is None else env.init_from_packs
+    rng = np.random.default_rng(0)
+    good = np.stack([rng.permutation(40) for _ in range(rows or 1)]).reshape(
+        (40,) if rows is None else (rows, 40))
+    state = first(good, 1)
+    assert int(state.current_player) in range(env.num_players) and not state.terminated
+    short = good[:20] if rows is None else good[:1]
+    with pytest.raises(ValueError, match=r"bad packs?: shape \(\d+,( 40)?\), expected"):
+        first(short, 1)
+    twice = good.copy()
+    twice.reshape(-1, 40)[-1, 5] = twice.reshape(-1, 40)[-1, 6]
+    with pytest.raises(ValueError, match="need the 40 distinct cards.*repeated"):
+        first(twice, 1)
+    with pytest.raises(ValueError, match=r"card ids must be 0..39, got \[45\]"):
+        first(np.where(good == 3, 45, good), 1)
+    for dealer in (env.num_players, -1, 1.5):
+        with pytest.raises(ValueError, match=rf"bad dealer {dealer}; valid: "
+                                             rf"0..{env.num_players - 1}"):
+            first(good, dealer)
+    batched = jax.jit(jax.vmap(first))
+    with pytest.raises(ValueError, match="bad packs?: shape"):
+        batched(np.stack([short, short]), np.array([0, 1]))

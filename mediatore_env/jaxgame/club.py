@@ -51,7 +51,7 @@ from ..mediatore.moves import HAND_SIZE, NUM_TRICKS, WIN_THIRDS
 from .core import NONE, JaxGame, one_hot
 from .observe import seat_blocks
 from .tables import THIRDS_VALUE, TRICKS_VALUE
-from .tricks import (POINTS_OF, TrickState, no_tricks, play_card, playable,
+from .tricks import (POINTS_OF, TrickState, checked_deal, no_tricks, play_card, playable,
                      shuffled_pack)
 
 _I32, _F32, _U32 = jnp.int32, jnp.float32, jnp.uint32
@@ -141,6 +141,7 @@ def _deal_fields(t: ClubTables, packs, number, dealer, chips, stakes) -> dict:
 def init_from_packs(t: ClubTables, packs, dealer) -> ClubState:
     """The session whose deals are dealt from ``packs`` (int[D, 40], card ids in pack order),
     the first by ``dealer``."""
+    checked_deal(packs, dealer, t.max_deals, 4, per="deal")
     packs = jnp.asarray(packs).astype(jnp.int8)
     dealer = jnp.asarray(dealer, _I32)
     zero = jnp.zeros(4, _I32)

@@ -29,7 +29,7 @@ from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS, SOLISSI
 from .state import NONE, State, one_hot, row
 from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD,
                      LOW_POWERS, REQUEST, RulesTables, signal_kinds)
-from .tricks import (POINTS_OF, SUIT_OF_CARD, no_tricks, of_suit, play_card, playable,
+from .tricks import (POINTS_OF, SUIT_OF_CARD, checked_deal, no_tricks, of_suit, play_card, playable,
                      shuffled_pack)
 
 _I32 = jnp.int32
@@ -48,6 +48,7 @@ _RECEIVER = np.array([list(order) + [4] * (NUM_CARDS - 4 * HAND_SIZE) for order 
 def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
     """The state after dealing ``pack`` (int32[40], card ids in pack order) from ``dealer``:
     batches of three from il mano, the last four cards the monte (game.deal_hands)."""
+    checked_deal(pack, dealer, None, 4)
     pack = jnp.asarray(pack, _I32)
     dealer = jnp.asarray(dealer, _I32)
     receiver = jnp.zeros(NUM_CARDS, _I32).at[pack].set(jnp.asarray(_RECEIVER)[dealer])

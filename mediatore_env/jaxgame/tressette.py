@@ -48,7 +48,7 @@ from ..tressette.observation import (DRAWS, EARLIER_HANDS, MELD_FLAGS, SCORE_SCA
 from ..tressette.rules import (HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
                                false_claim_outcome, outcome)
 from .core import NONE, JaxGame, one_hot
-from .tricks import (SUIT_OF_CARD, TrickState, bools, no_tricks, play_card, playable,
+from .tricks import (SUIT_OF_CARD, TrickState, bools, checked_deal, no_tricks, play_card, playable,
                      shuffled_pack)
 
 _I32, _F32 = jnp.int32, jnp.float32
@@ -178,6 +178,7 @@ def _hand_fields(t: TressetteTables, packs: jax.Array, number: jax.Array,
 def init_from_packs(t: TressetteTables, packs: jax.Array, dealer: jax.Array) -> TressetteState:
     """The game whose hands are dealt from ``packs`` (int[H, 40], card ids in pack order; the
     first hand's first), the first by ``dealer``: its first hand dealt."""
+    checked_deal(packs, dealer, t.hands, t.players)
     packs = jnp.asarray(packs).astype(jnp.int8)
     dealer = jnp.asarray(dealer, _I32)
     n, sides, none = t.players, t.sides, jnp.asarray(NONE, _I32)

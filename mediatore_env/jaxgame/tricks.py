@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..core.cards import NUM_CARDS, POINTS, SUIT_OF
+from ..core.cards import NUM_CARDS, POINTS, SUIT_OF, validate_pack
 from . import core
 from .core import NONE, one_hot
 
@@ -51,6 +51,32 @@ class TrickState(core.State):
     card_trick: jax.Array           # int32[40]: the trick each card was played to
     thirds_won: jax.Array           # int32[players]: thirds of a point taken in tricks
     tricks_won: jax.Array           # int32[players]
+
+
+def checked_deal(packs, dealer, rows: int | None, players: int, per: str = "hand") -> None:
+    """Check ``packs`` (int[rows, 40]: a pack ``per`` hand or deal; int[40] where ``rows`` is
+    None) and ``dealer`` as an engine's first state takes them, as far as JAX lets: their
+    shape always (it is static, under ``jit`` too: too few rows would deal the last again),
+    and, where they are values rather than traced (outside ``jit`` and ``vmap``), each pack
+    the 40 distinct cards (the Python engines' rule, ``core.cards.validate_pack``) and the
+    dealer a seat. ``ValueError`` naming what is wrong; a compiled caller answers for the
+    values, as for its actions."""
+    shape = (NUM_CARDS,) if rows is None else (rows, NUM_CARDS)
+    if np.shape(packs) != shape:
+        raise ValueError(f"bad pack{'' if rows is None else 's'}: shape {np.shape(packs)}, "
+                         f"expected {shape}"
+                         + ("" if rows is None else f" (a pack for each of the {rows} "
+                            f"{per}s an episode can need; rows it does not reach are never "
+                            "read)"))
+    if isinstance(packs, jax.core.Tracer) or isinstance(dealer, jax.core.Tracer):
+        return
+    for i, pack in enumerate(np.asarray(packs).reshape(-1, NUM_CARDS)):
+        try:
+            validate_pack([int(card) for card in pack])
+        except ValueError as e:
+            raise ValueError(f"{'' if rows is None else f'pack {i}: '}{e}") from None
+    if np.ndim(dealer) or not 0 <= int(dealer) < players or int(dealer) != dealer:
+        raise ValueError(f"bad dealer {dealer!r}; valid: 0..{players - 1}")
 
 
 def shuffled_pack(key: jax.Array) -> jax.Array:
