@@ -410,7 +410,9 @@ def test_command_line_errors_are_one_line(capsys, tmp_path):
                         (["--db", str(tmp_path / "empty.json"), "--export", str(tmp_path / "e.jsonl")],
                          "empty.json: no history there"),
                         (["--db", str(tmp_path / "folder"), "--export", str(tmp_path / "e.jsonl")],
-                         "folder: no history there")):
+                         "folder: no history there"),
+                        (["--db", str(tmp_path / "h.sqlite3"), "--no-history"],
+                         "--db names the history's file and --no-history keeps none")):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert words in err and err.strip().count("\n") == 0, (argv, err)

@@ -751,6 +751,8 @@ def main(argv=None) -> int:
         return fail("--game and --name choose what --export writes: give --export PATH")
     if args.export and args.no_history:
         return fail("--export writes the history: drop --no-history")
+    if args.db is not None and args.no_history:
+        return fail("--db names the history's file and --no-history keeps none: give one")
     history = None
     if not args.no_history:
         try:
