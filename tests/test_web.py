@@ -174,6 +174,20 @@ def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game):
         if game.startswith("tressette") and stops:
             assert any(line.split()[-5:] == ["cards", "last", "melds", "hand", "game"]
                        for line in stops[0])
+        # a Tressette table at a hand's end is that hand's, its dealer and mano included (the
+        # engine names the next dealer at once; the page showed him beside the ended hand's
+        # mano). A club session clears the deal at its end: its table is the next deal's.
+        dealer = None
+        for event in table.events[seat] if game.startswith("tressette") else ():
+            view = event["view"]
+            if event["kind"] == "deal":
+                dealer = view["dealer"]
+            elif event["kind"] == "stop":
+                assert view["dealer"] == dealer, (game, event["lines"])
+                assert view["mano"] == (dealer + 1) % entry.players
+                hand = [line for label, lines in view["facts"] if label == "Hand"
+                        for line in lines]
+                assert all(f"dealer {view['names'][dealer]}" in line for line in hand), hand
 
 
 def test_every_registered_game_has_a_browser_table():
