@@ -160,7 +160,10 @@ def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game):
         # the end as a table of the server's view: a row per seat, its result last
         summary = state["view"]["summary"]
         assert [row[-1] for row in summary["rows"]] == state["view"]["outcome"]
-        assert summary["best"] and state["view"]["panels"]
+        outcome = state["view"]["outcome"]
+        assert summary["best"] == ([s for s, o in enumerate(outcome) if o == max(outcome)]
+                                   if len(set(outcome)) > 1 else [])
+        assert state["view"]["panels"]
         # a hand of the episode over, another to come (a Tressette hand, a club deal): its
         # end is told before the next is dealt, as the terminal tells it
         # (the toy game tells nothing there: the core display's default)

@@ -140,7 +140,8 @@ def test_the_end_of_a_deal_is_a_summary_table_with_the_best_marked():
 
 def test_a_thrown_in_deal_has_a_summary_of_nothing():
     view = view_json(mediatore("pass", "pass", "pass", "pass"), 2)
-    assert view["summary"]["rows"] == [[0, "0", 0]] * 4 and view["summary"]["best"] == [0, 1, 2, 3]
+    # nobody is marked best where nobody won anything
+    assert view["summary"]["rows"] == [[0, "0", 0]] * 4 and view["summary"]["best"] == []
     assert view["summary"]["lines"] == ["All four passed: the deal is thrown in, no one pays."]
     assert "monte" not in panels(view)
 
@@ -183,6 +184,11 @@ def test_tressette2_scores_melds_stock_and_draws():
         (s, CARD_NAMES[c]) for s, c in drawn]  # shown to both (show_draws, the default)
     for side, entry in enumerate(p["scores"]["sides"]):
         assert entry["total"] == game.totals[side] and entry["hand"] == game.hand_points[side]
+    # the first trick, D4 and DC, went to seat 0: the horse's third shows, though the hand's
+    # points still round it down to nothing (they are the melds' alone)
+    assert [CARD_NAMES[c] for c in game.view(0).tricks[0].cards] == ["D4", "DC"]
+    assert [(e["cards"], e["hand"]) for e in p["scores"]["sides"]] == [
+        ("1/3", game.log[-1].meld_points[0]), ("0", game.log[-1].meld_points[1])]
     declared = game.log[-1].melds
     assert [(m["seat"], m["points"]) for m in p.get("melds", {"melds": []})["melds"]] == [
         (d.seat, d.meld.points) for d in declared]

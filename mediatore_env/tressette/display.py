@@ -219,8 +219,11 @@ class TressetteDisplay(Display):
         """The scores to 31 by side, the melds declared, the stock and the draws as far as
         ``view`` saw them, the hand and the rules."""
         rules = view.rules
+        # the cards' thirds too: a player counts the figures taken, which the hand's points
+        # round down until they make a point
         out = [panel("scores", "Scores", target=31, low=rules.low, sides=[
-            {"seats": list(seats), "name": name, "total": total, "hand": hand}
+            {"seats": list(seats), "name": name, "total": total, "hand": hand,
+             "cards": format_thirds(sum(view.thirds[s] for s in seats))}
             for seats, name, total, hand in zip(rules.sides, side_names(rules, names),
                                                 view.totals, view.hand_points)])]
         if view.melds:

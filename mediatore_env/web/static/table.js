@@ -239,7 +239,8 @@ const words = (lines) => (lines || []).map((line) => el("p", {}, line));
 const PANELS = {
   // a column a seat from il mano, a row a round of calls
   auction: (p, v) => el("table", {class: "grid auction"},
-    el("thead", {}, el("tr", {}, ...p.order.map((s) => el("th", {"data-seat": s}, v.names[s])))),
+    el("thead", {}, el("tr", {}, ...p.order.map((s) => el("th", {"data-seat": s},
+      v.names[s].replace("(", "\u200b("))))),  // "greedy" over "(1)", not "greedy(" over "1)"
     el("tbody", {}, ...p.rounds.map((r) => el("tr", {}, ...r.map((bid) =>
       el("td", {class: bid === "pass" ? "pass" : null}, bid ?? "")))))),
   contract: (p, v) => el("div", {}, pairs([["contract", p.contract], ["declarer", v.names[p.declarer]],
@@ -255,7 +256,8 @@ const PANELS = {
               p.side ? el("p", {}, `${side} ${p.side_points}, the others ${p.defenders_points}`
                                    + (p.needs ? ` (the ${side} needs ${p.needs})` : "")) : null);
   },
-  scores: (p) => el("div", {}, grid(["", "total", "this hand"], p.sides.map((x, i) => [x.name, x.total, x.hand]), "scores"),
+  scores: (p) => el("div", {}, grid(["", "total", "this hand", "cards"],
+                                    p.sides.map((x) => [x.name, x.total, x.hand, x.cards]), "scores"),
                     el("p", {}, `to ${p.target}` + (p.low ? " · Low Hand: the lower total wins" : ""))),
   melds: (p, v) => grid(null, p.melds.map((m) => [v.names[m.seat], m.name, chips(m.cards), `${m.points}`])),
   // the last draws in sight, the earlier ones folded (a hand draws up to twenty)
@@ -438,14 +440,17 @@ function settle() {
 
 // The score beside the table: each seat's result this episode once over, and the running total.
 function score(s, view) {
-  const over = view.over;
+  // the results so far only once there are some: before, a column of zeros beside the game's
+  // own scores (a Tressette game's, to 31) would only be taken for them
+  const over = view.over, results = over || s.episode > 1;
   $("score").replaceChildren(
-    el("div", {class: "caption"}, `${s.title}, ${s.unit} ${s.episode} · running score`),
-    el("table", {class: "grid"},
+    el("div", {class: "caption"}, `${s.title}, ${s.unit} ${s.episode}` + (results ? " · running score" : "")),
+    ...(results ? [el("table", {class: "grid"},
       el("thead", {}, el("tr", {}, el("th", {}, ""), over ? el("th", {}, `this ${s.unit}`) : null,
                         el("th", {}, `${s.unit}s so far`))),  // not "total": a game's own scores have one
       el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: i === s.seat ? "mine" : ""},
         el("th", {}, name), over ? el("td", {}, signed(view.outcome[i])) : null, el("td", {}, signed(s.totals[i])))))),
+    ] : []),
     ...(over && !s.broken ? [el("button", {id: "next", on: nextEpisode}, `Next ${s.unit}`)] : []));
   const summary = $("summary");
   summary.hidden = !over || Boolean(play && play.lastShown);  // the last trick asked for shows
