@@ -203,9 +203,13 @@ def test_partnership_tressette_has_two_sides_and_its_summary_by_seat():
     assert "stock" not in panels(view)
     play_out(game, random.Random(0))
     summary = view_json(game, 1, "tressette")["summary"]
-    assert summary["columns"] == ["tricks", "score", "result"]
-    assert [row[1] for row in summary["rows"]] == [game.totals[s % 2] for s in range(4)]
+    # no tricks column: a game's last hand may have been cut short by the score
+    assert summary["columns"] == ["score", "result"]
+    assert [row[0] for row in summary["rows"]] == [game.totals[s % 2] for s in range(4)]
     assert [row[-1] for row in summary["rows"]] == list(game.outcome)
+    # why it ended, above the table: seats 0 and 2 reached 31 in the third hand
+    assert (game.end_reason, game.ender, game.hand_number) == ("target", 0, 3)
+    assert summary["lines"] == ["The game ends after 3 hands: seat 0 and seat 2 reached 31."]
 
 
 # -- club Mediatore ----------------------------------------------------------------------------
@@ -241,6 +245,25 @@ def test_club_widow_is_the_mediators_alone_and_the_session_ends_in_a_summary():
     assert [row[-1] for row in summary["rows"]] == list(session.chips)
     assert sum(row[0] for row in summary["rows"]) == sum(
         r.mediator is not None for r in session.results)
+    # how it ended: seat 0 lost the one deal he played, every other deal was passed
+    assert [r.mediator for r in session.results] == [0] + [None] * 19
+    assert summary["lines"] == [
+        "The session ends after 20 deals: no one won the pot, and each stake in it went back."]
+
+
+def test_a_club_session_won_says_by_whom():
+    rng = random.Random(5)
+    session = Session(dealer=0, packs=lambda number, dealer: rng.sample(range(NUM_CARDS),
+                                                                        NUM_CARDS))
+    while not session.is_over:  # random moves: someone soon accepts, and one pot is won
+        session.apply(rng.choice(session.legal_moves()))
+    assert session.results[-1].won
+    last = session.results[-1]
+    with_whom = "alone" if last.partner is None else f"with seat {last.partner}"
+    assert view_json(session, 1, "club")["summary"]["lines"] == [
+        f"The session ends after {len(session.results)} deal"
+        f"{'s' if len(session.results) > 1 else ''}: seat {last.mediator}, the mediator, won "
+        f"the pot {with_whom}."]
 
 
 # -- hidden information ------------------------------------------------------------------------

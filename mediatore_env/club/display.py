@@ -230,12 +230,20 @@ def club_panels(view, names, style: str) -> list[dict]:
         f"ante {rules.ante}"])]
 
 
-def club_summary(view) -> dict:
-    """The session by seat: the deals it was the mediator, the pots it won, its chips."""
+def club_summary(view, names: Sequence[str]) -> dict:
+    """How the session ended; by seat, the deals it was the mediator, the pots it won, its
+    chips."""
     deals = view.past_deals
+    last = deals[-1]
+    if last.won:
+        side = "alone" if last.partner is None else f"with {names[last.partner]}"
+        why = f"{names[last.mediator]}, the mediator, won the pot {side}"
+    else:
+        why = "no one won the pot, and each stake in it went back"
     return summary_json(("mediator", "pots won", "chips"), [
         (sum(d.mediator == s for d in deals), sum(d.mediator == s and bool(d.won) for d in deals),
-         chips) for s, chips in enumerate(view.chips)])
+         chips) for s, chips in enumerate(view.chips)],
+        [f"The session ends after {counted(len(deals), 'deal')}: {why}."])
 
 
 # -- the hooks of the tools: a trick game's, and club Mediatore's own -----------------------------
@@ -363,7 +371,7 @@ class ClubDisplay(Display):
                           view.chips if over else None, marks=club_marks(view),
                           named_card=self.named_card,
                           panels=club_panels(view, names, style),
-                          summary=club_summary(view) if over else None)
+                          summary=club_summary(view, names) if over else None)
 
     def start_lines(self, session: Session, seat: int, names, style: str,
                     title: str) -> list[str]:

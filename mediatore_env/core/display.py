@@ -294,7 +294,7 @@ class Display:
                           view.outcome if view.is_over else None, view.players,
                           named_card=self.named_card,
                           marks=self.marks(view), panels=self.panels(view, names, style),
-                          summary=self.summary(view) if view.is_over else None)
+                          summary=self.summary(view, names) if view.is_over else None)
 
     def marks(self, view) -> dict:
         """What the page marks on the seats: the ``dealer``, the ``mano`` (who leads first:
@@ -312,7 +312,7 @@ class Display:
                 for label, lines in self.facts(view, names, style) if lines] + [
             panel("note", "Hand", lines=[self.hand_line(view, names)])]
 
-    def summary(self, view) -> dict:
+    def summary(self, view, names: Sequence[str]) -> dict:
         """The end as a table (:func:`~.text.summary_json`): each seat's tricks won in the
         last hand and its result."""
         won = [0] * view.players

@@ -109,20 +109,28 @@ def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> lis
             f"   last: the last trick's point; the game is to {TARGET})"]
 
 
+def ending_line(game, names: Sequence[str]) -> str:
+    """Why a finished game ended, in a sentence, from a game or a seat's view of it (both
+    have these public facts): ``The game ends after 5 hands: greedy(1) reached 31.``"""
+    rules = game.rules
+    sides = side_names(rules, names)
+    claimant = names[game.claimant] if game.claimant is not None else "?"
+    why = {"target": f"{sides[game.ender]} reached 31",
+           "claim": f"{claimant} claimed the game with {game.totals[game.ender]}",
+           "false_claim": f"{claimant} claimed the game with only {game.totals[game.ender]}: "
+                          "a false claim loses",
+           "hand_end": f"the hand ended unclaimed after {sides[game.ender]} reached 31"
+           }.get(game.end_reason, str(game.end_reason))
+    return (f"The game ends after {counted(game.hand_number, 'hand')}: {why}"
+            + (" (Low Hand: the lower total wins)" if rules.low else "") + ".")
+
+
 def result_lines(game: TressetteGame, names: Sequence[str], style: str = "english") -> list[str]:
     """The end of a game: why it ended, the last hand's points, the totals, each seat's
     outcome."""
     rules = game.rules
     sides = side_names(rules, names)
-    why = {"target": f"{sides[game.ender]} reached 31",
-           "claim": f"{names[game.claimant] if game.claimant is not None else '?'} claimed the "
-                    f"game with {game.totals[game.ender]}",
-           "false_claim": f"{names[game.claimant] if game.claimant is not None else '?'} claimed "
-                          f"the game with only {game.totals[game.ender]}: a false claim loses",
-           "hand_end": f"the hand ended unclaimed after {sides[game.ender]} reached 31"
-           }.get(game.end_reason, str(game.end_reason))
-    return [f"The game ends after {counted(game.hand_number, 'hand')}: {why}"
-            + (" (Low Hand: the lower total wins)" if rules.low else "") + ".",
+    return [ending_line(game, names),
             f"Hand {game.hand_number}, the last:", *hand_points_lines(game, names, style),
             "Totals: " + " · ".join(f"{sides[i]} {game.totals[i]}" for i in range(rules.num_sides)),
             "Outcome: " + " · ".join(f"{names[s]} {o:+d}" for s, o in enumerate(game.outcome))]
@@ -236,15 +244,12 @@ class TressetteDisplay(Display):
                 for s, c in view.draws], shown=SHOWN_DRAWS))
         return out + [panel("note", "Hand", lines=[self.hand_line(view, names)])]
 
-    def summary(self, view) -> dict:
-        """Each seat's tricks in the last hand, its side's score and its result."""
-        won = [0] * view.players
-        for trick in view.tricks:
-            won[trick.winner] += 1
+    def summary(self, view, names: Sequence[str]) -> dict:
+        """Why the game ended; each seat's side's score and its result."""
         rules = view.rules
-        return summary_json(("tricks", "score", "result"),
-                            [(won[s], view.totals[rules.side_of(s)], o)
-                             for s, o in enumerate(view.outcome)])
+        return summary_json(("score", "result"),
+                            [(view.totals[rules.side_of(s)], o) for s, o in enumerate(view.outcome)],
+                            [ending_line(view, names)])
 
     def table_lines(self, view, names: Sequence[str], style: str, title: str) -> list[str]:
         """The default's, the head counting the hand's tricks, the melds apart by ``;``."""

@@ -47,6 +47,7 @@ class TressetteView:
     is_over = property(lambda self: self._game.is_over)
     outcome = property(lambda self: self._game.outcome)
     end_reason = property(lambda self: self._game.end_reason)
+    ender = property(lambda self: self._game.ender)  # the side whose score ended the game
     claimant = property(lambda self: self._game.claimant)
     hand_number = property(lambda self: self._game.hand_number)
     # Decisions made so far in the game (public: everyone sees each one being made).
