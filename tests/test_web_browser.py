@@ -367,6 +367,12 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
     assert best == ([s for s, p in enumerate(deal.payoffs) if p == max(deal.payoffs)]
                     if len(set(deal.payoffs)) > 1 else [])  # a deal thrown in: no one
     assert "running score" in page.inner_text("#score")
+    assert page.inner_text("#summary button#next") == "Next deal"  # on the felt, under the end
+    if page.is_enabled("#show-last"):  # the last trick instead, and back to the end
+        page.click("#show-last")
+        assert page.inner_text("#show-last") == "The end" and page.locator("#summary").is_hidden()
+        page.click("#show-last")
+        assert page.locator("#summary").is_visible()
     # the news ends with the table of tricks, its columns kept: the box itself never scrolls
     # sideways, only that table's block does
     news = page.evaluate("(() => { const n = document.getElementById('news'); return "

@@ -184,7 +184,8 @@ function drawHand(view, options) {
                              ...callGrid(moves.filter((m) => m.names), view.hand));
   const last = view.last_trick;
   $("show-last").disabled = !last;
-  $("show-last").textContent = options.lastShown ? "This trick" : "Last trick";
+  // its way back: to the trick on the table, or to the end's summary once over
+  $("show-last").textContent = options.lastShown ? (view.over ? "The end" : "This trick") : "Last trick";
   const yours = options.interactive && moves.length > 0;
   $("turn").className = yours ? "yours" : "";
   $("turn").textContent = yours ? `Your turn · ${view.question || "choose"}`
@@ -450,8 +451,7 @@ function score(s, view) {
                         el("th", {}, `${s.unit}s so far`))),  // not "total": a game's own scores have one
       el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: i === s.seat ? "mine" : ""},
         el("th", {}, name), over ? el("td", {}, signed(view.outcome[i])) : null, el("td", {}, signed(s.totals[i])))))),
-    ] : []),
-    ...(over && !s.broken ? [el("button", {id: "next", on: nextEpisode}, `Next ${s.unit}`)] : []));
+    ] : []));
   const summary = $("summary");
   summary.hidden = !over || Boolean(play && play.lastShown);  // the last trick asked for shows
   if (!over) summary.replaceChildren();
@@ -463,7 +463,9 @@ function score(s, view) {
       el("table", {class: "grid summary"},
         el("thead", {}, el("tr", {}, el("th", {}, ""), ...sum.columns.map((c) => el("th", {}, c)))),
         el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: sum.best.includes(i) ? "best" : "", "data-seat": i},
-          el("th", {}, name), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))));
+          el("th", {}, name), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))),
+      // where the eye is, under the end it follows (as Next hand is between two hands)
+      ...(s.broken ? [] : [el("button", {id: "next", class: "move", on: nextEpisode}, `Next ${s.unit}`)]));
   }
 }
 
