@@ -166,9 +166,9 @@ def sit_down(page, app, game: str, seat: int, rules: dict | None = None,
 
 def assert_shows_no_hidden_card(page, table, seat: int) -> None:
     """The page's DOM and text hold no card the seat may not see (move buttons aside: a
-    call names any card; and the news of earlier hands, whose cards were dealt again)."""
+    call names any card, on the felt or under the banner; and the news of earlier hands, whose cards were dealt again)."""
     html = page.evaluate("""() => { const c = document.body.cloneNode(true);
-        c.querySelectorAll('#moves').forEach(e => e.remove());
+        c.querySelectorAll('#moves, #call').forEach(e => e.remove());
         const told = [...c.querySelectorAll('#news .said')];
         const dealt = told.map(e => e.classList.contains('deal')).lastIndexOf(true);
         told.slice(0, Math.max(dealt, 0)).forEach(e => e.remove());
@@ -184,7 +184,8 @@ def click_a_move(page, table) -> None:
     shown = clickable_moves(page)
     assert set(shown) <= set(legal) and shown, "only legal moves are clickable"
     cards = page.eval_on_selector_all("#hand button.card", "els => els.length")
-    target = page.locator("#hand button.card").first if cards else page.locator("#moves button").first
+    target = (page.locator("#hand button.card").first if cards else
+              page.locator("#moves button, #call button").first)
     several = target.get_attribute("data-move") is None  # a card with several moves
     target.click()
     if several:  # pick one of them
@@ -380,6 +381,27 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
     assert news[0] <= 0 and news[1] >= 10, news
     assert not page.evaluate("document.getElementById('setup').open")  # folded once seated
     page.close()
+
+
+def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browser):
+    """A declarer calls with the whole hand in sight: on a wide screen the forty cards lie on
+    the felt, where the trick will be (below the banner they pushed the hand out of the
+    window); on a phone, where the felt has no room for a suit's row, below the banner."""
+    url, app, _ = server
+    for width, height, on_felt in ((1280, 860, True), (390, 844, False)):
+        page = open_page(browser, url, width, height)
+        table = sit_down(page, app, "mediatore", 0, seed=1)  # greedy(1) bids chiamo first
+        page.locator("#moves button[data-move]").nth(1).click()  # the next bid up: ours
+        page.wait_for_selector("button.call")
+        assert table.game.declarer == 0 and page.locator("button.call").count() == 40
+        assert page.locator("#call button.call").count() == (40 if on_felt else 0)
+        if on_felt:
+            hand = page.evaluate("document.getElementById('hand').getBoundingClientRect().bottom")
+            assert hand <= height, "the hand is in sight"
+        page.locator("button.call").first.click()
+        wait_ready(page)
+        assert page.locator("button.call").count() == 0 and page.locator("#call").is_hidden()
+        page.close()
 
 
 def test_play_a_tressette_hand_by_clicking(server, browser, shots):

@@ -180,8 +180,17 @@ function drawHand(view, options) {
     }
     return node;
   }));
+  // the cards to call: on the felt where they fit there whole (the CSS says why), else under
+  // the banner
+  const grid = callGrid(moves.filter((m) => m.names), view.hand), call = $("call");
+  call.replaceChildren(...grid);
+  call.hidden = !grid.length;
+  const centre = $("centre");  // the middle of the felt (on a phone, #call would cover it all)
+  const onFelt = grid.length > 0 && call.scrollWidth <= centre.clientWidth
+    && call.scrollHeight <= centre.clientHeight;
+  if (!onFelt) call.hidden = true;
   $("moves").replaceChildren(...moves.filter((m) => !m.card && !m.names).map(moveButton),
-                             ...callGrid(moves.filter((m) => m.names), view.hand));
+                             ...(onFelt ? [] : grid));
   const last = view.last_trick;
   $("show-last").disabled = !last;
   // its way back: to the trick on the table, or to the end's summary once over
