@@ -32,6 +32,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
     pytest.skip("the browser tests need Chromium: apt-get install chromium", allow_module_level=True)
 
+from mediatore_env.core.cards import CARD_NAMES, cards_of  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION  # noqa: E402
 from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.tools import bench  # noqa: E402
@@ -183,6 +184,11 @@ def click_a_move(page, table) -> None:
     legal = table.game.legal_moves()
     shown = clickable_moves(page)
     assert set(shown) <= set(legal) and shown, "only legal moves are clickable"
+    if page.locator("#send-chosen").count():  # cards picked first, then sent together
+        for i in range(int(page.get_attribute("#send-chosen", "data-count"))):
+            page.locator("#hand button.card").nth(i).click()
+        page.click("#send-chosen")
+        return
     cards = page.eval_on_selector_all("#hand button.card", "els => els.length")
     target = (page.locator("#hand button.card").first if cards else
               page.locator("#moves button, #call button").first)
@@ -402,6 +408,38 @@ def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browse
         wait_ready(page)
         assert page.locator("button.call").count() == 0 and page.locator("#call").is_hidden()
         page.close()
+
+
+def test_the_discards_are_picked_then_sent_together(server, browser):
+    """As at a card table, a declarer picks the four discards (and may change them), then
+    sends them: until four are picked nothing goes; then exactly those four make the new
+    monte, and the card passed back to the giver is picked and sent the same way."""
+    url, app, _ = server
+    page = open_page(browser, url, 1280, 860)
+    table = sit_down(page, app, "mediatore", 0, seed=1)
+    page.locator("#moves button[data-move]").nth(1).click()  # the declarer, as above
+    page.wait_for_selector("button.call")
+    page.locator("button.call").nth(3).click()  # the king of coins: greedy(3) gives it
+    page.wait_for_selector("#send-chosen")
+    deal, cards = table.game, page.locator("#hand button.card")
+    assert deal.giver is not None and cards.count() == 14
+    assert page.inner_text("#send-chosen") == "Discard: pick 4 more cards"
+    for i in (0, 1, 2, 1, 5, 8, 9):  # the second card put back; the fifth pick is refused
+        cards.nth(i).click()
+    chosen = page.eval_on_selector_all("#hand .chosen", "els => els.map(e => e.dataset.card)")
+    assert chosen == [cards.nth(i).get_attribute("data-card") for i in (0, 2, 5, 8)]
+    assert deal.discards == 0  # nothing sent while picking
+    assert page.inner_text("#send-chosen") == "Discard these 4"
+    page.click("#send-chosen")
+    page.wait_for_function("() => document.getElementById('send-chosen')?.textContent"
+                           " === 'Pass back: pick 1 more card'")
+    assert sorted(CARD_NAMES[c] for c in cards_of(deal.discards)) == sorted(chosen)
+    passed = cards.nth(0).get_attribute("data-card")
+    cards.nth(0).click()
+    page.click("#send-chosen")
+    page.wait_for_function("() => !document.getElementById('send-chosen')")
+    assert CARD_NAMES[deal.given_back] == passed and len(cards_of(deal.hands[0])) == 9
+    page.close()
 
 
 def test_play_a_tressette_hand_by_clicking(server, browser, shots):

@@ -24,8 +24,8 @@ from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
                          counted, does, format_thirds, hand_inline, hand_lines, panel,
                          person, summary_json, table_json)
-from ..mediatore.display import (discard_question, hands_section, points_json, section,
-                                 text_facts, trick_lines, tricks_table)
+from ..mediatore.display import (discard_choice, discard_question, hands_section, points_json,
+                                 section, text_facts, trick_lines, tricks_table)
 from ..mediatore.moves import WIN_THIRDS
 from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
@@ -356,6 +356,9 @@ class ClubDisplay(Display):
         if view.phase == DISCARD:
             return discard_question(view, "face down")
         return _QUESTIONS.get(view.phase) or super().question(view)
+
+    def choose(self, view) -> dict | None:
+        return discard_choice(view)
 
     def view_json(self, view, names: Sequence[str] | None = None, style: str = "english") -> dict:
         """A club Mediatore seat's table for the browser (:func:`~mediatore_env.core.text.

@@ -271,6 +271,12 @@ class Display:
         """What the seat is asked above the list of its moves."""
         return "Play a card:" if view.trick else "Lead a card:"
 
+    def choose(self, view) -> dict | None:
+        """Cards the seat picks from its hand before they go, one move each (Mediatore's
+        discards): ``{"count", "verb"}``, as the page's button says them (``Discard``); None
+        where each card is a move of its own."""
+        return None
+
     def hand_dealer(self, view) -> int:
         """The dealer of the hand on the table: ``view.dealer``, which a game of several hands
         may already have passed on to the next hand's dealer while it waits for its pack and

@@ -316,6 +316,13 @@ def dealer_line(source, names: Sequence[str]) -> str:
             f"rules: {rules_text(source.rules)}")
 
 
+def discard_choice(view) -> dict | None:
+    """The discards still to make, picked together on the page (Mediatore's and club
+    Mediatore's :meth:`~mediatore_env.core.display.Display.choose`); None outside them."""
+    left = discards_left(view)
+    return {"count": left, "verb": "Discard"} if left else None
+
+
 def discard_question(view, what_for: str) -> str:
     """The question of the discards, Mediatore's and club Mediatore's: ``'Discard 4 cards to
     form the new monte:'``, counting the cards still to discard (the page takes them one by
@@ -754,6 +761,12 @@ class MediatoreDisplay(Display):
         if view.trick:
             return "Play a card:"
         return "Lead a card (a signal may go with it):"
+
+    def choose(self, view) -> dict | None:
+        """The discards, then the card passed back to the giver: picked, then sent."""
+        if view.phase == GIVE:
+            return {"count": 1, "verb": "Pass back"}
+        return discard_choice(view)
 
     def view_json(self, view, names: Sequence[str] | None = None, style: str = "english") -> dict:
         """A Mediatore seat's table for the browser (see :func:`table_json`): the auction, the

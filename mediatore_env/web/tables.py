@@ -488,6 +488,7 @@ class Table:
         view = self.game.view(viewer)
         data = self.text.view_json(view, self.names_for(viewer), self.style)
         data["question"] = self.text.question(view).rstrip(":") if data["moves"] else None
+        data["choose"] = self.text.choose(view) if data["moves"] else None
         return data
 
     def _event(self, kind: str, seat: int | None, lines: Callable[[int], list[str]],

@@ -82,6 +82,30 @@ function card(c, clickable = false) {
 }
 const back = () => el("span", {class: "back"});
 
+// Cards picked before they go (a Mediatore declarer's four discards, the card passed back):
+// as at a card table, the cards are chosen and changed at will, then sent together, one move
+// each as the server answers the one before (settle sends the rest).
+function pick(tag, node, choose) {
+  const i = play.chosen.indexOf(tag);
+  if (i >= 0) play.chosen.splice(i, 1);
+  else if (play.chosen.length < choose.count) play.chosen.push(tag);
+  node.classList.toggle("chosen", play.chosen.includes(tag));
+  $("send-chosen").replaceWith(sendButton(choose));
+}
+function sendButton(choose) {
+  const left = choose.count - play.chosen.length;
+  return el("button", {id: "send-chosen", class: "move", "data-count": choose.count, disabled: left > 0,
+                       on: () => {
+                         const moves = Object.fromEntries([...document.querySelectorAll("#hand [data-move]")]
+                           .map((n) => [n.dataset.card, +n.dataset.move]));
+                         play.pending = play.chosen.map((tag) => moves[tag]);
+                         play.chosen = [];
+                         sendMove(play.pending.shift());
+                       }},
+    left > 0 ? `${choose.verb}: pick ${left} more card${left > 1 ? "s" : ""}`
+             : `${choose.verb} ${choose.count === 1 ? "this card" : `these ${choose.count}`}`);
+}
+
 function moveButton(m) {
   return el("button", {class: "move", "data-move": m.move, on: () => sendMove(m.move)}, m.words);
 }
@@ -164,6 +188,10 @@ function drawHand(view, options) {
   const led = view.trick.length ? view.trick[0].card : null;
   const playable = view.hand.filter((c) => byCard[c.tag]);
   const follow = led && playable.length && playable.every((c) => c.suit_index === led.suit_index);
+  // cards picked before they go (the discards): a click picks or puts back, the button sends
+  const choose = moves.length ? view.choose : null;
+  if (play) play.chosen = choose ? play.chosen.filter((tag) => byCard[tag]).slice(0, choose.count) : [];
+  $("hand").classList.toggle("crowded", view.hand.length > 11);
   $("hand").replaceChildren(...(options.open ? [] : view.hand).map((c) => {
     const mine = byCard[c.tag];
     if (!mine) {
@@ -172,8 +200,12 @@ function drawHand(view, options) {
       return node;
     }
     const node = card(c, true);
-    if (mine.length === 1) { node.setAttribute("data-move", mine[0].move);
-                             node.onclick = () => sendMove(mine[0].move); }
+    if (choose) {
+      node.setAttribute("data-move", mine[0].move);
+      node.classList.toggle("chosen", play.chosen.includes(c.tag) || play.pending.includes(mine[0].move));
+      node.onclick = () => pick(c.tag, node, choose);
+    } else if (mine.length === 1) { node.setAttribute("data-move", mine[0].move);
+                                    node.onclick = () => sendMove(mine[0].move); }
     else {  // a lead with its signals: the card opens its moves as buttons
       node.setAttribute("data-moves", mine.map((m) => m.move).join(" "));
       node.onclick = () => $("moves").replaceChildren(el("span", {}, `${c.text}: `), ...mine.map(moveButton));
@@ -190,7 +222,7 @@ function drawHand(view, options) {
     && call.scrollHeight <= centre.clientHeight;
   if (!onFelt) call.hidden = true;
   $("moves").replaceChildren(...moves.filter((m) => !m.card && !m.names).map(moveButton),
-                             ...(onFelt ? [] : grid));
+                             ...(onFelt ? [] : grid), ...(choose ? [sendButton(choose)] : []));
   const last = view.last_trick;
   $("show-last").disabled = !last;
   // its way back: to the trick on the table, or to the end's summary once over
@@ -361,7 +393,7 @@ function remember() {
 
 function seated(state) {
   play = {id: state.id, seat: state.seat, token: state.token, since: 0, version: state.version,
-          state, lastShown: false, told: []};
+          state, lastShown: false, told: [], chosen: [], pending: []};
   remember();
   queue = [];
   $("news").replaceChildren();
@@ -446,6 +478,10 @@ function settle() {
   render(view, {interactive: !s.broken, seats: s.seats, lastShown: play.lastShown, waiting});
   score(s, view);
   if (s.broken) shout(new Error(s.broken));
+  // the next of the cards picked together, while it is still among the moves offered
+  const next = play.pending.shift();
+  if (next !== undefined && !s.broken && view.moves.some((m) => m.move === next)) sendMove(next);
+  else play.pending = [];
 }
 
 // The score beside the table: each seat's result this episode once over, and the running total.
@@ -678,7 +714,7 @@ async function offerJoin(link) {
 
 // A reload: the seat kept in this tab, if the server still has its table.
 async function resumeAt(saved) {
-  play = {...saved, since: 0, told: []};
+  play = {...saved, since: 0, told: [], chosen: [], pending: []};
   try {
     const state = await api("GET", `/api/games/${saved.id}?since=0`);
     for (const event of state.events) tell(event.lines, event.kind);  // at once, not played again
