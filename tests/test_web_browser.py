@@ -34,6 +34,7 @@ if CHROMIUM is None:
 
 from mediatore_env.core.cards import CARD_NAMES, cards_of  # noqa: E402
 from mediatore_env.mediatore.moves import AUCTION  # noqa: E402
+from mediatore_env.mediatore.rules import CONTRACT_NAMES  # noqa: E402
 from mediatore_env.registry import replay  # noqa: E402
 from mediatore_env.tools import bench  # noqa: E402
 from mediatore_env.web.app import create_app, free_port  # noqa: E402
@@ -553,6 +554,10 @@ def test_the_table_fits_a_phone_with_the_hand_at_the_bottom(server, browser, sho
     table = sit_down(page, app, "mediatore", 0)
     play_by_clicking(page, table, 0, lambda t: len(t.game.history) >= 10)
     page.evaluate("window.scrollTo(0, 0)")
+    # the line over the felt says the deal in brief: its contract (or the bid to beat)
+    deal, brief = table.game, page.inner_text("#brief")
+    assert (brief.startswith(f"{CONTRACT_NAMES[deal.contract]} by ") if deal.contract
+            else brief.startswith(("auction: ", "all passed"))), brief
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
     felt = page.locator("#felt").bounding_box()
     hand = page.locator("#hand").bounding_box()

@@ -326,11 +326,23 @@ const PANELS = {
 function brief(view) {
   const p = Object.fromEntries(view.panels.map((x) => [x.kind, x]));
   const parts = [];
+  if (p.auction && !p.contract) {  // the bid to beat, while the auction goes on
+    const said = p.auction.rounds.flatMap((r) => r.map((bid, i) => [bid, p.auction.order[i]]));
+    const top = said.filter(([bid]) => bid && bid !== "pass").at(-1);
+    parts.push(view.over ? "all passed: thrown in"
+      : top ? `auction: ${top[0]} by ${view.names[top[1]]}` : "auction: no bid yet");
+  }
   if (p.contract) parts.push(`${p.contract.contract} by ${view.names[p.contract.declarer]}`
-                             + (p.contract.called ? `, called ${p.contract.called.tag}` : ""));
+                             + (p.contract.called ? `, called ${p.contract.called.text}` : ""));
   if (p.points && p.points.side_points !== null && p.points.side_points !== undefined)
     parts.push(`points ${p.points.side_points} to ${p.points.defenders_points}`);
-  if (p.scores) parts.push(`${p.scores.sides.map((x) => x.total).join(" to ")} (to ${p.scores.target})`);
+  if (p.scores) {  // each side named: "we 6 · they 5", or a player's name where a side is one
+    const two = p.scores.sides.length === 2;
+    parts.push(p.scores.sides.map((x) => `${x.seats.length === 1 ? view.names[x.seats[0]]
+      : x.seats.includes(view.seat) ? "we" : two ? "they" : x.name} ${x.total}`).join(" · ")
+      + ` (to ${p.scores.target})`);
+  }
+  if (p.stock) parts.push(`stock ${p.stock.size}`);
   if (p.chips) parts.push(`pot ${p.chips.pot}`);
   return parts.join(" · ");
 }
