@@ -490,6 +490,19 @@ def test_play_a_tressette_hand_by_clicking(server, browser, shots):
     page.close()
 
 
+def test_two_handed_marks_the_card_you_drew(server, browser):
+    """After each trick both players draw from the stock: your hand marks the card you drew
+    (the news says it too), and only that one."""
+    url, app, _ = server
+    page = open_page(browser, url, 1280, 860)
+    table = sit_down(page, app, "tressette2", 0, seed=2)
+    play_by_clicking(page, table, 0, lambda t: len(t.game.log[-1].tricks) >= 3)
+    drawn = [d.card for d in table.game.log[-1].draws if d.seat == 0][-1]
+    marked = page.eval_on_selector_all("#hand .card.drawn", "els => els.map(e => e.dataset.card)")
+    assert marked == [CARD_NAMES[drawn]]
+    page.close()
+
+
 @pytest.mark.slow
 def test_a_partnership_tressette_game_is_played_to_the_end(server, browser):
     url, app, _ = server

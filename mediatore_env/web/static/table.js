@@ -191,15 +191,20 @@ function drawHand(view, options) {
   // cards picked before they go (the discards): a click picks or puts back, the button sends
   const choose = moves.length ? view.choose : null;
   if (play) play.chosen = choose ? play.chosen.filter((tag) => byCard[tag]).slice(0, choose.count) : [];
+  // the card this seat drew from the stock after the last trick (two-handed), marked in the hand
+  const stock = view.panels.find((x) => x.kind === "stock");
+  const drawn = stock?.draws.slice(-2).find((d) => d.seat === view.seat && d.card)?.card.tag;
   $("hand").classList.toggle("crowded", view.hand.length > 11);
   $("hand").replaceChildren(...(options.open ? [] : view.hand).map((c) => {
     const mine = byCard[c.tag];
     if (!mine) {
       const node = card(c);
       if (follow) node.title = `${c.text}: you must follow ${led.suit}`;
+      node.classList.toggle("drawn", c.tag === drawn);
       return node;
     }
     const node = card(c, true);
+    node.classList.toggle("drawn", c.tag === drawn);
     if (choose) {
       node.setAttribute("data-move", mine[0].move);
       node.classList.toggle("chosen", play.chosen.includes(c.tag) || play.pending.includes(mine[0].move));
