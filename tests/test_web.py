@@ -287,6 +287,9 @@ def test_bad_moves_are_refused_with_the_state_unchanged(client):
     ({"game": "mediatore", "seed": "x"}, "bad seed"),
     ({"game": "mediatore", "seed": -1}, "bad seed -1"),
     ({"game": "mediatore", "seed": 2 ** 64}, "bad seed"),
+    ({"game": "mediatore", "cards": "klingon"},
+     "bad cards 'klingon'; valid: english, italian, french, short"),
+    ({"game": "mediatore", "cards": ["italian"]}, "bad cards"),
 ])
 def test_bad_tables_are_refused_in_one_line(client, body, words):
     response = client.post("/api/games", json=body)
@@ -335,6 +338,19 @@ def test_club_starts_with_its_switches_as_the_form_sends_them(client):
     while not seat.state["view"]["over"]:
         seat.move(rng.choice([m["move"] for m in seat.state["view"]["moves"]]))
     assert table.game.is_over and len(table.game.results) == 1
+
+
+def test_a_table_names_the_cards_as_its_creator_chose(client):
+    """Italian names (the cards' faces have the Italian letters) in the hand's news, the
+    moves and the panels; the default is English."""
+    english = new_table(client, "tressette2", seed=4)
+    italian = new_table(client, "tressette2", seed=4, cards="italian")
+    for seat, word in ((english, " of "), (italian, " di ")):  # "3 of batons", "3 di Bastoni"
+        view = seat.state["view"]
+        assert all(word in c["text"] for c in view["hand"])
+        assert all(word in m["words"] for m in view["moves"])
+        lead = [line for e in seat.state["events"] for line in e["lines"] if "leads" in line]
+        assert lead and word in lead[0], lead
 
 
 def test_two_tables_stay_apart(client):

@@ -186,9 +186,12 @@ def click_a_move(page, table) -> None:
     shown = clickable_moves(page)
     assert set(shown) <= set(legal) and shown, "only legal moves are clickable"
     if page.locator("#send-chosen").count():  # cards picked first, then sent together
-        for i in range(int(page.get_attribute("#send-chosen", "data-count"))):
+        count, made = int(page.get_attribute("#send-chosen", "data-count")), len(table.game.history)
+        for i in range(count):
             page.locator("#hand button.card").nth(i).click()
         page.click("#send-chosen")
+        while len(table.game.history) < made + count:  # one move each, as each is answered
+            time.sleep(0.01)
         return
     cards = page.eval_on_selector_all("#hand button.card", "els => els.length")
     target = (page.locator("#hand button.card").first if cards else
@@ -492,10 +495,13 @@ def test_play_a_tressette_hand_by_clicking(server, browser, shots):
 
 def test_two_handed_marks_the_card_you_drew(server, browser):
     """After each trick both players draw from the stock: your hand marks the card you drew
-    (the news says it too), and only that one."""
+    (the news says it too), and only that one. The table names the cards in Italian, as
+    chosen in the form."""
     url, app, _ = server
     page = open_page(browser, url, 1280, 860)
+    page.select_option("#cards", "italian")
     table = sit_down(page, app, "tressette2", 0, seed=2)
+    assert table.style == "italian" and " di " in page.inner_text("#news")
     play_by_clicking(page, table, 0, lambda t: len(t.game.log[-1].tricks) >= 3)
     drawn = [d.card for d in table.game.log[-1].draws if d.seat == 0][-1]
     marked = page.eval_on_selector_all("#hand .card.drawn", "els => els.map(e => e.dataset.card)")

@@ -14,9 +14,10 @@ a small JSON API on Starlette (the tables themselves are :mod:`.tables`, who may
 =======================================  ===================================================
 ``GET  /api/games``                      the games, their typed rules switches and agents
 ``POST /api/games``                      a new table: ``{game, seat, agents, rules, seed,
-                                         packs, name, stand_in}`` (``agents``: null at each
-                                         person's seat); answers the table, the creator's
-                                         ``token`` and a ``join`` code per free seat
+                                         packs, name, stand_in, cards}`` (``agents``: null
+                                         at each person's seat); answers the table, the
+                                         creator's ``token`` and a ``join`` code per free
+                                         seat
 ``POST /api/games/{id}/join``            ``{seat, code, name}``: a free seat's token (a code
                                          works once)
 ``GET  /api/games/{id}?since=N``         the seat's table and the events from number N on

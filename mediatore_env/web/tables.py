@@ -42,7 +42,7 @@ from ..core.rules import Count
 from ..registry import definition_of, replay
 from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
-from ..core.text import YOU
+from ..core.text import STYLES, YOU
 from ..tools.terminal import seat_names
 
 __all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
@@ -327,10 +327,10 @@ def _pack(pack) -> list[int]:
 def table_request(data: dict, extra_agents=None) -> dict:
     """The keyword arguments of :class:`Table` for a request's ``data`` (the JSON of ``POST
     /api/games``: ``game``, ``seat``, ``agents``, ``rules``, ``seed``, ``packs``, ``name``,
-    ``stand_in``), every field checked; ``BadRequest`` for the first bad one, before anything
-    is made. ``agents`` holds an agent's name per seat, or null for a person: the creator sits
+    ``stand_in``, ``cards``), every field checked; ``BadRequest`` for the first bad one, before
+    anything is made. ``agents`` holds an agent's name per seat, or null for a person: the creator sits
     at ``seat`` (whatever its definition says), the other persons' seats wait for them to join."""
-    fields = {"game", "seat", "agents", "rules", "seed", "packs", "name", "stand_in"}
+    fields = {"game", "seat", "agents", "rules", "seed", "packs", "name", "stand_in", "cards"}
     unknown = sorted(set(data) - fields)
     if unknown:
         raise BadRequest(f"unknown field {shown(unknown[0])}; valid: {', '.join(sorted(fields))}")
@@ -383,9 +383,12 @@ def table_request(data: dict, extra_agents=None) -> dict:
     stand_ins, after = _stand_in(data.get("stand_in"), persons, registry)
     others = [n for s, n in enumerate(table_names(specs, seat)) if s != seat]  # agents named
     name = person_name(data["name"], others) if data.get("name") is not None else None
+    style = data.get("cards", "english")  # how the news and the panels name the cards
+    if not isinstance(style, str) or style not in STYLES:
+        raise BadRequest(f"bad cards {shown(style)}; valid: {', '.join(STYLES)}")
     return dict(definition=definition, seat=seat, agents=agents, rules=rules, seed=seed,
                 packs=packs, specs=specs, name=name, stand_ins=stand_ins, after=after,
-                stand_in=(data.get("stand_in") or {}).get("agent"))
+                stand_in=(data.get("stand_in") or {}).get("agent"), style=style)
 
 
 def think(agent, game, seat: int, observe: Callable | None) -> tuple[int, Any]:

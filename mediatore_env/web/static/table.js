@@ -410,7 +410,7 @@ function remember() {
 
 function seated(state) {
   play = {id: state.id, seat: state.seat, token: state.token, since: 0, version: state.version,
-          state, lastShown: false, told: [], chosen: [], pending: []};
+          state, lastShown: false, told: [], chosen: [], pending: [], sending: false};
   remember();
   queue = [];
   $("news").replaceChildren();
@@ -480,12 +480,19 @@ function drain() {
 function settle() {
   if (mode_ !== "play") return;
   const s = play.state, view = s.view;
+  // the next of the cards picked together, while it is still among the moves offered; and
+  // while a move is on its way, the page is not yet the seat's to play from
+  const next = play.sending ? undefined : play.pending.shift();
+  const sending = next !== undefined && !s.broken && view.moves.some((m) => m.move === next);
+  if (next !== undefined && !sending) play.pending = [];
   // a state that changes only who is here (a page opened or closed) redraws the seats alone:
   // the hand a person is choosing from stays as it is under their pointer
   const key = `${s.next}.${s.version}.${s.thinking}.${s.broken}.${play.lastShown}`;
-  document.body.dataset.ready = s.broken ? "broken" : view.over ? "over" : view.moves.length ? "turn" : "wait";
+  document.body.dataset.ready = play.sending || sending ? "" : s.broken ? "broken" : view.over ? "over"
+    : view.moves.length ? "turn" : "wait";
   if (key === play.settled && !$("table").hidden) {
     drawSeats(view, {seats: s.seats});
+    if (sending) sendMove(next);
     return;
   }
   play.settled = key;
@@ -495,10 +502,7 @@ function settle() {
   render(view, {interactive: !s.broken, seats: s.seats, lastShown: play.lastShown, waiting});
   score(s, view);
   if (s.broken) shout(new Error(s.broken));
-  // the next of the cards picked together, while it is still among the moves offered
-  const next = play.pending.shift();
-  if (next !== undefined && !s.broken && view.moves.some((m) => m.move === next)) sendMove(next);
-  else play.pending = [];
+  if (sending) sendMove(next);
 }
 
 // The score beside the table: each seat's result this episode once over, and the running total.
@@ -543,11 +547,20 @@ function invite(state) {
 }
 
 async function sendMove(move) {
-  if (busy || play.state.thinking) return;
+  if (busy || play.state.thinking || play.sending) return;  // one move on its way at a time
   document.body.dataset.ready = "";
+  play.sending = true;
+  let answer;
   try {
-    receive(await api("POST", `/api/games/${play.id}/move`, {move, version: play.version, since: play.since}));
-  } catch (e) { shout(e); settle(); }
+    answer = await api("POST", `/api/games/${play.id}/move`, {move, version: play.version, since: play.since});
+  } catch (e) {
+    Object.assign(play, {sending: false, pending: []});
+    shout(e);
+    settle();
+    return;
+  }
+  play.sending = false;
+  receive(answer);
 }
 
 async function nextEpisode() {
@@ -685,6 +698,7 @@ async function start() {
                 agents: [...document.querySelectorAll(".agent")].map((s, i) =>
                   i === seat || s.value === PERSON ? null : s.value)};
   if ($("name").value.trim()) body.name = $("name").value.trim();
+  if ($("cards").value !== "english") body.cards = $("cards").value;
   if ($("seed").value !== "" && !$("seed").disabled) body.seed = Number($("seed").value);
   if ($("stand-in").checked)
     body.stand_in = {agent: $("stand-in-agent").value, after: Number($("stand-in-after").value)};
@@ -731,7 +745,7 @@ async function offerJoin(link) {
 
 // A reload: the seat kept in this tab, if the server still has its table.
 async function resumeAt(saved) {
-  play = {...saved, since: 0, told: [], chosen: [], pending: []};
+  play = {...saved, since: 0, told: [], chosen: [], pending: [], sending: false};
   try {
     const state = await api("GET", `/api/games/${saved.id}?since=0`);
     for (const event of state.events) tell(event.lines, event.kind);  // at once, not played again
