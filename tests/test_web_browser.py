@@ -375,8 +375,7 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
     rows = page.eval_on_selector_all("#summary table.summary tbody tr", "els => els.length")
     assert rows == 4 and page.locator("#summary pre").count() == 0
     best = page.eval_on_selector_all("#summary tr.best", "els => els.map(e => +e.dataset.seat)")
-    assert best == ([s for s, p in enumerate(deal.payoffs) if p == max(deal.payoffs)]
-                    if len(set(deal.payoffs)) > 1 else [])  # a deal thrown in: no one
+    assert best == [s for s, p in enumerate(deal.payoffs) if p > 0]  # the winning side
     assert "running score" in page.inner_text("#score")
     assert page.inner_text("#summary button#next") == "Next deal"  # on the felt, under the end
     if page.is_enabled("#show-last"):  # the last trick instead, and back to the end
@@ -396,9 +395,10 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
 def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browser):
     """A declarer calls with the whole hand in sight: on a wide screen the forty cards lie on
     the felt, where the trick will be (below the banner they pushed the hand out of the
-    window); on a phone, where the felt has no room for a suit's row, below the banner."""
+    window), a laptop's 768 pixels included; on a phone, where the felt has no room for a
+    suit's row, below the banner."""
     url, app, _ = server
-    for width, height, on_felt in ((1280, 860, True), (390, 844, False)):
+    for width, height, on_felt in ((1280, 860, True), (1366, 768, True), (390, 844, False)):
         page = open_page(browser, url, width, height)
         table = sit_down(page, app, "mediatore", 0, seed=1)  # greedy(1) bids chiamo first
         page.locator("#moves button[data-move]").nth(1).click()  # the next bid up: ours
@@ -427,7 +427,13 @@ def test_the_discards_are_picked_then_sent_together(server, browser):
     page.wait_for_selector("#send-chosen")
     deal, cards = table.game, page.locator("#hand button.card")
     assert deal.giver is not None and cards.count() == 14
-    assert page.inner_text("#send-chosen") == "Discard: pick 4 more cards"
+    assert page.inner_text("#send-chosen") == "Discard: pick 4 cards"
+    # the cards new to the hand say where they came from: the monte's four, the given card
+    badges = page.eval_on_selector_all("#hand [data-badge]",
+                                       "els => els.map(e => [e.dataset.card, e.dataset.badge])")
+    monte = cards_of(deal.view(0).monte_seen)  # in the hand now
+    assert len(monte) == 4 and sorted(badges) == sorted(
+        [[CARD_NAMES[c], "monte"] for c in monte] + [[CARD_NAMES[deal.called_card], "given"]])
     for i in (0, 1, 2, 1, 5, 8, 9):  # the second card put back; the fifth pick is refused
         cards.nth(i).click()
     chosen = page.eval_on_selector_all("#hand .chosen", "els => els.map(e => e.dataset.card)")
@@ -436,7 +442,7 @@ def test_the_discards_are_picked_then_sent_together(server, browser):
     assert page.inner_text("#send-chosen") == "Discard these 4"
     page.click("#send-chosen")
     page.wait_for_function("() => document.getElementById('send-chosen')?.textContent"
-                           " === 'Pass back: pick 1 more card'")
+                           " === 'Pass back: pick 1 card'")
     assert sorted(CARD_NAMES[c] for c in cards_of(deal.discards)) == sorted(chosen)
     passed = cards.nth(0).get_attribute("data-card")
     cards.nth(0).click()
@@ -504,8 +510,12 @@ def test_two_handed_marks_the_card_you_drew(server, browser):
     assert table.style == "italian" and " di " in page.inner_text("#news")
     play_by_clicking(page, table, 0, lambda t: len(t.game.log[-1].tricks) >= 3)
     drawn = [d.card for d in table.game.log[-1].draws if d.seat == 0][-1]
-    marked = page.eval_on_selector_all("#hand .card.drawn", "els => els.map(e => e.dataset.card)")
-    assert marked == [CARD_NAMES[drawn]]
+    marked = "els => els.map(e => e.dataset.card)"
+    assert page.eval_on_selector_all("#hand [data-badge=drawn]", marked) == [CARD_NAMES[drawn]]
+    # until the next trick: once the stock is out, no card is new any more
+    play_by_clicking(page, table, 0, lambda t: t.game.view(0).stock_size == 0
+                     and len(t.game.log[-1].tricks) > 11)
+    assert page.eval_on_selector_all("#hand [data-badge]", marked) == []
     page.close()
 
 

@@ -190,13 +190,12 @@ def trick_json(leader: int, cards: Sequence[int], players: int, style: str,
 def summary_json(columns: Sequence[str], rows: Sequence[Sequence],
                  lines: Sequence[str] = ()) -> dict:
     """The end of a deal, game or session as a table: a row per seat under ``columns``, the
-    last column each seat's result; ``best`` the seats with the best result (none where all
-    are equal: a deal thrown in has no winner); ``lines``, what the game says of the end above
-    the table (Mediatore's contract made or lost)."""
-    results = [row[-1] for row in rows]
-    best = [s for s, r in enumerate(results) if r == max(results)] if len(set(results)) > 1 else []
-    return {"columns": list(columns), "rows": [list(row) for row in rows], "best": best,
-            "lines": list(lines)}
+    last column each seat's result; ``best`` the seats that won, whose (zero-sum) result is
+    positive: the whole winning side, a Mediatore giver paid less than the defenders beside
+    him included; none where nobody won (a deal thrown in); ``lines``, what the game says of
+    the end above the table (Mediatore's contract made or lost)."""
+    return {"columns": list(columns), "rows": [list(row) for row in rows],
+            "best": [s for s, row in enumerate(rows) if row[-1] > 0], "lines": list(lines)}
 
 
 def panel(kind: str, label: str, **fields) -> dict:

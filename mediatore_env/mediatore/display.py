@@ -805,7 +805,7 @@ class MediatoreDisplay(Display):
                     style: str) -> list[str]:
         """The deal just dealt: every hand and the monte (the open table) or ``seat``'s hand."""
         if seat is not None:
-            return [f"Hand of {names[seat]}:",
+            return ["Your hand:" if names[seat] == YOU else f"Hand of {names[seat]}:",
                     *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
         w = max(map(len, names))
         return ["Hands as dealt:",

@@ -17,9 +17,8 @@ from typing import Sequence
 
 from ..core.cards import CARD_NAMES, POINTS, cards_of
 from ..core.display import Display, Facts, TrickNarrator
-from ..core.text import (card_json, card_label, card_text, cards_json, counted,
-                         format_thirds, hand_inline, panel, person, points_text,
-                         summary_json)
+from ..core.text import (card_json, card_label, card_text, cards_json, format_thirds,
+                         hand_inline, panel, person, points_text, summary_json)
 from .game import TressetteGame
 from .melds import MELD_KINDS
 from .moves import CLAIM, move_text
@@ -111,7 +110,7 @@ def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> lis
 
 def ending_line(game, names: Sequence[str]) -> str:
     """Why a finished game ended, in a sentence, from a game or a seat's view of it (both
-    have these public facts): ``The game ends after 5 hands: greedy(1) reached 31.``"""
+    have these public facts): ``The game ends in hand 5: greedy(1) reached 31.``"""
     rules = game.rules
     sides = side_names(rules, names)
     claimant = names[game.claimant] if game.claimant is not None else "?"
@@ -121,7 +120,7 @@ def ending_line(game, names: Sequence[str]) -> str:
                           "a false claim loses",
            "hand_end": f"the hand ended unclaimed after {sides[game.ender]} reached 31"
            }.get(game.end_reason, str(game.end_reason))
-    return (f"The game ends after {counted(game.hand_number, 'hand')}: {why}"
+    return (f"The game ends in hand {game.hand_number}: {why}"
             + (" (Low Hand: the lower total wins)" if rules.low else "") + ".")
 
 
@@ -239,9 +238,12 @@ class TressetteDisplay(Display):
                 {"seat": s, "name": meld_name(m, style), "cards": cards_json(m.cards, style),
                  "points": m.points} for s, m in view.melds]))
         if rules.stock_size:
+            # both players draw after each trick while the stock lasts: the last two draws
+            # are this trick's (fresh) until the next trick is played
             out.append(panel("stock", "Stock", size=view.stock_size, draws=[
                 {"seat": s, "card": None if c is None else card_json(c, style)}
-                for s, c in view.draws], shown=SHOWN_DRAWS))
+                for s, c in view.draws], shown=SHOWN_DRAWS,
+                fresh=bool(view.draws) and len(view.draws) == 2 * len(view.tricks)))
         return out + [panel("note", "Hand", lines=[self.hand_line(view, names)])]
 
     def summary(self, view, names: Sequence[str]) -> dict:

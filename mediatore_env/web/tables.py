@@ -42,7 +42,7 @@ from ..core.rules import Count
 from ..registry import definition_of, replay
 from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
-from ..core.text import STYLES, YOU
+from ..core.text import YOU
 from ..tools.terminal import seat_names
 
 __all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
@@ -242,6 +242,9 @@ def _agent(spec, seat: int, registry: dict) -> Any:
                          f"{type(e).__name__}: {one_line(e)}") from None
 
 
+#: How a table may name the cards (``core.text``'s styles but ``french``: the page's faces
+#: carry the Italian deck's suits and letters, which "K♦" would contradict).
+CARD_NAMES_HERE = ("english", "italian", "short")
 #: The longest name a person may give themselves at a table, in characters.
 MAX_NAME = 24
 #: The bounds of the stand-in option's ``after``: how long a person's seat may be away (no
@@ -384,8 +387,8 @@ def table_request(data: dict, extra_agents=None) -> dict:
     others = [n for s, n in enumerate(table_names(specs, seat)) if s != seat]  # agents named
     name = person_name(data["name"], others) if data.get("name") is not None else None
     style = data.get("cards", "english")  # how the news and the panels name the cards
-    if not isinstance(style, str) or style not in STYLES:
-        raise BadRequest(f"bad cards {shown(style)}; valid: {', '.join(STYLES)}")
+    if not isinstance(style, str) or style not in CARD_NAMES_HERE:
+        raise BadRequest(f"bad cards {shown(style)}; valid: {', '.join(CARD_NAMES_HERE)}")
     return dict(definition=definition, seat=seat, agents=agents, rules=rules, seed=seed,
                 packs=packs, specs=specs, name=name, stand_ins=stand_ins, after=after,
                 stand_in=(data.get("stand_in") or {}).get("agent"), style=style)

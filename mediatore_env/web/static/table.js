@@ -102,7 +102,7 @@ function sendButton(choose) {
                          play.chosen = [];
                          sendMove(play.pending.shift());
                        }},
-    left > 0 ? `${choose.verb}: pick ${left} more card${left > 1 ? "s" : ""}`
+    left > 0 ? `${choose.verb}: pick ${left}${left < choose.count ? " more" : ""} card${left > 1 ? "s" : ""}`
              : `${choose.verb} ${choose.count === 1 ? "this card" : `these ${choose.count}`}`);
 }
 
@@ -191,20 +191,31 @@ function drawHand(view, options) {
   // cards picked before they go (the discards): a click picks or puts back, the button sends
   const choose = moves.length ? view.choose : null;
   if (play) play.chosen = choose ? play.chosen.filter((tag) => byCard[tag]).slice(0, choose.count) : [];
-  // the card this seat drew from the stock after the last trick (two-handed), marked in the hand
-  const stock = view.panels.find((x) => x.kind === "stock");
-  const drawn = stock?.draws.slice(-2).find((d) => d.seat === view.seat && d.card)?.card.tag;
+  // cards new to the hand, marked: the one drawn from the stock after the last trick
+  // (two-handed), until the next trick; during the exchange, those taken from the monte or
+  // the widow, among which the discards are picked
+  const panel = (kind) => view.panels.find((x) => x.kind === kind);
+  const badges = {};
+  const stock = panel("stock"), monte = panel("monte"), widow = panel("widow");
+  const drawn = stock?.fresh && stock.draws.slice(-2).find((d) => d.seat === view.seat && d.card);
+  if (drawn) badges[drawn.card.tag] = "drawn";
+  if (choose) {
+    for (const c of Array.isArray(monte?.seen) ? monte.seen : []) badges[c.tag] = "monte";
+    for (const c of Array.isArray(widow?.widow) ? widow.widow : []) badges[c.tag] = "widow";
+    const contract = panel("contract");  // the called card its holder gave the declarer
+    if (contract?.called && contract.giver != null) badges[contract.called.tag] = "given";
+  }
   $("hand").classList.toggle("crowded", view.hand.length > 11);
   $("hand").replaceChildren(...(options.open ? [] : view.hand).map((c) => {
     const mine = byCard[c.tag];
     if (!mine) {
       const node = card(c);
       if (follow) node.title = `${c.text}: you must follow ${led.suit}`;
-      node.classList.toggle("drawn", c.tag === drawn);
+      if (badges[c.tag]) node.dataset.badge = badges[c.tag];
       return node;
     }
     const node = card(c, true);
-    node.classList.toggle("drawn", c.tag === drawn);
+    if (badges[c.tag]) node.dataset.badge = badges[c.tag];
     if (choose) {
       node.setAttribute("data-move", mine[0].move);
       node.classList.toggle("chosen", play.chosen.includes(c.tag) || play.pending.includes(mine[0].move));
@@ -518,7 +529,7 @@ function score(s, view) {
       el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: i === s.seat ? "mine" : ""},
         el("th", {}, name), over ? el("td", {}, signed(view.outcome[i])) : null, el("td", {}, signed(s.totals[i])))))),
     ] : []));
-  const summary = $("summary");
+  const summary = $("summary"), shown = !summary.hidden;
   summary.hidden = !over || Boolean(play && play.lastShown);  // the last trick asked for shows
   if (!over) summary.replaceChildren();
   if (over) {
@@ -532,6 +543,7 @@ function score(s, view) {
           el("th", {}, name), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))),
       // where the eye is, under the end it follows (as Next hand is between two hands)
       ...(s.broken ? [] : [el("button", {id: "next", class: "move", on: nextEpisode}, `Next ${s.unit}`)]));
+    if (!shown && !summary.hidden) summary.scrollIntoView({block: "nearest"});  // a phone scrolled to its hand
   }
 }
 
