@@ -238,7 +238,7 @@ def _bidding_rows(task) -> list[tuple]:
     import math
 
     from agents.mediatore.declarer import DeclarerSearch, made_after_exchange
-    from agents.mediatore.greedy import BID_MODELS, MANO_BONUS, CallingPolicy, ExchangePolicy
+    from agents.mediatore.greedy import BID_MODELS, CallingPolicy, ExchangePolicy, lead_bonus
     from agents.mediatore.pimc import BID_BOOST
     from mediatore_env.mediatore.rules import CHIAMO, MEDIATORE
     from mediatore_env.mediatore.tables import CALL_CONTRACTS, forced_deal
@@ -275,9 +275,8 @@ def _bidding_rows(task) -> list[tuple]:
         for declarer in range(4):
             for contract in (CHIAMO, MEDIATORE):
                 deal = Deal(rules, dealer, pack)
-                x = BID_MODELS[contract](deal.hands[declarer]) + BID_BOOST[contract]
-                if rules.declarer_leads_first(contract) or deal.mano == declarer:
-                    x += MANO_BONUS.get(contract, 0.0)
+                x = (BID_MODELS[contract](deal.hands[declarer]) + BID_BOOST[contract]
+                     + lead_bonus(rules, contract, declarer, deal.mano))
                 if not 0.2 <= 1 / (1 + math.exp(-x)) <= 0.9:
                     continue
                 share.reset(i * 8 + declarer)

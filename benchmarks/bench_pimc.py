@@ -65,10 +65,10 @@ def _calibrate(task):
 
     from agents import make_agent
     from agents.base import play
-    from agents.mediatore.greedy import BID_MODELS, MANO_BONUS
+    from agents.mediatore.greedy import BID_MODELS, lead_bonus
     from agents.mediatore.tournament import deal_dealer, deal_pack
     from mediatore_env.mediatore.game import Deal
-    from mediatore_env.mediatore.moves import PASS
+    from mediatore_env.mediatore.tables import forced_deal
     rules, seed, start, stop, spec, contracts, low, high = task
     pimc, greedy = make_agent(spec), make_agent("greedy")
     rows = []
@@ -76,17 +76,12 @@ def _calibrate(task):
         pack, dealer = deal_pack(seed, i), deal_dealer(i)
         for declarer in range(4):
             for contract in contracts:
-                deal = Deal(rules, dealer, pack)
-                x = BID_MODELS[contract](deal.hands[declarer])
-                if rules.declarer_leads_first(contract) or deal.mano == declarer:
-                    x += MANO_BONUS.get(contract, 0.0)
+                dealt = Deal(rules, dealer, pack)  # as dealt (a Solo takes the monte)
+                x = (BID_MODELS[contract](dealt.hands[declarer])
+                     + lead_bonus(rules, contract, declarer, dealt.mano))
                 if not low <= 1 / (1 + math.exp(-x)) <= high:
                     continue
-                while deal.to_move != declarer:
-                    deal.apply(PASS)
-                deal.apply(contract)
-                for _ in range(3):
-                    deal.apply(PASS)
+                deal = forced_deal(rules, pack, dealer, declarer, contract)
                 agents = [pimc if s == declarer else greedy for s in range(4)]
                 play(deal, agents, seeds=[i * 4 + s for s in range(4)])
                 rows.append((contract, x, int(deal.declarer_won)))

@@ -44,7 +44,7 @@ def _simulate(args):
             for contract in contracts:
                 deal = forced_deal(rules, pack, dealer, declarer, contract)
                 hand = deal.hands[declarer]
-                leads = int(rules.declarer_leads_first(contract) or deal.mano == declarer)
+                leads = int(rules.first_leader(contract, declarer, deal.mano) == declarer)
                 play(deal, agents, seeds=[i * 4 + s for s in range(4)])
                 rows.append((contract, hand_features(hand), leads, deal.side_thirds()[0],
                              int(deal.declarer_won), deal.payoffs[declarer]))

@@ -182,7 +182,7 @@ class SimulatedExchange(DeclarerSearch):
         """Each removal scored 1 where the declarer's side reaches 18 thirds from the first
         lead of ``world``, 0 where it does not; None when out of nodes."""
         me, giver = view.seat, view.giver
-        leader = me if view.rules.declarer_leads_first(view.contract) else view.mano
+        leader = view.rules.first_leader(view.contract, me, view.mano)
         side = side_mask(view.contract, me, world.partner)
         made = {}
         for removed, g in options:

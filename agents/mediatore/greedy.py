@@ -375,10 +375,8 @@ class BiddingPolicy:
         self.max_contract = max_contract
 
     def win_chance(self, view, contract: int) -> float:
-        model = self.models[contract]
-        x = model(view.hand)
-        if view.rules.declarer_leads_first(contract) or view.mano == view.seat:
-            x += MANO_BONUS.get(contract, 0.0)
+        x = self.models[contract](view.hand) + lead_bonus(view.rules, contract, view.seat,
+                                                          view.mano)
         return _sigmoid(x)
 
     def expected_payoff(self, view, contract: int) -> float:
@@ -436,6 +434,13 @@ BID_MODELS = {
         "courts": 0.05, "long4": 0.25, "long6": 0.08, "void": 0.05, "singleton": 0.17}, bias=-4.72),
 }
 MANO_BONUS = {CHIAMO: -0.42, MEDIATORE: -0.37, SOLO: -0.72, SOLISSIMO: -0.80, ARCISOLISSIMO: -0.67}
+
+
+def lead_bonus(rules, contract: int, seat: int, mano: int) -> float:
+    """What :data:`MANO_BONUS` adds to the logit of ``contract`` declared by ``seat``: its
+    value where that declarer would lead the first trick, else nothing."""
+    return (MANO_BONUS.get(contract, 0.0) if rules.first_leader(contract, seat, mano) == seat
+            else 0.0)
 
 
 

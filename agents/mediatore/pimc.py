@@ -233,7 +233,7 @@ class AuctionLikelihood:
     """
 
     def __init__(self, view, temperature: float = 2.0, models=None):
-        from .greedy import BID_MODELS, MANO_BONUS, _declarer_win_payment
+        from .greedy import BID_MODELS, _declarer_win_payment, lead_bonus
         rules = view.rules
         self.temperature = temperature
         self.models = BID_MODELS if models is None else models
@@ -245,8 +245,7 @@ class AuctionLikelihood:
                 self.calls.append((seat, options.index(bid), options))
             current = max(current, bid)
         self.win = {c: _declarer_win_payment(rules, c) for c in CONTRACTS if c <= top}
-        self.bonus = {(s, c): (MANO_BONUS.get(c, 0.0)
-                               if rules.declarer_leads_first(c) or view.mano == s else 0.0)
+        self.bonus = {(s, c): lead_bonus(rules, c, s, view.mano)
                       for s in range(4) for c in self.win}
 
     def __call__(self, hands) -> float:

@@ -324,8 +324,8 @@ class Deal(NineTricks):
 
     def _start_play(self) -> None:
         self.phase = PLAY
-        lead = self.declarer if self.rules.declarer_leads_first(self.contract) else self.mano
-        self.leader = self.to_move = lead
+        self.leader = self.to_move = self.rules.first_leader(self.contract, self.declarer,
+                                                             self.mano)
 
     def _play(self, seat: int, move: int) -> None:
         signal, card = divmod(move - PLAY_BASE, NUM_CARDS)

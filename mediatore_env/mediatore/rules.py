@@ -202,6 +202,11 @@ class Rules(RulesBase):
                           "declarer_solo": SOLO, "declarer": CHIAMO}[self.first_lead]
         return first_contract is not None and contract >= first_contract
 
+    def first_leader(self, contract: int, declarer: int, mano: int) -> int:
+        """Who leads the first trick of ``contract``: its ``declarer`` where these rules say
+        so (``first_lead``), else il ``mano``."""
+        return declarer if self.declarer_leads_first(contract) else mano
+
     def monte_seen_by(self, contract: int) -> str:
         """Who sees the original monte before play: 'all', 'declarer' or 'none'."""
         if contract == CHIAMO:
