@@ -22,7 +22,7 @@ from typing import Sequence
 from ..core.cards import cards_of
 from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
-                         counted, does, format_thirds, hand_inline, hand_lines, panel,
+                         counted, does, format_thirds, hand_inline, hand_lines, hand_news, panel,
                          person, summary_json, table_json)
 from ..mediatore.display import (discard_choice, discard_question, hands_section, points_json,
                                  section, text_facts, trick_lines, tricks_table)
@@ -381,8 +381,7 @@ class ClubDisplay(Display):
         """A deal just dealt, as ``seat`` hears of it: who deals, the pot, and its own hand."""
         return [f"{title}, deal {session.deal_number}: {does(names[session.dealer], 'deal')}, "
                 f"the pot holds {session.pot}.",
-                "Your hand:" if names[seat] == YOU else f"Hand of {names[seat]}:",
-                *("  " + line for line in hand_lines(session.view(seat).hand, style))]
+                *hand_news(names[seat], session.view(seat).hand, style)]
 
     def dealt_lines(self, session: Session, seat: int | None, names, style: str) -> list[str]:
         """A deal just dealt: its dealer and pot, every hand (the open table) or ``seat``'s."""

@@ -55,8 +55,8 @@ from typing import Any, Protocol, Sequence
 
 from .cards import CARD_NAMES, NUM_CARDS
 from .game import CHANCE, Game
-from .text import (YOU, card_label, card_text, columns, does, hand_inline, hand_lines, panel,
-                   person, summary_json, table_json, trick_line)
+from .text import (YOU, card_label, card_text, columns, does, hand_inline, hand_lines,
+                   hand_news, panel, person, summary_json, table_json, trick_line)
 
 __all__ = ["Display", "Narrator", "TrickNarrator", "TrickView", "Facts", "seat_names"]
 
@@ -336,8 +336,7 @@ class Display:
         view = game.view(seat)
         return [f"{title}, hand {view.hand_number}: {does(names[view.dealer], 'deal')}, "
                 f"{does(names[view.to_move], 'lead')}.",
-                "Your hand:" if names[seat] == YOU else f"Hand of {names[seat]}:",
-                *("  " + line for line in hand_lines(view.hand, style))]
+                *hand_news(names[seat], view.hand, style)]
 
     def dealt_lines(self, game: Game, seat: int | None, names: Sequence[str],
                     style: str) -> list[str]:

@@ -137,6 +137,13 @@ def hand_lines(mask: int, style: str = "english") -> list[str]:
             for label, words, codes in rows]
 
 
+def hand_news(name: str, hand: int, style: str = "english") -> list[str]:
+    """A seat's hand as the news gives it when dealt: ``Your hand:`` (``Hand of Anna:``), then
+    its :func:`hand_lines`, indented."""
+    return ["Your hand:" if name == YOU else f"Hand of {name}:",
+            *("  " + line for line in hand_lines(hand, style))]
+
+
 def cards_inline(mask: int, style: str = "short") -> str:
     """A few cards on one line, strongest first within each suit: ``'DA C5 B4'``."""
     return " ".join(card_tag(c, style) for c in cards_of(mask))

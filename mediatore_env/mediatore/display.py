@@ -33,8 +33,8 @@ from typing import Sequence
 from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card_tag,
                           card_text, cards_inline, cards_json, columns, counted, format_thirds,
-                          hand_inline, hand_lines, panel, points_text, rank_text, suit_label,
-                          summary_json, table_json)
+                          hand_inline, hand_lines, hand_news, panel, points_text, rank_text,
+                          suit_label, summary_json, table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
 from .nine_tricks import discards_left
@@ -798,15 +798,13 @@ class MediatoreDisplay(Display):
         you = names[seat] == YOU
         return [f"{title}: dealer {names[deal.dealer]}, il mano {names[deal.mano]} speaks "
                 f"first. {'You are' if you else names[seat] + ' is'} seat {seat}.",
-                "Your hand:" if you else f"Hand of {names[seat]}:",
-                *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
+                *hand_news(names[seat], deal.view(seat).hand, style)]
 
     def dealt_lines(self, deal: Deal, seat: int | None, names: Sequence[str],
                     style: str) -> list[str]:
         """The deal just dealt: every hand and the monte (the open table) or ``seat``'s hand."""
         if seat is not None:
-            return ["Your hand:" if names[seat] == YOU else f"Hand of {names[seat]}:",
-                    *("  " + line for line in hand_lines(deal.view(seat).hand, style))]
+            return hand_news(names[seat], deal.view(seat).hand, style)
         w = max(map(len, names))
         return ["Hands as dealt:",
                 *(f"  {names[s]:<{w}}  {hand_inline(deal.hands[s], style)}" for s in range(4)),
