@@ -197,10 +197,8 @@ class TressetteDisplay(Display):
             for k in changed)
 
     def hand_dealer(self, view) -> int:
-        """The dealer of the hand on the table: at a hand's end the game names the next
-        hand's dealer at once, so the one of the hand just ended is read from its log."""
-        played = view.hands_played
-        return played[-1]["dealer"] if played else view.dealer
+        """The dealer of the hand on the table, that hand's (the view's ``hand_dealer``)."""
+        return view.hand_dealer
 
     def facts(self, view, names: Sequence[str], style: str) -> Facts:
         """The scores, the melds, the stock and the draws as far as ``view`` knows them."""
