@@ -331,8 +331,9 @@ def table_request(data: dict, extra_agents=None) -> dict:
     """The keyword arguments of :class:`Table` for a request's ``data`` (the JSON of ``POST
     /api/games``: ``game``, ``seat``, ``agents``, ``rules``, ``seed``, ``packs``, ``name``,
     ``stand_in``, ``cards``), every field checked; ``BadRequest`` for the first bad one, before
-    anything is made. ``agents`` holds an agent's name per seat, or null for a person: the creator sits
-    at ``seat`` (whatever its definition says), the other persons' seats wait for them to join."""
+    anything is made. ``agents`` holds an agent's name per seat, or null for a person: the
+    creator sits at ``seat`` (whatever its definition says), the other persons' seats wait for
+    them to join."""
     fields = {"game", "seat", "agents", "rules", "seed", "packs", "name", "stand_in", "cards"}
     unknown = sorted(set(data) - fields)
     if unknown:
@@ -381,14 +382,14 @@ def table_request(data: dict, extra_agents=None) -> dict:
         raise BadRequest(f"{'seed' if seed is not None else 'packs'}: only at a table of one "
                          "person, as whoever chooses the deals knows every hand; at a table "
                          "with other people leave seed and packs out, and the server deals")
+    style = data.get("cards", "english")  # how the news and the panels name the cards
+    if not isinstance(style, str) or style not in CARD_NAMES_HERE:
+        raise BadRequest(f"bad cards {shown(style)}; valid: {', '.join(CARD_NAMES_HERE)}")
     registry = agent_registry(definition, extra_agents)  # made last: the costliest check
     agents = [None if spec is None else _agent(spec, s, registry) for s, spec in enumerate(specs)]
     stand_ins, after = _stand_in(data.get("stand_in"), persons, registry)
     others = [n for s, n in enumerate(table_names(specs, seat)) if s != seat]  # agents named
     name = person_name(data["name"], others) if data.get("name") is not None else None
-    style = data.get("cards", "english")  # how the news and the panels name the cards
-    if not isinstance(style, str) or style not in CARD_NAMES_HERE:
-        raise BadRequest(f"bad cards {shown(style)}; valid: {', '.join(CARD_NAMES_HERE)}")
     return dict(definition=definition, seat=seat, agents=agents, rules=rules, seed=seed,
                 packs=packs, specs=specs, name=name, stand_ins=stand_ins, after=after,
                 stand_in=(data.get("stand_in") or {}).get("agent"), style=style)
