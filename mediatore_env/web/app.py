@@ -595,12 +595,14 @@ class SecurityHeaders:
 
     def __init__(self, app):
         self.app = app
+        # encoded once, as ASGI sends them, not at every request
+        self.page = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS]
+        self.api = self.page + [(k.encode(), v.encode()) for k, v in API_HEADERS]
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        extra = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS + (
-            API_HEADERS if scope["path"].startswith("/api/") else ())]
+        extra = self.api if scope["path"].startswith("/api/") else self.page
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
