@@ -36,7 +36,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..codec.actions import as_move, illegal_action_message
 from ..core.game import CHANCE, Engine
 from ..registry import GameDef, get
-from .options import dealer_option, packs_option, reset_options, seed_option
+from .options import dealer_option, packs_option, reset_options, seed_option, unknown_keywords
 from .wrappers import ProtectedEnv, wrapped
 
 _INT8 = np.dtype(np.int8)  # a dtype object: numpy resolves np.int8 on every call otherwise
@@ -252,11 +252,10 @@ class GameEnv(GameAEC):
         if valid is None:
             valid = tuple(f.name for f in fields(definition.rules)
                           if f.name not in definition.fixed)
-        unknown = sorted(set(switches) - set(valid))
+        unknown = set(switches) - set(valid)
         if unknown:
-            raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))} for "
-                            f"{name}; valid: {', '.join(self.options)}, illegal_reward (with "
-                            f"env()), and the rules switches {', '.join(valid)}")
+            raise unknown_keywords(name, unknown, f"{', '.join(self.options)}, illegal_reward "
+                                   f"(with env()), and the rules switches {', '.join(valid)}")
         self.rules = definition.make_rules(rules, **switches)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, "

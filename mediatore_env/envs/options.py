@@ -14,6 +14,13 @@ from ..codec.actions import as_seat
 from ..core.cards import validate_pack
 
 
+def unknown_keywords(env: str, unknown, valid: str) -> TypeError:
+    """The error for keyword arguments ``unknown`` to environment ``env``'s constructor, with
+    the ``valid`` ones (Python's own names neither)."""
+    return TypeError(f"unknown keyword argument(s) {', '.join(map(repr, sorted(unknown)))} for "
+                     f"{env}; valid: {valid}")
+
+
 def reset_options(env: str, options, known: tuple[str, ...]) -> dict:
     """The ``options`` of environment ``env``'s ``reset``, as a dict: None (none given) or a
     dict, whose keys other than ``known`` are ignored with a warning (a wrapper may pass its

@@ -112,7 +112,7 @@ from .moves import AUCTION, CALL, CALL_BASE, END, PHASE_NAMES, call_move, move_t
 from .rules import CONTRACTS, Rules, max_payment
 from ..codec.layout import block_offsets
 from ..envs.base import GameAEC
-from ..envs.options import flag_option, reset_options, seed_option
+from ..envs.options import flag_option, reset_options, seed_option, unknown_keywords
 from ..envs.pages import env_page
 from ..envs.wrappers import wrapped
 
@@ -143,9 +143,8 @@ class raw_env(GameAEC):
                  normalize_rewards: bool = False, rules=None, **unknown):
         super().__init__()
         if unknown:  # as the other environments say it: with the valid names
-            raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, sorted(unknown)))}"
-                            " for mediatore_bidding_v0; valid: table, render_mode, "
-                            "normalize_rewards, rules, illegal_reward (with env())")
+            raise unknown_keywords("mediatore_bidding_v0", unknown, "table, render_mode, "
+                                   "normalize_rewards, rules, illegal_reward (with env())")
         if isinstance(table, (str, bytes)) or hasattr(table, "__fspath__"):
             table = ContractTable.load(table)
         if table is not None and not isinstance(table, ContractTable):
