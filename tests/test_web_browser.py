@@ -392,6 +392,15 @@ def test_play_a_mediatore_deal_alone_by_clicking(server, browser):
     page.close()
 
 
+def declare(page, app):
+    """Sit at seat 0 of seed 1's Mediatore deal and outbid greedy(1)'s chiamo with the next
+    bid up: the person is the declarer, asked to call a card. The server's table."""
+    table = sit_down(page, app, "mediatore", 0, seed=1)
+    page.locator("#moves button[data-move]").nth(1).click()
+    page.wait_for_selector("button.call")
+    return table
+
+
 def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browser):
     """A declarer calls with the whole hand in sight: on a wide screen the forty cards lie on
     the felt, where the trick will be (below the banner they pushed the hand out of the
@@ -400,9 +409,7 @@ def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browse
     url, app, _ = server
     for width, height, on_felt in ((1280, 860, True), (1366, 768, True), (390, 844, False)):
         page = open_page(browser, url, width, height)
-        table = sit_down(page, app, "mediatore", 0, seed=1)  # greedy(1) bids chiamo first
-        page.locator("#moves button[data-move]").nth(1).click()  # the next bid up: ours
-        page.wait_for_selector("button.call")
+        table = declare(page, app)
         assert table.game.declarer == 0 and page.locator("button.call").count() == 40
         assert page.locator("#call button.call").count() == (40 if on_felt else 0)
         if on_felt:
@@ -420,9 +427,7 @@ def test_the_discards_are_picked_then_sent_together(server, browser):
     monte, and the card passed back to the giver is picked and sent the same way."""
     url, app, _ = server
     page = open_page(browser, url, 1280, 860)
-    table = sit_down(page, app, "mediatore", 0, seed=1)
-    page.locator("#moves button[data-move]").nth(1).click()  # the declarer, as above
-    page.wait_for_selector("button.call")
+    table = declare(page, app)
     page.locator("button.call").nth(3).click()  # the king of coins: greedy(3) gives it
     page.wait_for_selector("#send-chosen")
     deal, cards = table.game, page.locator("#hand button.card")
