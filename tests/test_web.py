@@ -178,18 +178,24 @@ def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game):
                        for line in stops[0])
         # a Tressette table at a hand's end is that hand's, its dealer and mano included (the
         # engine names the next dealer at once; the page showed him beside the ended hand's
-        # mano). A club session clears the deal at its end: its table is the next deal's.
+        # mano). So is a club table between deals: the session has cleared the deal, but the
+        # dealer it names is the ended deal's, and no one is choosing a mediator yet.
         dealer = None
-        for event in table.events[seat] if game.startswith("tressette") else ():
+        for event in table.events[seat] if not game.startswith("toy") else ():
             view = event["view"]
             if event["kind"] == "deal":
                 dealer = view["dealer"]
             elif event["kind"] == "stop":
                 assert view["dealer"] == dealer, (game, event["lines"])
                 assert view["mano"] == (dealer + 1) % entry.players
-                hand = [line for label, lines in view["facts"] if label == "Hand"
+                said = [line for label, lines in view["facts"] if label in ("Hand", "Deal")
                         for line in lines]
-                assert all(f"dealer {view['names'][dealer]}" in line for line in hand), hand
+                said += [line for p in view["panels"] if p["kind"] == "note"
+                         and p["label"] in ("Hand", "Deal") for line in p["lines"]]
+                assert said and all(f"dealer {view['names'][dealer]} " in line
+                                    for line in said), said
+                assert not [p for p in view["panels"] if p["kind"] == "choosing"
+                            and p["choosing"] is not None]
 
 
 def test_every_registered_game_has_a_browser_table():

@@ -21,6 +21,7 @@ from typing import Sequence
 
 from ..core.cards import cards_of
 from ..core.display import Display, Narrator
+from ..core.game import CHANCE
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
                          counted, does, format_thirds, hand_inline, hand_lines, hand_news, panel,
                          person, summary_json, table_json)
@@ -112,7 +113,7 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     rules = source.rules
     length = "until a pot is won" if rules.until_won else counted(rules.deals, "deal")
     lines.append(f"{who}deal {source.deal_number} of at most {rules.max_deals} ({length}) · dealer "
-                 f"{names[source.dealer]} · ante {rules.ante}")
+                 f"{names[source.deal_dealer]} · ante {rules.ante}")
     stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
     lines += section("Chips", [f"pot {source.pot} ({stakes}) · session: {_seats(source.chips, names)}"])
     lines += choosing_section(source.auction, names)
@@ -201,7 +202,8 @@ def club_marks(view) -> dict:
             sides = [0 if s in side else 1 for s in range(4)]
     if view.partner is not None:
         roles[view.partner].append("partner")
-    return {"dealer": view.dealer, "mano": view.mano, "roles": roles, "sides": sides}
+    dealer = view.deal_dealer
+    return {"dealer": dealer, "mano": (dealer + 1) % 4, "roles": roles, "sides": sides}
 
 
 def club_panels(view, names, style: str) -> list[dict]:
@@ -210,11 +212,12 @@ def club_panels(view, names, style: str) -> list[dict]:
     rules = view.rules
     out = [panel("chips", "Chips", pot=view.pot, stakes=list(view.stakes), chips=list(view.chips),
                  ante=rules.ante, deal=view.deal_number, max_deals=rules.max_deals)]
-    if view.auction or view.phase == AUCTION:
+    choosing = view.phase == AUCTION and view.to_move != CHANCE  # not while a pack is awaited
+    if view.auction or choosing:
         out.append(panel("choosing", "Choosing", calls=[
             {"seat": s, "move": m, "words": "accept" if m == ACCEPT else "pass"}
             for s, m in view.auction],
-            choosing=view.to_move if view.phase == AUCTION else None,
+            choosing=view.to_move if choosing else None,
             mediator=view.mediator, to_match=view.pot_accepted if view.mediator is not None else None,
             called=None if view.called_card is None else card_json(view.called_card, style),
             alone=view.alone, partner=view.partner))
@@ -225,9 +228,13 @@ def club_panels(view, names, style: str) -> list[dict]:
         sides = club_marks(view)["sides"]
         side = None if None in sides else [s for s in range(4) if sides[s] == 0]
         out.append(panel("points", "Points", **points_json(view, side)))
-    return out + [panel("note", "Deal", lines=[
-        f"deal {view.deal_number} of at most {rules.max_deals} · dealer {names[view.dealer]} · "
-        f"ante {rules.ante}"])]
+    return out + [panel("note", "Deal", lines=[deal_note(view, names)])]
+
+
+def deal_note(view, names: Sequence[str]) -> str:
+    """The deal on the table in a line: ``deal 2 of at most 20 · dealer You · ante 5``."""
+    return (f"deal {view.deal_number} of at most {view.rules.max_deals} · dealer "
+            f"{names[view.deal_dealer]} · ante {view.rules.ante}")
 
 
 def club_summary(view, names: Sequence[str]) -> dict:
@@ -366,8 +373,7 @@ class ClubDisplay(Display):
         discards as far as ``view`` knows them: the sections of its :func:`table_text`."""
         names = names or DEFAULT_NAMES
         text = table_text(view, names, style).splitlines()[2:]  # below the title and deal line
-        facts = [("Deal", [f"deal {view.deal_number} of at most {view.rules.max_deals} · dealer "
-                           f"{names[view.dealer]} · ante {view.rules.ante}"]),
+        facts = [("Deal", [deal_note(view, names)]),
                  *text_facts(text, skip=("Tricks", "On table", "Hand", "Your hand", "To act"))]
         over = view.to_move is None
         return table_json(view, names, style, facts, move_words, self.card_of,

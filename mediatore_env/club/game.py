@@ -198,6 +198,12 @@ class Session(NineTricks):
         return len(self.packs)
 
     @property
+    def deal_dealer(self) -> int:
+        """The dealer of the deal on the table: while the next deal waits for its pack, the
+        one just finished (``dealer`` already names the next deal's)."""
+        return self.results[-1].dealer if self.needs_pack and self.results else self.dealer
+
+    @property
     def outcome(self) -> tuple[int, ...] | None:
         """Each seat's chips won or lost in the session, once it is over."""
         return tuple(self.chips) if self.phase == END else None
