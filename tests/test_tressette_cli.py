@@ -145,7 +145,7 @@ def _row(block: str, side_name: str) -> list[str]:
 def test_each_hand_ends_with_its_points_by_side_and_a_wait(tmp_path):
     # Partnership Tressette played to its end: at each hand's end, each side's cards (thirds,
     # rounded down), last trick, melds, hand total and game score, as the record has them;
-    # then a wait for Enter. The last hand's points come with the result.
+    # then a wait for Enter; the last hand's the same, after the table at the end.
     from mediatore_env.core.cards import POINTS, parse_card
     from mediatore_env.core.text import format_thirds
     path = tmp_path / "game.json"
@@ -159,9 +159,7 @@ def test_each_hand_ends_with_its_points_by_side_and_a_wait(tmp_path):
     totals = [0, 0]
     melds_seen = 0
     for k, hand in enumerate(hands, 1):
-        last = k == len(hands)
-        head = f"Hand {k}, the last:" if last else f"== hand {k}: the end "
-        block = text[text.index(head):].split("Press Enter for the next hand")[0]
+        block = text[text.index(f"== hand {k}: the end "):].split("Press Enter for the next")[0]
         for side, name in enumerate(sides):
             totals[side] += hand["points"][side]
             _, cards, last_trick, melds, points, score = _row(block, name)

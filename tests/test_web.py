@@ -173,6 +173,13 @@ def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game):
             assert all(kinds[i - 1] == "stop" for i in dealt_again), kinds
             assert len(stops) == len(dealt_again)
         assert all(any(": the end " in line for line in lines) for lines in stops)
+        # the episode's last hand (deal) ends as the others do, before the result, even where
+        # the game ended in its middle (a side reached 31, a claim)
+        end = next(e["lines"] for e in table.events[seat] if e["kind"] == "end")
+        if game.startswith(("tressette", "club")):
+            word, number = ("hand", table.game.hand_number) if game.startswith("tressette") \
+                else ("deal", table.game.deal_number)
+            assert any(line.startswith(f"== {word} {number}: the end ") for line in end), end
         if game.startswith("tressette") and stops:
             assert any(line.split()[-5:] == ["cards", "last", "melds", "hand", "game"]
                        for line in stops[0])

@@ -150,6 +150,8 @@ def play_game(game, human: int | None, agents: Sequence, names: Sequence[str], t
             term.say(*news)
     if human is not None:
         term.say("", *text.final_lines(game, human, names, style, title))
+    else:  # the open table's last stop: the end as a replay shows it
+        term.say(*text.stop_lines(game, None, names, style))
     return game
 
 

@@ -125,12 +125,11 @@ def ending_line(game, names: Sequence[str]) -> str:
 
 
 def result_lines(game: TressetteGame, names: Sequence[str], style: str = "english") -> list[str]:
-    """The end of a game: why it ended, the last hand's points, the totals, each seat's
-    outcome."""
+    """The end of a game: why it ended, the totals, each seat's outcome (the last hand's
+    points come before it, as every hand's end: :meth:`TressetteDisplay.stop_lines`)."""
     rules = game.rules
     sides = side_names(rules, names)
     return [ending_line(game, names),
-            f"Hand {game.hand_number}, the last:", *hand_points_lines(game, names, style),
             "Totals: " + " · ".join(f"{sides[i]} {game.totals[i]}" for i in range(rules.num_sides)),
             "Outcome: " + " · ".join(f"{names[s]} {o:+d}" for s, o in enumerate(game.outcome))]
 
@@ -295,10 +294,17 @@ class TressetteDisplay(Display):
                                  game if seat is None else None)
 
     def stop_lines(self, game: TressetteGame, seat: int | None, names, style: str) -> list[str]:
-        """After a trick: a hand's points once it is over (the last hand's are the end's)."""
-        if game.needs_pack and game.log:
+        """After a trick: a hand's points once it is over, the last hand's too (a game may end
+        in the middle of a hand: its points so far)."""
+        if game.log and (game.needs_pack or game.is_over):
             return hand_end_lines(game, names, style)
         return []
+
+    def final_lines(self, game: TressetteGame, seat: int, names, style: str,
+                    title: str) -> list[str]:
+        """The default's table at the end, then the last hand's points."""
+        return (super().final_lines(game, seat, names, style, title)
+                + hand_end_lines(game, names, style))
 
     def end_lines(self, game: TressetteGame, names, style: str = "english") -> list[str]:
         return result_lines(game, names, style)
