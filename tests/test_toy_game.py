@@ -66,7 +66,7 @@ def test_an_episode_is_a_game_its_rewards_the_outcome_and_its_record_replays():
     assert type(game).replay(env.record) == game
     # The same packs and dealer from the options: the same game for the same actions.
     again = GameEnv("toy3")
-    again.reset(options={"packs": game.packs, "dealer": game.dealer})
+    again.reset(options={"packs": game.packs, "dealer": game.first_dealer})
     for seat, move in game.history:
         assert again.agent_selection == f"player_{seat}"
         again.step(move)

@@ -238,7 +238,10 @@ def test_the_first_hand_scores_thirty_and_eleven_card_points():
     assert game.hand_points == [30, 0] and game.totals == [30, 0]
     # Card points alone: 10 + 1 and 0, which add up to 11.
     assert [p - m for p, m in zip(game.hand_points, log.meld_points)] == [11, 0]
-    assert game.needs_pack and not game.is_over and game.dealer == 0
+    # the hand's dealer stays on the table until the next hand's pack passes the deal on
+    assert game.needs_pack and not game.is_over and game.dealer == 3
+    game.deal(list(range(40)))
+    assert game.dealer == 0 and game.to_move == 1 and game.first_dealer == 3
 
 
 def test_declaration_order_is_the_winner_then_playing_order_from_the_dealers_next_seat():

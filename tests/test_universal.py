@@ -9,6 +9,9 @@ At every step:
 - chance one way: ``to_move == CHANCE`` exactly when ``needs_pack``; then there is no legal
   move and a move is refused, and the JSON round trip waits for the pack too; ``deal(pack)``
   is refused at any other time, state unchanged;
+- the dealer: ``first_dealer`` the seat given; ``dealer`` the dealer of the hand on the table
+  (the one just ended while the next waits for its pack), changed by a pack, never by a
+  move, and the same in every seat's view;
 - legal moves only: ``legal_moves()`` distinct, empty exactly at chance and at the
   end, and ``is_legal`` agrees on every id of ``moves.count``; a move not among them (an
   id, or a float) is refused with ``ValueError``, ``to_json()`` unchanged; each move made is
@@ -156,7 +159,8 @@ def play(definition, rules, rng, every_step=True):
     """One game of ``rules`` at random, checked at every step; returns the game and its events
     (``("pack", pack)`` and ``("move", seat, move)``, in order)."""
     moves = definition.moves
-    game = definition.new_game(rules, dealer=rng.randrange(definition.players))
+    first = rng.randrange(definition.players)
+    game = definition.new_game(rules, dealer=first)
     assert game.players == definition.players and game.rules == rules
     events, sizes = [], {}
     while not game.is_over:
@@ -172,8 +176,13 @@ def play(definition, rules, rng, every_step=True):
             check_observations(game, definition, sizes)
         seat, move = game.to_move, rng.choice(game.legal_moves())
         twin = check_copies(game, move) if every_step else None
+        dealer = game.dealer
         game.apply(move)
         assert game.history[-1] == (seat, move)
+        # the dealer of the hand on the table, the one just ended too: a pack passes the deal
+        # on, a move never does; every seat's view names him
+        assert game.dealer == dealer and game.first_dealer == first
+        assert all(game.view(s).dealer == dealer for s in range(game.players))
         events.append(("move", seat, move))
         if twin is not None:
             assert twin == game  # the same move from the same state: the same state

@@ -113,7 +113,7 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     rules = source.rules
     length = "until a pot is won" if rules.until_won else counted(rules.deals, "deal")
     lines.append(f"{who}deal {source.deal_number} of at most {rules.max_deals} ({length}) · dealer "
-                 f"{names[source.deal_dealer]} · ante {rules.ante}")
+                 f"{names[source.dealer]} · ante {rules.ante}")
     stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
     lines += section("Chips", [f"pot {source.pot} ({stakes}) · session: {_seats(source.chips, names)}"])
     lines += choosing_section(source.auction, names)
@@ -202,8 +202,7 @@ def club_marks(view) -> dict:
             sides = [0 if s in side else 1 for s in range(4)]
     if view.partner is not None:
         roles[view.partner].append("partner")
-    dealer = view.deal_dealer
-    return {"dealer": dealer, "mano": (dealer + 1) % 4, "roles": roles, "sides": sides}
+    return {"dealer": view.dealer, "mano": view.mano, "roles": roles, "sides": sides}
 
 
 def club_panels(view, names, style: str) -> list[dict]:
@@ -234,7 +233,7 @@ def club_panels(view, names, style: str) -> list[dict]:
 def deal_note(view, names: Sequence[str]) -> str:
     """The deal on the table in a line: ``deal 2 of at most 20 · dealer You · ante 5``."""
     return (f"deal {view.deal_number} of at most {view.rules.max_deals} · dealer "
-            f"{names[view.deal_dealer]} · ante {view.rules.ante}")
+            f"{names[view.dealer]} · ante {view.rules.ante}")
 
 
 def club_summary(view, names: Sequence[str]) -> dict:

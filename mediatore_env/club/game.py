@@ -110,13 +110,13 @@ class Session(NineTricks):
         self._packs_given = (packs if callable(packs) or (packs is None and rng is None)
                              else [validate_pack(p) for p in (packs or ())])
         self.rng = rng
-        self.first_dealer = seat
+        self.first_dealer = self.dealer = seat
         self.packs: list[tuple[int, ...]] = []    # the pack of every deal so far
         self.history: list[tuple[int, int]] = []  # (seat, move) of every decision
         self.results: list[DealResult] = []
         self.chips = [0, 0, 0, 0]
         self.stakes = [0, 0, 0, 0]
-        self._start_deal(seat)
+        self._start_deal()
 
     # -- the deal's start ------------------------------------------------------------------
 
@@ -135,18 +135,19 @@ class Session(NineTricks):
             self.rng = np.random.default_rng()
         return tuple(self.rng.permutation(NUM_CARDS).tolist())
 
-    def _start_deal(self, dealer: int) -> None:
-        self.dealer = dealer
+    def _start_deal(self) -> None:
+        """The next deal waits for its pack, dealt at once from the packs given or ``rng``."""
         self.phase = AUCTION
         self.to_move = CHANCE
         self.hands, self.widow = [0, 0, 0, 0], 0
         self.deal_start = (len(self.history), tuple(self.chips))
         self._clear_deal()
-        pack = self._next_pack(dealer)
+        pack = self._next_pack(self.next_dealer)
         if pack is not None:
             self._deal(pack)
 
     def _deal(self, pack: tuple[int, ...]) -> None:
+        self.dealer = self.next_dealer
         self.pack = pack
         self.packs.append(pack)
         self.deal_start = (len(self.history), tuple(self.chips))
@@ -198,10 +199,14 @@ class Session(NineTricks):
         return len(self.packs)
 
     @property
-    def deal_dealer(self) -> int:
-        """The dealer of the deal on the table: while the next deal waits for its pack, the
-        one just finished (``dealer`` already names the next deal's)."""
-        return self.results[-1].dealer if self.needs_pack and self.results else self.dealer
+    def next_dealer(self) -> int:
+        """Who deals the next deal: the first dealer first; after a deal all four passed the
+        same dealer again, else the seat after him (docs/rules.md 10.3). ``dealer`` is the
+        dealer of the deal on the table, the one just ended while the next awaits its pack."""
+        if not self.results:
+            return self.first_dealer
+        last = self.results[-1]
+        return last.dealer if last.passed else (last.dealer + 1) % 4
 
     @property
     def outcome(self) -> tuple[int, ...] | None:
@@ -338,8 +343,8 @@ class Session(NineTricks):
         if last:
             self.phase = END
             self.to_move = None
-        else:  # the deal passes on, except after a deal that all four passed
-            self._start_deal(self.dealer if passed else (self.dealer + 1) % 4)
+        else:
+            self._start_deal()
 
     # -- copies and text -------------------------------------------------------------------
 

@@ -101,9 +101,9 @@ def replay_session(cls: type, record: dict):
         if session.is_over:
             raise ValueError(f"the session is over after deal {number - 1}, but the record has "
                              f"{len(deals)} deals")
-        if deal["dealer"] != session.dealer:
+        if deal["dealer"] != session.next_dealer:
             raise ValueError(f"deal {number} is recorded with dealer {deal['dealer']}, but "
-                             f"seat {session.dealer} deals it")
+                             f"seat {session.next_dealer} deals it")
         try:
             rebuild(session, [pack], [(e["seat"], e["move"]) for e in deal["moves"]],
                     parse_move, "deal")

@@ -51,7 +51,6 @@ class ClubView:
     # -- public facts -----------------------------------------------------------------------
     rules = property(lambda self: self._session.rules)
     dealer = property(lambda self: self._session.dealer)
-    deal_dealer = property(lambda self: self._session.deal_dealer)
     mano = property(lambda self: self._session.mano)
     phase = property(lambda self: self._session.phase)
     to_move = property(lambda self: self._session.to_move)

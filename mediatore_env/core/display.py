@@ -277,16 +277,10 @@ class Display:
         where each card is a move of its own."""
         return None
 
-    def hand_dealer(self, view) -> int:
-        """The dealer of the hand on the table: ``view.dealer``, which a game of several hands
-        may already have passed on to the next hand's dealer while it waits for its pack and
-        the table still shows the hand just ended."""
-        return view.dealer
-
     def hand_line(self, view, names: Sequence[str]) -> str:
         """The hand in play, its dealer and the rules, in a line: ``hand 2 · dealer You ·
         rules: tressette2 (2 players)``."""
-        return (f"hand {view.hand_number} · dealer {names[self.hand_dealer(view)]} · "
+        return (f"hand {view.hand_number} · dealer {names[view.dealer]} · "
                 f"rules: {self.rules_line(view.rules)}")
 
     def view_json(self, view, names: Sequence[str] | None = None,
@@ -306,7 +300,7 @@ class Display:
         """What the page marks on the seats: the ``dealer``, the ``mano`` (who leads first:
         the first trick's leader, else the seat after the dealer), each seat's ``roles`` (none
         here) and ``sides`` (None: not known), from ``view`` alone."""
-        players, dealer = view.players, self.hand_dealer(view)
+        players, dealer = view.players, view.dealer
         mano = view.tricks[0].leader if view.tricks else (dealer + 1) % players
         return {"dealer": dealer, "mano": mano, "roles": [()] * players,
                 "sides": [None] * players}

@@ -69,6 +69,9 @@ class Game(Protocol):
 
     rules: Any
     #: The seat that dealt the first hand.
+    first_dealer: int
+    #: The seat that dealt the hand on the table: the one just ended while the next waits for
+    #: its pack (the next dealer is named as that pack is dealt).
     dealer: int
     #: The seat to move; :data:`CHANCE` while a pack is needed; None once over.
     to_move: int | None

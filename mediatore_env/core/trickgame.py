@@ -52,12 +52,12 @@ class PlainTrickGame(Engine):
     NAMES: ClassVar[Sequence[str]] = ()
     NUM_MOVES = CARD_MOVES.count
     move_text, parse_move = staticmethod(card_move_text), staticmethod(parse_card_move)
-    __slots__ = ("rules", "dealer", "hand_dealer", "to_move", "history", "packs", "hands",
+    __slots__ = ("rules", "first_dealer", "dealer", "to_move", "history", "packs", "hands",
                  "trick", "leader", "tricks", "points")
 
     def __init__(self, rules=None, dealer: int = 0):
         self.rules = self.RULES() if rules is None else rules
-        self.dealer = self.hand_dealer = dealer_seat(dealer, self.rules.players)
+        self.first_dealer = self.dealer = dealer_seat(dealer, self.rules.players)
         self.to_move: int | None = CHANCE
         self.history: list[tuple[int, int]] = []
         self.packs: list[tuple[int, ...]] = []
@@ -116,13 +116,16 @@ class PlainTrickGame(Engine):
         if not self.needs_pack:
             raise ValueError("no pack is needed now: "
                              + ("the game is over" if self.is_over else "a hand is in play"))
-        self.packs.append(validate_pack(pack))
+        pack = validate_pack(pack)
+        if self.packs:  # the next hand's dealer: the seat after the last hand's
+            self.dealer = (self.dealer + 1) % self.players
+        self.packs.append(pack)
         self.hands = [0] * self.players
-        for card, seat in zip(self.packs[-1], self.deal_order(self.rules, self.hand_dealer)):
+        for card, seat in zip(pack, self.deal_order(self.rules, self.dealer)):
             if seat is not None:
                 self.hands[seat] |= 1 << card
         self.tricks = []
-        self.leader = self.to_move = (self.hand_dealer + 1) % self.players
+        self.leader = self.to_move = (self.dealer + 1) % self.players
 
     def _apply(self, card: int) -> None:
         seat: int = self.to_move  # type: ignore[assignment]
@@ -143,7 +146,6 @@ class PlainTrickGame(Engine):
         self.leader = self.to_move = winner
         if last:
             self.leader = None
-            self.hand_dealer = (self.hand_dealer + 1) % self.players
             self.to_move = None if len(self.packs) == self.rules.hands else CHANCE
 
     def view(self, seat: int) -> "PlainView":
@@ -155,7 +157,7 @@ class PlainTrickGame(Engine):
         return type(self).from_json(self.to_json())
 
     def to_json(self) -> dict:
-        return {"rules": self.rules.to_dict(), "dealer": self.dealer,
+        return {"rules": self.rules.to_dict(), "dealer": self.first_dealer,
                 "packs": [[CARD_NAMES[c] for c in p] for p in self.packs],
                 "moves": [{"seat": seat, "move": self.move_text(m)} for seat, m in self.history]}
 
@@ -198,7 +200,7 @@ class PlainView:
 
     rules = property(lambda self: self._game.rules)
     players = property(lambda self: self._game.players)
-    dealer = property(lambda self: self._game.hand_dealer)
+    dealer = property(lambda self: self._game.dealer)
     to_move = property(lambda self: self._game.to_move)
     hand = property(lambda self: self._game.hands[self.seat])
     hand_sizes = property(lambda self: tuple(h.bit_count() for h in self._game.hands))

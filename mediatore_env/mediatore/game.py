@@ -109,6 +109,11 @@ class Deal(NineTricks):
         "thirds_won", "tricks_won", "payoffs", "called_played_by",
     )
 
+    @property
+    def first_dealer(self) -> int:
+        """The deal's dealer (a deal is the whole game: the first hand and the only one)."""
+        return self.dealer
+
     def __init__(self, rules: Rules | None = None, dealer: int = 0, pack: Sequence | None = None,
                  rng=None):
         """Deal from ``pack`` (40 distinct cards, ids or texts, in pack order) or, when it is

@@ -195,9 +195,6 @@ class TressetteDisplay(Display):
             f", {k}" if getattr(rules, k) is True else f", {k}={getattr(rules, k)}"
             for k in changed)
 
-    def hand_dealer(self, view) -> int:
-        """The dealer of the hand on the table, that hand's (the view's ``hand_dealer``)."""
-        return view.hand_dealer
 
     def facts(self, view, names: Sequence[str], style: str) -> Facts:
         """The scores, the melds, the stock and the draws as far as ``view`` knows them."""

@@ -273,6 +273,8 @@ class TressetteGame(Engine):
             why = "the game is over" if self.is_over else f"hand {self.hand_number} is in play"
             raise ValueError(f"no pack is needed now: {why}")
         pack = validate_pack(pack)
+        if self.log:  # the next hand's dealer: the seat after the last hand's
+            self.dealer = (self.dealer + 1) % self.rules.players
         log = HandLog(self.rules, len(self.log) + 1, self.dealer, pack)
         self.log.append(log)
         self.hands = list(log.dealt)
@@ -365,7 +367,6 @@ class TressetteGame(Engine):
             self._end(self.first_to_target, "hand_end")
             return
         self.before = self.totals[:]
-        self.dealer = (self.dealer + 1) % self.rules.players
 
     def _end(self, ender: int, reason: str, result: tuple[int, ...] | None = None) -> None:
         self.outcome = outcome(self.rules, self.totals, ender) if result is None else result

@@ -51,12 +51,6 @@ class TressetteView:
     claimant = property(lambda self: self._game.claimant)
     hand_number = property(lambda self: self._game.hand_number)
 
-    @property
-    def hand_dealer(self) -> int:
-        """The dealer of the current (or last) hand: ``dealer`` names the next hand's as soon
-        as a hand ends, while its pack is awaited."""
-        log = self._game.log
-        return log[-1].dealer if log else self._game.dealer
     # Decisions made so far in the game (public: everyone sees each one being made).
     move_count = property(lambda self: len(self._game.history))
 
