@@ -361,7 +361,7 @@ def observe_list(text: str) -> list[str]:
 
 def main(argv=None) -> None:
     p = ArgumentParser(prog="bench_jax.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", default="mediatore", choices=list(jaxgame.ENGINES))
+    p.add_argument("--game", default="mediatore", choices=jaxgame.games())
     p.add_argument("--batches", type=batch_list, default=[1, 16, 256, 4096, 65536])
     p.add_argument("--observe", type=observe_list, default=["none", "current"])
     p.add_argument("--preset", default=None, help="a rules preset (Mediatore's)")

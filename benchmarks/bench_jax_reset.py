@@ -58,8 +58,7 @@ def moves(step, batch: int):
 
 def main(argv=None) -> None:
     p = ArgumentParser(prog="bench_jax_reset.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", nargs="+", default=list(jaxgame.ENGINES),
-                   choices=list(jaxgame.ENGINES))
+    p.add_argument("--game", nargs="+", default=jaxgame.games(), choices=jaxgame.games())
     p.add_argument("--batch", type=positive_int, default=256)
     p.add_argument("--seed", type=non_negative_int, default=0)
     args = p.parse_args(argv)

@@ -32,7 +32,18 @@ def test_every_game_of_the_family_has_a_jax_engine_with_its_python_facts(name):
     assert env.num_players == entry.players
     assert env.num_actions == entry.moves.count
     assert env.observation_shape == (python_observation_size(name),)
-    assert set(FAMILY) <= set(GAMES) and set(jaxgame.ENGINES) == set(FAMILY)
+    assert set(FAMILY) <= set(GAMES) and set(jaxgame.games()) == set(FAMILY)
+
+
+def test_the_definition_says_which_jax_engine_a_game_has(monkeypatch):
+    """jaxgame.make reads the game's definition (its ``jax``), not a table of its own: a
+    definition without one has no JAX engine, and says which games have one."""
+    import dataclasses
+    monkeypatch.setitem(GAMES, "tressette3", dataclasses.replace(get("tressette3"), jax=None))
+    assert "tressette3" not in jaxgame.games() and "tressette" in jaxgame.games()
+    with pytest.raises(ValueError, match="'tressette3' has no JAX engine; JAX engines: "
+                                         "mediatore, tressette, tressette2, club"):
+        jaxgame.make("tressette3")
 
 
 @pytest.mark.parametrize("name, switches", [

@@ -23,7 +23,7 @@ from agents.selfplay import (SelfPlayAgent, default_path, game_shape, load_netwo
 from agents.training import Config, make_train  # noqa: E402
 from agents.training.ppo import engine_of, episode_stake, seat_rewards  # noqa: E402
 from agents.tressette import SELFPLAY  # noqa: E402
-from mediatore_env.jaxgame import ENGINES  # noqa: E402
+from mediatore_env.jaxgame import games  # noqa: E402
 from mediatore_env.registry import get  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +52,7 @@ def save(path: Path, params: dict, game: str) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", list(ENGINES))
+@pytest.mark.parametrize("game", games())
 def test_the_trainer_runs_on_every_jax_game(game):
     """Two updates of a tiny config on each game's engine: the network has the engine's sizes,
     the losses are finite, and the learner's parameters moved."""

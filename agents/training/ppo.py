@@ -101,7 +101,7 @@ class Config(NamedTuple):
     bid_rate: float = 0.3        # chance that a seat bids in a scripted auction
     anchor_coef: float = 0.0     # weight of KL(policy || the pool's first network)
     rules: str = "standard"      # Mediatore's rules preset (mediatore_env.mediatore.rules.PRESETS)
-    game: str = "mediatore"      # the game: a name of mediatore_env.jaxgame.ENGINES
+    game: str = "mediatore"      # the game: one of mediatore_env.jaxgame.games()
     shaping: float = 0.0         # weight of the score potential (see potential()); 0: none
 
     @property
@@ -126,9 +126,9 @@ def check_config(cfg: Config, env=None) -> None:
     """ValueError unless the game has a JAX engine, its rules exist, one update's decisions
     split into equal minibatches, and, with shaping, the engine (``env``, default the game's)
     has a score potential."""
-    from mediatore_env.jaxgame import ENGINES
-    if cfg.game not in ENGINES:
-        raise ValueError(f"--game {cfg.game!r}: no JAX engine; games: {', '.join(ENGINES)}")
+    from mediatore_env.jaxgame import games
+    if cfg.game not in games():
+        raise ValueError(f"--game {cfg.game!r}: no JAX engine; games: {', '.join(games())}")
     if cfg.rules != "standard" and cfg.game != "mediatore":
         raise ValueError(f"--rules {cfg.rules!r}: a preset of Mediatore; {cfg.game} trains under "
                          "its standard rules")

@@ -38,5 +38,6 @@ CLUB = GameDef(
     environments=(Environment("mediatore_env.club.club_mediatore_v0",
                               "mediatore/club-mediatore-v0"),),
     agents=Lazy("agents.club:CLUB_AGENTS"), tournament=Lazy("agents.club.tournament:HOOKS"),
+    jax=Lazy("mediatore_env.jaxgame.club:ClubJax"),
     trick=TrickFacts(card=card_played, play=play_move, side=lambda view: known_side(
         view.seat, view.mediator, view.partner, view.alone)))

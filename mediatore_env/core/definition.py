@@ -237,6 +237,9 @@ class GameDef:
     agents: Lazy[Mapping[str, Callable[..., Any]]] | None = None
     #: The duplicate tournament's hooks (``agents.tournament.Hooks``); None: the outcome alone.
     tournament: Lazy[Any] | None = None
+    #: The batched JAX engine (:mod:`mediatore_env.jaxgame`), a class taking the game's rules
+    #: object: what ``jaxgame.make(name)`` builds and self-play trains on; None: none.
+    jax: Lazy[type] | None = None
     #: The ``"format"`` of the game's records before the common header (version 1), if any.
     record_format: str | None = None
     #: What the generic trick agents need to know of the game (:class:`TrickFacts`); None: it

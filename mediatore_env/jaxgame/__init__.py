@@ -66,25 +66,16 @@ move.
 
 from __future__ import annotations
 
-from ..core.definition import Lazy
-from ..registry import get
+from ..registry import GAMES, get
 from .core import JaxGame
 from .env import MediatoreJax
 from .state import State
 
-__all__ = ["JaxGame", "MediatoreJax", "State", "ENGINES", "make"]
+__all__ = ["JaxGame", "MediatoreJax", "State", "games", "make"]
 
-#: The JAX engine of each game of the registry, by its name: a class taking the game's rules
-#: object (``registry.get(name).make_rules(**switches)``). The one place that ties the
-#: registry's games to their JAX engines (a new game's engine joins here), until the game's
-#: definition holds it.
-ENGINES = {
-    "mediatore": "mediatore_env.jaxgame.env:MediatoreJax",
-    "tressette": "mediatore_env.jaxgame.tressette:TressetteJax",
-    "tressette3": "mediatore_env.jaxgame.tressette:TressetteJax",
-    "tressette2": "mediatore_env.jaxgame.tressette:TressetteJax",
-    "club": "mediatore_env.jaxgame.club:ClubJax",
-}
+def games() -> list[str]:
+    """The registry's games that have a JAX engine (their definition's ``jax``), by name."""
+    return [name for name in GAMES if GAMES[name].jax is not None]
 
 
 def make(name: str, rules=None, **switches) -> JaxGame:
@@ -93,6 +84,6 @@ def make(name: str, rules=None, **switches) -> JaxGame:
     game's fixed switches, such as ``tressette3``'s three players, come from the registry).
     ``ValueError`` for a game without a JAX engine or a bad switch."""
     entry = get(name)
-    if name not in ENGINES:
-        raise ValueError(f"game {name!r} has no JAX engine; JAX engines: {', '.join(ENGINES)}")
-    return Lazy(ENGINES[name]).load()(entry.make_rules(rules, **switches))
+    if entry.jax is None:
+        raise ValueError(f"game {name!r} has no JAX engine; JAX engines: {', '.join(games())}")
+    return entry.jax.load()(entry.make_rules(rules, **switches))

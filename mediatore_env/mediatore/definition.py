@@ -56,5 +56,6 @@ MEDIATORE = GameDef(
                               "mediatore/mediatore-bidding-v0"),
                   Environment("mediatore_env.mediatore.single_seat")),
     agents=Lazy("agents.mediatore:AGENTS"), tournament=Lazy("agents.mediatore.tournament:HOOKS"),
+    jax=Lazy("mediatore_env.jaxgame.env:MediatoreJax"),
     trick=TrickFacts(card=card_played, play=play_move, side=lambda view: known_side(
         view.seat, view.declarer, view.partner, view.alone)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mediatore_env.jaxgame import ENGINES
+from mediatore_env.jaxgame import games
 from mediatore_env.mediatore.rules import PRESETS
 from mediatore_env.runinfo import add_progress_options, command, wants_progress
 from mediatore_env.tools.checks import (ArgumentParser, input_file, non_negative_float,
@@ -43,7 +43,7 @@ def parser(prog: str = PROG) -> ArgumentParser:
     d, r = Config(), Plan()
     p = ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--game", default=d.game, choices=list(ENGINES),
+    p.add_argument("--game", default=d.game, choices=games(),
                    help="the game to train on: any game with a JAX engine")
     p.add_argument("--steps", type=non_negative_int, default=r.steps,
                    help="environment steps in all (every seat's decisions; with --resume, "

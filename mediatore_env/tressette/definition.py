@@ -67,6 +67,7 @@ _FORM = partial(
     reference_observation=write_observation, display=DISPLAY, limits=limits, worlds=redeal,
     record_format="tressette-record",
     tournament=Lazy("agents.tressette.tournament:HOOKS"),
+    jax=Lazy("mediatore_env.jaxgame.tressette:TressetteJax"),
     trick=TrickFacts(side=partners, scoring=scoring, stock=lambda game: game.stock))
 
 TRESSETTE = _FORM(name="tressette", title="Partnership Tressette", players=4,
