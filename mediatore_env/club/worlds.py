@@ -38,7 +38,7 @@ import random
 
 from ..core.cards import ALL_CARDS, SUIT_MASKS, bit, cards_of, suit_of
 from ..core.placement import Placement, pick, shuffled
-from ..mediatore.game import deal_order
+from ..mediatore.nine_tricks import deal_order
 from ..mediatore.moves import HAND_SIZE
 from .game import DISCARDS
 from .moves import ALONE, AUCTION, CALL, END, call_move, discard_move, play_move

@@ -46,8 +46,8 @@ from ..club.moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISC
 from ..club.observation import LAYOUT, OBSERVATION_SIZE, chip_value as py_chip_value
 from ..club.rules import ClubRules
 from ..core.cards import LAST_TRICK_THIRDS, NUM_CARDS
-from ..mediatore.game import DEAL_ORDER
 from ..mediatore.moves import HAND_SIZE, NUM_TRICKS, WIN_THIRDS
+from ..mediatore.nine_tricks import DEAL_ORDER, DISCARDS
 from .core import NONE, JaxGame, one_hot
 from .observe import seat_blocks
 from .tables import THIRDS_VALUE, TRICKS_VALUE
@@ -56,7 +56,6 @@ from .tricks import (POINTS_OF, TrickState, checked_deal, no_tricks, play_card, 
 
 _I32, _F32, _U32 = jnp.int32, jnp.float32, jnp.uint32
 _SEATS = np.arange(4)
-DISCARDS = 4  # the widow's four cards go back (game.DISCARDS)
 # By dealer, where each card of the pack goes: a seat, or 4 (the widow): Mediatore's deal.
 _RECEIVER = np.array([list(order) + [4] * (NUM_CARDS - 4 * HAND_SIZE) for order in DEAL_ORDER],
                      np.int32)

@@ -44,7 +44,8 @@ from ..core.cards import NUM_CARDS, TOTAL_THIRDS
 from ..tressette.game import DEAD, DEAL_TARGETS
 from ..tressette.melds import ACES, GROUP_MASKS, GROUP_POINTS, NAPOLETANA_MASKS, NAPOLETANA_POINTS
 from ..tressette.moves import CLAIM, NUM_MOVES
-from ..tressette.observation import (DRAWS, EARLIER_HANDS, MELD_FLAGS, SCORE_SCALE, layout_of)
+from ..tressette.observation import (DRAWS, EARLIER_HANDS, MELD_FLAGS, SCORE_SCALE, layout_of,
+                                     rules_vector)
 from ..tressette.rules import (HAND_SIZE, LAST_TRICK_POINTS, TARGET, TressetteRules,
                                false_claim_outcome, outcome)
 from .core import NONE, JaxGame, one_hot
@@ -113,14 +114,11 @@ class TressetteTables:
         worst = [false_claim_outcome(rules, side) for side in sides] + [
             outcome(rules, totals, side) for side in sides
             for totals in ([0] * rules.num_sides, [TARGET] * rules.num_sides)]
-        rules_block = np.zeros(6, np.float32)
-        rules_block[(4, 3, 2).index(n)] = 1
-        rules_block[3:] = rules.low, rules.claim, n == 2 and rules.show_draws
         return cls(rules=rules, players=n, sides=rules.num_sides, tricks=rules.num_tricks,
                    stock=rules.stock_size, hands=MAX_HANDS[n], earlier=EARLIER_HANDS[n],
                    side_of=np.array([rules.side_of(s) for s in range(n)], np.int32),
                    receiver=receiver, illegal_penalty=max(abs(v) for o in worst for v in o),
-                   rules_block=rules_block)
+                   rules_block=rules_vector(rules))
 
 
 @jax.tree_util.register_dataclass

@@ -88,7 +88,7 @@ from .moves import NUM_MOVES
 from .rules import FORMS, TressetteRules
 
 __all__ = ["EARLIER_HANDS", "SCORE_SCALE", "MELD_FLAGS", "Layout", "layout_of", "layout_table",
-           "write_observation", "Encoder", "action_mask", "observation"]
+           "rules_vector", "write_observation", "Encoder", "action_mask", "observation"]
 
 EARLIER_HANDS = {4: 5, 3: 12, 2: 5}
 SCORE_SCALE = 65
@@ -351,15 +351,19 @@ class Encoder:
         return out
 
 
+def rules_vector(rules: TressetteRules) -> np.ndarray:
+    """The rules block: the players (4, 3, 2) one-hot, then Low Hand, claims and, two-handed,
+    the draws shown (the JAX engine writes it from here too)."""
+    block = np.zeros(6, np.float32)
+    block[(4, 3, 2).index(rules.players)] = 1
+    block[3:] = rules.low, rules.claim, rules.players == 2 and rules.show_draws
+    return block
+
+
 def _rules_ones(put, lay: Layout, rules: TressetteRules) -> None:
     at = lay.offsets["rules"]
-    put(at + (4, 3, 2).index(lay.players))
-    if rules.low:
-        put(at + 3)
-    if rules.claim:
-        put(at + 4)
-    if lay.players == 2 and rules.show_draws:
-        put(at + 5)
+    for i in np.flatnonzero(rules_vector(rules)):
+        put(at + int(i))
 
 
 def _earlier(put, out: np.ndarray, lay: Layout, view, me: int) -> None:
