@@ -68,11 +68,13 @@ class Game(Protocol):
         """A game of ``rules`` whose first hand ``dealer`` deals, waiting for its first pack."""
 
     rules: Any
-    #: The seat that dealt the first hand.
-    first_dealer: int
     #: The seat that dealt the hand on the table: the one just ended while the next waits for
     #: its pack (the next dealer is named as that pack is dealt).
     dealer: int
+
+    @property
+    def first_dealer(self) -> int:
+        """The seat that dealt the first hand."""
     #: The seat to move; :data:`CHANCE` while a pack is needed; None once over.
     to_move: int | None
     #: Every move made, as ``(seat, move)``, in order (packs are not moves).
