@@ -25,7 +25,6 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from agents.base import Agent
-from mediatore_env.core.cards import parse_card
 import mediatore_env.openspiel  # noqa: F401  (registers the games with OpenSpiel)
 from mediatore_env.registry import GAMES
 
@@ -42,21 +41,18 @@ def definition_of_view(view):
 
 
 def _engine_of(view):
-    """The game behind a view (its packs and moves rebuild the state; what the seat cannot see
-    is dealt again before a bot looks)."""
-    for name in ("_deal", "_game", "_session"):
-        engine = getattr(view, name, None)
-        if engine is not None:
-            return engine
-    raise ValueError(f"not a view of a game of the family: {view!r}")
+    """The game behind a view, which every view of the family keeps as ``_game`` (its packs
+    and moves rebuild the state; what the seat cannot see is dealt again before a bot looks)."""
+    engine = getattr(view, "_game", None)
+    if engine is None:
+        raise ValueError(f"not a view of a game of the family: {view!r}")
+    return engine
 
 
 def spiel_state(engine, game: pyspiel.Game) -> pyspiel.State:
     """The OpenSpiel state of ``engine`` (a game of the family): its packs as chance actions,
     card by card, and its moves."""
-    data = engine.to_json()
-    packs = data["packs"] if "packs" in data else [data["pack"]] * (data["pack"] is not None)
-    packs = iter([parse_card(c) if isinstance(c, str) else c for c in pack] for pack in packs)
+    packs = iter(engine.packs)
     state = game.new_initial_state()
     for _, move in engine.history:
         while state.is_chance_node():
@@ -91,8 +87,7 @@ class OpenSpielAgent(Agent):
     def act(self, observation, view):
         definition = definition_of_view(view)
         engine = _engine_of(view)
-        params = {**engine.rules.to_dict(), "dealer": getattr(engine, "first_dealer",
-                                                             engine.dealer)}
+        params = {**engine.rules.to_dict(), "dealer": engine.first_dealer}
         for name, value in definition.fixed.items():
             params.pop(name)
         params = {k: (0 if v is None else v) for k, v in params.items()}

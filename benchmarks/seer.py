@@ -41,7 +41,7 @@ from mediatore_env.mediatore.worlds import World
 
 def real_deal(view):
     """The deal behind ``view``: the cheat (a private attribute no agent reads)."""
-    return view._deal
+    return view._game
 
 
 class _RealWorld:

@@ -268,7 +268,7 @@ def test_a_copy_keeps_its_seats_sharing_one_table_of_its_own():
         assert clone.deal is not env.deal and clone.deal.history == env.deal.history
         assert clone._table is not env._table
         assert all(e._table is clone._table for e in clone._encoders)
-        assert all(v._deal is clone.deal for v in clone._views)
+        assert all(v._game is clone.deal for v in clone._views)
 
 
 def test_bidding_deepcopies_share_the_read_only_contract_table(table):

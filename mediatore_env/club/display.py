@@ -431,9 +431,5 @@ class ClubDisplay(Display):
         """Every deal of the finished session in a line, and the chips."""
         return session_lines(session.record(), names)
 
-    def record_packs(self, record: dict) -> list:
-        """The packs of a record, in the order dealt: one a deal."""
-        return [deal["pack"] for deal in record["deals"]]
-
 
 DISPLAY = ClubDisplay()

@@ -40,97 +40,97 @@ class ClubView:
     """A live, read-only window on a :class:`Session` from one seat: only what that seat may
     know, read from the session each time it is asked."""
 
-    __slots__ = ("_session", "seat")
+    __slots__ = ("_game", "seat")
 
     def __init__(self, session: Game, seat: int):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
             raise ValueError(f"bad seat {seat!r}; valid: 0, 1, 2, 3")
-        self._session = session
+        self._game = session
         self.seat = seat
 
     # -- public facts -----------------------------------------------------------------------
-    rules = property(lambda self: self._session.rules)
-    dealer = property(lambda self: self._session.dealer)
-    mano = property(lambda self: self._session.mano)
-    phase = property(lambda self: self._session.phase)
-    to_move = property(lambda self: self._session.to_move)
-    deal_number = property(lambda self: self._session.deal_number)
-    mediator = property(lambda self: self._session.mediator)
-    called_card = property(lambda self: self._session.called_card)
-    announced_alone = property(lambda self: self._session.announced_alone)
-    leader = property(lambda self: self._session.leader)
-    played = property(lambda self: self._session.played)
-    pot = property(lambda self: self._session.pot)
+    rules = property(lambda self: self._game.rules)
+    dealer = property(lambda self: self._game.dealer)
+    mano = property(lambda self: self._game.mano)
+    phase = property(lambda self: self._game.phase)
+    to_move = property(lambda self: self._game.to_move)
+    deal_number = property(lambda self: self._game.deal_number)
+    mediator = property(lambda self: self._game.mediator)
+    called_card = property(lambda self: self._game.called_card)
+    announced_alone = property(lambda self: self._game.announced_alone)
+    leader = property(lambda self: self._game.leader)
+    played = property(lambda self: self._game.played)
+    pot = property(lambda self: self._game.pot)
     #: the pot when the mediator accepted: what his side matches when the play ends
-    pot_accepted = property(lambda self: self._session.pot_accepted)
-    move_count = property(lambda self: len(self._session.history))
+    pot_accepted = property(lambda self: self._game.pot_accepted)
+    move_count = property(lambda self: len(self._game.history))
 
     @property
     def stakes(self) -> tuple[int, ...]:
         """What each seat has put into the pot standing now."""
-        return tuple(self._session.stakes)
+        return tuple(self._game.stakes)
 
     @property
     def chips(self) -> tuple[int, ...]:
         """Each seat's change in chips so far in the session."""
-        return tuple(self._session.chips)
+        return tuple(self._game.chips)
 
     @property
     def auction(self) -> tuple[tuple[int, int], ...]:
         """This deal's choosing of the mediator: (seat, pass or accept)."""
-        return tuple(self._session.auction)
+        return tuple(self._game.auction)
 
     @property
     def tricks(self):
         """This deal's finished tricks (leader, cards in playing order, winner)."""
-        return tuple(self._session.tricks)
+        return tuple(self._game.tricks)
 
     @property
     def trick(self) -> tuple[int, ...]:
         """Cards of the trick on the table, in playing order from its leader."""
-        return tuple(self._session.trick)
+        return tuple(self._game.trick)
 
     @property
     def thirds_won(self) -> tuple[int, ...]:
         """Thirds each seat has taken in this deal's tricks (the last trick's point and the
         mediator's discards count once the play ends)."""
-        return tuple(self._session.thirds_won)
+        return tuple(self._game.thirds_won)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
-        return tuple(self._session.tricks_won)
+        return tuple(self._game.tricks_won)
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(map(int.bit_count, self._session.hands))
+        return tuple(map(int.bit_count, self._game.hands))
 
     @property
     def past_deals(self) -> tuple[PastDeal, ...]:
         """The public facts of the session's finished deals, first to last."""
         return tuple(PastDeal(r.dealer, r.mediator, r.alone, r.called_card, r.partner, r.thirds,
-                              r.won, r.chips) for r in self._session.results)
+                              r.won, r.chips) for r in self._game.results)
 
     def legal_moves(self) -> list[int]:
         """This seat's legal moves: empty unless it is the seat to move."""
-        s = self._session
+        s = self._game
         return s.legal_moves() if s.to_move == self.seat else []
 
     # -- private knowledge --------------------------------------------------------------------
 
     @property
     def hand(self) -> int:
-        return self._session.hands[self.seat]
+        return self._game.hands[self.seat]
 
     @property
     def alone(self) -> bool | None:
         """Whether the mediator plays alone (known to all from the call on; None before)."""
-        s = self._session
+        s = self._game
         return None if s.phase in (AUCTION, CALL) else s.alone
 
     @property
     def partner(self) -> int | None:
         """The mediator's partner if this seat knows who it is, else None."""
-        s = self._session
+        s = self._game
         if s.partner is None or s.phase in (AUCTION, CALL):
             return None
         if self.seat == s.partner or s.called_played_by is not None or s.phase == END:
@@ -140,7 +140,7 @@ class ClubView:
     @property
     def widow(self) -> int:
         """The widow as a bitset, to the mediator once he has taken it; else 0."""
-        s = self._session
+        s = self._game
         if self.seat == s.mediator and s.phase not in (AUCTION, CALL):
             return s.widow
         return 0
@@ -148,8 +148,8 @@ class ClubView:
     @property
     def discards(self) -> int:
         """The mediator's discards: to him at once, to all once the play ends; else 0."""
-        s = self._session
+        s = self._game
         return s.discards if self.seat == s.mediator or s.phase == END else 0
 
     def __repr__(self):
-        return f"<ClubView seat={self.seat} of {self._session!r}>"
+        return f"<ClubView seat={self.seat} of {self._game!r}>"

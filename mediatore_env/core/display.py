@@ -31,7 +31,6 @@ hook                   default
 ``hand_word``          ``hand``: the word of terminal play's wait between two hands
 ``final_lines``        the seat's table at the end (``table_lines``)
 ``end_lines``          each seat's outcome
-``record_packs``       the record's ``"packs"``
 =====================  ========================================================================
 
 The defaults read the :class:`~.game.Game` protocol and a seat's view with the fields every
@@ -369,10 +368,6 @@ class Display:
     def end_lines(self, game: Game, names: Sequence[str], style: str = "english") -> list[str]:
         """The result of the finished game."""
         return ["outcome: " + _outcome(game.outcome, names)]
-
-    def record_packs(self, record: dict) -> list:
-        """The packs of a record, in the order dealt."""
-        return record["packs"]
 
 
 def _trick_words(view) -> str:

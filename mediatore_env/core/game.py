@@ -75,6 +75,10 @@ class Game(Protocol):
     @property
     def first_dealer(self) -> int:
         """The seat that dealt the first hand."""
+
+    @property
+    def packs(self) -> Sequence[Sequence[int]]:
+        """The packs dealt so far, in order, each as 40 card ids."""
     #: The seat to move; :data:`CHANCE` while a pack is needed; None once over.
     to_move: int | None
     #: Every move made, as ``(seat, move)``, in order (packs are not moves).

@@ -851,9 +851,5 @@ class MediatoreDisplay(Display):
         """The result of the finished deal, every hand shown."""
         return result_lines(deal.record(), names, style)
 
-    def record_packs(self, record: dict) -> list:
-        """The packs of a record, in the order dealt: a deal's one pack."""
-        return [record["pack"]]
-
 
 DISPLAY = MediatoreDisplay()

@@ -110,6 +110,11 @@ class Deal(NineTricks):
     )
 
     @property
+    def packs(self) -> list[tuple[int, ...]]:
+        """The packs dealt, as every engine has them: the deal's one pack once dealt."""
+        return [] if self.pack is None else [self.pack]
+
+    @property
     def first_dealer(self) -> int:
         """The deal's dealer (a deal is the whole game: the first hand and the only one)."""
         return self.dealer

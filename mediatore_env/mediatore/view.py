@@ -28,84 +28,84 @@ class SeatView:
     stays current as the deal goes on.
     """
 
-    __slots__ = ("_deal", "seat")
+    __slots__ = ("_game", "seat")
 
     def __init__(self, deal: Game, seat: int):
         if not isinstance(seat, int) or not 0 <= seat < 4:
             raise ValueError(f"bad seat {seat!r}; valid: 0, 1, 2, 3")
-        self._deal = deal
+        self._game = deal
         self.seat = seat
 
     # -- public facts ---------------------------------------------------------------------
-    rules = property(lambda self: self._deal.rules)
-    dealer = property(lambda self: self._deal.dealer)
-    mano = property(lambda self: self._deal.mano)
-    phase = property(lambda self: self._deal.phase)
-    to_move = property(lambda self: self._deal.to_move)
-    contract = property(lambda self: self._deal.contract)
-    declarer = property(lambda self: self._deal.declarer)
-    called_card = property(lambda self: self._deal.called_card)
-    giver = property(lambda self: self._deal.giver)
-    leader = property(lambda self: self._deal.leader)
-    trick_signal = property(lambda self: self._deal.trick_signal)
-    played = property(lambda self: self._deal.played)
-    payoffs = property(lambda self: self._deal.payoffs)
+    rules = property(lambda self: self._game.rules)
+    dealer = property(lambda self: self._game.dealer)
+    mano = property(lambda self: self._game.mano)
+    phase = property(lambda self: self._game.phase)
+    to_move = property(lambda self: self._game.to_move)
+    contract = property(lambda self: self._game.contract)
+    declarer = property(lambda self: self._game.declarer)
+    called_card = property(lambda self: self._game.called_card)
+    giver = property(lambda self: self._game.giver)
+    leader = property(lambda self: self._game.leader)
+    trick_signal = property(lambda self: self._game.trick_signal)
+    played = property(lambda self: self._game.played)
+    payoffs = property(lambda self: self._game.payoffs)
     # Decisions made so far (public: everyone sees each one being made, if not always what it
     # was). It only grows as the deal goes on, so observers use it to notice that nothing changed.
-    move_count = property(lambda self: len(self._deal.history))
+    move_count = property(lambda self: len(self._game.history))
 
     def play_state(self) -> tuple:
         """``(move_count, phase, to_move, hand, played, tricks, trick, leader, trick_signal,
         thirds_won, tricks_won)``: the facts an observer reads after every move, in one call
         (the properties of the same names; the observation encoder's hot path). The four
         sequences are the deal's own lists, not copies: read them, do not keep or change them."""
-        d = self._deal
+        d = self._game
         return (len(d.history), d.phase, d.to_move, d.hands[self.seat], d.played,
                 d.tricks, d.trick, d.leader, d.trick_signal, d.thirds_won, d.tricks_won)
 
     @property
     def auction(self) -> tuple[tuple[int, int], ...]:
         """Every call of the auction as (seat, bid), bid 0 = pass."""
-        return tuple(self._deal.auction)
+        return tuple(self._game.auction)
 
     @property
     def tricks(self):
         """Finished tricks (leader, cards in playing order, signal, winner)."""
-        return tuple(self._deal.tricks)
+        return tuple(self._game.tricks)
 
     @property
     def trick(self) -> tuple[int, ...]:
         """Cards of the trick in progress, in playing order from its leader."""
-        return tuple(self._deal.trick)
+        return tuple(self._game.trick)
 
     @property
     def thirds_won(self) -> tuple[int, ...]:
         """Thirds each seat has taken in tricks so far (public: every card is seen)."""
-        return tuple(self._deal.thirds_won)
+        return tuple(self._game.thirds_won)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
-        return tuple(self._deal.tricks_won)
+        return tuple(self._game.tricks_won)
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(map(int.bit_count, self._deal.hands))
+        return tuple(map(int.bit_count, self._game.hands))
 
     def legal_moves(self) -> list[int]:
         """This seat's legal moves: empty unless it is the seat to move."""
-        d = self._deal
+        d = self._game
         return d.legal_moves() if d.to_move == self.seat else []
 
     # -- private knowledge ----------------------------------------------------------------
 
     @property
     def hand(self) -> int:
-        return self._deal.hands[self.seat]
+        return self._game.hands[self.seat]
 
     @property
     def monte_seen(self) -> int:
         """The original monte as a bitset if this seat has seen it, else 0."""
-        d = self._deal
+        d = self._game
         if d.contract is None or (d.contract in (CHIAMO, MEDIATORE) and d.called_card is None):
             return 0  # the monte is looked at after the call, never before
         who = d.rules.monte_seen_by(d.contract)
@@ -116,19 +116,19 @@ class SeatView:
     @property
     def final_monte(self) -> int:
         """The monte that goes to the last trick's winner: turned over at the end, else 0."""
-        d = self._deal
+        d = self._game
         return d.monte if d.phase == END and d.contract is not None else 0
 
     @property
     def discards(self) -> int:
         """The declarer's discards (the new monte), known to the declarer only."""
-        d = self._deal
+        d = self._game
         return d.discards if self.seat == d.declarer or d.phase == END else 0
 
     @property
     def given_back(self) -> int | None:
         """Mediatore: the card passed back to the giver, known to declarer and giver only."""
-        d = self._deal
+        d = self._game
         if self.seat in (d.declarer, d.giver):
             return d.given_back
         return None
@@ -136,7 +136,7 @@ class SeatView:
     @property
     def alone(self) -> bool | None:
         """Whether the declarer plays alone, as far as this seat knows (None: not known yet)."""
-        d = self._deal
+        d = self._game
         if d.contract is None:
             return None
         if d.contract != CHIAMO:
@@ -158,7 +158,7 @@ class SeatView:
     @property
     def partner(self) -> int | None:
         """The declarer's partner if this seat knows who it is, else None."""
-        d = self._deal
+        d = self._game
         if d.partner is None or self.alone is not False:
             return None
         if d.phase == END or d.called_played_by is not None or self.seat == d.partner:
@@ -166,4 +166,4 @@ class SeatView:
         return None
 
     def __repr__(self):
-        return f"<SeatView seat={self.seat} of {self._deal!r}>"
+        return f"<SeatView seat={self.seat} of {self._game!r}>"

@@ -123,19 +123,19 @@ _ABOUT = {"program": "from", "seed": "seed", "deal_index": "deal", "game_index":
           "session_index": "session", "lineup": "lineup", "rotation": "rotation"}
 
 
-def record_start(record: dict, final):
-    """A new game of a record's game, rules and first dealer (``final``: the record replayed),
-    to step through it with :func:`record_steps`."""
+def record_start(final):
+    """A new game of the game, rules and first dealer of ``final`` (a record replayed), to step
+    through it with :func:`record_steps`."""
     definition = get(final.record()["game"])  # a version 1 Tressette record names no form
-    return definition.new_game(final.rules, record["dealer"])
+    return definition.new_game(final.rules, final.first_dealer)
 
 
-def record_steps(game, record: dict, final) -> Iterator[tuple[str, Any]]:
-    """Step ``game`` (a :func:`record_start`) through the record as it was played: yields
-    ``("pack", pack)`` after each pack dealt (whenever the game asks for one) and
-    ``("move", move)`` after each move. Stops early where a record of an unfinished game
+def record_steps(game, final) -> Iterator[tuple[str, Any]]:
+    """Step ``game`` (a :func:`record_start`) through ``final``'s packs and moves as they were
+    played: yields ``("pack", pack)`` after each pack dealt (whenever the game asks for one)
+    and ``("move", move)`` after each move. Stops early where a record of an unfinished game
     ends."""
-    packs = iter(get(final.record()["game"]).display.record_packs(record))
+    packs = iter(final.packs)
     moves = iter(final.history)
     while not game.is_over:
         if game.to_move == CHANCE:
@@ -172,10 +172,10 @@ def show_record(record: dict, seat: int | None = None, style: str = "english",
               "seen by " + ("everyone: the open table" if seat is None else
                             f"{names[seat]} only" if names[seat] == f"seat {seat}" else
                             f"{names[seat]} (seat {seat}) only"))
-    game = record_start(record, final)
+    game = record_start(final)
     narrator = text.narrator(game, seat, names, style)
     stage = text.stage(game, seat)
-    for kind, _ in record_steps(game, record, final):
+    for kind, _ in record_steps(game, final):
         if kind == "pack":
             narrator.skip()
             pager.say("", *text.dealt_lines(game, seat, names, style))

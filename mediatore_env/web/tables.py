@@ -795,10 +795,9 @@ class Watch:
             raise BadRequest(f"{label}: not a valid game record: {one_line(e)}") from None
         self.label, self.style = label, style
         self.text = self.definition.display
-        # kept: the steps, the dealer and the names, all checked; not the record, whose other
-        # fields (an upload's meta) are whatever its sender put there
-        self.steps = list(record_steps(record_start(record, self.final), record, self.final))
-        self.dealer = record["dealer"]
+        # kept: the steps and the names, all checked; not the record, whose other fields (an
+        # upload's meta) are whatever its sender put there
+        self.steps = list(record_steps(record_start(self.final), self.final))
         self.names = watch_names(record, self.final.players)
 
     def at(self, step: int, seat: int | None) -> dict:
@@ -806,7 +805,7 @@ class Watch:
         step = _int(step, "step", 0, len(self.steps))
         if seat is not None:
             _int(seat, "seat", 0, players - 1)
-        game = self.definition.new_game(self.final.rules, self.dealer)
+        game = record_start(self.final)
         narrator = None
         for k, (kind, what) in enumerate(self.steps[:step]):
             if k == step - 1:
