@@ -452,3 +452,17 @@ def test_a_refused_reset_changes_neither_the_episode_nor_the_next_one(name):
     refused.reset()
     plain.reset()
     assert refused.game.to_json() == plain.game.to_json()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_checks_a_seat_alike(name):
+    """A view's seat is checked once for every game (core.game.seat_of): a bool, a float or a
+    seat past the last is refused naming the valid seats; a numpy integer is a seat."""
+    definition = get(name)
+    game = definition.new_game(definition.make_rules())
+    valid = ", ".join(map(str, range(definition.players)))
+    for bad in (True, 1.0, definition.players, -1, "0"):
+        with pytest.raises(ValueError, match=f"bad seat {bad!r}; valid: {valid}$"):
+            game.view(bad)
+    seat = game.view(np.int64(1)).seat
+    assert seat == 1 and type(seat) is int

@@ -33,7 +33,7 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, cards_of, thirds_of,
                           validate_pack)
-from ..core.game import CHANCE, dealer_seat
+from ..core.game import CHANCE, seat_of
 from ..core.records import rebuild
 from ..core.tricks import Trick, playable, playable_cards
 from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
@@ -103,7 +103,7 @@ class Session(NineTricks):
         self.rules = ClubRules() if rules is None else rules
         if not isinstance(self.rules, ClubRules):
             raise ValueError(f"rules must be a ClubRules object, got {type(rules).__name__}")
-        seat = dealer_seat(dealer, 4)
+        seat = seat_of(dealer, 4, "dealer")
         if isinstance(packs, str):
             raise ValueError("packs must be a list of packs, one per deal, not one string")
         # None: no packs and no rng, so every deal waits for deal(pack).

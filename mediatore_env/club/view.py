@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.game import Game
+from ..core.game import Game, seat_of
 from .moves import AUCTION, CALL, END
 
 
@@ -43,10 +43,8 @@ class ClubView:
     __slots__ = ("_game", "seat")
 
     def __init__(self, session: Game, seat: int):
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-            raise ValueError(f"bad seat {seat!r}; valid: 0, 1, 2, 3")
         self._game = session
-        self.seat = seat
+        self.seat = seat_of(seat, 4)
 
     # -- public facts -----------------------------------------------------------------------
     rules = property(lambda self: self._game.rules)

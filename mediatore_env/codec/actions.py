@@ -28,6 +28,8 @@ import operator
 
 import numpy as np
 
+from ..core.game import seat_of
+
 __all__ = ["as_move", "is_action", "as_seat", "illegal_action_message"]
 
 
@@ -82,13 +84,12 @@ def as_move(action, num_actions: int) -> int:
     return move
 
 
-def as_seat(seat, what: str = "seat") -> int:
-    """A seat (0..3) given by a user, accepted as :func:`as_move` accepts an action id.
-    Raises ``ValueError`` ("bad dealer 4; valid: 0, 1, 2, 3")."""
+def as_seat(seat, what: str = "seat", players: int = 4) -> int:
+    """A seat given by a user, accepted as :func:`as_move` accepts an action id (a 0-d or
+    one-element array too), checked as every engine checks one (:func:`~..core.game.seat_of`):
+    ``ValueError`` ("bad dealer 4; valid: 0, 1, 2, 3")."""
     index = _integer(seat)
-    if index is None or not 0 <= index < 4:
-        raise ValueError(f"bad {what} {seat!r}; valid: 0, 1, 2, 3")
-    return index
+    return seat_of(seat if index is None else index, players, what)
 
 
 def illegal_action_message(action, agent: str, phase: str | None, legal, num_actions: int,

@@ -49,13 +49,13 @@ from .moves import as_move_id, described_move
 CHANCE = -1
 
 
-def dealer_seat(dealer, players: int) -> int:
-    """``dealer`` as the seat of an engine's first dealer: an integer (numpy's too, as for a
-    move id; not a bool or a float) from 0 to ``players - 1``; else ``ValueError`` naming the
-    valid seats."""
-    seat = as_move_id(dealer)
+def seat_of(value, players: int, what: str = "seat") -> int:
+    """``value`` as a seat of a game of ``players``: an integer (numpy's too, as for a move id;
+    not a bool or a float) from 0 to ``players - 1``; else ``ValueError`` naming ``what`` it
+    was (a seat, a dealer) and the valid seats."""
+    seat = as_move_id(value)
     if seat is None or not 0 <= seat < players:
-        raise ValueError(f"bad dealer {dealer!r}; valid: " + ", ".join(map(str, range(players))))
+        raise ValueError(f"bad {what} {value!r}; valid: " + ", ".join(map(str, range(players))))
     return seat
 
 

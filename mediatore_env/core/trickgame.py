@@ -27,7 +27,7 @@ from typing import ClassVar, Sequence
 
 from .cards import CARD_NAMES, NUM_CARDS, validate_pack
 from .definition import THIRDS, Limits, MoveTable, Scoring, TrickFacts
-from .game import CHANCE, Engine, dealer_seat
+from .game import CHANCE, Engine, seat_of
 from .moves import card_move_text, parse_card_move
 from .records import check_header, check_result, header, rebuild
 from .tricks import Trick, playable_cards, trick_winner
@@ -57,7 +57,7 @@ class PlainTrickGame(Engine):
 
     def __init__(self, rules=None, dealer: int = 0):
         self.rules = self.RULES() if rules is None else rules
-        self.first_dealer = self.dealer = dealer_seat(dealer, self.rules.players)
+        self.first_dealer = self.dealer = seat_of(dealer, self.rules.players, "dealer")
         self.to_move: int | None = CHANCE
         self.history: list[tuple[int, int]] = []
         self.packs: list[tuple[int, ...]] = []
@@ -194,9 +194,7 @@ class PlainView:
     fields of :class:`~.display.TrickView`, and each seat's points)."""
 
     def __init__(self, game: PlainTrickGame, seat: int):
-        if type(seat) is not int or not 0 <= seat < game.players:
-            raise ValueError(f"bad seat {seat!r}; valid: 0 to {game.players - 1}")
-        self._game, self.seat = game, seat
+        self._game, self.seat = game, seat_of(seat, game.players)
 
     rules = property(lambda self: self._game.rules)
     players = property(lambda self: self._game.players)

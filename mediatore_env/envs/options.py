@@ -57,13 +57,10 @@ def dealer_option(dealer, agents) -> int | None:
     if dealer is None:
         return None
     try:
-        seat = as_seat(dealer, "dealer")
+        return as_seat(dealer, "dealer", len(agents))
     except ValueError:
-        seat = None
-    if seat is None or seat >= len(agents):
         raise ValueError(f"bad dealer {dealer!r} in options; valid: "
-                         + ", ".join(map(str, range(len(agents)))) + " or an agent name")
-    return seat
+                         + ", ".join(map(str, range(len(agents)))) + " or an agent name") from None
 
 
 def flag_option(name: str, value) -> bool:

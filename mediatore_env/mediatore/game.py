@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, SUIT_MASKS, SUIT_OF, bit,
                           cards_of, make_card, thirds_of, validate_pack)
-from ..core.game import CHANCE, dealer_seat
+from ..core.game import CHANCE, seat_of
 from ..core.records import rebuild
 from ..core.tricks import Trick
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
@@ -127,7 +127,7 @@ class Deal(NineTricks):
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules must be a Rules object, got {type(rules).__name__}")
-        self.dealer = dealer_seat(dealer, 4)
+        self.dealer = seat_of(dealer, 4, "dealer")
         self.pack = None
         self.hands, self.monte = [0, 0, 0, 0], 0
         self.original_monte = 0

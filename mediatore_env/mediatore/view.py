@@ -16,7 +16,7 @@ Knowledge follows docs/rules.md section 5 and the monte switches of section 8:
 
 from __future__ import annotations
 
-from ..core.game import Game
+from ..core.game import Game, seat_of
 from .moves import END
 from .rules import CHIAMO, MEDIATORE
 
@@ -31,10 +31,8 @@ class SeatView:
     __slots__ = ("_game", "seat")
 
     def __init__(self, deal: Game, seat: int):
-        if not isinstance(seat, int) or not 0 <= seat < 4:
-            raise ValueError(f"bad seat {seat!r}; valid: 0, 1, 2, 3")
         self._game = deal
-        self.seat = seat
+        self.seat = seat_of(seat, 4)
 
     # -- public facts ---------------------------------------------------------------------
     rules = property(lambda self: self._game.rules)

@@ -25,7 +25,7 @@ import json
 from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
-from ..core.game import CHANCE, Engine, dealer_seat
+from ..core.game import CHANCE, Engine, seat_of
 from ..core.records import check_header, check_result, header, rebuild
 from ..core.moves import as_move_id
 from ..core.tricks import Trick, playable, playable_cards, trick_winner
@@ -192,7 +192,7 @@ class TressetteGame(Engine):
         if not isinstance(self.rules, TressetteRules):
             raise ValueError(f"rules must be a TressetteRules object, got {type(rules).__name__}")
         players = self.rules.players
-        self.first_dealer = self.dealer = dealer_seat(dealer, players)
+        self.first_dealer = self.dealer = seat_of(dealer, players, "dealer")
         self.hands = [0] * players
         self.log: list[HandLog] = []
         self.start = _start_totals(self.rules, totals)

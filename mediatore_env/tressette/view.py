@@ -16,7 +16,7 @@ Knowledge follows docs/rules.md 10.1-10.2:
 
 from __future__ import annotations
 
-from ..core.game import Game
+from ..core.game import Game, seat_of
 
 
 class TressetteView:
@@ -30,11 +30,8 @@ class TressetteView:
     __slots__ = ("_game", "seat")
 
     def __init__(self, game: Game, seat: int):
-        players = game.rules.players
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
-            raise ValueError(f"bad seat {seat!r}; valid: " + ", ".join(map(str, range(players))))
         self._game = game
-        self.seat = seat
+        self.seat = seat_of(seat, game.rules.players)
 
     # -- public facts ---------------------------------------------------------------------
     rules = property(lambda self: self._game.rules)
