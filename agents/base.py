@@ -13,7 +13,7 @@ An agent is anything with an ``act`` method::
 :class:`~mediatore_env.mediatore.view.SeatView`, a Tressette or club view): its hand, the
 public history, ``view.legal_moves()`` -- only what that seat may know. ``observation`` is
 the environment's observation of that seat, ``{"observation": float32 array, "action_mask":
-int8 array}`` from the game's observation writer (its registry entry's ``codec``), for agents
+int8 array}`` from the game's observation writer (its registry entry's ``observation``), for agents
 that read tensors (a neural network). Building it costs time, so an agent that only reads the
 view sets ``wants_observation = False`` and receives ``None``.
 

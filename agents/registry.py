@@ -212,8 +212,8 @@ def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
                check_options=None, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
     ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
-    the names known (default :data:`AGENTS`, Mediatore's; the Tressette games pass
-    :data:`agents.tressette.AGENTS`, club Mediatore :data:`agents.club.CLUB_AGENTS`). Raises
+    the names known (default Mediatore's, ``agents_of("mediatore")``; another game's are
+    ``agents_of(game)``). Raises
     ``ValueError`` listing the known names when the text names nothing.
 
     ``imports=False`` takes registered names only: a ``module:Class`` text is refused, and so

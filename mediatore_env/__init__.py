@@ -5,7 +5,8 @@ layers listed before it::
 
     core/        the 40-card pack, its notation, tricks without trumps, the game interface
                  (core.game.Game) that every engine implements           (every game of the family)
-    registry     the table of the games: engine, rules, moves, codec, text, environment, agents
+    registry     the table of the games: each one's GameDef (engine, rules, moves, observation,
+                 display, environments, agents, JAX engine)
     analysis/    the double-dummy solver of every game
     mediatore/   Mediatore: rules, moves, state machine, seat views, records, deductions, worlds,
                  contract value tables; above them its observation layout and writer, table
@@ -15,7 +16,7 @@ layers listed before it::
                  parts
     codec/       what every game's writers, texts and environments share: layouts as offsets,
                  card text, actions from user input
-    jaxgame/     Mediatore's engine batched in JAX
+    jaxgame/     every game's engine batched in JAX, on one trick core
     envs/        what the environments share: the AEC base, copies, the protective wrapper
     agents       (the top-level package beside this one) the agents of each game, the tournament
     tools/       command-line tools: mediatore-play, -replay, -bench, -tables

@@ -10,6 +10,7 @@ from .display import DISPLAY
 from .game import DISCARDS, Session
 from .moves import NUM_MOVES, PLAY_BASE, card_of_move, move_text, parse_move, play_move
 from .observation import observation, write_observation
+from .records import LEGACY_FORMAT
 from .rules import ClubRules
 from .worlds import redeal
 
@@ -34,7 +35,7 @@ CLUB = GameDef(
     name="club", title="club Mediatore", players=4, unit="session",
     rules=ClubRules, engine=Session, moves=MoveTable(NUM_MOVES, move_text, parse_move),
     observation=observation, reference_observation=write_observation, display=DISPLAY,
-    limits=limits, worlds=redeal, record_format="club-mediatore-record",
+    limits=limits, worlds=redeal, record_format=LEGACY_FORMAT,
     environments=(Environment("mediatore_env.club.club_mediatore_v0",
                               "mediatore/club-mediatore-v0"),),
     agents=Lazy("agents.club:CLUB_AGENTS"), tournament=Lazy("agents.club.tournament:HOOKS"),

@@ -2,7 +2,7 @@
 the environments; no game's own rules (each game's layout, writer and text live in its folder):
 
 - :mod:`.layout`: an observation layout as blocks laid end to end, its offsets and its table;
-- :mod:`.text`: cards in words, hands, columns, the browser's table as JSON;
+- :mod:`.trick`: the observation of a plain trick game (a new game's, written once);
 - :mod:`.actions`: a user's action turned into a move id, the one input check of every
   environment, and the message of a refused action.
 """

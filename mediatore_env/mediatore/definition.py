@@ -8,6 +8,7 @@ from .display import DISPLAY
 from .game import Deal
 from .moves import NUM_MOVES, NUM_TRICKS, PLAY_BASE, card_of_move, move_text, parse_move, play_move
 from .observation import observation
+from .records import LEGACY_FORMAT
 from .reference import write_observation
 from .rules import CHIAMO, CONTRACTS, MEDIATORE as MEDIATORE_CONTRACT, Rules, max_payment
 from .worlds import redeal
@@ -50,7 +51,7 @@ MEDIATORE = GameDef(
     name="mediatore", title="Mediatore", players=4, unit="deal",
     rules=Rules, engine=Deal, moves=MoveTable(NUM_MOVES, move_text, parse_move),
     observation=observation, reference_observation=write_observation, display=DISPLAY,
-    limits=limits, worlds=redeal, record_format="mediatore-record",
+    limits=limits, worlds=redeal, record_format=LEGACY_FORMAT,
     environments=(Environment("mediatore_env.mediatore.mediatore_v0", "mediatore/mediatore-v0"),
                   Environment("mediatore_env.mediatore.mediatore_bidding_v0",
                               "mediatore/mediatore-bidding-v0"),

@@ -11,7 +11,7 @@ from functools import partial
 from ..core.cards import POINTS
 from ..core.definition import THIRDS, Environment, GameDef, Lazy, Limits, MoveTable, TrickFacts
 from .display import DISPLAY
-from .game import TressetteGame
+from .game import LEGACY_FORMAT, TressetteGame
 from .moves import NUM_MOVES, move_text, parse_move
 from .observation import observation, write_observation
 from .rules import (LAST_TRICK_POINTS, TARGET, TressetteRules, false_claim_outcome, outcome,
@@ -65,7 +65,7 @@ _FORM = partial(
     GameDef, unit="game", rules=TressetteRules, engine=TressetteGame,
     moves=MoveTable(NUM_MOVES, move_text, parse_move), observation=observation,
     reference_observation=write_observation, display=DISPLAY, limits=limits, worlds=redeal,
-    record_format="tressette-record",
+    record_format=LEGACY_FORMAT,
     tournament=Lazy("agents.tressette.tournament:HOOKS"),
     jax=Lazy("mediatore_env.jaxgame.tressette:TressetteJax"),
     trick=TrickFacts(side=partners, scoring=scoring, stock=lambda game: game.stock))
