@@ -167,6 +167,8 @@ def play(definition, rules, rng, every_step=True):
         if every_step:
             check_chance(game, moves)
         if game.needs_pack:
+            if every_step:  # what each seat observes while the pack is awaited (OpenSpiel's)
+                check_observations(game, definition, sizes)
             pack = random_pack(rng)
             game.deal(pack)
             events.append(("pack", pack))

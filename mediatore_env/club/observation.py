@@ -34,6 +34,7 @@ import numpy as np
 from .moves import AUCTION, CALL, NUM_MOVES, PASS, PHASE_NAMES, PHASES
 from .rules import MAX_DEALS
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS
+from ..core.game import CHANCE
 from ..mediatore.moves import NUM_TRICKS
 from ..codec.layout import block_offsets, markdown_table
 from ..mediatore.layout import (S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SLOTS, TABLE,
@@ -115,11 +116,11 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
     o = OFFSETS
     out[o["rules"]] = chip_value(rules.ante)
     out[o["rules"] + 1] = float(rules.until_won)
-    out[o["deal"]] = (view.deal_number - 1) / rules.max_deals
+    out[o["deal"]] = max(view.deal_number - 1, 0) / rules.max_deals  # 0 before the first too
     out[o["dealer"] + rel(view.dealer)] = 1.0
     phase = view.phase
     out[o["phase"] + _PHASE_INDEX[phase]] = 1.0
-    if view.to_move is not None:
+    if view.to_move is not None and view.to_move != CHANCE:  # no seat while a pack is awaited
         out[o["to_move"] + rel(view.to_move)] = 1.0
     _cards(out, "hand", view.hand)
     for seat, move in view.auction:
