@@ -372,6 +372,11 @@ def test_a_games_help_lists_its_own_options_and_not_the_others(capsys, tool, gam
     ("bench", ["--bidding", "greedy", "nobody"], ["unknown bidding policy 'nobody'"]),
     ("bench", ["--agents", *["random"] * 4, "--colour", "red"],
      ["unrecognized arguments: --colour red"]),
+    # a switch whose value wants another changed too is the rules' to explain, not unknown
+    ("bench", ["--agents", *["random"] * 4, "--rule", "schedule=low"],
+     ["the low schedule has no Arcisolissimo: use schedule='low' with arcisolissimo=False"]),
+    ("bench", ["--game", "tressette", "--agents", *["random"] * 4, "--rule", "show_draws=no"],
+     ["unknown rules switch 'show_draws' of tressette; valid: low, claim"]),
 ])
 def test_another_games_option_is_one_line_naming_the_games_own(capsys, tool, args, words):
     import importlib

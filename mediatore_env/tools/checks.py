@@ -175,25 +175,28 @@ def _value_text(value) -> str:
 def rule_switches(game: str) -> dict[str, tuple | None]:
     """The switches ``--rule`` may set in registered game ``game``, each with its valid values
     (None where the rules class checks them itself): the fields of its rules but the ones the
-    game fixes, and but a switch none of whose other values these rules allow (Tressette's
-    ``show_draws`` without a stock)."""
+    game fixes, and but a switch none of whose other values any rules of the game allow
+    (Tressette's ``show_draws`` without a stock). A value that wants another switch changed
+    too (Mediatore's low schedule, Arcisolissimo off) is the rules' to explain."""
     definition = registry.get(game)
     rules = definition.make_rules()
+    free = [s for s in definition.rules.switches() if s.name not in definition.fixed]
+    # the changes that may go with a value: none, or one other switch's value
+    company = [{}] + [{s.name: v} for s in free for v in s.choices or ()]
     out = {}
-    for switch in definition.rules.switches():
-        if switch.name in definition.fixed:
-            continue
+    for switch in free:
         values = switch.choices or None
-        if values is not None and not any(_allows(rules, switch.name, v) for v in values
-                                          if v != getattr(rules, switch.name)):
+        if values is not None and not any(
+                _allows(rules, {**other, switch.name: v}) for v in values
+                if v != getattr(rules, switch.name) for other in company):
             continue
         out[switch.name] = values
     return out
 
 
-def _allows(rules, name, value) -> bool:
+def _allows(rules, changes: dict) -> bool:
     try:
-        _with(rules, {name: value})
+        _with(rules, changes)
     except ValueError:
         return False
     return True
