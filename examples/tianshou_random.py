@@ -54,7 +54,14 @@ def main(argv=None) -> None:
     if args.episodes < 1 or args.envs < 1:
         parser.error("--episodes and --envs must be at least 1")
     start = time.perf_counter()
-    stats, batch = collect(args.episodes, args.envs, args.seed)
+    try:
+        stats, batch = collect(args.episodes, args.envs, args.seed)
+    except ModuleNotFoundError as e:  # one line naming the extra, not a traceback
+        library = (e.name or "").partition(".")[0]
+        if library not in ("tianshou", "torch"):
+            raise
+        parser.exit(2, f"tianshou_random.py: error: needs {library} (the tianshou extra): "
+                       "pip install -e '.[tianshou]'\n")
     seconds = time.perf_counter() - start
     legal = batch.obs.mask[np.arange(len(batch)), batch.act]
     returns = np.asarray(stats.returns)

@@ -29,6 +29,18 @@ def load_example(name):
     return module
 
 
+def test_the_tianshou_example_without_tianshou_says_which_extra_in_one_line(capsys,
+                                                                          monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "tianshou", None)  # as if not installed
+    example = load_example("tianshou_random")
+    with pytest.raises(SystemExit) as stop:
+        example.main(["--episodes", "1"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1
+    assert "needs tianshou (the tianshou extra): pip install -e '.[tianshou]'" in err
+
+
 def test_tianshou_random_policy_collects_legal_zero_sum_episodes():
     pytest.importorskip("tianshou")
     example = load_example("tianshou_random")
