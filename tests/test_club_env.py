@@ -103,8 +103,13 @@ def test_options_inject_the_packs_and_the_dealer():
         env.reset(options={"packs": "D3 D2"})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        env.reset(options={"pack": STRONG})
-    assert "ignoring unknown option(s) 'pack'" in str(caught[0].message)
+        env.reset(options={"deck": STRONG})
+    assert "ignoring unknown option(s) 'deck'" in str(caught[0].message)
+    # "pack" is the first deal's alone, as in every environment of the family
+    env.reset(options={"pack": STRONG, "dealer": 3})
+    assert env.unwrapped.game.packs[0] == tuple(STRONG)
+    with pytest.raises(ValueError, match="give packs .* or pack .*, not both"):
+        env.reset(options={"pack": STRONG, "packs": [STRONG]})
 
 
 def test_seeds_reproduce_sessions():

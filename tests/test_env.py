@@ -226,6 +226,24 @@ def test_options_replay_a_given_deal():
     assert again.deal.dealer == record["dealer"]
 
 
+def test_options_give_the_packs_of_an_episodes_deals_in_order():
+    """``packs`` as every environment of the family takes them: one per deal, in order (the
+    deal passing on), the rest shuffled; ``pack`` is the first deal's alone."""
+    env = mediatore_v0.raw_env(deals=3)
+    packs = [list(range(40)), list(range(39, -1, -1))]
+    env.reset(seed=3, options={"packs": packs, "dealer": 1})
+    dealt = []
+    while env.agents:
+        if not dealt or env.deal.pack != dealt[-1][1]:
+            dealt.append((env.deal.dealer, env.deal.pack))
+        env.step(env.action_space(env.agent_selection).sample(env.observe(
+            env.agent_selection)["action_mask"]) if not env.terminations[env.agent_selection]
+            else None)
+    assert [d for d, _ in dealt] == [1, 2, 3] and [p for _, p in dealt[:2]] == list(map(tuple, packs))
+    with pytest.raises(ValueError, match="pack 1 in options: bad pack"):
+        env.reset(options={"packs": [packs[0], [0] * 40]})
+
+
 @pytest.mark.parametrize("options, message", [
     ({"pack": list(range(39))}, "bad pack: need the 40 distinct cards, got 39"),
     ({"pack": list(range(39)) + [0]}, "repeated: D4"),

@@ -225,9 +225,11 @@ def test_errors_name_what_is_wrong(name):
         env.reset(options={"packs": "D3"})
     with pytest.raises(ValueError, match="bad dealer 7 in options; valid: 0, 1"):
         env.reset(options={"dealer": 7})
-    with pytest.warns(UserWarning, match="ignoring unknown option.*'pack'"):
+    with pytest.warns(UserWarning, match="ignoring unknown option.*'deck'"):
         warnings.simplefilter("always")
-        env.reset(options={"pack": []})
+        env.reset(options={"deck": []})
+    with pytest.raises(ValueError, match="pack 0 in options"):
+        env.reset(options={"pack": []})  # the first hand's pack: checked as the packs are
     env.reset(seed=0)
     game = env.game
     before = game.clone()

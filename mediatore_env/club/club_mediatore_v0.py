@@ -120,7 +120,8 @@ that changes nothing) fixes the first dealer and the packs of the session
 (the same seed, the same deals); without one, the generator seeded last goes on. The options
 `{"packs": [pack, ...], "dealer": 0..3}` give the packs of the first deals (40 cards each, ids
 or texts, or one string per pack; later deals are shuffled) and the first dealer, as a seat
-or an agent name. A bad value raises `ValueError`; an unknown option is ignored with a warning.
+or an agent name; `{"pack": pack}` is the first deal's alone. A bad value raises `ValueError`;
+an unknown option is ignored with a warning.
 
 `env()` is `raw_env` inside `ProtectedEnv` (`mediatore_env.envs.wrappers`), one wrapper that
 behaves exactly as PettingZoo's `TerminateIllegalWrapper`, `AssertOutOfBoundsWrapper` and

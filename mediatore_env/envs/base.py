@@ -196,7 +196,8 @@ class GameEnv(GameAEC):
 
     - ``reset(seed=None, options=None)``: a seed fixes the first dealer and every pack; the
       options ``{"packs": [pack, ...], "dealer": d}`` give the packs of the first hands
-      (later ones come from the generator) and the first dealer (a seat or an agent name).
+      (later ones come from the generator; ``"pack"``: the first hand's alone) and the first
+      dealer (a seat or an agent name).
       The generator draws the dealer first, then each pack as the game asks for it
       (``to_move == CHANCE``), as ``rng.permutation(40)``; a bad option raises
       ``ValueError`` and changes nothing.
@@ -234,7 +235,7 @@ class GameEnv(GameAEC):
     #: The rules switches users may set; None: every switch the definition does not fix.
     switches: tuple[str, ...] | None = None
     #: The keys of ``reset``'s options.
-    reset_options: tuple[str, ...] = ("packs", "dealer")
+    reset_options: tuple[str, ...] = ("packs", "pack", "dealer")
     #: What each pack of the ``packs`` option deals, in its messages: "one per hand".
     pack_deals: str = "hand"
     #: The names of the game's phases (``game.phase`` indexes them), for the message of a
@@ -311,8 +312,15 @@ class GameEnv(GameAEC):
         return self._packs_of(options), dealer_option(options.get("dealer"), self.possible_agents)
 
     def _packs_of(self, options: dict) -> list:
-        """A hook: the packs that ``options`` give, checked (``ValueError`` naming the bad one)."""
-        return packs_option(options.get("packs"), self.pack_deals)
+        """The packs that ``options`` give, checked (``ValueError`` naming the bad one):
+        ``packs``, one per hand in order, or ``pack``, the first hand's alone (Mediatore's one
+        deal's), not both."""
+        if options.get("pack") is None:
+            return packs_option(options.get("packs"), self.pack_deals)
+        if options.get("packs") is not None:
+            raise ValueError("give packs (a list, one per hand) or pack (the first hand's), "
+                             "not both")
+        return packs_option([options["pack"]], self.pack_deals)
 
     def _deal_while_chance(self) -> None:
         """Deal each pack the game asks for: the next of the options, else a shuffled one."""

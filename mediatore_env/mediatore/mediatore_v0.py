@@ -138,7 +138,8 @@ that changes nothing) fixes the first dealer and the packs of the episode
 (the same seed, the same deals); without one, the generator seeded last goes on (or the
 unseeded one the environment was made with). The options `{"pack": [...40 cards...],
 "dealer": 0..3}` replay a given deal (the first of the episode): cards as ids or texts (`"D3"`) or one string, the dealer as a seat
-or an agent name; give both, since the hands depend on the dealer. A bad value raises
+or an agent name; give both, since the hands depend on the dealer. `{"packs": [pack, pack, ...]}`
+gives the packs of several deals in order, as every environment of the family takes them. A bad value raises
 `ValueError`; an unknown option is ignored with a warning.
 
 `env()` is `raw_env` inside `ProtectedEnv` (`mediatore_env.envs.wrappers`, shared with
@@ -197,7 +198,7 @@ from ..codec.actions import as_move
 from .definition import MEDIATORE
 from .display import table_text
 from .observation import OBSERVATION_SIZE, Encoder, Table
-from ..core.cards import NUM_CARDS, validate_pack
+from ..core.cards import NUM_CARDS
 from .game import Deal
 from .moves import (CALL_BASE, DISCARD_BASE, GIVE_BASE, NUM_MOVES, PHASE_NAMES, PLAY_BASE,
                     move_text, parse_move, phase_of_move)
@@ -254,7 +255,7 @@ class raw_env(EncodedEnv):
         "render_fps": 1,
     }
     options = ("rules", "render_mode", "deals", "normalize_rewards", "render_all")
-    reset_options = ("pack", "dealer")
+    pack_deals = "deal"
     phase_names = PHASE_NAMES
 
     def __init__(self, rules=None, render_mode: str | None = None, deals: int = 1,
@@ -280,11 +281,6 @@ class raw_env(EncodedEnv):
     def reset(self, seed=None, options=None):
         super().reset(seed, options)  # raises for bad options before anything changes
         self._finished = []  # the deals of the new episode: none has ended yet
-
-    def _packs_of(self, options: dict) -> list:
-        """The ``pack`` option: the pack of the episode's first deal."""
-        pack = options.get("pack")
-        return [] if pack is None else [validate_pack(pack)]
 
     @property
     def _table(self) -> Table:
