@@ -23,6 +23,7 @@ from agents.selfplay import (SelfPlayAgent, default_path, game_shape, load_netwo
 from agents.training import Config, make_train  # noqa: E402
 from agents.training.ppo import engine_of, episode_stake, seat_rewards  # noqa: E402
 from agents.tressette import SELFPLAY  # noqa: E402
+from mediatore_env import jaxgame  # noqa: E402
 from mediatore_env.jaxgame import games  # noqa: E402
 from mediatore_env.registry import get  # noqa: E402
 
@@ -102,6 +103,11 @@ def test_outcomes_of_any_sides_become_each_seats_reward():
     np.testing.assert_allclose(episode_stake(jnp.array([[2.0, -1, -1], [1, -1, 0]])), [2, 1])
     assert Config(game="tressette").reward_per_unit == 3.0  # the largest outcome is 1
     assert Config(game="tressette3").reward_per_unit == 1.5  # +2/-1/-1
+    # club: the first pot (4 antes of 5), not the largest outcome (millions of chips over 20
+    # deals, which would leave every reward far below a fresh value head's noise)
+    assert Config(game="club").reward_per_unit == 3.0 / 20
+    assert jaxgame.make("club", ante=2).reward_unit == 8 and \
+        jaxgame.make("club").illegal_penalty == 20 * 2 ** 19
 
 
 @pytest.mark.parametrize("game", ["tressette", "tressette3", "tressette2", "club"])

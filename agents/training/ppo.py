@@ -15,7 +15,8 @@ seat's ``rewards`` on the step that ends an episode (club Mediatore: each deal),
 the seats whatever the sides (Mediatore's declarer against one, two or three, Tressette's two
 partnerships, three players alone); :func:`seat_rewards` is the one place that turns them into
 training rewards, for any number of seats and sides: each seat's own, scaled so that the
-largest outcome a seat can have (the engine's ``illegal_penalty``) is ``reward_scale``. The
+engine's ``reward_unit`` (the largest outcome a seat can have; club Mediatore's first pot) is
+``reward_scale``. The
 partners of a side get the same reward and learn it each at its own seat.
 
 :func:`make_train` returns the jitted parts of one :class:`Config`: ``train.init(key)`` makes
@@ -106,10 +107,10 @@ class Config(NamedTuple):
 
     @property
     def reward_per_unit(self) -> float:
-        """The reward of an outcome of one unit: ``reward_scale`` / the largest outcome a seat
-        can have (the engine's ``illegal_penalty``: 3/60 in Mediatore's standard rules, 3/1 in
-        Partnership Tressette)."""
-        return self.reward_scale / engine_of(self.game, self.rules).illegal_penalty
+        """The reward of an outcome of one unit: ``reward_scale`` / the engine's
+        ``reward_unit`` (the largest outcome a seat can have: 3/60 in Mediatore's standard rules,
+        3/1 in Partnership Tressette; club Mediatore's first pot, 3/20)."""
+        return self.reward_scale / engine_of(self.game, self.rules).reward_unit
 
 
 @lru_cache(maxsize=None)
@@ -284,13 +285,13 @@ class Train:
 def make_train(cfg: Config, env=None) -> Train:
     """The jitted training of ``cfg`` on ``env``: any JAX game (:class:`~mediatore_env.jaxgame.
     JaxGame`: ``init``, ``step``, ``observe``, ``num_players``, ``num_actions``,
-    ``observation_shape``, ``illegal_penalty``; states with ``current_player``,
+    ``observation_shape``, ``reward_unit``; states with ``current_player``,
     ``legal_action_mask``, ``rewards``, ``terminated``); default the engine of ``cfg.game``
     (:func:`engine_of`)."""
     check_config(cfg, env)
     if env is None:
         env = engine_of(cfg.game, cfg.rules)
-    unit = cfg.reward_scale / env.illegal_penalty
+    unit = cfg.reward_scale / env.reward_unit
     players, actions = env.num_players, env.num_actions
     obs_size = env.observation_shape[0]
     scripts = cfg.explore > 0 and cfg.game == "mediatore"  # only Mediatore has an auction

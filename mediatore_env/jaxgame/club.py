@@ -423,6 +423,12 @@ class ClubJax(JaxGame):
         self.tables = ClubTables.of(self.rules)
         self.illegal_penalty = self.tables.illegal_penalty
 
+    @property
+    def reward_unit(self) -> float:
+        """The first pot, four antes: the largest outcome doubles with every deal a session may
+        have (about 10 million chips over 20 deals at 5) and would make every reward vanish."""
+        return 4 * self.rules.ante
+
     def init_from_packs(self, packs, dealer) -> ClubState:
         """The session of ``packs`` (int[deals, 40]: each deal's pack in pack order, a deal
         all four passed included; rows the session does not reach are never read) whose

@@ -100,6 +100,13 @@ class JaxGame:
     observation_shape: tuple[int, ...]
     illegal_penalty: float
 
+    @property
+    def reward_unit(self) -> float:
+        """The outcome a trainer scales its rewards by (self-play's ``reward_scale`` is the
+        reward of this outcome): the largest a seat can have, ``illegal_penalty``, where that
+        is a fair measure of the game's outcomes (a game whose largest is not says so)."""
+        return self.illegal_penalty
+
     def init(self, key: jax.Array) -> State:
         """A new game, dealt from ``key``."""
         return self._init(key)
