@@ -18,8 +18,8 @@ that read tensors (a neural network). Building it costs time, so an agent that o
 view sets ``wants_observation = False`` and receives ``None``.
 
 Subclassing :class:`Agent` is not required: ``reset``, ``name`` and ``wants_observation`` are
-optional (an agent without ``reset`` is not reseeded; one without ``wants_observation`` gets
-observations).
+optional (:mod:`mediatore_env.core.agent`, the protocol every seat asks through, re-exported
+here: :func:`is_agent`, :func:`agent_name`, :func:`reset_agent`, :func:`ask`).
 
 Move ids are those of the game's ``moves`` module (Mediatore's ``pass``, ``bid solo``, ``call
 D3``, ``play D3 busso``...), which are also the environment's action ids. ``reset(seed)`` is
@@ -49,7 +49,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from mediatore_env.core.agent import (agent_name, ask, is_agent, reset_agent,
+                                      wants_observation)
 from mediatore_env.core.game import CHANCE
+
+__all__ = ["Agent", "agent_name", "ask", "is_agent", "reset_agent", "wants_observation",
+           "observation_writer", "play"]
 
 
 class Agent:
@@ -69,11 +74,6 @@ class Agent:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name!r}>"
-
-
-def agent_name(agent) -> str:
-    """The name an agent goes by in reports and errors (its class's, if it has none)."""
-    return getattr(agent, "name", None) or type(agent).__name__
 
 
 def observation_writer(game) -> Callable[[Any], dict]:
@@ -109,11 +109,8 @@ def play(game, agents: Sequence, packs: Callable[[int], Sequence] | None = None,
         raise ValueError(f"this game needs {game.players} agents, one per seat; "
                          f"got {len(agents)}")
     for s, agent in enumerate(agents):
-        reset = getattr(agent, "reset", None)
-        if reset is not None:
-            reset(None if seeds is None else seeds[s])
-    wants = [getattr(agent, "wants_observation", True) for agent in agents]
-    if any(wants) and observation is None:
+        reset_agent(agent, None if seeds is None else seeds[s])
+    if observation is None and any(map(wants_observation, agents)):
         observation = observation_writer(game)
     dealt = 0
     while not game.is_over:
@@ -125,9 +122,8 @@ def play(game, agents: Sequence, packs: Callable[[int], Sequence] | None = None,
             dealt += 1
             continue
         agent = agents[seat]
-        view = game.view(seat)
         try:
-            move = agent.act(observation(view) if wants[seat] else None, view)
+            move = ask(agent, game.view(seat), observation)
         except Exception as e:  # the agent's own error, its traceback kept: say whose it is
             e.add_note(f"raised by agent {agent_name(agent)!r} ({type(agent).__name__}) at "
                        f"seat {seat}")

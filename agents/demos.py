@@ -28,7 +28,7 @@ import numpy as np
 
 from mediatore_env.registry import get
 
-from .base import Agent, play
+from .base import Agent, agent_name, play, reset_agent, wants_observation
 from .registry import agents_of, make_agent
 from .search import WorldSearch
 from .tournament import derive_seed, hooks_of
@@ -48,16 +48,14 @@ class Recorder(Agent):
     def __init__(self, inner: Agent, rows: list, writer, num_moves: int,
                  advisor: WorldSearch | None = None):
         self.inner, self.rows, self.writer, self.num_moves = inner, rows, writer, num_moves
-        self.wants = getattr(inner, "wants_observation", True)
-        self.name = getattr(inner, "name", type(inner).__name__)
+        self.name = agent_name(inner)
         self.judge = advisor if advisor is not None else (
             inner if isinstance(inner, WorldSearch) else None)
         self.advisor = advisor
 
     def reset(self, seed=None):
         for agent in (self.inner, self.advisor):
-            if getattr(agent, "reset", None) is not None:
-                agent.reset(seed)
+            reset_agent(agent, seed)
 
     def act(self, observation, view) -> int:
         seen = self.writer(view)  # before the move: what was seen
@@ -65,7 +63,7 @@ class Recorder(Agent):
             self.judge.last_values = None  # so a decision it did not search records no values
         if self.advisor is not None:
             self.advisor.act(None, view)  # its values, not its move
-        move = self.inner.act(seen if self.wants else None, view)
+        move = self.inner.act(seen if wants_observation(self.inner) else None, view)
         legal = view.legal_moves()
         if len(legal) > 1:
             mask = np.zeros(self.num_moves, bool)

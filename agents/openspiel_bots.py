@@ -24,7 +24,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from agents.base import Agent
+from agents.base import Agent, wants_observation
 import mediatore_env.openspiel  # noqa: F401  (registers the games with OpenSpiel)
 from mediatore_env.registry import GAMES
 
@@ -154,7 +154,7 @@ class AgentBot(pyspiel.Bot):
     def step(self, state):
         view = state.table.engine.view(state.current_player())
         observation = None
-        if getattr(self.agent, "wants_observation", True):
+        if wants_observation(self.agent):
             observation = definition_of_view(view).observation(view)
         return int(self.agent.act(observation, view))
 

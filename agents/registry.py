@@ -27,7 +27,7 @@ from typing import Callable, Mapping
 from mediatore_env.core.definition import GameDef
 from mediatore_env.registry import get
 
-from .base import Agent
+from .base import Agent, is_agent
 from .random_agent import UniformAgent
 from .trick import TrickGreedyAgent, TrickPimcAgent
 
@@ -229,7 +229,7 @@ def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
         agent = build(factory, options, f"agent {spec!r}")
     finally:
         _IMPORTS.reset(token)
-    if not callable(getattr(agent, "act", None)):
+    if not is_agent(agent):
         raise ValueError(f"{spec!r} is not an agent: an agent needs a method "
                          "act(observation, view) returning a move id")
     try:

@@ -67,7 +67,7 @@ import mediatore_env.registry as registry
 from mediatore_env.core.cards import NUM_CARDS
 from mediatore_env.runinfo import counting, ignore_interrupts, process_pool, worker_count
 
-from .base import Agent, agent_name, play
+from .base import Agent, agent_name, is_agent, play, wants_observation
 from .registry import agents_of, make_agent
 from .report import counted
 
@@ -306,13 +306,13 @@ def build_agent(spec, name: str, agents: dict | None = None) -> Agent:
         agent = make_agent(spec, agents)
     elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         agent = make_agent(spec[0], agents, **spec[1])
-    elif callable(getattr(spec, "act", None)) and not isinstance(spec, type):
+    elif is_agent(spec) and not isinstance(spec, type):
         agent = copy.deepcopy(spec)
     elif callable(spec):
         agent = spec()
     else:
         raise ValueError(f"not an agent spec: {spec!r}")
-    if not callable(getattr(agent, "act", None)):
+    if not is_agent(agent):
         raise ValueError(f"{spec!r} did not make an agent (no act method): {agent!r}")
     try:
         agent.name = name
@@ -322,12 +322,13 @@ def build_agent(spec, name: str, agents: dict | None = None) -> Agent:
 
 
 def spec_name(spec) -> str:
+    """The name a spec of :func:`build_agent` goes by: its text, an agent's name, a class's."""
     if isinstance(spec, str):
         return spec
     if isinstance(spec, tuple):
         return spec[0] + "".join(f",{k}={v}" for k, v in spec[1].items())
-    if isinstance(spec, Agent):
-        return spec.name
+    if is_agent(spec) and not isinstance(spec, type):
+        return agent_name(spec)
     return getattr(spec, "name", None) or getattr(spec, "__name__", None) or repr(spec)
 
 
@@ -360,7 +361,7 @@ class _Player:
         # One agent per (lineup, slot): a slot holds exactly one seat in each play.
         self.agents = [[build_agent(entries[name], name, known) for name in lineup]
                        for lineup in lineups]
-        wanted = any(getattr(a, "wants_observation", True) for row in self.agents for a in row)
+        wanted = any(wants_observation(a) for row in self.agents for a in row)
         self.observation = definition.observation if wanted else None
         self.record = frozenset(record)
 

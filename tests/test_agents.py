@@ -1,6 +1,7 @@
 """The agents: the interface and registry, RandomAgent, and each greedy policy's decisions on
 hand-built situations (deals injected with tests/packs.py; dealer 3, so seat 0 is il mano)."""
 
+import io
 import random
 import re
 
@@ -75,16 +76,64 @@ def test_a_network_file_that_is_not_one_is_named_without_numpys_words(tmp_path):
     assert "pickle" not in message and "\n" not in message
 
 
+class FirstLegal:  # README's agent: no reset, no name, no wants_observation
+    def act(self, observation, view):
+        assert observation is not None  # it did not say it skips them
+        return view.legal_moves()[0]
+
+
 def test_an_agent_with_only_act_plays_and_is_named_by_its_class():
-    class FirstLegal:  # README's agent: no reset, no name, no wants_observation
-        def act(self, observation, view):
-            assert observation is not None  # it did not say it skips them
-            return view.legal_moves()[0]
     deal = play_agents(Deal(Rules(), 0, pack=list(range(40))), [FirstLegal()] * 4)
     assert deal.is_over
     from agents.tournament import run_tournament
-    result = run_tournament([FirstLegal, "random", "random", "random"], deals=2, seed=1)
-    assert {s.name for s in result.standings} == {"FirstLegal", "random"}
+    for spec in (FirstLegal, FirstLegal()):  # a class, or an instance copied per slot
+        result = run_tournament([spec, "random", "random", "random"], deals=2, seed=1)
+        assert {s.name for s in result.standings} == {"FirstLegal", "random"}
+
+
+def test_an_agent_with_only_act_plays_wherever_a_seat_is_asked():
+    from mediatore_env.mediatore.observation import observation
+    from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
+    from mediatore_env.tools.answers import reader_of
+    from mediatore_env.tools.play import play_game
+    from mediatore_env.tools.terminal import Terminal
+    from mediatore_env.web.tables import think
+    from mediatore_env import registry
+    env = MediatoreSeatEnv(FirstLegal())
+    env.reset(seed=3)
+    while not env.step(int(np.flatnonzero(env.action_masks())[0]))[2]:
+        pass
+    definition = registry.get("mediatore")
+    deal = Deal(Rules(), 0, pack=list(range(40)))
+    move, _ = think(FirstLegal(), deal, deal.to_move, observation)
+    assert move == deal.legal_moves()[0]
+    play_game(deal, None, [FirstLegal() for _ in range(4)], ["a", "b", "c", "d"],
+              Terminal(None, io.StringIO()), definition.display, reader_of(definition),
+              seeds=[1, 2, 3, 4], observation=observation)
+    assert deal.is_over
+
+
+def test_the_protocol_asks_for_what_an_agent_has_and_only_that():
+    from agents.base import agent_name, ask, is_agent, reset_agent
+    seeds = []
+
+    class Quiet:
+        name, wants_observation = "quiet", False
+
+        def reset(self, seed):
+            seeds.append(seed)
+
+        def act(self, observation, view):
+            return observation
+
+    reset_agent(Quiet(), 5)
+    reset_agent(FirstLegal(), 5)  # no reset: nothing to do
+    assert seeds == [5]
+    assert ask(Quiet(), "view", lambda view: "seen") is None
+    view = Deal(Rules(), 0, pack=list(range(40))).view(1)
+    assert ask(FirstLegal(), view, lambda v: "seen") == view.legal_moves()[0]
+    assert [agent_name(a) for a in (Quiet(), FirstLegal())] == ["quiet", "FirstLegal"]
+    assert is_agent(Quiet()) and is_agent(FirstLegal()) and not is_agent(NotAnAgent())
 
 
 def test_a_users_agent_in_a_few_lines_plays_a_deal():

@@ -77,7 +77,7 @@ from mediatore_env.mediatore.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, C
                                            MEGLIO, NO_SIGNAL, RIBUSSO_MEGLIO, SIGNAL_MEANINGS,
                                            SOLISSIMO, SOLO, VOLO, payments)
 
-from ..base import Agent
+from ..base import Agent, reset_agent
 
 # -- hand evaluation ---------------------------------------------------------------------------
 
@@ -694,9 +694,7 @@ class GreedyAgent(Agent):
 
     def reset(self, seed=None):
         for policy in (self.bidding, self.calling, self.exchange, self.play):
-            reset = getattr(policy, "reset", None)
-            if reset is not None:
-                reset(seed)
+            reset_agent(policy, seed)  # a policy's reset is optional, as an agent's is
 
     def act(self, observation, view) -> int:
         phase = view.phase

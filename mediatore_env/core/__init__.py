@@ -3,4 +3,5 @@
 (:mod:`.moves`), the game interface and the engines' base (:mod:`.game`), records and the one
 rebuild of a game (:mod:`.records`), a game's definition (:mod:`.definition`, :mod:`.rules`)
 and its display with a trick game's defaults (:mod:`.display`, the cards in words
-:mod:`.text`). Plain ints and bitsets, no numpy."""
+:mod:`.text`), and what a seat asks of an agent (:mod:`.agent`). Plain ints and bitsets, no
+numpy."""

@@ -92,6 +92,7 @@ from gymnasium.utils import seeding
 
 from ..codec.actions import as_move, as_seat
 from .observation import OBSERVATION_SIZE, Encoder, action_mask, observation_text
+from ..core.agent import agent_name, ask, is_agent, reset_agent
 from ..core.cards import validate_pack
 from .game import Deal
 from .moves import NUM_MOVES
@@ -110,10 +111,6 @@ def _make_rules(rules, switches: dict) -> Rules:
     return Rules.coerce(rules, **switches)
 
 
-def _is_agent(obj) -> bool:
-    return callable(getattr(obj, "act", None))
-
-
 class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
     """One seat of a Mediatore table as a single-agent environment (see the module docstring)."""
 
@@ -124,7 +121,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
                  illegal_reward: float | None = None, strict: bool = False,
                  skip_forced: bool = False, render_mode: str | None = None, **switches):
         self.rules = _make_rules(rules, switches)
-        if _is_agent(opponents):
+        if is_agent(opponents):
             opponents = [opponents] + [copy.deepcopy(opponents) for _ in range(2)]
         if callable(opponents):
             self._draw_opponents, fixed = opponents, None
@@ -168,7 +165,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
         except TypeError:
             raise ValueError(f"opponents must be an agent, three agents or a function of the "
                              f"random generator returning three agents; got {opponents!r}") from None
-        if len(opponents) != 3 or not all(map(_is_agent, opponents)):
+        if len(opponents) != 3 or not all(map(is_agent, opponents)):
             raise ValueError(f"opponents must be three agents (objects with an act method), one "
                              f"per seat after the learner's; got {opponents!r}")
         if len({id(a) for a in opponents}) != 3:
@@ -179,7 +176,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
     def set_opponents(self, opponents) -> None:
         """Change the opponents from the next episode on (same forms as the constructor's
         argument). Reachable through ``VecEnv.env_method("set_opponents", ...)``."""
-        if _is_agent(opponents):
+        if is_agent(opponents):
             opponents = [opponents] + [copy.deepcopy(opponents) for _ in range(2)]
         if callable(opponents):
             self._draw_opponents, self.opponents = opponents, None
@@ -222,9 +219,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
         for k, agent in enumerate(opponents):
             s = (seat + 1 + k) % 4
             self._seated[s] = agent
-            reset = getattr(agent, "reset", None)
-            if reset is not None:
-                reset(seeds[k])
+            reset_agent(agent, seeds[k])
         self._done = False
         self._play_others()
         self._done = deal.is_over  # never, under the rules: the learner speaks in the auction
@@ -281,19 +276,19 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
                     return
                 deal.apply(legal[0])
                 continue
-            agent, view = self._seated[seat], self._views[seat]
-            if getattr(agent, "wants_observation", True):
-                obs = {"observation": self._encoders[seat].encode(view).copy(),
-                       "action_mask": action_mask(view)}
-            else:
-                obs = None
-            move = agent.act(obs, view)
+            agent = self._seated[seat]
+            move = ask(agent, self._views[seat], self._seat_observation)
             try:
                 deal.apply(as_move(move, NUM_MOVES))
             except ValueError as e:
-                raise ValueError(f"opponent {getattr(agent, 'name', agent)!r} "
+                raise ValueError(f"opponent {agent_name(agent)!r} "
                                  f"({type(agent).__name__}) at seat {seat} played "
                                  f"{move!r}: {e}") from None
+
+    def _seat_observation(self, view) -> dict:
+        """What the environment would observe for ``view``'s seat (an opponent's)."""
+        return {"observation": self._encoders[view.seat].encode(view).copy(),
+                "action_mask": action_mask(view)}
 
     def _observation(self) -> np.ndarray:
         return self._encoders[self.seat].encode(self.view).copy()

@@ -42,6 +42,7 @@ from functools import partial
 from typing import Callable, Sequence, TextIO
 
 from ..registry import GAMES, get
+from ..core.agent import ask, reset_agent, wants_observation
 from ..core.records import save_record
 from ..core.text import STYLES
 from ..runinfo import command
@@ -102,7 +103,7 @@ def play_game(game, human: int | None, agents: Sequence, names: Sequence[str], t
     asked nothing. Returns the game; raises :class:`Quit` if the human quits."""
     for s, agent in enumerate(agents):
         if agent is not None:
-            agent.reset(None if seeds is None else seeds[s])
+            reset_agent(agent, None if seeds is None else seeds[s])
     narrator = text.narrator(game, human, names, style)
 
     def dealt_lines() -> list[str]:
@@ -139,9 +140,7 @@ def play_game(game, human: int | None, agents: Sequence, names: Sequence[str], t
                 queue = choose_moves(game.view(human), names, style, term, text, reader, title)
                 move = queue.pop(0)
         else:
-            agent, view = agents[seat], game.view(seat)
-            wants = getattr(agent, "wants_observation", True)
-            move = agent.act(observation(view) if wants and observation else None, view)
+            move = ask(agents[seat], game.view(seat), observation)
             if not game.is_legal(move):
                 raise RuntimeError(f"agent {names[seat]} chose an illegal move {move!r}")
         game.apply(move)
@@ -174,7 +173,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     seat_specs = [None if s == human else specs.pop(0) for s in range(n)]
     known = agents_of(definition)
     agents = [None if spec is None else make_agent(spec, known) for spec in seat_specs]
-    wanted = any(a is not None and getattr(a, "wants_observation", True) for a in agents)
+    wanted = any(a is not None and wants_observation(a) for a in agents)
     observation = definition.observation if wanted else None
     names = seat_names(["human" if sp is None else sp for sp in seat_specs], human)
     totals = [0] * n

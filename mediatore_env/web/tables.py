@@ -36,6 +36,7 @@ import numpy as np
 from agents import agents_of, make_agent
 from agents.registry import plain_members
 from ..codec.actions import as_move
+from ..core.agent import ask
 from ..core.cards import NUM_CARDS
 from ..core.game import CHANCE
 from ..core.rules import Count
@@ -399,9 +400,7 @@ def think(agent, game, seat: int, observe: Callable | None) -> tuple[int, Any]:
     """The move ``agent`` makes at ``seat`` of ``game`` (a copy: nothing here touches a live
     table), and the agent after it (in a worker process, a copy that carries its state back).
     ``observe``: the game's observation writer, for an agent that reads tensors."""
-    view = game.view(seat)
-    observation = observe(view) if observe and getattr(agent, "wants_observation", True) else None
-    return agent.act(observation, view), agent
+    return ask(agent, game.view(seat), observe), agent
 
 
 class Table:

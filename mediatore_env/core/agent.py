@@ -1,0 +1,45 @@
+"""The agent protocol, written once for every layer that seats agents (the single-seat
+environments, the agents' ``play`` and tournaments, the terminal and the web tables).
+
+An agent is any object with a method ``act(observation, view)`` returning a move id. Everything
+else is optional, so these functions ask for it:
+
+- ``reset(seed)``: a new episode starts; an agent without it is not reseeded;
+- ``wants_observation``: False when ``act`` reads the view alone, so that the observation
+  (costly to write) is not written and ``act`` gets None; without it, True;
+- ``name``: what reports and errors call it; without one, its class's name.
+
+``agents.base.Agent`` is a base class with these defaults, a convenience, not a requirement.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def is_agent(obj) -> bool:
+    """Whether ``obj`` can play a seat: it has an ``act`` method."""
+    return callable(getattr(obj, "act", None))
+
+
+def agent_name(agent) -> str:
+    """The name an agent goes by in reports and errors (its class's, if it has none)."""
+    return getattr(agent, "name", None) or type(agent).__name__
+
+
+def wants_observation(agent) -> bool:
+    """Whether ``agent.act`` reads its observation (unless it says not, it does)."""
+    return getattr(agent, "wants_observation", True)
+
+
+def reset_agent(agent, seed: int | None) -> None:
+    """Start a new episode for ``agent``, reseeded with ``seed``, if it can be reset."""
+    reset = getattr(agent, "reset", None)
+    if reset is not None:
+        reset(seed)
+
+
+def ask(agent, view, observe: Callable[[Any], Any] | None) -> int:
+    """The move ``agent`` makes at ``view``'s seat, shown the observation ``observe(view)`` if it
+    wants one and ``observe`` (the game's observation writer) is given, else None."""
+    return agent.act(observe(view) if observe and wants_observation(agent) else None, view)
