@@ -100,7 +100,7 @@ def record_deals(specs, rules, seed: int, first: int, count: int, path,
     for index in range(first, first + count):
         start = len(rows)
         packs = lambda k, index=index: hooks.pack(seed, index, k)  # noqa: E731
-        done = play(definition.engine(rules, index % n), recorders, packs,
+        done = play(definition.engine(rules, hooks.dealer(index, n)), recorders, packs,
                     seeds=[derive_seed(seed, index, s) for s in range(n)])
         for o, m, a, s, v in rows[start:]:
             obs.append(o), masks.append(m), moves.append(a), seats.append(s)

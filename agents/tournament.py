@@ -10,9 +10,11 @@ definition's ``tournament`` field (Mediatore's roles and contracts in
 :mod:`agents.club.tournament`; a game without hooks gets the units alone).
 
 **Episodes.** An episode is the definition's unit: a deal, a game to 31, a session. Episode ``i``
-of a run with seed ``S`` is first dealt by seat ``i % n`` (``n`` players), and the packs it
-needs come from the seed, the episode and the hand (:meth:`Hooks.pack`): by default the
-``k``-th pack is ``numpy.random.default_rng([S, i, k]).permutation(40)``. The same ``S`` gives
+of a run with seed ``S`` is first dealt by seat ``i % n`` (``n`` players; :meth:`Hooks.dealer`),
+and the packs it needs come from the seed, the episode and the hand (:meth:`Hooks.pack`): by
+default the ``k``-th pack is ``numpy.random.default_rng([S, i, k]).permutation(40)``. Whatever
+plays a tournament's episode elsewhere (``mediatore-play --deal K``, the demonstrations) asks
+the same two hooks, so that episode ``K`` is the same cards there. The same ``S`` gives
 the same episodes in every run, whatever the agents, the number of episodes or of processes.
 
 **Rotations.** A lineup is one agent per seat. Each episode is played ``n`` times by the same
@@ -201,6 +203,11 @@ class Hooks:
         """The pack of the ``hand``-th deal (0, 1, ...) of episode ``index``."""
         return shuffled_pack(seed, index, hand)
 
+    def dealer(self, index: int, players: int) -> int:
+        """The seat that deals first in episode ``index`` of a game of ``players``: the seats
+        take turns, so that over ``players`` episodes each deals first once."""
+        return index % players
+
     def facts(self, game) -> Any:
         """What the statistics keep of a finished play beyond its outcome (small, picklable)."""
         return ()
@@ -380,8 +387,8 @@ class _Player:
             for r in range(n):
                 seated = rotate(agents, r)
                 try:
-                    game = play(self.engine(self.rules, index % n), seated, pack, seeds,
-                                self.observation)
+                    game = play(self.engine(self.rules, self.hooks.dealer(index, n)), seated,
+                                pack, seeds, self.observation)
                 except Exception as e:  # where in the tournament: to play it again alone
                     e.add_note(f"in {self.unit} {index} (lineup "
                                f"{k}, rotation {r}) of the run of seed {self.seed}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from agents.registry import agents_of, make_agent
 from agents.tournament import derive_seed
 from agents.tressette.greedy import TressetteGreedyAgent, unweighed
-from agents.tressette.tournament import game_pack
+from agents.tressette.tournament import HOOKS
 from mediatore_env import registry
 from mediatore_env.runinfo import machine
 from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
@@ -33,10 +33,10 @@ def agreement(game: str, spec: str, games: int, seed: int) -> dict[str, list[int
         agents = [make_agent(spec, agents_of(entry)) for _ in range(entry.players)]
         for seat, agent in enumerate(agents):
             agent.reset(derive_seed(seed, index, seat))
-        engine = entry.engine(entry.make_rules(), index % entry.players)
+        engine = entry.engine(entry.make_rules(), HOOKS.dealer(index, entry.players))
         while not engine.is_over:
             if engine.needs_pack:
-                engine.deal(game_pack(seed, index, engine.hand_number))
+                engine.deal(HOOKS.pack(seed, index, engine.hand_number))
                 continue
             view = engine.view(engine.to_move)
             move = agents[engine.to_move].act(None, view)

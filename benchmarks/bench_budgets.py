@@ -69,7 +69,7 @@ def decision_times(game: str, spec: str, episodes: int, seed: int, opponent: str
             return packs[k]
 
         seeds = [derive_seed(seed, index, s) for s in range(entry.players)]
-        play(entry.engine(rules, index % entry.players), [timed] + others, pack, seeds)
+        play(entry.engine(rules, hooks.dealer(index, entry.players)), [timed] + others, pack, seeds)
     return timed.times
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from agents.base import play
 from agents.club import ClubGreedyAgent, ClubPimcAgent
-from agents.club.tournament import session_packs
+from agents.club.tournament import HOOKS
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import AUCTION, CALL, DISCARD, PLAY
 from mediatore_env.club.rules import ClubRules
@@ -46,7 +46,7 @@ def decision_times(sessions: int, seed: int, time_limit: float) -> list:
     timed = TimedByPhase(ClubPimcAgent(time_limit=time_limit))
     for i in range(sessions):
         lineup = [timed] + [ClubGreedyAgent() for _ in range(3)]
-        play(Session(ClubRules(), i % 4, session_packs(seed, i, 40)), lineup,
+        play(Session(ClubRules(), i % 4, [HOOKS.pack(seed, i, j) for j in range(40)]), lineup,
              seeds=[seed + i, None, None, None])
     return [(t, phase, choice) for (t, choice), phase in zip(timed.times, timed.phases)]
 

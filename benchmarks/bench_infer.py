@@ -57,7 +57,7 @@ import sys
 
 from agents import make_agent
 from agents.base import play
-from agents.mediatore.tournament import deal_dealer, deal_pack
+from agents.mediatore.tournament import HOOKS
 from agents.tournament import derive_seed, mean_ci
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import DISCARD, GIVE, PLAY
@@ -133,7 +133,7 @@ def timing(deals: int, seed: int, spec: str) -> str:
     for i in range(deals):
         seated = others[:]
         seated.insert(i % 4, infer)
-        play(Deal(Rules(), deal_dealer(i), deal_pack(seed, i)), seated,
+        play(Deal(Rules(), HOOKS.dealer(i, 4), HOOKS.pack(seed, i, 0)), seated,
              seeds=[derive_seed(seed, i, s) for s in range(4)])
     lines = [f"{deals} deals of seed {seed}, {spec} pimc pimc pimc; {machine()}, "
              f"load average {os.getloadavg()[0]:.2f}"]
@@ -166,7 +166,7 @@ def accuracy(deals: int, seed: int, spec: str) -> str:
     players = [make_agent("pimc:time_limit=None") for _ in range(4)]
     uniform, weighted, effective = [], [], []
     for i in range(deals):
-        deal = Deal(Rules(), deal_dealer(i), deal_pack(seed, i))
+        deal = Deal(Rules(), HOOKS.dealer(i, 4), HOOKS.pack(seed, i, 0))
         for s, p in enumerate(players):
             p.reset(derive_seed(seed, i, s))
         agent.reset(derive_seed(seed, i, 0))
@@ -208,13 +208,13 @@ def exchange(deals: int, seed: int) -> str:
     greedy, searched = GreedyAgent(), SimulatedExchange(time_limit=None)
     rows = []
     for i in range(deals):
-        pack = deal_pack(seed, i)
-        hands = Deal(Rules(), deal_dealer(i), pack).hands
+        pack = HOOKS.pack(seed, i, 0)
+        hands = Deal(Rules(), HOOKS.dealer(i, 4), pack).hands
         for seat in range(4):
             logit = BID_MODELS[MEDIATORE](hands[seat]) + BID_BOOST[MEDIATORE]
             if 1 / (1 + math.exp(-logit)) < 0.6:
                 continue  # hands PIMC's bidding would not take near Mediatore
-            deal = forced_deal(Rules(), pack, deal_dealer(i), seat, MEDIATORE)
+            deal = forced_deal(Rules(), pack, HOOKS.dealer(i, 4), seat, MEDIATORE)
             deal.apply(greedy.act(None, deal.view(seat)))
             if deal.phase != DISCARD:
                 continue
@@ -271,7 +271,7 @@ def _bidding_rows(task) -> list[tuple]:
     pimc = [make_agent("pimc") for _ in range(4)]
     rows = []
     for i in range(start, stop):
-        pack, dealer = deal_pack(seed, i), deal_dealer(i)
+        pack, dealer = HOOKS.pack(seed, i, 0), HOOKS.dealer(i, 4)
         for declarer in range(4):
             for contract in (CHIAMO, MEDIATORE):
                 deal = Deal(rules, dealer, pack)

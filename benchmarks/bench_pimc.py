@@ -66,14 +66,14 @@ def _calibrate(task):
     from agents import make_agent
     from agents.base import play
     from agents.mediatore.greedy import BID_MODELS, lead_bonus
-    from agents.mediatore.tournament import deal_dealer, deal_pack
+    from agents.mediatore.tournament import HOOKS
     from mediatore_env.mediatore.game import Deal
     from mediatore_env.mediatore.tables import forced_deal
     rules, seed, start, stop, spec, contracts, low, high = task
     pimc, greedy = make_agent(spec), make_agent("greedy")
     rows = []
     for i in range(start, stop):
-        pack, dealer = deal_pack(seed, i), deal_dealer(i)
+        pack, dealer = HOOKS.pack(seed, i, 0), HOOKS.dealer(i, 4)
         for declarer in range(4):
             for contract in contracts:
                 dealt = Deal(rules, dealer, pack)  # as dealt (a Solo takes the monte)
@@ -125,7 +125,7 @@ def _defend(task):
     against greedy defenders, made against PIMC ones, the declarer's payoff in each)."""
     from agents import make_agent
     from agents.base import play
-    from agents.mediatore.tournament import deal_dealer, deal_pack
+    from agents.mediatore.tournament import HOOKS
     from agents.tournament import derive_seed
     from mediatore_env.mediatore.game import Deal
     rules, seed, start, stop, spec = task
@@ -133,7 +133,7 @@ def _defend(task):
     mixed = greedy[:1] + [make_agent(spec, bid_boost=0) for _ in range(3)]
     rows = []
     for i in range(start, stop):
-        pack, dealer, seeds = deal_pack(seed, i), deal_dealer(i), [derive_seed(seed, i, s) for s in range(4)]
+        pack, dealer, seeds = HOOKS.pack(seed, i, 0), HOOKS.dealer(i, 4), [derive_seed(seed, i, s) for s in range(4)]
         base = play(Deal(rules, dealer, pack), greedy, seeds=seeds)
         if base.declarer != 0:
             continue

@@ -18,9 +18,8 @@ import time
 
 from agents.base import play
 from agents.club import ClubGreedyAgent, ClubPimcAgent
-from agents.club.tournament import session_packs
+from agents.tournament import hooks_of
 from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
-from agents.tressette.tournament import game_pack
 from mediatore_env.club.game import Session
 from mediatore_env.club.rules import ClubRules
 from mediatore_env.runinfo import machine, median_p90
@@ -53,7 +52,8 @@ def tressette_times(rules, episodes: int, seed: int, time_limit: float) -> list:
     for i in range(episodes):
         lineup = [timed] + [TressetteGreedyAgent() for _ in range(rules.players - 1)]
         play(TressetteGame(rules, i % rules.players), lineup,
-             lambda k, i=i: game_pack(seed, i, k), seeds=[seed + i] + [None] * (rules.players - 1))
+             lambda k, i=i: hooks_of(rules.form).pack(seed, i, k),
+             seeds=[seed + i] + [None] * (rules.players - 1))
     return timed.times
 
 
@@ -61,8 +61,8 @@ def club_times(episodes: int, seed: int, time_limit: float) -> list:
     timed = Timed(ClubPimcAgent(time_limit=time_limit))
     for i in range(episodes):
         lineup = [timed] + [ClubGreedyAgent() for _ in range(3)]
-        play(Session(ClubRules(), i % 4, session_packs(seed, i, 40)), lineup,
-             seeds=[seed + i, None, None, None])
+        packs = [hooks_of("club").pack(seed, i, j) for j in range(40)]
+        play(Session(ClubRules(), i % 4, packs), lineup, seeds=[seed + i, None, None, None])
     return timed.times
 
 

@@ -44,14 +44,14 @@ def mediatore_deal(spec: str, preset: str, index: int) -> list[str]:
     dealer."""
     from agents import make_agent
     from agents.base import play
-    from agents.mediatore.tournament import deal_dealer, deal_pack
+    from agents.mediatore.tournament import HOOKS
     from agents.tournament import derive_seed
     from mediatore_env import Deal
     from mediatore_env.mediatore.tables import forced_deal
     from mediatore_env.mediatore.moves import move_text
     from mediatore_env.mediatore.rules import CHIAMO, PRESETS
 
-    rules, pack, dealer = PRESETS[preset], deal_pack(SEED, index), deal_dealer(index)
+    rules, pack, dealer = PRESETS[preset], HOOKS.pack(SEED, index, 0), HOOKS.dealer(index, 4)
     deal = (forced_deal(rules, pack, dealer, (dealer + 1) % 4, CHIAMO) if index == 1
             else Deal(rules, dealer, pack))
     play(deal, [make_agent(spec) for _ in range(4)],

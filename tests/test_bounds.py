@@ -16,7 +16,7 @@ import numpy as np
 from agents.base import play
 from agents.mediatore.greedy import BID_MODELS, MANO_BONUS
 from agents.mediatore.pimc import BID_BOOST, PIMCAgent
-from agents.mediatore.tournament import deal_dealer, deal_pack
+from agents.mediatore.tournament import HOOKS
 from mediatore_env import Deal, Rules
 from mediatore_env.mediatore.moves import AUCTION, PLAY
 from mediatore_env.mediatore.rules import ARCISOLISSIMO, CHIAMO, MEDIATORE
@@ -92,7 +92,7 @@ def test_the_bidding_study_forces_the_hands_the_model_doubts_and_plays_them_out(
         assert share * 16 == round(share * 16) and 0 <= share <= 1  # of the 16 worlds
         assert made in (0, 1)
     # the model is what PIMC bids with: the greedy model and its boost, mano or not
-    deal = Deal(Rules(), deal_dealer(0), deal_pack(6201, 0))
+    deal = Deal(Rules(), HOOKS.dealer(0, 4), HOOKS.pack(6201, 0, 0))
     expected = []
     for seat in range(4):
         for contract in (CHIAMO, MEDIATORE):

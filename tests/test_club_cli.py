@@ -49,7 +49,7 @@ def test_bench_counts_one_session_of_one_deal_in_the_singular(capsys):
 def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):
     from agents.base import play
     from agents.club import make_club_agent
-    from agents.club.tournament import session_packs
+    from agents.club.tournament import HOOKS
     from agents.tournament import derive_seed, rotate
     from mediatore_env.club.game import Session
     from mediatore_env.club.records import load_record, make_record
@@ -67,7 +67,8 @@ def test_bench_saves_the_chosen_sessions_as_they_were_played(tmp_path):
         for r in range(4):
             # The session again, by hand: its packs, first dealer, seats and agents' seeds.
             seated = rotate(slots, r)
-            session = play(Session(rules, index % 4, session_packs(4, index, 2)), seated,
+            packs = [HOOKS.pack(4, index, j) for j in range(2)]
+            session = play(Session(rules, HOOKS.dealer(index, 4), packs), seated,
                            seeds=[derive_seed(4, index, s) for s in range(4)])
             played = make_record(session, agents=[a.name for a in seated], session_index=index,
                                  rotation=r, seed=4)
@@ -129,8 +130,8 @@ def test_bench_bad_arguments_get_one_line(args, message, tmp_path):
 
 def test_answers_by_number_text_or_card():
     from mediatore_env.club.game import Session
-    from agents.club.tournament import session_packs
-    session = Session(None, 0, session_packs(5, 0, 1))
+    from agents.club.tournament import HOOKS
+    session = Session(None, 0, [HOOKS.pack(5, 0, 0)])
     reader = reader_of(registry.get("club"))
 
     def read(text):
@@ -188,7 +189,7 @@ def test_play_a_session_save_it_and_replay_it(tmp_path):
 def test_the_mediator_discards_the_cards_of_the_numbers_seen():
     # The list is not renumbered under the player: a shorter answer discards nothing, and the
     # four numbers typed are the four cards listed under them when the question was asked.
-    from agents.club.tournament import session_packs
+    from agents.club.tournament import HOOKS
     from mediatore_env.club.game import Session
     answers = iter(["accept", "alone", "2 5", "2 5 7 9"] + ["1"] * 500)
     out = io.StringIO()
@@ -198,7 +199,7 @@ def test_the_mediator_discards_the_cards_of_the_numbers_seen():
     text = out.getvalue()
     assert "Discard 4 cards face down (name them all in one answer):" in text
     assert "Name all 4 cards to discard in one answer, not 2" in text
-    session = Session(None, 0, session_packs(5, 0, 1))
+    session = Session(None, 0, [HOOKS.pack(5, 0, 0)])
     session.apply(ACCEPT)
     session.apply(parse_move("alone"))
     listed = reader_of(registry.get("club")).order(session.legal_moves())

@@ -12,7 +12,7 @@ from agents import agents_of
 from agents.base import play
 from agents.club import CLUB_AGENTS, ClubGreedyAgent, ClubPimcAgent, make_club_agent
 from agents.club.pimc import chip_value, deal_value, roll_out
-from agents.club.tournament import session_packs
+from agents.club.tournament import HOOKS
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import ACCEPT, ALONE, AUCTION, CALL, PASS, PLAY
 from mediatore_env.club.rules import ClubRules
@@ -39,7 +39,8 @@ def test_pimc_plays_whole_sessions_legally_from_sealed_views():
 def test_pimc_with_no_time_limit_repeats_its_session_from_its_seeds():
     def history(seed):
         lineup = [_pimc(), ClubGreedyAgent(), ClubGreedyAgent(), ClubGreedyAgent()]
-        return play(Session(ClubRules(deals=3), 0, session_packs(5, 0, 3)), lineup,
+        packs = [HOOKS.pack(5, 0, j) for j in range(3)]
+        return play(Session(ClubRules(deals=3), 0, packs), lineup,
                     seeds=[seed, None, None, None]).history
 
     assert history(3) == history(3)
@@ -49,7 +50,7 @@ def _decisions(seed, sessions=6):
     """(view, greedy's move) at every decision of greedy sessions, the session left at it."""
     greedy = ClubGreedyAgent()
     for i in range(sessions):
-        session = Session(ClubRules(deals=2), i % 4, session_packs(seed, i, 4))
+        session = Session(ClubRules(deals=2), i % 4, [HOOKS.pack(seed, i, j) for j in range(4)])
         while not session.is_over:
             view = session.view(session.to_move)
             move = greedy.act(None, view)
@@ -149,7 +150,7 @@ def test_bidding_decisions_do_not_depend_on_cards_the_seat_cannot_see(case):
     moves before: the same accept/pass and the same call with the same seed."""
     rng = random.Random(case)
     dealer, passes = case % 4, case % 3
-    pack = session_packs(9, case, 1)[0]
+    pack = HOOKS.pack(9, case, 0)
     seat = (dealer + 1 + passes) % 4
     twin = _hidden_shuffled(pack, dealer, seat, rng)
     views = []
@@ -206,7 +207,7 @@ def test_a_deal_is_worth_the_same_to_partners_and_the_opposite_to_their_foes():
     greedy = ClubGreedyAgent()
     played = 0
     for i in range(8):
-        session = Session(ClubRules(deals=1), i % 4, session_packs(7, i, 2))
+        session = Session(ClubRules(deals=1), i % 4, [HOOKS.pack(7, i, j) for j in range(2)])
         roll_out(session, greedy)
         result = session.results[-1]
         if result.passed:

@@ -13,7 +13,7 @@ import pytest
 
 from agents import make_agent
 from agents.demos import load_demos, record_deals
-from agents.mediatore.tournament import deal_dealer, deal_pack
+from agents.mediatore.tournament import HOOKS
 from agents.registry import agents_of
 from agents.tournament import derive_seed, hooks_of
 from mediatore_env.core.game import CHANCE
@@ -74,7 +74,7 @@ def test_demos_are_the_decisions_of_the_deals_as_played(demos_dir):
     demos = load_demos(demos_dir)
     assert sorted(set(demos["deal"])) == list(range(60))
     for index in (0, 31, 59):
-        deal = Deal(Rules(), deal_dealer(index), deal_pack(5, index))
+        deal = Deal(Rules(), HOOKS.dealer(index, 4), HOOKS.pack(5, index, 0))
         agents = [make_agent(s) for s in GREEDY]
         for s, agent in enumerate(agents):
             agent.reset(derive_seed(5, index, s))
@@ -131,7 +131,7 @@ def test_tressette_demos_are_what_each_seat_saw(tressette_dirs, game):
     assert str(demos["game"]) == game and demos["mask"].shape[1] == definition.moves.count
     n, rules = definition.players, definition.make_rules()
     for index in sorted(set(demos["deal"].tolist()))[:3]:
-        g = definition.engine(rules, index % n)
+        g = definition.engine(rules, hooks.dealer(index, n))
         agents = [make_agent(s, agents_of(definition)) for s in ["greedy"] * n]
         for s, agent in enumerate(agents):
             agent.reset(derive_seed(5, index, s))

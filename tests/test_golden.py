@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agents import make_agent, play
-from agents.mediatore.tournament import deal_dealer, deal_pack
+from agents.mediatore.tournament import HOOKS
 from agents.tournament import derive_seed
 from mediatore_env import Deal, parse_move, replay
 from mediatore_env.core.records import body, header
@@ -45,7 +45,7 @@ def test_records_of_0_1_replay_bit_exactly(record):
 def test_the_agents_still_choose_the_same_moves(record):
     meta = record["meta"]
     seed, index = meta["seed"], meta["index"]
-    deal = Deal(PRESETS[meta["preset"]], deal_dealer(index), deal_pack(seed, index))
+    deal = Deal(PRESETS[meta["preset"]], HOOKS.dealer(index, 4), HOOKS.pack(seed, index, 0))
     play(deal, [make_agent(name) for name in meta["lineup"]],
          seeds=[derive_seed(seed, index, s) for s in range(4)])
     assert body(deal.record(**meta)) == body(record)

@@ -234,9 +234,10 @@ def test_help_names_the_cards_in_the_words_of_the_table():
 
 
 def test_main_refuses_in_the_cards_chosen():
-    from agents.mediatore.tournament import deal_pack
+    from agents.mediatore.tournament import HOOKS
     from mediatore_env.core.text import card_label
-    missing = next(c for c in range(40) if not Deal(None, 0, deal_pack(3, 0)).hands[0] >> c & 1)
+    hand = Deal(None, 0, HOOKS.pack(3, 0, 0)).hands[0]
+    missing = next(c for c in range(40) if not hand >> c & 1)
     _, text = run_main(["--agents", "random:bid_rate=0", "--seed", "3", "--cards", "italian"],
                        ["arcisolissimo", CARD_NAMES[missing]], then="1")
     assert f"You do not hold the {card_label(missing, 'italian')}." in text
@@ -364,10 +365,10 @@ def test_main_plays_a_deal_and_saves_its_record(tmp_path):
 
 
 def test_same_cards_as_the_tournament_deal():
-    from agents.mediatore.tournament import deal_pack
+    from agents.mediatore.tournament import HOOKS
     _, text = run_main(["--agents", "random:bid_rate=0", "--seed", "8", "--deal", "5", "--seat", "2"],
                        [], then="1")
-    deal = Deal(None, 5 % 4, deal_pack(8, 5))
+    deal = Deal(None, HOOKS.dealer(5, 4), HOOKS.pack(8, 5, 0))
     mine = " ".join(CARD_NAMES[c] for c in sorted(range(40), key=lambda c: (suit_of(c), -c))
                     if deal.hands[2] >> c & 1)
     assert "You are seat 2" in text
@@ -477,3 +478,25 @@ def test_the_toy_game_is_played_by_the_one_loop(tmp_path):
                                                                         out), out)) == 0
     assert "You do not hold the" in out.getvalue()
     assert out.getvalue().rstrip().endswith("Stopped. No game was finished.")
+
+
+def test_the_games_hooks_deal_each_episode_wherever_it_is_played(monkeypatch, tmp_path):
+    """mediatore-play --deal K deals mediatore-bench's episode K, and the demonstrations its
+    first rotation, because all three ask the game's hooks who deals first (and the packs):
+    change the hooks' dealer and every one of them follows."""
+    from agents.demos import load_demos, record_deals
+    from agents.tournament import Hooks, run_tournament
+    from mediatore_env.tools.play import play_session
+    # the toy game's hooks are the plain ones: seat 2, not 1, deals first in episode 1 of 3
+    monkeypatch.setattr(Hooks, "dealer", lambda self, index, players: (index + 1) % players)
+    bench = run_tournament(["random"] * 3, deals=2, seed=6, record_deals=[1], game="toy3")
+    first = bench.records[0]
+    assert first["dealer"] == 2
+    path = tmp_path / "toy.json"
+    play_session("toy3", ["random"] * 3, human=None, seed=6, first=1, save=str(path),
+                 term=Terminal(None, io.StringIO()))
+    assert json.loads(path.read_text()) == {**first, "meta": json.loads(path.read_text())["meta"]}
+    record_deals(["random"] * 3, None, 6, 1, 1, tmp_path / "demos-0.npz", game="toy3")
+    demos = load_demos(tmp_path)
+    assert demos["seat"][0] == first["moves"][0]["seat"] == 0  # the lead after seat 2's deal
+    assert list(demos["payoff"][:1]) == [first["result"]["outcome"][0]]

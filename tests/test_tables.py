@@ -29,9 +29,9 @@ def quick():
 
 
 def test_deals_are_the_tournament_deals():
-    from agents.mediatore.tournament import deal_dealer, deal_pack
+    from agents.mediatore.tournament import HOOKS
     for i in range(5):
-        assert deal_of(4, i) == (deal_dealer(i), deal_pack(4, i))
+        assert deal_of(4, i) == (HOOKS.dealer(i, 4), HOOKS.pack(4, i, 0))
 
 
 def test_entries_are_consistent(exact):

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from agents import Agent
-from agents.mediatore.tournament import (HOOKS, DealFacts, deal_dealer, deal_pack, role_rows,
-                                         run_bidding_tournament, thrown_in_share)
+from agents.mediatore.tournament import (HOOKS, DealFacts, role_rows, run_bidding_tournament,
+                                         thrown_in_share)
 from agents.tournament import (Play, cyclic_lineups, derive_seed, mean_ci, rotate,
                                run_tournament, standings, t95)
 from mediatore_env.mediatore.records import replay
@@ -40,10 +40,10 @@ def test_cyclic_lineups_give_each_name_the_same_number_of_slots(n):
     assert all(len(l) == 4 for l in lineups)
 
 
-def test_deal_pack_and_dealer_come_from_the_seed_and_the_deal_number():
-    assert deal_pack(1, 7) == np.random.default_rng([1, 7]).permutation(40).tolist()
-    assert deal_pack(1, 7) == deal_pack(1, 7) != deal_pack(1, 8) != deal_pack(2, 7)
-    assert [deal_dealer(i) for i in range(6)] == [0, 1, 2, 3, 0, 1]
+def test_a_deals_pack_and_dealer_come_from_the_seed_and_the_deal_number():
+    assert HOOKS.pack(1, 7, 0) == np.random.default_rng([1, 7]).permutation(40).tolist()
+    assert HOOKS.pack(1, 7, 0) == HOOKS.pack(1, 7, 0) != HOOKS.pack(1, 8, 0) != HOOKS.pack(2, 7, 0)
+    assert [HOOKS.dealer(i, 4) for i in range(6)] == [0, 1, 2, 3, 0, 1]
 
 
 def test_derived_seeds_are_fixed_and_distinct():
@@ -158,7 +158,7 @@ def test_records_of_chosen_deals_replay():
         assert meta["deal_index"] == 1 and meta["seed"] == 4
         assert meta["agents"] == rotate(["greedy", "random", "random", "random"], meta["rotation"])
         deal = replay(rec)  # checks the record's result too
-        assert deal.pack == tuple(deal_pack(4, 1)) and deal.dealer == 1
+        assert deal.pack == tuple(HOOKS.pack(4, 1, 0)) and deal.dealer == 1
 
 
 def test_a_thrown_in_deal_counts_with_zero():

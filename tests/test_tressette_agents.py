@@ -11,7 +11,7 @@ from agents import agents_of
 from agents.base import play
 from agents.tressette import AGENTS, TressetteGreedyAgent, TressetteRandomAgent, make_agent
 from agents.tressette.greedy import Table
-from agents.tressette.tournament import game_pack, run_tressette_tournament
+from agents.tressette.tournament import HOOKS, run_tressette_tournament
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM
@@ -23,7 +23,7 @@ VARIANTS = [FORMS[form].replace(**switches) for form in FORMS
 
 
 def _packs(seed):
-    return lambda k: game_pack(seed, 0, k)
+    return lambda k: HOOKS.pack(seed, 0, k)
 
 
 class SealedView:
@@ -99,7 +99,7 @@ def hidden_pairs(rules, trials: int, seed: int):
     rng = random.Random(seed)
     for trial in range(trials):
         game = TressetteGame(rules, trial % rules.players)
-        game.deal(game_pack(seed + 6, trial, 0))
+        game.deal(HOOKS.pack(seed + 6, trial, 0))
         for _ in range(rng.randrange(1, 3 * rules.players)):  # a random point of the first hand
             game.apply(rng.choice([m for m in game.legal_moves() if m != CLAIM]))
         if game.needs_pack or game.is_over:

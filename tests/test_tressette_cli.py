@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from agents.tressette.tournament import game_pack
+from agents.tressette.tournament import HOOKS
 from mediatore_env.mediatore.display import card_text
 from mediatore_env.core.cards import POINTS
 from mediatore_env.core.text import card_label, points_text
@@ -50,7 +50,7 @@ def test_bench_plays_a_tressette_tournament_and_saves_json_and_records(tmp_path,
     files = sorted(p.name for p in recs.iterdir())
     assert files == ["game00001_rot0.json", "game00001_rot1.json", "game00001_rot2.json"]
     record = json.loads((recs / files[0]).read_text())
-    assert record["packs"][0] == [f"{c}" for c in map(_name, game_pack(2, 1, 0))]
+    assert record["packs"][0] == [f"{c}" for c in map(_name, HOOKS.pack(2, 1, 0))]
     TressetteGame.replay(record)
 
 
@@ -115,7 +115,7 @@ def test_play_a_whole_two_handed_game_and_replay_its_record(tmp_path, capsys):
     assert "== Game: the result" in text and "Outcome: You " in text
     record = json.loads(path.read_text())
     assert record["meta"]["human_seat"] == 0 and record["meta"]["agents"] == ["human", "greedy"]
-    assert record["packs"][0] == [_name(c) for c in game_pack(3, 0, 0)]
+    assert record["packs"][0] == [_name(c) for c in HOOKS.pack(3, 0, 0)]
     game = TressetteGame.replay(record)
     assert game.is_over and list(game.outcome) == record["result"]["outcome"]
     # The human saw its own hand and never the other's: its first screen lists ten cards.
@@ -226,7 +226,7 @@ def test_play_errors_are_one_line(capsys, args, words):
 def test_reading_answers():
     # Seat 1 of Partnership Tressette with the claim switch, after seat 0 led the first card.
     game = TressetteGame(registry.get("tressette").make_rules(claim=True), dealer=3)
-    game.deal(game_pack(0, 0, 0))
+    game.deal(HOOKS.pack(0, 0, 0))
     game.apply(game.legal_moves()[0])
     view = game.view(1)
     listed = view.legal_moves()
@@ -303,7 +303,7 @@ def test_the_docs_page_shows_the_encoders_layouts_and_links_only_inside_the_repo
 
 def test_replay_shows_an_unfinished_game_to_its_last_card(tmp_path):
     game = TressetteGame(rules=None, dealer=3)
-    game.deal(game_pack(0, 0, 0))
+    game.deal(HOOKS.pack(0, 0, 0))
     for _ in range(5):
         game.apply(game.legal_moves()[0])
     path = tmp_path / "part.json"

@@ -15,7 +15,7 @@ from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
 from agents.tressette.greedy import roll_out
 from agents.tressette.outlook import expected_outcome, hand_point_model
 from agents.tressette.pimc import game_value, hand_end_totals, side_thirds
-from agents.tressette.tournament import game_pack
+from agents.tressette.tournament import HOOKS
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import FORMS, TARGET, outcome
 from tests.test_tressette_agents import VARIANTS, Sealed
@@ -88,7 +88,7 @@ def test_low_hand_at_30_is_lost_unless_the_hand_gives_no_point():
 def test_a_game_started_from_totals_ends_at_31_in_the_first_hand():
     game = TressetteGame(FORMS["tressette2"], 0, totals=(29, 30))
     assert game.totals == [29, 30] and game.before == [29, 30]
-    game.deal(game_pack(5, 0, 0))
+    game.deal(HOOKS.pack(5, 0, 0))
     roll_out(game)
     assert game.is_over and game.hand_number == 1 and max(game.totals) >= TARGET
     assert game.view(0).before == (29, 30)
@@ -102,10 +102,10 @@ def test_bad_starting_totals_are_refused_with_what_is_valid(totals):
 
 def test_the_starting_totals_survive_json_and_a_record_refuses_them():
     game = TressetteGame(FORMS["tressette"].replace(low=True), 1, totals=(20, 7))
-    game.deal(game_pack(6, 0, 0))
+    game.deal(HOOKS.pack(6, 0, 0))
     while not game.is_over and game.hand_number < 3:
         if game.needs_pack:
-            game.deal(game_pack(6, 0, game.hand_number))
+            game.deal(HOOKS.pack(6, 0, game.hand_number))
         game.apply(GREEDY.act(None, game.view(game.to_move)))
     assert game.to_json()["start_totals"] == [20, 7]
     assert TressetteGame.from_json(game.to_json()) == game
@@ -116,7 +116,7 @@ def test_the_starting_totals_survive_json_and_a_record_refuses_them():
 
 def test_the_view_tells_the_totals_before_the_hand():
     game = TressetteGame(FORMS["tressette"], 0, totals=(4, 9))
-    packs = lambda k: game_pack(7, 0, k)  # noqa: E731
+    packs = lambda k: HOOKS.pack(7, 0, k)  # noqa: E731
     game.deal(packs(0))
     first = None
     while game.hand_number < 2 or len(game.log[-1].tricks) < 2:
@@ -138,7 +138,7 @@ def test_the_totals_a_solved_hand_ends_with(form):
     rules = FORMS[form]
     for seed in range(3):
         game = TressetteGame(rules, seed % rules.players, totals=(3,) * rules.num_sides)
-        game.deal(game_pack(11, seed, 0))
+        game.deal(HOOKS.pack(11, seed, 0))
         positions = []
         while not game.needs_pack:
             if game.log[-1].tricks:  # the melds are declared
@@ -163,14 +163,14 @@ def _outlook():
 def test_pimc_with_the_outlook_plays_whole_games_legally_from_sealed_views(rules):
     n = rules.players
     lineup = [Sealed(_outlook() if s % 2 == 0 else TressetteGreedyAgent()) for s in range(n)]
-    game = play(TressetteGame(rules, 0), lineup, lambda k: game_pack(8, 0, k), seeds=range(n))
+    game = play(TressetteGame(rules, 0), lineup, lambda k: HOOKS.pack(8, 0, k), seeds=range(n))
     assert game.is_over and sum(game.outcome) == 0
 
 
 def test_its_worlds_begin_from_the_real_totals_and_an_ended_one_is_worth_its_outcome():
     rules = FORMS["tressette"].replace(low=True)
     game = TressetteGame(rules, 0)
-    packs = lambda k: game_pack(10, 0, k)  # noqa: E731
+    packs = lambda k: HOOKS.pack(10, 0, k)  # noqa: E731
     while game.hand_number < 2 or len(game.log[-1].tricks) < 3:  # into the second hand
         if game.needs_pack:
             game.deal(packs(game.hand_number))

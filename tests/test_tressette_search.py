@@ -8,7 +8,7 @@ from agents.base import play
 from agents.tressette import TressetteGreedyAgent, TressettePimcAgent
 from agents.tressette.greedy import claim_wins
 from agents.tressette.pimc import ROLLOUTS, hand_value, roll_out, side_thirds
-from agents.tressette.tournament import game_pack
+from agents.tressette.tournament import HOOKS
 from mediatore_env.core.cards import POINTS, cards_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.moves import CLAIM
@@ -23,7 +23,7 @@ def _pimc(**options):
 def test_pimc_plays_whole_games_legally_from_sealed_views(rules):
     n = rules.players
     lineup = [Sealed(_pimc() if s % 2 == 0 else TressetteGreedyAgent()) for s in range(n)]
-    game = play(TressetteGame(rules, 1 % n), lineup, lambda k: game_pack(3, 0, k),
+    game = play(TressetteGame(rules, 1 % n), lineup, lambda k: HOOKS.pack(3, 0, k),
                 seeds=range(n))  # play refuses any illegal move
     assert game.is_over and sum(game.outcome) == 0
 
@@ -35,7 +35,7 @@ def test_pimc_with_no_time_limit_repeats_its_game_from_its_seeds(form):
 
     def history(seed):
         lineup = [_pimc() if s == 0 else TressetteGreedyAgent() for s in range(n)]
-        return play(TressetteGame(rules), lineup, lambda k: game_pack(4, 0, k),
+        return play(TressetteGame(rules), lineup, lambda k: HOOKS.pack(4, 0, k),
                     seeds=[seed] + [None] * (n - 1)).history
 
     assert history(7) == history(7)
@@ -62,7 +62,7 @@ def test_a_rolled_out_hand_holds_every_third_once(form, rollout):
     rules, agent = FORMS[form], _pimc(rollout=rollout)
     for seed in range(5):
         game = TressetteGame(rules, seed % rules.players)
-        game.deal(game_pack(13, seed, 0))
+        game.deal(HOOKS.pack(13, seed, 0))
         agent.roll_out(game)
         assert game.needs_pack or game.is_over
         log = game.log[-1]
@@ -81,10 +81,10 @@ def test_a_rolled_out_hand_holds_every_third_once(form, rollout):
 def test_low_hand_values_fewer_thirds():
     rules = FORMS["tressette"]
     game = TressetteGame(rules, 0)
-    game.deal(game_pack(13, 0, 0))
+    game.deal(HOOKS.pack(13, 0, 0))
     roll_out(game)
     low = TressetteGame(rules.replace(low=True), 0)
-    low.deal(game_pack(13, 0, 0))
+    low.deal(HOOKS.pack(13, 0, 0))
     for _, move in game.history:
         low.apply(move)
     assert hand_value(low, 0) == -hand_value(game, 0) != 0
@@ -98,7 +98,7 @@ def test_pimc_claims_when_the_claim_wins_and_only_then():
         game = TressetteGame(rules, seed % 2)
         while not game.is_over:
             if game.needs_pack:
-                game.deal(game_pack(14, seed, game.hand_number))
+                game.deal(HOOKS.pack(14, seed, game.hand_number))
                 continue
             view = game.view(game.to_move)
             move = pimc.act(None, view)
@@ -122,7 +122,7 @@ def test_bad_options_are_refused_with_what_is_valid():
     for rules in (FORMS["tressette"].replace(low=True),
                   FORMS["tressette2"].replace(show_draws=False)):
         game = TressetteGame(rules, 0)
-        game.deal(game_pack(3, 0, 0))
+        game.deal(HOOKS.pack(3, 0, 0))
         with pytest.raises(ValueError, match="trained under its standard rules.*rollout='greedy'"):
             _pimc(rollout="selfplay").act(None, game.view(game.to_move))
 
@@ -138,13 +138,13 @@ def test_the_networks_rollouts_are_its_own_moves(form):
         games = []
         for rollout in ("selfplay", "selfplay", "greedy"):
             game = TressetteGame(rules, 0)
-            game.deal(game_pack(15, seed, 0))
+            game.deal(HOOKS.pack(15, seed, 0))
             _pimc(rollout=rollout).roll_out(game)
             games.append(game)
         assert games[0].history == games[1].history
         parted += games[0].history != games[2].history
         replay = TressetteGame(rules, 0)
-        replay.deal(game_pack(15, seed, 0))
+        replay.deal(HOOKS.pack(15, seed, 0))
         for _, move in games[0].history[:12]:
             assert move == network.act(None, replay.view(replay.to_move))
             replay.apply(move)
@@ -163,13 +163,13 @@ def test_a_hand_played_by_the_model_misses_nothing_and_another_does(form):
     for players in ("greedy", "random"):
         for seed in range(3):
             game = TressetteGame(rules, 0)
-            game.deal(game_pack(16, seed, 0))
+            game.deal(HOOKS.pack(16, seed, 0))
             agents = [TressetteGreedyAgent() if players == "greedy"
                       else TressetteRandomAgent(seed=seed) for _ in range(rules.players)]
             while not game.needs_pack and not game.is_over:
                 game.apply(agents[game.to_move].act(None, game.view(game.to_move)))
             replay = TressetteGame(rules, 0)
-            replay.deal(game_pack(16, seed, 0))
+            replay.deal(HOOKS.pack(16, seed, 0))
             count = misses(replay, [move for _, move in game.history], 0, model)
             assert replay.history == game.history
             if players == "greedy":
@@ -203,7 +203,7 @@ def test_weighed_worlds_hand_out_the_likely_first_each_once():
 def test_infer_scores_the_likely_worlds_first_and_repeats_from_its_seed():
     rules = FORMS["tressette"]
     game = TressetteGame(rules, 0)
-    game.deal(game_pack(17, 0, 0))
+    game.deal(HOOKS.pack(17, 0, 0))
     greedy = TressetteGreedyAgent()
     for _ in range(16):  # four tricks of greedy play: the others' moves tell something
         game.apply(greedy.act(None, game.view(game.to_move)))

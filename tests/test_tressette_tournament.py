@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from agents.tournament import Play, rotate, standings
-from agents.tressette.tournament import (HOOKS, GameFacts, game_dealer, game_pack, mean_hands,
-                                         rules_of, run_tressette_tournament)
+from agents.tressette.tournament import (HOOKS, GameFacts, mean_hands, rules_of,
+                                         run_tressette_tournament)
 from mediatore_env.core.cards import parse_card
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import FORMS
@@ -37,9 +37,9 @@ def test_four_handed_partners_stay_together_and_swap_sides():
 
 
 def test_packs_and_dealers_come_from_the_seed_the_game_and_the_hand():
-    assert game_pack(1, 7, 2) == np.random.default_rng([1, 7, 2]).permutation(40).tolist()
-    assert game_pack(1, 7, 2) != game_pack(1, 7, 3) != game_pack(1, 8, 2) != game_pack(2, 7, 2)
-    assert [game_dealer(i, 3) for i in range(5)] == [0, 1, 2, 0, 1]
+    assert HOOKS.pack(1, 7, 2) == np.random.default_rng([1, 7, 2]).permutation(40).tolist()
+    assert HOOKS.pack(1, 7, 2) != HOOKS.pack(1, 7, 3) != HOOKS.pack(1, 8, 2) != HOOKS.pack(2, 7, 2)
+    assert [HOOKS.dealer(i, 3) for i in range(5)] == [0, 1, 2, 0, 1]
 
 
 def test_forms_by_name():
@@ -87,9 +87,9 @@ def test_every_play_is_zero_sum_and_every_rotation_deals_the_same_packs(form):
     assert len(result.records) == 5 * n
     for record in result.records:
         m = record["meta"]
-        expected = [game_pack(9, m["game_index"], k) for k in range(len(record["packs"]))]
+        expected = [HOOKS.pack(9, m["game_index"], k) for k in range(len(record["packs"]))]
         assert [[parse_card(c) for c in p] for p in record["packs"]] == expected
-        assert record["dealer"] == game_dealer(m["game_index"], n)
+        assert record["dealer"] == HOOKS.dealer(m["game_index"], n)
         assert m["agents"] == rotate(list(LINEUPS[form]), m["rotation"])
         game = TressetteGame.replay(record)  # the record replays to its stored result
         assert list(game.outcome) == record["result"]["outcome"] and sum(game.outcome) == 0

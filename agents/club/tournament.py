@@ -33,14 +33,9 @@ from mediatore_env.club.records import make_record
 from mediatore_env.club.rules import ClubRules
 
 from ..report import counted, pct, signed, table
-from ..tournament import Hooks, TournamentResult, run_tournament, shuffled_pack
+from ..tournament import Hooks, TournamentResult, run_tournament
 
-__all__ = ["session_packs", "run_club_tournament", "HOOKS"]
-
-
-def session_packs(seed: int, index: int, deals: int) -> list[list[int]]:
-    """The packs of the first ``deals`` deals of session ``index`` of a run with ``seed``."""
-    return [shuffled_pack(seed, index, j) for j in range(deals)]
+__all__ = ["run_club_tournament", "HOOKS"]
 
 
 class SessionFacts(NamedTuple):

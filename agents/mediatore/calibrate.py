@@ -29,7 +29,7 @@ from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
 from ..base import play
 from .greedy import FEATURES, hand_features
-from .tournament import deal_pack
+from .tournament import HOOKS
 
 
 def _simulate(args):
@@ -38,8 +38,7 @@ def _simulate(args):
     agents = [make_agent(agent_spec) for _ in range(4)]
     rows = []
     for i in range(start, stop):
-        pack = deal_pack(seed, i)
-        dealer = i % 4
+        pack, dealer = HOOKS.pack(seed, i, 0), HOOKS.dealer(i, 4)
         for declarer in range(4):
             for contract in contracts:
                 deal = forced_deal(rules, pack, dealer, declarer, contract)

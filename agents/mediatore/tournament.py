@@ -34,15 +34,6 @@ from ..tournament import Hooks, cyclic_lineups, run, shuffled_pack
 ROLES = ("declarer", "partner", "defender", "none")
 
 
-def deal_pack(seed: int, index: int) -> list[int]:
-    """The pack of deal ``index`` of a run with ``seed``."""
-    return shuffled_pack(seed, index)
-
-
-def deal_dealer(index: int) -> int:
-    return index % 4
-
-
 class DealFacts(NamedTuple):
     """What the statistics keep of one play of a deal besides its payoffs."""
     contract: int | None      #: None: thrown in
@@ -105,7 +96,7 @@ class MediatoreHooks(Hooks):
     def pack(self, seed: int, index: int, hand: int) -> list[int]:
         if hand:
             raise ValueError("a Mediatore deal is dealt from one pack")
-        return deal_pack(seed, index)
+        return shuffled_pack(seed, index)
 
     def facts(self, deal) -> DealFacts:
         return DealFacts(deal.contract, deal.declarer, deal.partner, deal.declarer_won)

@@ -29,7 +29,7 @@ from mediatore_env.runinfo import (ArgumentParser, add_progress_options, command
 from ..registry import make_agent
 from ..base import play
 from ..mediatore.infer import DEFAULT_MODEL, FEATURE_NAMES, examples_of_deal
-from ..mediatore.tournament import deal_dealer, deal_pack
+from ..mediatore.tournament import HOOKS
 from ..tournament import derive_seed
 
 #: The recorded players: ``pimc`` at its node budget, without the CPU-time limit, so that the
@@ -49,7 +49,7 @@ def record(path, deals: int, seed: int, spec: str = SPEC, progress=False) -> Non
     lines = []
     with counting(progress, deals, "deals") as tick:
         for index in range(deals):
-            deal = play(Deal(rules, deal_dealer(index), deal_pack(seed, index)), agents,
+            deal = play(Deal(rules, HOOKS.dealer(index, 4), HOOKS.pack(seed, index, 0)), agents,
                         seeds=[derive_seed(seed, index, s) for s in range(4)])
             lines.append(json.dumps({"dealer": deal.dealer, "pack": list(deal.pack),
                                      "moves": [m for _, m in deal.history]}))

@@ -3,8 +3,9 @@ of the lineup over the same packs, so every agent holds every hand.
 
 **Games.** An episode is one game to 31 (docs/rules.md 10.1-10.2), a sequence of hands. Game
 ``i`` of a run with seed ``S`` starts with seat ``i % n`` dealing (``n`` players), and its
-``k``-th hand (``k = 0, 1, ...``) is dealt from the pack :func:`game_pack` ``(S, i, k)`` =
-``numpy.random.default_rng([S, i, k]).permutation(40)``. The same ``S`` gives the same packs
+``k``-th hand (``k = 0, 1, ...``) is dealt from the pack ``HOOKS.pack(S, i, k)`` =
+``numpy.random.default_rng([S, i, k]).permutation(40)`` (every game's default,
+:meth:`agents.tournament.Hooks.pack`). The same ``S`` gives the same packs
 in every run, whatever the agents, the number of games or of processes.
 
 **Rotations.** A lineup is one agent per seat: 4 in Partnership Tressette, 3 in the
@@ -45,17 +46,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 from mediatore_env.tressette.rules import FORMS, TressetteRules
 
 from ..report import counted, pct, standings_table
-from ..tournament import Hooks, TournamentResult, run_tournament, shuffled_pack
-
-
-def game_pack(seed: int, game: int, hand: int) -> list[int]:
-    """The pack of hand ``hand`` (0, 1, ...) of game ``game`` of a run with ``seed``."""
-    return shuffled_pack(seed, game, hand)
-
-
-def game_dealer(game: int, players: int) -> int:
-    """The first dealer of game ``game``: the seats take turns."""
-    return game % players
+from ..tournament import Hooks, TournamentResult, run_tournament
 
 
 def rules_of(form: str | TressetteRules | None) -> TressetteRules:

@@ -163,7 +163,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     running score; ``rules`` default to the game's. Returns the exit status (0)."""
     from agents import agents_of, make_agent  # imported when played: the rest needs no agents
     from agents.tournament import derive_seed, hooks_of
-    hooks = hooks_of(game)  # the packs of mediatore-bench's episodes, so that --deal K is K there
+    hooks = hooks_of(game)  # mediatore-bench's episodes (dealer, packs): --deal K is K there
     definition = get(game)
     text, reader = definition.display, reader_of(definition, style)
     rules = definition.make_rules() if rules is None else rules
@@ -186,8 +186,8 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
             index = first + k
             title = f"{unit.capitalize()} {k + 1} of {count}" if count > 1 else unit.capitalize()
             played_game = play_game(
-                definition.new_game(rules, index % n), human, agents, names, term, text, reader,
-                style, title, partial(hooks.pack, seed, index),
+                definition.new_game(rules, hooks.dealer(index, n)), human, agents, names, term,
+                text, reader, style, title, partial(hooks.pack, seed, index),
                 [derive_seed(seed, index, s) for s in range(n)], auto, observation)
             totals = [t + o for t, o in zip(totals, played_game.outcome)]
             played += 1
