@@ -570,6 +570,12 @@ class TournamentResult:
         return hooks_of(self.game)
 
     @property
+    def rules_line(self) -> str:
+        """The rules in the game's own few words (its display's ``rules_line``: a Mediatore
+        preset's name, a Tressette form and its changed switches, club's ante and length)."""
+        return registry.get(self.game).display.rules_line(self.rules)
+
+    @property
     def plays(self) -> int:
         """Episodes played, counting every lineup and rotation."""
         return self.deals * len(self.lineups) * len(self.lineups[0])

@@ -42,7 +42,7 @@ def test_bench_counts_one_session_of_one_deal_in_the_singular(capsys):
                        "--deals", "1", "--rule", "deals=1", "--quiet"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("Duplicate club Mediatore tournament: 1 session x 4 rotations = 4 "
-                           "sessions played (4 deals); seed 0; ante 5, sessions of 1 deal\n")
+                           "sessions played (4 deals); seed 0; rules: ante 5, 1 deal (at most 1)\n")
     assert "s with 1 job\n" in text
 
 

@@ -425,6 +425,23 @@ def test_reports_fit_any_agent_name(game):
         assert_aligned(block)
 
 
+@pytest.mark.parametrize("game, switches, words", [
+    ("mediatore", {"chiamo_monte": False, "signals": "off"},
+     "rules: standard with chiamo_monte=False, signals=off"),
+    ("tressette3", {"low": True}, "Duplicate tournament of tressette3 (3 players), low: "),
+    ("club", {"ante": 3, "deals": 2}, "rules: ante 3, 2 deals (at most 2)")])
+def test_reports_say_the_rules_in_the_games_own_words(game, switches, words):
+    """A report's heading words the rules as everything else of the game does (its display's
+    rules_line), changed switches and all."""
+    from mediatore_env.registry import get
+    definition = get(game)
+    rules = definition.make_rules(**switches)
+    report = run_tournament(["random"] * definition.players, deals=1, seed=1, rules=rules,
+                            game=game).report()
+    assert words in report.splitlines()[0]
+    assert definition.display.rules_line(rules) in report.splitlines()[0]
+
+
 class _FailsAtItsThirdMove(Agent):
     """Plays the first legal move, and fails at its third decision of an episode."""
 

@@ -42,7 +42,7 @@ def test_bench_plays_a_tressette_tournament_and_saves_json_and_records(tmp_path,
                   "3", "--seed", "2", "--rule", "low=true", "-q", "--json", str(out_json),
                   "--save-records", str(recs), "--record-deals", "1"]) == 0
     text = capsys.readouterr().out
-    assert "Duplicate tournament of tressette3 (3 players; low=True): 3 games x 1 lineup x 3 " \
+    assert "Duplicate tournament of tressette3 (3 players), low: 3 games x 1 lineup x 3 " \
            "rotations = 9 plays; seed 2" in text
     assert "Units per game" in text and "machine:" in text
     data = json.loads(out_json.read_text())

@@ -85,13 +85,10 @@ class ClubHooks(Hooks):
                               for s in result.standings]}
 
     def report(self, result) -> str:
-        rules = result.rules
-        length = (f"until a pot is won (at most {counted(rules.max_deals, 'deal')})"
-                  if rules.until_won else f"of {counted(rules.deals, 'deal')}")
         lines = [f"Duplicate club Mediatore tournament: {counted(result.deals, 'session')} x 4 "
                  f"rotations = {result.plays} sessions played "
-                 f"({counted(result.totals['deals'], 'deal')}); seed {result.seed}; ante "
-                 f"{rules.ante}, sessions {length}",
+                 f"({counted(result.totals['deals'], 'deal')}); seed {result.seed}; rules: "
+                 f"{result.rules_line}",
                  f"lineup (seats 0-3 in rotation 0): {' '.join(result.lineups[0])}", ""]
         rows = [[s.name, signed(s.mean),
                  "-" if math.isnan(s.ci[0]) else f"[{signed(s.ci[0])}, {signed(s.ci[1])}]",

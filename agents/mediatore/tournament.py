@@ -26,7 +26,7 @@ import math
 from typing import Any, Callable, NamedTuple, Sequence
 
 from mediatore_env.mediatore.records import make_record
-from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, PRESETS, Rules
+from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
 
 from ..report import counted, pct, signed, table
 from ..tournament import Hooks, cyclic_lineups, run, shuffled_pack
@@ -139,16 +139,12 @@ class MediatoreHooks(Hooks):
         }
 
     def report(self, result) -> str:
-        rules = result.rules
-        preset = next((name for name, r in PRESETS.items() if r == rules), None)
-        rules_text = preset if preset else ", ".join(
-            f"{k}={v}" for k, v in rules.to_dict().items() if v != getattr(type(rules)(), k))
         what = "bidding policies" if result.mode == "bidding" else "agents"
         several = len(result.lineups) > 1
         out = [
             f"Duplicate tournament of {what}: {counted(result.deals, 'deal')} x "
             f"{counted(len(result.lineups), 'lineup')} x 4 rotations = {result.plays} plays; "
-            f"seed {result.seed}; rules {rules_text}",
+            f"seed {result.seed}; rules: {result.rules_line}",
             "lineup" + ("s" if several else "") + " (seats 0-3 in rotation 0): "
             + "; ".join(" ".join(l) for l in result.lineups),
             f"{result.workers}, {result.seconds:.1f} s; "

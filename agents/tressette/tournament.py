@@ -100,16 +100,11 @@ class TressetteHooks(Hooks):
              "per_game": list(s.per_deal)} for s in result.standings]}
 
     def report(self, result) -> str:
-        rules = result.rules
-        switches = ", ".join(f"{k}={v}" for k, v in rules.to_dict().items()
-                             if k != "players" and v != getattr(FORMS[rules.form], k))
-        n = rules.players
-        lineups = len(result.lineups)
+        n = result.rules.players
         out = [
-            f"Duplicate tournament of {rules.form} ({n} players"
-            + (f"; {switches}" if switches else "") + f"): {counted(result.deals, 'game')} x "
-            f"{counted(lineups, 'lineup')} x {n} rotations = {result.plays} plays; seed "
-            f"{result.seed}",
+            f"Duplicate tournament of {result.rules_line}: {counted(result.deals, 'game')} x "
+            f"{counted(len(result.lineups), 'lineup')} x {n} rotations = {result.plays} plays; "
+            f"seed {result.seed}",
             "lineup (seats 0-%d in rotation 0): " % (n - 1)
             + "; ".join(" ".join(l) for l in result.lineups),
             f"{result.workers}, {result.seconds:.1f} s; "
