@@ -166,22 +166,16 @@ class Play(NamedTuple):
 
 @dataclass
 class Standing:
-    """One agent's results over a tournament. The game's own statistics (Mediatore's
-    ``roles`` and ``contracts``, the Tressette games' ``won`` and ``points``...) are in
-    ``stats`` and read as attributes: ``standing.roles``."""
+    """One agent's results over a tournament."""
     name: str
     copies: int                    #: slots it fills over all lineups
     per_deal: Sequence[float]      #: its result in each episode (see the module docstring)
     mean: float
     ci: tuple[float, float]
     plays: int                     #: seat-plays over the whole run
+    #: the game's own sums for the agent, its hooks' :meth:`Hooks.agent_totals` (Mediatore's
+    #: ``roles`` and ``contracts``, the Tressette games' ``won`` and ``points``...)
     stats: dict
-
-    def __getattr__(self, name):
-        try:
-            return self.__dict__["stats"][name]
-        except KeyError:
-            raise AttributeError(f"a standing has no {name!r}") from None
 
 
 class Hooks:

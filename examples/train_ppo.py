@@ -174,8 +174,8 @@ def evaluate(policy, deals: int, seed: int, rules: Rules) -> dict:
         result = run_tournament([agent, opp, opp, opp], deals=deals, seed=seed, rules=rules)
         s = result.standing("ppo")
         out[f"vs_{opp}"] = {"mean": s.mean, "ci95": list(s.ci), "deals": deals,
-                            "declarer_share": s.roles["declarer"]["count"] / s.plays,
-                            "contracts": s.contracts}
+                            "declarer_share": s.stats["roles"]["declarer"]["count"] / s.plays,
+                            "contracts": s.stats["contracts"]}
     return out
 
 

@@ -42,7 +42,7 @@ def test_one_bar_per_agent_with_its_confidence_interval(result):
 
 def test_the_contract_breakdown_shows_each_agents_contracts(result):
     fig = tournament_figure(result)
-    declared = [(s, name) for s in result.standings for name in s.contracts]
+    declared = [(s, name) for s in result.standings for name in s.stats["contracts"]]
     assert len(declared) >= 3
     expected = (  # the three panels, worked out from the standing
         lambda s, c: 100 * c["declared"] / s.plays,
@@ -55,7 +55,7 @@ def test_the_contract_breakdown_shows_each_agents_contracts(result):
         assert set(by_agent) == {s.name for s in result.standings}
         for s, name in declared:
             height = by_agent[s.name].patches[shown.index(name)].get_height()
-            assert height == pytest.approx(want(s, s.contracts[name]))
+            assert height == pytest.approx(want(s, s.stats["contracts"][name]))
 
 
 def test_the_chart_of_saved_json_is_the_same(result, tmp_path):

@@ -491,3 +491,12 @@ def test_training_on_the_jax_engine(tmp_path):
     assert log["throughput"][-1]["stake"] > 0
     agent = SelfPlayAgent(str(tmp_path / "network.npz"))
     assert run_tournament([agent, "greedy", "greedy", "greedy"], deals=2, seed=3).deals == 2
+
+
+def test_an_evaluation_in_mediatore_says_how_often_the_network_declared():
+    from agents.training import init_network
+    from agents.training.evaluation import evaluate
+    from mediatore_env.mediatore.rules import Rules
+    params = init_network(jax.random.PRNGKey(0), (8,))
+    out = evaluate(params, {"random": 2}, seed=1, rules=Rules(), jobs=1)["vs_random"]
+    assert out["deals"] == 2 and 0 <= out["declarer_share"] <= 1

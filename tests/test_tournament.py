@@ -96,18 +96,20 @@ def test_units_per_deal_are_seat_means_over_the_rotations():
     assert a.per_deal[1] == 0.0 and b.per_deal[1] == 0.0
     assert a.mean == pytest.approx((5 + 8 - 36) / 8)
     assert a.copies == 1 and b.copies == 3 and a.plays == 8 and b.plays == 24
+    # the game's own sums are the hooks' stats, read there by name (no attribute stands in)
+    assert set(a.stats) == {"roles", "contracts"} and not hasattr(a, "roles")
     # roles, by hand: A declared in deal 0 rotations 0 and 3 and deal 1 rotation 3
-    assert a.roles["declarer"] == {"count": 3, "units": 5 - 36 - 12}
-    assert a.roles["none"] == {"count": 1, "units": 0}
-    assert a.roles["partner"] == {"count": 0, "units": 0}
-    assert a.roles["defender"] == {"count": 4, "units": 8 + 4 + 4 + 4}
-    assert b.roles["partner"] == {"count": 1, "units": 3}
+    assert a.stats["roles"]["declarer"] == {"count": 3, "units": 5 - 36 - 12}
+    assert a.stats["roles"]["none"] == {"count": 1, "units": 0}
+    assert a.stats["roles"]["partner"] == {"count": 0, "units": 0}
+    assert a.stats["roles"]["defender"] == {"count": 4, "units": 8 + 4 + 4 + 4}
+    assert b.stats["roles"]["partner"] == {"count": 1, "units": 3}
     # role contributions add up to the mean
     assert sum(row[3] for row in role_rows(a)) == pytest.approx(a.mean)
-    assert a.contracts == {"chiamo": {"declared": 1, "made": 1, "units": 5},
-                           "solo": {"declared": 2, "made": 0, "units": -36 - 12}}
-    assert b.contracts == {"mediatore": {"declared": 1, "made": 1, "units": -24},
-                           "solo": {"declared": 3, "made": 0, "units": -36}}
+    assert a.stats["contracts"] == {"chiamo": {"declared": 1, "made": 1, "units": 5},
+                                    "solo": {"declared": 2, "made": 0, "units": -36 - 12}}
+    assert b.stats["contracts"] == {"mediatore": {"declared": 1, "made": 1, "units": -24},
+                                    "solo": {"declared": 3, "made": 0, "units": -36}}
     # the agents' results, weighted by copies, sum to zero in every deal
     for i in range(2):
         assert a.per_deal[i] * 1 + b.per_deal[i] * 3 == pytest.approx(0.0)
@@ -171,7 +173,7 @@ def test_a_thrown_in_deal_counts_with_zero():
     result = run_tournament([passer] * 4, deals=3, seed=0)
     (s,) = result.standings
     assert list(s.per_deal) == [0.0, 0.0, 0.0] and thrown_in_share(result) == 1.0
-    assert s.roles["none"]["count"] == 3 * 16
+    assert s.stats["roles"]["none"]["count"] == 3 * 16
 
 
 def test_an_agent_reading_observations_gets_the_seat_view_encoding():

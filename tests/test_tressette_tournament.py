@@ -63,8 +63,8 @@ def test_units_per_game_are_seat_means_over_the_rotations_by_hand():
     assert list(b.per_deal) == [(-2 - 2 + 1) / 6, (1 + 1 - 2) / 6] == [-0.5, 0.0]
     for k in range(2):  # zero-sum, weighted by copies
         assert a.per_deal[k] * 1 + b.per_deal[k] * 2 == 0
-    assert a.won == 3 and b.won == 1 + 2  # seat-plays with outcome > 0
-    assert a.points == 31 + 32 + 9 + 1 + 2 + 31
+    assert a.stats["won"] == 3 and b.stats["won"] == 1 + 2  # seat-plays with outcome > 0
+    assert a.stats["points"] == 31 + 32 + 9 + 1 + 2 + 31
     assert a.mean == pytest.approx(sum(a.per_deal) / 2) and a.copies == 1 and b.copies == 2
 
 

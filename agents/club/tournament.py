@@ -80,8 +80,8 @@ class ClubHooks(Hooks):
                 "seed": result.seed, "rules": result.rules.to_dict(), "jobs": result.jobs,
                 "executor": result.executor, "seconds": round(result.seconds, 3),
                 "standings": [{"name": s.name, "mean": s.mean, "ci95": list(s.ci),
-                               "plays": s.plays, "mediator_deals": s.mediator,
-                               "mediator_won": s.won, "deals": s.deals}
+                               "plays": s.plays, "mediator_deals": s.stats["mediator"],
+                               "mediator_won": s.stats["won"], "deals": s.stats["deals"]}
                               for s in result.standings]}
 
     def report(self, result) -> str:
@@ -90,11 +90,13 @@ class ClubHooks(Hooks):
                  f"({counted(result.totals['deals'], 'deal')}); seed {result.seed}; rules: "
                  f"{result.rules_line}",
                  f"lineup (seats 0-3 in rotation 0): {' '.join(result.lineups[0])}", ""]
-        rows = [[s.name, signed(s.mean),
-                 "-" if math.isnan(s.ci[0]) else f"[{signed(s.ci[0])}, {signed(s.ci[1])}]",
-                 pct(s.mediator / s.deals if s.deals else math.nan),
-                 pct(s.won / s.mediator if s.mediator else math.nan)]
-                for s in result.standings]
+        rows = []
+        for s in result.standings:
+            mediator, won, deals = s.stats["mediator"], s.stats["won"], s.stats["deals"]
+            rows.append([s.name, signed(s.mean),
+                         "-" if math.isnan(s.ci[0]) else f"[{signed(s.ci[0])}, {signed(s.ci[1])}]",
+                         pct(mediator / deals if deals else math.nan),
+                         pct(won / mediator if mediator else math.nan)])
         # columns sized to their content, as every game's report: any agent name fits
         lines += table(["agent", "chips/session", "95% CI", "mediator", "won"], rows, "lrlrr")
         lines += ["", "chips/session: the mean chip change of one seat played by the agent; "

@@ -54,7 +54,7 @@ def role_rows(standing):
     deals = len(standing.per_deal)
     seats_per_deal = standing.plays / deals
     for role in ROLES:
-        r = standing.roles[role]
+        r = standing.stats["roles"][role]
         n = r["count"]
         yield (role, n / standing.plays, r["units"] / n if n else math.nan,
                r["units"] / seats_per_deal / deals)
@@ -63,7 +63,7 @@ def role_rows(standing):
 def contract_rows(standing):
     """(contract, share of seat-plays declared, share made, mean payoff as declarer)."""
     for name in (CONTRACT_NAMES[c] for c in CONTRACTS):
-        c = standing.contracts.get(name)
+        c = standing.stats["contracts"].get(name)
         if c is None:
             continue
         n = c["declared"]
@@ -133,8 +133,9 @@ class MediatoreHooks(Hooks):
             "seconds": round(result.seconds, 3), "plays": result.plays,
             "thrown_in_share": thrown_in_share(result),
             "standings": [{"name": s.name, "copies": s.copies, "mean": s.mean,
-                           "ci95": list(s.ci), "plays": s.plays, "roles": s.roles,
-                           "contracts": s.contracts, "per_deal": list(s.per_deal)}
+                           "ci95": list(s.ci), "plays": s.plays,
+                           "roles": s.stats["roles"], "contracts": s.stats["contracts"],
+                           "per_deal": list(s.per_deal)}
                           for s in result.standings],
         }
 
@@ -169,7 +170,7 @@ class MediatoreHooks(Hooks):
         out += table(["agent", "role", "share", "mean", "units/deal"], rows, "llrrr")
         out += ["", "By contract (as declarer: times it won the auction with it, as a share of "
                 "its seat-plays, share made, mean payoff):"]
-        rows = [[s.name, name, str(s.contracts[name]["declared"]), pct(share), pct(made),
+        rows = [[s.name, name, str(s.stats["contracts"][name]["declared"]), pct(share), pct(made),
                  signed(mean)]
                 for s in result.standings for name, share, made, mean in contract_rows(s)]
         if rows:

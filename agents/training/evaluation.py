@@ -45,7 +45,7 @@ def evaluate(params: dict, opponents: dict[str, int], seed: int, rules, jobs: in
         s = r.standing("selfplay")
         out[f"vs_{opp}"] = {"mean": s.mean, "ci95": list(s.ci), "deals": deals,
                             "seconds": round(r.seconds, 1)}
-        roles = getattr(s, "roles", None) or {}
+        roles = s.stats.get("roles", {})  # Mediatore's hooks count the seat roles
         if "declarer" in roles:
             out[f"vs_{opp}"]["declarer_share"] = roles["declarer"]["count"] / s.plays
     return out

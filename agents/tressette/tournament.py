@@ -96,7 +96,7 @@ class TressetteHooks(Hooks):
     def to_dict(self, result) -> dict:
         return {**result.header(), "hands_per_game": mean_hands(result), "standings": [
             {"name": s.name, "copies": s.copies, "mean": s.mean, "ci95": list(s.ci),
-             "plays": s.plays, "won": s.won, "mean_points": s.points / s.plays,
+             "plays": s.plays, "won": s.stats["won"], "mean_points": s.stats["points"] / s.plays,
              "per_game": list(s.per_deal)} for s in result.standings]}
 
     def report(self, result) -> str:
@@ -110,8 +110,9 @@ class TressetteHooks(Hooks):
             f"{result.workers}, {result.seconds:.1f} s; "
             f"{mean_hands(result):.2f} hands per game",
             "",
-            *standings_table(result, {"won": ("r", lambda s: pct(s.won / s.plays)),
-                                      "points": ("r", lambda s: f"{s.points / s.plays:.1f}")}),
+            *standings_table(result, {
+                "won": ("r", lambda s: pct(s.stats["won"] / s.plays)),
+                "points": ("r", lambda s: f"{s.stats['points'] / s.plays:.1f}")}),
             "(won: share of the agent's seat-plays won; points: its side's final total)",
         ]
         return "\n".join(out)
