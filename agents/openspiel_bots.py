@@ -24,7 +24,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from agents.base import Agent, wants_observation
+from agents.base import Agent, ask, reset_agent
 import mediatore_env.openspiel  # noqa: F401  (registers the games with OpenSpiel)
 from mediatore_env.registry import GAMES
 
@@ -149,14 +149,11 @@ class AgentBot(pyspiel.Bot):
     def __init__(self, agent: Agent, seed: int | None = None):
         pyspiel.Bot.__init__(self)
         self.agent = agent
-        agent.reset(seed)
+        reset_agent(agent, seed)
 
     def step(self, state):
         view = state.table.engine.view(state.current_player())
-        observation = None
-        if wants_observation(self.agent):
-            observation = definition_of_view(view).observation(view)
-        return int(self.agent.act(observation, view))
+        return int(ask(self.agent, view, definition_of_view(view).observation))
 
     def restart_at(self, state):
         pass

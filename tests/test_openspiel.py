@@ -362,6 +362,22 @@ def test_an_agent_as_an_openspiel_bot():
     assert sum(returns) == 0 and len(returns) == 4
 
 
+def test_any_object_with_act_is_an_openspiel_bot():
+    """The agent protocol's least (core.agent): an ``act`` alone, no reset, no name, given the
+    observation since it does not say it wants none."""
+    from open_spiel.python.algorithms import evaluate_bots
+
+    class FirstLegal:
+        def act(self, observation, view):
+            assert observation["action_mask"][view.legal_moves()].all()
+            return view.legal_moves()[0]
+    game = pyspiel.load_game("tressette2")
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(),
+                                          [AgentBot(FirstLegal()) for _ in range(2)],
+                                          np.random.RandomState(4))
+    assert sorted(returns) == [-1, 1]
+
+
 def test_the_modules_examples():
     import doctest
 
