@@ -128,17 +128,18 @@ def named_factory(spec: str, registry: dict, kind: tuple[str, str], *, imports: 
     name, _, rest = spec.strip().partition(":")
     if name in registry:
         return registry[name], parse_options(rest)
-    if rest and imports:
-        attr, _, opts = rest.partition(":")
+    attr, _, opts = rest.partition(":")
+    if attr.isidentifier() and imports:  # a class's path; 'pimcc:worlds=8' is a name misspelt
         return load_object(f"{name}:{attr}"), parse_options(opts)
-    raise ValueError(f"unknown {kind[0]} {spec!r}; known {kind[1]}: {', '.join(registry)}"
+    raise ValueError(f"unknown {kind[0]} {name!r}; known {kind[1]}: {', '.join(registry)}"
                      + (", or a 'package.module:Class' path to your own" if imports else ""))
 
 
-def agent_factory(spec: str, registry: dict | None = None, *, imports: bool = True
+def agent_factory(spec: str, registry: dict | str | None = None, *, imports: bool = True
                   ) -> tuple[Callable, dict]:
     """``(factory, options)`` of an agent's text (see :func:`make_agent`), nothing made yet."""
-    registry = agents_of("mediatore") if registry is None else registry
+    if registry is None or isinstance(registry, str):  # a game's name: its agents
+        registry = agents_of(registry or "mediatore")
     return named_factory(spec, registry, ("agent", "agents"), imports=imports)
 
 
@@ -208,12 +209,12 @@ def build(factory: Callable, options: dict, label: str):
                          + (f"; its options: {', '.join(named)}" if named else "")) from None
 
 
-def make_agent(spec: str, registry: dict | None = None, *, imports: bool = True,
+def make_agent(spec: str, registry: dict | str | None = None, *, imports: bool = True,
                check_options=None, **overrides) -> Agent:
     """An agent from its text: ``'greedy'``, ``'random:bid_rate=0.5'``, ``'pkg.mod:MyAgent'``,
     ``'pkg.mod:MyAgent:depth=3'``. Keyword arguments add or override options. ``registry``:
-    the names known (default Mediatore's, ``agents_of("mediatore")``; another game's are
-    ``agents_of(game)``). Raises
+    the names known, or a game's name for its agents (``agents_of(game)``; default
+    Mediatore's). Raises
     ``ValueError`` listing the known names when the text names nothing.
 
     ``imports=False`` takes registered names only: a ``module:Class`` text is refused, and so

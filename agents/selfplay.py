@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -211,7 +212,31 @@ class SelfPlayAgent(NetworkAgent):
         self.params = params
         # Mediatore's view is encoded incrementally; another game's observation is the table's
         self.wants_observation = self.game != "mediatore"
+        self.rules_seen: set = set()  # the rules of the tables it sat at (warned once each)
         super().__init__(deterministic, seed)
+
+    def trained_rules(self):
+        """The rules the network was trained under (its ``meta``'s ``rules``: a preset of the
+        game, ``standard`` where the game has none its defaults); None where it does not say."""
+        trained = self.meta.get("rules")
+        if trained is None:
+            return None
+        entry = get(self.game)
+        return entry.make_rules(trained if trained in entry.rules.PRESETS else None)
+
+    def check_rules(self, rules) -> None:
+        """Warn, once per rules, where the table's rules are not those the network learned:
+        it was never shown what the others change (a claim it may make falsely, a contract
+        it never bid)."""
+        if rules in self.rules_seen:
+            return
+        self.rules_seen.add(rules)
+        trained = self.trained_rules()
+        if trained is not None and rules != trained:
+            line = get(self.game).display.rules_line
+            warnings.warn(f"selfplay: the network {self.path or '(params)'} was trained under "
+                          f"the rules {line(trained)}, not {line(rules)}: what they change "
+                          "it never learned", stacklevel=2)
 
     def policy_logits(self, observation: np.ndarray) -> np.ndarray:
         return forward(self.params, observation)[0]
@@ -226,6 +251,7 @@ class SelfPlayAgent(NetworkAgent):
         return self.policy_logits(observation)
 
     def act(self, observation, view) -> int:
+        self.check_rules(view.rules)
         if self.game == "mediatore":
             return super().act(observation, view)
         legal = view.legal_moves()

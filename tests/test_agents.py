@@ -40,6 +40,8 @@ def test_registry_makes_agents_with_options_and_user_classes():
 
 @pytest.mark.parametrize("spec, message", [
     ("grumpy", "unknown agent 'grumpy'; known agents: random, greedy"),
+    # a name misspelt before its options is no module to import
+    ("pimcc:worlds=8", "unknown agent 'pimcc'; known agents: random, greedy"),
     ("random:bid_rate", "bad option"),
     ("random:speed=3", "unexpected keyword argument 'speed'; its options: bid_rate, seed$"),
     ("nosuchmodule:Agent", "cannot import module"),

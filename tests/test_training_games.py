@@ -157,6 +157,30 @@ def test_a_network_of_another_game_is_refused_in_one_line(tmp_path):
         SelfPlayAgent(str(path), game="tressette")
     with pytest.raises(ValueError, match="is a network of tressette2, not of tressette3"):
         make_agent(f"selfplay:path={str(path)!r}", agents_of("tressette3"))
+    # every game's registry makes its own selfplay, Mediatore's and club's too; a game's name
+    # stands for its registry
+    for game in ("mediatore", "club"):
+        with pytest.raises(ValueError, match=f"is a network of tressette2, not of {game}"):
+            make_agent(f"selfplay:path={str(path)!r}", game)
+    assert make_agent(f"selfplay:path={str(path)!r}", "tressette2").game == "tressette2"
+
+
+def test_a_network_warns_once_at_a_table_of_rules_it_was_not_trained_under(tmp_path):
+    """The shipped Two-Handed network never saw a claim: with claims on it is told so, once."""
+    import warnings
+    agent = make_agent("selfplay", "tressette2")
+    entry = get("tressette2")
+    game = entry.new_game(entry.make_rules(claim=True))
+    game.deal(list(range(40)))
+    with pytest.warns(UserWarning, match=r"trained under the rules tressette2 \(2 players\), "
+                                         r"not tressette2 \(2 players\), claim"):
+        agent.act(entry.observation(game.view(game.to_move)), game.view(game.to_move))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the same rules again: no second warning
+        agent.act(entry.observation(game.view(game.to_move)), game.view(game.to_move))
+        plain = entry.new_game()
+        plain.deal(list(range(40)))
+        agent.act(entry.observation(plain.view(plain.to_move)), plain.view(plain.to_move))
     old = tmp_path / "old.npz"  # a file without a game is Mediatore's, as before
     np.savez(old, **tiny_network("tressette2"), format=np.array("mediatore-selfplay-mlp-v1"))
     with pytest.raises(ValueError, match="network of mediatore, not of tressette2"):

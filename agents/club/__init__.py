@@ -13,6 +13,9 @@ name           agent
 ``pimc``       :class:`ClubPimcAgent`: accept/pass, the call and the card play searched by
                greedy rollouts over 12 sampled worlds a decision (``time_limit``: by the
                clock); greedy's exchange
+``selfplay``   :class:`agents.selfplay.SelfPlayAgent`: a network trained by self-play on club's
+               JAX engine (``python -m agents.training --game club``), played with numpy:
+               ``selfplay:path=runs/club/best.npz`` (none is shipped: docs/training.md says why)
 =============  ================================================================================
 
 :func:`make_club_agent` turns a text into an agent, as :func:`agents.make_agent` does for
@@ -23,8 +26,11 @@ as ``package.module:Class``. :func:`agents.base.play` plays a session with four 
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..registry import make_agent
 from ..base import Agent
+from ..selfplay import SelfPlayAgent
 from .greedy import ClubGreedyAgent
 from .pimc import ClubPimcAgent
 from .random_agent import ClubRandomAgent
@@ -34,6 +40,7 @@ CLUB_AGENTS = {
     "random": ClubRandomAgent,
     "greedy": ClubGreedyAgent,
     "pimc": ClubPimcAgent,
+    "selfplay": partial(SelfPlayAgent, game="club"),
 }
 
 __all__ = ["CLUB_AGENTS", "ClubRandomAgent", "ClubGreedyAgent", "ClubPimcAgent", "make_club_agent"]

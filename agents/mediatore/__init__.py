@@ -5,6 +5,8 @@ agent's hand evaluations; :data:`AGENTS`, their names (Mediatore's definition's 
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..selfplay import SelfPlayAgent
 from .greedy import GreedyAgent
 from .infer import InferAgent
@@ -17,7 +19,7 @@ AGENTS = {
     "greedy": GreedyAgent,
     "pimc": PIMCAgent,
     "pimc-infer": InferAgent,
-    "selfplay": SelfPlayAgent,
+    "selfplay": partial(SelfPlayAgent, game="mediatore"),  # another game's network refused
 }
 
 __all__ = ["AGENTS", "RandomAgent", "GreedyAgent", "PIMCAgent", "InferAgent", "SelfPlayAgent"]
