@@ -25,6 +25,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from agents import make_agent  # noqa: E402
 from mediatore_env.web.app import create_app, main, parse_agent_option  # noqa: E402
 from mediatore_env.web.lobby import Lobby  # noqa: E402
+from mediatore_env.web.tables import Watch  # noqa: E402
 from test_web import Seat, new_table, played_record  # noqa: E402
 
 URL = "http://127.0.0.1:8765"
@@ -312,6 +313,90 @@ def test_every_table_route_wants_the_seats_token(client):
             assert fingerprint(client) == before
     response = client.get("/api/games/" + "x" * 22, headers=mine.headers)
     assert response.status_code == 404
+
+
+def post_raw(client, path: str, text: str, headers: dict | None = None):
+    """POST ``text`` as it is (``json=`` would escape what the test means to send raw)."""
+    return client.post(path, content=text.encode("utf-8", "surrogatepass"),
+                       headers={"Content-Type": "application/json", **(headers or {})})
+
+
+@pytest.mark.parametrize("where", ["meta.agents", "meta.names", "moves.seat", "a key"])
+def test_a_lone_surrogate_in_an_upload_is_a_400_and_nothing_is_kept(client, where):
+    # "\ud800" is valid JSON text but half a character: a record that kept it in its names
+    # made every later GET /api/records a 500, for everyone, until it was let go.
+    (kept,) = client.post("/api/records", json=played_record("tressette2", 1)).json()["records"]
+    record = played_record("tressette2", 2)
+    record["meta"] = {"agents": ["random", "random"], "names": ["Anna", "Bruno"]}
+    if where == "a key":
+        record["meta"]["PH"] = 1
+    else:
+        *path, last = {"meta.agents": ["meta", "agents", 1], "meta.names": ["meta", "names", 1],
+                       "moves.seat": ["moves", 0, "seat"]}[where]
+        inner = record
+        for key in path:
+            inner = inner[key]
+        inner[last] = "PH"
+    before = fingerprint(client)
+    response = post_raw(client, "/api/records", json.dumps(record).replace('"PH"', '"\\ud800"'))
+    assert response.status_code == 400 and "surrogate" in response.json()["error"], response.text
+    assert fingerprint(client) == before
+    listed = client.get("/api/records")
+    assert listed.status_code == 200 and [r["id"] for r in listed.json()["records"]] == [kept["id"]]
+    assert client.get(f"/api/records/{kept['id']}?step=3").status_code == 200
+
+
+def test_a_lone_surrogate_is_refused_in_every_body_and_socket(client):
+    seat = new_table(client, "tressette2", agents="random")
+    before = fingerprint(client)
+    for path, text in (("/api/games", '{"game": "tressette2", "name": "\\ud800"}'),
+                       ("/api/games", '{"game": "tressette2", "cards": "\\udbff"}'),
+                       (f"/api/games/{seat.id}/move", '{"move": "\\ud800", "version": 0}')):
+        response = post_raw(client, path, text, seat.headers)
+        assert response.status_code == 400, (path, text, response.text)
+        assert fingerprint(client) == before
+    with client.websocket_connect(f"ws://127.0.0.1:8765/api/games/{seat.id}/socket") as ws:
+        ws.send_text('{"token": "\\ud800"}')
+        answer = ws.receive_json()
+    assert answer["status"] == 400 and "surrogate" in answer["error"]
+    # a surrogate pair is one character, and welcome
+    response = post_raw(client, "/api/games", '{"game": "tressette2", "name": "\\ud83d\\ude00"}')
+    assert response.status_code == 200 and response.json()["seats"][0]["name"] == "\U0001f600"
+
+
+@pytest.mark.parametrize("names", [["Anna", "a\nb"], ["Anna", "\u202e"], ["Anna", ""],
+                                   ["Anna", "x" * 41], ["Anna", 7]])
+def test_a_records_names_are_shown_only_if_a_person_could_have_them(client, names):
+    """A record's names reach every page that watches it: control characters, a reversed
+    text, an empty or overlong name are not shown; its agents' names, or its seats', are."""
+    from mediatore_env.tools.replay import record_names
+    record = played_record("tressette2", 2)
+    record["meta"] = {"names": names, "agents": ["random", "\x1b[2J"]}
+    (info,) = client.post("/api/records", json=record).json()["records"]
+    assert info["names"] == ["random(0)", "seat 1"]
+    record["meta"]["agents"] = ["random", "\ud800"]  # a record file of the server's own
+    assert record_names(record, 2) == ["random(0)", "seat 1"]
+
+
+def test_a_records_seat_is_named_in_its_error_as_a_repr():
+    from mediatore_env.registry import replay
+    record = played_record("tressette2", 2)
+    for seat in ("\ud800", "1"):
+        record["moves"][0]["seat"] = seat
+        with pytest.raises(ValueError) as error:
+            replay(record)
+        assert f"recorded for seat {seat!r}" in str(error.value)
+        assert str(error.value).isprintable()
+
+
+def test_no_answer_fails_on_a_text_that_is_no_unicode(client):
+    """A record given on the command line (no request's body: nothing refused it) with a
+    lone surrogate wherever it may show: its answers are JSON in ASCII, not a 500."""
+    record = played_record("tressette2", 2)
+    client.app.state.lobby.add_watches([Watch(record, "a \ud800 file")], uploaded=False)
+    listed = client.get("/api/records")
+    assert listed.status_code == 200 and listed.content.isascii()
+    assert listed.json()["records"][-1]["label"] == "a \ud800 file"
 
 
 def test_tables_and_records_have_ids_of_their_own(client):

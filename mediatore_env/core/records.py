@@ -116,7 +116,7 @@ def rebuild(game: G, packs: Sequence, moves: Iterable[tuple[int | None, str]],
         while game.to_move == CHANCE:
             deal_next(count - 1)
         if seat is not None and seat != game.to_move:
-            raise ValueError(f"move {count - 1} ({text!r}) is recorded for seat {seat}, but "
+            raise ValueError(f"move {count - 1} ({text!r}) is recorded for seat {seat!r}, but "
                              f"seat {game.to_move} is to move")
         try:
             game.apply(parse(text))

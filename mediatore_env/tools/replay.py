@@ -102,15 +102,17 @@ def _checked(text: str, path: str) -> list[dict]:
 
 
 def record_names(record: dict, players: int, seat: int | None = None) -> list[str]:
-    """Display names of the seats: ``greedy(1)`` from the record's ``meta.agents``, else
-    ``seat 1``; ``You`` for the human of a ``mediatore-play`` record replayed from its seat."""
+    """Display names of the seats: ``greedy(1)`` from the record's ``meta.agents`` (a text
+    of printable characters), else ``seat 1``; ``You`` for the human of a ``mediatore-play``
+    record replayed from its seat."""
     meta = record.get("meta") or {}
     agents = meta.get("agents")
     names = []
     for s in range(players):
         if seat is not None and s == seat == meta.get("human_seat"):
             names.append(YOU)
-        elif isinstance(agents, list) and len(agents) == players and isinstance(agents[s], str):
+        elif (isinstance(agents, list) and len(agents) == players
+              and isinstance(agents[s], str) and agents[s].isprintable()):
             head, _, rest = agents[s].partition(":")
             short = rest.partition(":")[0] if "." in head and rest else head
             names.append(f"{short[:12]}({s})")

@@ -117,6 +117,10 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     from starlette.staticfiles import StaticFiles
     from starlette.websockets import WebSocketDisconnect
 
+    class JSONAnswer(JSONResponse):
+        def render(self, content) -> bytes:
+            return dumps(content).encode()
+
     lobby = Lobby() if lobby is None else lobby
     own_executor = executor is None
     executor = executor or agents_pool()
@@ -128,8 +132,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     ticks: dict[str, int] = {}  # per table: how many changes so far (no wake-up is lost)
     catalogue = games_json(agents)
 
-    def error(message: str, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
+    def error(message: str, status: int = 400) -> JSONAnswer:
+        return JSONAnswer({"error": message}, status_code=status)
 
     def check_host(headers) -> None:
         host = _host_of(headers.get("host", ""))
@@ -161,7 +165,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         async def route(request):
             try:
                 guard(request)
-                return JSONResponse(await handler(request))
+                return JSONAnswer(await handler(request))
             except BadRequest as e:
                 return error(str(e), e.status)
         return route
@@ -180,9 +184,14 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
 
     def parse_json(raw):
         try:
-            return json.loads(raw, object_pairs_hook=_one_of_each)
+            data = json.loads(raw, object_pairs_hook=_one_of_each)
+            json.dumps(data, ensure_ascii=False).encode()  # every text is Unicode's
+            return data
         except RecursionError:
             raise BadRequest("malformed JSON: nested too deeply") from None
+        except UnicodeEncodeError:  # "\ud800": half a character, that no answer could send
+            raise BadRequest("malformed JSON: a lone surrogate (\\ud800-\\udfff) is no "
+                             "character") from None
         except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
             raise BadRequest(f"malformed JSON: {one_line(e, 100)}") from None
 
@@ -421,7 +430,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             check_pages(table, seat)
         except BadRequest as e:
             with contextlib.suppress(Exception):
-                await websocket.send_json({"error": str(e), "status": e.status})
+                await websocket.send_text(dumps({"error": str(e), "status": e.status}))
                 await websocket.close(code=4000 + e.status)
             return
         except WebSocketDisconnect:
@@ -440,7 +449,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             while lobby.tables.get(table.id) is table:
                 tick = ticks.get(table.id, 0)
                 state = table.state(seat, min(since, table.next))
-                await websocket.send_json(state)
+                await websocket.send_text(dumps(state))
                 since = state["next"]
                 lobby.used[table.id] = lobby.clock()
                 waiter = asyncio.get_running_loop().create_task(news_of(table, tick, MAX_WAIT))
@@ -449,7 +458,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
                 if listener.done():
                     return
             with contextlib.suppress(Exception):
-                await websocket.send_json({"error": "the table was let go", "status": 404})
+                await websocket.send_text(dumps({"error": "the table was let go",
+                                                 "status": 404}))
                 await websocket.close(code=4404)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
@@ -609,6 +619,12 @@ class SecurityHeaders:
                 message = {**message, "headers": [*message.get("headers", ()), *extra]}
             await send(message)
         await self.app(scope, receive, send_with_headers)
+
+
+def dumps(data) -> str:
+    """An answer's JSON, in ASCII: a text no request gave (a name in a record file) cannot
+    make it fail, whatever it holds."""
+    return json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
 
 
 def _episode_id(text: str, what: str, status: int) -> int:

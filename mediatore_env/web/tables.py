@@ -277,7 +277,7 @@ def person_name(value, taken: Sequence[str] = ()) -> str:
     if not isinstance(value, str):
         raise BadRequest(f"bad name {shown(value)}: a text of 1-{MAX_NAME} characters is expected")
     name = " ".join(value.split())
-    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+    if not plain_name(name, MAX_NAME):
         raise BadRequest(f"bad name {shown(value)}: 1-{MAX_NAME} printable characters are "
                          "expected")
     if _same_name(name, YOU):
@@ -768,12 +768,18 @@ class Table:
 
 def watch_names(record: dict, players: int) -> list[str]:
     """The names at the table of a record: ``meta.names`` where mediatore-web wrote them (a
-    person's name or an agent's), else ``greedy(1)`` from ``meta.agents``, else ``seat 1``."""
+    person's name or an agent's; each a :func:`plain_name`), else ``greedy(1)`` from
+    ``meta.agents``, else ``seat 1``."""
     names = (record.get("meta") or {}).get("names")
-    if (isinstance(names, list) and len(names) == players
-            and all(isinstance(n, str) and 0 < len(n) <= 40 for n in names)):
+    if isinstance(names, list) and len(names) == players and all(map(plain_name, names)):
         return list(names)
     return record_names(record, players)
+
+
+def plain_name(name, limit: int = 40) -> bool:
+    """Whether ``name`` may name a seat on a page: a text of 1 to ``limit`` printable
+    characters (no control character, no half of one: a lone surrogate is not printable)."""
+    return isinstance(name, str) and 0 < len(name) <= limit and name.isprintable()
 
 
 class Watch:
