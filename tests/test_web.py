@@ -140,8 +140,11 @@ def assert_no_hidden_card(state: dict, game, seat: int) -> None:
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
-def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game):
+def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game, monkeypatch):
     entry = get(game)
+    # the table keeps every event of the episode, to read its story whole below (a table
+    # keeps its latest MAX_EVENTS: test_web_security.py)
+    monkeypatch.setattr("mediatore_env.web.tables.MAX_EVENTS", 10_000)
     rng = random.Random(game)
     for seat in range(entry.players):
         table_seat = new_table(client, game, seat=seat, seed=seat)

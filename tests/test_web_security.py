@@ -6,6 +6,7 @@ route), bodies and tables are bounded, and agents think off the event loop."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import socket
 import subprocess
@@ -552,6 +553,36 @@ def test_idle_tables_are_let_go_and_the_number_of_tables_is_capped():
         assert a.get().status_code == 404 and b.get().status_code == 200
         new_table(c, "tressette2")  # a's place
         assert len(lobby.tables) == 2
+
+
+def test_a_tables_events_are_bounded_however_long_its_stand_ins_play():
+    """Every person's seat keeps a view per event: a session of many deals, its persons'
+    seats played by their stand-ins, kept them all (160 MB a table at 100 deals) and sent
+    them all to ?since=0 (10 MB an answer). A seat keeps the latest MAX_EVENTS, and an
+    answer carries no more; its numbers go on, so a page behind gets the latest and its
+    place (``next``)."""
+    from mediatore_env.web.tables import MAX_EVENTS
+    now = [0.0]
+    lobby = Lobby(clock=lambda: now[0])
+    with ThreadPoolExecutor(1) as pool, TestClient(create_app(lobby=lobby, executor=pool),
+                                                   base_url=URL) as c:
+        seat = new_table(c, "club", seed=None, agents=[None, None, None],
+                         rules={"deals": 4}, stand_in={"agent": "random", "after": 1})
+        table = lobby.tables[seat.id]
+        now[0] = 10.0  # every person away: their stand-ins play the session through
+        made, rng = 0, random.Random(1)
+        while (turn := table.agent_turn()) is not None:
+            mover, agent, game, _ = turn
+            table.agent_moved(mover, rng.choice(game.legal_moves()), agent)
+            made += 1
+        assert table.game.is_over and made > 2 * MAX_EVENTS  # so many events, and more
+        assert all(len(events) == MAX_EVENTS for events in table.events.values())
+        state = seat.get("?since=0").json()
+        assert len(state["events"]) == MAX_EVENTS and state["next"] > 2 * MAX_EVENTS
+        assert state["events"][-1]["kind"] == "end"  # the latest, up to the end
+        assert state["events"] == seat.get(f"?since={state['next'] - MAX_EVENTS}").json()["events"]
+        later = seat.get(f"?since={state['next'] - 2}").json()
+        assert later["events"] == state["events"][-2:] and later["next"] == state["next"]
 
 
 # -- agents think off the event loop --------------------------------------------------------------

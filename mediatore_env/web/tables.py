@@ -63,6 +63,10 @@ MAX_SEED = 2 ** 63 - 1
 #: The most a whole-number rules switch may be at a table (club's ``deals`` and ``ante``): a
 #: session that stand-ins could play on for ever, or chips past what a page counts exactly.
 MAX_COUNT = 100
+#: The most events a table keeps per person's seat, and so the most one answer carries: the
+#: oldest go (``first`` moves on), as an earlier episode's do. A page that fell further behind
+#: gets the latest it can show; a 100-deal session played by stand-ins stays a few megabytes.
+MAX_EVENTS = 64
 #: Agent options a request never sets: each names a file of the server (``selfplay:game``
 #: picks the network file of another game, and is the table's game anyway).
 UNSET = ("path", "file", "model", "weights", "game")
@@ -419,7 +423,8 @@ class Table:
     was chosen at, so a move chosen on a stale table (another tab, a double click) is refused.
     ``events[p]`` is what happened this episode as person ``p`` saw it, each with the lines
     that tell it and ``p``'s table after it, so a page can show the moves one by one; ``first``
-    is the number of the first one kept (events of earlier episodes are let go).
+    is the number of the first one kept (events of earlier episodes are let go, and the oldest
+    past :data:`MAX_EVENTS`).
 
     With ``stand_ins`` (an agent per person's seat) and ``after`` (seconds), a person's seat
     nobody has asked about for ``after`` seconds, with no page open on it, is played by its
@@ -505,6 +510,10 @@ class Table:
         for p in self.persons:
             self.events[p].append({"kind": kind, "seat": seat, "lines": lines(p),
                                    "view": self.view_json(p), **extra})
+        if len(self.events[self.seat]) > MAX_EVENTS:  # the oldest goes
+            self.first += 1
+            for p in self.persons:
+                del self.events[p][0]
         if self.on_event is not None:
             self.on_event(self, kind)
 
