@@ -107,6 +107,44 @@ def test_an_option_takes_only_the_plain_kinds_its_annotation_names_at_the_top():
     check_agent_options(factory, {"rate": 0.5, "depth": 3})
 
 
+class Costly:
+    """An agent whose making is counted (a self-play network's weights take a while to load)."""
+
+    made: list = []
+
+    def __init__(self):
+        Costly.made.append(self)
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, observation, view):
+        return view.legal_moves()[0]
+
+
+@pytest.mark.parametrize("fields, words", [
+    ({"name": "You"}, "bad name 'You'"),
+    ({"name": "\x07"}, "bad name"),
+    ({"name": "costly(1)"}, "the name 'costly(1)' is taken"),
+    ({"agents": [None, "costly", "costly", "nope"]}, "agent at seat 3: unknown agent 'nope'"),
+    ({"agents": [None, "costly", "costly", "random:claim_rate=2000"]}, "bad value 2000"),
+    ({"stand_in": {"agent": "nope", "after": 5}}, "agent at seat 0: unknown agent 'nope'"),
+])
+def test_a_request_is_checked_whole_before_any_agent_is_made(fields, words):
+    """Agents are made on the server's loop, and some are costly: a bad name, a bad agent
+    at the last seat, a bad stand-in is refused before the first is made."""
+    with ThreadPoolExecutor(1) as pool, TestClient(create_app(
+            agents={"tressette": {"costly": Costly}}, executor=pool), base_url=URL) as c:
+        Costly.made.clear()  # the catalogue made one, once, to see that it can sit
+        response = c.post("/api/games", json={"game": "tressette", "agents": [
+            None, "costly", "costly", "costly"], "stand_in": {"agent": "costly", "after": 5},
+            **fields})
+        assert response.status_code in (400, 409), response.text
+        assert words in response.json()["error"], response.text
+        assert Costly.made == [] and not c.app.state.lobby.tables
+        assert new_table(c, "tressette", agents="costly").id and len(Costly.made) == 3
+
+
 def test_documented_options_are_taken(client):
     seat = new_table(client, "mediatore", agents="pimc:worlds=8,time_limit=None")
     agent = client.app.state.lobby.tables[seat.id].agents[1]

@@ -33,7 +33,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from agents import agents_of, make_agent
+from agents import agent_factory, agents_of, make_agent
 from agents.registry import plain_members
 from ..codec.actions import as_move
 from ..core.agent import ask
@@ -234,11 +234,15 @@ def _expected(kinds: set[str], default, name: str = "") -> str:
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
-def _agent(spec, seat: int, registry: dict) -> Any:
+def _agent(spec, seat: int, registry: dict, make: bool = True) -> Any:
+    """The agent ``spec`` names for ``seat``, its name and options checked; made only with
+    ``make`` (a request is checked whole, every agent's text, before any is made)."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC:
         raise BadRequest(f"agent at seat {seat}: {shown(spec)} is not an agent's name; valid: "
                          + ", ".join(registry))
     try:
+        if not make:
+            return check_agent_options(*agent_factory(spec, registry, imports=False))
         return make_agent(spec, registry, imports=False, check_options=check_agent_options)
     except ValueError as e:
         raise BadRequest(f"agent at seat {seat}: {one_line(e, 300)}") from None
@@ -292,19 +296,19 @@ def person_name(value, taken: Sequence[str] = ()) -> str:
     return name
 
 
-def _stand_in(data, persons: Sequence[int], registry: dict) -> tuple[dict, float | None]:
-    """The ``stand_in`` option checked: ``{"agent": name, "after": seconds}`` or null. The
-    agent, one per person's seat, moves for a seat that has been away ``after`` seconds."""
+def _stand_in(data) -> tuple[Any, float | None]:
+    """The ``stand_in`` option's shape checked: ``{"agent": name, "after": seconds}`` or null
+    (``(None, None)``). The agent, one per person's seat, moves for a seat that has been away
+    ``after`` seconds."""
     if data is None:
-        return {}, None
+        return None, None
     if not isinstance(data, dict) or set(data) != {"agent", "after"}:
         raise BadRequest('bad stand_in: {"agent": name, "after": seconds} or null is expected')
     after = data["after"]
     if type(after) not in (int, float) or not MIN_AWAY <= after <= MAX_AWAY:
         raise BadRequest(f"bad stand_in after {shown(after)}; valid: {MIN_AWAY:g}-{MAX_AWAY:g} "
                          "seconds")
-    spec = data["agent"]
-    return {s: _agent(spec, s, registry) for s in persons}, float(after)
+    return data["agent"], float(after)
 
 
 # -- a new table, checked whole before anything is made ----------------------------------------
@@ -390,14 +394,20 @@ def table_request(data: dict, extra_agents=None) -> dict:
     style = data.get("cards", "english")  # how the news and the panels name the cards
     if not isinstance(style, str) or style not in CARD_NAMES_HERE:
         raise BadRequest(f"bad cards {shown(style)}; valid: {', '.join(CARD_NAMES_HERE)}")
-    registry = agent_registry(definition, extra_agents)  # made last: the costliest check
-    agents = [None if spec is None else _agent(spec, s, registry) for s, spec in enumerate(specs)]
-    stand_ins, after = _stand_in(data.get("stand_in"), persons, registry)
+    stand_in, after = _stand_in(data.get("stand_in"))
+    registry = agent_registry(definition, extra_agents)
+    # every agent's text (the stand-in's as the first person's), before any agent is made
+    for s, spec in [*((s, spec) for s, spec in enumerate(specs) if spec is not None),
+                    *((s, stand_in) for s in persons[:1] if after is not None)]:
+        _agent(spec, s, registry, make=False)
     others = [n for s, n in enumerate(table_names(specs, seat)) if s != seat]  # agents named
     name = person_name(data["name"], others) if data.get("name") is not None else None
+    # the whole request is good: the agents are made last, the costliest (a network's weights)
+    agents = [None if spec is None else _agent(spec, s, registry) for s, spec in enumerate(specs)]
+    stand_ins = {} if after is None else {s: _agent(stand_in, s, registry) for s in persons}
     return dict(definition=definition, seat=seat, agents=agents, rules=rules, seed=seed,
                 packs=packs, specs=specs, name=name, stand_ins=stand_ins, after=after,
-                stand_in=(data.get("stand_in") or {}).get("agent"), style=style)
+                stand_in=stand_in, style=style)
 
 
 def think(agent, game, seat: int, observe: Callable | None) -> tuple[int, Any]:
