@@ -84,6 +84,13 @@ def test_an_import_path_is_refused_and_nothing_is_imported(client, tmp_path, spe
     ("pimc:exchange=1", "bad value 1 for option 'exchange' (default None): a text of at most"),
     ("pimc:calling=xyz", "calling must be 'search' or a policy object"),
     ("selfplay:params=x", "option 'params' cannot be set here"),       # a dict of weights
+    # each number at its cap, and all together: ten times ten times the default's work
+    ("pimc:worlds=240,pool=30", "options worlds, pool together ask 100 times the default's"),
+    ("pimc:worlds=48,max_time=0.75,margin=6", "together ask 40 times"),
+    ("generic-pimc:max_worlds=64,nodes=10000000", "together ask 20 times"),
+    # None stands for the game's own threshold (at most 28 cards): 40 solves every card
+    ("generic-pimc:solve_at=40",
+     "bad value 40 for option 'solve_at' (default None): an integer from 0 to 28"),
 ])
 def test_agent_options_are_data_within_bounds(client, spec, words):
     before = fingerprint(client)
@@ -153,6 +160,10 @@ def test_documented_options_are_taken(client):
     assert client.app.state.lobby.tables[seat.id].agents[1].time_limit == 0.05
     seat = new_table(client, "mediatore", agents="greedy:bidding=cautious")
     assert client.app.state.lobby.tables[seat.id].agents[2].name == "greedy:bidding=cautious"
+    # ten times the default's work: in one number, or in several (2 x 5), or lowering some
+    for spec in ("pimc:worlds=240", "pimc:worlds=48,pool=15", "pimc:worlds=240,pool=1",
+                 "generic-pimc:solve_at=28,max_worlds=320"):
+        assert new_table(client, "mediatore", agents=spec).id, spec
 
 
 @pytest.mark.parametrize("rules, words", [

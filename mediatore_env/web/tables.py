@@ -51,9 +51,15 @@ __all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
            "watch_names"]
 
 #: The most characters of an agent's text, the most packs a table may be given, the most
-#: an agent's numeric option may be raised above its default (a request shares the server's
-#: CPU with every other table; an operator who wants more registers the agent with --agent).
+#: an agent's numeric options may raise its effort above its default's: each number, and all
+#: of them together, the product of their ratios to their defaults (a request shares the
+#: server's CPU with every other table; an operator who wants more registers the agent with
+#: --agent).
 MAX_SPEC, MAX_PACKS, MAX_EFFORT = 120, 64, 10
+#: The most cards in play at which a request may have a PIMC agent solve its worlds
+#: (``solve_at``, whose default None is each game's own threshold, 28 at the most: four-handed
+#: Tressette's); more would have it solve from the first trick, within its node budget.
+MAX_SOLVE_AT = 28
 #: The most seconds a request may give a search agent's ``time_limit``, whose default is None
 #: (the agents play their reproducible work budget by default, a table's seed replaying them:
 #: docs/agents.md, Budgets; a time limit is for an operator who wants moves on the clock).
@@ -159,9 +165,10 @@ def check_agent_options(factory: Callable, options: dict) -> None:
     """Refuse (``ValueError``) options a request may not give an agent: each must be a
     keyword parameter of the agent's factory that takes plain data (:func:`option_kinds`), its
     value of one of those kinds (a text at most 40 characters; None only where None is the
-    default), and a number at most :data:`MAX_EFFORT` times a positive default (so no request
-    buys an agent a day of thought). A parameter that takes an object (a policy, a table of
-    weights) or names a file cannot be set."""
+    default), and a number at most :data:`MAX_EFFORT` times a positive default, and so are
+    all the numbers raised above their defaults together, the product of their ratios (so no
+    request buys an agent a day of thought, nor ten times ten). A parameter that takes an
+    object (a policy, a table of weights) or names a file cannot be set."""
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -176,6 +183,19 @@ def check_agent_options(factory: Callable, options: dict) -> None:
         if not _fits(value, kinds, param.default, name):
             raise ValueError(f"bad value {shown(value)} for option {name!r} (default "
                              f"{param.default!r}): " + _expected(kinds, param.default, name))
+    raised = {name: value / params[name].default for name, value in options.items()
+              if _positive(params[name].default) and _positive(value)
+              and value > params[name].default}
+    if math.prod(raised.values()) > MAX_EFFORT:
+        raise ValueError(f"options {', '.join(raised)} together ask "
+                         f"{math.prod(raised.values()):.3g} times the default's effort; at most "
+                         f"{MAX_EFFORT} in all (the product of each raised number's ratio to "
+                         "its default)")
+
+
+def _positive(value) -> bool:
+    """Whether ``value`` is a positive number (not a bool)."""
+    return type(value) in (int, float) and value > 0
 
 
 def option_kinds(param: inspect.Parameter) -> set[str]:
@@ -211,10 +231,13 @@ def _fits(value, kinds: set[str], default, name: str = "") -> bool:
 
 def _number_range(default, name: str = "") -> tuple[float, float]:
     """A number option's range: up to :data:`MAX_EFFORT` times a positive default; a
-    ``time_limit`` without one up to :data:`MAX_THINK` seconds; else -1000 to 1000."""
+    ``time_limit`` without one up to :data:`MAX_THINK` seconds, a ``solve_at`` up to
+    :data:`MAX_SOLVE_AT` cards; else -1000 to 1000."""
     if name == "time_limit" and default is None:
         return 0, MAX_THINK
-    if isinstance(default, (int, float)) and default > 0:
+    if name == "solve_at" and default is None:
+        return 0, MAX_SOLVE_AT
+    if _positive(default):
         return 0, MAX_EFFORT * default
     return -1000, 1000
 
