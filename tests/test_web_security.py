@@ -604,6 +604,38 @@ def test_idle_tables_are_let_go_and_the_number_of_tables_is_capped():
         assert len(lobby.tables) == 2
 
 
+def test_one_client_cannot_lock_the_others_out_of_watching():
+    """One upload of many records filled the server's uploads, and watching the history then
+    answered 429 to everyone, as it counted against them: an upload holds at most 20
+    records, and the history's episodes are let go, least recently watched first, as they
+    come back at the next ask."""
+    from mediatore_env.registry import replay
+    from mediatore_env.web.history import History
+    history = History(":memory:")
+    for seed in (1, 2, 3):
+        saved = played_record("tressette2", seed)
+        history.save(saved, ["Anna", "greedy"], [0], list(replay(saved).outcome), "game")
+    lobby = Lobby(max_uploads=2)
+    with ThreadPoolExecutor(1) as pool, TestClient(
+            create_app(lobby=lobby, executor=pool, history=history), base_url=URL) as c:
+        record = played_record("tressette2", 4)
+        before = fingerprint(c)
+        response = c.post("/api/records", json=[record] * 21)
+        assert response.status_code == 413 and "at most 20 records" in response.json()["error"]
+        assert fingerprint(c) == before
+        assert c.post("/api/records", json=[record] * 2).status_code == 200  # the uploads full
+        assert c.post("/api/records", json=record).status_code == 429
+        watched = []
+        for hid in (1, 2, 3, 1):  # more episodes than the cap: the least recent goes
+            response = c.post(f"/api/history/{hid}/watch", json={})
+            assert response.status_code == 200, response.text
+            watched.append(response.json()["id"])
+        assert watched == ["h1", "h2", "h3", "h1"] and len(lobby.episodes) == 2
+        assert c.get("/api/records/h2").status_code == 404  # let go; h1 came back
+        assert c.get("/api/records/h1?step=2").status_code == 200
+        assert len(lobby.uploads) == 2  # the uploads, untouched
+
+
 def test_a_tables_events_are_bounded_however_long_its_stand_ins_play():
     """Every person's seat keeps a view per event: a session of many deals, its persons'
     seats played by their stand-ins, kept them all (160 MB a table at 100 deals) and sent

@@ -67,8 +67,9 @@ from .tables import (MAX_NAME, BadRequest, Table, Watch, games_json, one_line, s
 
 STATIC = Path(__file__).with_name("static")
 
-#: The largest body of a request, and of a records upload, in bytes.
-MAX_BODY, MAX_RECORDS_BODY = 64 * 1024, 2 * 1024 * 1024
+#: The largest body of a request, and of a records upload, in bytes; the most records one
+#: upload may hold (a tenth of the uploads the server keeps: one request cannot fill them).
+MAX_BODY, MAX_RECORDS_BODY, MAX_RECORDS_AT_ONCE = 64 * 1024, 2 * 1024 * 1024, 20
 #: The largest history id asked about (SQLite's integers are 64-bit)
 MAX_ID = 2 ** 63 - 1
 #: The longest a ``GET /api/games/{id}?wait=S`` waits for news, in seconds.
@@ -486,8 +487,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         records = data if isinstance(data, list) else [data]
         if not records:
             raise BadRequest("an empty list: no record in it")
-        if len(records) > lobby.max_uploads:
-            raise BadRequest(f"at most {lobby.max_uploads} records at once", 413)
+        if len(records) > MAX_RECORDS_AT_ONCE:  # one request does not fill the uploads' cap
+            raise BadRequest(f"at most {MAX_RECORDS_AT_ONCE} records at once", 413)
         labels = [f"upload #{i + 1}" if len(records) > 1 else "upload"
                   for i in range(len(records))]
         # every record checked (replayed) before any is added, in a worker: a long upload
@@ -541,9 +542,10 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             if episode is None:
                 raise BadRequest(f"no episode {hid} in the history", 404)
             label = history_label(episode)
-            watch = await asyncio.get_running_loop().run_in_executor(
+            (watch,) = await asyncio.get_running_loop().run_in_executor(
                 executor, _watches, [episode["record"]], [label])
-            lobby.add_watches(watch, uploaded=True, ids=[wid])
+            lobby.add_episode(wid, watch)
+        lobby.watch(wid)  # kept while asked about
         return watch_json(wid)
 
     async def results(request):

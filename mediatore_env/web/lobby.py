@@ -8,6 +8,9 @@ access is a plain method the tests call directly.
   at once, and a new one past that is refused with 429.
 - Records to watch have their own ids (``r1``, ``r2``...): those given on the command line
   stay, those uploaded are capped at ``max_uploads`` and let go when idle, as tables are.
+  Episodes of the history to watch (``h12``) are let go when idle too, and past
+  ``max_uploads`` of them the least recently asked about goes: the history has it again, so
+  watching it never runs into a cap, nor into the uploads'.
 """
 
 from __future__ import annotations
@@ -33,20 +36,25 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.watches: dict[str, Watch] = {}
         self.uploads: set[str] = set()
-        self.used: dict[str, float] = {}  # table or upload id -> when last asked about
+        self.episodes: set[str] = set()  # the history's episodes to watch
+        self.used: dict[str, float] = {}  # table, upload or episode id -> when last asked about
         self._record_ids = itertools.count(1)
 
     # -- tables ------------------------------------------------------------------------------
 
     def sweep(self) -> None:
-        """Let go of the tables and uploaded records idle for longer than ``idle``."""
+        """Let go of the tables, uploaded records and episodes idle for longer than ``idle``."""
         now = self.clock()
         for key in [k for k, t in self.used.items() if now - t > self.idle]:
-            del self.used[key]
-            self.tables.pop(key, None)
-            if key in self.uploads:
-                self.uploads.discard(key)
-                self.watches.pop(key, None)
+            self._let_go(key)
+
+    def _let_go(self, key: str) -> None:
+        del self.used[key]
+        self.tables.pop(key, None)
+        if key in self.uploads or key in self.episodes:
+            self.uploads.discard(key)
+            self.episodes.discard(key)
+            self.watches.pop(key, None)
 
     def check_room(self) -> None:
         """``BadRequest`` 429 when no more table may be opened now."""
@@ -91,19 +99,17 @@ class Lobby:
 
     # -- records to watch ----------------------------------------------------------------------
 
-    def add_watches(self, watches: list[Watch], uploaded: bool,
-                    ids: list[str] | None = None) -> list[str]:
-        """Add records to watch (checked already); their new ids (``ids`` where given: a
-        saved episode's, ``h12``). Uploads (and episodes of the history) past ``max_uploads``
-        are refused with 429, none of them added."""
+    def add_watches(self, watches: list[Watch], uploaded: bool) -> list[str]:
+        """Add records to watch (checked already); their new ids. Uploads past
+        ``max_uploads`` are refused with 429, none of them added."""
         if uploaded:
             self.sweep()
             if len(self.uploads) + len(watches) > self.max_uploads:
                 raise BadRequest(f"the server holds its most uploaded records "
                                  f"({self.max_uploads}); try again later", 429)
-        given, ids = ids, []
-        for k, watch in enumerate(watches):
-            wid = given[k] if given else f"r{next(self._record_ids)}"
+        ids = []
+        for watch in watches:
+            wid = f"r{next(self._record_ids)}"
             self.watches[wid] = watch
             if uploaded:
                 self.uploads.add(wid)
@@ -111,12 +117,22 @@ class Lobby:
             ids.append(wid)
         return ids
 
+    def add_episode(self, wid: str, watch: Watch) -> None:
+        """Episode ``wid`` of the history (``h12``) to watch; past ``max_uploads`` of them,
+        the least recently asked about goes."""
+        self.sweep()
+        if wid not in self.episodes and len(self.episodes) >= max(self.max_uploads, 1):
+            self._let_go(min(self.episodes, key=self.used.__getitem__))
+        self.watches[wid] = watch
+        self.episodes.add(wid)
+        self.used[wid] = self.clock()
+
     def watch(self, wid: str) -> Watch:
         self.sweep()
         watch = self.watches.get(wid)
         if watch is None:
             raise BadRequest(f"no record {wid[:24]!r}", 404)
-        if wid in self.uploads:
+        if wid in self.used:  # uploaded, or of the history: kept while asked about
             self.used[wid] = self.clock()
         return watch
 
