@@ -249,6 +249,55 @@ def test_results_per_name_have_intervals(tmp_path):
         assert client.get("/api/results?game=" + "x" * 50).status_code == 400
 
 
+@pytest.mark.parametrize("own_moves", [0, 1])
+def test_an_episode_a_stand_in_played_whole_is_not_its_persons(own_moves):
+    """Bruno takes seat 2 and goes: his stand-in makes every move of the deal. The history
+    credits the stand-in, not Bruno, as for a seat nobody took; one move of his own, and
+    the deal is his."""
+    from mediatore_env.web.lobby import Lobby
+    now = [0.0]
+    lobby = Lobby(clock=lambda: now[0])
+    with ThreadPoolExecutor(1) as pool, TestClient(create_app(
+            executor=pool, lobby=lobby, history=History(":memory:")), base_url=URL) as c:
+        anna = new_table(c, "mediatore", seed=None, agents=["random", None, "random"],
+                         name="Anna", stand_in={"agent": "random", "after": 1})
+        code = anna.state["join"][2]
+        response = c.post(f"/api/games/{anna.id}/join",
+                          json={"seat": 2, "code": code, "name": "Bruno"})
+        assert response.status_code == 200, response.text
+        table = lobby.tables[anna.id]
+        while table.thinking:
+            time.sleep(0.01)
+        table.thinking = True  # the test plays the table: the server's timers leave it be
+        now[0] = 10.0  # Bruno away: his stand-in moves for him (Anna is here)
+        moved = 0
+        while not table.game.is_over:
+            table.saw(0)
+            if table.game.to_move == 2 and moved < own_moves:
+                table.saw(2)  # Bruno, back for a move
+                moved += 1
+            turn = table.agent_turn()
+            if turn is None:  # a person's own move
+                table.move(table.game.legal_moves()[0], table.game.to_move)
+            else:
+                seat, agent, game, _ = turn
+                table.agent_moved(seat, game.legal_moves()[0], agent)
+            now[0] += 10.0
+        table.thinking = False
+        assert any(s == 2 for s, _ in table.game.history)
+        (episode,) = c.get("/api/history").json()["episodes"]
+        bruno = [(r["person"], r["games"]) for r in c.get("/api/results?name=Bruno").json()[
+            "results"] if r["name"] == "Bruno"]
+        if own_moves:
+            assert episode["persons"] == [0, 2] and episode["names"][2] == "Bruno"
+            assert bruno == [(True, 1)]
+        else:
+            assert episode["persons"] == [0] and episode["names"][2] == "random"
+            assert bruno == []
+            record = c.get(f"/api/history/{episode['id']}").json()["record"]
+            assert record["meta"]["persons"] == [0] and record["meta"]["agents"][2] == "random"
+
+
 def test_a_save_that_fails_is_told_and_the_table_plays_on(tmp_path, capsys):
     """A full disk or a read-only file: the server says so on its error stream; the table
     goes on to its next deal."""

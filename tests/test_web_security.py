@@ -196,7 +196,8 @@ def test_a_tables_record_does_not_carry_its_seed(client):
     # The seed deals every pack: a record anyone may read in the history must not give it away.
     seat = new_table(client, "mediatore", seed=8734512987)
     table = client.app.state.lobby.tables[seat.id]
-    table.game = type("Game", (), {"record": staticmethod(lambda **meta: {"meta": meta})})()
+    table.game = type("Game", (), {"record": staticmethod(lambda **meta: {"meta": meta}),
+                                   "history": []})()
     meta = table.record()["meta"]  # what the table writes beside the moves
     assert "seed" not in meta and "8734512987" not in json.dumps(meta) and meta["names"]
 

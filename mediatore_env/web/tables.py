@@ -789,11 +789,16 @@ class Table:
             self._event("end", None, lines)
 
     def seated(self) -> tuple[list[str], list[int]]:
-        """Who played the episode: each seat's name, and the seats persons took (a person's
-        seat nobody took was played by its stand-in, under the stand-in's name)."""
-        names = [self.stand_in_name or n if s in self.codes else n
+        """Who played the episode: each seat's name, and the seats persons played: taken, and
+        not with every one of its moves made by the stand-in (a seat nobody took, or whose
+        person was away all the episode, was played by its stand-in, under its name)."""
+        stood_in, own = set(self.stood_in), {}  # seat -> whether its person made a move
+        for k, (s, _) in enumerate(self.game.history):
+            own[s] = own.get(s, False) or k not in stood_in
+        persons = [s for s in self.persons if s in self.tokens and own.get(s, True)]
+        names = [self.stand_in_name or n if s in self.persons and s not in persons else n
                  for s, n in enumerate(self.names)]
-        return names, [s for s in self.persons if s in self.tokens]
+        return names, persons
 
     def record(self) -> dict:
         """The finished episode's record, with who sat where under ``meta``: ``names`` (a
