@@ -294,6 +294,76 @@ def test_a_version_is_an_integer_and_a_key_comes_once(client):
     assert fingerprint(client) == before
 
 
+@pytest.mark.parametrize("field, value", [
+    ("rules", []), ("rules", 0), ("rules", False), ("rules", ""), ("rules", "standard"),
+    ("packs", 0), ("packs", False), ("packs", {}), ("packs", ""),
+])
+def test_a_field_of_the_wrong_kind_is_not_taken_for_its_default(client, field, value):
+    # `data.get("rules") or {}` took [], 0, false and "" for the defaults; null is the default
+    before = fingerprint(client)
+    response = client.post("/api/games", json={"game": "tressette2", field: value})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"].startswith(f"bad {field} {value!r}: ")
+    assert fingerprint(client) == before
+    assert client.post("/api/games", json={"game": "tressette2", field: None}).status_code == 200
+
+
+def test_an_agents_option_given_twice_is_refused(client):
+    before = fingerprint(client)
+    response = client.post("/api/games", json={"game": "mediatore", "agents": [
+        None, "random:bid_rate=0.1, bid_rate=0.2", "random", "random"]})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == ("agent at seat 1: option 'bid_rate' is given twice; "
+                                        "give each option once")
+    assert fingerprint(client) == before
+
+
+@pytest.mark.parametrize("body", [
+    '{"game": "tressette2", "seed": NaN}', '{"game": "tressette2", "seed": Infinity}',
+    '{"game": "tressette2", "seed": -Infinity}',
+    "\ufeff" + '{"game": "tressette2"}',                         # a byte-order mark
+    '{"game": "tressette2"}'.encode("utf-16"),                      # UTF-16, with its mark
+    '{"game": "tressette2"}'.encode("utf-16-le"),                   # and without
+    '{"game": "tressette2"}'.encode("utf-32"),
+])
+def test_a_body_is_strict_json_in_utf8(client, body):
+    # Python's json reads NaN, a byte-order mark and UTF-16 or 32: no JSON text has them
+    before = fingerprint(client)
+    response = client.post("/api/games", content=body if isinstance(body, bytes) else body.encode(),
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"].startswith("malformed JSON: ")
+    assert fingerprint(client) == before
+
+
+def test_an_uploads_unread_fields_are_strict_json_and_its_seats_numbers(client):
+    record = played_record("tressette2", 2)
+    record["meta"] = {"agents": ["random", "random"], "x": "PH"}
+    before = fingerprint(client)
+    response = post_raw(client, "/api/records", json.dumps(record).replace('"PH"', "NaN"))
+    assert response.status_code == 400 and "NaN is not JSON" in response.json()["error"]
+    # a replay checks the seat a move names, and takes null for none named (a game's own
+    # copies name none): a record names every one; true is no seat 1
+    first_by_one = next(i for i, m in enumerate(record["moves"]) if m["seat"] == 1)
+    for index, seat in ((first_by_one, True), (0, None), (first_by_one, 1.0)):
+        broken = json.loads(json.dumps(record))
+        broken["moves"][index]["seat"] = seat
+        response = client.post("/api/records", json=broken)
+        assert response.status_code == 400, (seat, response.text)
+        assert "each move's seat is a seat's number" in response.json()["error"]
+    assert fingerprint(client) == before
+    club = played_record("club", 2)
+    club["deals"][-1]["moves"][-1]["seat"] = None
+    response = client.post("/api/records", json=club)
+    assert response.status_code == 400 and "seat's number" in response.json()["error"]
+    assert fingerprint(client) == before
+    for junk in ([1], [{"moves": [{}]}], "x"):  # a field no replay reads, and this check does
+        response = client.post("/api/records", json={**record, "deals": junk})
+        assert response.status_code == 400, (junk, response.text)
+    assert fingerprint(client) == before
+    assert client.post("/api/records", json=record).status_code == 200
+
+
 def test_a_name_the_server_does_not_answer_under_is_refused(client):
     """A page of another site whose name was made to point at 127.0.0.1 (DNS rebinding)
     sends its own name as Host: the server answers to its loopback names only."""

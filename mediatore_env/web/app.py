@@ -184,8 +184,11 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         return parse_json(raw)
 
     def parse_json(raw):
+        """A body's (or a socket message's) strict JSON: UTF-8 with no byte-order mark, no
+        key twice, no NaN or Infinity, no lone surrogate."""
         try:
-            data = json.loads(raw, object_pairs_hook=_one_of_each)
+            text = raw.decode() if isinstance(raw, (bytes, bytearray)) else raw
+            data = json.loads(text, object_pairs_hook=_one_of_each, parse_constant=_no_constant)
             json.dumps(data, ensure_ascii=False).encode()  # every text is Unicode's
             return data
         except RecursionError:
@@ -646,6 +649,11 @@ def _one_of_each(pairs: list[tuple[str, object]]) -> dict:
             raise ValueError(f"the key {shown(key)} is given twice")  # parse_json's 400
         data[key] = value
     return data
+
+
+def _no_constant(name: str):
+    """``NaN``, ``Infinity``: no number of JSON's, though Python's ``json`` reads them."""
+    raise ValueError(f"{name} is not JSON: a number is finite")  # parse_json's 400
 
 
 def history_label(episode: dict) -> str:

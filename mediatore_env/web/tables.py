@@ -263,6 +263,11 @@ def _agent(spec, seat: int, registry: dict, make: bool = True) -> Any:
     if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC:
         raise BadRequest(f"agent at seat {seat}: {shown(spec)} is not an agent's name; valid: "
                          + ", ".join(registry))
+    keys = [item.partition("=")[0].strip() for item in spec.partition(":")[2].split(",")]
+    twice = [k for k in keys if k and keys.count(k) > 1]
+    if twice:  # parse_options would keep the last
+        raise BadRequest(f"agent at seat {seat}: option {shown(twice[0])} is given twice; "
+                         "give each option once")
     try:
         if not make:
             return check_agent_options(*agent_factory(spec, registry, imports=False))
@@ -380,9 +385,10 @@ def table_request(data: dict, extra_agents=None) -> dict:
                          ) from None
     players = definition.players
     seat = _int(data.get("seat", 0), "seat", 0, players - 1)
-    rules = data.get("rules") or {}
+    rules = {} if data.get("rules") is None else data["rules"]
     if not isinstance(rules, dict):
-        raise BadRequest("bad rules: an object of switches is expected")
+        raise BadRequest(f"bad rules {shown(rules)}: an object of switches (or null: the "
+                         "defaults) is expected")
     try:
         rules = definition.make_rules(**rules)
     except (TypeError, ValueError) as e:
@@ -405,9 +411,10 @@ def table_request(data: dict, extra_agents=None) -> dict:
     seed = data.get("seed")
     if seed is not None:
         seed = _int(seed, "seed", 0, MAX_SEED)
-    packs = data.get("packs") or []
+    packs = [] if data.get("packs") is None else data["packs"]
     if not isinstance(packs, list) or len(packs) > MAX_PACKS:
-        raise BadRequest(f"bad packs: a list of at most {MAX_PACKS} packs is expected")
+        raise BadRequest(f"bad packs {shown(packs)}: a list of at most {MAX_PACKS} packs (or "
+                         "null) is expected")
     packs = [_pack(p) for p in packs]
     if len(persons) > 1 and (seed is not None or packs):
         # whoever chose them could work out every hand the other people are dealt
@@ -838,6 +845,10 @@ class Watch:
         try:
             self.definition = definition_of(record)
             self.final = replay(record)
+            # a replay checks the seat a move names, and takes null for none: a record names each
+            if any(type(move["seat"]) is not int for deal in record.get("deals") or [record]
+                   for move in deal.get("moves") or ()):
+                raise ValueError("each move's seat is a seat's number")
         except RecursionError:
             raise BadRequest(f"{label}: not a valid game record: nested too deeply") from None
         except (KeyError, TypeError, AttributeError, IndexError) as e:
