@@ -6,6 +6,7 @@ route), bodies and tables are bounded, and agents think off the event loop."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 import socket
@@ -161,9 +162,10 @@ def test_documented_options_are_taken(client):
     seat = new_table(client, "mediatore", agents="greedy:bidding=cautious")
     assert client.app.state.lobby.tables[seat.id].agents[2].name == "greedy:bidding=cautious"
     # ten times the default's work: in one number, or in several (2 x 5), or lowering some
-    for spec in ("pimc:worlds=240", "pimc:worlds=48,pool=15", "pimc:worlds=240,pool=1",
-                 "generic-pimc:solve_at=28,max_worlds=320"):
-        assert new_table(client, "mediatore", agents=spec).id, spec
+    for game, spec in (("mediatore", "pimc:worlds=240"), ("mediatore", "pimc:worlds=48,pool=15"),
+                       ("mediatore", "pimc:worlds=240,pool=1"),
+                       ("tressette2", "pimc:solve_at=28,max_worlds=320")):
+        assert new_table(client, game, agents=spec).id, spec
 
 
 @pytest.mark.parametrize("rules, words", [
@@ -770,6 +772,41 @@ def test_a_slow_agent_does_not_hold_up_the_server():
             times.append(time.perf_counter() - t)
         assert len(times) > 2 and max(times) < 0.2, times  # nobody waited 0.4 s for the agent
         assert time.perf_counter() - started >= 0.35
+
+
+class Locked(Sleepy):
+    """An agent that holds a lock: no process of the agents' pool can be sent it."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+
+
+def test_an_agent_that_cannot_go_to_the_agents_processes_is_not_seated():
+    """Every move sends the agent to a worker process and back, pickled: an agent that does
+    not pickle (OpenSpiel's IS-MCTS builds its bot with a local function) stopped its table
+    at its first move. It is not offered, and a request naming it is a 400."""
+    from agents import agents_of
+    from mediatore_env.registry import get
+    with ThreadPoolExecutor(1) as pool, TestClient(create_app(
+            agents={"tressette2": {"locked": Locked, "sleepy": Sleepy}}, executor=pool),
+            base_url=URL) as c:
+        (info,) = [g for g in c.get("/api/games").json()["games"] if g["name"] == "tressette2"]
+        assert "sleepy" in info["agents"] and "locked" not in info["agents"]
+        unpicklable = ["locked"] + [n for n in ("openspiel-ismcts",)
+                                    if n in agents_of(get("tressette2"))]
+        for name in unpicklable:
+            assert name not in info["agents"]
+            before = fingerprint(c)
+            response = c.post("/api/games", json={"game": "tressette2", "agents": [None, name]})
+            assert response.status_code == 400, response.text
+            error = response.json()["error"]
+            assert error.startswith(f"agent at seat 1: {name!r} cannot sit at a table here")
+            assert fingerprint(c) == before
+        # and every agent offered goes there and back
+        for game in c.get("/api/games").json()["games"]:
+            registry = agents_of(get(game["name"]))
+            for name in set(game["agents"]) & set(registry):
+                pickle.loads(pickle.dumps(registry[name]()))
 
 
 def test_search_agents_think_in_the_servers_own_pool_of_processes():

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import pickle
 import secrets
 import time
 import unicodedata
@@ -148,13 +149,16 @@ def seatable(game: str, name: str, factory: Callable) -> bool:
     """Whether the agent ``name`` can sit at a table of ``game`` as the page offers it, with
     no options (made once per server, then remembered): not ``selfplay`` where the game ships
     no network (it needs ``path=``, which no request may give), nor an agent whose library is
-    not installed. The page lists only these; a request naming another still gets its 400."""
+    not installed, nor one that cannot go to the agents' processes (every move sends it there
+    and back, pickled: ``openspiel-ismcts`` builds its bot with a local function). The page
+    lists only these; a request naming another gets its 400."""
     key = (game, name)
     if key not in _SEATABLE:
         try:
-            factory()
+            pickle.loads(pickle.dumps(factory()))
             _SEATABLE[key] = True
-        except (ValueError, OSError, ImportError):
+        except (ValueError, OSError, ImportError, TypeError, AttributeError,
+                pickle.PicklingError):
             _SEATABLE[key] = False
     return _SEATABLE[key]
 
@@ -426,10 +430,14 @@ def table_request(data: dict, extra_agents=None) -> dict:
         raise BadRequest(f"bad cards {shown(style)}; valid: {', '.join(CARD_NAMES_HERE)}")
     stand_in, after = _stand_in(data.get("stand_in"))
     registry = agent_registry(definition, extra_agents)
+    offered = [n for n, factory in registry.items() if seatable(definition.name, n, factory)]
     # every agent's text (the stand-in's as the first person's), before any agent is made
     for s, spec in [*((s, spec) for s, spec in enumerate(specs) if spec is not None),
                     *((s, stand_in) for s in persons[:1] if after is not None)]:
         _agent(spec, s, registry, make=False)
+        if spec.strip().partition(":")[0] not in offered:
+            raise BadRequest(f"agent at seat {s}: {shown(spec)} cannot sit at a table here; "
+                             "valid: " + ", ".join(offered))
     others = [n for s, n in enumerate(table_names(specs, seat)) if s != seat]  # agents named
     name = person_name(data["name"], others) if data.get("name") is not None else None
     # the whole request is good: the agents are made last, the costliest (a network's weights)
