@@ -23,6 +23,7 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the w
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from agents import make_agent  # noqa: E402
 from mediatore_env.web.app import create_app, main, parse_agent_option  # noqa: E402
@@ -369,10 +370,22 @@ def test_an_uploads_unread_fields_are_strict_json_and_its_seats_numbers(client):
 def test_a_name_the_server_does_not_answer_under_is_refused(client):
     """A page of another site whose name was made to point at 127.0.0.1 (DNS rebinding)
     sends its own name as Host: the server answers to its loopback names only."""
-    for path in ("/", "/api/games"):
-        response = client.get(path, headers={"Host": "evil.example:8765"})
-        assert response.status_code == 403
+    seat = new_table(client, "tressette2", agents="random")
+    for path in ("/", "/api/games", "/static/table.js", "/static/nothing.js", "/static",
+                 "/api/nothing"):
+        response = client.get(path, headers={"Host": "evil.example:8765"}, follow_redirects=False)
+        assert response.status_code == 403, path  # not the file, nor a redirect to evil.example
+        assert "evil.example" not in response.headers.get("location", "")
+        assert response.json()["error"] == ("this server does not answer under the name "
+                                            "'evil.example'")
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"ws://evil.example/api/games/{seat.id}/socket") as ws:
+            ws.receive_json()
+    assert closed.value.code == 4403
     assert client.get("/api/games", headers={"Host": "localhost:8765"}).status_code == 200
+    assert client.get("/static/table.js").status_code == 200
+    response = client.get("/static", follow_redirects=False)
+    assert response.headers["location"] == "http://127.0.0.1:8765/static/"
 
 
 def test_every_answer_forbids_framing_foreign_code_and_caching_a_token(client):

@@ -136,11 +136,6 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     def error(message: str, status: int = 400) -> JSONAnswer:
         return JSONAnswer({"error": message}, status_code=status)
 
-    def check_host(headers) -> None:
-        host = _host_of(headers.get("host", ""))
-        if allowed_hosts is not None and host not in allowed_hosts:
-            raise BadRequest(f"this server does not answer under the name {shown(host)}", 403)
-
     def check_origin(headers) -> None:
         origin = headers.get("origin")
         if origin is not None and (urlsplit(origin).netloc.lower()
@@ -149,11 +144,10 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
                              403)
 
     def guard(request) -> None:
-        """The checks every request passes before it is read: the Host the server answers
-        under; and for a POST (every request that changes anything, and the invitation,
-        which sends a seat's code), a JSON body (so a browser asks before sending it from
-        another site) and no other site's Origin."""
-        check_host(request.headers)
+        """The checks every request passes before it is read (past :class:`Front`'s Host):
+        for a POST (every request that changes anything, and the invitation, which sends a
+        seat's code), a JSON body (so a browser asks before sending it from another site) and
+        no other site's Origin."""
         if request.method != "POST":
             return
         kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
@@ -412,7 +406,6 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         seat's table (as ``GET /api/games/{id}?since=``) at once and after every change. An
         error is sent as ``{"error", "status"}`` and the socket closed with 4000 + status."""
         try:
-            check_host(websocket.headers)
             check_origin(websocket.headers)  # a browser always sends its page's Origin here
         except BadRequest as e:
             await websocket.close(code=4000 + e.status)
@@ -558,10 +551,6 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         return {"kept": True, **await in_history(history.results, game, name)}
 
     async def index(request):
-        try:
-            guard(request)
-        except BadRequest as e:
-            return error(str(e), e.status)
         return FileResponse(STATIC / "index.html")
 
     async def http_error(request, exc):
@@ -598,24 +587,33 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         Route("/api/results", api(results), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], exception_handlers={HTTPException: http_error}, lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)])
+        middleware=[Middleware(Front, allowed_hosts=allowed_hosts)])
     app.state.lobby = lobby
     app.state.history = history
     return app
 
 
-class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP answer (a page, a file, an
-    error), and :data:`API_HEADERS` on the API's; a socket passes through."""
+class Front:
+    """ASGI middleware, before any route (the files of ``/static/`` and the router's redirects
+    included): a request under a Host the server does not answer under (``allowed_hosts``;
+    None: any) is refused, 403 (a socket closed with 4403); every HTTP answer carries
+    :data:`SECURITY_HEADERS` (a page, a file, an error), the API's :data:`API_HEADERS` too."""
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, app, allowed_hosts=LOOPBACK):
+        self.app, self.allowed_hosts = app, allowed_hosts
         # encoded once, as ASGI sends them, not at every request
         self.page = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS]
         self.api = self.page + [(k.encode(), v.encode()) for k, v in API_HEADERS]
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        host = next((v for k, v in scope["headers"] if k == b"host"), b"")
+        host = _host_of(host.decode("latin-1"))
+        refused = self.allowed_hosts is not None and host not in self.allowed_hosts
+        if scope["type"] == "websocket":
+            if refused:
+                return await send({"type": "websocket.close", "code": 4403})
             return await self.app(scope, receive, send)
         extra = self.api if scope["path"].startswith("/api/") else self.page
 
@@ -623,7 +621,12 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message.get("headers", ()), *extra]}
             await send(message)
-        await self.app(scope, receive, send_with_headers)
+        if not refused:
+            return await self.app(scope, receive, send_with_headers)
+        body = dumps({"error": f"this server does not answer under the name {shown(host)}"})
+        await send_with_headers({"type": "http.response.start", "status": 403, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]})
+        await send({"type": "http.response.body", "body": body.encode()})
 
 
 def dumps(data) -> str:
