@@ -722,6 +722,28 @@ def test_one_client_cannot_lock_the_others_out_of_watching():
         assert len(lobby.uploads) == 2  # the uploads, untouched
 
 
+def test_sockets_that_have_not_said_who_they_are_are_bounded(client, monkeypatch):
+    """A socket is accepted before its first message (its token): each holds a task for up
+    to ten seconds, and anyone may open them. Past MAX_OPENING at once, a socket is refused
+    before it opens (4429; the page asks by long polls); one that speaks makes room."""
+    from contextlib import ExitStack
+    from mediatore_env.web import app as app_module
+    monkeypatch.setattr(app_module, "MAX_OPENING", 3, raising=False)
+    seat = new_table(client, "tressette2", agents="random")
+    path = f"ws://127.0.0.1:8765/api/games/{seat.id}/socket"
+    with ExitStack() as stack:
+        silent = [stack.enter_context(client.websocket_connect(path)) for _ in range(3)]
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with client.websocket_connect(path):
+                pass
+        assert refused.value.code == 4429
+        silent[0].send_text(json.dumps({"token": seat.token}))  # says who it is: room for one
+        assert silent[0].receive_json()["id"] == seat.id
+        with client.websocket_connect(path) as ws:
+            ws.send_text(json.dumps({"token": seat.token}))
+            assert ws.receive_json()["id"] == seat.id
+
+
 def test_a_tables_events_are_bounded_however_long_its_stand_ins_play():
     """Every person's seat keeps a view per event: a session of many deals, its persons'
     seats played by their stand-ins, kept them all (160 MB a table at 100 deals) and sent

@@ -77,6 +77,10 @@ MAX_WAIT = 30.0
 #: How long a socket may take to send its first message (its token), in seconds; the most
 #: pages open at once on one seat; the largest message a socket may send (uvicorn's limit).
 FIRST_MESSAGE_SECONDS, MAX_SOCKETS, MAX_SOCKET_MESSAGE = 10.0, 8, 16 * 1024
+#: The most sockets open at once that have not sent their first message yet (each for at most
+#: FIRST_MESSAGE_SECONDS): past it a socket is refused before it opens (4429), and the page
+#: asks by long polls meanwhile.
+MAX_OPENING = 64
 #: The names under which a server bound to the loopback answers (the Host header): a page of
 #: another site whose name was made to point at 127.0.0.1 is not served.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -131,6 +135,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
     timers: dict[str, asyncio.Task] = {}  # per table: the wait before a stand-in moves
     changes: dict[str, asyncio.Event] = {}  # per table: set at its next change
     ticks: dict[str, int] = {}  # per table: how many changes so far (no wake-up is lost)
+    opening: set = set()  # the sockets that have not sent their first message yet
     catalogue = games_json(agents)
 
     def error(message: str, status: int = 400) -> JSONAnswer:
@@ -407,10 +412,13 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         error is sent as ``{"error", "status"}`` and the socket closed with 4000 + status."""
         try:
             check_origin(websocket.headers)  # a browser always sends its page's Origin here
+            if len(opening) >= MAX_OPENING:  # before a token: anyone's, so bounded
+                raise BadRequest("too many sockets are opening", 429)
         except BadRequest as e:
             await websocket.close(code=4000 + e.status)
             return
         await websocket.accept()
+        opening.add(websocket)
         try:
             try:
                 raw = await asyncio.wait_for(websocket.receive_text(), FIRST_MESSAGE_SECONDS)
@@ -432,6 +440,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             return
         except WebSocketDisconnect:
             return
+        finally:
+            opening.discard(websocket)
         table.present[seat] += 1
         changed(table)  # the other pages see this seat come back
         play_agents(table)  # a stand-in waiting to move for this seat waits no more
