@@ -125,9 +125,12 @@ class TrickGreedyAgent(Agent):
     name = "greedy"
     wants_observation = False
 
+    # read through the definition, which pickles by its name (the facts hold functions, which
+    # would not): an agent goes to a worker process (a tournament's, the web table's)
+    facts = property(lambda self: self.game.trick)
+
     def __init__(self, game: GameDef | str):
         self.game = trick_game(game)
-        self.facts = self.game.trick
         self.beats, self.strength = _beats(self.facts.winner), _strength(self.facts.winner)
 
     def act(self, observation, view) -> int:
@@ -225,9 +228,11 @@ class TrickPimcAgent(WorldSearch):
         for option, value in (("solve_at", solve_at), ("world_nodes", world_nodes)):
             if value is not None and (type(value) is not int or value < 0):
                 raise ValueError(f"{option} must be an int >= 0, got {value!r}")
-        self.facts, self.greedy = self.game.trick, TrickGreedyAgent(self.game)
+        self.greedy = TrickGreedyAgent(self.game)
         self.solve_at = SOLVE_AT.get(self.game.players, 0) if solve_at is None else solve_at
         self.world_nodes = world_nodes
+
+    facts = TrickGreedyAgent.facts  # the definition's, as the greedy agent reads them
 
     def act(self, observation, view) -> int:
         legal = view.legal_moves()

@@ -224,6 +224,12 @@ def test_the_page_offers_only_agents_that_can_sit_at_a_table(client):
     assert "selfplay" in offered["mediatore"]  # Mediatore ships its network
     for form in ("tressette", "tressette3", "tressette2"):
         assert ("selfplay" in offered[form]) == (form in SELFPLAY)
+    assert "selfplay" not in offered["club"]  # registered, but no network is shipped
+    # the generic agents go to the agents' processes (they read their game's trick facts,
+    # functions, through its definition, which pickles by name); IS-MCTS's bot does not
+    for game in ("mediatore", "tressette", "tressette3", "tressette2", "club"):
+        assert {"generic-greedy", "generic-pimc"} <= set(offered[game])
+        assert "openspiel-ismcts" not in offered[game]
     for name in offered["tressette2"]:
         new_table(client, "tressette2", agents=name)  # 200, or new_table's assert fails
 

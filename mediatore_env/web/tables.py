@@ -37,7 +37,7 @@ import numpy as np
 from agents import agent_factory, agents_of, make_agent
 from agents.registry import plain_members
 from ..codec.actions import as_move
-from ..core.agent import ask
+from ..core.agent import ask, reset_agent
 from ..core.cards import NUM_CARDS
 from ..core.game import CHANCE
 from ..core.rules import Count
@@ -523,11 +523,9 @@ class Table:
         self.first += len(self.events[self.seat])
         self.events = {p: [] for p in self.persons}
         self.stood_in: list[int] = []  # the moves of this episode made by stand-ins
-        for s, agent in enumerate(self.agents):
+        for s, agent in [*enumerate(self.agents), *self.stand_ins.items()]:
             if agent is not None:
-                agent.reset(self._agent_seed(s))
-        for s, agent in self.stand_ins.items():
-            agent.reset(self._agent_seed(s))
+                reset_agent(agent, self._agent_seed(s))
         self.narrators = {p: self.text.narrator(self.game, p, self.names_for(p), self.style)
                           for p in self.persons}
 
