@@ -182,7 +182,7 @@ def rule_switches(game: str) -> dict[str, tuple | None]:
     rules = definition.make_rules()
     free = [s for s in definition.rules.switches() if s.name not in definition.fixed]
     # the changes that may go with a value: none, or one other switch's value
-    company = [{}] + [{s.name: v} for s in free for v in s.choices or ()]
+    company: list[dict] = [{}] + [{s.name: v} for s in free for v in s.choices or ()]
     out = {}
     for switch in free:
         values = switch.choices or None
