@@ -78,15 +78,16 @@ class NetworkAgent(Agent):
         """The network's logits (486 floats, legal moves or not) for one encoded observation."""
         raise NotImplementedError
 
-    def logits(self, view) -> np.ndarray:
-        """The network's logits (486 floats) for ``view``'s seat, legal moves or not."""
+    def logits(self, view, observation=None) -> np.ndarray:
+        """The network's logits (486 floats) for ``view``'s seat, legal moves or not (the view
+        encoded here: ``observation`` is for a network that reads the table's)."""
         return self.policy_logits(self.encoder.encode(view))
 
     def act(self, observation, view) -> int:
         legal = view.legal_moves()
         if len(legal) == 1:
             return legal[0]  # the encoder catches up at the next real decision
-        scores = self.logits(view)[legal]
+        scores = self.logits(view, observation)[legal]
         if self.deterministic:
             return legal[int(np.argmax(scores))]
         p = np.exp(scores - scores.max())

@@ -252,13 +252,4 @@ class SelfPlayAgent(NetworkAgent):
 
     def act(self, observation, view) -> int:
         self.check_rules(view.rules)
-        if self.game == "mediatore":
-            return super().act(observation, view)
-        legal = view.legal_moves()
-        if len(legal) == 1:
-            return legal[0]
-        scores = self.logits(view, observation)[legal]
-        if self.deterministic:
-            return legal[int(np.argmax(scores))]
-        p = np.exp(scores - scores.max())
-        return legal[int(self.rng.choice(len(legal), p=p / p.sum()))]
+        return super().act(observation, view)
