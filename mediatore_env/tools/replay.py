@@ -34,7 +34,7 @@ from ..registry import get
 from ..core.text import STYLES, YOU
 from ..runinfo import command
 from .checks import ArgumentParser
-from .terminal import Pager
+from .terminal import Pager, agent_seat_name
 
 
 class BadRecord(ValueError):
@@ -113,9 +113,7 @@ def record_names(record: dict, players: int, seat: int | None = None) -> list[st
             names.append(YOU)
         elif (isinstance(agents, list) and len(agents) == players
               and isinstance(agents[s], str) and agents[s].isprintable()):
-            head, _, rest = agents[s].partition(":")
-            short = rest.partition(":")[0] if "." in head and rest else head
-            names.append(f"{short[:12]}({s})")
+            names.append(agent_seat_name(agents[s], s))
         else:
             names.append(f"seat {s}")
     return names

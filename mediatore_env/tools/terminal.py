@@ -112,15 +112,16 @@ class Terminal:
 
 def seat_names(agent_names: Sequence[str | None], human: int) -> list[str]:
     """Display names: ``You`` for the human seat, ``greedy(1)`` for an agent at seat 1."""
-    out = []
-    for s, spec in enumerate(agent_names):
-        if s == human:
-            out.append(YOU)
-        else:
-            head, _, rest = (spec or "").partition(":")
-            short = rest.partition(":")[0] if "." in head and rest else head
-            out.append(f"{short[:12]}({s})")
-    return out
+    return [YOU if s == human else agent_seat_name(spec or "", s)
+            for s, spec in enumerate(agent_names)]
+
+
+def agent_seat_name(spec: str, seat: int) -> str:
+    """An agent's text as its seat's name: its registry name, or a class's name where it is a
+    path (``pkg.mod:MyAgent:depth=3`` is ``MyAgent``), short, with the seat: ``greedy(1)``."""
+    head, _, rest = spec.partition(":")
+    short = rest.partition(":")[0] if "." in head and rest else head
+    return f"{short[:12]}({seat})"
 
 
 def record_path(save: str | None, index: int, several: bool) -> Path | None:
