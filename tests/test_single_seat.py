@@ -209,7 +209,9 @@ def test_bad_arguments():
         MediatoreSeatEnv([a, a, a])
     with pytest.raises(ValueError, match="bad seat"):
         MediatoreSeatEnv(GreedyAgent(), seat=4)
-    with pytest.raises(TypeError, match="unknown keyword"):
+    with pytest.raises(TypeError, match="unknown keyword argument.s. 'colour' for "
+                                        "MediatoreSeatEnv; valid: opponents, seat, rules, .*, "
+                                        "chiamo_monte, .*capotto_bonus$"):
         MediatoreSeatEnv(GreedyAgent(), colour="red")
     with pytest.raises(RuntimeError, match="reset"):
         MediatoreSeatEnv(GreedyAgent()).step(0)

@@ -84,6 +84,7 @@ the learner's :class:`~mediatore_env.mediatore.view.SeatView`.
 from __future__ import annotations
 
 import copy
+import inspect
 
 import gymnasium
 import numpy as np
@@ -98,16 +99,17 @@ from .game import Deal
 from .moves import NUM_MOVES
 from .rules import SWITCHES, Rules, max_payment
 from ..envs.base import CopyableEnv
-from ..envs.options import flag_option, number_option, seed_option
+from ..envs.options import flag_option, number_option, seed_option, unknown_keywords
 
 __all__ = ["MediatoreSeatEnv"]
 
 
 def _make_rules(rules, switches: dict) -> Rules:
-    unknown = sorted(set(switches) - set(SWITCHES))
+    unknown = set(switches) - set(SWITCHES)
     if unknown:
-        raise TypeError(f"unknown keyword argument(s) {', '.join(map(repr, unknown))}; valid "
-                        f"rules switches: {', '.join(SWITCHES)}")
+        named = [p.name for p in inspect.signature(MediatoreSeatEnv).parameters.values()
+                 if p.kind is not p.VAR_KEYWORD]
+        raise unknown_keywords("MediatoreSeatEnv", unknown, ", ".join(named + list(SWITCHES)))
     return Rules.coerce(rules, **switches)
 
 
