@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.game import Game, seat_of
+from ..core.game import GameView
 from .moves import AUCTION, CALL, END
 
 
@@ -36,27 +36,19 @@ class PastDeal(NamedTuple):
     chips: tuple[int, int, int, int]
 
 
-class ClubView:
+class ClubView(GameView):
     """A live, read-only window on a :class:`Session` from one seat: only what that seat may
     know, read from the session each time it is asked."""
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ()
 
-    def __init__(self, session: Game, seat: int):
-        self._game = session
-        self.seat = seat_of(seat, 4)
-
-    # -- public facts -----------------------------------------------------------------------
-    rules = property(lambda self: self._game.rules)
-    dealer = property(lambda self: self._game.dealer)
+    # -- public facts (the rules, the dealer, the seat to move, the leader: GameView's) -------
     mano = property(lambda self: self._game.mano)
     phase = property(lambda self: self._game.phase)
-    to_move = property(lambda self: self._game.to_move)
     deal_number = property(lambda self: self._game.deal_number)
     mediator = property(lambda self: self._game.mediator)
     called_card = property(lambda self: self._game.called_card)
     announced_alone = property(lambda self: self._game.announced_alone)
-    leader = property(lambda self: self._game.leader)
     played = property(lambda self: self._game.played)
     pot = property(lambda self: self._game.pot)
     #: the pot when the mediator accepted: what his side matches when the play ends
@@ -148,6 +140,3 @@ class ClubView:
         """The mediator's discards: to him at once, to all once the play ends; else 0."""
         s = self._game
         return s.discards if self.seat == s.mediator or s.phase == END else 0
-
-    def __repr__(self):
-        return f"<ClubView seat={self.seat} of {self._game!r}>"

@@ -59,6 +59,29 @@ def seat_of(value, players: int, what: str = "seat") -> int:
     return seat
 
 
+
+class GameView:
+    """The base of every game's view (``game.view(seat)``): a live, read-only window on
+    ``game`` from ``seat``, read from the game each time it is asked, with the facts every
+    game makes public: the rules, the seats, the dealer, the seat to move, the trick's leader. A
+    game's view adds what else its seat may know, and nothing more."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Any, seat: int):
+        self._game = game
+        self.seat = seat_of(seat, game.players)
+
+    rules = property(lambda self: self._game.rules)
+    players = property(lambda self: self._game.players)
+    dealer = property(lambda self: self._game.dealer)
+    to_move = property(lambda self: self._game.to_move)
+    leader = property(lambda self: self._game.leader)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} seat={self.seat} of {self._game!r}>"
+
+
 @runtime_checkable
 class Game(Protocol):
     """One game of the family in play: the whole truth, mutable, changed only by

@@ -27,7 +27,7 @@ from typing import ClassVar, Sequence
 
 from .cards import CARD_NAMES, NUM_CARDS, validate_pack
 from .definition import THIRDS, Limits, MoveTable, Scoring, TrickFacts
-from .game import CHANCE, Engine, seat_of
+from .game import CHANCE, Engine, GameView, seat_of
 from .moves import card_move_text, parse_card_move
 from .records import check_header, check_result, header, rebuild
 from .tricks import Trick, playable_cards, trick_winner
@@ -189,21 +189,15 @@ class PlainTrickGame(Engine):
     __hash__ = None  # type: ignore[assignment]
 
 
-class PlainView:
+class PlainView(GameView):
     """What one seat knows, read live from the game: its own hand and everything played (the
     fields of :class:`~.display.TrickView`, and each seat's points)."""
 
-    def __init__(self, game: PlainTrickGame, seat: int):
-        self._game, self.seat = game, seat_of(seat, game.players)
+    __slots__ = ()
 
-    rules = property(lambda self: self._game.rules)
-    players = property(lambda self: self._game.players)
-    dealer = property(lambda self: self._game.dealer)
-    to_move = property(lambda self: self._game.to_move)
     hand = property(lambda self: self._game.hands[self.seat])
     hand_sizes = property(lambda self: tuple(h.bit_count() for h in self._game.hands))
     trick = property(lambda self: tuple(self._game.trick))
-    leader = property(lambda self: self._game.leader)
     tricks = property(lambda self: tuple(self._game.tricks))
     hand_number = property(lambda self: len(self._game.packs))
     points = property(lambda self: tuple(self._game.points))

@@ -16,35 +16,27 @@ Knowledge follows docs/rules.md section 5 and the monte switches of section 8:
 
 from __future__ import annotations
 
-from ..core.game import Game, seat_of
+from ..core.game import GameView
 from .moves import END
 from .rules import CHIAMO, MEDIATORE
 
 
-class SeatView:
+class SeatView(GameView):
     """A live, read-only window on a :class:`Deal` from one seat.
 
     It exposes only what that seat may know; it reads the deal each time it is asked, so it
     stays current as the deal goes on.
     """
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ()
 
-    def __init__(self, deal: Game, seat: int):
-        self._game = deal
-        self.seat = seat_of(seat, 4)
-
-    # -- public facts ---------------------------------------------------------------------
-    rules = property(lambda self: self._game.rules)
-    dealer = property(lambda self: self._game.dealer)
+    # -- public facts (the rules, the dealer, the seat to move, the leader: GameView's) -------
     mano = property(lambda self: self._game.mano)
     phase = property(lambda self: self._game.phase)
-    to_move = property(lambda self: self._game.to_move)
     contract = property(lambda self: self._game.contract)
     declarer = property(lambda self: self._game.declarer)
     called_card = property(lambda self: self._game.called_card)
     giver = property(lambda self: self._game.giver)
-    leader = property(lambda self: self._game.leader)
     trick_signal = property(lambda self: self._game.trick_signal)
     played = property(lambda self: self._game.played)
     payoffs = property(lambda self: self._game.payoffs)
@@ -162,6 +154,3 @@ class SeatView:
         if d.phase == END or d.called_played_by is not None or self.seat == d.partner:
             return d.partner
         return None
-
-    def __repr__(self):
-        return f"<SeatView seat={self.seat} of {self._game!r}>"

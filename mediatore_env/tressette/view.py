@@ -16,10 +16,10 @@ Knowledge follows docs/rules.md 10.1-10.2:
 
 from __future__ import annotations
 
-from ..core.game import Game, seat_of
+from ..core.game import GameView
 
 
-class TressetteView:
+class TressetteView(GameView):
     """A live, read-only window on a :class:`~.game.TressetteGame` from one seat.
 
     It exposes only what that seat may know, reading the game each time it is asked, so it
@@ -27,19 +27,11 @@ class TressetteView:
     describes the game's ``i + 1``-th hand.
     """
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ()
 
-    def __init__(self, game: Game, seat: int):
-        self._game = game
-        self.seat = seat_of(seat, game.rules.players)
-
-    # -- public facts ---------------------------------------------------------------------
-    rules = property(lambda self: self._game.rules)
-    players = property(lambda self: self._game.rules.players)
+    # -- public facts (the rules, the seats, the dealer, the seat to move, the leader:
+    # GameView's) ----------------------------------------------------------------------------
     first_dealer = property(lambda self: self._game.first_dealer)
-    dealer = property(lambda self: self._game.dealer)
-    to_move = property(lambda self: self._game.to_move)
-    leader = property(lambda self: self._game.leader)
     needs_pack = property(lambda self: self._game.needs_pack)
     is_over = property(lambda self: self._game.is_over)
     outcome = property(lambda self: self._game.outcome)
@@ -141,7 +133,4 @@ class TressetteView:
         shown = self._game.rules.show_draws
         return tuple((d.seat, d.card if shown or d.seat == self.seat else None)
                      for d in log.draws)
-
-    def __repr__(self):
-        return f"<TressetteView seat={self.seat} of {self._game!r}>"
 
