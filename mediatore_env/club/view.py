@@ -42,7 +42,7 @@ class ClubView(GameView):
 
     __slots__ = ()
 
-    # -- public facts (the rules, the dealer, the seat to move, the leader: GameView's) -------
+    # -- public facts (GameView's too: the rules, the seats, the dealer, to move, the leader) -
     mano = property(lambda self: self._game.mano)
     phase = property(lambda self: self._game.phase)
     deal_number = property(lambda self: self._game.deal_number)

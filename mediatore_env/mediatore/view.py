@@ -30,7 +30,7 @@ class SeatView(GameView):
 
     __slots__ = ()
 
-    # -- public facts (the rules, the dealer, the seat to move, the leader: GameView's) -------
+    # -- public facts (GameView's too: the rules, the seats, the dealer, to move, the leader) -
     mano = property(lambda self: self._game.mano)
     phase = property(lambda self: self._game.phase)
     contract = property(lambda self: self._game.contract)

@@ -29,8 +29,7 @@ class TressetteView(GameView):
 
     __slots__ = ()
 
-    # -- public facts (the rules, the seats, the dealer, the seat to move, the leader:
-    # GameView's) ----------------------------------------------------------------------------
+    # -- public facts (GameView's too: the rules, the seats, the dealer, to move, the leader) -
     first_dealer = property(lambda self: self._game.first_dealer)
     needs_pack = property(lambda self: self._game.needs_pack)
     is_over = property(lambda self: self._game.is_over)
