@@ -215,7 +215,8 @@ the same game for the same actions). The options `{{"packs": [pack, ...], "deale
 a given game: the first hands are dealt from the packs given (40 cards each, ids or texts such
 as `"D3"`), any further hand from the seeded generator; the dealer as a seat or an agent name
 (give it with the packs: the hands depend on it; without it the generator draws it);
-`{{"pack": pack}}` is the first hand's alone. A bad value raises `ValueError`; an unknown option is ignored with a warning.
+`{{"pack": pack}}` is the first hand's alone. A bad value raises `ValueError`; an unknown
+option is ignored with a warning.
 
 `env()` is `raw_env` in `ProtectedEnv` (`mediatore_env.envs.wrappers`), which behaves as
 PettingZoo's standard wrapper chain in one layer; `standard_wrapped_env()` builds the chain.
