@@ -145,10 +145,6 @@ def cards_of(mask: int) -> list[int]:
     return [*_D[mask & 1023], *_C[(mask >> 10) & 1023], *_S[(mask >> 20) & 1023], *_B[mask >> 30]]
 
 
-def count(mask: int) -> int:
-    return mask.bit_count()
-
-
 def highest(mask: int) -> int:
     """The highest card id in a non-empty bitset (the strongest card when all share a suit)."""
     return mask.bit_length() - 1
