@@ -98,4 +98,5 @@ def test_mask_round_trip(card_set):
     assert set(cards_of(mask)) == card_set
     assert set(parse_cards(format_cards(mask))) == card_set
     assert mask.bit_count() == len(card_set)
+    assert not card_set or cards.highest(mask) == max(card_set)
     assert thirds_of(mask) == sum(THIRDS_BY_RANK[card_name(c)[1]] for c in card_set)

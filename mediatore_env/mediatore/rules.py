@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-from ..core.cards import LOW_MASKS, NUM_CARDS, SUIT_MASKS, bit, suit_of
+from ..core.cards import LOW_MASKS, NUM_CARDS, SUIT_MASKS, bit, highest, suit_of
 from ..core.rules import RulesBase
 
 # Contracts (bids), lowest first. The values double as the bid move ids of moves.py.
@@ -74,7 +74,7 @@ def _holds_highest(led: int, played: int) -> tuple[int, int | None]:
     (docs/rules.md decision 8). With no card of the suit out it claims one of no cards: never
     true."""
     out = _SUIT_MASK_OF[led] & ~(played | 1 << led)
-    return 0, 1 << out.bit_length() - 1 if out else 0
+    return 0, bit(highest(out)) if out else 0
 
 
 def _holds_second(led: int, played: int) -> tuple[int, int | None]:
@@ -82,8 +82,8 @@ def _holds_second(led: int, played: int) -> tuple[int, int | None]:
     led not yet played (as busso counts them)."""
     out = _SUIT_MASK_OF[led] & ~(played | 1 << led)
     if out:
-        out &= ~(1 << out.bit_length() - 1)
-    return 0, 1 << out.bit_length() - 1 if out else 0
+        out &= ~bit(highest(out))
+    return 0, bit(highest(out)) if out else 0
 
 
 # By code, each signal besides none in the order the legal moves list them, and what it

@@ -80,7 +80,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.cards import NUM_CARDS, SUIT_OF, SUITS, TOTAL_THIRDS
+from ..core.cards import NUM_CARDS, SUIT_OF, SUITS, TOTAL_THIRDS, highest
 from ..core.game import CHANCE
 from .melds import NAPOLETANA
 from ..codec.layout import block_offsets, markdown_table
@@ -99,7 +99,7 @@ DRAWS = FORMS["tressette2"].stock_size  # the two-handed stock
 def meld_flag(meld) -> int:
     """The index of a meld in a ``meld_kinds`` block (see the table above)."""
     if meld.kind == NAPOLETANA:
-        return SUIT_OF[(meld.cards & -meld.cards).bit_length() - 1]
+        return SUIT_OF[highest(meld.cards)]  # a napoletana's cards share their suit
     return 4 + 2 * (meld.kind - 1) + (meld.cards.bit_count() == 4)
 
 
