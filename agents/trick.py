@@ -177,8 +177,7 @@ class TrickGreedyAgent(Agent):
         # as likely as no foe still to play holds a card that beats it.
         later = [(seat + k) % players for k in range(1, players - len(trick))]
         foe_cards = sum(not side >> s & 1 for s in later) * view.hand.bit_count()
-        stake = (sum(points[c] for c in trick) + scoring.per_trick
-                 + scoring.last_trick * (view.hand.bit_count() == 1))
+        stake = scoring.trick(trick, view.hand.bit_count() == 1)
 
         def worth(c):
             above = self.beats[c] if not trick else _beats_over(facts.winner, trick[0], c)
@@ -280,7 +279,8 @@ class TrickPimcAgent(WorldSearch):
         stock = tuple(facts.stock(world)) if facts.stock is not None else ()
         hands = tuple(world.view(s).hand for s in range(self.game.players))
         side, seen = facts.side(view), world.view(view.seat)
-        taken = sum(sum(POINTS[c] for c in t.cards) for t in seen.tricks if side >> t.winner & 1)
+        # A finished trick is never the hand's last while a card is still to be chosen.
+        taken = sum(scoring.trick(t.cards, False) for t in seen.tricks if side >> t.winner & 1)
         return TablePosition(hands, seen.leader, tuple(seen.trick), side, taken, scoring.low,
                              stock, scoring.last_trick)
 
@@ -296,15 +296,15 @@ class TrickPimcAgent(WorldSearch):
         while True:
             view = game.view(game.to_move)
             card, trick = facts.card(move), tuple(view.trick)
-            won = None
+            won = None  # the cards of a trick this move ends and the side takes
             if card is not None and len(trick) == players - 1:
                 cards = trick + (card,)
                 if side >> facts.winner(view.leader, cards, players) & 1:
-                    won = sum(scoring.card[c] for c in cards) + scoring.per_trick
+                    won = cards
             game.apply(move)
             over = game.is_over or game.needs_pack
             if won is not None:
-                taken += won + (scoring.last_trick if over else 0)
+                taken += scoring.trick(won, over)
             if over:
                 return taken
             move = self.greedy.act(None, game.view(game.to_move))

@@ -108,6 +108,18 @@ def test_scoring_by_the_rules():
     assert sum(THIRDS.card) + THIRDS.last_trick == 35
 
 
+def test_what_a_trick_scores():
+    """A trick scores its cards' points, a point a trick where tricks score, and the last
+    trick's; a hand at most all of these (the toy's limits and observation read it)."""
+    ace_three_four = [CARD_NAMES.index(c) for c in ("DA", "D3", "C4")]
+    assert THIRDS.trick(ace_three_four, False) == 4
+    assert THIRDS.trick(ace_three_four, True) == 7
+    assert TRICKS.trick(ace_three_four, False) == TRICKS.trick(ace_three_four, True) == 1
+    assert THIRDS.most_per_hand(10) == 35 and TRICKS.most_per_hand(3) == 3
+    toy = get("toy")
+    assert toy.limits(toy.make_rules(hands=2)).max_utility == 2 * 35
+
+
 @pytest.mark.parametrize("game", ["mediatore", "club", "tressette", "tressette3", "tressette2",
                                   "toy"])
 def test_each_move_plays_its_card_and_a_seat_knows_only_its_own_side(game):

@@ -70,9 +70,7 @@ def write_observation(view) -> np.ndarray:
         for k, card in enumerate(cards):
             out[at["tricks"] + (slot * n + rel(leader + k)) * NUM_CARDS + card] = 1
             out[at["played"] + card] = 1
-    scoring = view.scoring
-    most = rules.hands * (sum(scoring.card) + scoring.last_trick
-                          + scoring.per_trick * view.hand_size)
+    most = rules.hands * view.scoring.most_per_hand(view.hand_size)
     for seat, points in enumerate(view.points):
         out[at["points"] + rel(seat)] = points / most
     if view.hand_number:

@@ -112,6 +112,17 @@ class Scoring(NamedTuple):
     per_trick: int = 0
     low: bool = False
 
+    def trick(self, cards, last: bool) -> int:
+        """What a trick of ``cards`` scores the side that takes it, ``last`` if it is the
+        hand's last trick: its cards' points, what every trick adds, what the last adds."""
+        card = self.card
+        return sum(card[c] for c in cards) + self.per_trick + self.last_trick * last
+
+    def most_per_hand(self, tricks: int) -> int:
+        """The most one hand of ``tricks`` tricks can score: every card's points (the whole
+        pack's, where a hand deals only some of it), every trick's and the last trick's."""
+        return sum(self.card) + self.per_trick * tricks + self.last_trick
+
 
 #: The family's points, in thirds: an Asso 3, a 3, a 2 or a figure 1, the last trick 3.
 THIRDS = Scoring(POINTS, LAST_TRICK_THIRDS)

@@ -86,9 +86,7 @@ class PlainTrickGame(Engine):
     def limits(cls, rules) -> Limits:
         """Every point of a hand to one seat in every hand: ``players - 1`` times it up, the
         others' share down; one move a card, one pack a hand."""
-        scoring = cls.scoring(rules)
-        hand = sum(scoring.card) + scoring.last_trick + scoring.per_trick * cls.HAND_SIZE
-        most = rules.hands * hand * (rules.players - 1)
+        most = rules.hands * cls.scoring(rules).most_per_hand(cls.HAND_SIZE) * (rules.players - 1)
         return Limits(-most, most, rules.hands * rules.players * cls.HAND_SIZE, rules.hands)
 
     @classmethod
@@ -139,9 +137,7 @@ class PlainTrickGame(Engine):
         winner = trick_winner(leader, self.trick, self.players)
         self.tricks.append(Trick(leader, tuple(self.trick), winner))
         last = len(self.tricks) == self.HAND_SIZE
-        scoring = self.scoring(self.rules)
-        self.points[winner] += (sum(scoring.card[c] for c in self.trick) + scoring.per_trick
-                                + scoring.last_trick * last)
+        self.points[winner] += self.scoring(self.rules).trick(self.trick, last)
         self.trick = []
         self.leader = self.to_move = winner
         if last:
