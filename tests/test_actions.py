@@ -13,7 +13,7 @@ from agents import GreedyAgent
 from agents.base import Agent, play
 from mediatore_env import mediatore_bidding_v0, mediatore_v0
 from mediatore_env.mediatore.tables import build_table
-from mediatore_env.codec.actions import as_move, as_seat, illegal_action_message
+from mediatore_env.codec.actions import action_mask, as_move, as_seat, illegal_action_message
 from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.moves import NUM_MOVES, PASS, move_text, parse_move
@@ -173,3 +173,17 @@ def test_illegal_ids_keep_each_environments_rule(table):
             env.step(chiamo_then[1])
             assert env.rewards[env.possible_agents[(env.possible_agents.index(agent) + 1) % 4]] == -1
             assert all(env.terminations.values())
+
+
+def test_action_mask_marks_the_legal_moves_and_is_the_callers_to_keep():
+    class Seat:
+        def __init__(self, legal):
+            self.legal = legal
+
+        def legal_moves(self):
+            return self.legal
+
+    mask = action_mask(Seat([4, 0, 2]), 6)
+    assert mask.dtype == np.int8 and mask.tolist() == [1, 0, 1, 0, 1, 0]
+    mask[1] = 1  # a fresh, writable array each call
+    assert action_mask(Seat([]), 6).tolist() == [0] * 6

@@ -36,6 +36,7 @@ from .rules import MAX_DEALS
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS
 from ..core.game import CHANCE
 from ..mediatore.moves import NUM_TRICKS
+from ..codec import actions
 from ..codec.layout import block_offsets, markdown_table
 from ..mediatore.layout import (S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SLOTS, TABLE,
                                 seat_blocks)
@@ -174,11 +175,9 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def action_mask(view) -> np.ndarray:
-    """The legal-move mask of ``view``'s seat: int8 of length ``NUM_MOVES`` (123), all 0 when
-    it is not that seat's turn."""
-    mask = np.zeros(NUM_MOVES, np.int8)
-    mask[view.legal_moves()] = 1
-    return mask
+    """The legal-move mask of ``view``'s seat: :func:`~mediatore_env.codec.actions.action_mask`
+    of the game's ``NUM_MOVES`` (123) moves."""
+    return actions.action_mask(view, NUM_MOVES)
 
 
 def observation(view) -> dict:

@@ -16,6 +16,9 @@ is decided here, once:
 The raw environments read actions with :func:`as_move`, and ``env()``'s check of the action
 space (:func:`is_action`) takes the same values, so both accept all of the above.
 
+The other way, a seat's legal move ids become its ``action_mask`` here too (:func:`action_mask`,
+every game's).
+
 Whether a move id is *legal* now is the game's question (``game.is_legal``), not this
 module's: an id in range may still be illegal. (An engine's ``apply`` keeps its own guard, in
 the layer below this one; it refuses the same values, except that it takes no 1-element
@@ -30,7 +33,7 @@ import numpy as np
 
 from ..core.game import seat_of
 
-__all__ = ["as_move", "is_action", "as_seat", "illegal_action_message"]
+__all__ = ["as_move", "is_action", "as_seat", "illegal_action_message", "action_mask"]
 
 
 def _integer(value) -> int | None:
@@ -107,3 +110,12 @@ def illegal_action_message(action, agent: str, phase: str | None, legal, num_act
     where = "" if phase is None else f" in phase {phase}"
     return (f"illegal action {what} for {agent}{where}; legal actions: "
             + ", ".join(f"{m} ({text(m)})" for m in legal))
+
+
+def action_mask(view, num_moves: int) -> np.ndarray:
+    """The legal-move mask of ``view``'s seat among ``num_moves`` move ids (the game's): int8,
+    1 at each of ``view.legal_moves()``, all 0 when it is not that seat's turn."""
+    buf = bytearray(num_moves)  # filled as bytes, then seen as int8: cheaper than numpy's
+    for move in view.legal_moves():  # indexing for a few moves, and this runs every step
+        buf[move] = 1
+    return np.frombuffer(buf, np.int8)

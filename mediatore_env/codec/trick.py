@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.cards import NUM_CARDS
+from .actions import action_mask
 
 __all__ = ["trick_observation", "layout"]
 
@@ -81,6 +82,5 @@ def write_observation(view) -> np.ndarray:
 def trick_observation(view) -> dict:
     """``{"observation": write_observation(view), "action_mask": one int8 a card, 1 where
     legal}``."""
-    mask = np.zeros(NUM_CARDS, np.int8)
-    mask[view.legal_moves()] = 1
-    return {"observation": write_observation(view), "action_mask": mask}
+    return {"observation": write_observation(view),
+            "action_mask": action_mask(view, NUM_CARDS)}

@@ -80,6 +80,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, TOTAL_THIRDS, cards_of
+from ..codec import actions
 from .moves import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY
 from .rules import CONTRACT_NAMES, CONTRACTS, NUM_SIGNALS, SIGNAL_NAMES, SWITCHES, Rules
 # The layout's numbers, also this module's API (the envs, the docs and the tests read them here).
@@ -508,12 +509,9 @@ class Encoder:
 
 
 def action_mask(view) -> np.ndarray:
-    """The legal-move mask of ``view``'s seat: int8 of length ``NUM_MOVES``, all 0 when it is
-    not that seat's turn."""
-    buf = bytearray(NUM_MOVES)
-    for move in view.legal_moves():
-        buf[move] = 1
-    return np.frombuffer(buf, np.int8)
+    """The legal-move mask of ``view``'s seat: :func:`~mediatore_env.codec.actions.action_mask`
+    of the game's ``NUM_MOVES`` (486) moves."""
+    return actions.action_mask(view, NUM_MOVES)
 
 
 def observation(view) -> dict:

@@ -83,6 +83,7 @@ import numpy as np
 from ..core.cards import NUM_CARDS, SUIT_OF, SUITS, TOTAL_THIRDS, highest
 from ..core.game import CHANCE
 from .melds import NAPOLETANA
+from ..codec import actions
 from ..codec.layout import block_offsets, markdown_table
 from .moves import NUM_MOVES
 from .rules import FORMS, TressetteRules
@@ -391,11 +392,9 @@ def _scores(out: np.ndarray, lay: Layout, view, me: int) -> None:
 
 
 def action_mask(view) -> np.ndarray:
-    """The legal-move mask of ``view``'s seat: int8 of length 41, all 0 when it is not the
-    seat to move."""
-    mask = np.zeros(NUM_MOVES, np.int8)
-    mask[view.legal_moves()] = 1
-    return mask
+    """The legal-move mask of ``view``'s seat: :func:`~mediatore_env.codec.actions.action_mask`
+    of the game's ``NUM_MOVES`` (41) moves."""
+    return actions.action_mask(view, NUM_MOVES)
 
 
 def observation(view) -> dict:
