@@ -7,8 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mediatore_env.core.cards import SUIT_MASKS, format_cards, parse_card, parse_cards, to_mask
-from mediatore_env.core.tricks import Trick, follow_suit, playable, trick_winner
+from mediatore_env.core.cards import (DENARI, SPADE, SUIT_MASKS, format_cards, parse_card,
+                                      parse_cards, to_mask)
+from mediatore_env.core.tricks import (Trick, follow_suit, playable, plays_and_voids,
+                                       trick_winner, tricks_so_far)
 from mediatore_env.registry import GAMES, make
 
 
@@ -63,3 +65,37 @@ def test_one_trick_record_for_every_game():
                 tricks = game.tricks if hasattr(game, "tricks") else game.log[-1].tricks
         assert type(tricks[0]) is Trick and len(tricks[0].cards) == game.players
         assert tricks[0].winner == trick_winner(tricks[0].leader, tricks[0].cards, game.players)
+
+
+def test_plays_and_voids_of_two_tricks():
+    """Seat 3 does not follow Denari, seat 0 does not follow Spade: each is void there."""
+    tricks = [(1, tuple(parse_cards("D3 D4 C5 DA"))), (3, tuple(parse_cards("S4 B2")))]
+    played_by, voids = plays_and_voids(tricks, 4)
+    assert played_by == [to_mask(parse_cards(c)) for c in ("DA B2", "D3", "D4", "C5 S4")]
+    assert voids == [SUIT_MASKS[SPADE], 0, 0, SUIT_MASKS[DENARI]]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_what_the_tricks_so_far_show_of_the_hands(name):
+    """Over random play of every game: the tricks so far are the hand's finished ones, then the
+    one on the table if a card is on it; the plays they show are every card of them, none
+    still in a hand; and a seat void in a suit holds none of it -- except two-handed, where the
+    stock may give it the suit again (so its sampler and greedy date the voids)."""
+    rng = random.Random(2)
+    game, checked = make(name), 0
+    while not game.is_over and checked < 40:
+        if game.needs_pack:
+            game.deal(rng.sample(range(40), 40))
+            continue
+        view = game.view(0)
+        tricks = tricks_so_far(view)
+        assert tricks[:len(view.tricks)] == [(t.leader, t.cards) for t in view.tricks]
+        assert tricks[len(view.tricks):] == ([(view.leader, view.trick)] if view.trick else [])
+        played_by, voids = plays_and_voids(tricks, game.players)
+        assert sum(played_by) == to_mask(c for _, cards in tricks for c in cards)
+        for seat in range(game.players):
+            hand = game.view(seat).hand
+            assert not played_by[seat] & hand
+            assert name == "tressette2" or not voids[seat] & hand, seat
+        checked += bool(tricks)
+        game.apply(rng.choice(game.legal_moves()))

@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import random
 
-from ..core.cards import ALL_CARDS, SUIT_MASKS, bit, cards_of, suit_of
+from ..core.cards import ALL_CARDS, bit, cards_of
 from ..core.placement import Placement, pick, shuffled
+from ..core.tricks import plays_and_voids, tricks_so_far
 from ..mediatore.nine_tricks import deal_order
 from ..mediatore.moves import HAND_SIZE
 from .game import DISCARDS
@@ -58,19 +59,8 @@ class DealSampler:
         self.seat = me = view.seat
         mediator, called = view.mediator, view.called_card
         self.taken = taken = mediator is not None and view.phase not in (AUCTION, CALL)
-        played_by = [0, 0, 0, 0]
-        voids = [0, 0, 0, 0]
-        self.tricks = tricks = [(t.leader, t.cards) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.leader, view.trick))
-        for leader, cards in tricks:
-            led = SUIT_MASKS[suit_of(cards[0])]
-            for i, card in enumerate(cards):
-                seat = (leader + i) % 4
-                played_by[seat] |= bit(card)
-                if not bit(card) & led:
-                    voids[seat] |= led
-        self.played_by = played_by
+        self.tricks = tricks_so_far(view)
+        self.played_by, voids = plays_and_voids(self.tricks, 4)
 
         fixed = [0] * 5
         fixed[me] = view.hand
@@ -83,7 +73,7 @@ class DealSampler:
         caps[me] = 0
         # The widow's four before it is taken; after, the discards made so far: the
         # mediator took four cards in and holds or has played the rest.
-        in_pool = HAND_SIZE + DISCARDS - sizes[mediator] - played_by[mediator].bit_count() \
+        in_pool = HAND_SIZE + DISCARDS - sizes[mediator] - self.played_by[mediator].bit_count() \
             if taken else DISCARDS
         caps.append(in_pool - fixed[WIDOW].bit_count())
 

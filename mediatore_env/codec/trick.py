@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.cards import NUM_CARDS
+from ..core.tricks import tricks_so_far
 from .actions import action_mask
 
 __all__ = ["trick_observation", "layout"]
@@ -63,10 +64,7 @@ def write_observation(view) -> np.ndarray:
         out[at["to_move"] + rel(view.to_move)] = 1
     for card in range(NUM_CARDS):
         out[at["hand"] + card] = view.hand >> card & 1
-    tricks = [(t.leader, t.cards) for t in view.tricks]
-    if view.trick:
-        tricks.append((view.leader, view.trick))
-    for slot, (leader, cards) in enumerate(tricks):
+    for slot, (leader, cards) in enumerate(tricks_so_far(view)):
         out[at["leaders"] + slot * n + rel(leader)] = 1
         for k, card in enumerate(cards):
             out[at["tricks"] + (slot * n + rel(leader + k)) * NUM_CARDS + card] = 1

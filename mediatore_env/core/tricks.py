@@ -3,13 +3,17 @@ the highest card of the suit led wins.
 
 Cards are ids ``suit * 10 + power`` (:mod:`.cards`), so within a suit the larger id wins.
 Hands are bitsets.
+
+What a seat reads of the hands from the tricks played is here too: :func:`tricks_so_far` (a
+view's tricks, the one on the table last) and :func:`plays_and_voids` (who played which card,
+who showed void in which suit), the first deduction of every game's world sampler and agents.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from .cards import CARD_NAMES, SUIT_MASKS, SUIT_OF
+from .cards import BIT_OF, CARD_NAMES, SUIT_MASKS, SUIT_OF
 
 
 class Trick(NamedTuple):
@@ -78,3 +82,31 @@ def playable_cards(hand: int, trick: Sequence[int]) -> list[int]:
         mask ^= low
     return out
 
+
+def tricks_so_far(view) -> list[tuple[int, tuple[int, ...]]]:
+    """The current hand's tricks as ``(leader, cards)``, in playing order: ``view``'s finished
+    ones (``view.tricks``), then the trick on the table (``view.leader``, ``view.trick``) if a
+    card is on it."""
+    tricks = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.leader, tuple(view.trick)))
+    return tricks
+
+
+def plays_and_voids(tricks, players: int) -> tuple[list[int], list[int]]:
+    """What ``tricks`` (``(leader, cards)`` in playing order, ``players`` seats) show of the
+    hands: by seat, the cards it played, and the suits it showed void in by not following the
+    suit led (their cards), both bitsets. Without draws a void lasts; two-handed Tressette's
+    stock may give the suit back, so its sampler and greedy date the voids."""
+    # This runs at every decision of the greedy and PIMC agents: by table, no calls, and suits
+    # compared as small ints (an operation on a 40-bit int makes a new int).
+    played_by, voids = [0] * players, [0] * players
+    for leader, cards in tricks:
+        led = SUIT_OF[cards[0]]
+        seat = leader
+        for card in cards:
+            played_by[seat] |= BIT_OF[card]
+            if SUIT_OF[card] != led:
+                voids[seat] |= SUIT_MASKS[led]
+            seat = (seat + 1) % players
+    return played_by, voids

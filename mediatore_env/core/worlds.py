@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import random
 
-from .cards import ALL_CARDS, SUIT_MASKS, SUIT_OF, bit, cards_of
+from .cards import ALL_CARDS, cards_of
 from .placement import Placement, shuffled
+from .tricks import plays_and_voids, tricks_so_far
 
 
 def redeal(facts, view, rng=None) -> tuple[list[int], list[int]]:
@@ -31,17 +32,10 @@ def redeal(facts, view, rng=None) -> tuple[list[int], list[int]]:
     order = list(facts.deal(view.rules, view.dealer))
     players = 1 + max(s for s in order if s is not None)
     unseen = players  # the place of the cards no seat was dealt
-    played, voids = [0] * players, [0] * players
-    tricks = [(t.leader, t.cards) for t in view.tricks]
-    if view.trick:
-        tricks.append((view.leader, view.trick))
-    for leader, cards in tricks:
-        led = SUIT_MASKS[SUIT_OF[cards[0]]]
-        for i, card in enumerate(cards):
-            seat = (leader + i) % players
-            played[seat] |= bit(card)
-            if facts.follow_suit and not bit(card) & led:
-                voids[seat] |= led
+    tricks = tricks_so_far(view)
+    played, voids = plays_and_voids(tricks, players)
+    if not facts.follow_suit:
+        voids = [0] * players  # a seat may play off suit holding the suit led
     me = view.seat
     fixed = [*played, 0]  # each seat's cards as dealt that the seat knows of
     fixed[me] |= view.hand
