@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..core.cards import SUIT_MASKS, bit, highest, suit_of
+from ..core.cards import BIT_OF, bit, highest
+from ..core.tricks import plays_and_voids, tricks_so_far
 from .moves import AUCTION, CALL, END, PLAY
 from .rules import CHIAMO, MEDIATORE, signal_claim
 
@@ -79,10 +80,6 @@ class Knowledge(NamedTuple):
     back_pool: int
 
 
-# The seats in playing order from each leader.
-_SEATS_FROM = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))
-
-
 def deduce(view: "SeatView") -> Knowledge:
     """What ``view``'s seat knows and deduces now about where every card lies."""
     me = view.seat
@@ -95,31 +92,25 @@ def deduce(view: "SeatView") -> Knowledge:
     monte_seen = view.monte_seen
     given_back = view.given_back
 
-    # Every card played, and what the plays and the signals say about the hands. (This runs at
-    # every card the greedy and PIMC agents play: card bits are written inline, 1 << c.)
-    played_by = [0, 0, 0, 0]
-    voids = [0, 0, 0, 0]
-    claims = []  # (leader, cards it said it kept at least one of, its plays so far)
-    tricks = [(t.leader, t.cards, t.signal) for t in view.tricks]
-    if view.trick:
-        tricks.append((view.leader, view.trick, view.trick_signal))
-    before = 0  # the cards played to the tricks before the one being read
-    for leader, cards, signal in tricks:
-        suit = SUIT_MASKS[suit_of(cards[0])]
-        trick = 0
-        for seat, c in zip(_SEATS_FROM[leader], cards):
-            b = 1 << c
-            trick |= b
-            played_by[seat] |= b
-            if not b & suit:  # did not follow suit
-                voids[seat] |= suit
+    # Every card played, and what the plays and then the signals say about the hands. (This
+    # runs at every card the greedy and PIMC agents play: card bits by table, BIT_OF[c], which
+    # makes no new int.)
+    tricks = tricks_so_far(view)
+    played_by, voids = plays_and_voids(tricks, 4)
+    claims = []  # (leader, cards it said it kept at least one of, the cards played by then)
+    # Each trick's signal, the one on the table last (zip drops it while no card is there).
+    signals = [t.signal for t in view.tricks] + [view.trick_signal]
+    by_then = 0  # the cards played up to the trick being read, that trick included
+    for (leader, cards), signal in zip(tricks, signals):
+        before = by_then
+        for c in cards:
+            by_then |= BIT_OF[c]
         if signal:
             claim = signal_claim(code, signal, cards[0], before)
             if claim is not None:
                 voids[leader] |= claim.none_of
                 if claim.one_of is not None:
-                    claims.append((leader, claim.one_of, played_by[leader]))
-        before |= trick
+                    claims.append((leader, claim.one_of, by_then))
 
     held = []
     if given_back is not None and gave and not played >> given_back & 1 and me != giver:
@@ -129,8 +120,8 @@ def deduce(view: "SeatView") -> Knowledge:
         if partner is not None and partner != me:
             held.append((partner, called))
     holds_one_of = []
-    for seat, cards, plays in claims:
-        if seat == me or played_by[seat] & ~plays & cards:
+    for seat, cards, by_then in claims:
+        if seat == me or played_by[seat] & ~by_then & cards:
             continue  # its own hand, or the leader has since played the card (one of them)
         if cards.bit_count() == 1:
             held.append((seat, highest(cards)))
