@@ -48,7 +48,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from mediatore_env.core.cards import ALL_CARDS, BIT_OF, POINTS, POWER_OF, SUIT_MASKS, SUIT_OF
-from mediatore_env.core.tricks import trick_winner
+from mediatore_env.core.tricks import plays_and_voids, trick_winner, tricks_so_far
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import TARGET, outcome
 
@@ -83,16 +83,13 @@ class Table(NamedTuple):
     def of(cls, view) -> "Table":
         """The table as ``view`` (the seat to move) sees it."""
         seat, players, rules = view.seat, view.players, view.rules
-        played, void = 0, [0] * players  # void: suits (as a card mask) a seat cannot follow
-        draws = view.draws
-        fresh_from = len(draws) // 2  # two-handed: voids shown before the last draw are stale
-        tricks = [(t[0], t[1]) for t in view.tricks] + [(view.leader, view.trick)]
-        for i, (leader, cards) in enumerate(tricks):
-            for k, card in enumerate(cards):
-                played |= BIT_OF[card]
-                led = SUIT_OF[cards[0]]
-                if k and SUIT_OF[card] != led and (i >= fresh_from or i == len(tricks) - 1):
-                    void[(leader + k) % players] |= SUIT_MASKS[led]
+        draws, tricks = view.draws, tricks_so_far(view)
+        # void: suits (as a card mask) a seat cannot follow. Two-handed, a draw may bring a seat
+        # a suit it showed void in: only the voids since the last draw (two a trick) hold.
+        since_draw = len(draws) // 2
+        before_draw, _ = plays_and_voids(tricks[:since_draw], players)
+        since, void = plays_and_voids(tricks[since_draw:], players)
+        played = sum(before_draw) + sum(since)  # disjoint: each card is played once
         held = [0] * players  # cards it knows another seat still holds
         for who, meld in view.melds:
             held[who] |= meld.cards

@@ -40,6 +40,7 @@ from typing import Sequence
 
 from ..core.cards import ALL_CARDS, bit, cards_of, suit_of
 from ..core.placement import Placement, shuffled
+from ..core.tricks import tricks_so_far
 from .game import DEAD, DEAL_TARGETS, STOCK
 from .melds import melds_of
 from .moves import CLAIM
@@ -63,12 +64,11 @@ class HandSampler:
         self.seat = me = view.seat
         hand = view.hands_played[-1]
         self.dealer = hand["dealer"]
-        tricks = [(t.leader, t.cards) for t in hand["tricks"]]
-        if view.trick:
-            tricks.append((view.leader, view.trick))
-        # Every play as (seat, card, trick number from 1), and every void as (seat, suit, trick).
+        # Every play as (seat, card, trick number from 1), and every void as (seat, suit, trick):
+        # dated, where core.tricks.plays_and_voids is not, because two-handed a seat may draw
+        # from the stock a suit it showed void in.
         plays, voids = [], []
-        for number, (leader, cards) in enumerate(tricks, 1):
+        for number, (leader, cards) in enumerate(tricks_so_far(view), 1):
             led = suit_of(cards[0])
             for i, card in enumerate(cards):
                 seat = (leader + i) % n
