@@ -157,16 +157,17 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
         out[o["side_thirds"] + 1] = (sum(thirds) - ours) / TOTAL_THIRDS
     _cards(out, "played", view.played)
     seats = [o[f"seat_{rel(seat)}"] for seat in range(4)]
-    tricks = [(t.leader, t.cards, t.winner) for t in view.tricks]
-    if view.trick:
-        tricks.append((view.leader, view.trick, None))
-    for slot, (leader, cards, winner) in enumerate(tricks):
-        slot = slot if winner is not None else TABLE
+
+    def write_trick(slot: int, leader: int, cards) -> None:
         out[seats[leader] + S_LED + slot] = 1.0
-        for i, card in enumerate(cards):
+        for i, card in enumerate(cards):  # in playing order, from the leader
             out[seats[(leader + i) % 4] + S_CARDS + NUM_CARDS * slot + card] = 1.0
-        if winner is not None:
-            out[seats[winner] + S_WON + slot] = 1.0
+
+    for slot, trick in enumerate(view.tricks):
+        write_trick(slot, trick.leader, trick.cards)
+        out[seats[trick.winner] + S_WON + slot] = 1.0
+    if view.trick:
+        write_trick(TABLE, view.leader, view.trick)
     tricks_won = view.tricks_won
     for seat in range(4):
         out[seats[seat] + S_THIRDS] = thirds[seat] / TOTAL_THIRDS
