@@ -226,8 +226,8 @@ def test_a_deal_is_worth_the_same_to_partners_and_the_opposite_to_their_foes():
 
 
 def test_registry_and_bad_options():
-    assert set(CLUB_AGENTS) == {"random", "greedy", "pimc"}
-    assert set(agents_of("club")) == {"random", "greedy", "pimc", "openspiel-ismcts",
+    assert set(CLUB_AGENTS) == {"random", "greedy", "pimc", "selfplay"}
+    assert set(agents_of("club")) == {"random", "greedy", "pimc", "selfplay", "openspiel-ismcts",
                                       "generic-random", "generic-greedy", "generic-pimc"}
     assert make_club_agent("pimc:time_limit=0.05").time_limit == 0.05
     assert make_club_agent("pimc:bidding=greedy").bidding == "greedy"
