@@ -78,16 +78,19 @@ def agents_of(game: GameDef | str) -> dict[str, Callable]:
 
 def parse_options(text: str) -> dict:
     """``'a=1,b=x'`` -> ``{'a': 1, 'b': 'x'}``: values are Python literals where they parse,
-    else text."""
+    else text. An option given twice is refused (the last would silently win)."""
     options = {}
     for item in filter(None, (t.strip() for t in text.split(","))):
         key, eq, value = item.partition("=")
-        if not eq or not key.strip().isidentifier():
+        key = key.strip()
+        if not eq or not key.isidentifier():
             raise ValueError(f"bad option {item!r}: options are key=value, separated by commas")
+        if key in options:
+            raise ValueError(f"option {key!r} is given twice; give each option once")
         try:
-            options[key.strip()] = ast.literal_eval(value.strip())
+            options[key] = ast.literal_eval(value.strip())
         except (ValueError, SyntaxError):
-            options[key.strip()] = value.strip()
+            options[key] = value.strip()
     return options
 
 

@@ -44,6 +44,8 @@ def test_registry_makes_agents_with_options_and_user_classes():
     ("pimcc:worlds=8", "unknown agent 'pimcc'; known agents: random, greedy"),
     ("random:bid_rate", "bad option"),
     ("random:speed=3", "unexpected keyword argument 'speed'; its options: bid_rate, seed$"),
+    ("random:bid_rate=0.1,bid_rate=0.2", "option 'bid_rate' is given twice; give each option "
+                                         "once$"),
     ("nosuchmodule:Agent", "cannot import module"),
     ("agents.base:Nothing", "has no 'Nothing'"),
     # a kind of data the option's annotation does not take, refused before the agent is made

@@ -267,11 +267,6 @@ def _agent(spec, seat: int, registry: dict, make: bool = True) -> Any:
     if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC:
         raise BadRequest(f"agent at seat {seat}: {shown(spec)} is not an agent's name; valid: "
                          + ", ".join(registry))
-    keys = [item.partition("=")[0].strip() for item in spec.partition(":")[2].split(",")]
-    twice = [k for k in keys if k and keys.count(k) > 1]
-    if twice:  # parse_options would keep the last
-        raise BadRequest(f"agent at seat {seat}: option {shown(twice[0])} is given twice; "
-                         "give each option once")
     try:
         if not make:
             return check_agent_options(*agent_factory(spec, registry, imports=False))
