@@ -49,11 +49,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from mediatore_env.core.agent import (agent_name, ask, is_agent, reset_agent,
+from mediatore_env.core.agent import (agent_name, ask, check_seats, is_agent, reset_agent,
                                       wants_observation)
 from mediatore_env.core.game import CHANCE
 
-__all__ = ["Agent", "agent_name", "ask", "is_agent", "reset_agent", "wants_observation",
+__all__ = ["Agent", "agent_name", "ask", "check_seats", "is_agent", "reset_agent", "wants_observation",
            "observation_writer", "play"]
 
 
@@ -108,6 +108,7 @@ def play(game, agents: Sequence, packs: Callable[[int], Sequence] | None = None,
     if len(agents) != game.players:
         raise ValueError(f"this game needs {game.players} agents, one per seat; "
                          f"got {len(agents)}")
+    check_seats(agents, game)
     for s, agent in enumerate(agents):
         reset_agent(agent, None if seeds is None else seeds[s])
     if observation is None and any(map(wants_observation, agents)):

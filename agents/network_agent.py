@@ -23,6 +23,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from mediatore_env.mediatore.observation import Encoder
+from mediatore_env.mediatore.view import SeatView
 
 from .base import Agent
 
@@ -54,6 +55,7 @@ class NetworkAgent(Agent):
     draws until the next :meth:`reset`."""
 
     wants_observation = False  # it encodes the view itself, incrementally
+    view_type = SeatView  # Mediatore's view: what the encoder reads
 
     def __init__(self, deterministic: bool = True, seed: int | None = None):
         self.deterministic = bool(deterministic)

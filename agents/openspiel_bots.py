@@ -33,9 +33,7 @@ def definition_of_view(view):
     """The definition of the game a view is of: the definition whose rules class and fixed
     switches the view's rules have."""
     for definition in GAMES.values():
-        rules = view.rules
-        if isinstance(rules, definition.rules) and all(
-                getattr(rules, k) == v for k, v in definition.fixed.items()):
+        if definition.has_rules(view.rules):
             return definition
     raise ValueError(f"no registered game has rules {view.rules!r}")
 

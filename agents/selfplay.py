@@ -212,6 +212,7 @@ class SelfPlayAgent(NetworkAgent):
         self.params = params
         # Mediatore's view is encoded incrementally; another game's observation is the table's
         self.wants_observation = self.game != "mediatore"
+        self.view_type = type(get(self.game).new_game().view(0))  # its game's, refused elsewhere
         self.rules_seen: set = set()  # the rules of the tables it sat at (warned once each)
         super().__init__(deterministic, seed)
 
@@ -227,9 +228,13 @@ class SelfPlayAgent(NetworkAgent):
     def check_rules(self, rules) -> None:
         """Warn, once per rules, where the table's rules are not those the network learned:
         it was never shown what the others change (a claim it may make falsely, a contract
-        it never bid)."""
+        it never bid). ``ValueError`` where they are another game's (Three-Handed Tressette's
+        for a network of the Partnership game: its observation is another size)."""
         if rules in self.rules_seen:
             return
+        if not get(self.game).has_rules(rules):
+            raise ValueError(f"selfplay: the network {self.path or '(params)'} plays "
+                             f"{self.game}, not this game (rules {rules!r})")
         self.rules_seen.add(rules)
         trained = self.trained_rules()
         if trained is not None and rules != trained:

@@ -117,6 +117,73 @@ def test_an_agent_with_only_act_plays_wherever_a_seat_is_asked():
     assert deal.is_over
 
 
+def games_agents():
+    """Each registered game with each agent of its registry written for its views alone (its
+    shipped self-play network where it has one: club's is not shipped)."""
+    from agents import agents_of
+    from agents.selfplay import default_path
+    from mediatore_env import registry
+    for definition in registry.GAMES.values():
+        for name, factory in agents_of(definition).items():
+            if name == "selfplay" and not default_path(definition.name).exists():
+                continue
+            agent = factory()
+            if getattr(agent, "view_type", None) is not None:
+                yield definition, name, agent
+
+
+def test_every_game_refuses_another_games_agents_before_a_move():
+    """Every agent of a game that reads its game's own views (a Mediatore SeatView...) is
+    refused, in one line naming it, its seat and both views, at a game of other views, with
+    the game left as it was; at its own game's tables it is seated."""
+    from mediatore_env import registry
+    from mediatore_env.core.agent import check_seats
+    refused = 0
+    for home, name, agent in games_agents():
+        for definition in registry.GAMES.values():
+            game = definition.new_game()
+            seated = [agent] + [None] * (definition.players - 1)
+            if isinstance(game.view(0), agent.view_type):
+                check_seats(seated, game)  # no error
+                continue
+            assert definition.name != home.name
+            with pytest.raises(ValueError, match=f"agent {name!r} .* at seat 0 is written for "
+                                                 f"another game: it reads a .*{agent.view_type.__name__}"):
+                play_agents(game, [agent] * definition.players, packs=lambda k: range(40))
+            assert game.needs_pack and not game.packs  # nothing dealt, nothing played
+            refused += 1
+    assert refused >= 3 * 4 * 3  # greedy, pimc, random of three kinds of views, at four tables
+
+
+def test_a_network_of_one_form_is_refused_at_another_forms_table():
+    from agents.selfplay import SelfPlayAgent
+    from mediatore_env import registry
+    agent = SelfPlayAgent(game="tressette")
+    game = registry.make("tressette3")
+    with pytest.raises(ValueError, match="plays tressette, not this game"):
+        play_agents(game, [agent, RandomAgentOf("tressette3"), RandomAgentOf("tressette3")],
+                    packs=lambda k: list(range(40)))
+    with pytest.raises(ValueError, match="at seat 0 is written for another game"):
+        play_agents(registry.make("club"), [agent] + [None] * 3)
+
+
+def RandomAgentOf(game):
+    from agents import make_agent
+    return make_agent("random", game)
+
+
+def test_the_single_seat_environment_refuses_another_games_opponents():
+    from agents.tressette import TressetteGreedyAgent
+    from mediatore_env.mediatore.single_seat import MediatoreSeatEnv
+    with pytest.raises(ValueError, match=r"\(TressetteGreedyAgent\) at seat 1 is written for "
+                                         "another game"):
+        MediatoreSeatEnv(TressetteGreedyAgent())
+    env = MediatoreSeatEnv(GreedyAgent())
+    with pytest.raises(ValueError, match="written for another game"):
+        env.set_opponents(TressetteGreedyAgent())
+    assert all(isinstance(a, GreedyAgent) for a in env.opponents)  # kept
+
+
 def test_the_protocol_asks_for_what_an_agent_has_and_only_that():
     from agents.base import agent_name, ask, is_agent, reset_agent
     seeds = []

@@ -113,6 +113,9 @@ def test_unwritable_folder(files):
     (["--deal", "-1"], ["--deal: must be 0 or more, not -1"]),
     (["--seat", "4"], ["--seat: invalid choice: 4"]),
     (["--agents", "agents.ppo_agent:PPOAgent:path=nope.zip"], ["no saved model at 'nope.zip'"]),
+    (["--game", "tressette2", "--agents", "agents.mediatore.greedy:GreedyAgent"],
+     ["(GreedyAgent) at seat 1 is written for another game", "mediatore.view.SeatView",
+      "tressette.view.TressetteView"]),
 ])
 def test_play_bad_arguments(args, words, capsys):
     asked = []

@@ -35,6 +35,7 @@ from mediatore_env.club.moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END
                                       call_move, card_of_move, discard_move, play_move)
 from mediatore_env.mediatore import moves as mediatore_moves
 from mediatore_env.mediatore.rules import CHIAMO, SOLO, Rules
+from mediatore_env.club.view import ClubView
 
 from ..base import Agent
 from ..mediatore.greedy import BiddingPolicy, CallingPolicy, ExchangePolicy, PlayPolicy
@@ -115,6 +116,7 @@ class ClubGreedyAgent(Agent):
 
     name = "greedy"
     wants_observation = False
+    view_type = ClubView
 
     def __init__(self, margin: float = -0.1, discard_points: float = 1.0):
         for name, value in (("margin", margin), ("discard_points", discard_points)):

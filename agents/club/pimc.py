@@ -50,6 +50,7 @@ from mediatore_env.club.moves import (ACCEPT, ALONE, AUCTION, CALL, PASS, PLAY, 
 from mediatore_env.club.worlds import redeal
 from mediatore_env.core.cards import NUM_CARDS, bit, power_of
 from mediatore_env.mediatore.moves import WIN_THIRDS
+from mediatore_env.club.view import ClubView
 
 from ..search import WorldSearch
 from .greedy import ClubGreedyAgent
@@ -100,6 +101,7 @@ class ClubPimcAgent(WorldSearch):
     ``margin``: greedy's accepting margin."""
 
     name = "pimc"
+    view_type = ClubView
 
     def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
                  max_worlds: int = WORLDS, margin: float = -0.1, bidding: str = "search",

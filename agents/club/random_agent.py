@@ -15,12 +15,15 @@ alone once in 32); the discards and the card play uniformly.
 from __future__ import annotations
 
 from mediatore_env.club.moves import ACCEPT, AUCTION, PASS
+from mediatore_env.club.view import ClubView
 
 from ..random_agent import UniformAgent, check_rate
 
 
 class ClubRandomAgent(UniformAgent):
     """Uniform over the legal moves; accepts with ``accept_rate`` (default 0.5)."""
+
+    view_type = ClubView
 
     def __init__(self, accept_rate: float = 0.5, seed: int | None = None):
         super().__init__(seed)

@@ -76,6 +76,7 @@ from mediatore_env.mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, P
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, BUSSO, BUSSO_MEGLIO, CHIAMO, MEDIATORE,
                                            MEGLIO, NO_SIGNAL, RIBUSSO_MEGLIO, SIGNAL_MEANINGS,
                                            SOLISSIMO, SOLO, VOLO, payments)
+from mediatore_env.mediatore.view import SeatView
 
 from ..base import Agent, reset_agent
 
@@ -683,6 +684,7 @@ class GreedyAgent(Agent):
 
     name = "greedy"
     wants_observation = False
+    view_type = SeatView
 
     def __init__(self, bidding: str | BiddingPolicy | None = None,
                  calling: CallingPolicy | None = None, exchange: ExchangePolicy | None = None,

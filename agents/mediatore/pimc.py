@@ -92,6 +92,7 @@ from mediatore_env.mediatore.moves import PLAY, WIN_THIRDS, card_of_move, play_m
 from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, VOLO,
                                            payments)
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange
+from mediatore_env.mediatore.view import SeatView
 
 from ..search import SearchBudget, WorldSearch, check_budget, check_work
 from .declarer import (DECLARER_TIME_LIMIT, SimulatedCall, SimulatedExchange, reached,
@@ -297,6 +298,7 @@ class PIMCAgent(WorldSearch):
 
     name = "pimc"
     clock = "cpu"
+    view_type = SeatView
 
     def __init__(self, worlds: int = 24, time_limit: float | None = None,
                  bidding: str | float | BiddingPolicy | None = None,

@@ -19,12 +19,15 @@ passed back, the card played and its signal) is uniform over the legal moves.
 from __future__ import annotations
 
 from mediatore_env.mediatore.moves import AUCTION, PASS
+from mediatore_env.mediatore.view import SeatView
 
 from ..random_agent import UniformAgent, check_rate
 
 
 class RandomAgent(UniformAgent):
     """Uniform over the legal moves; in the auction, bids one step up with ``bid_rate``."""
+
+    view_type = SeatView
 
     def __init__(self, bid_rate: float | None = 0.2, seed: int | None = None):
         super().__init__(seed)

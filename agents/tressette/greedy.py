@@ -51,6 +51,7 @@ from mediatore_env.core.cards import ALL_CARDS, BIT_OF, POINTS, POWER_OF, SUIT_M
 from mediatore_env.core.tricks import plays_and_voids, trick_winner, tricks_so_far
 from mediatore_env.tressette.moves import CLAIM
 from mediatore_env.tressette.rules import TARGET, outcome
+from mediatore_env.tressette.view import TressetteView
 
 from ..base import Agent
 
@@ -172,6 +173,7 @@ class TressetteGreedyAgent(Agent):
 
     name = "greedy"
     wants_observation = False
+    view_type = TressetteView
 
     def act(self, observation, view) -> int:
         move, legal = unweighed(view)

@@ -77,6 +77,7 @@ from mediatore_env.core.cards import TOTAL_THIRDS, thirds_of
 from mediatore_env.tressette.game import TressetteGame
 from mediatore_env.tressette.rules import FORMS, LAST_TRICK_POINTS
 from mediatore_env.tressette.worlds import HandSampler, redeal
+from mediatore_env.tressette.view import TressetteView
 
 from ..search import WeighedWorlds, WorldSearch, misses
 from .greedy import TressetteGreedyAgent, roll_out, unweighed
@@ -194,6 +195,7 @@ class TressettePimcAgent(WorldSearch):
     world)."""
 
     name = "pimc"
+    view_type = TressetteView
 
     def __init__(self, time_limit: float | None = None, min_worlds: int = 4,
                  max_worlds: int = 32, seed: int | None = None, solve_at: int | None = None,

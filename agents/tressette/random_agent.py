@@ -20,12 +20,15 @@ included.
 from __future__ import annotations
 
 from mediatore_env.tressette.moves import CLAIM
+from mediatore_env.tressette.view import TressetteView
 
 from ..random_agent import UniformAgent, check_rate
 
 
 class TressetteRandomAgent(UniformAgent):
     """Uniform over the legal cards; claims the game with probability ``claim_rate``."""
+
+    view_type = TressetteView
 
     def __init__(self, claim_rate: float | None = 0.0, seed: int | None = None):
         super().__init__(seed)

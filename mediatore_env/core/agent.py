@@ -7,7 +7,10 @@ else is optional, so these functions ask for it:
 - ``reset(seed)``: a new episode starts; an agent without it is not reseeded;
 - ``wants_observation``: False when ``act`` reads the view alone, so that the observation
   (costly to write) is not written and ``act`` gets None; without it, True;
-- ``name``: what reports and errors call it; without one, its class's name.
+- ``name``: what reports and errors call it; without one, its class's name;
+- ``view_type``: the view class of the one game it is written for (Mediatore's
+  ``SeatView``, Tressette's ``TressetteView``), so that a table of another game refuses it
+  before the first move (:func:`check_seats`); without it, it plays any game's views.
 
 ``agents.base.Agent`` is a base class with these defaults, a convenience, not a requirement.
 """
@@ -25,6 +28,23 @@ def is_agent(obj) -> bool:
 def agent_name(agent) -> str:
     """The name an agent goes by in reports and errors (its class's, if it has none)."""
     return getattr(agent, "name", None) or type(agent).__name__
+
+
+def check_seats(agents, game) -> None:
+    """``ValueError``, before any move is made, where one of ``agents`` (one per seat of
+    ``game``, None where no agent sits) is written for another game's views than ``game``'s
+    (its ``view_type``)."""
+    for seat, agent in enumerate(agents):
+        wanted = getattr(agent, "view_type", None)
+        if wanted is not None and not isinstance(view := game.view(seat), wanted):
+            raise ValueError(
+                f"agent {agent_name(agent)!r} ({type(agent).__name__}) at seat {seat} is "
+                f"written for another game: it reads a {_path(wanted)}, and this game's seat "
+                f"is a {_path(type(view))}; seat an agent of this game or of every game")
+
+
+def _path(kind: type) -> str:
+    return f"{kind.__module__}.{kind.__qualname__}"
 
 
 def wants_observation(agent) -> bool:

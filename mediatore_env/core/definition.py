@@ -292,6 +292,12 @@ class GameDef:
             raise ValueError(f"{self.name} fixes {fixed}; give another game instead")
         return self.rules(**self.fixed, **switches)
 
+    def has_rules(self, rules) -> bool:
+        """Whether ``rules`` are this game's: of its rules class, with the switches it fixes
+        (Three-Handed Tressette's rules have ``players=3``, the Partnership game's do not)."""
+        return isinstance(rules, self.rules) and all(
+            getattr(rules, k) == v for k, v in self.fixed.items())
+
     def new_game(self, rules=None, dealer: int = 0) -> Game:
         """A game of these rules (default: the game's), first dealt by ``dealer``, waiting for
         its first pack (``to_move`` is ``CHANCE``)."""

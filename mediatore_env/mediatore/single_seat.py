@@ -93,7 +93,7 @@ from gymnasium.utils import seeding
 
 from ..codec.actions import as_move, as_seat
 from .observation import OBSERVATION_SIZE, Encoder, action_mask, observation_text
-from ..core.agent import agent_name, ask, is_agent, reset_agent
+from ..core.agent import agent_name, ask, check_seats, is_agent, reset_agent
 from ..core.cards import validate_pack
 from .game import Deal
 from .moves import NUM_MOVES
@@ -156,8 +156,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
         # copy taken before that reset goes on as the original does.
         self._np_random, self._np_random_seed = seeding.np_random()
 
-    @staticmethod
-    def _check_opponents(opponents) -> list:
+    def _check_opponents(self, opponents) -> list:
         if isinstance(opponents, str) or (isinstance(opponents, (list, tuple))
                                           and any(isinstance(a, str) for a in opponents)):
             raise ValueError(f"opponents must be agents, not names (got {opponents!r}): make them "
@@ -173,6 +172,7 @@ class MediatoreSeatEnv(CopyableEnv, gymnasium.Env):
         if len({id(a) for a in opponents}) != 3:
             raise ValueError("the three opponents must be distinct objects (an agent may keep "
                              "state for its seat); pass one agent to have it copied")
+        check_seats([None, *opponents], Deal(self.rules, 0))  # seats 1-3: after the learner's
         return opponents
 
     def set_opponents(self, opponents) -> None:

@@ -42,7 +42,7 @@ from functools import partial
 from typing import Callable, Sequence, TextIO
 
 from ..registry import GAMES, get
-from ..core.agent import ask, reset_agent, wants_observation
+from ..core.agent import ask, check_seats, reset_agent, wants_observation
 from ..core.records import save_record
 from ..core.text import STYLES
 from ..runinfo import command
@@ -173,6 +173,7 @@ def play_session(game: str, agent_specs: Sequence[str], human: int = 0, rules=No
     seat_specs = [None if s == human else specs.pop(0) for s in range(n)]
     known = agents_of(definition)
     agents = [None if spec is None else make_agent(spec, known) for spec in seat_specs]
+    check_seats(agents, definition.new_game(rules))  # a class of another game: before a word
     wanted = any(a is not None and wants_observation(a) for a in agents)
     observation = definition.observation if wanted else None
     names = seat_names(["human" if sp is None else sp for sp in seat_specs], human)
@@ -284,6 +285,8 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     try:
         return play_session(args.game, specs, args.seat, rules, seed, args.deal, args.deals,
                             args.cards, args.save, term, args.auto)
+    except ValueError as e:  # an agent class of another game (check_seats), before any play
+        parser.error(str(e))
     except OSError as e:
         term.say(f"mediatore-play: error: {e}")
         return 1
