@@ -4,6 +4,7 @@ still read), Mediatore's record body, and tampered records refused."""
 import copy
 import json
 import random
+import re
 
 import pytest
 from packs import SIX_DENARI, SIX_DENARI_MONTE, make_deal, play, play_tricks
@@ -154,6 +155,22 @@ def test_every_game_writes_the_common_header_and_replays_its_record(name, tmp_pa
         path = tmp_path / f"{name}.json"
         save_record(record, path)
         assert replay(load_record(path)) == game and load_record(path) == record
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_games_replay_refuses_a_move_that_names_no_seats_number(name):
+    """A record names the seat of every move; ``true`` and ``1.0`` equal seat 1 in Python but
+    are no seat's number, and a null seat is none: each is refused, naming the move."""
+    record = random_game(name, 2).record()
+    for seat in (True, 1.0, None, "1"):
+        broken = json.loads(json.dumps(record))
+        moves = broken["deals"][0]["moves"] if "deals" in broken else broken["moves"]
+        index = next(i for i, m in enumerate(moves) if m["seat"] == 1)
+        moves[index]["seat"] = seat
+        with pytest.raises(ValueError, match=rf"move {index} \({moves[index]['move']!r}\) is "
+                                             rf"recorded for seat {re.escape(repr(seat))}, not a "
+                                             "seat's number"):
+            replay(broken)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, e in GAMES.items() if e.record_format))

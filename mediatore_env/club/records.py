@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from ..core.cards import CARD_NAMES, card_names
 # One replay and one file format for every game.
-from ..core.records import check_header, check_result, header, load_record, rebuild, save_record
+from ..core.records import (check_header, check_result, header, load_record, rebuild,
+                            recorded_moves, save_record)
 from ..registry import replay
 from .moves import move_text, parse_move
 from .rules import ClubRules
@@ -105,8 +106,7 @@ def replay_session(cls: type, record: dict):
             raise ValueError(f"deal {number} is recorded with dealer {deal['dealer']}, but "
                              f"seat {session.next_dealer} deals it")
         try:
-            rebuild(session, [pack], [(e["seat"], e["move"]) for e in deal["moves"]],
-                    parse_move, "deal")
+            rebuild(session, [pack], recorded_moves(deal["moves"]), parse_move, "deal")
         except ValueError as e:
             raise ValueError(f"deal {number}, {e}") from None
         if len(session.results) != number:

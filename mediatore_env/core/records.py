@@ -91,6 +91,20 @@ def body(record: dict) -> dict:
     return {k: v for k, v in record.items() if k not in HEADER}
 
 
+def recorded_moves(entries: Iterable[Mapping]) -> list[tuple[int, str]]:
+    """A record's moves (``[{"seat": 2, "move": "play D3"}, ...]``) as the ``(seat, text)``
+    pairs :func:`rebuild` checks. ``ValueError`` where one names no seat's number: a record
+    names the seat of every move, and ``true`` or ``1.0`` is no seat 1 (though ``== 1``)."""
+    moves = []
+    for count, entry in enumerate(entries):
+        seat, text = entry["seat"], entry["move"]
+        if type(seat) is not int:
+            raise ValueError(f"move {count} ({text!r}) is recorded for seat {seat!r}, not a "
+                             "seat's number")
+        moves.append((seat, text))
+    return moves
+
+
 def rebuild(game: G, packs: Sequence, moves: Iterable[tuple[int | None, str]],
             parse: Callable[[str], int], hand: str = "hand") -> G:
     """Play a game on from where it stands, as it was played: deal it the next of ``packs``

@@ -29,7 +29,7 @@ from .cards import CARD_NAMES, NUM_CARDS, validate_pack
 from .definition import THIRDS, Limits, MoveTable, Scoring, TrickFacts
 from .game import CHANCE, Engine, GameView, seat_of
 from .moves import card_move_text, parse_card_move
-from .records import check_header, check_result, header, rebuild
+from .records import check_header, check_result, header, rebuild, recorded_moves
 from .tricks import Trick, playable_cards, trick_winner
 
 __all__ = ["PlainTrickGame", "PlainView", "CARD_MOVES"]
@@ -161,7 +161,7 @@ class PlainTrickGame(Engine):
     def from_json(cls, data):
         data = json.loads(data) if isinstance(data, (str, bytes)) else data
         return rebuild(cls(cls.RULES.from_dict(data["rules"]), data["dealer"]), data["packs"],
-                       [(e["seat"], e["move"]) for e in data["moves"]], cls.parse_move)
+                       recorded_moves(data["moves"]), cls.parse_move)
 
     def record(self, **meta) -> dict:
         return {**header(self.NAMES[self.players - 2]), **self.to_json(),

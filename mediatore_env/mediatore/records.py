@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from ..core.cards import CARD_NAMES, card_names
 # One replay and one file format for every game: re-exported where 0.1 had them.
-from ..core.records import check_header, check_result, header, load_record, rebuild, save_record
+from ..core.records import (check_header, check_result, header, load_record, rebuild,
+                            recorded_moves, save_record)
 from ..registry import replay
 from .moves import move_text, parse_move
 from .nine_tricks import deal_hands
@@ -92,7 +93,7 @@ def replay_deal(cls: type, record: dict):
     deal = cls(Rules.from_dict(record["rules"]), record["dealer"], record["pack"])
     if "hands" in record and record["hands"] != [card_names(h) for h in deal.hands]:
         raise ValueError("record's hands differ from the hands its pack deals")
-    rebuild(deal, [], [(e["seat"], e["move"]) for e in record["moves"]], parse_move)
+    rebuild(deal, [], recorded_moves(record["moves"]), parse_move)
     if not deal.is_over:
         raise ValueError(f"the record's {len(record['moves'])} moves do not finish the deal")
     check_result(result_of(deal), record.get("result"))

@@ -26,7 +26,7 @@ from typing import NamedTuple, Sequence
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, POINTS, validate_pack
 from ..core.game import CHANCE, Engine, seat_of
-from ..core.records import check_header, check_result, header, rebuild
+from ..core.records import check_header, check_result, header, rebuild, recorded_moves
 from ..core.moves import as_move_id
 from ..core.tricks import Trick, playable, playable_cards, trick_winner
 from .melds import Meld, melds_of
@@ -442,8 +442,7 @@ class TressetteGame(Engine):
         move by the wrong seat, an illegal move, a pack too many or too few, the result)."""
         game_name = check_header(record, "Tressette", FORMS, LEGACY_FORMAT)
         game = rebuild(cls(TressetteRules.from_dict(record["rules"]), record["dealer"]),
-                       record["packs"], [(e["seat"], e["move"]) for e in record["moves"]],
-                       parse_move)
+                       record["packs"], recorded_moves(record["moves"]), parse_move)
         if game_name not in (None, game.rules.form):
             raise ValueError(f"the record is of {game_name}, but its rules are "
                              f"{game.rules.form}'s")
