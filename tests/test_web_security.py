@@ -579,7 +579,8 @@ def hostile():
     saved = played_record("tressette2", 4)
     history.save(saved, ["Anna", "greedy"], [0], list(replay(saved).outcome), "game")
     with ThreadPoolExecutor(2) as pool, TestClient(
-            create_app(executor=pool, lobby=Lobby(max_tables=10_000), history=history),
+            create_app(executor=pool, lobby=Lobby(max_tables=10_000, per_client=10_000),
+                       history=history),
             base_url=URL) as c:
         seat = new_table(c, "mediatore", seed=7)
         # a table with a seat free, for the join route (the long polls ask the one above: a
@@ -685,6 +686,36 @@ def test_idle_tables_are_let_go_and_the_number_of_tables_is_capped():
         assert len(lobby.tables) == 2
 
 
+def test_one_address_cannot_take_every_table_nor_every_upload():
+    """Past ``per_client`` tables (or uploaded records) opened from one address, that address
+    is refused with 429 and nothing changes; another address still opens its own, and a table
+    let go idle gives its opener the room back."""
+    from test_web import played_record
+    now = [0.0]
+    lobby = Lobby(max_tables=10, idle=60.0, clock=lambda: now[0], per_client=2)
+    with ThreadPoolExecutor(1) as pool, \
+            TestClient(app := create_app(lobby=lobby, executor=pool), base_url=URL,
+                       client=("10.0.0.5", 5000)) as greedy, \
+            TestClient(app, base_url=URL, client=("10.0.0.6", 5000)) as other:
+        first = new_table(greedy, "tressette2")
+        new_table(greedy, "tressette2")
+        record = played_record("tressette2", 4)
+        assert greedy.post("/api/records", json=[record] * 2).status_code == 200
+        before = fingerprint(greedy)
+        for path, body in (("/api/games", {"game": "tressette2"}), ("/api/records", record)):
+            response = greedy.post(path, json=body)
+            assert response.status_code == 429, response.text
+            assert "one address may" in response.json()["error"]
+        assert fingerprint(greedy) == before
+        new_table(other, "tressette2")  # the cap is the address's, not the server's
+        assert other.post("/api/records", json=record).status_code == 200
+        now[0] = 30.0
+        first.get()  # kept alive; the other let go at 61 s
+        now[0] = 61.0
+        new_table(greedy, "tressette2")
+        assert greedy.post("/api/games", json={"game": "tressette2"}).status_code == 429
+
+
 def test_one_client_cannot_lock_the_others_out_of_watching():
     """One upload of many records filled the server's uploads, and watching the history then
     answered 429 to everyone, as it counted against them: an upload holds at most 20
@@ -750,10 +781,12 @@ def test_a_tables_events_are_bounded_however_long_its_stand_ins_play():
     lobby = Lobby(clock=lambda: now[0])
     with ThreadPoolExecutor(1) as pool, TestClient(create_app(lobby=lobby, executor=pool),
                                                    base_url=URL) as c:
+        # away after an hour of the test's clock: the server's own timer, which sleeps that hour
+        # in real time, never wakes to play a turn beside this test's
         seat = new_table(c, "club", seed=None, agents=[None, None, None],
-                         rules={"deals": 4}, stand_in={"agent": "random", "after": 1})
+                         rules={"deals": 4}, stand_in={"agent": "random", "after": 3600})
         table = lobby.tables[seat.id]
-        now[0] = 10.0  # every person away: their stand-ins play the session through
+        now[0] = 3700.0  # every person away: their stand-ins play the session through
         made, rng = 0, random.Random(1)
         while (turn := table.agent_turn()) is not None:
             mover, agent, game, _ = turn

@@ -61,7 +61,7 @@ from ..tools.checks import ArgumentParser
 from ..tools.replay import BadRecord, load_records, record_files
 from ..registry import GAMES
 from .history import History, HistoryError, default_path, export
-from .lobby import IDLE_SECONDS, MAX_TABLES, Lobby
+from .lobby import IDLE_SECONDS, MAX_TABLES, PER_CLIENT, Lobby
 from .tables import (MAX_NAME, BadRequest, Table, Watch, games_json, one_line, shown,
                      table_request, think)
 
@@ -98,6 +98,12 @@ SECURITY_HEADERS = (
     ("referrer-policy", "no-referrer"),
 )
 API_HEADERS = (("cache-control", "no-store"),)
+
+
+def client_of(request) -> str:
+    """The address a request comes from, what the per-client caps count by (behind a reverse
+    proxy on this machine, uvicorn takes it from the proxy's ``X-Forwarded-For``)."""
+    return request.client.host if request.client else ""
 
 
 def _host_of(netloc: str) -> str:
@@ -319,9 +325,9 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             changed(table)
         wait_for_stand_in(table)
 
-    def new_table_made(table: Table) -> Table:
+    def new_table_made(table: Table, client: str) -> Table:
         table.on_event = changed
-        lobby.add(table)
+        lobby.add(table, client)
         for gone in [tid for tid in ticks if tid not in lobby.tables]:  # let go since
             del ticks[gone]
         play_agents(table)
@@ -336,8 +342,9 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         data = await body(request)
         if not isinstance(data, dict):
             raise BadRequest("a JSON object is expected")
-        lobby.check_room()  # before the agents are made: the cap costs nothing to check
-        table = new_table_made(Table(**table_request(data, agents), clock=lobby.clock))
+        client = client_of(request)
+        lobby.check_room(client)  # before the agents are made: the caps cost nothing to check
+        table = new_table_made(Table(**table_request(data, agents), clock=lobby.clock), client)
         return {**table.state(), "token": table.token}
 
     async def join(request):
@@ -501,7 +508,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         # does not hold up the other tables
         watches = await asyncio.get_running_loop().run_in_executor(
             executor, _watches, records, labels)
-        return {"records": [watch_json(w) for w in lobby.add_watches(watches, uploaded=True)]}
+        return {"records": [watch_json(w) for w in lobby.add_watches(watches, uploaded=True,
+                                                                     client=client_of(request))]}
 
     async def get_record(request):
         w = lobby.watch(request.path_params["id"])
@@ -733,6 +741,9 @@ def build_parser() -> ArgumentParser:
                         "mediatore:mine=mypkg.bots:MyAgent (repeatable)")
     p.add_argument("--max-tables", type=int, default=MAX_TABLES,
                    help=f"the most tables open at once (default {MAX_TABLES})")
+    p.add_argument("--per-client", type=int, default=PER_CLIENT, metavar="N",
+                   help=f"the most tables, and uploaded records, one address may hold at once "
+                        f"(default {PER_CLIENT})")
     p.add_argument("--idle", type=float, default=IDLE_SECONDS / 60, metavar="MINUTES",
                    help=f"let go of a table nobody asked about for this long (default "
                         f"{IDLE_SECONDS / 60:g})")
@@ -784,8 +795,8 @@ def main(argv=None) -> int:
 
     if not 0 <= args.port < 65536:
         return fail(f"--port {args.port}: valid ports are 0-65535")
-    if args.max_tables < 1 or not args.idle > 0:
-        return fail("--max-tables and --idle must be positive")
+    if args.max_tables < 1 or args.per_client < 1 or not args.idle > 0:
+        return fail("--max-tables, --per-client and --idle must be positive")
     for option, value in (("--db", args.db), ("--export", args.export)):
         if value == "":
             return fail(f"{option}: an empty path; give a file name")
@@ -820,7 +831,8 @@ def main(argv=None) -> int:
             game, name, factory = parse_agent_option(text)
             extra.setdefault(game, {})[name] = factory
         loopback = args.host in LOOPBACK
-        app = create_app(records, agents=extra, lobby=Lobby(args.max_tables, args.idle * 60),
+        app = create_app(records, agents=extra, lobby=Lobby(args.max_tables, args.idle * 60,
+                                                                   per_client=args.per_client),
                          allowed_hosts=LOOPBACK if loopback else
                          None if args.host in ("0.0.0.0", "::") else (args.host, *LOOPBACK),
                          history=history)

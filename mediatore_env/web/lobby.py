@@ -5,9 +5,11 @@ access is a plain method the tests call directly.
   (``Authorization: Bearer <token>``, one a person's seat): without one 401, with another
   table's 403, an unknown id 404.
 - A table nobody has asked about for ``idle`` seconds is let go; at most ``max_tables`` live
-  at once, and a new one past that is refused with 429.
+  at once, and a new one past that is refused with 429; so is one past ``per_client`` opened
+  from one client's address, so that one client cannot take every table.
 - Records to watch have their own ids (``r1``, ``r2``...): those given on the command line
-  stay, those uploaded are capped at ``max_uploads`` and let go when idle, as tables are.
+  stay, those uploaded are capped at ``max_uploads`` (``per_client`` from one address) and let
+  go when idle, as tables are.
   Episodes of the history to watch (``h12``) are let go when idle too, and past
   ``max_uploads`` of them the least recently asked about goes: the history has it again, so
   watching it never runs into a cap, nor into the uploads'.
@@ -24,20 +26,23 @@ from .tables import BadRequest, Table, Watch
 __all__ = ["Lobby"]
 
 #: The defaults of ``mediatore-web``'s options.
-MAX_TABLES, IDLE_SECONDS, MAX_UPLOADS = 200, 2 * 3600.0, 200
+MAX_TABLES, IDLE_SECONDS, MAX_UPLOADS, PER_CLIENT = 200, 2 * 3600.0, 200, 20
 
 
 class Lobby:
     """The live tables by id and the records to watch, with their limits."""
 
     def __init__(self, max_tables: int = MAX_TABLES, idle: float = IDLE_SECONDS,
-                 max_uploads: int = MAX_UPLOADS, clock: Callable[[], float] = time.monotonic):
+                 max_uploads: int = MAX_UPLOADS, clock: Callable[[], float] = time.monotonic,
+                 per_client: int = PER_CLIENT):
         self.max_tables, self.idle, self.max_uploads, self.clock = max_tables, idle, max_uploads, clock
+        self.per_client = per_client
         self.tables: dict[str, Table] = {}
         self.watches: dict[str, Watch] = {}
         self.uploads: set[str] = set()
         self.episodes: set[str] = set()  # the history's episodes to watch
         self.used: dict[str, float] = {}  # table, upload or episode id -> when last asked about
+        self.client: dict[str, str] = {}  # table or upload id -> the address that opened it
         self._record_ids = itertools.count(1)
 
     # -- tables ------------------------------------------------------------------------------
@@ -50,23 +55,31 @@ class Lobby:
 
     def _let_go(self, key: str) -> None:
         del self.used[key]
+        self.client.pop(key, None)
         self.tables.pop(key, None)
         if key in self.uploads or key in self.episodes:
             self.uploads.discard(key)
             self.episodes.discard(key)
             self.watches.pop(key, None)
 
-    def check_room(self) -> None:
-        """``BadRequest`` 429 when no more table may be opened now."""
+    def _held_by(self, client: str, ids) -> int:
+        return sum(self.client.get(key) == client for key in ids)
+
+    def check_room(self, client: str = "") -> None:
+        """``BadRequest`` 429 when no more table may be opened now, by ``client`` (an address)."""
         self.sweep()
         if len(self.tables) >= self.max_tables:
             raise BadRequest(f"the server has its most tables open ({self.max_tables}); "
                              "try again when one is finished or idle", 429)
+        if self._held_by(client, self.tables) >= self.per_client:
+            raise BadRequest(f"you have the most tables one address may open "
+                             f"({self.per_client}); finish one or let one go idle", 429)
 
-    def add(self, table: Table) -> Table:
-        self.check_room()
+    def add(self, table: Table, client: str = "") -> Table:
+        self.check_room(client)
         self.tables[table.id] = table
         self.used[table.id] = self.clock()
+        self.client[table.id] = client
         return table
 
     def find(self, tid: str) -> Table:
@@ -99,14 +112,18 @@ class Lobby:
 
     # -- records to watch ----------------------------------------------------------------------
 
-    def add_watches(self, watches: list[Watch], uploaded: bool) -> list[str]:
+    def add_watches(self, watches: list[Watch], uploaded: bool, client: str = "") -> list[str]:
         """Add records to watch (checked already); their new ids. Uploads past
-        ``max_uploads`` are refused with 429, none of them added."""
+        ``max_uploads``, or past ``per_client`` from ``client``, are refused with 429, none
+        of them added."""
         if uploaded:
             self.sweep()
             if len(self.uploads) + len(watches) > self.max_uploads:
                 raise BadRequest(f"the server holds its most uploaded records "
                                  f"({self.max_uploads}); try again later", 429)
+            if self._held_by(client, self.uploads) + len(watches) > self.per_client:
+                raise BadRequest(f"one address may hold at most {self.per_client} uploaded "
+                                 "records; try again when yours are idle", 429)
         ids = []
         for watch in watches:
             wid = f"r{next(self._record_ids)}"
@@ -114,6 +131,7 @@ class Lobby:
             if uploaded:
                 self.uploads.add(wid)
                 self.used[wid] = self.clock()
+                self.client[wid] = client
             ids.append(wid)
         return ids
 
