@@ -342,9 +342,9 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         data = await body(request)
         if not isinstance(data, dict):
             raise BadRequest("a JSON object is expected")
-        client = client_of(request)
-        lobby.check_room(client)  # before the agents are made: the caps cost nothing to check
-        table = new_table_made(Table(**table_request(data, agents), clock=lobby.clock), client)
+        lobby.check_room()  # before the agents are made: the cap costs nothing to check
+        table = new_table_made(Table(**table_request(data, agents), clock=lobby.clock),
+                               client_of(request))
         return {**table.state(), "token": table.token}
 
     async def join(request):
@@ -742,8 +742,8 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--max-tables", type=int, default=MAX_TABLES,
                    help=f"the most tables open at once (default {MAX_TABLES})")
     p.add_argument("--per-client", type=int, default=PER_CLIENT, metavar="N",
-                   help=f"the most tables, and uploaded records, one address may hold at once "
-                        f"(default {PER_CLIENT})")
+                   help=f"the most tables, and uploaded records, one address holds at once: "
+                        f"its next lets its least recently used go (default {PER_CLIENT})")
     p.add_argument("--idle", type=float, default=IDLE_SECONDS / 60, metavar="MINUTES",
                    help=f"let go of a table nobody asked about for this long (default "
                         f"{IDLE_SECONDS / 60:g})")

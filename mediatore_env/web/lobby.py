@@ -5,11 +5,12 @@ access is a plain method the tests call directly.
   (``Authorization: Bearer <token>``, one a person's seat): without one 401, with another
   table's 403, an unknown id 404.
 - A table nobody has asked about for ``idle`` seconds is let go; at most ``max_tables`` live
-  at once, and a new one past that is refused with 429; so is one past ``per_client`` opened
-  from one client's address, so that one client cannot take every table.
+  at once, and a new one past that is refused with 429. One client's address holds at most
+  ``per_client`` of them: its next lets its least recently used one go, so that one client
+  cannot take every table, and a person who opens table after table is never refused.
 - Records to watch have their own ids (``r1``, ``r2``...): those given on the command line
-  stay, those uploaded are capped at ``max_uploads`` (``per_client`` from one address) and let
-  go when idle, as tables are.
+  stay, those uploaded are capped at ``max_uploads`` (``per_client`` from one address, as
+  tables are) and let go when idle, as tables are.
   Episodes of the history to watch (``h12``) are let go when idle too, and past
   ``max_uploads`` of them the least recently asked about goes: the history has it again, so
   watching it never runs into a cap, nor into the uploads'.
@@ -62,21 +63,24 @@ class Lobby:
             self.episodes.discard(key)
             self.watches.pop(key, None)
 
-    def _held_by(self, client: str, ids) -> int:
-        return sum(self.client.get(key) == client for key in ids)
+    def _crowded_out(self, client: str, ids, count: int) -> list[str]:
+        """``client``'s least recently used of ``ids`` that must go for ``count`` more to fit
+        in its ``per_client``."""
+        held = sorted((k for k in ids if self.client.get(k) == client), key=self.used.__getitem__)
+        return held[:max(0, len(held) + count - self.per_client)]
 
-    def check_room(self, client: str = "") -> None:
-        """``BadRequest`` 429 when no more table may be opened now, by ``client`` (an address)."""
+    def check_room(self) -> None:
+        """``BadRequest`` 429 when no more table may be opened now."""
         self.sweep()
         if len(self.tables) >= self.max_tables:
             raise BadRequest(f"the server has its most tables open ({self.max_tables}); "
                              "try again when one is finished or idle", 429)
-        if self._held_by(client, self.tables) >= self.per_client:
-            raise BadRequest(f"you have the most tables one address may open "
-                             f"({self.per_client}); finish one or let one go idle", 429)
 
     def add(self, table: Table, client: str = "") -> Table:
-        self.check_room(client)
+        """Add ``table``, opened from address ``client`` (see the module docstring)."""
+        self.check_room()
+        for key in self._crowded_out(client, self.tables, 1):
+            self._let_go(key)
         self.tables[table.id] = table
         self.used[table.id] = self.clock()
         self.client[table.id] = client
@@ -114,16 +118,16 @@ class Lobby:
 
     def add_watches(self, watches: list[Watch], uploaded: bool, client: str = "") -> list[str]:
         """Add records to watch (checked already); their new ids. Uploads past
-        ``max_uploads``, or past ``per_client`` from ``client``, are refused with 429, none
-        of them added."""
+        ``max_uploads`` are refused with 429, none of them added; past ``per_client`` from
+        ``client``, its least recently watched ones go."""
         if uploaded:
             self.sweep()
-            if len(self.uploads) + len(watches) > self.max_uploads:
+            going = self._crowded_out(client, self.uploads, len(watches))
+            if len(self.uploads) - len(going) + len(watches) > self.max_uploads:
                 raise BadRequest(f"the server holds its most uploaded records "
                                  f"({self.max_uploads}); try again later", 429)
-            if self._held_by(client, self.uploads) + len(watches) > self.per_client:
-                raise BadRequest(f"one address may hold at most {self.per_client} uploaded "
-                                 "records; try again when yours are idle", 429)
+            for key in going:
+                self._let_go(key)
         ids = []
         for watch in watches:
             wid = f"r{next(self._record_ids)}"
