@@ -202,7 +202,7 @@ def exchange(deals: int, seed: int) -> str:
     from agents.mediatore.pimc import BID_BOOST
     from mediatore_env.analysis.solver import reaches
     from mediatore_env.mediatore.tables import contract_position, forced_deal
-    from mediatore_env.mediatore.moves import WIN_THIRDS
+    from mediatore_env.mediatore.nine_tricks import WIN_THIRDS
     from mediatore_env.mediatore.rules import MEDIATORE
     import math
     greedy, searched = GreedyAgent(), SimulatedExchange(time_limit=None)

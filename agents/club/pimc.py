@@ -49,8 +49,8 @@ from mediatore_env.club.rules import ClubRules
 from mediatore_env.club.moves import (ACCEPT, ALONE, AUCTION, CALL, PASS, PLAY, call_move)
 from mediatore_env.club.worlds import redeal
 from mediatore_env.core.cards import NUM_CARDS, bit, power_of
-from mediatore_env.mediatore.moves import WIN_THIRDS
 from mediatore_env.club.view import ClubView
+from mediatore_env.mediatore.nine_tricks import WIN_THIRDS
 
 from ..search import WorldSearch
 from .greedy import ClubGreedyAgent

@@ -36,7 +36,8 @@ from mediatore_env.analysis.solver import Position, reaches
 from mediatore_env.mediatore.exchange import exchange_move
 from mediatore_env.mediatore.tables import contract_position
 from mediatore_env.core.cards import bit, cards_of, thirds_of
-from mediatore_env.mediatore.moves import DISCARD, GIVE, WIN_THIRDS
+from mediatore_env.mediatore.moves import DISCARD, GIVE
+from mediatore_env.mediatore.nine_tricks import WIN_THIRDS
 from mediatore_env.mediatore.rules import CHIAMO, payments
 from mediatore_env.mediatore.worlds import WorldSampler
 

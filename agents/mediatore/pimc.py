@@ -88,7 +88,8 @@ from mediatore_env.analysis.solver import Position
 from mediatore_env.analysis.solver import play as play_card
 from mediatore_env.core.cards import (POINTS, SUIT_MASKS, TOTAL_THIRDS, bit, cards_of,
                                       suit_of, thirds_of)
-from mediatore_env.mediatore.moves import PLAY, WIN_THIRDS, card_of_move, play_move
+from mediatore_env.mediatore.moves import PLAY, card_of_move, play_move
+from mediatore_env.mediatore.nine_tricks import WIN_THIRDS
 from mediatore_env.mediatore.rules import (CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, VOLO,
                                            payments)
 from mediatore_env.mediatore.worlds import WorldSampler, undo_exchange

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable, TrickFacts
 from ..mediatore.definition import known_side
-from ..mediatore.moves import NUM_TRICKS
+from ..mediatore.nine_tricks import NUM_TRICKS
 from .display import DISPLAY
 from .game import DISCARDS, Session
 from .moves import NUM_MOVES, PLAY_BASE, card_of_move, move_text, parse_move, play_move

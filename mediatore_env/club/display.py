@@ -27,7 +27,7 @@ from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, c
                          person, summary_json, table_json)
 from ..mediatore.display import (discard_choice, discard_question, hands_section, points_json,
                                  section, text_facts, trick_lines, tricks_table)
-from ..mediatore.moves import WIN_THIRDS
+from ..mediatore.nine_tricks import WIN_THIRDS
 from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
                     card_of_move, parse_move, phase_of_move)

@@ -36,8 +36,7 @@ from ..core.cards import (CARD_NAMES, LAST_TRICK_THIRDS, NUM_CARDS, cards_of, th
 from ..core.game import CHANCE, seat_of
 from ..core.records import rebuild
 from ..core.tricks import Trick, playable, playable_cards
-from ..mediatore.moves import NUM_TRICKS, WIN_THIRDS
-from ..mediatore.nine_tricks import DISCARDS, NineTricks, deal_hands
+from ..mediatore.nine_tricks import DISCARDS, NUM_TRICKS, WIN_THIRDS, NineTricks, deal_hands
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, move_text, parse_move)
 from .rules import ClubRules, shares

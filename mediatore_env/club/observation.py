@@ -35,7 +35,7 @@ from .moves import AUCTION, CALL, NUM_MOVES, PASS, PHASE_NAMES, PHASES
 from .rules import MAX_DEALS
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS
 from ..core.game import CHANCE
-from ..mediatore.moves import NUM_TRICKS
+from ..mediatore.nine_tricks import NUM_TRICKS
 from ..codec import actions
 from ..codec.layout import block_offsets, markdown_table
 from ..mediatore.layout import (S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SLOTS, TABLE,

@@ -39,8 +39,7 @@ import random
 from ..core.cards import ALL_CARDS, bit, cards_of
 from ..core.placement import Placement, pick, shuffled
 from ..core.tricks import plays_and_voids, tricks_so_far
-from ..mediatore.nine_tricks import deal_order
-from ..mediatore.moves import HAND_SIZE
+from ..mediatore.nine_tricks import HAND_SIZE, deal_order
 from .game import DISCARDS
 from .moves import ALONE, AUCTION, CALL, END, call_move, discard_move, play_move
 

@@ -46,8 +46,7 @@ from ..club.moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISC
 from ..club.observation import LAYOUT, OBSERVATION_SIZE, chip_value as py_chip_value
 from ..club.rules import ClubRules
 from ..core.cards import LAST_TRICK_THIRDS, NUM_CARDS
-from ..mediatore.moves import HAND_SIZE, NUM_TRICKS, WIN_THIRDS
-from ..mediatore.nine_tricks import DEAL_ORDER, DISCARDS
+from ..mediatore.nine_tricks import DEAL_ORDER, DISCARDS, HAND_SIZE, NUM_TRICKS, WIN_THIRDS
 from .core import NONE, JaxGame, one_hot
 from .observe import seat_blocks
 from .tables import THIRDS_VALUE, TRICKS_VALUE

@@ -21,10 +21,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..core.cards import LAST_TRICK_THIRDS, NUM_CARDS
-from ..mediatore.game import DEAL_ORDER
-from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, HAND_SIZE,
-                               NUM_MOVES, NUM_TRICKS, PLAY, PLAY_BASE,
-                               WIN_THIRDS)
+from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, NUM_MOVES, PLAY,
+                               PLAY_BASE)
+from ..mediatore.nine_tricks import DEAL_ORDER, HAND_SIZE, NUM_TRICKS, WIN_THIRDS
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS, SOLISSIMO, SOLO
 from .state import NONE, State, one_hot, row
 from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD,

@@ -18,7 +18,8 @@ import numpy as np
 
 from ..mediatore.layout import LAYOUT, OBSERVATION_SIZE, OFFSETS, S_THIRDS, S_TRICKS, SLOTS, TABLE
 from ..core.cards import NUM_CARDS
-from ..mediatore.moves import END, NUM_TRICKS, PHASE_NAMES
+from ..mediatore.moves import END, PHASE_NAMES
+from ..mediatore.nine_tricks import NUM_TRICKS
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS
 from .state import NONE, State, one_hot, row
 from .tricks import TrickState

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.cards import LOW_MASKS, NUM_CARDS, TOTAL_THIRDS
-from ..mediatore.moves import NUM_TRICKS
+from ..mediatore.nine_tricks import NUM_TRICKS
 from ..mediatore.observation import rules_vector
 from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SIGNAL_MEANINGS,
                                Rules, max_payment, payments)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable, TrickFacts
 from .display import DISPLAY
 from .game import Deal
-from .moves import NUM_MOVES, NUM_TRICKS, PLAY_BASE, card_of_move, move_text, parse_move, play_move
+from .moves import NUM_MOVES, PLAY_BASE, card_of_move, move_text, parse_move, play_move
+from .nine_tricks import NUM_TRICKS
 from .observation import observation
 from .records import LEGACY_FORMAT
 from .reference import write_observation

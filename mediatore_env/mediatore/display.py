@@ -37,9 +37,9 @@ from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card
                           suit_label, summary_json, table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
-from .nine_tricks import discards_left
+from .nine_tricks import WIN_THIRDS, discards_left
 from .moves import (AUCTION, CALL, CARD_VERBS, DISCARD, END, GIVE, PASS, PHASE_NAMES, PLAY,
-                    WIN_THIRDS, card_of_move, phase_of_move, signal_of_move)
+                    card_of_move, phase_of_move, signal_of_move)
 from .rules import NO_SIGNAL
 from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWITCHES, Rules
 

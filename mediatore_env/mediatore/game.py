@@ -26,10 +26,10 @@ from ..core.game import CHANCE, seat_of
 from ..core.records import rebuild
 from ..core.tricks import Trick
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
-                    NUM_MOVES, NUM_TRICKS, PASS, PHASE_NAMES, PLAY, PLAY_BASE,
-                    WIN_THIRDS, call_move, discard_move, give_move, move_text,
-                    parse_move, play_move)
-from .nine_tricks import DEAL_ORDER, DISCARDS, NineTricks, deal_hands, deal_order
+                    NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, call_move, discard_move,
+                    give_move, move_text, parse_move, play_move)
+from .nine_tricks import (DEAL_ORDER, DISCARDS, NUM_TRICKS, WIN_THIRDS, NineTricks, deal_hands,
+                          deal_order)
 from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
                     statement_truths)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ..codec.layout import block_offsets, markdown_table
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS
-from .moves import NUM_TRICKS, PHASE_NAMES
+from .moves import PHASE_NAMES
+from .nine_tricks import NUM_TRICKS
 from .rules import CONTRACT_NAMES, CONTRACTS, NUM_SIGNALS, SWITCHES
 
 # 1: a block per trick, the trick in progress in its slot too; 2: blocks by kind (leaders,

@@ -43,10 +43,6 @@ NUM_MOVES = PLAY_BASE + NUM_SIGNALS * NUM_CARDS  # 486
 AUCTION, CALL, DISCARD, GIVE, PLAY, END = range(6)
 PHASE_NAMES = ("auction", "call", "discard", "give", "play", "end")
 
-HAND_SIZE = 9
-NUM_TRICKS = 9
-WIN_THIRDS = 18  # 6 points
-
 
 def bid_move(contract: int) -> int:
     """The move bidding ``contract`` (a contract id of rules.py, ``CHIAMO`` .. ``ARCISOLISSIMO``)."""

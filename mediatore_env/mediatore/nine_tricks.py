@@ -1,7 +1,8 @@
 """What a deal of Mediatore and a deal of club Mediatore share: four seats in playing order,
 nine cards each dealt in batches of three from il mano (the seat after the dealer) with the
 last four cards of the pack apart (Mediatore's monte, club Mediatore's widow), and the play of
-nine tricks in which the called card shows who held it as it falls (docs/rules.md 3, 6, 10.3).
+nine tricks in which the called card shows who held it as it falls, the declarer's side
+needing 6 points of them (docs/rules.md 3, 6, 7, 10.3).
 
 :class:`NineTricks` is the base of both engines (:class:`~.game.Deal` and
 :class:`~mediatore_env.club.game.Session`): each keeps the state in its own slots and takes
@@ -16,10 +17,17 @@ from ..core.cards import POINTS, to_mask
 from ..core.game import CHANCE, Engine
 from ..core.moves import described_move
 from ..core.tricks import Trick, trick_winner
-from .moves import DISCARD, END, HAND_SIZE, PHASE_NAMES
+from .moves import DISCARD, END, PHASE_NAMES
 from .rules import NO_SIGNAL
 
-__all__ = ["DEAL_ORDER", "DISCARDS", "deal_order", "deal_hands", "discards_left", "NineTricks"]
+__all__ = ["HAND_SIZE", "NUM_TRICKS", "WIN_THIRDS", "DISCARDS", "DEAL_ORDER", "deal_order",
+           "deal_hands", "discards_left", "NineTricks"]
+
+#: The cards dealt to each seat, and the tricks played.
+HAND_SIZE = 9
+NUM_TRICKS = 9
+#: The thirds the declarer's side (club Mediatore: the mediator's) needs to win: 6 points.
+WIN_THIRDS = 18
 
 #: The cards dealt apart (Mediatore's monte, club Mediatore's widow): the one who takes them
 #: discards as many.

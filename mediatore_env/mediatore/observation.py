@@ -81,7 +81,8 @@ import numpy as np
 
 from ..core.cards import CARD_NAMES, NUM_CARDS, TOTAL_THIRDS, cards_of
 from ..codec import actions
-from .moves import AUCTION, DISCARD, END, NUM_MOVES, NUM_TRICKS, PHASE_NAMES, PLAY
+from .moves import AUCTION, DISCARD, END, NUM_MOVES, PHASE_NAMES, PLAY
+from .nine_tricks import NUM_TRICKS
 from .rules import CONTRACT_NAMES, CONTRACTS, NUM_SIGNALS, SIGNAL_NAMES, SWITCHES, Rules
 # The layout's numbers, also this module's API (the envs, the docs and the tests read them here).
 from .layout import (LAYOUT, OBSERVATION_SIZE, OBSERVATION_VERSION, OFFSETS, RULES_LEN, S_CARDS,

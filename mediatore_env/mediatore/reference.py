@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.cards import NUM_CARDS, TOTAL_THIRDS, cards_of
-from .moves import NUM_TRICKS, PASS
+from .moves import PASS
+from .nine_tricks import NUM_TRICKS
 from .rules import CONTRACTS, NUM_SIGNALS, SWITCHES
 from .layout import (OBSERVATION_SIZE, OFFSETS, S_CARDS, S_LED, S_THIRDS, S_TRICKS, S_WON, SIZES,
                      TABLE)

@@ -70,7 +70,8 @@ from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, cards_of, format_cards,
 from ..runinfo import counting, process_pool, worker_count
 from .exchange import best_removal, exchange_move
 from .game import Deal, deal_hands
-from .moves import DISCARD, GIVE, PASS, PLAY, WIN_THIRDS, call_move
+from .moves import DISCARD, GIVE, PASS, PLAY, call_move
+from .nine_tricks import WIN_THIRDS
 from .rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
                     payments)
 

@@ -11,7 +11,8 @@ from ..core.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, bit, cards_of, highes
 from ..core.placement import Placement, pick
 from .game import Deal, deal_order
 from .knowledge import Knowledge, deduce
-from .moves import HAND_SIZE, call_move, discard_move, give_move, play_move
+from .moves import call_move, discard_move, give_move, play_move
+from .nine_tricks import HAND_SIZE
 from .rules import CHIAMO
 from .view import SeatView
 
