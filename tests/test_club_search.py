@@ -16,7 +16,7 @@ from agents.club.tournament import HOOKS
 from mediatore_env.club.game import Session
 from mediatore_env.club.moves import ACCEPT, ALONE, AUCTION, CALL, PASS, PLAY
 from mediatore_env.club.rules import ClubRules
-from mediatore_env.mediatore.game import deal_order
+from mediatore_env.mediatore.nine_tricks import deal_order
 from tests.test_club_game import STRONG, WEAK
 from tests.test_tressette_agents import Sealed
 

@@ -30,7 +30,8 @@ import numpy as np
 
 from mediatore_env.mediatore.reference import write_observation
 from mediatore_env.core.cards import NUM_CARDS, suit_of
-from mediatore_env.mediatore.game import Deal, deal_hands
+from mediatore_env.mediatore.game import Deal
+from mediatore_env.mediatore.nine_tricks import deal_hands
 from mediatore_env.mediatore.moves import (AUCTION, DISCARD_BASE, END, GIVE_BASE, PASS, PHASE_NAMES,
                                            PLAY_BASE, discard_move, play_move)
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, MEDIATORE, PRESETS, SOLISSIMO,

@@ -13,7 +13,7 @@ from packs import SEGREGATED, SEGREGATED_MONTE, make_deal, mask, play
 
 from agents.mediatore.greedy import Situation
 from mediatore_env.core.cards import LOW_MASKS, SUIT_MASKS, parse_card
-from mediatore_env.mediatore.game import deal_hands
+from mediatore_env.mediatore.nine_tricks import deal_hands
 from mediatore_env.mediatore.knowledge import deduce
 from mediatore_env.mediatore.rules import ARCISOLISSIMO, CHIAMO, MEDIATORE, SOLISSIMO
 from mediatore_env.mediatore.worlds import Dealt, World, WorldSampler, undo_exchange

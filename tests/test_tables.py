@@ -11,7 +11,7 @@ from mediatore_env.mediatore.tables import (ContractTable, build_table, call_can
                                            contract_deal, contract_position, deal_of, plan_exchange,
                                            suit_score)
 from mediatore_env.core.cards import parse_card, thirds_of
-from mediatore_env.mediatore.game import deal_hands
+from mediatore_env.mediatore.nine_tricks import deal_hands
 from mediatore_env.mediatore.moves import PLAY
 from mediatore_env.mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SOLISSIMO,
                                            SOLO, payments)

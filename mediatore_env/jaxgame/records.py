@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..mediatore.game import DEAL_ORDER, Deal
+from ..mediatore.game import Deal
+from ..mediatore.nine_tricks import DEAL_ORDER
 
 __all__ = ["records", "python_game"]
 

@@ -28,17 +28,14 @@ from ..core.tricks import Trick
 from .moves import (AUCTION, CALL, CALL_BASE, DISCARD, DISCARD_BASE, END, GIVE, GIVE_BASE,
                     NUM_MOVES, PASS, PHASE_NAMES, PLAY, PLAY_BASE, call_move, discard_move,
                     give_move, move_text, parse_move, play_move)
-from .nine_tricks import (DEAL_ORDER, DISCARDS, NUM_TRICKS, WIN_THIRDS, NineTricks, deal_hands,
-                          deal_order)
+from .nine_tricks import DISCARDS, NUM_TRICKS, WIN_THIRDS, NineTricks, deal_hands
 from .rules import (CHIAMO, MEDIATORE, NO_SIGNAL, SIGNAL_MEANINGS, SOLO, STATEMENTS,
                     SWITCHES, Rules, allowed_signals, payments, signals_allowed_by,
                     statement_truths)
 from . import records
 from .view import SeatView
 
-# Where the cards of a pack go, as the engines of Mediatore and club Mediatore deal them: here
-# for those who import them from the engine.
-__all__ = ["Deal", "DEAL_ORDER", "deal_order", "deal_hands"]
+__all__ = ["Deal"]
 
 
 def _denari_lead_moves(code: str, held: int) -> tuple[int, ...]:

@@ -69,9 +69,9 @@ from ..core.cards import (CARD_NAMES, NUM_CARDS, POINTS, cards_of, format_cards,
                           thirds_of, to_mask)
 from ..runinfo import counting, process_pool, worker_count
 from .exchange import best_removal, exchange_move
-from .game import Deal, deal_hands
+from .game import Deal
 from .moves import DISCARD, GIVE, PASS, PLAY, call_move
-from .nine_tricks import WIN_THIRDS
+from .nine_tricks import WIN_THIRDS, deal_hands
 from .rules import (ARCISOLISSIMO, CHIAMO, CONTRACT_NAMES, CONTRACTS, MEDIATORE, Rules,
                     payments)
 

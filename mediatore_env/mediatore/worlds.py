@@ -9,10 +9,10 @@ from typing import Callable, NamedTuple
 
 from ..core.cards import ALL_CARDS, NUM_CARDS, SUIT_MASKS, bit, cards_of, highest, suit_of
 from ..core.placement import Placement, pick
-from .game import Deal, deal_order
+from .game import Deal
 from .knowledge import Knowledge, deduce
 from .moves import call_move, discard_move, give_move, play_move
-from .nine_tricks import HAND_SIZE
+from .nine_tricks import HAND_SIZE, deal_order
 from .rules import CHIAMO
 from .view import SeatView
 
