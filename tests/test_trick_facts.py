@@ -120,6 +120,17 @@ def test_what_a_trick_scores():
     assert toy.limits(toy.make_rules(hands=2)).max_utility == 2 * 35
 
 
+@pytest.mark.parametrize("game", ["mediatore", "club"])
+def test_every_play_id_plays_the_card_its_text_names_and_no_other_id_plays_one(game):
+    """Over the whole id space of Mediatore and club Mediatore: ``card`` is the card of each
+    ``play`` move (Mediatore's with any signal), None for every other move."""
+    definition, facts = get(game), get(game).trick
+    for move in range(definition.moves.count):
+        words = definition.moves.text(move).split()
+        expected = CARD_NAMES.index(words[1]) if words[0] == "play" else None
+        assert facts.card(move) == expected, (move, words)
+
+
 @pytest.mark.parametrize("game", ["mediatore", "club", "tressette", "tressette3", "tressette2",
                                   "toy"])
 def test_each_move_plays_its_card_and_a_seat_knows_only_its_own_side(game):

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable, TrickFacts
+from ..core.moves import card_played
 from ..mediatore.definition import known_side
 from ..mediatore.nine_tricks import NUM_TRICKS
 from .display import DISPLAY
 from .game import DISCARDS, Session
-from .moves import NUM_MOVES, PLAY_BASE, card_of_move, move_text, parse_move, play_move
+from .moves import NUM_MOVES, PLAY_BASE, move_text, parse_move, play_move
 from .observation import observation, write_observation
 from .records import LEGACY_FORMAT
 from .rules import ClubRules
@@ -26,11 +29,6 @@ def limits(rules: ClubRules) -> Limits:
     return Limits(-pot, pot, deals * (4 + 1 + DISCARDS + 4 * NUM_TRICKS), deals)
 
 
-def card_played(move: int) -> int | None:
-    """The card a move plays to the trick; None for accepting or passing, a call, a discard."""
-    return card_of_move(move) if move >= PLAY_BASE else None
-
-
 CLUB = GameDef(
     name="club", title="club Mediatore", players=4, unit="session",
     rules=ClubRules, engine=Session, moves=MoveTable(NUM_MOVES, move_text, parse_move),
@@ -40,5 +38,6 @@ CLUB = GameDef(
                               "mediatore/club-mediatore-v0"),),
     agents=Lazy("agents.club:CLUB_AGENTS"), tournament=Lazy("agents.club.tournament:HOOKS"),
     jax=Lazy("mediatore_env.jaxgame.club:ClubJax"),
-    trick=TrickFacts(card=card_played, play=play_move, side=lambda view: known_side(
-        view.seat, view.mediator, view.partner, view.alone)))
+    trick=TrickFacts(card=partial(card_played, play_base=PLAY_BASE), play=play_move,
+                     side=lambda view: known_side(view.seat, view.mediator, view.partner,
+                                                  view.alone)))

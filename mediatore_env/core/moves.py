@@ -1,6 +1,7 @@
 """What every engine of the family accepts as a move id: an integer, numpy integers included,
 checked before the engine asks whether the move is legal (``Deal.apply``, ``Session.apply``,
-``TressetteGame.apply``); and the moves of a game whose only move is a card (move ``c`` plays
+``TressetteGame.apply``); the card a move plays where the plays are the top ids
+(:func:`card_played`); and the moves of a game whose only move is a card (move ``c`` plays
 card ``c``): :func:`card_move_text` and :func:`parse_card_move`."""
 
 from __future__ import annotations
@@ -38,6 +39,17 @@ def described_move(move, num_moves: int, text) -> str:
     if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < num_moves:
         return f"{text(move)!r} (id {move})"
     return f"{move!r} (valid ids are integers 0..{num_moves - 1})"
+
+
+def card_played(move: int, play_base: int) -> int | None:
+    """The card move ``move`` plays to the trick in a game whose plays are the ids from
+    ``play_base`` up, in blocks of the 40 cards in card order (Mediatore's: a block per signal;
+    club Mediatore's: one); None for a lower id (a bid, a call, a discard, a card given).
+
+        >>> card_played(126 + 40 + 3, 126), card_played(125, 126)
+        (3, None)
+    """
+    return (move - play_base) % NUM_CARDS if move >= play_base else None
 
 
 def card_move_text(move: int) -> str:

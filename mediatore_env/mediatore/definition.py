@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..core.definition import Environment, GameDef, Lazy, Limits, MoveTable, TrickFacts
+from ..core.moves import card_played
 from .display import DISPLAY
 from .game import Deal
-from .moves import NUM_MOVES, PLAY_BASE, card_of_move, move_text, parse_move, play_move
+from .moves import NUM_MOVES, PLAY_BASE, move_text, parse_move, play_move
 from .nine_tricks import NUM_TRICKS
 from .observation import observation
 from .records import LEGACY_FORMAT
@@ -29,11 +32,6 @@ def limits(rules: Rules) -> Limits:
         longest = max(longest, auction + exchange + 4 * NUM_TRICKS)
     pay = max_payment(rules)
     return Limits(-pay, pay, longest, 1)
-
-
-def card_played(move: int) -> int | None:
-    """The card a move plays to the trick; None for a bid, a call, a discard, a card given."""
-    return card_of_move(move) if move >= PLAY_BASE else None
 
 
 def known_side(seat: int, declarer: int | None, partner: int | None, alone: bool | None) -> int:
@@ -59,5 +57,6 @@ MEDIATORE = GameDef(
                   Environment("mediatore_env.mediatore.single_seat")),
     agents=Lazy("agents.mediatore:AGENTS"), tournament=Lazy("agents.mediatore.tournament:HOOKS"),
     jax=Lazy("mediatore_env.jaxgame.env:MediatoreJax"),
-    trick=TrickFacts(card=card_played, play=play_move, side=lambda view: known_side(
-        view.seat, view.declarer, view.partner, view.alone)))
+    trick=TrickFacts(card=partial(card_played, play_base=PLAY_BASE), play=play_move,
+                     side=lambda view: known_side(view.seat, view.declarer, view.partner,
+                                                  view.alone)))
