@@ -80,8 +80,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.cards import NUM_CARDS, SUIT_OF, SUITS, TOTAL_THIRDS, highest
+from ..core.cards import NUM_CARDS, SUIT_MASKS, SUIT_OF, SUITS, TOTAL_THIRDS, highest
 from ..core.game import CHANCE
+from ..core.tricks import plays_and_voids, tricks_so_far
 from .melds import NAPOLETANA
 from ..codec import actions
 from ..codec.layout import block_offsets, markdown_table
@@ -189,19 +190,17 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
     _cards(put, off["hand"], view.hand)
 
     cards_at, leader_at, winner_at = off["trick_cards"], off["trick_leader"], off["trick_winner"]
-    played, shown_out, first = off["played"], off["shown_out"], _since_draw(view)
+    played = off["played"]
     slot = -1
     for slot, trick in enumerate(view.tricks):
         leader = (trick.leader - me) % n
         _trick(put, cards_at, leader_at, slot, n, leader, trick.cards, played)
         put(winner_at + slot * n + (trick.winner - me) % n)
-        if slot >= first:
-            _shown_out(put, shown_out, n, leader, trick.cards, 1)
     if view.trick:
         leader = (view.leader - me) % n
         _trick(put, cards_at, leader_at, slot + 1, n, leader, view.trick, played)
         _table(put, off["table"], n, leader, view.trick)
-        _shown_out(put, shown_out, n, leader, view.trick, 1)
+    _shown_out(put, off["shown_out"], n, me, tricks_so_far(view)[_since_draw(view):])
 
     for seat, meld in view.melds:
         r = (seat - me) % n
@@ -239,13 +238,13 @@ def _table(put, at, n, leader, cards) -> None:
         put(at + (leader + k) % n * NUM_CARDS + card)
 
 
-def _shown_out(put, at, n, leader, cards, start) -> None:
-    """The shown_out flags of ``cards`` (a trick from ``leader``, relative) from the
-    ``start``-th on: a card off the suit led shows its seat out of that suit."""
-    led = SUIT_OF[cards[0]]
-    for k in range(max(start, 1), len(cards)):
-        if SUIT_OF[cards[k]] != led:
-            put(at + (leader + k) % n * len(SUITS) + led)
+def _shown_out(put, at, n, me, tricks) -> None:
+    """The shown_out flags of ``tricks`` (``(leader, cards)``): the voids they show
+    (:func:`~mediatore_env.core.tricks.plays_and_voids`), by seat relative to ``me`` and suit."""
+    for seat, void in enumerate(plays_and_voids(tricks, n)[1]):
+        for suit in SUITS:
+            if void & SUIT_MASKS[suit]:
+                put(at + (seat - me) % n * len(SUITS) + suit)
 
 
 def _trick(put, cards_at, leader_at, slot, n, leader, cards, played) -> None:
@@ -301,6 +300,9 @@ class Encoder:
         if n == 2 and len(view.draws) != self._draws:  # a draw: what was shown out may be back
             out[shown_out:shown_out + n * len(SUITS)] = 0
         tricks = view.tricks
+        # The tricks with cards new since the last call that tell what a seat holds now; the
+        # flags of their cards seen before are set again, which changes nothing.
+        new = [(t.leader, t.cards) for t in tricks[max(self._tricks, first):]]
         for slot in range(self._tricks, len(tricks)):
             trick = tricks[slot]
             leader = (trick.leader - me) % n
@@ -311,8 +313,6 @@ class Encoder:
                 put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + card)
                 put(played + card)
             put(winner_at + slot * n + (trick.winner - me) % n)
-            if slot >= first:
-                _shown_out(put, shown_out, n, leader, trick.cards, skip)
             self._table = 0
         self._tricks = slot = len(tricks)
         table = view.trick
@@ -325,8 +325,9 @@ class Encoder:
                 for k in range(self._table, len(table)):
                     put(cards_at + (slot * n + (leader + k) % n) * NUM_CARDS + table[k])
                     put(played + table[k])
-                _shown_out(put, shown_out, n, leader, table, self._table)
+                new.append((view.leader, tuple(table)))
                 self._table = len(table)
+        _shown_out(put, shown_out, n, me, new)
         melds = view.melds
         for seat, meld in melds[self._melds:]:
             r = (seat - me) % n
