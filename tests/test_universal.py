@@ -19,7 +19,8 @@ At every step:
 - copies: ``clone()`` is equal, and moving it leaves the original as it was;
   ``from_json(to_json())`` (through JSON text) is equal;
 - each seat's observation (the definition's ``observation(view)``) has a fixed shape, float32
-  values in [0, 1] and an int8 mask of that seat's legal moves; where the game has a plain
+  values in [0, 1] and an int8 mask of that seat's legal moves (its view's, which counts the
+  moves made too); where the game has a plain
   reference writer (``reference_observation``) the vector is equal to its, bit for bit.
 
 At the end the outcome has one result per seat and sums to zero. Apart: the record replays to
@@ -150,7 +151,8 @@ def check_observations(game, definition, sizes):
         assert sizes.setdefault("observation", vector.shape) == vector.shape
         assert 0.0 <= vector.min() and vector.max() <= 1.0
         legal = game.legal_moves() if seat == game.to_move else []
-        assert np.flatnonzero(mask).tolist() == sorted(legal)
+        assert np.flatnonzero(mask).tolist() == sorted(legal) and view.legal_moves() == legal
+        assert view.move_count == len(game.history)
         if reference is not None:
             assert np.array_equal(vector, reference(view)), f"seat {seat}: not the plain writer's"
 

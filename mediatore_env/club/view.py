@@ -42,7 +42,7 @@ class ClubView(GameView):
 
     __slots__ = ()
 
-    # -- public facts (GameView's too: the rules, the seats, the dealer, to move, the leader) -
+    # -- public facts (GameView's too: rules, seats, dealer, to move, the trick, hand sizes) -
     mano = property(lambda self: self._game.mano)
     phase = property(lambda self: self._game.phase)
     deal_number = property(lambda self: self._game.deal_number)
@@ -53,7 +53,6 @@ class ClubView(GameView):
     pot = property(lambda self: self._game.pot)
     #: the pot when the mediator accepted: what his side matches when the play ends
     pot_accepted = property(lambda self: self._game.pot_accepted)
-    move_count = property(lambda self: len(self._game.history))
 
     @property
     def stakes(self) -> tuple[int, ...]:
@@ -76,11 +75,6 @@ class ClubView(GameView):
         return tuple(self._game.tricks)
 
     @property
-    def trick(self) -> tuple[int, ...]:
-        """Cards of the trick on the table, in playing order from its leader."""
-        return tuple(self._game.trick)
-
-    @property
     def thirds_won(self) -> tuple[int, ...]:
         """Thirds each seat has taken in this deal's tricks (the last trick's point and the
         mediator's discards count once the play ends)."""
@@ -91,25 +85,12 @@ class ClubView(GameView):
         return tuple(self._game.tricks_won)
 
     @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(map(int.bit_count, self._game.hands))
-
-    @property
     def past_deals(self) -> tuple[PastDeal, ...]:
         """The public facts of the session's finished deals, first to last."""
         return tuple(PastDeal(r.dealer, r.mediator, r.alone, r.called_card, r.partner, r.thirds,
                               r.won, r.chips) for r in self._game.results)
 
-    def legal_moves(self) -> list[int]:
-        """This seat's legal moves: empty unless it is the seat to move."""
-        s = self._game
-        return s.legal_moves() if s.to_move == self.seat else []
-
-    # -- private knowledge --------------------------------------------------------------------
-
-    @property
-    def hand(self) -> int:
-        return self._game.hands[self.seat]
+    # -- private knowledge (GameView's too: the hand, the legal moves) -----------------------
 
     @property
     def alone(self) -> bool | None:

@@ -63,8 +63,10 @@ def seat_of(value, players: int, what: str = "seat") -> int:
 class GameView:
     """The base of every game's view (``game.view(seat)``): a live, read-only window on
     ``game`` from ``seat``, read from the game each time it is asked, with the facts every
-    game makes public: the rules, the seats, the dealer, the seat to move, the trick's leader. A
-    game's view adds what else its seat may know, and nothing more."""
+    game makes public: the rules, the seats, the dealer, the seat to move, the trick's leader
+    and its cards, how many cards each seat holds, how many moves were made; and the seat's
+    own hand and legal moves. A game's view adds what else its seat may know, and nothing
+    more."""
 
     __slots__ = ("_game", "seat")
 
@@ -77,6 +79,28 @@ class GameView:
     dealer = property(lambda self: self._game.dealer)
     to_move = property(lambda self: self._game.to_move)
     leader = property(lambda self: self._game.leader)
+    # Decisions made so far (public: everyone sees each one being made, if not always what it
+    # was). It only grows as the game goes on, so observers use it to notice that nothing changed.
+    move_count = property(lambda self: len(self._game.history))
+
+    @property
+    def trick(self) -> tuple[int, ...]:
+        """Cards of the trick on the table, in playing order from its leader."""
+        return tuple(self._game.trick)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(map(int.bit_count, self._game.hands))
+
+    @property
+    def hand(self) -> int:
+        """The seat's cards now (a bitset)."""
+        return self._game.hands[self.seat]
+
+    def legal_moves(self) -> list[int]:
+        """This seat's legal moves: empty unless it is the seat to move."""
+        game = self._game
+        return game.legal_moves() if game.to_move == self.seat else []
 
     def __repr__(self):
         return f"<{type(self).__name__} seat={self.seat} of {self._game!r}>"

@@ -191,9 +191,6 @@ class PlainView(GameView):
 
     __slots__ = ()
 
-    hand = property(lambda self: self._game.hands[self.seat])
-    hand_sizes = property(lambda self: tuple(h.bit_count() for h in self._game.hands))
-    trick = property(lambda self: tuple(self._game.trick))
     tricks = property(lambda self: tuple(self._game.tricks))
     hand_number = property(lambda self: len(self._game.packs))
     points = property(lambda self: tuple(self._game.points))
@@ -201,6 +198,3 @@ class PlainView(GameView):
     outcome = property(lambda self: self._game.outcome)
     scoring = property(lambda self: self._game.scoring(self._game.rules))
     hand_size = property(lambda self: self._game.HAND_SIZE)
-
-    def legal_moves(self) -> list[int]:
-        return self._game.legal_moves() if self._game.to_move == self.seat else []

@@ -30,7 +30,7 @@ class SeatView(GameView):
 
     __slots__ = ()
 
-    # -- public facts (GameView's too: the rules, the seats, the dealer, to move, the leader) -
+    # -- public facts (GameView's too: rules, seats, dealer, to move, the trick, hand sizes) -
     mano = property(lambda self: self._game.mano)
     phase = property(lambda self: self._game.phase)
     contract = property(lambda self: self._game.contract)
@@ -40,9 +40,6 @@ class SeatView(GameView):
     trick_signal = property(lambda self: self._game.trick_signal)
     played = property(lambda self: self._game.played)
     payoffs = property(lambda self: self._game.payoffs)
-    # Decisions made so far (public: everyone sees each one being made, if not always what it
-    # was). It only grows as the deal goes on, so observers use it to notice that nothing changed.
-    move_count = property(lambda self: len(self._game.history))
 
     def play_state(self) -> tuple:
         """``(move_count, phase, to_move, hand, played, tricks, trick, leader, trick_signal,
@@ -64,11 +61,6 @@ class SeatView(GameView):
         return tuple(self._game.tricks)
 
     @property
-    def trick(self) -> tuple[int, ...]:
-        """Cards of the trick in progress, in playing order from its leader."""
-        return tuple(self._game.trick)
-
-    @property
     def thirds_won(self) -> tuple[int, ...]:
         """Thirds each seat has taken in tricks so far (public: every card is seen)."""
         return tuple(self._game.thirds_won)
@@ -77,20 +69,7 @@ class SeatView(GameView):
     def tricks_won(self) -> tuple[int, ...]:
         return tuple(self._game.tricks_won)
 
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(map(int.bit_count, self._game.hands))
-
-    def legal_moves(self) -> list[int]:
-        """This seat's legal moves: empty unless it is the seat to move."""
-        d = self._game
-        return d.legal_moves() if d.to_move == self.seat else []
-
-    # -- private knowledge ----------------------------------------------------------------
-
-    @property
-    def hand(self) -> int:
-        return self._game.hands[self.seat]
+    # -- private knowledge (GameView's too: the hand, the legal moves) -----------------------
 
     @property
     def monte_seen(self) -> int:

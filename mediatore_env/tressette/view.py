@@ -29,7 +29,7 @@ class TressetteView(GameView):
 
     __slots__ = ()
 
-    # -- public facts (GameView's too: the rules, the seats, the dealer, to move, the leader) -
+    # -- public facts (GameView's too: rules, seats, dealer, to move, the trick, hand sizes) -
     first_dealer = property(lambda self: self._game.first_dealer)
     needs_pack = property(lambda self: self._game.needs_pack)
     is_over = property(lambda self: self._game.is_over)
@@ -38,9 +38,6 @@ class TressetteView(GameView):
     ender = property(lambda self: self._game.ender)  # the side whose score ended the game
     claimant = property(lambda self: self._game.claimant)
     hand_number = property(lambda self: self._game.hand_number)
-
-    # Decisions made so far in the game (public: everyone sees each one being made).
-    move_count = property(lambda self: len(self._game.history))
 
     @property
     def side(self) -> int:
@@ -60,11 +57,6 @@ class TressetteView(GameView):
     @property
     def hand_points(self) -> tuple[int, ...]:
         return tuple(self._game.hand_points)
-
-    @property
-    def trick(self) -> tuple[int, ...]:
-        """Cards of the trick in progress, in playing order from its leader."""
-        return tuple(self._game.trick)
 
     @property
     def tricks(self):
@@ -92,10 +84,6 @@ class TressetteView(GameView):
         return len(self._game.stock)
 
     @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(map(int.bit_count, self._game.hands))
-
-    @property
     def hands_played(self) -> tuple[dict, ...]:
         """Every hand of the game so far (the current one last), as this seat saw it: its
         dealer, tricks, melds, draws (cards unseen as None) and each side's points."""
@@ -110,17 +98,7 @@ class TressetteView(GameView):
         log = self._game.log
         return [(h.dealer, h.final_points, h.melds) for h in reversed(log[:-1])]
 
-    def legal_moves(self) -> list[int]:
-        """This seat's legal moves: empty unless it is the seat to move."""
-        g = self._game
-        return g.legal_moves() if g.to_move == self.seat else []
-
-    # -- private knowledge ----------------------------------------------------------------
-
-    @property
-    def hand(self) -> int:
-        """The seat's cards now (a bitset)."""
-        return self._game.hands[self.seat]
+    # -- private knowledge (GameView's too: the hand, the legal moves) -----------------------
 
     @property
     def dealt(self) -> int:
