@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.game import GameView
+from ..mediatore.nine_tricks import NineTricksView
 from .moves import AUCTION, CALL, END
 
 
@@ -36,20 +36,16 @@ class PastDeal(NamedTuple):
     chips: tuple[int, int, int, int]
 
 
-class ClubView(GameView):
+class ClubView(NineTricksView):
     """A live, read-only window on a :class:`Session` from one seat: only what that seat may
     know, read from the session each time it is asked."""
 
     __slots__ = ()
 
-    # -- public facts (GameView's too: rules, seats, dealer, to move, the trick, hand sizes) -
-    mano = property(lambda self: self._game.mano)
-    phase = property(lambda self: self._game.phase)
+    # -- public facts (NineTricksView's too: the seats, the trick, the tricks, the auction) ---
     deal_number = property(lambda self: self._game.deal_number)
     mediator = property(lambda self: self._game.mediator)
-    called_card = property(lambda self: self._game.called_card)
     announced_alone = property(lambda self: self._game.announced_alone)
-    played = property(lambda self: self._game.played)
     pot = property(lambda self: self._game.pot)
     #: the pot when the mediator accepted: what his side matches when the play ends
     pot_accepted = property(lambda self: self._game.pot_accepted)
@@ -63,26 +59,6 @@ class ClubView(GameView):
     def chips(self) -> tuple[int, ...]:
         """Each seat's change in chips so far in the session."""
         return tuple(self._game.chips)
-
-    @property
-    def auction(self) -> tuple[tuple[int, int], ...]:
-        """This deal's choosing of the mediator: (seat, pass or accept)."""
-        return tuple(self._game.auction)
-
-    @property
-    def tricks(self):
-        """This deal's finished tricks (leader, cards in playing order, winner)."""
-        return tuple(self._game.tricks)
-
-    @property
-    def thirds_won(self) -> tuple[int, ...]:
-        """Thirds each seat has taken in this deal's tricks (the last trick's point and the
-        mediator's discards count once the play ends)."""
-        return tuple(self._game.thirds_won)
-
-    @property
-    def tricks_won(self) -> tuple[int, ...]:
-        return tuple(self._game.tricks_won)
 
     @property
     def past_deals(self) -> tuple[PastDeal, ...]:

@@ -6,7 +6,9 @@ needing 6 points of them (docs/rules.md 3, 6, 7, 10.3).
 
 :class:`NineTricks` is the base of both engines (:class:`~.game.Deal` and
 :class:`~mediatore_env.club.game.Session`): each keeps the state in its own slots and takes
-the seats and the trick step from here.
+the seats and the trick step from here. :class:`NineTricksView` is the base of both seats'
+views (:class:`~.view.SeatView` and :class:`~mediatore_env.club.view.ClubView`): the public
+facts of a deal that they read alike.
 """
 
 from __future__ import annotations
@@ -14,14 +16,14 @@ from __future__ import annotations
 from typing import ClassVar, NoReturn, Sequence
 
 from ..core.cards import POINTS, to_mask
-from ..core.game import CHANCE, Engine
+from ..core.game import CHANCE, Engine, GameView
 from ..core.moves import described_move
 from ..core.tricks import Trick, trick_winner
 from .moves import DISCARD, END, PHASE_NAMES
 from .rules import NO_SIGNAL
 
 __all__ = ["HAND_SIZE", "NUM_TRICKS", "WIN_THIRDS", "DISCARDS", "DEAL_ORDER", "deal_order",
-           "deal_hands", "discards_left", "NineTricks"]
+           "deal_hands", "discards_left", "NineTricks", "NineTricksView"]
 
 #: The cards dealt to each seat, and the tricks played.
 HAND_SIZE = 9
@@ -125,3 +127,36 @@ class NineTricks(Engine):
         self.trick = []
         self.leader = self.to_move = winner
         return True
+
+
+class NineTricksView(GameView):
+    """A seat's view of a :class:`NineTricks` engine: the public facts of the deal that
+    Mediatore's and club Mediatore's views read alike (and :class:`GameView`'s)."""
+
+    __slots__ = ()
+
+    mano = property(lambda self: self._game.mano)
+    phase = property(lambda self: self._game.phase)
+    called_card = property(lambda self: self._game.called_card)
+    played = property(lambda self: self._game.played)
+
+    @property
+    def auction(self) -> tuple[tuple[int, int], ...]:
+        """This deal's auction as (seat, move), 0 a pass: Mediatore's bids, club Mediatore's
+        choosing of the mediator (accept or pass)."""
+        return tuple(self._game.auction)
+
+    @property
+    def tricks(self):
+        """This deal's finished tricks (leader, cards in playing order, winner, signal)."""
+        return tuple(self._game.tricks)
+
+    @property
+    def thirds_won(self) -> tuple[int, ...]:
+        """Thirds each seat has taken in this deal's tricks (public: every card is seen; the
+        last trick's point, the monte or the mediator's discards count once the play ends)."""
+        return tuple(self._game.thirds_won)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return tuple(self._game.tricks_won)

@@ -16,12 +16,12 @@ Knowledge follows docs/rules.md section 5 and the monte switches of section 8:
 
 from __future__ import annotations
 
-from ..core.game import GameView
 from .moves import END
+from .nine_tricks import NineTricksView
 from .rules import CHIAMO, MEDIATORE
 
 
-class SeatView(GameView):
+class SeatView(NineTricksView):
     """A live, read-only window on a :class:`Deal` from one seat.
 
     It exposes only what that seat may know; it reads the deal each time it is asked, so it
@@ -30,15 +30,11 @@ class SeatView(GameView):
 
     __slots__ = ()
 
-    # -- public facts (GameView's too: rules, seats, dealer, to move, the trick, hand sizes) -
-    mano = property(lambda self: self._game.mano)
-    phase = property(lambda self: self._game.phase)
+    # -- public facts (NineTricksView's too: the seats, the trick, the tricks, the auction) ---
     contract = property(lambda self: self._game.contract)
     declarer = property(lambda self: self._game.declarer)
-    called_card = property(lambda self: self._game.called_card)
     giver = property(lambda self: self._game.giver)
     trick_signal = property(lambda self: self._game.trick_signal)
-    played = property(lambda self: self._game.played)
     payoffs = property(lambda self: self._game.payoffs)
 
     def play_state(self) -> tuple:
@@ -49,25 +45,6 @@ class SeatView(GameView):
         d = self._game
         return (len(d.history), d.phase, d.to_move, d.hands[self.seat], d.played,
                 d.tricks, d.trick, d.leader, d.trick_signal, d.thirds_won, d.tricks_won)
-
-    @property
-    def auction(self) -> tuple[tuple[int, int], ...]:
-        """Every call of the auction as (seat, bid), bid 0 = pass."""
-        return tuple(self._game.auction)
-
-    @property
-    def tricks(self):
-        """Finished tricks (leader, cards in playing order, signal, winner)."""
-        return tuple(self._game.tricks)
-
-    @property
-    def thirds_won(self) -> tuple[int, ...]:
-        """Thirds each seat has taken in tricks so far (public: every card is seen)."""
-        return tuple(self._game.thirds_won)
-
-    @property
-    def tricks_won(self) -> tuple[int, ...]:
-        return tuple(self._game.tricks_won)
 
     # -- private knowledge (GameView's too: the hand, the legal moves) -----------------------
 
