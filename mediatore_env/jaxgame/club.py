@@ -46,18 +46,15 @@ from ..club.moves import (ACCEPT, ALONE, AUCTION, CALL, CALL_BASE, DISCARD, DISC
 from ..club.observation import LAYOUT, OBSERVATION_SIZE, chip_value as py_chip_value
 from ..club.rules import ClubRules
 from ..core.cards import LAST_TRICK_THIRDS, NUM_CARDS
-from ..mediatore.nine_tricks import DEAL_ORDER, DISCARDS, HAND_SIZE, NUM_TRICKS, WIN_THIRDS
+from ..mediatore.nine_tricks import DISCARDS, NUM_TRICKS, WIN_THIRDS
 from .core import NONE, JaxGame, one_hot
 from .observe import seat_blocks
-from .tables import THIRDS_VALUE, TRICKS_VALUE
+from .tables import RECEIVER, THIRDS_VALUE, TRICKS_VALUE
 from .tricks import (POINTS_OF, TrickState, checked_deal, no_tricks, play_card, playable,
                      shuffled_pack)
 
 _I32, _F32, _U32 = jnp.int32, jnp.float32, jnp.uint32
 _SEATS = np.arange(4)
-# By dealer, where each card of the pack goes: a seat, or 4 (the widow): Mediatore's deal.
-_RECEIVER = np.array([list(order) + [4] * (NUM_CARDS - 4 * HAND_SIZE) for order in DEAL_ORDER],
-                     np.int32)
 _PHASE_INDEX = np.full(max(PHASES) + 1, -1, np.int32)
 _PHASE_INDEX[list(PHASES)] = np.arange(len(PHASES))
 #: Chips a JAX table may count up to: rewards are float32, exact on integers up to 2^24.
@@ -123,7 +120,7 @@ def _deal_fields(t: ClubTables, packs, number, dealer, chips, stakes) -> dict:
     """Deal ``number`` (1 for the first) by ``dealer`` (Session._start_deal, _deal): the antes
     into an empty pot, the hands and the widow, the seat after the dealer to speak."""
     pack = packs[jnp.minimum(number, t.max_deals) - 1].astype(_I32)
-    receiver = jnp.zeros(NUM_CARDS, _I32).at[pack].set(jnp.asarray(_RECEIVER)[dealer])
+    receiver = jnp.zeros(NUM_CARDS, _I32).at[pack].set(jnp.asarray(RECEIVER)[dealer])
     ante = jnp.where(stakes.any(), 0, t.rules.ante)
     none = jnp.asarray(NONE, _I32)
     return dict(

@@ -23,11 +23,11 @@ import numpy as np
 from ..core.cards import LAST_TRICK_THIRDS, NUM_CARDS
 from ..mediatore.moves import (AUCTION, CALL, CALL_BASE, DISCARD, END, GIVE, NUM_MOVES, PLAY,
                                PLAY_BASE)
-from ..mediatore.nine_tricks import DEAL_ORDER, HAND_SIZE, NUM_TRICKS, WIN_THIRDS
+from ..mediatore.nine_tricks import NUM_TRICKS, WIN_THIRDS
 from ..mediatore.rules import CHIAMO, CONTRACTS, MEDIATORE, NUM_SIGNALS, SOLISSIMO, SOLO
 from .state import NONE, State, one_hot, row
 from .tables import (HOLDS_HIGHEST, HOLDS_SECOND, LAST_OF_SUIT, LOW_KEPT, LOW_OF_CARD,
-                     LOW_POWERS, REQUEST, RulesTables, signal_kinds)
+                     LOW_POWERS, RECEIVER, REQUEST, RulesTables, signal_kinds)
 from .tricks import (POINTS_OF, SUIT_OF_CARD, checked_deal, no_tricks, of_suit, play_card, playable,
                      shuffled_pack)
 
@@ -37,9 +37,6 @@ _CARDS = np.arange(NUM_CARDS)
 _BIDS = np.arange(CALL_BASE)            # pass and the bids
 _TRICKS = np.arange(NUM_TRICKS)
 NO_PHASE = -1                           # the phase flags of a move not made (go False)
-# By dealer, the seat receiving each of the 40 cards of the pack (4: the monte).
-_RECEIVER = np.array([list(order) + [4] * (NUM_CARDS - 4 * HAND_SIZE) for order in DEAL_ORDER],
-                     np.int32)
 
 
 # -- the deal ------------------------------------------------------------------------------------
@@ -50,7 +47,7 @@ def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
     checked_deal(pack, dealer, None, 4)
     pack = jnp.asarray(pack, _I32)
     dealer = jnp.asarray(dealer, _I32)
-    receiver = jnp.zeros(NUM_CARDS, _I32).at[pack].set(jnp.asarray(_RECEIVER)[dealer])
+    receiver = jnp.zeros(NUM_CARDS, _I32).at[pack].set(jnp.asarray(RECEIVER)[dealer])
     hands = receiver[None, :] == _SEATS[:, None]
     monte = receiver == 4
     none = jnp.asarray(NONE, _I32)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.cards import LOW_MASKS, NUM_CARDS, TOTAL_THIRDS
-from ..mediatore.nine_tricks import NUM_TRICKS
+from ..mediatore.nine_tricks import DEAL_ORDER, HAND_SIZE, NUM_TRICKS
 from ..mediatore.observation import rules_vector
 from ..mediatore.rules import (ARCISOLISSIMO, CHIAMO, CONTRACTS, MEDIATORE, SIGNAL_MEANINGS,
                                Rules, max_payment, payments)
@@ -33,6 +33,10 @@ CONTRACT_IDS = range(ARCISOLISSIMO + 1)
 LOW_OF_CARD = bools(sum(LOW_MASKS))                         # Re or lower, by card
 LOW_POWERS = int(LOW_OF_CARD[:10].sum())                    # the low cards: a suit's first 7
 assert (LOW_OF_CARD.reshape(4, 10) == (np.arange(10) < LOW_POWERS)).all()
+# By dealer, where each card of the pack goes in Mediatore's deal and club Mediatore's: a seat
+# (nine_tricks.DEAL_ORDER), or 4 for the last four, the monte (club: the widow).
+RECEIVER = np.array([list(order) + [4] * (NUM_CARDS - 4 * HAND_SIZE) for order in DEAL_ORDER],
+                    np.int32)
 # Values of the observation as the Python writers compute them (k / 35 and k / 9 in double,
 # stored as float32), so the JAX observation is bit-identical.
 THIRDS_VALUE = np.array([k / TOTAL_THIRDS for k in range(TOTAL_THIRDS + 1)], np.float32)
