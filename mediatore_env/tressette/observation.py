@@ -184,10 +184,7 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
     put = ones.append
 
     _rules_ones(put, lay, rules)
-    put(off["dealer"] + (view.dealer - me) % n)
-    if view.to_move is not None and view.to_move != CHANCE:
-        put(off["to_move"] + (view.to_move - me) % n)
-    _cards(put, off["hand"], view.hand)
+    _dealer_turn_hand(put, off, n, me, view)
 
     cards_at, leader_at, winner_at = off["trick_cards"], off["trick_leader"], off["trick_winner"]
     played = off["played"]
@@ -218,6 +215,14 @@ def write_observation(view, out: np.ndarray | None = None) -> np.ndarray:
     out[ones] = 1
     _scores(out, lay, view, me)
     return out
+
+
+def _dealer_turn_hand(put, off, n, me, view) -> None:
+    """The dealer, to_move and hand blocks (the blocks that change in place but the scores)."""
+    put(off["dealer"] + (view.dealer - me) % n)
+    if view.to_move is not None and view.to_move != CHANCE:
+        put(off["to_move"] + (view.to_move - me) % n)
+    _cards(put, off["hand"], view.hand)
 
 
 def _cards(put, at: int, mask: int) -> None:
@@ -344,10 +349,7 @@ class Encoder:
             out[off["stock"]] = view.stock_size / DRAWS
         # The blocks that change in place: dealer, turn, hand, scores.
         out[off["dealer"]:off["dealer"] + 2 * n + NUM_CARDS] = 0  # dealer, to_move, hand
-        put(off["dealer"] + (view.dealer - me) % n)
-        if view.to_move is not None and view.to_move != CHANCE:
-            put(off["to_move"] + (view.to_move - me) % n)
-        _cards(put, off["hand"], view.hand)
+        _dealer_turn_hand(put, off, n, me, view)
         out[ones] = 1
         _scores(out, lay, view, me)
         return out
