@@ -404,17 +404,32 @@ def declare(page, app):
 def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browser):
     """A declarer calls with the whole hand in sight: on a wide screen the forty cards lie on
     the felt, where the trick will be (below the banner they pushed the hand out of the
-    window), a laptop's 768 pixels included; on a phone, where the felt has no room for a
-    suit's row, below the banner."""
+    window), a laptop's 768 pixels included, and a laptop's 1024 pixels, where a suit's row
+    is wider than the felt's middle, a suit two rows of five; on a phone, where the felt has
+    no room for them, below the banner."""
     url, app, _ = server
-    for width, height, on_felt in ((1280, 860, True), (1366, 768, True), (390, 844, False)):
+    for width, height, on_felt in ((1280, 860, True), (1366, 768, True), (1024, 768, True),
+                                   (390, 844, False)):
         page = open_page(browser, url, width, height)
         table = declare(page, app)
         assert table.game.declarer == 0 and page.locator("button.call").count() == 40
-        assert page.locator("#call button.call").count() == (40 if on_felt else 0)
+        assert page.locator("#call button.call").count() == (40 if on_felt else 0), width
         if on_felt:
             hand = page.evaluate("document.getElementById('hand').getBoundingClientRect().bottom")
             assert hand <= height, "the hand is in sight"
+            # each card to call inside the felt's middle, clear of every seat
+            boxes = page.evaluate("""() => {
+                const box = (e) => { const r = e.getBoundingClientRect();
+                                     return [r.left, r.top, r.right, r.bottom]; };
+                return [box(document.getElementById('centre')),
+                        [...document.querySelectorAll('#call button.call')].map(box),
+                        [...document.querySelectorAll('.seat')].map(box)]; }""")
+            centre, calls, seats = boxes
+            apart = lambda a, b: a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            for c in calls:
+                assert (centre[0] <= c[0] and c[2] <= centre[2] and centre[1] <= c[1]
+                        and c[3] <= centre[3]), (width, c, centre)
+                assert all(apart(c, s) for s in seats), (width, c)
         page.locator("button.call").first.click()
         wait_ready(page)
         assert page.locator("button.call").count() == 0 and page.locator("#call").is_hidden()

@@ -228,15 +228,19 @@ function drawHand(view, options) {
     }
     return node;
   }));
-  // the cards to call: on the felt where they fit there whole (the CSS says why), else under
-  // the banner
+  // the cards to call: on the felt where they fit there whole (the CSS says why), a suit a
+  // row, or a suit two rows of five where a row is wider than the felt's middle (a laptop's
+  // 1024 pixels); else under the banner, a suit a row
   const grid = callGrid(moves.filter((m) => m.names), view.hand), call = $("call");
   call.replaceChildren(...grid);
   call.hidden = !grid.length;
   const centre = $("centre");  // the middle of the felt (on a phone, #call would cover it all)
-  const onFelt = grid.length > 0 && call.scrollWidth <= centre.clientWidth
-    && call.scrollHeight <= centre.clientHeight;
-  if (!onFelt) call.hidden = true;
+  const fits = () => call.scrollWidth <= centre.clientWidth && call.scrollHeight <= centre.clientHeight;
+  const onFelt = grid.length > 0 && (fits() || (grid[0].classList.add("folded"), fits()));
+  if (!onFelt) {
+    call.hidden = true;
+    grid[0]?.classList.remove("folded");
+  }
   $("moves").replaceChildren(...moves.filter((m) => !m.card && !m.names).map(moveButton),
                              ...(onFelt ? [] : grid), ...(choose ? [sendButton(choose)] : []));
   const last = view.last_trick;
