@@ -539,6 +539,25 @@ def test_two_handed_marks_the_card_you_drew(server, browser):
     page.close()
 
 
+def test_a_finished_trick_rests_whole_before_it_travels_to_its_winner(server, browser):
+    """At the table's pace, a trick's last card lands, the whole trick stays a pause to be
+    read, then travels to its winner: once it left as soon as its last card had landed."""
+    url, app, _ = server
+    pace = 700
+    page = watched(browser.new_page(viewport={"width": 1280, "height": 860}))
+    page.goto(url + f"/?pace={pace}")
+    page.wait_for_function("() => document.body.dataset.loaded")
+    table = sit_down(page, app, "tressette2", 0, seed=2)
+    click_a_move(page, table)  # the agent answers: the trick is over
+    delays = page.wait_for_function("""() => { const cards = document.querySelectorAll(
+        '#trick:not([data-leaving=""]) .played');
+        return cards.length === 2 && [...cards].map(c => getComputedStyle(c).animationDelay); }""")
+    # the leaving's delay: the last of an arriving card's two animations
+    rests = [float(d.split(",")[-1].strip().removesuffix("s")) for d in delays.json_value()]
+    assert min(rests) >= pace / 1000, rests
+    page.close()
+
+
 @pytest.mark.slow
 def test_a_partnership_tressette_game_is_played_to_the_end(server, browser):
     url, app, _ = server

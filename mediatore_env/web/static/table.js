@@ -7,8 +7,12 @@ const $ = (id) => document.getElementById(id);
 const PACE = Number(new URLSearchParams(location.search).get("pace") ?? 700);
 const STILL = matchMedia("(prefers-reduced-motion: reduce)");
 const SVG = "http://www.w3.org/2000/svg";
-// Cards travel for part of the pause between two moves, never longer than it.
-document.documentElement.style.setProperty("--travel", `${Math.min(PACE * 0.5, 420)}ms`);
+// Cards travel for part of the pause between two moves, never longer than it. A finished
+// trick stays two pauses (drain): it rests whole, to be read, and travels to its winner at the
+// end of them, not as soon as its last card lands.
+const TRAVEL = Math.min(PACE * 0.5, 420);
+document.documentElement.style.setProperty("--travel", `${TRAVEL}ms`);
+document.documentElement.style.setProperty("--rest", `${2 * PACE - TRAVEL}ms`);
 let games = [], play = null, watch = null, queue = [], busy = false, mode_ = "play";
 
 // Every request about a table carries its seat's token (the server answers no one else).
