@@ -635,6 +635,20 @@ def test_the_table_fits_a_phone_with_the_hand_at_the_bottom(server, browser, sho
     assert page.evaluate("getComputedStyle(document.querySelector('.seat.to-move, #turn'))"
                          ".animationName") == "none"
     page.screenshot(path=str(shots / "web-phone.png"))
+    # the deal's end: scrolled to, below the sticky line, at the size of the panels' tables
+    play_by_clicking(page, table, 0, lambda t: t.game.is_over)
+    wait_ready(page, "over")
+    # scrolled down past the felt (to the panels), the last trick and then the end again
+    page.evaluate("window.scrollTo(0, document.getElementById('felt').offsetTop + 300)")
+    page.evaluate("document.getElementById('show-last').click()")
+    page.evaluate("document.getElementById('show-last').click()")
+    top = page.evaluate("document.getElementById('summary').getBoundingClientRect().top")
+    assert top >= page.locator("#brief").bounding_box()["y"] + page.locator("#brief").bounding_box()["height"]
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                         "'#summary table.summary td')).fontSize)")
+    panels = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                           "'#score table.grid td')).fontSize)")
+    assert size >= panels, (size, panels)
     page.close()
 
 
