@@ -591,6 +591,28 @@ def test_a_club_deal_starts_from_the_form_and_is_played_to_the_end(server, brows
     page.close()
 
 
+def test_a_hands_end_fits_its_board_with_next_in_sight(server, browser):
+    """A hand's end lies on the felt whole in width, its letters smaller where its table is
+    wider (a club deal's tricks on a laptop's 1024 pixels, a Tressette hand's on a phone; not
+    below 9 px), and however tall it is, Next stays in sight under it: once a club deal's end
+    ran past the board's right edge and hid Next deal below its bottom."""
+    url, app, _ = server
+    for width, height, game, seat, rules, stop in (
+            (1024, 768, "club", 2, {"deals": 2}, lambda t: len(t.game.results) >= 1),
+            (390, 844, "tressette", 1, None, lambda t: t.game.hand_number > 1)):
+        page = open_page(browser, url, width, height)
+        table = sit_down(page, app, game, seat, rules)
+        play_by_clicking(page, table, seat, stop)
+        wait_ready(page, "between")
+        lines = page.evaluate("""() => { const b = document.querySelector('#between .lines');
+            return [b.scrollWidth, b.clientWidth, parseFloat(getComputedStyle(b).fontSize)]; }""")
+        assert lines[0] <= lines[1] and lines[2] >= 9, (width, lines)
+        board, button = (page.locator(sel).bounding_box() for sel in ("#between", "#next-hand"))
+        assert board["y"] <= button["y"] and button["y"] + button["height"] <= min(
+            board["y"] + board["height"], height), (width, board, button)
+        page.close()
+
+
 def test_a_reload_goes_on_at_the_same_seat(server, browser):
     """The page keeps the table's id and the seat's token in sessionStorage."""
     url, app, _ = server

@@ -487,6 +487,13 @@ function drain() {
         drain();
       }}, `Next ${event.word}`));
     board.hidden = false;
+    // the table of points as wide as the board: its letters smaller where it is wider (a club
+    // deal's tricks on a laptop, a phone), down to 9 px; past that it scrolls sideways
+    const lines = board.querySelector(".lines");
+    if (lines.scrollWidth > lines.clientWidth) {
+      const size = parseFloat(getComputedStyle(lines).fontSize);
+      lines.style.fontSize = `${Math.max(9, Math.floor(size * lines.clientWidth / lines.scrollWidth * 10) / 10)}px`;
+    }
     board.scrollIntoView({block: "nearest"});  // a phone scrolled down to its hand sees it whole
     return;
   }
