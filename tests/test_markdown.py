@@ -81,7 +81,8 @@ def source_of(output: Block, previous: Block | None) -> Block | None:
     """The python block whose output ``output`` shows, if it is just before it."""
     if previous is None or previous.lang != "python":
         return None
-    between = output.before[previous.line + previous.text.count("\n"):]
+    # from the line after the block's closing fence (``line`` is its opening fence's, from 1)
+    between = output.before[previous.line + previous.text.count("\n") + 1:]
     prose = [line for line in between if line.strip()]
     if len(prose) > 3 or any(line.startswith(("#", "<!--")) for line in prose):
         return None
@@ -211,3 +212,14 @@ def test_slow_blocks_are_listed(block, source):
         f"{block.where}: a slow block names the command that regenerates it")
     commands = [line for line in block.text.splitlines() if line.startswith("$ ")]
     pytest.skip(f"slow, not run: {block.where}: {block.slow}" + "".join(f"; {c}" for c in commands))
+
+
+def test_an_output_block_belongs_to_the_python_block_at_most_three_lines_of_prose_above(tmp_path):
+    """The rule docs/contributing.md states: three lines of prose may stand between a block
+    and its output (the closing fence is none of them), four may not."""
+    page = tmp_path / "page.md"
+    for prose, belongs in ((["one", "two", "three:"], True), (["one", "two", "three", "four:"], False)):
+        page.write_text("\n".join(["```python", "print(1)", "```", "", *prose, "", "```", "1",
+                                   "```", ""]))
+        source, output = blocks(page)
+        assert (source_of(output, source) is source) == belongs
