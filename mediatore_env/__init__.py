@@ -17,7 +17,8 @@ layers listed before it::
     codec/       what every game's writers, texts and environments share: layouts as offsets,
                  card text, actions from user input
     jaxgame/     every game's engine batched in JAX, on one trick core
-    envs/        what the environments share: the AEC base, copies, the protective wrapper
+    envs/        what the environments share: the AEC base, copies, the protective wrapper,
+                 SeatEnv (one seat of any game as a gymnasium.Env)
     agents       (the top-level package beside this one) the agents of each game, the tournament
     tools/       command-line tools: mediatore-play, -replay, -bench, -tables
 

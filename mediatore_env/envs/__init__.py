@@ -7,7 +7,9 @@ names them): PettingZoo AEC environments whose ``env()`` is the raw environment 
 share is written once here: in :mod:`.base` copies (``copy.deepcopy``, ``pickle``) that go on
 with the game, the start of an episode, ``step`` and the end of an AEC episode, and the
 generic environment of any game (``GameEnv``) whose hooks the games' own environments fill; in
-:mod:`.wrappers` the protections; in :mod:`.pages` what their documentation pages say alike.
+:mod:`.seat` one seat of any game as a Gymnasium environment (``SeatEnv``, which Mediatore's
+fills likewise); in :mod:`.wrappers` the protections; in :mod:`.pages` what their
+documentation pages say alike.
 
 Importing this package registers every PettingZoo environment of the registry under its id
 (``mediatore/mediatore-v0``, ``mediatore/mediatore-bidding-v0``, ``mediatore/club-mediatore-v0``,
