@@ -138,10 +138,10 @@ def test_the_table_and_shown_out_blocks_say_what_the_play_showed(form):
             counted = [(t.leader, t.cards) for t in view.tricks[draws:]]
             counted += [(view.leader, view.trick)] if view.trick else []
             expect = np.zeros((n, 4), bool)
-            for leader, cards in counted:
-                for k, card in enumerate(cards[1:], 1):
-                    if card // 10 != cards[0] // 10:
-                        expect[(leader + k - me) % n, cards[0] // 10] = True
+            for leader, trick in counted:
+                for k, card in enumerate(trick[1:], 1):
+                    if card // 10 != trick[0] // 10:
+                        expect[(leader + k - me) % n, trick[0] // 10] = True
             shown = block(obs, lay, "shown_out").reshape(n, 4).astype(bool)
             assert np.array_equal(shown, expect)
             for r, suit in zip(*np.nonzero(shown)):

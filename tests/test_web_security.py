@@ -107,8 +107,10 @@ def test_an_option_takes_only_the_plain_kinds_its_annotation_names_at_the_top():
     # callable: an int inside it is no int the option takes.
     from mediatore_env.web.tables import check_agent_options
 
-    def factory(table: list[int] | None = None, rate: float | None = None,  # noqa: F821
-                score: Callable[[int], float] | None = None, depth: int | None = None):
+    # the annotations stay text (from __future__ import annotations): Callable is not imported
+    def factory(table: list[int] | None = None, rate: float | None = None,
+                score: Callable[[int], float] | None = None,  # noqa: F821
+                depth: int | None = None):
         pass
     for option, value in (("table", 1), ("score", 2.0), ("score", "x"), ("depth", 1.5)):
         with pytest.raises(ValueError, match=f"option '{option}'"):

@@ -10,7 +10,7 @@ from mediatore_env.game import Deal
 from mediatore_env.records import make_record
 from mediatore_env.rules import PRESETS
 from mediatore_env.encoding import observation
-from mediatore_env.mediatore_v0 import raw_env
+
 
 out = []
 SEED = 2026
@@ -23,7 +23,7 @@ for p, preset in enumerate(PRESETS):
             play(deal, agents, seeds=[derive_seed(SEED, index, s) for s in range(4)])
             out.append(make_record(deal, preset=preset, lineup=lineup, seed=SEED, index=index))
 # Observations: a checksum of every seat's observation after every move of a few records.
-import hashlib, numpy as np
+import hashlib
 from mediatore_env.records import replay
 digests = []
 for rec in out[:12]:
