@@ -721,6 +721,31 @@ def test_one_address_holds_at_most_per_client_tables_and_uploads():
         assert len(lobby.uploads) == 3
 
 
+def test_a_table_let_go_is_let_go_whole_with_its_stand_ins_timer():
+    """A person's seat with a stand-in has a timer, sleeping until the seat is away (up to a
+    day), and the timer held its table: a table crowded out (or idle) stayed in memory with
+    its agents, 18 MB a table of self-play networks, a day after the lobby let it go, so one
+    client opening table after table filled the server's memory. A table let go is let go
+    whole: its timer ends with it."""
+    import gc
+    import weakref
+    now = [0.0]
+    lobby = Lobby(max_tables=10, idle=600.0, clock=lambda: now[0], per_client=2)
+    with ThreadPoolExecutor(1) as pool, TestClient(create_app(lobby=lobby, executor=pool),
+                                                   base_url=URL) as c:
+        made = []
+        for _ in range(6):
+            seat = new_table(c, "tressette2", agents="greedy",
+                             stand_in={"agent": "greedy", "after": 24 * 3600})
+            made.append(weakref.ref(lobby.tables[seat.id]))
+        now[0] = 700.0  # the last two idle: let go at the next ask
+        assert c.get("/api/records").status_code == 200 and not lobby.tables
+        del seat
+        gc.collect()
+        kept = sum(ref() is not None for ref in made)
+        assert not kept, f"{kept} of the 6 tables let go kept"
+
+
 def test_one_client_cannot_lock_the_others_out_of_watching():
     """One upload of many records filled the server's uploads, and watching the history then
     answered 429 to everyone, as it counted against them: an upload holds at most 20

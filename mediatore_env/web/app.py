@@ -292,7 +292,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         if old is not None:
             old.cancel()
         game = table.game
-        if table.after is None or table.broken or game.is_over:
+        if (table.after is None or table.broken or game.is_over
+                or lobby.tables.get(table.id) is not table):  # let go: no timer keeps it
             return
         at = table.away_at(game.to_move)
         if at is None:
@@ -324,6 +325,19 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             table.thinking = False
             changed(table)
         wait_for_stand_in(table)
+
+    def let_go(tid: str) -> None:
+        """Table ``tid`` has been let go: its stand-in's timer ends (it held the table, and
+        its agents, until it rang), and whoever waits on it is woken, to hear it is gone."""
+        timer = timers.pop(tid, None)
+        if timer is not None:
+            timer.cancel()
+        ticks.pop(tid, None)
+        event = changes.pop(tid, None)
+        if event is not None:
+            event.set()
+
+    lobby.on_let_go = let_go
 
     def new_table_made(table: Table, client: str) -> Table:
         table.on_event = changed
@@ -387,7 +401,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         table.present[seat] += 1  # a page waiting here is a page open on the seat
         try:
             while (table.next <= since and others_may_act(table, seat)
-                   and loop.time() < deadline):
+                   and loop.time() < deadline and lobby.tables.get(table.id) is table):
                 await news_of(table, ticks.get(table.id, 0), deadline - loop.time())
         finally:
             table.present[seat] -= 1

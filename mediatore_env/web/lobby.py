@@ -44,6 +44,9 @@ class Lobby:
         self.episodes: set[str] = set()  # the history's episodes to watch
         self.used: dict[str, float] = {}  # table, upload or episode id -> when last asked about
         self.client: dict[str, str] = {}  # table or upload id -> the address that opened it
+        #: told the id of every table let go (the server ends what it keeps for it: a
+        #: stand-in's timer, which would keep the table, its agents and all, for a day)
+        self.on_let_go: Callable[[str], None] | None = None
         self._record_ids = itertools.count(1)
 
     # -- tables ------------------------------------------------------------------------------
@@ -57,7 +60,8 @@ class Lobby:
     def _let_go(self, key: str) -> None:
         del self.used[key]
         self.client.pop(key, None)
-        self.tables.pop(key, None)
+        if self.tables.pop(key, None) is not None and self.on_let_go is not None:
+            self.on_let_go(key)
         if key in self.uploads or key in self.episodes:
             self.uploads.discard(key)
             self.episodes.discard(key)
