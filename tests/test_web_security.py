@@ -653,6 +653,25 @@ def test_a_body_over_the_limit_is_refused_unread_and_deep_nesting_is_a_400(clien
     assert fingerprint(client) == before
 
 
+def test_an_upload_nested_deep_enough_to_break_the_agents_pool_is_a_400():
+    """An upload is replayed in the agents' pool of processes, which pickles it to send it
+    there: a record whose free meta nested 600 lists deep (JSON's own parser takes 990) could
+    not be pickled, and the server answered 500, in plain text. A body nested deeper than
+    MAX_DEPTH is a 400, before anything is done with it, on every route and socket."""
+    from mediatore_env.web.app import MAX_DEPTH
+    record = played_record("tressette2", 1)
+    with TestClient(create_app(), base_url=URL) as c:  # the server's own pool of processes
+        before = fingerprint(c)
+        for depth in (MAX_DEPTH + 1, 600):
+            record["meta"] = {"x": json.loads("[" * depth + "]" * depth)}
+            response = c.post("/api/records", json=record)
+            assert response.status_code == 400, response.text
+            assert "nested more than" in response.json()["error"]
+            assert fingerprint(c) == before
+        record["meta"] = {"x": json.loads("[" * (MAX_DEPTH - 3) + "]" * (MAX_DEPTH - 3))}
+        assert c.post("/api/records", json=record).status_code == 200
+
+
 def test_an_uploaded_records_free_fields_are_not_kept(client):
     # A record's meta is free-form: 2 MiB of it, uploaded again and again, must not stay in
     # memory with the record to watch (only its checked steps and names do).

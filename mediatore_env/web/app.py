@@ -70,6 +70,10 @@ STATIC = Path(__file__).with_name("static")
 #: The largest body of a request, and of a records upload, in bytes; the most records one
 #: upload may hold (a tenth of the uploads the server keeps: one request cannot fill them).
 MAX_BODY, MAX_RECORDS_BODY, MAX_RECORDS_AT_ONCE = 64 * 1024, 2 * 1024 * 1024, 20
+#: The deepest a body (or a socket's message) may nest its lists and objects: a record nests
+#: five deep; an upload is pickled to go to the agents' processes, and pickle fails at a few
+#: hundred (JSON's own parser takes about a thousand).
+MAX_DEPTH = 32
 #: The largest history id asked about (SQLite's integers are 64-bit)
 MAX_ID = 2 ** 63 - 1
 #: The longest a ``GET /api/games/{id}?wait=S`` waits for news, in seconds.
@@ -190,12 +194,15 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
 
     def parse_json(raw):
         """A body's (or a socket message's) strict JSON: UTF-8 with no byte-order mark, no
-        key twice, no NaN or Infinity, no lone surrogate."""
+        key twice, no NaN or Infinity, no lone surrogate, nested at most MAX_DEPTH deep."""
+        encoded = (bytes(raw) if isinstance(raw, (bytes, bytearray))
+                   else raw.encode("utf-8", "surrogatepass"))
+        if _deeper_than(encoded, MAX_DEPTH):
+            raise BadRequest(f"malformed JSON: nested more than {MAX_DEPTH} deep")
         try:
             text = raw.decode() if isinstance(raw, (bytes, bytearray)) else raw
             data = json.loads(text, object_pairs_hook=_one_of_each, parse_constant=_no_constant)
             json.dumps(data, ensure_ascii=False).encode()  # every text is Unicode's
-            return data
         except RecursionError:
             raise BadRequest("malformed JSON: nested too deeply") from None
         except UnicodeEncodeError:  # "\ud800": half a character, that no answer could send
@@ -203,6 +210,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
                              "character") from None
         except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
             raise BadRequest(f"malformed JSON: {one_line(e, 100)}") from None
+        return data
 
     def fields(data, allowed: set[str]) -> dict:
         if not isinstance(data, dict):
@@ -673,6 +681,24 @@ def _episode_id(text: str, what: str, status: int) -> int:
         raise BadRequest(f"bad {what} {shown(text)}: an episode id 0-{MAX_ID} is expected",
                          status)
     return int(text)
+
+
+#: Every byte but JSON's brackets, to leave out of a text (bytes.translate).
+_NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
+
+
+def _deeper_than(raw: bytes, limit: int) -> bool:
+    """Whether the JSON text ``raw`` nests its lists and objects more than ``limit`` deep (read
+    from its brackets outside its strings, at the speed of bytes, before it is parsed: a
+    text that is no JSON at all may be read wrong here, and its parser refuses it)."""
+    import numpy as np
+    # escaped backslashes first, then escaped quotes: every quote left opens or closes a text
+    outside = b"".join(raw.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')[::2])
+    brackets = np.frombuffer(outside.translate(None, _NOT_BRACKETS), np.uint8)
+    if len(brackets) <= limit:
+        return False
+    steps = ((brackets == ord("[")) | (brackets == ord("{"))).astype(np.int32) * 2 - 1
+    return int(np.cumsum(steps).max()) > limit
 
 
 def _one_of_each(pairs: list[tuple[str, object]]) -> dict:
