@@ -765,6 +765,32 @@ def test_a_table_let_go_is_let_go_whole_with_its_stand_ins_timer():
         assert not kept, f"{kept} of the 6 tables let go kept"
 
 
+def test_per_client_holds_for_one_upload_of_many_and_at_a_full_server():
+    """``--per-client 2`` let one upload of 20 records stay whole (the address's least
+    recently used went, the new ones all stayed: 20 held); and an address at its cap whose
+    next table would let its own least recently used go was refused 429 when the server was
+    full, though the new table takes no room. An upload holds at most per_client records
+    (413, before any is replayed), and an address at its cap always gets its next table."""
+    lobby = Lobby(max_tables=3, per_client=2)
+    with ThreadPoolExecutor(1) as pool, \
+            TestClient(app := create_app(lobby=lobby, executor=pool), base_url=URL,
+                       client=("10.0.0.5", 5000)) as mine, \
+            TestClient(app, base_url=URL, client=("10.0.0.6", 5000)) as theirs:
+        record = played_record("tressette2", 4)
+        before = fingerprint(mine)
+        response = mine.post("/api/records", json=[record] * 3)
+        assert response.status_code == 413 and "at most 2 records" in response.json()["error"]
+        assert fingerprint(mine) == before and not lobby.uploads
+        assert mine.post("/api/records", json=[record] * 2).status_code == 200
+        new_table(theirs, "tressette2")
+        first = new_table(mine, "tressette2")
+        new_table(mine, "tressette2")  # the server full, this address at its cap
+        third = new_table(mine, "tressette2")  # its first goes: room enough
+        assert first.get().status_code == 404 and third.get().status_code == 200
+        response = theirs.post("/api/games", json={"game": "tressette2"})
+        assert response.status_code == 429  # another address, under its cap: no room
+
+
 def test_one_client_cannot_lock_the_others_out_of_watching():
     """One upload of many records filled the server's uploads, and watching the history then
     answered 429 to everyone, as it counted against them: an upload holds at most 20

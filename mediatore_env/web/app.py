@@ -364,7 +364,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         data = await body(request)
         if not isinstance(data, dict):
             raise BadRequest("a JSON object is expected")
-        lobby.check_room()  # before the agents are made: the cap costs nothing to check
+        # before the agents are made: the cap costs nothing to check
+        lobby.check_room(client_of(request))
         table = new_table_made(Table(**table_request(data, agents), clock=lobby.clock),
                                client_of(request))
         return {**table.state(), "token": table.token}
@@ -524,6 +525,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             raise BadRequest("an empty list: no record in it")
         if len(records) > MAX_RECORDS_AT_ONCE:  # one request does not fill the uploads' cap
             raise BadRequest(f"at most {MAX_RECORDS_AT_ONCE} records at once", 413)
+        lobby.check_upload(len(records))  # nor hold more than its address may
         labels = [f"upload #{i + 1}" if len(records) > 1 else "upload"
                   for i in range(len(records))]
         # every record checked (replayed) before any is added, in a worker: a long upload

@@ -73,16 +73,18 @@ class Lobby:
         held = sorted((k for k in ids if self.client.get(k) == client), key=self.used.__getitem__)
         return held[:max(0, len(held) + count - self.per_client)]
 
-    def check_room(self) -> None:
-        """``BadRequest`` 429 when no more table may be opened now."""
+    def check_room(self, client: str | None = None) -> None:
+        """``BadRequest`` 429 when no more table may be opened now (from ``client``: one at
+        its ``per_client`` lets its own least recently used go, and so always has room)."""
         self.sweep()
-        if len(self.tables) >= self.max_tables:
+        going = self._crowded_out(client, self.tables, 1) if client is not None else []
+        if len(self.tables) - len(going) >= self.max_tables:
             raise BadRequest(f"the server has its most tables open ({self.max_tables}); "
                              "try again when one is finished or idle", 429)
 
     def add(self, table: Table, client: str = "") -> Table:
         """Add ``table``, opened from address ``client`` (see the module docstring)."""
-        self.check_room()
+        self.check_room(client)
         for key in self._crowded_out(client, self.tables, 1):
             self._let_go(key)
         self.tables[table.id] = table
@@ -120,11 +122,19 @@ class Lobby:
 
     # -- records to watch ----------------------------------------------------------------------
 
+    def check_upload(self, count: int) -> None:
+        """``BadRequest`` 413 for an upload of more records than one address may hold."""
+        if count > self.per_client:
+            raise BadRequest(f"at most {self.per_client} records at once (what one address "
+                             "may hold)", 413)
+
     def add_watches(self, watches: list[Watch], uploaded: bool, client: str = "") -> list[str]:
         """Add records to watch (checked already); their new ids. Uploads past
-        ``max_uploads`` are refused with 429, none of them added; past ``per_client`` from
-        ``client``, its least recently watched ones go."""
+        ``max_uploads`` are refused with 429, none of them added, and an upload of more than
+        ``per_client`` with 413; past ``per_client`` from ``client``, its least recently
+        watched ones go."""
         if uploaded:
+            self.check_upload(len(watches))
             self.sweep()
             going = self._crowded_out(client, self.uploads, len(watches))
             if len(self.uploads) - len(going) + len(watches) > self.max_uploads:
