@@ -102,6 +102,23 @@ def test_agent_options_are_data_within_bounds(client, spec, words):
     assert fingerprint(client) == before
 
 
+@pytest.mark.parametrize("game", ["tressette2", "tressette"])
+def test_a_text_option_cannot_buy_a_hundred_times_the_defaults_effort(client, game):
+    """The numbers are bounded, ten times the default's effort in all; a text is not a
+    number, and ``pimc:rollout=selfplay`` plays its 3,200 rollout cards by the network, a
+    forward pass each: 6 to 9 s of CPU a decision early in a Tressette hand against greedy
+    rollouts' 0.05 s, a hundred times. A request leaves it at its default (an operator may
+    offer it with --agent)."""
+    before = fingerprint(client)
+    players = 2 if game == "tressette2" else 4
+    response = client.post("/api/games", json={
+        "game": game, "agents": [None] + ["pimc:rollout=selfplay"] * (players - 1)})
+    assert response.status_code == 400, response.text
+    assert "option 'rollout' is its default's here" in response.json()["error"]
+    assert fingerprint(client) == before
+    assert new_table(client, game, agents="pimc:rollout=greedy").id  # the default, named
+
+
 def test_an_option_takes_only_the_plain_kinds_its_annotation_names_at_the_top():
     # An operator's agent (--agent) may annotate a None default with a container or a
     # callable: an int inside it is no int the option takes.

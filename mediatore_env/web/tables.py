@@ -77,6 +77,10 @@ MAX_EVENTS = 64
 #: Agent options a request never sets: each names a file of the server (``selfplay:game``
 #: picks the network file of another game, and is the table's game anyway).
 UNSET = ("path", "file", "model", "weights", "game")
+#: Agent options a request may give only their default: a text that buys far more than the
+#: numbers' bound (``pimc:rollout=selfplay`` plays its rollout cards by the network, a forward
+#: pass a card: a hundred times greedy's rollouts' CPU). The operator may offer it, --agent.
+DEFAULT_ONLY = ("rollout",)
 
 
 class BadRequest(ValueError):
@@ -184,6 +188,10 @@ def check_agent_options(factory: Callable, options: dict) -> None:
             settable = [p for p, q in params.items() if option_kinds(q)]
             raise ValueError(f"option {name!r} cannot be set here; options: "
                              + (", ".join(settable) or "none"))
+        if name in DEFAULT_ONLY and value != param.default:
+            raise ValueError(f"option {name!r} is its default's here ({param.default!r}): "
+                             f"{shown(value)} costs far more than the default's effort (an "
+                             "operator may offer it with --agent)")
         if not _fits(value, kinds, param.default, name):
             raise ValueError(f"bad value {shown(value)} for option {name!r} (default "
                              f"{param.default!r}): " + _expected(kinds, param.default, name))
