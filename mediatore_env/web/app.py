@@ -364,10 +364,9 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         data = await body(request)
         if not isinstance(data, dict):
             raise BadRequest("a JSON object is expected")
-        # before the agents are made: the cap costs nothing to check
-        lobby.check_room(client_of(request))
-        table = new_table_made(Table(**table_request(data, agents), clock=lobby.clock),
-                               client_of(request))
+        client = client_of(request)
+        lobby.check_room(client)  # before the agents are made: the cap costs nothing to check
+        table = new_table_made(Table(**table_request(data, agents), clock=lobby.clock), client)
         return {**table.state(), "token": table.token}
 
     async def join(request):
