@@ -358,6 +358,27 @@ def test_a_body_is_strict_json_in_utf8(client, body):
     assert fingerprint(client) == before
 
 
+def test_an_upload_is_bounded_in_steps_and_the_operators_records_are_not(monkeypatch):
+    """Each look at an uploaded record's step replays it to there, on the event loop: a record
+    of thousands of deals (2 MiB holds a club session of a thousand) would stall every table at
+    each look. An upload is refused past MAX_WATCH_STEPS, nothing kept; a record the operator
+    gave on the command line is watched whole."""
+    from mediatore_env.web import app as app_module
+    record = played_record("tressette2", 2)
+    monkeypatch.setattr(app_module, "MAX_WATCH_STEPS", 50)
+    with ThreadPoolExecutor(1) as pool, TestClient(
+            create_app([("operator's", record)], executor=pool), base_url=URL) as c:
+        before = fingerprint(c)
+        response = c.post("/api/records", json=record)
+        assert response.status_code == 400, response.text
+        assert re.search(r"upload: \d+ steps .*; at most 50 may be uploaded",
+                         response.json()["error"])
+        assert fingerprint(c) == before
+        (mine,) = c.get("/api/records").json()["records"]  # the operator's, watched whole
+        steps = c.get(f"/api/records/{mine['id']}?step=0").json()["steps"]
+        assert steps > 50 and c.get(f"/api/records/{mine['id']}?step={steps}").status_code == 200
+
+
 def test_an_uploads_unread_fields_are_strict_json_and_its_seats_numbers(client):
     record = played_record("tressette2", 2)
     record["meta"] = {"agents": ["random", "random"], "x": "PH"}

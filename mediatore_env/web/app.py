@@ -62,8 +62,8 @@ from ..tools.replay import BadRecord, load_records, record_files
 from ..registry import GAMES
 from .history import History, HistoryError, default_path, export
 from .lobby import IDLE_SECONDS, MAX_TABLES, PER_CLIENT, Lobby
-from .tables import (MAX_NAME, BadRequest, Table, Watch, games_json, one_line, shown,
-                     table_request, think)
+from .tables import (MAX_NAME, MAX_WATCH_STEPS, BadRequest, Table, Watch, games_json, one_line,
+                     shown, table_request, think)
 
 STATIC = Path(__file__).with_name("static")
 
@@ -737,7 +737,9 @@ def agents_pool() -> Executor:
 
 
 def _watches(records: list, labels: list[str]) -> list[Watch]:
-    return [Watch(record, label) for record, label in zip(records, labels)]
+    """The records sent (uploads, the history's episodes) to watch, each bounded in steps."""
+    return [Watch(record, label, max_steps=MAX_WATCH_STEPS)
+            for record, label in zip(records, labels)]
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -70,6 +70,10 @@ MAX_SEED = 2 ** 63 - 1
 #: The most a whole-number rules switch may be at a table (club's ``deals`` and ``ante``): a
 #: session that stand-ins could play on for ever, or chips past what a page counts exactly.
 MAX_COUNT = 100
+#: The most steps (packs dealt and moves made) of an uploaded record: each look at a step
+#: replays the record up to it, on the event loop. A club session of MAX_COUNT deals takes
+#: about 5,000; a Tressette game to 31, a few hundred.
+MAX_WATCH_STEPS = 10_000
 #: The most events a table keeps per person's seat, and so the most one answer carries: the
 #: oldest go (``first`` moves on), as an earlier episode's do. A page that fell further behind
 #: gets the latest it can show; a 100-deal session played by stand-ins stays a few megabytes.
@@ -850,7 +854,8 @@ class Watch:
     steps (packs dealt and moves made), as ``seat`` saw it, or every seat's table (``None``:
     all hands open)."""
 
-    def __init__(self, record, label: str = "record", style: str = "english"):
+    def __init__(self, record, label: str = "record", style: str = "english",
+                 max_steps: int | None = None):
         try:
             self.definition = definition_of(record)
             self.final = replay(record)
@@ -866,6 +871,9 @@ class Watch:
         # kept: the steps and the names, all checked; not the record, whose other fields (an
         # upload's meta) are whatever its sender put there
         self.steps = list(record_steps(record_start(self.final), self.final))
+        if max_steps is not None and len(self.steps) > max_steps:
+            raise BadRequest(f"{label}: {len(self.steps)} steps (packs dealt and moves made); "
+                             f"at most {max_steps} may be uploaded")
         self.names = watch_names(record, self.final.players)
 
     def at(self, step: int, seat: int | None) -> dict:
