@@ -558,6 +558,37 @@ def test_a_finished_trick_rests_whole_before_it_travels_to_its_winner(server, br
     page.close()
 
 
+def test_the_hand_is_live_the_moment_it_says_your_turn(server, browser):
+    """At the table's pace, the moment the page says it is your turn (your seat, the banner),
+    a click on a legal card is taken, while the agents' last card is still on its way: once
+    the seat said so a pause before the cards took a click, and a quick one did nothing."""
+    url, app, _ = server
+    page = watched(browser.new_page(viewport={"width": 1280, "height": 860}))
+    page.goto(url + "/?pace=700")
+    page.wait_for_function("() => document.body.dataset.loaded")
+    table = sit_down(page, app, "tressette", 1)  # il mano: the three agents play after you
+    wait_ready(page, "turn")
+    click_a_move(page, table)
+    page.wait_for_function("() => !document.querySelector('#hand button.card')")  # sent
+    # looked at every frame: at the first that says your turn, a legal card is clicked
+    said = page.wait_for_function("""() => {
+        const turn = document.querySelector('.seat.mine .seat-turn').textContent === 'your turn'
+                     || document.getElementById('turn').classList.contains('yours');
+        if (!turn) return false;
+        const card = document.querySelector('#hand button.card.legal');
+        card?.click();
+        return {card: card?.dataset.card ?? null,
+                arriving: Boolean(document.querySelector('#trick .played.arriving'))}; }""",
+                                  polling="raf").json_value()
+    assert said["card"] is not None and said["arriving"], said
+    hand = lambda: [c["tag"] for c in table.view_json(1)["hand"]]  # noqa: E731
+    deadline = time.time() + 10
+    while said["card"] in hand() and time.time() < deadline:  # the click reaches the server
+        time.sleep(0.01)
+    assert said["card"] not in hand()
+    page.close()
+
+
 @pytest.mark.slow
 def test_a_partnership_tressette_game_is_played_to_the_end(server, browser):
     url, app, _ = server

@@ -14,6 +14,9 @@ const TRAVEL = Math.min(PACE * 0.5, 420);
 document.documentElement.style.setProperty("--travel", `${TRAVEL}ms`);
 document.documentElement.style.setProperty("--rest", `${2 * PACE - TRAVEL}ms`);
 let games = [], play = null, watch = null, queue = [], busy = false, mode_ = "play";
+// the events' pacing: the pause after the event last shown (its timer), and the seat whose card
+// that event played, still travelling or resting on the felt when the table becomes the seat's
+let pause = null, drawn = null;
 
 // Every request about a table carries its seat's token (the server answers no one else).
 async function api(method, path, body) {
@@ -170,7 +173,8 @@ function drawSeats(view, options) {
         el("span", {class: "count"}, `${view.hand_sizes[s]} card${view.hand_sizes[s] === 1 ? "" : "s"}`)),
       status ? el("div", {class: "seat-status"}, status) : null,
       // always a line, blank but for the seat to move: the felt keeps its height as turns pass
-      el("div", {class: "seat-turn"}, !toMove ? "\u00a0" : s === me && mode_ === "play" ? "your turn" : "to play"),
+      // "your turn" only while the hand is live (an event shown on the way is not yet the seat's)
+      el("div", {class: "seat-turn"}, !toMove ? "\u00a0" : s === me && options.interactive ? "your turn" : "to play"),
       openHand ? el("div", {class: "cards open"}, ...openHand.hand.map((c) => card(c))) : null);
   }));
 }
@@ -432,6 +436,8 @@ function seated(state) {
           state, lastShown: false, told: [], chosen: [], pending: [], sending: false};
   remember();
   queue = [];
+  clearTimeout(pause);
+  pause = drawn = null;
   $("news").replaceChildren();
   $("open-hands").replaceChildren();
   $("setup").open = false;  // the form folds away once seated
@@ -449,21 +455,33 @@ function receive(state) {
   Object.assign(play, {since: state.next, version: state.version, state});
   invite(state);
   queue.push(...fresh);
-  if (!busy) drain();
+  // the agents done while the last event's pause runs: nothing more to pace, the table is
+  // the person's now
+  if (pause !== null && !queue.length && !state.thinking) {
+    clearTimeout(pause);
+    drain();
+  } else if (!busy) drain();
 }
 
 function drain() {
+  pause = null;
   busy = queue.length > 0;
   document.body.dataset.busy = busy ? "1" : "";
-  if (!busy) { if (!play.state.thinking) settle(); return; }
+  if (!busy) {
+    const seat = drawn;
+    drawn = null;
+    if (!play.state.thinking) settle(seat);
+    return;
+  }
   const event = queue.shift();
   if (event.kind === "deal" && event.view && play.shownEpisode !== play.state.episode) {
     play.shownEpisode = play.state.episode;
     tell([`— ${play.state.title}, ${play.state.unit} ${play.state.episode} —`], "heading");
   }
   tell(event.lines, event.kind);
+  drawn = event.kind === "move" ? event.seat : null;
   if (mode_ === "play") {
-    render(event.view, {seats: play.state.seats, arriving: event.kind === "move" ? event.seat : null});
+    render(event.view, {seats: play.state.seats, arriving: drawn});
     score(play.state, event.view);
   }
   // A hand of the episode is over (a Tressette hand, a club deal): its end stays on the table
@@ -500,10 +518,15 @@ function drain() {
   // a card that ends a trick: the trick stays twice as long, for its winner to be seen
   const ended = event.kind === "move" && event.view && !event.view.trick.length && event.view.last_trick
     && event.view.last_trick.cards.at(-1).seat === event.seat;
-  setTimeout(drain, event.kind === "move" || event.kind === "join" ? (ended ? 2 * PACE : PACE) : 0);
+  // The pause paces the next event only: after the last, the table is the person's at once
+  // (a quick click is taken), while its card still travels and a finished trick rests (CSS).
+  if (!queue.length && !play.state.thinking) drain();
+  else pause = setTimeout(drain, event.kind === "move" || event.kind === "join" ? (ended ? 2 * PACE : PACE) : 0);
 }
 
-function settle() {
+// The table the person moves at; ``arriving``: the seat whose card the last event shown played,
+// drawn on its way still.
+function settle(arriving = null) {
   if (mode_ !== "play") return;
   const s = play.state, view = s.view;
   // the next of the cards picked together, while it is still among the moves offered; and
@@ -517,7 +540,7 @@ function settle() {
   document.body.dataset.ready = play.sending || sending ? "" : s.broken ? "broken" : view.over ? "over"
     : view.moves.length ? "turn" : "wait";
   if (key === play.settled && !$("table").hidden) {
-    drawSeats(view, {seats: s.seats});
+    drawSeats(view, {seats: s.seats, interactive: !s.broken});
     if (sending) sendMove(next);
     return;
   }
@@ -525,7 +548,7 @@ function settle() {
   const other = view.to_move !== null && view.to_move !== s.seat ? s.seats[view.to_move] : null;
   const waiting = s.broken ? "" : other && other.kind === "person"
     ? (other.taken ? `Waiting for ${other.name}` : `Waiting for someone to take seat ${other.seat}`) : "";
-  render(view, {interactive: !s.broken, seats: s.seats, lastShown: play.lastShown, waiting});
+  render(view, {interactive: !s.broken, seats: s.seats, lastShown: play.lastShown, waiting, arriving});
   score(s, view);
   if (s.broken) shout(new Error(s.broken));
   if (sending) sendMove(next);
