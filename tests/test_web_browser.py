@@ -472,6 +472,30 @@ def test_the_discards_are_picked_then_sent_together(server, browser):
     page.close()
 
 
+def test_a_lead_with_signals_offers_them_in_short(server, browser):
+    """A Mediatore lead may go with a signal (the default rules): the card opens its moves as
+    buttons named by their signal, "no signal", "busso", "striscio"..., their whole words when
+    pointed at; once each read "play 3 of coins, busso" after the card's name."""
+    url, app, _ = server
+    page = open_page(browser, url, 1280, 860)
+    table = sit_down(page, app, "mediatore", 1, seed=1)  # il mano: leads the first trick
+    play_by_clicking(page, table, 1, lambda t: any(m["signal"] for m in t.view_json(1)["moves"]))
+    page.locator("#hand [data-moves]").first.click()
+    page.wait_for_selector("#moves button[data-move]")
+    words = {m["move"]: m for m in table.view_json(1)["moves"]}
+    shown = page.eval_on_selector_all("#moves button[data-move]",
+                                      "els => els.map(e => [+e.dataset.move, e.textContent, e.title])")
+    assert [(label, title) for _, label, title in shown] == [
+        (words[m]["signal"] or "no signal", words[m]["words"]) for m, _, _ in shown]
+    assert len(shown) > 1 and shown[0][1] == "no signal", shown
+    page.locator("#moves button[data-move]").nth(1).click()  # the card with its signal
+    deadline = time.time() + 10
+    while (1, shown[1][0]) not in table.game.history and time.time() < deadline:
+        time.sleep(0.01)
+    assert (1, shown[1][0]) in table.game.history
+    page.close()
+
+
 def test_play_a_tressette_hand_by_clicking(server, browser, shots):
     url, app, _ = server
     page = open_page(browser, url, 1100, 820)

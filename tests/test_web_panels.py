@@ -105,7 +105,13 @@ def test_a_leads_signal_is_on_the_card_it_goes_with_and_the_points_by_seat():
         deal.apply(deal.legal_moves()[0])
     signalled = [m for m in deal.legal_moves() if signal_of_move(m)]
     assert signalled, "the lead may go with a signal"
+    # each of the lead's moves names its signal (the page labels a card's moves by it)
+    moves = view_json(deal, deal.to_move)["moves"]
+    assert [m["signal"] for m in moves] == [SIGNAL_NAMES[signal_of_move(m["move"])] or None
+                                            for m in moves]
+    assert None in {m["signal"] for m in moves} and len({m["signal"] for m in moves}) > 1
     deal.apply(signalled[0])
+    assert {m["signal"] for m in view_json(deal, deal.to_move)["moves"]} == {None}  # a follow
     word = SIGNAL_NAMES[signal_of_move(signalled[0])]
     for s in range(4):
         trick = view_json(deal, s)["trick"]

@@ -214,7 +214,7 @@ def panel(kind: str, label: str, **fields) -> dict:
 def table_json(view, names: Sequence[str], style: str, facts, move_words, hand_card,
                outcome, players: int = 4, *, signals: Sequence[str] = (),
                marks: dict | None = None, panels: Sequence[dict] = (),
-               summary: dict | None = None, named_card=None) -> dict:
+               summary: dict | None = None, named_card=None, move_signal=None) -> dict:
     """What every game's ``view_json`` returns, from a seat's ``view`` (never the game): the
     hand, the cards each seat holds, the trick on the table and the last one (each lead with
     its signal's word among ``signals``, a game's names of them), the facts as ``[label,
@@ -222,8 +222,14 @@ def table_json(view, names: Sequence[str], style: str, facts, move_words, hand_c
     ``marks`` (``dealer``, ``mano``, ``roles``, ``sides``), the legal moves with their text and
     the hand card each one plays (``hand_card(move)``, None for a move that is not a card of
     the hand) and the card it names otherwise (``named_card(move)``: a call, as
-    :func:`card_json`), ``outcome`` (each seat's result once over, else None) and its
+    :func:`card_json`), the signal a lead's move gives with its card, its word
+    (``move_signal(move)``, an index into ``signals``; None without a signal: the page labels
+    a card's several moves by it, not by their whole words), ``outcome`` (each seat's result
+    once over, else None) and its
     ``summary``. The view decides what the seat knows; nothing here looks further."""
+    def said(signal: int) -> str | None:
+        return signals[signal] or None if signals else None
+
     # A call's cards after the other moves, by suit and strongest first, so that the page lays
     # them out without writing the family's strength order again.
     listed = []
@@ -232,13 +238,11 @@ def table_json(view, names: Sequence[str], style: str, facts, move_words, hand_c
         order = (0, 0, 0) if named is None else (1, suit_of(named), -power_of(named))
         listed.append((order, {"move": int(m), "words": move_words(m, style),
                                "card": None if card is None else CARD_NAMES[card],
-                               "names": None if named is None else card_json(named, style)}))
+                               "names": None if named is None else card_json(named, style),
+                               "signal": said(move_signal(m)) if move_signal else None}))
     moves = [move for _, move in sorted(listed, key=lambda row: row[0])]
     tricks = view.tricks
     last = tricks[-1] if tricks else None
-
-    def said(signal: int) -> str | None:
-        return signals[signal] or None if signals else None
 
     marks = marks or {}
     return {

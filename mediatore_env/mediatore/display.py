@@ -45,9 +45,9 @@ from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWI
 
 __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
-           "moves_lines", "auction_lines", "contract_lines", "monte_lines", "tricks_table",
-           "trick_lines", "points_line", "table_text", "result_lines", "snapshot", "changes",
-           "columns", "text_facts", "MediatoreNarrator", "MediatoreDisplay", "DISPLAY"]
+           "move_signal", "moves_lines", "auction_lines", "contract_lines", "monte_lines",
+           "tricks_table", "trick_lines", "points_line", "table_text", "result_lines", "snapshot",
+           "changes", "columns", "text_facts", "MediatoreNarrator", "MediatoreDisplay", "DISPLAY"]
 
 
 # -- cards ------------------------------------------------------------------------------------
@@ -77,8 +77,13 @@ def move_words(move: int, style: str = "english") -> str:
     if phase == AUCTION:
         return "bid " + CONTRACT_NAMES[move]
     text = CARD_VERBS[phase] + " " + card_text(card_of_move(move), style)
-    signal = signal_of_move(move) if phase == PLAY else NO_SIGNAL
+    signal = move_signal(move)
     return text + (", " + SIGNAL_NAMES[signal] if signal else "")
+
+
+def move_signal(move: int) -> int:
+    """The signal a move gives with its card: a lead's, NO_SIGNAL for any other move."""
+    return signal_of_move(move) if phase_of_move(move) == PLAY else NO_SIGNAL
 
 
 def _call_columns(numbered, style: str, num_width: int) -> list[str]:
@@ -723,6 +728,7 @@ class MediatoreDisplay(Display):
     tricks, the signals of a lead; every hook is its own but the trick game's card words."""
 
     move_words = staticmethod(move_words)
+    move_signal = staticmethod(move_signal)
     moves_lines = staticmethod(moves_lines)
 
     def card_of(self, move: int) -> int | None:
@@ -782,7 +788,7 @@ class MediatoreDisplay(Display):
         over = view.phase == END
         return table_json(view, names, style, facts, move_words, self.card_of,
                           view.payoffs if over else None, signals=SIGNAL_NAMES,
-                          named_card=self.named_card,
+                          named_card=self.named_card, move_signal=self.move_signal,
                           marks={"dealer": view.dealer, "mano": view.mano,
                                  "roles": seat_roles(view), "sides": known_sides(view)},
                           panels=mediatore_panels(view, names, style),

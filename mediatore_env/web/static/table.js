@@ -113,8 +113,10 @@ function sendButton(choose) {
              : `${choose.verb} ${choose.count === 1 ? "this card" : `these ${choose.count}`}`);
 }
 
-function moveButton(m) {
-  return el("button", {class: "move", "data-move": m.move, on: () => sendMove(m.move)}, m.words);
+// A move's button; ``label``, shorter than its words (which it then shows when pointed at).
+function moveButton(m, label = m.words) {
+  return el("button", {class: "move", "data-move": m.move, title: label === m.words ? null : m.words,
+                       on: () => sendMove(m.move)}, label);
 }
 
 // The cards a move names without playing them (a call): a row a suit, those of your own hand
@@ -230,9 +232,10 @@ function drawHand(view, options) {
       node.onclick = () => pick(c.tag, node, choose);
     } else if (mine.length === 1) { node.setAttribute("data-move", mine[0].move);
                                     node.onclick = () => sendMove(mine[0].move); }
-    else {  // a lead with its signals: the card opens its moves as buttons
+    else {  // a lead with its signals: the card opens its moves as buttons, each named by its signal
       node.setAttribute("data-moves", mine.map((m) => m.move).join(" "));
-      node.onclick = () => $("moves").replaceChildren(el("span", {}, `${c.text}: `), ...mine.map(moveButton));
+      node.onclick = () => $("moves").replaceChildren(el("span", {}, `${c.text}: `),
+                                                      ...mine.map((m) => moveButton(m, m.signal ?? "no signal")));
     }
     return node;
   }));
