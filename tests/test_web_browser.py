@@ -496,6 +496,41 @@ def test_a_lead_with_signals_offers_them_in_short(server, browser):
     page.close()
 
 
+def exchange(page, app, look) -> None:
+    """As the declarer of seed 1's deal (:func:`declare`), call the king of coins (greedy(3)
+    gives it), discard four, pass one back, and wait for the first card to play, calling
+    ``look(step)`` at each step: ``call``, ``discard``, ``pass back``, ``play``."""
+    declare(page, app)
+    look("call")
+    page.locator("button.call").nth(3).click()
+    for step, count in (("discard", 4), ("pass back", 1)):
+        page.wait_for_function(f"() => document.body.dataset.ready === 'turn' && "
+                               f"document.getElementById('send-chosen')?.dataset.count === '{count}'")
+        look(step)
+        for i in range(count):
+            page.locator("#hand button.card").nth(i).click()
+        page.click("#send-chosen")
+    page.wait_for_function("() => document.body.dataset.ready === 'turn' && "
+                           "!document.getElementById('send-chosen')")
+    look("play")
+
+
+def test_the_hand_stays_put_from_step_to_step(server, browser):
+    """At a laptop's 1024x768 the banner keeps its height whatever it asks: the call, the
+    discards, the card passed back and the play each find the hand where the step before
+    left it. Once the card passed back's question ("Pass one card face down to the player
+    who gave you the called card") took two lines and pushed the hand down."""
+    url, app, _ = server
+    page = open_page(browser, url, 1024, 768)
+    tops = {}
+    exchange(page, app, lambda step: tops.__setitem__(step, page.evaluate(
+        "[document.getElementById('hand').getBoundingClientRect().top, "
+        "document.getElementById('turn').textContent]")))
+    assert max(top for top, _ in tops.values()) - min(top for top, _ in tops.values()) <= 1, tops
+    assert "Pass one card face down" in tops["pass back"][1]  # the whole question, smaller
+    page.close()
+
+
 def test_play_a_tressette_hand_by_clicking(server, browser, shots):
     url, app, _ = server
     page = open_page(browser, url, 1100, 820)

@@ -259,10 +259,21 @@ function drawHand(view, options) {
   // its way back: to the trick on the table, or to the end's summary once over
   $("show-last").textContent = options.lastShown ? (view.over ? "The end" : "This trick") : "Last trick";
   const yours = options.interactive && moves.length > 0;
-  $("turn").className = yours ? "yours" : "";
-  $("turn").textContent = yours ? `Your turn · ${view.question || "choose"}`
-    : view.over ? "" : options.waiting || "";
+  banner(yours ? `Your turn · ${view.question || "choose"}` : view.over ? "" : options.waiting || "", yours);
   document.title = (yours ? "▶ Your turn · " : "") + "mediatore-web";
+}
+
+// The banner over the hand: what the person is asked, or waited for. It keeps its height
+// (the CSS's) whatever it says, so that the hand below it stays put from one step to the next:
+// words longer than its room (a question of two lines: "Pass one card face down to the
+// player who gave you the called card") are said in smaller letters, down to 11 px.
+function banner(text, yours = false) {
+  const node = $("turn");
+  node.className = yours ? "yours" : "";
+  node.textContent = text;
+  node.style.fontSize = "";
+  let size = parseFloat(getComputedStyle(node).fontSize);
+  while (node.scrollHeight > node.clientHeight && size > 11) node.style.fontSize = `${--size}px`;
 }
 
 // The trick in the middle, each card in front of the seat that played it, a signal on the
@@ -496,7 +507,7 @@ function drain() {
     // on the felt, where the eye is and the table of points has room: the terminal's
     // heading ("== hand 1: the end") as its title, the rest as the terminal shows it
     document.body.dataset.ready = "between";
-    $("turn").textContent = `The ${event.word} is over`;
+    banner(`The ${event.word} is over`);
     const said = event.lines.flatMap((l) => l.split("\n")), board = $("between");
     const [head, ...rest] = said.slice(said.findIndex((l) => l.trim()));
     board.replaceChildren(el("h3", {}, unruled(head).replace(/^=+ /, "")),
