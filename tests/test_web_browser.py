@@ -531,6 +531,51 @@ def test_the_hand_stays_put_from_step_to_step(server, browser):
     page.close()
 
 
+#: The page's layout at a step, measured in the browser: the seats' boxes, whether each seat's
+#: name (with "agent") and its count of cards ("9 cards") keep to one line, the hand's cards'
+#: boxes, each with its badge's (monte, given...) or null.
+LAYOUT = """() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const oneLine = (e) => { const range = document.createRange(); range.selectNodeContents(e);
+        const tops = [...range.getClientRects()].map((r) => r.top);
+        return Math.max(...tops) - Math.min(...tops) < 0.8 * parseFloat(getComputedStyle(e).fontSize); };
+    const all = (sel) => [...document.querySelectorAll(sel)];
+    return {seats: all('.seat').map(box),
+            wrapped: all('.seat-name, .seat-cards .count').filter((e) => !oneLine(e)).map((e) => e.textContent),
+            cards: all('#hand .card').map((c) => [box(c), c.querySelector('.badge') && box(c.querySelector('.badge'))])}; }"""
+
+
+def apart(a, b) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+def test_a_laptops_table_has_room_for_its_seats_and_hand(server, browser):
+    """At a laptop's 1024x768, through the call, the discards (fourteen cards, those of the
+    monte and the given one marked), the card passed back (ten cards) and the play: each side
+    seat keeps "greedy(3) agent" and "9 cards" to a line, no box over another, the hand one row
+    in the window, and no card's badge over its neighbour's. Once the side seats were too
+    narrow for either, and ten cards wrapped onto a second row below the window."""
+    url, app, _ = server
+    page = open_page(browser, url, 1024, 768)
+    badged = []
+
+    def look(step):
+        at = page.evaluate(LAYOUT)
+        assert at["wrapped"] == [], (step, at["wrapped"])
+        assert all(apart(a, b) for i, a in enumerate(at["seats"]) for b in at["seats"][:i]), step
+        cards = [c for c, _ in at["cards"]]
+        assert len({round(c[1]) for c in cards}) == 1, (step, "the hand in one row")
+        assert max(c[3] for c in cards) <= 768, (step, "the hand in the window")
+        # a badge over its own card's strip, left of the card that overlaps it
+        ends = [c[0] for c in cards[1:]] + [cards[-1][2]]
+        badges = [(b, c, end) for (c, b), end in zip(at["cards"], ends) if b]
+        assert all(c[0] - 1 <= b[0] and b[2] <= end + 1 for b, c, end in badges), (step, badges)
+        badged.append(len(badges))
+    exchange(page, app, look)
+    assert badged[1] == 5, badged  # the discards: the monte's four and the given card
+    page.close()
+
+
 def test_play_a_tressette_hand_by_clicking(server, browser, shots):
     url, app, _ = server
     page = open_page(browser, url, 1100, 820)

@@ -215,17 +215,24 @@ function drawHand(view, options) {
     const contract = panel("contract");  // the called card its holder gave the declarer
     if (contract?.called && contract.giver != null) badges[contract.called.tag] = "given";
   }
+  // the badge an element of its card, over it: a box the page lays out (and a test measures)
+  const marked = (node, c) => {
+    const badge = badges[c.tag];
+    if (badge) {
+      node.dataset.badge = badge;
+      node.append(el("span", {class: "badge"}, badge));
+    }
+    return node;
+  };
   $("hand").classList.toggle("crowded", view.hand.length > 11);
   $("hand").replaceChildren(...(options.open ? [] : view.hand).map((c) => {
     const mine = byCard[c.tag];
     if (!mine) {
-      const node = card(c);
+      const node = marked(card(c), c);
       if (follow) node.title = `${c.text}: you must follow ${led.suit}`;
-      if (badges[c.tag]) node.dataset.badge = badges[c.tag];
       return node;
     }
-    const node = card(c, true);
-    if (badges[c.tag]) node.dataset.badge = badges[c.tag];
+    const node = marked(card(c, true), c);
     if (choose) {
       node.setAttribute("data-move", mine[0].move);
       node.classList.toggle("chosen", play.chosen.includes(c.tag) || play.pending.includes(mine[0].move));
