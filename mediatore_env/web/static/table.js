@@ -632,6 +632,9 @@ async function sendMove(move) {
   }
   play.sending = false;
   receive(answer);
+  // the socket may have brought this state (and more) first, and the table then drawn was not
+  // yet the seat's to play from, its move on its way: it is now
+  if (!busy && !play.state.thinking) settle();
 }
 
 async function nextEpisode() {
