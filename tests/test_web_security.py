@@ -358,6 +358,26 @@ def test_a_body_is_strict_json_in_utf8(client, body):
     assert fingerprint(client) == before
 
 
+def test_an_uploads_body_is_parsed_in_the_pool_not_on_the_event_loop():
+    """Parsing 2 MiB of small JSON objects takes about a second: on the event loop it would
+    stall every table. The body goes to the agents' pool as bytes, and its errors come back
+    as the same 4xx."""
+    handed = []
+
+    class Watching(ThreadPoolExecutor):
+        def submit(self, fn, *args, **kwargs):
+            handed.append((fn.__name__, [type(a) for a in args]))
+            return super().submit(fn, *args, **kwargs)
+
+    with Watching(1) as pool, TestClient(create_app(executor=pool), base_url=URL) as c:
+        before = fingerprint(c)
+        response = post_raw(c, "/api/records", '{"format": NaN}')
+        assert response.status_code == 400 and "NaN is not JSON" in response.json()["error"]
+        assert fingerprint(c) == before
+        assert c.post("/api/records", json=played_record("tressette2", 2)).status_code == 200
+    assert handed == [("uploaded_watches", [bytes])] * 2
+
+
 def test_an_upload_is_bounded_in_steps_and_the_operators_records_are_not(monkeypatch):
     """Each look at an uploaded record's step replays it to there, on the event loop: a record
     of thousands of deals (2 MiB holds a club session of a thousand) would stall every table at

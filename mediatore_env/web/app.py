@@ -180,8 +180,8 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
                 return error(str(e), e.status)
         return route
 
-    async def body(request, limit: int = MAX_BODY):
-        """The request's JSON, read no further than ``limit`` bytes (413 beyond)."""
+    async def raw_body(request, limit: int) -> bytes:
+        """The request's body, read no further than ``limit`` bytes (413 beyond)."""
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
             raise BadRequest(f"the body is over {limit} bytes", 413)
@@ -190,27 +190,11 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
             raw += chunk
             if len(raw) > limit:
                 raise BadRequest(f"the body is over {limit} bytes", 413)
-        return parse_json(raw)
+        return bytes(raw)
 
-    def parse_json(raw):
-        """A body's (or a socket message's) strict JSON: UTF-8 with no byte-order mark, no
-        key twice, no NaN or Infinity, no lone surrogate, nested at most MAX_DEPTH deep."""
-        encoded = (bytes(raw) if isinstance(raw, (bytes, bytearray))
-                   else raw.encode("utf-8", "surrogatepass"))
-        if _deeper_than(encoded, MAX_DEPTH):
-            raise BadRequest(f"malformed JSON: nested more than {MAX_DEPTH} deep")
-        try:
-            text = raw.decode() if isinstance(raw, (bytes, bytearray)) else raw
-            data = json.loads(text, object_pairs_hook=_one_of_each, parse_constant=_no_constant)
-            json.dumps(data, ensure_ascii=False).encode()  # every text is Unicode's
-        except RecursionError:
-            raise BadRequest("malformed JSON: nested too deeply") from None
-        except UnicodeEncodeError:  # "\ud800": half a character, that no answer could send
-            raise BadRequest("malformed JSON: a lone surrogate (\\ud800-\\udfff) is no "
-                             "character") from None
-        except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
-            raise BadRequest(f"malformed JSON: {one_line(e, 100)}") from None
-        return data
+    async def body(request, limit: int = MAX_BODY):
+        """The request's JSON (:func:`parse_json`), read no further than ``limit`` bytes."""
+        return parse_json(await raw_body(request, limit))
 
     def fields(data, allowed: set[str]) -> dict:
         if not isinstance(data, dict):
@@ -518,19 +502,12 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         return {"records": [watch_json(w) for w in lobby.watches]}
 
     async def post_records(request):
-        data = await body(request, MAX_RECORDS_BODY)
-        records = data if isinstance(data, list) else [data]
-        if not records:
-            raise BadRequest("an empty list: no record in it")
-        if len(records) > MAX_RECORDS_AT_ONCE:  # one request does not fill the uploads' cap
-            raise BadRequest(f"at most {MAX_RECORDS_AT_ONCE} records at once", 413)
-        lobby.check_upload(len(records))  # nor hold more than its address may
-        labels = [f"upload #{i + 1}" if len(records) > 1 else "upload"
-                  for i in range(len(records))]
-        # every record checked (replayed) before any is added, in a worker: a long upload
+        raw = await raw_body(request, MAX_RECORDS_BODY)
+        # parsed and every record checked (replayed) before any is added, in a worker: a
+        # hostile body (2 MiB of small objects parse in about a second) or a long upload
         # does not hold up the other tables
         watches = await asyncio.get_running_loop().run_in_executor(
-            executor, _watches, records, labels)
+            executor, uploaded_watches, raw)
         return {"records": [watch_json(w) for w in lobby.add_watches(watches, uploaded=True,
                                                                      client=client_of(request))]}
 
@@ -734,6 +711,40 @@ def agents_pool() -> Executor:
     import multiprocessing
     # Ctrl-C is the server's to answer: the workers neither see it nor print its traceback
     return process_executor(os.cpu_count() or 1, multiprocessing.get_context("spawn"))
+
+
+def parse_json(raw):
+    """A body's (or a socket message's) strict JSON: UTF-8 with no byte-order mark, no
+    key twice, no NaN or Infinity, no lone surrogate, nested at most MAX_DEPTH deep."""
+    encoded = (bytes(raw) if isinstance(raw, (bytes, bytearray))
+               else raw.encode("utf-8", "surrogatepass"))
+    if _deeper_than(encoded, MAX_DEPTH):
+        raise BadRequest(f"malformed JSON: nested more than {MAX_DEPTH} deep")
+    try:
+        text = raw.decode() if isinstance(raw, (bytes, bytearray)) else raw
+        data = json.loads(text, object_pairs_hook=_one_of_each, parse_constant=_no_constant)
+        json.dumps(data, ensure_ascii=False).encode()  # every text is Unicode's
+    except RecursionError:
+        raise BadRequest("malformed JSON: nested too deeply") from None
+    except UnicodeEncodeError:  # "\ud800": half a character, that no answer could send
+        raise BadRequest("malformed JSON: a lone surrogate (\\ud800-\\udfff) is no "
+                         "character") from None
+    except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError
+        raise BadRequest(f"malformed JSON: {one_line(e, 100)}") from None
+    return data
+
+
+def uploaded_watches(raw: bytes) -> list[Watch]:
+    """The records of an upload's body (one, or a list of at most MAX_RECORDS_AT_ONCE), each
+    checked to watch."""
+    data = parse_json(raw)
+    records = data if isinstance(data, list) else [data]
+    if not records:
+        raise BadRequest("an empty list: no record in it")
+    if len(records) > MAX_RECORDS_AT_ONCE:  # one request does not fill the uploads' cap
+        raise BadRequest(f"at most {MAX_RECORDS_AT_ONCE} records at once", 413)
+    labels = [f"upload #{i + 1}" if len(records) > 1 else "upload" for i in range(len(records))]
+    return _watches(records, labels)
 
 
 def _watches(records: list, labels: list[str]) -> list[Watch]:
