@@ -32,6 +32,7 @@ def test_every_game_of_the_family_has_a_jax_engine_with_its_python_facts(name):
     assert env.num_players == entry.players
     assert env.num_actions == entry.moves.count
     assert env.observation_shape == (python_observation_size(name),)
+    assert env.reward_unit == entry.reward_unit_of(env.rules)  # what self-play scales by
     assert set(FAMILY) <= set(GAMES) and set(jaxgame.games()) == set(FAMILY)
 
 

@@ -50,8 +50,18 @@ def test_a_seed_replays_the_episode_and_the_reward_is_the_learners_outcome(name)
     outcome = info["outcome"]
     assert sum(outcome) == 0 and len(outcome) == GAMES[name].players
     assert all(r == 0 for r, _, _ in steps[:-1])
-    assert steps[-1][0] == pytest.approx(outcome[info["seat"]] / env._largest_outcome())
-    assert -1 <= steps[-1][0] <= 1
+    unit = GAMES[name].reward_unit_of(env.rules)
+    assert steps[-1][0] == pytest.approx(outcome[info["seat"]] / unit)
+    limits = GAMES[name].limits(env.rules)
+    assert limits.min_utility / unit <= steps[-1][0] <= limits.max_utility / unit
+
+
+def test_rewards_are_counted_in_each_games_reward_unit():
+    """The largest outcome a seat can have, where it is a fair unit; club's first pot, where
+    the largest (a pot doubled by every deal a session may have) would make rewards vanish."""
+    units = {"mediatore": 60, "tressette": 1, "tressette3": 2, "tressette2": 1, "club": 20}
+    assert {name: GAMES[name].reward_unit_of(GAMES[name].make_rules()) for name in units} == units
+    assert GAMES["club"].reward_unit_of(GAMES["club"].make_rules(ante=7)) == 28
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -177,7 +177,7 @@ class raw_env(GameEnv):
         super().__init__(CLUB, render_mode, rules=rules, **switches)
         self.render_all = flag_option("render_all", render_all)
         normalize = flag_option("normalize_rewards", normalize_rewards)
-        self.reward_scale = 1.0 / (4 * self.rules.ante) if normalize else 1.0
+        self.reward_scale = 1.0 / CLUB.reward_unit_of(self.rules) if normalize else 1.0
 
     @property
     def normalize_rewards(self) -> bool:

@@ -25,7 +25,7 @@ def limits(rules: ClubRules) -> Limits:
     and 36 cards. A seat wins or loses at most the largest pot: four antes doubled by each
     deal at most (a mediator's side that loses matches it)."""
     deals = rules.max_deals
-    pot = 4 * rules.ante * 2 ** deals
+    pot = rules.first_pot * 2 ** deals
     return Limits(-pot, pot, deals * (4 + 1 + DISCARDS + 4 * NUM_TRICKS), deals)
 
 
@@ -33,7 +33,8 @@ CLUB = GameDef(
     name="club", title="club Mediatore", players=4, unit="session",
     rules=ClubRules, engine=Session, moves=MoveTable(NUM_MOVES, move_text, parse_move),
     observation=observation, reference_observation=write_observation, display=DISPLAY,
-    limits=limits, worlds=redeal, record_format=LEGACY_FORMAT,
+    limits=limits, reward_unit=lambda rules: rules.first_pot, worlds=redeal,
+    record_format=LEGACY_FORMAT,
     environments=(Environment("mediatore_env.club.club_mediatore_v0",
                               "mediatore/club-mediatore-v0"),),
     agents=Lazy("agents.club:CLUB_AGENTS"), tournament=Lazy("agents.club.tournament:HOOKS"),

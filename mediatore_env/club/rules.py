@@ -49,6 +49,13 @@ class ClubRules(RulesBase):
         """The most deals the session can last."""
         return MAX_DEALS if self.deals is None else self.deals
 
+    @property
+    def first_pot(self) -> int:
+        """The pot of a session's first deal, every seat's ante: the unit its chips are
+        counted in for training (the largest outcome doubles with every deal a session may
+        have, about 10 million chips over 20 deals at 5, and would make rewards vanish)."""
+        return 4 * self.ante
+
 
 def shares(chips: int, partner: bool) -> tuple[int, int]:
     """(the mediator's part, the partner's part) of ``chips`` owed or won by the mediator's

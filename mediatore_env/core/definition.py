@@ -251,6 +251,10 @@ class GameDef:
     #: The batched JAX engine (:mod:`mediatore_env.jaxgame`), a class taking the game's rules
     #: object: what ``jaxgame.make(name)`` builds and self-play trains on; None: none.
     jax: Lazy[type] | None = None
+    #: The outcome rewards are counted in for training, under given rules (``normalize_rewards``
+    #: divides by it): None, the largest outcome a seat can have (its limits); club's first pot,
+    #: where the largest is so large that rewards in it would vanish.
+    reward_unit: Callable[[Any], float] | None = None
     #: The ``"format"`` of the game's records before the common header (version 1), if any.
     record_format: str | None = None
     #: What the generic trick agents need to know of the game (:class:`TrickFacts`); None: it
@@ -291,6 +295,13 @@ class GameDef:
             fixed = ", ".join(f"{k}={self.fixed[k]!r}" for k in clash)
             raise ValueError(f"{self.name} fixes {fixed}; give another game instead")
         return self.rules(**self.fixed, **switches)
+
+    def reward_unit_of(self, rules) -> float:
+        """The outcome rewards are counted in under ``rules`` (:attr:`reward_unit`)."""
+        if self.reward_unit is not None:
+            return float(self.reward_unit(rules))
+        limits = self.limits(rules)
+        return float(max(-limits.min_utility, limits.max_utility))
 
     def has_rules(self, rules) -> bool:
         """Whether ``rules`` are this game's: of its rules class, with the switches it fixes

@@ -50,8 +50,10 @@ its end returns ``terminated=True`` with the learner's outcome.
 - ``seat``: the learner's seat, or None to draw it each episode.
 - ``rules``: the game's rules (a rules object, a preset name or a dict of switches);
   ``**switches`` add rules switches on top (``low=True``).
-- ``normalize_rewards``: divide outcomes by the largest one possible under the rules (the
-  game's limits), so rewards lie in [-1, 1]; ``reward_scale`` multiplies on top (default 1).
+- ``normalize_rewards``: count outcomes in the game's reward unit (its definition's
+  ``reward_unit_of``: the largest outcome possible under the rules, so that rewards lie in
+  [-1, 1]; club Mediatore's first pot, which a session may win many times over);
+  ``reward_scale`` multiplies on top (default 1).
 - ``illegal_reward``: an illegal action ends the episode with this reward (default: minus the
   largest outcome, in the env's reward units: worse than any episode) and
   ``info["illegal_action"]``; ``strict=True`` raises ``ValueError`` instead. An action that is
@@ -97,8 +99,7 @@ __all__ = ["SeatEnv"]
 class SeatEnv(CopyableEnv, gymnasium.Env):
     """One seat of a table of any registered game as a single-agent environment (see the
     module docstring). A subclass for one game may write its observation its own way
-    (:meth:`_observe`), bound its rewards otherwise (:meth:`_largest_outcome`) and add to the
-    end's ``info`` (:meth:`_end_info`)."""
+    (:meth:`_observe`) and add to the end's ``info`` (:meth:`_end_info`)."""
 
     metadata = {"render_modes": ["ansi"], "name": "seat_v0"}
     #: reset's options (``pack``: the first of ``packs`` alone)
@@ -126,7 +127,7 @@ class SeatEnv(CopyableEnv, gymnasium.Env):
         self.render_mode = render_mode
         scale = number_option("reward_scale", reward_scale)
         if flag_option("normalize_rewards", normalize_rewards):
-            scale /= self._largest_outcome()
+            scale /= definition.reward_unit_of(self.rules)
         self.reward_scale = scale
         self.illegal_reward = (-self._largest_outcome() * scale if illegal_reward is None
                                else number_option("illegal_reward", illegal_reward))

@@ -81,7 +81,7 @@ class ClubTables:
                 f"{deals} deals could grow a pot past that (ante * 2^(deals + 1) must be at "
                 f"most 2^24, e.g. at most 20 deals at an ante of 5)")
         return cls(rules=rules, max_deals=deals,
-                   illegal_penalty=4 * rules.ante * 2 ** (deals - 1),
+                   illegal_penalty=rules.first_pot * 2 ** (deals - 1),
                    rules_block=np.array([py_chip_value(rules.ante), rules.until_won], np.float32),
                    deal_value=np.array([k / deals for k in range(deals + 1)], np.float32))
 
@@ -421,9 +421,8 @@ class ClubJax(JaxGame):
 
     @property
     def reward_unit(self) -> float:
-        """The first pot, four antes: the largest outcome doubles with every deal a session may
-        have (about 10 million chips over 20 deals at 5) and would make every reward vanish."""
-        return 4 * self.rules.ante
+        """The first pot (``ClubRules.first_pot``), the definition's reward unit."""
+        return self.rules.first_pot
 
     def init_from_packs(self, packs, dealer) -> ClubState:
         """The session of ``packs`` (int[deals, 40]: each deal's pack in pack order, a deal
