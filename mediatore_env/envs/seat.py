@@ -113,14 +113,7 @@ class SeatEnv(CopyableEnv, gymnasium.Env):
         self.rules = self._make_rules(rules, switches)
         self.players = definition.players
         self.moves = definition.moves.count
-        if is_agent(opponents):
-            opponents = [opponents] + [copy.deepcopy(opponents) for _ in range(self.players - 2)]
-        if callable(opponents):
-            self._draw_opponents, fixed = opponents, None
-        else:
-            fixed = self._check_opponents(opponents)
-            self._draw_opponents = None
-        self.opponents: list | None = fixed
+        self.set_opponents(opponents)  # self.opponents, or self._draw_opponents to call
         self.fixed_seat = None if seat is None else as_seat(seat, players=self.players)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"bad render_mode {render_mode!r}; valid: None, 'ansi'")
