@@ -73,11 +73,11 @@ class Lobby:
         held = sorted((k for k in ids if self.client.get(k) == client), key=self.used.__getitem__)
         return held[:max(0, len(held) + count - self.per_client)]
 
-    def check_room(self, client: str | None = None) -> None:
-        """``BadRequest`` 429 when no more table may be opened now (from ``client``: one at
+    def check_room(self, client: str = "") -> None:
+        """``BadRequest`` 429 when no more table may be opened now from ``client`` (one at
         its ``per_client`` lets its own least recently used go, and so always has room)."""
         self.sweep()
-        going = self._crowded_out(client, self.tables, 1) if client is not None else []
+        going = self._crowded_out(client, self.tables, 1)
         if len(self.tables) - len(going) >= self.max_tables:
             raise BadRequest(f"the server has its most tables open ({self.max_tables}); "
                              "try again when one is finished or idle", 429)
