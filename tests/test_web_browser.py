@@ -401,6 +401,11 @@ def declare(page, app):
     return table
 
 
+def apart(a, b) -> bool:
+    """Whether two boxes ``[left, top, right, bottom]`` do not overlap."""
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
 def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browser):
     """A declarer calls with the whole hand in sight: on a wide screen the forty cards lie on
     the felt, where the trick will be (below the banner they pushed the hand out of the
@@ -425,7 +430,6 @@ def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browse
                         [...document.querySelectorAll('#call button.call')].map(box),
                         [...document.querySelectorAll('.seat')].map(box)]; }""")
             centre, calls, seats = boxes
-            apart = lambda a, b: a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
             for c in calls:
                 assert (centre[0] <= c[0] and c[2] <= centre[2] and centre[1] <= c[1]
                         and c[3] <= centre[3]), (width, c, centre)
@@ -543,10 +547,6 @@ LAYOUT = """() => {
     return {seats: all('.seat').map(box),
             wrapped: all('.seat-name, .seat-cards .count').filter((e) => !oneLine(e)).map((e) => e.textContent),
             cards: all('#hand .card').map((c) => [box(c), c.querySelector('.badge') && box(c.querySelector('.badge'))])}; }"""
-
-
-def apart(a, b) -> bool:
-    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
 
 
 def test_a_laptops_table_has_room_for_its_seats_and_hand(server, browser):
