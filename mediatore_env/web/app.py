@@ -55,6 +55,8 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import numpy as np
+
 from ..core.text import counted
 from ..runinfo import command, process_executor
 from ..tools.checks import ArgumentParser
@@ -669,7 +671,6 @@ def _deeper_than(raw: bytes, limit: int) -> bool:
     """Whether the JSON text ``raw`` nests its lists and objects more than ``limit`` deep (read
     from its brackets outside its strings, at the speed of bytes, before it is parsed: a
     text that is no JSON at all may be read wrong here, and its parser refuses it)."""
-    import numpy as np
     # escaped backslashes first, then escaped quotes: every quote left opens or closes a text
     outside = b"".join(raw.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')[::2])
     brackets = np.frombuffer(outside.translate(None, _NOT_BRACKETS), np.uint8)
