@@ -72,7 +72,8 @@ MAX_SEED = 2 ** 63 - 1
 MAX_COUNT = 100
 #: The most steps (packs dealt and moves made) of an uploaded record: each look at a step
 #: replays the record up to it, on the event loop. A club session of MAX_COUNT deals takes
-#: about 5,000; a Tressette game to 31, a few hundred.
+#: about 4,300 (4,600 at most: a pack and 45 moves a deal); a Tressette game to 31, a few
+#: hundred.
 MAX_WATCH_STEPS = 10_000
 #: The most events a table keeps per person's seat, and so the most one answer carries: the
 #: oldest go (``first`` moves on), as an earlier episode's do. A page that fell further behind
