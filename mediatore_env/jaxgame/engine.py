@@ -43,7 +43,7 @@ NO_PHASE = -1                           # the phase flags of a move not made (go
 
 def init_from_pack(t: RulesTables, pack: jax.Array, dealer: jax.Array) -> State:
     """The state after dealing ``pack`` (int32[40], card ids in pack order) from ``dealer``:
-    batches of three from il mano, the last four cards the monte (game.deal_hands)."""
+    batches of three from il mano, the last four cards the monte (nine_tricks.deal_hands)."""
     checked_deal(pack, dealer, None, 4)
     pack = jnp.asarray(pack, _I32)
     dealer = jnp.asarray(dealer, _I32)
