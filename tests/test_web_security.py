@@ -226,7 +226,9 @@ def test_a_tables_record_does_not_carry_its_seed(client):
 
 def test_the_operator_registers_an_agent_before_the_server_starts():
     """--agent GAME:NAME=SPEC: the person who starts the server may name an import path;
-    a request may then seat the agent by its name, and give it no options."""
+    a request may then seat the agent by its name, and give it no options. An agent written
+    for another game's views is refused at the start: it was taken, and broke the first table
+    that seated it."""
     game, name, factory = parse_agent_option("tressette2:steady=greedy")
     assert (game, name) == ("tressette2", "steady")
     with ThreadPoolExecutor(1) as pool, TestClient(
@@ -241,6 +243,8 @@ def test_the_operator_registers_an_agent_before_the_server_starts():
                 "mediatore:x=no.such.module:Bot"):
         with pytest.raises(ValueError):
             parse_agent_option(bad)
+    with pytest.raises(ValueError, match="written for another game"):  # a Mediatore agent
+        parse_agent_option("tressette2:x=agents.mediatore.greedy:GreedyAgent")
 
 
 def test_the_command_line_keeps_its_import_paths():

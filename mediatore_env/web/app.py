@@ -57,6 +57,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from ..core.agent import check_seats
 from ..core.text import counted
 from ..runinfo import command, process_executor
 from ..tools.checks import ArgumentParser
@@ -774,10 +775,15 @@ def parse_agent_option(text: str) -> tuple[str, str, object]:
                          "mediatore:mine=mypkg.bots:MyAgent")
     if not name or not name.replace("-", "").replace("_", "").isalnum():
         raise ValueError(f"--agent {text!r}: a NAME of letters, digits, - and _ is expected")
-    registry = agents_of(get(game))
-    make_agent(spec, registry)  # fails now, at the start, if it makes no agent
+    definition = get(game)
+    registry = agents_of(definition)
+    agent = make_agent(spec, registry)  # fails now, at the start, if it makes no agent
+    try:  # nor one written for another game's views, which would break its first table
+        check_seats([agent], definition.new_game())
+    except ValueError as e:
+        raise ValueError(f"--agent {text!r}: {e}") from None
     factory, options = agent_factory(spec, registry)
-    return get(game).name, name, lambda: factory(**options)
+    return definition.name, name, lambda: factory(**options)
 
 
 def build_parser() -> ArgumentParser:
