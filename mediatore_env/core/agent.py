@@ -30,14 +30,18 @@ def agent_name(agent) -> str:
     return getattr(agent, "name", None) or type(agent).__name__
 
 
+class NotThisGame(ValueError):
+    """An agent seated at a game whose views it was not written for (:func:`check_seats`)."""
+
+
 def check_seats(agents, game) -> None:
-    """``ValueError``, before any move is made, where one of ``agents`` (one per seat of
-    ``game``, None where no agent sits) is written for another game's views than ``game``'s
-    (its ``view_type``)."""
+    """:class:`NotThisGame` (a ``ValueError``), before any move is made, where one of
+    ``agents`` (one per seat of ``game``, None where no agent sits) is written for another
+    game's views than ``game``'s (its ``view_type``)."""
     for seat, agent in enumerate(agents):
         wanted = getattr(agent, "view_type", None)
         if wanted is not None and not isinstance(view := game.view(seat), wanted):
-            raise ValueError(
+            raise NotThisGame(
                 f"agent {agent_name(agent)!r} ({type(agent).__name__}) at seat {seat} is "
                 f"written for another game: it reads a {_path(wanted)}, and this game's seat "
                 f"is a {_path(type(view))}; seat an agent of this game or of every game")

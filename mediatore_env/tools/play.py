@@ -42,7 +42,7 @@ from functools import partial
 from typing import Callable, Sequence, TextIO
 
 from ..registry import GAMES, get
-from ..core.agent import ask, check_seats, reset_agent, wants_observation
+from ..core.agent import NotThisGame, ask, check_seats, reset_agent, wants_observation
 from ..core.records import save_record
 from ..core.text import STYLES
 from ..runinfo import command
@@ -285,7 +285,7 @@ def main(argv=None, ask: Callable[[str], str] | None = None, out: TextIO | None 
     try:
         return play_session(args.game, specs, args.seat, rules, seed, args.deal, args.deals,
                             args.cards, args.save, term, args.auto)
-    except ValueError as e:  # an agent class of another game (check_seats), before any play
+    except NotThisGame as e:  # an agent class of another game, refused before any play
         parser.error(str(e))
     except OSError as e:
         term.say(f"mediatore-play: error: {e}")
