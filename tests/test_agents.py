@@ -161,15 +161,10 @@ def test_a_network_of_one_form_is_refused_at_another_forms_table():
     agent = SelfPlayAgent(game="tressette")
     game = registry.make("tressette3")
     with pytest.raises(ValueError, match="plays tressette, not this game"):
-        play_agents(game, [agent, RandomAgentOf("tressette3"), RandomAgentOf("tressette3")],
+        play_agents(game, [agent] + [make_agent("random", "tressette3") for _ in range(2)],
                     packs=lambda k: list(range(40)))
     with pytest.raises(ValueError, match="at seat 0 is written for another game"):
         play_agents(registry.make("club"), [agent] + [None] * 3)
-
-
-def RandomAgentOf(game):
-    from agents import make_agent
-    return make_agent("random", game)
 
 
 def test_the_single_seat_environment_refuses_another_games_opponents():
