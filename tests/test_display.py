@@ -209,3 +209,54 @@ def test_a_seats_text_names_no_card_it_does_not_know(preset):
                 snaps[s] = after
                 leaked = set(CODE.findall(text)) - allowed
                 assert not leaked, (preset, n, s, leaked)
+
+
+def hand_ended(name: str, seed: int):
+    """Game ``name`` played by random legal moves until a hand (a club deal) of it is over."""
+    from mediatore_env.core.game import CHANCE
+    from mediatore_env.registry import make
+    game, rng = make(name), np.random.default_rng(seed)
+    while not game.is_over:
+        if game.to_move == CHANCE:
+            if getattr(game, "results", None) or getattr(game, "log", None):
+                return game
+            game.deal(rng.permutation(40).tolist())
+        else:
+            moves = game.legal_moves()
+            game.apply(moves[rng.integers(len(moves))])
+    return game
+
+
+@pytest.mark.parametrize("name", ["tressette", "tressette3", "tressette2", "club"])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_hands_end_as_data_says_what_its_text_says(name, seed):
+    """The page's table of a hand's end (``stop_json``) and the terminal's (``stop_lines``)
+    come from the same rows: every row's cells stand on a line of the text in order, its
+    labels and words too; and the figures are the game's own (a Tressette side's hand and
+    game, club's points taken)."""
+    from mediatore_env.registry import get
+    display, game = get(name).display, hand_ended(name, seed)
+    names = ["You", "greedy(1)", "greedy(2)", "greedy(3)"][:game.players]
+    end, text = display.stop_json(game, 0, names, "english"), display.stop_lines(game, 0, names, "english")
+    assert any(line.startswith(f"== {end['title']} ") for line in text)
+    cells = lambda row: r"\s+".join(re.escape(str(c)) for c in row)  # noqa: E731
+    for part in end["parts"]:
+        if part["columns"]:
+            for row in [part["columns"], *part["rows"], *([part["foot"]] if part["foot"] else [])]:
+                pattern = re.compile(r"(?<!\S)>?" + cells(row).replace(r"\s+", r"\s+>?") + r"(?!\S)")
+                assert sum(bool(pattern.search(line)) for line in text) >= 1, (row, text)
+        words = lambda lines: " ".join(" ".join(lines).split())  # noqa: E731
+        for said in part["lines"] + part["notes"]:
+            assert words([said]) in words(text), (said, text)
+    if name == "club":
+        tricks = next(p for p in end["parts"] if p["label"] == "Tricks")
+        r, mano = game.results[-1], (game.results[-1].dealer + 1) % 4
+        assert tricks["foot"][1:] == [format_thirds(r.thirds_won[(mano + k) % 4]) for k in range(4)]
+        assert len(tricks["rows"]) == 9
+    else:
+        rules, log = game.rules, game.log[-1]
+        rows = end["parts"][0]["rows"]
+        assert [row[-1] for row in rows] == list(game.totals)
+        assert [row[-2] for row in rows] == list(log.points(rules))
+    # a stop that is no hand's end has neither
+    assert get("mediatore").display.stop_json(hand_ended("mediatore", seed), 0, names, "english") is None

@@ -23,10 +23,11 @@ from ..core.cards import cards_of
 from ..core.display import Display, Narrator
 from ..core.game import CHANCE
 from ..core.text import (DEFAULT_NAMES, YOU, card_json, card_label, card_text, cards_json,
-                         counted, does, format_thirds, hand_inline, hand_lines, hand_news, panel,
-                         person, summary_json, table_json)
+                         counted, does, end_json, end_part, format_thirds, hand_inline,
+                         hand_lines, hand_news, panel, person, summary_json, table_json)
 from ..mediatore.display import (discard_choice, discard_question, hands_section, points_json,
-                                 section, text_facts, trick_lines, tricks_table)
+                                 section, text_facts, trick_lines, tricks_part,
+                                 tricks_part_lines)
 from ..mediatore.nine_tricks import WIN_THIRDS
 from .game import Session
 from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAMES, PLAY,
@@ -34,7 +35,7 @@ from .moves import (ACCEPT, ALONE, AUCTION, CALL, DISCARD, END, PASS, PHASE_NAME
 from .records import result_of
 
 __all__ = ["DISPLAY", "ClubDisplay", "ClubNarrator", "move_words", "table_text", "deal_line",
-           "deal_end_lines", "session_lines", "parse_move"]
+           "deal_end", "deal_end_lines", "session_lines", "parse_move"]
 
 _WORDS = {PASS: "pass", ACCEPT: "accept (become the mediator)", ALONE: "play alone"}
 _VERBS = {CALL: "call", DISCARD: "discard", PLAY: "play"}
@@ -61,22 +62,22 @@ def _knowledge(source) -> tuple[bool | None, int | None, int, int]:
     return source.alone, source.partner, source.widow, source.discards
 
 
-def choosing_section(auction: Sequence[tuple[int, int]], names: Sequence[str]) -> list[str]:
-    """The choosing of the mediator so far: who passed, who accepted."""
+def choosing_line(auction: Sequence[tuple[int, int]], names: Sequence[str]) -> str | None:
+    """The choosing of the mediator so far, who passed and who accepted; None before it."""
     if not auction:
-        return []
+        return None
     said = {ACCEPT: ("accept", "accepts"), PASS: ("pass", "passes")}
-    return section("Choosing", [", ".join(f"{names[s]} {said[m][names[s] != YOU]}"
-                                          for s, m in auction)])
+    return ", ".join(f"{names[s]} {said[m][names[s] != YOU]}" for s, m in auction)
 
 
-def mediator_section(mediator: int | None, to_match: int, alone: bool | None,
-                     called_card: int | None, partner: int | None, names: Sequence[str],
-                     style: str) -> list[str]:
+def mediator_line(mediator: int | None, to_match: int, alone: bool | None,
+                  called_card: int | None, partner: int | None, names: Sequence[str],
+                  style: str) -> str | None:
     """The mediator, the pot his side matches and his call as far as it is known: ``alone``
-    None before the call, ``partner`` None for a partner still secret."""
+    None before the call, ``partner`` None for a partner still secret; None before there is
+    a mediator."""
     if mediator is None:
-        return []
+        return None
     m = names[mediator]
     are, plays = ("are", "play") if m == YOU else ("is", "plays")
     text = f"{m} {are} the mediator, to match {to_match}"
@@ -88,19 +89,31 @@ def mediator_section(mediator: int | None, to_match: int, alone: bool | None,
             text += (f", which lay in the widow: {plays} alone" if alone else
                      f", partner {names[partner]}" if partner is not None else
                      ", partner secret")
-    return section("Mediator", [text])
+    return text
 
 
-def tricks_section(tricks, mano: int, thirds_won: Sequence[int], names: Sequence[str],
-                   style: str) -> list[str]:
-    """The deal's tricks, a row each (Mediatore's table, without the signal column: club has
-    no signals), and the points each seat has taken."""
-    if not tricks:
-        return []
-    table = tricks_table(tricks, mano, names, style, thirds_won, signals=False)[:-1]
-    return ["Tricks", *("  " + line for line in table),
-            "       (> led, * won; the last trick takes 1 point, the discards are the "
-            "mediator's)"]
+def club_tricks(tricks, mano: int, thirds_won: Sequence[int], names: Sequence[str],
+                style: str) -> dict:
+    """The deal's tricks, a row each, and the points each seat has taken: Mediatore's table
+    (:func:`~mediatore_env.mediatore.display.tricks_part`) without the signal column (club
+    has no signals)."""
+    return tricks_part(tricks, mano, names, style, thirds_won, signals=False,
+                       note="> led, * won; the last trick takes 1 point, the discards are "
+                            "the mediator's")
+
+
+def parts_lines(parts: Sequence[dict]) -> list[str]:
+    """Parts of a table (:func:`~mediatore_env.core.text.end_part`) as text: words under their
+    label in the left column, the tricks under theirs, a part without a label whole."""
+    lines = []
+    for part in parts:
+        if part["columns"]:  # the widest part: under its label rather than beside it
+            lines += [part["label"], *("  " + line for line in tricks_part_lines(part))]
+        elif part["label"]:
+            lines += section(part["label"], part["lines"])
+        else:
+            lines += part["lines"]
+    return lines
 
 
 def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "english",
@@ -116,15 +129,18 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
                  f"{names[source.dealer]} · ante {rules.ante}")
     stakes = ", ".join(f"{names[s]} {v}" for s, v in enumerate(source.stakes))
     lines += section("Chips", [f"pot {source.pot} ({stakes}) · session: {_seats(source.chips, names)}"])
-    lines += choosing_section(source.auction, names)
     alone, partner, widow, discards = _knowledge(source)
-    lines += mediator_section(source.mediator, source.pot_accepted, alone, source.called_card,
-                              partner, names, style)
+    lines += parts_lines(_said("Choosing", choosing_line(source.auction, names))
+                         + _said("Mediator", mediator_line(source.mediator, source.pot_accepted,
+                                                           alone, source.called_card, partner,
+                                                           names, style)))
     if widow:
         lines += section("Widow", [hand_inline(widow, style) + "  (the mediator's eyes only)"])
     if discards:
         lines += section("Discards", [hand_inline(discards, style)])
-    lines += tricks_section(source.tricks, source.mano, source.thirds_won, names, style)
+    if source.tricks:
+        lines += parts_lines([club_tricks(source.tricks, source.mano, source.thirds_won, names,
+                                          style)])
     if source.trick:
         lines += section("On table", trick_lines(source.leader, source.trick, 0, names, style,
                                                   source.to_move))
@@ -135,31 +151,50 @@ def table_text(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engli
     return "\n".join(lines)
 
 
+def _said(label: str, line: str | None) -> list[dict]:
+    """A part of one line under ``label``, none where there is nothing to say."""
+    return [] if line is None else [end_part(label, [line])]
+
+
+def deal_end(session: Session, names: Sequence[str] = DEFAULT_NAMES,
+             style: str = "english") -> dict:
+    """The end of the session's last finished deal (:func:`~mediatore_env.core.text.end_json`),
+    as Mediatore's end of a deal: the choosing, the mediator and his call, the discards turned
+    over, the tricks and the points each seat took, the deal won or lost, and the chips. All
+    of it is public once the play has ended (the widow, which only the mediator saw, is not
+    shown). The page draws it; :func:`deal_end_lines` prints it."""
+    r = session.results[-1]
+    parts = _said("Choosing", choosing_line(
+        [(s, m) for s, m in r.moves if phase_of_move(m) == AUCTION], names))
+    if r.passed:
+        parts.append(end_part("", ["All four passed: the same dealer deals again, the pot "
+                                   "unchanged."]))
+    else:
+        parts += _said("Mediator", mediator_line(r.mediator, r.pot, r.alone, r.called_card,
+                                                 r.partner, names, style))
+        parts += [end_part("Discards", [hand_inline(r.discards, style)
+                                        + "  (turned over: the mediator's)"]),
+                  club_tricks(r.tricks, (r.dealer + 1) % 4, r.thirds_won, names, style),
+                  end_part("Points", [
+                      f"the mediator's side {format_thirds(r.thirds)}, the others "
+                      f"{format_thirds(sum(r.thirds_won) - r.thirds)} (the side needs "
+                      f"{WIN_THIRDS // 3}): " + ("won, it takes the pot" if r.won else
+                                                 "lost, the pot stays")])]
+    parts.append(end_part("Chips", [f"this deal {_seats(r.chips, names)}",
+                                    f"session {_seats(session.chips, names)} · pot now "
+                                    f"{session.pot}"]))
+    return end_json(f"deal {r.number}: the end", parts)
+
+
 def deal_end_lines(session: Session, names: Sequence[str] = DEFAULT_NAMES,
                    style: str = "english", width: int = 78) -> list[str]:
-    """The end of the session's last finished deal, as Mediatore's end of a deal: the choosing,
-    the mediator and his call, the discards turned over, the tricks and the points each seat
-    took, the deal won or lost, and the chips. All of it is public once the play has ended
-    (the widow, which only the mediator saw, is not shown)."""
-    r = session.results[-1]
-    lines = [f"== deal {r.number}: the end ".ljust(width, "=")]
-    lines += choosing_section([(s, m) for s, m in r.moves if phase_of_move(m) == AUCTION], names)
-    if r.passed:
-        lines.append("All four passed: the same dealer deals again, the pot unchanged.")
-    else:
-        lines += mediator_section(r.mediator, r.pot, r.alone, r.called_card, r.partner, names,
-                                  style)
-        lines += section("Discards", [hand_inline(r.discards, style) + "  (turned over: the "
-                                                                        "mediator's)"])
-        lines += tricks_section(r.tricks, (r.dealer + 1) % 4, r.thirds_won, names, style)
-        lines += section("Points", [
-            f"the mediator's side {format_thirds(r.thirds)}, the others "
-            f"{format_thirds(sum(r.thirds_won) - r.thirds)} (the side needs "
-            f"{WIN_THIRDS // 3}): " + ("won, it takes the pot" if r.won else
-                                       "lost, the pot stays")])
-    return lines + section("Chips", [f"this deal {_seats(r.chips, names)}",
-                                     f"session {_seats(session.chips, names)} · pot now "
-                                     f"{session.pot}"])
+    """The end of the session's last finished deal (:func:`deal_end`) as text."""
+    return end_text(deal_end(session, names, style), width)
+
+
+def end_text(end: dict, width: int = 78) -> list[str]:
+    """:func:`deal_end_lines` from the deal's end already made (:func:`deal_end`)."""
+    return [f"== {end['title']} ".ljust(width, "="), *parts_lines(end["parts"])]
 
 
 def deal_line(number: int, dealer: int, result: dict, names: Sequence[str] = DEFAULT_NAMES) -> str:
@@ -415,11 +450,16 @@ class ClubDisplay(Display):
         return (f"deal {number}, trick {len(session.tricks)}" if session.tricks
                 else f"deal {number}, the exchange")
 
-    def stop_lines(self, session: Session, seat: int | None, names, style: str) -> list[str]:
-        """After a deal: its end, the same for every seat (:func:`deal_end_lines`)."""
+    def stop_json(self, session: Session, seat: int | None, names, style: str) -> dict | None:
+        """After a deal: its end, the same for every seat (:func:`deal_end`)."""
         if session.results and (session.needs_pack or session.is_over):
-            return ["", *deal_end_lines(session, names, style)]
-        return []
+            return deal_end(session, names, style)
+        return None
+
+    def stop_lines(self, session: Session, seat: int | None, names, style: str) -> list[str]:
+        """:meth:`stop_json` as text (:func:`deal_end_lines`)."""
+        end = self.stop_json(session, seat, names, style)
+        return ["", *end_text(end)] if end else []
 
     def final_lines(self, session: Session, seat: int, names, style: str,
                     title: str) -> list[str]:

@@ -28,6 +28,7 @@ hook                   default
 ``narrator``           a :class:`TrickNarrator`: the cards played and the tricks won
 ``stage``              ``hand N, trick K``: a replay stops after every trick
 ``stop_lines``         nothing
+``stop_json``          nothing: a hand's end within an episode as data (:func:`~.text.end_json`)
 ``hand_word``          ``hand``: the word of terminal play's wait between two hands
 ``final_lines``        the seat's table at the end (``table_lines``)
 ``end_lines``          each seat's outcome
@@ -359,6 +360,13 @@ class Display:
                    style: str) -> list[str]:
         """What to say at a stop of a replay and between two hands of play."""
         return []
+
+    def stop_json(self, game: Game, seat: int | None, names: Sequence[str],
+                  style: str) -> dict | None:
+        """A hand's end within the episode (a Tressette hand, a club deal), once it is over,
+        as data for the page (:func:`~.text.end_json`): what :meth:`stop_lines` says of it,
+        from the same rows; None at any other stop, and in a game that has none."""
+        return None
 
     def final_lines(self, game: Game, seat: int, names: Sequence[str], style: str,
                     title: str) -> list[str]:

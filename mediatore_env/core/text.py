@@ -205,6 +205,39 @@ def summary_json(columns: Sequence[str], rows: Sequence[Sequence],
             "best": [s for s, row in enumerate(rows) if row[-1] > 0], "lines": list(lines)}
 
 
+def grid_lines(columns: Sequence[str], rows: Sequence[Sequence]) -> list[str]:
+    """A table as text: the ``columns`` over the ``rows``, each column as wide as its widest
+    cell and two spaces, the last unpadded (a hand's end: :func:`end_json`'s ``columns``
+    and ``rows``, printed from the same cells the page draws)::
+
+        >>> grid_lines(["side", "hand"], [["You", 8], ["greedy(1)", 3]])
+        ['side       hand', 'You        8', 'greedy(1)  3']
+    """
+    table = [list(map(str, columns)), *([str(c) for c in row] for row in rows)]
+    widths = [max(len(row[k]) for row in table) + 2 for k in range(len(columns))]
+    return ["".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + row[-1] for row in table]
+
+
+def end_json(title: str, parts: Sequence[dict]) -> dict:
+    """A hand's end within an episode (a Tressette hand, a club deal) as the page draws it:
+    its ``title`` (``hand 1: the end``) and its ``parts`` in order, each an :func:`end_part`.
+    A game's display makes it once (``stop_json``) and prints its text end from it, so the
+    terminal's table and the page's cannot disagree."""
+    return {"title": title, "parts": list(parts)}
+
+
+def end_part(label: str, lines: Sequence[str] = (), columns: Sequence[str] = (),
+             rows: Sequence[Sequence] = (), foot: Sequence | None = None,
+             notes: Sequence[str] = ()) -> dict:
+    """One part of :func:`end_json`: under its ``label`` (empty: none), either ``lines`` of
+    words or a table, ``columns`` over ``rows`` (each row's first cell names it: a side, a
+    trick's number) with an optional ``foot`` row (the points each seat took) and the
+    ``notes`` that explain its marks."""
+    return {"label": label, "lines": list(lines), "columns": list(columns),
+            "rows": [list(row) for row in rows], "foot": None if foot is None else list(foot),
+            "notes": list(notes)}
+
+
 def panel(kind: str, label: str, **fields) -> dict:
     """One of the game's facts as structured data for a panel of the page: its ``kind`` says
     which fields it has (docs/web.md lists them), its ``label`` is its title."""

@@ -32,9 +32,9 @@ from typing import Sequence
 
 from ..core.display import Display, Narrator
 from ..core.text import (DEFAULT_NAMES, STYLES, YOU, card_json, card_label, card_tag,
-                          card_text, cards_inline, cards_json, columns, counted, format_thirds,
-                          hand_inline, hand_lines, hand_news, panel, points_text, rank_text,
-                          suit_label, summary_json, table_json)
+                          card_text, cards_inline, cards_json, columns, counted, end_part,
+                          format_thirds, hand_inline, hand_lines, hand_news, panel, points_text,
+                          rank_text, suit_label, summary_json, table_json)
 from ..core.cards import CARD_NAMES, POINTS, SUITS, suit_of, to_mask
 from .game import Deal
 from .nine_tricks import WIN_THIRDS, discards_left
@@ -46,7 +46,7 @@ from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWI
 __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
            "move_signal", "moves_lines", "auction_lines", "contract_lines", "monte_lines",
-           "tricks_table", "trick_lines", "points_line", "table_text", "result_lines", "snapshot",
+           "tricks_part", "tricks_part_lines", "tricks_table", "trick_lines", "points_line", "table_text", "result_lines", "snapshot",
            "changes", "columns", "text_facts", "MediatoreNarrator", "MediatoreDisplay", "DISPLAY"]
 
 
@@ -253,34 +253,61 @@ def monte_lines(source, names: Sequence[str] = DEFAULT_NAMES, style: str = "engl
     return lines
 
 
+def tricks_part(tricks, mano: int, names: Sequence[str], style: str,
+                thirds_won: Sequence[int] | None = None, signals: bool = True,
+                note: str = "> led, * won; the last trick also takes 1 point and the monte",
+                label: str = "Tricks") -> dict:
+    """Finished tricks as a table (:func:`~mediatore_env.core.text.end_part`), a row each: the
+    card of every seat (columns from il mano), the led card marked ``>`` and the winning card
+    ``*``, the lead's signal (without ``signals``, a game that has none, no column), the
+    winner, the points; with ``thirds_won``, a foot of the points each seat has taken; the
+    ``note`` says the marks (and where the last points go, the game's own)."""
+    order = [(mano + k) % 4 for k in range(4)]
+    rows = []
+    for n, t in enumerate(tricks, 1):
+        cells = [(">" if s == t.leader else "") + card_tag(t.cards[(s - t.leader) % 4], style)
+                 + ("*" if s == t.winner else "") for s in order]
+        signal = [SIGNAL_NAMES[t.signal] or "-"] if signals else []
+        rows.append([n, *cells, *signal, names[t.winner],
+                     format_thirds(sum(POINTS[c] for c in t.cards))])
+    return end_part(label, columns=["#", *(names[s] for s in order),
+                                    *(["signal"] if signals else []), "won by", "points"],
+                    rows=rows, notes=[note],
+                    foot=None if thirds_won is None else
+                    ["taken", *(format_thirds(thirds_won[s]) for s in order)])
+
+
+def tricks_part_lines(part: dict) -> list[str]:
+    """:func:`tricks_part` as text, the note last in brackets::
+
+          #  seat 0     seat 1     seat 2     seat 3     signal  won by     points
+          1  >SA*        S4         S5         S6        busso   seat 0     1 1/3
+    """
+    if not part["rows"]:
+        return []
+    columns, rows = part["columns"], part["rows"]
+    seats = columns[1:5]
+    w = _cell_width(seats)
+    signals = len(columns) == 8
+    sw = max(8, *(len(row[5]) + 2 for row in rows)) if signals else 0
+
+    def card(cell: str) -> str:  # the led card's mark sticks out to the left of its column
+        return f"{cell if cell.startswith('>') else ' ' + cell:<{w}}"
+    lines = ["  #  " + "".join(f"{name:<{w}}" for name in seats)
+             + f"{'signal' if signals else '':<{sw}}{'won by':<{w}}points"]
+    for row in rows:
+        lines.append(f"{row[0]:>3}  " + "".join(map(card, row[1:5]))
+                     + f"{row[5] if signals else '':<{sw}}{row[-2]:<{w}}{row[-1]}")
+    if part["foot"] is not None:
+        lines.append("taken" + "".join(f" {c:<{w - 1}}" for c in part["foot"][1:]).rstrip())
+    return lines + [" " * 5 + f"({note})" for note in part["notes"]]
+
+
 def tricks_table(tricks, mano: int, names: Sequence[str] = DEFAULT_NAMES,
                  style: str = "english", thirds_won: Sequence[int] | None = None,
                  signals: bool = True) -> list[str]:
-    """Finished tricks, one row each: the card of every seat (columns from il mano), the led
-    card marked ``>`` and the winning card ``*``, the lead's signal (without ``signals``, a
-    game that has none, no column), the winner, the points; with ``thirds_won``, a last row of
-    the points each seat has taken."""
-    if not tricks:
-        return []
-    w = _cell_width(names)
-    sw = max(8, *(len(SIGNAL_NAMES[t.signal]) + 2 for t in tricks)) if signals else 0
-    order = [(mano + k) % 4 for k in range(4)]
-    lines = ["  #  " + "".join(f"{names[s]:<{w}}" for s in order)
-             + f"{'signal' if signals else '':<{sw}}{'won by':<{w}}points"]
-    for n, t in enumerate(tricks, 1):
-        cells = []
-        for s in order:
-            card = t.cards[(s - t.leader) % 4]
-            mark = (">" if s == t.leader else " ") + card_tag(card, style) + ("*" if s == t.winner else "")
-            cells.append(f"{mark:<{w}}")
-        thirds = sum(POINTS[c] for c in t.cards)
-        signal = (SIGNAL_NAMES[t.signal] or "-") if signals else ""
-        lines.append(f"{n:>3}  " + "".join(cells) + f"{signal:<{sw}}{names[t.winner]:<{w}}"
-                     + format_thirds(thirds))
-    if thirds_won is not None:
-        lines.append("taken" + "".join(f" {format_thirds(thirds_won[s]):<{w - 1}}" for s in order).rstrip())
-    lines.append("     (> led, * won; the last trick also takes 1 point and the monte)")
-    return lines
+    """Finished tricks as text (:func:`tricks_part`), the note on the marks last."""
+    return tricks_part_lines(tricks_part(tricks, mano, names, style, thirds_won, signals))
 
 
 def trick_lines(leader: int, cards: Sequence[int], signal: int, names: Sequence[str] = DEFAULT_NAMES,

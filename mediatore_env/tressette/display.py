@@ -13,19 +13,21 @@ view, never here.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Sequence
 
 from ..core.cards import CARD_NAMES, POINTS, cards_of
 from ..core.display import Display, Facts, TrickNarrator
 from ..core.text import (card_json, card_label, card_text, cards_json, format_thirds,
-                         hand_inline, panel, person, points_text, summary_json)
+                         end_json, end_part, grid_lines, hand_inline, panel, person,
+                         points_text, summary_json)
 from .game import TressetteGame
 from .melds import MELD_KINDS
 from .moves import CLAIM, move_text
 from .rules import FORMS, TARGET, TressetteRules, score_of_thirds
 
 __all__ = ["DISPLAY", "TressetteDisplay", "TressetteNarrator", "side_names", "meld_text",
-           "scores_line", "hand_points_lines", "hand_end_lines", "result_lines", "table_text"]
+           "scores_line", "hand_end", "hand_end_lines", "result_lines", "table_text"]
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -66,46 +68,51 @@ def scores_line(rules: TressetteRules, names: Sequence[str], totals, hand_points
                                    for i in range(rules.num_sides))
 
 
-def hand_points_lines(game: TressetteGame, names: Sequence[str], style: str) -> list[str]:
-    """The points of the last hand dealt, a row per side: the cards taken (thirds, and the
-    points they make rounded down), the last trick's point, the melds, the hand's total and
-    the game's score; then the melds declared, each with its cards. All of it public::
+def hand_end(game: TressetteGame, names: Sequence[str], style: str) -> dict:
+    """The end of the last hand dealt (:func:`~mediatore_env.core.text.end_json`), all of it
+    public: a row per side, the cards taken (thirds, and the points they make rounded down),
+    the last trick's point, the melds, the hand's total and the game's score; then the melds
+    declared, each with its cards. The page draws it; :func:`hand_end_lines` prints it."""
+    rules, log = game.rules, game.log[-1]
+    points = log.points(rules)
+    # a side of one seat (Two- and Three-Handed) is a player
+    who = "side" if any(len(seats) > 1 for seats in rules.sides) else "player"
+    rows = []
+    for side, name in enumerate(side_names(rules, names)):
+        thirds = log.side_thirds(rules, side)
+        cards = format_thirds(thirds) + (f" -> {score_of_thirds(thirds)}" if thirds % 3 else "")
+        rows.append([name, cards, log.last_trick_points(rules, side) or "-",
+                     log.meld_points[side] or "-", points[side], game.totals[side]])
+    melds = [meld_text(names[d.seat], d.meld, style) for d in log.melds]
+    return end_json(f"hand {game.hand_number}: the end", [
+        end_part("", columns=[who, "cards", "last", "melds", "hand", "game"], rows=rows,
+                 notes=["cards: the thirds taken, rounded down to points",
+                        "last: the last trick's point", f"the game is to {TARGET}"]),
+        *([end_part("melds", melds)] if melds else [])])
+
+
+def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> list[str]:
+    """A hand's end (:func:`hand_end`) as text::
 
           side                     cards       last  melds  hand  game
           You and greedy(2)        4 2/3 -> 4  1     3      8     19
           greedy(1) and greedy(3)  6           -     -      6     14
           melds: You: three aces (DA CA BA), 3 points
+          (cards: the thirds taken, rounded down to points;
+           last: the last trick's point; the game is to 31)
 
-    Narrow (62 characters four-handed), so that a phone shows it whole."""
-    rules, log = game.rules, game.log[-1]
-    sides = side_names(rules, names)
-    points = log.points(rules)
-    # a side of one seat (Two- and Three-Handed) is a player
-    who = "side" if any(len(seats) > 1 for seats in rules.sides) else "player"
-    w = max(map(len, [*sides, who]))
-    cards = []
-    for side in range(len(sides)):
-        thirds = log.side_thirds(rules, side)
-        cards.append(format_thirds(thirds) + (f" -> {score_of_thirds(thirds)}" if thirds % 3
-                                              else ""))
-    c = max(map(len, [*cards, "cards"])) + 2
-    out = [f"  {who:<{w}}  {'cards':<{c}}{'last':<6}{'melds':<7}{'hand':<6}game"]
-    for side, name in enumerate(sides):
-        last, melds = log.last_trick_points(rules, side), log.meld_points[side]
-        out.append(f"  {name:<{w}}  {cards[side]:<{c}}{last or '-':<6}{melds or '-':<7}"
-                   f"{points[side]:<6}{game.totals[side]}")
-    if log.melds:
-        out.append("  melds: " + "; ".join(meld_text(names[d.seat], d.meld, style)
-                                           for d in log.melds))
-    return out
+    Narrow (62 characters four-handed), so that a phone's terminal shows it whole."""
+    return end_text(hand_end(game, names, style))
 
 
-def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> list[str]:
-    """A hand's end: its points by side (:func:`hand_points_lines`)."""
-    return ["", f"== hand {game.hand_number}: the end ".ljust(78, "="),
-            *hand_points_lines(game, names, style),
-            "  (cards: the thirds taken, rounded down to points;",
-            f"   last: the last trick's point; the game is to {TARGET})"]
+def end_text(end: dict) -> list[str]:
+    """:func:`hand_end_lines` from the hand's end already made (:func:`hand_end`)."""
+    points, *melds = end["parts"]
+    notes = textwrap.wrap("(" + "; ".join(points["notes"]) + ")", 60)
+    return ["", f"== {end['title']} ".ljust(78, "="),
+            *("  " + line for line in grid_lines(points["columns"], points["rows"])),
+            *(f"  {part['label']}: " + "; ".join(part["lines"]) for part in melds),
+            *("  " + " " * (k > 0) + line for k, line in enumerate(notes))]
 
 
 def ending_line(game, names: Sequence[str]) -> str:
@@ -290,12 +297,17 @@ class TressetteDisplay(Display):
         return TressetteNarrator(game.view(0 if seat is None else seat), names, style,
                                  game if seat is None else None)
 
-    def stop_lines(self, game: TressetteGame, seat: int | None, names, style: str) -> list[str]:
-        """After a trick: a hand's points once it is over, the last hand's too (a game may end
-        in the middle of a hand: its points so far)."""
+    def stop_json(self, game: TressetteGame, seat: int | None, names, style: str) -> dict | None:
+        """After a trick: a hand's points once it is over (:func:`hand_end`), the last hand's
+        too (a game may end in the middle of a hand: its points so far)."""
         if game.log and (game.needs_pack or game.is_over):
-            return hand_end_lines(game, names, style)
-        return []
+            return hand_end(game, names, style)
+        return None
+
+    def stop_lines(self, game: TressetteGame, seat: int | None, names, style: str) -> list[str]:
+        """:meth:`stop_json` as text."""
+        end = self.stop_json(game, seat, names, style)
+        return end_text(end) if end else []
 
     def final_lines(self, game: TressetteGame, seat: int, names, style: str,
                     title: str) -> list[str]:
