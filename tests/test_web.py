@@ -176,6 +176,11 @@ def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game, monk
             assert all(kinds[i - 1] == "stop" for i in dealt_again), kinds
             assert len(stops) == len(dealt_again)
         assert all(any(": the end " in line for line in lines) for lines in stops)
+        # and as data for the page's table (display.stop_json), the same end in the same words
+        for event in (e for e in table.events[seat] if e["kind"] == "stop"):
+            assert event["end"]["parts"] and any(
+                line.startswith(f"== {event['end']['title']} ") for line in event["lines"])
+            assert "You" in json.dumps(event["end"])  # in the person's own words
         # the episode's last hand (deal) ends as the others do, before the result, even where
         # the game ended in its middle (a side reached 31, a claim)
         end = next(e["lines"] for e in table.events[seat] if e["kind"] == "end")

@@ -734,6 +734,7 @@ def test_a_hands_end_fits_its_board_with_next_in_sight(server, browser):
     url, app, _ = server
     for width, height, game, seat, rules, stop in (
             (1024, 768, "club", 2, {"deals": 2}, lambda t: len(t.game.results) >= 1),
+            (390, 844, "club", 2, {"deals": 2}, lambda t: len(t.game.results) >= 1),
             (390, 844, "tressette", 1, None, lambda t: t.game.hand_number > 1)):
         page = open_page(browser, url, width, height)
         table = sit_down(page, app, game, seat, rules)
@@ -742,6 +743,16 @@ def test_a_hands_end_fits_its_board_with_next_in_sight(server, browser):
         lines = page.evaluate("""() => { const b = document.querySelector('#between .lines');
             return [b.scrollWidth, b.clientWidth, parseFloat(getComputedStyle(b).fontSize)]; }""")
         assert lines[0] <= lines[1] and lines[2] >= 9, (width, lines)
+        # drawn as tables in the panels' letters, not the terminal's lines shrunk to fit:
+        # once a phone read a Tressette hand's points at 9 px, a club deal's scrolled sideways
+        assert page.locator("#between .lines.end table.grid.end").count() >= 1
+        sizes = page.evaluate("""() => { const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+            return [Math.min(...[...document.querySelectorAll('#between table.end')].map(size)),
+                    size(document.querySelector('.panel table.grid'))]; }""")
+        assert sizes[0] >= sizes[1], (width, sizes)
+        right = page.evaluate("Math.max(...[...document.querySelectorAll('#between table.end')]"
+                              ".map((t) => t.getBoundingClientRect().right))")
+        assert right <= width and page.evaluate("document.documentElement.scrollWidth") <= width
         board, button = (page.locator(sel).bounding_box() for sel in ("#between", "#next-hand"))
         assert board["y"] <= button["y"] and button["y"] + button["height"] <= min(
             board["y"] + board["height"], height), (width, board, button)

@@ -557,13 +557,14 @@ class Table:
         return data
 
     def _event(self, kind: str, seat: int | None, lines: Callable[[int], list[str]],
-               **extra) -> None:
+               end: Callable[[int], dict | None] | None = None, **extra) -> None:
         """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``), ``join``, ``stop`` (a
         hand of the episode over, another to come) or ``end``; ``lines(p)``: what person ``p``
-        is told of it."""
+        is told of it; ``end(p)``, a stop's: the hand's end as data, in ``p``'s words."""
         for p in self.persons:
             self.events[p].append({"kind": kind, "seat": seat, "lines": lines(p),
-                                   "view": self.view_json(p), **extra})
+                                   "view": self.view_json(p), **extra,
+                                   **({"end": end(p)} if end else {})})
         if len(self.events[self.seat]) > MAX_EVENTS:  # the oldest goes
             self.first += 1
             for p in self.persons:
@@ -748,11 +749,14 @@ class Table:
         episode is over or an agent has failed."""
         game = self.game
         while game.to_move == CHANCE:
-            # a hand (a club deal) of the episode is over: its end, before the next is dealt
-            ended = {p: self.text.stop_lines(game, p, self.names_for(p), self.style)
-                     for p in self.persons}
-            if any(ended.values()):
-                self._event("stop", None, ended.__getitem__, word=self.text.hand_word)
+            # a hand (a club deal) of the episode is over: its end, before the next is dealt,
+            # in words for the news and as data for the page's table
+            said = {p: self.text.stop_lines(game, p, self.names_for(p), self.style)
+                    for p in self.persons}
+            if any(said.values()):
+                self._event("stop", None, said.__getitem__, word=self.text.hand_word,
+                            end=lambda p: self.text.stop_json(game, p, self.names_for(p),
+                                                              self.style))
             game.deal(self.packs.pop(0) if self.packs else
                       self.rng.permutation(NUM_CARDS).tolist())
             for narrator in self.narrators.values():

@@ -316,13 +316,15 @@ function chip(c) {
 }
 const chips = (cards) => (cards && cards.length ? el("span", {class: "chips"}, ...cards.map(chip)) : null);
 const cell = (v) => (v instanceof Node ? v : String(v ?? ""));
-// A table: a head row, then rows whose first cell names them (a th).
-function grid(head, rows, cls = "") {
+// A table: a head row, then rows whose first cell names them (a th), then a foot row so named.
+function grid(head, rows, cls = "", foot = null) {
+  const row = ([first, ...rest]) => el("tr", {}, el("th", {}, cell(first)), ...rest.map((v) => el("td", {}, cell(v))));
   return el("table", {class: `grid ${cls}`},
     head ? el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, cell(h))))) : null,
-    el("tbody", {}, ...rows.map(([first, ...rest]) => el("tr", {}, el("th", {}, cell(first)),
-                                                           ...rest.map((v) => el("td", {}, cell(v)))))));
+    el("tbody", {}, ...rows.map(row)), foot ? el("tfoot", {}, row(foot)) : null);
 }
+// A seat's name over a narrow column: "greedy" over "(1)", not "greedy(" over "1)".
+const breakable = (name) => String(name).replace("(", "\u200b(");
 // Named things, one a row, those with nothing to show left out.
 const pairs = (rows) => grid(null, rows.filter(([, v]) => v !== null && v !== undefined && v !== ""), "pairs");
 const words = (lines) => (lines || []).map((line) => el("p", {}, line));
@@ -331,7 +333,7 @@ const PANELS = {
   // a column a seat from il mano, a row a round of calls
   auction: (p, v) => el("table", {class: "grid auction"},
     el("thead", {}, el("tr", {}, ...p.order.map((s) => el("th", {"data-seat": s},
-      v.names[s].replace("(", "\u200b("))))),  // "greedy" over "(1)", not "greedy(" over "1)"
+      breakable(v.names[s]))))),
     el("tbody", {}, ...p.rounds.map((r) => el("tr", {}, ...r.map((bid) =>
       el("td", {class: bid === "pass" ? "pass" : null}, bid ?? "")))))),
   contract: (p, v) => el("div", {}, pairs([["contract", p.contract], ["declarer", v.names[p.declarer]],
@@ -424,6 +426,18 @@ function saidLines(lines) {
   return lines.flatMap((l) => l.split("\n")).map(unruled).map(line);
 }
 
+// A hand's end as the server makes it (display.stop_json), the terminal's table as HTML, in
+// the panels' letters however narrow the felt: each part words under its label, or a table
+// (each row named by its first cell: a side, a trick's number; its foot the points each seat
+// took) with the notes on its marks under it.
+function endParts(end) {
+  return end.parts.map((p) => el("section", {class: "end-part", "data-label": p.label},
+    p.label ? el("h4", {}, p.label) : null,
+    ...(p.columns.length ? [grid(p.columns.map(breakable), p.rows.map((r) => r.map(breakable)), "end", p.foot),
+                            ...p.notes.map((n) => el("p", {class: "note"}, n))]
+      : words(p.lines))));
+}
+
 function news(lines, kind) {
   if (!lines.length) return;
   const box = $("news");
@@ -511,14 +525,15 @@ function drain() {
   // in a later hand already (a page opened again, its news told anew).
   const later = queue.some((e) => e.kind === "move" && e.seat === play.state.seat);
   if (event.kind === "stop" && mode_ === "play" && !later) {
-    // on the felt, where the eye is and the table of points has room: the terminal's
-    // heading ("== hand 1: the end") as its title, the rest as the terminal shows it
+    // on the felt, where the eye is and the table of points has room: the end as data, drawn
+    // (a server without it: the terminal's heading, "== hand 1: the end", as its title, the
+    // rest as the terminal shows it)
     document.body.dataset.ready = "between";
     banner(`The ${event.word} is over`);
     const said = event.lines.flatMap((l) => l.split("\n")), board = $("between");
     const [head, ...rest] = said.slice(said.findIndex((l) => l.trim()));
-    board.replaceChildren(el("h3", {}, unruled(head).replace(/^=+ /, "")),
-      el("div", {class: "lines"}, ...saidLines(rest)),
+    board.replaceChildren(el("h3", {}, event.end ? event.end.title : unruled(head).replace(/^=+ /, "")),
+      event.end ? el("div", {class: "lines end"}, ...endParts(event.end)) : el("div", {class: "lines"}, ...saidLines(rest)),
       el("button", {id: "next-hand", class: "move", on: () => {
         board.hidden = true;
         board.replaceChildren();
@@ -526,10 +541,11 @@ function drain() {
         drain();
       }}, `Next ${event.word}`));
     board.hidden = false;
-    // the table of points as wide as the board: its letters smaller where it is wider (a club
-    // deal's tricks on a laptop, a phone), down to 9 px; past that it scrolls sideways
+    // the terminal's lines (a server that sends no end as data) as wide as the board: their
+    // letters smaller where they are wider (a club deal's tricks on a phone), down to 9 px;
+    // past that they scroll sideways
     const lines = board.querySelector(".lines");
-    if (lines.scrollWidth > lines.clientWidth) {
+    if (!event.end && lines.scrollWidth > lines.clientWidth) {
       const size = parseFloat(getComputedStyle(lines).fontSize);
       lines.style.fontSize = `${Math.max(9, Math.floor(size * lines.clientWidth / lines.scrollWidth * 10) / 10)}px`;
     }
