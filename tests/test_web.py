@@ -183,11 +183,17 @@ def test_every_game_plays_to_the_end_with_no_hidden_card_sent(client, game, monk
             assert "You" in json.dumps(event["end"])  # in the person's own words
         # the episode's last hand (deal) ends as the others do, before the result, even where
         # the game ended in its middle (a side reached 31, a claim)
-        end = next(e["lines"] for e in table.events[seat] if e["kind"] == "end")
+        end_event = next(e for e in table.events[seat] if e["kind"] == "end")
+        end = end_event["lines"]
         if game.startswith(("tressette", "club")):
             word, number = ("hand", table.game.hand_number) if game.startswith("tressette") \
                 else ("deal", table.game.deal_number)
             assert any(line.startswith(f"== {word} {number}: the end ") for line in end), end
+            # and as data, for the page to draw under the summary, as the stops' are
+            assert end_event["end"]["title"] == f"{word} {number}: the end"
+            assert end_event["end"]["parts"] and "You" in json.dumps(end_event["end"])
+        else:
+            assert end_event.get("end") is None
         if game.startswith("tressette") and stops:
             assert any(line.split()[-5:] == ["cards", "last", "melds", "hand", "game"]
                        for line in stops[0])

@@ -723,6 +723,12 @@ def test_a_club_deal_starts_from_the_form_and_is_played_to_the_end(server, brows
     assert page.locator("#summary table.summary tbody tr").count() == 4
     assert page.locator("#facts [data-kind=chips] table").count() == 1
     page.screenshot(path=str(shots / "web-club.png"))
+    # the last deal's end under the summary, folded (Next in sight), drawn as every deal's
+    # between two (its tricks)
+    assert page.inner_text("#summary .lines.end > summary") == "deal 1: the end"
+    page.click("#summary .lines.end > summary")
+    assert page.locator("#summary .lines.end table.grid.end tbody tr").count() == 9
+    assert page.locator("#summary .lines.end table.grid.end").first.is_visible()
     page.close()
 
 

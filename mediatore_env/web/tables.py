@@ -560,7 +560,8 @@ class Table:
                end: Callable[[int], dict | None] | None = None, **extra) -> None:
         """``kind``: ``deal`` (a pack dealt), ``move`` (by ``seat``), ``join``, ``stop`` (a
         hand of the episode over, another to come) or ``end``; ``lines(p)``: what person ``p``
-        is told of it; ``end(p)``, a stop's: the hand's end as data, in ``p``'s words."""
+        is told of it; ``end(p)``, a stop's or the end's: the hand's end as data, in ``p``'s
+        words (None: the game has none)."""
         for p in self.persons:
             self.events[p].append({"kind": kind, "seat": seat, "lines": lines(p),
                                    "view": self.view_json(p), **extra,
@@ -811,7 +812,10 @@ class Table:
                 names = self.names_for(p)
                 result = " · ".join(f"{names[s]} {r:+d}" for s, r in enumerate(game.outcome))
                 return self.text.stop_lines(game, p, names, self.style) + [f"Result: {result}"]
-            self._event("end", None, lines)
+            # the last hand's end as data too (a Tressette game's, club's last deal's), for
+            # the page to draw under the summary, as it draws every hand's end before it
+            self._event("end", None, lines, end=lambda p: self.text.stop_json(
+                game, p, self.names_for(p), self.style))
 
     def seated(self) -> tuple[list[str], list[int]]:
         """Who played the episode: each seat's name, and the seats persons played: taken, and

@@ -514,6 +514,7 @@ function drain() {
     tell([`— ${play.state.title}, ${play.state.unit} ${play.state.episode} —`], "heading");
   }
   tell(event.lines, event.kind);
+  if (event.kind === "end") play.lastEnd = event.end || null;  // drawn under the summary
   drawn = event.kind === "move" ? event.seat : null;
   if (mode_ === "play") {
     render(event.view, {seats: play.state.seats, arriving: drawn});
@@ -616,6 +617,10 @@ function score(s, view) {
         el("thead", {}, el("tr", {}, el("th", {}, ""), ...sum.columns.map((c) => el("th", {}, c)))),
         el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: sum.best.includes(i) ? "best" : "", "data-seat": i},
           el("th", {}, name), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))),
+      // the last hand's table (a Tressette game's, club's last deal's), as every hand's
+      // before it was drawn between two hands: folded, so that Next stays in sight
+      ...(play && play.lastEnd ? [el("details", {class: "lines end"}, el("summary", {}, play.lastEnd.title),
+                                     ...endParts(play.lastEnd))] : []),
       // where the eye is, under the end it follows (as Next hand is between two hands)
       ...(s.broken ? [] : [el("button", {id: "next", class: "move", on: nextEpisode}, `Next ${s.unit}`)]));
     if (!shown && !summary.hidden) summary.scrollIntoView({block: "nearest"});  // a phone scrolled to its hand
