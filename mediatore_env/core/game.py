@@ -64,7 +64,8 @@ class GameView:
     """The base of every game's view (``game.view(seat)``): a live, read-only window on
     ``game`` from ``seat``, read from the game each time it is asked, with the facts every
     game makes public: the rules, the seats, the dealer, the seat to move, the trick's leader
-    and its cards, how many cards each seat holds, how many moves were made; and the seat's
+    and its cards, how many cards each seat holds, how many moves were made, whether it is
+    over and then every seat's outcome; and the seat's
     own hand and legal moves. A game's view adds what else its seat may know, and nothing
     more."""
 
@@ -79,6 +80,8 @@ class GameView:
     dealer = property(lambda self: self._game.dealer)
     to_move = property(lambda self: self._game.to_move)
     leader = property(lambda self: self._game.leader)
+    is_over = property(lambda self: self._game.is_over)
+    outcome = property(lambda self: self._game.outcome)  # every seat's, once over: public
     # Decisions made so far (public: everyone sees each one being made, if not always what it
     # was). It only grows as the game goes on, so observers use it to notice that nothing changed.
     move_count = property(lambda self: len(self._game.history))

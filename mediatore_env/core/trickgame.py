@@ -194,7 +194,5 @@ class PlainView(GameView):
     tricks = property(lambda self: tuple(self._game.tricks))
     hand_number = property(lambda self: len(self._game.packs))
     points = property(lambda self: tuple(self._game.points))
-    is_over = property(lambda self: self._game.is_over)
-    outcome = property(lambda self: self._game.outcome)
     scoring = property(lambda self: self._game.scoring(self._game.rules))
     hand_size = property(lambda self: self._game.HAND_SIZE)

@@ -32,8 +32,6 @@ class TressetteView(GameView):
     # -- public facts (GameView's too: rules, seats, dealer, to move, the trick, hand sizes) -
     first_dealer = property(lambda self: self._game.first_dealer)
     needs_pack = property(lambda self: self._game.needs_pack)
-    is_over = property(lambda self: self._game.is_over)
-    outcome = property(lambda self: self._game.outcome)
     end_reason = property(lambda self: self._game.end_reason)
     ender = property(lambda self: self._game.ender)  # the side whose score ended the game
     claimant = property(lambda self: self._game.claimant)
