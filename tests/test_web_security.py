@@ -379,7 +379,7 @@ def test_an_uploads_body_is_parsed_in_the_pool_not_on_the_event_loop():
         assert response.status_code == 400 and "NaN is not JSON" in response.json()["error"]
         assert fingerprint(c) == before
         assert c.post("/api/records", json=played_record("tressette2", 2)).status_code == 200
-    assert handed == [("uploaded_watches", [bytes])] * 2
+    assert handed == [("uploaded_watches", [bytes, int])] * 2  # the body, and how many it may hold
 
 
 def test_an_upload_is_bounded_in_steps_and_the_operators_records_are_not(monkeypatch):
@@ -843,6 +843,9 @@ def test_per_client_holds_for_one_upload_of_many_and_at_a_full_server():
         response = mine.post("/api/records", json=[record] * 3)
         assert response.status_code == 413 and "at most 2 records" in response.json()["error"]
         assert fingerprint(mine) == before and not lobby.uploads
+        # counted before any is replayed: three that are no records are refused as too many
+        response = mine.post("/api/records", json=[{"game": "tressette2"}] * 3)
+        assert response.status_code == 413 and "at most 2 records" in response.json()["error"]
         assert mine.post("/api/records", json=[record] * 2).status_code == 200
         new_table(theirs, "tressette2")
         first = new_table(mine, "tressette2")

@@ -510,7 +510,7 @@ def create_app(records: list[tuple[str, dict]] = (), *, agents=None, lobby: Lobb
         # hostile body (2 MiB of small objects parse in about a second) or a long upload
         # does not hold up the other tables
         watches = await asyncio.get_running_loop().run_in_executor(
-            executor, uploaded_watches, raw)
+            executor, uploaded_watches, raw, min(MAX_RECORDS_AT_ONCE, lobby.per_client))
         return {"records": [watch_json(w) for w in lobby.add_watches(watches, uploaded=True,
                                                                      client=client_of(request))]}
 
@@ -736,15 +736,16 @@ def parse_json(raw):
     return data
 
 
-def uploaded_watches(raw: bytes) -> list[Watch]:
-    """The records of an upload's body (one, or a list of at most MAX_RECORDS_AT_ONCE), each
-    checked to watch."""
+def uploaded_watches(raw: bytes, most: int = MAX_RECORDS_AT_ONCE) -> list[Watch]:
+    """The records of an upload's body (one, or a list of at most ``most``), each checked to
+    watch. ``most`` is counted before any record is replayed: one request does not fill the
+    uploads' cap, nor replay records that one address could not hold."""
     data = parse_json(raw)
     records = data if isinstance(data, list) else [data]
     if not records:
         raise BadRequest("an empty list: no record in it")
-    if len(records) > MAX_RECORDS_AT_ONCE:  # one request does not fill the uploads' cap
-        raise BadRequest(f"at most {MAX_RECORDS_AT_ONCE} records at once", 413)
+    if len(records) > most:
+        raise BadRequest(f"at most {most} records at once", 413)
     labels = [f"upload #{i + 1}" if len(records) > 1 else "upload" for i in range(len(records))]
     return _watches(records, labels)
 
