@@ -113,6 +113,9 @@ def test_bad_actions_and_options_change_nothing(name):
                     {"pack": list(range(40)), "packs": [list(range(40))]}):
         with pytest.raises(ValueError):
             env.reset(seed=3, options=options)
+    for options in (3, [("seat", 1)], "seat"):  # not a dict: named as such, not a TypeError
+        with pytest.raises(ValueError, match="options must be a dict .*'seat'"):
+            env.reset(seed=3, options=options)
     assert env.game.to_json() == before
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     strict = copy.deepcopy(env)

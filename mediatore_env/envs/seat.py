@@ -206,6 +206,9 @@ class SeatEnv(CopyableEnv, gymnasium.Env):
     # -- gymnasium API ------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict (keys {', '.join(map(repr, self.OPTIONS))}), "
+                             f"got {options!r}")
         options = dict(options or {})
         unknown = set(options) - set(self.OPTIONS)
         if unknown:  # no wrapper passes options of its own to a single-agent env: a typo
