@@ -95,6 +95,10 @@ def test_given_packs_and_dealers_are_checked_as_the_python_engines_check_them(na
         first(twice, 1)
     with pytest.raises(ValueError, match=r"card ids must be 0..39, got \[45\]"):
         first(np.where(good == 3, 45, good), 1)
+    halves = good.astype(float)  # 1.5 is no card id: refused, not truncated to card 1
+    halves.reshape(-1, 40)[0, np.flatnonzero(halves.reshape(-1, 40)[0] == 1)[0]] = 1.5
+    with pytest.raises(ValueError, match="bad pack"):
+        first(halves, 1)
     for dealer in (env.num_players, -1, 1.5):
         with pytest.raises(ValueError, match=rf"bad dealer {dealer}; valid: "
                                              rf"0..{env.num_players - 1}"):

@@ -71,8 +71,8 @@ def checked_deal(packs, dealer, rows: int | None, players: int, per: str = "hand
     if isinstance(packs, jax.core.Tracer) or isinstance(dealer, jax.core.Tracer):
         return
     for i, pack in enumerate(np.asarray(packs).reshape(-1, NUM_CARDS)):
-        try:
-            validate_pack([int(card) for card in pack])
+        try:  # Python numbers, so that a float is refused as the engines refuse it, not truncated
+            validate_pack(pack.tolist())
         except ValueError as e:
             raise ValueError(f"{'' if rows is None else f'pack {i}: '}{e}") from None
     if np.ndim(dealer) or not 0 <= int(dealer) < players or int(dealer) != dealer:
