@@ -1,6 +1,8 @@
 """The deal (docs/rules.md sections 2 and 3): batches of three from il mano, the monte is the last
 four cards; bad packs and dealers are refused."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -102,6 +104,12 @@ def test_non_integer_card_ids_refused():
     pack = [0, 1.5] + list(range(2, 40))
     with pytest.raises(ValueError, match="bad pack"):
         Deal(Rules(), 0, pack)
+    # The message names the card and what a card is (not "'float' object cannot be
+    # interpreted as an integer"): a float array is an easy mistake with numpy.
+    for bad, shown in ((1.5, "1.5"), (np.float64(1.0), "np.float64(1.0)"), (None, "None")):
+        with pytest.raises(ValueError, match=rf"bad pack: {re.escape(shown)} is not a card: a "
+                                             r"card is an id 0\.\.39 .* or a text such as 'D3'"):
+            Deal(Rules(), 0, [0, bad] + list(range(2, 40)))
 
 
 @pytest.mark.parametrize("dealer", [-1, 4, 1.0, "1", None, True])

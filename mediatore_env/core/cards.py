@@ -174,9 +174,13 @@ _EVERY_CARD = frozenset(range(NUM_CARDS))
 
 
 def _card_id(c) -> int:
-    if isinstance(c, bool):
-        raise ValueError(f"{c!r} is not a card")
-    return operator.index(c)
+    if not isinstance(c, bool):  # a numpy bool has no __index__
+        try:
+            return operator.index(c)
+        except TypeError:
+            pass
+    raise ValueError(f"{c!r} is not a card: a card is an id 0..39 (an integer) or a text such "
+                     "as 'D3'")
 
 
 def validate_pack(pack: Sequence) -> tuple[int, ...]:
