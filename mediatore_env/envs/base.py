@@ -26,6 +26,7 @@ import copy
 from dataclasses import fields
 from functools import partial
 from types import ModuleType, SimpleNamespace
+from typing import NoReturn
 
 import gymnasium
 import numpy as np
@@ -98,6 +99,18 @@ class GameAEC(CopyableEnv, AECEnv):
     ``_refusal(action, agent) -> str`` (the ``ValueError`` message for an action refused).
     """
 
+    def __getattr__(self, name: str) -> NoReturn:
+        # Reached only when an attribute is missing (never on a step's path). Before the first
+        # reset() the episode's attributes (agent_selection, agents, rewards, the views...) do
+        # not exist yet, and step(), last() and observe() failed naming an internal one
+        # ('raw_env' object has no attribute '_views'); say what is wrong and what to do.
+        # env() (ProtectedEnv) refuses those calls before reset() itself, as PettingZoo does.
+        if name.startswith("__") or "agent_selection" in self.__dict__:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeError(f"{self.metadata['name']}: no episode before reset() (so no "
+                             f"{name!r}): call reset() before step(), last(), observe() or "
+                             "render()")
+
     def _set_spaces(self, agents, observation_size: int, num_actions: int) -> None:
         """The agents, and for each the same spaces: ``{"observation": Box(0, 1,
         (observation_size,), float32), "action_mask": Box(0, 1, (num_actions,), int8)}`` and
@@ -167,6 +180,7 @@ class GameAEC(CopyableEnv, AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        self.agent_selection  # noqa: B018 - before reset(): __getattr__'s error, not the game's
         text = self._table_text()
         if self.render_mode == "ansi":
             return text
