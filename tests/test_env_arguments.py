@@ -134,3 +134,19 @@ def test_a_raw_environment_used_before_reset_says_to_call_reset(game):
     env.render()
     with pytest.raises(AttributeError, match=r"^'\w+' object has no attribute 'colour'$"):
         env.colour
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_an_unknown_agent_is_a_key_error_naming_the_agents(game):
+    """A seat number where an agent's name is wanted (observe(0)) is an easy slip: the
+    KeyError names it and the valid names, not just ``KeyError: 0``."""
+    module = environment_module(game)
+    for env in (module.raw_env(), module.env()):
+        env.reset(seed=0)
+        agents = ", ".join(map(repr, env.possible_agents))
+        calls = [env.observe, env.action_space, env.observation_space, env.unwrapped.view]
+        for call in calls:
+            for agent in (0, "player_9"):
+                with pytest.raises(KeyError, match=rf"unknown agent {agent!r}; the agents are "
+                                                   rf"{agents}"):
+                    call(agent)

@@ -157,10 +157,22 @@ class GameAEC(CopyableEnv, AECEnv):
             raise ValueError(self._refusal(action, agent))
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except KeyError:
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except KeyError:
+            raise self._unknown_agent(agent) from None
+
+    def _unknown_agent(self, agent) -> KeyError:
+        """The error for an agent that is none of this environment's (a seat number given for
+        a name, a typo): the agent, and the valid names."""
+        return KeyError(f"unknown agent {agent!r}; the agents are "
+                        + ", ".join(map(repr, self.possible_agents)))
 
     def last(self, observe: bool = True):
         agent = self.agent_selection
@@ -352,11 +364,18 @@ class GameEnv(GameAEC):
     # -- observations -------------------------------------------------------------------------
 
     def observe(self, agent):
-        return self.definition.observation(self._views[self._seats[agent]])
+        try:
+            seat = self._seats[agent]
+        except KeyError:
+            raise self._unknown_agent(agent) from None
+        return self.definition.observation(self._views[seat])
 
     def view(self, agent):
         """The view of ``agent``'s seat: what it knows (live: it follows the game)."""
-        return self._views[self._seats[agent]]
+        try:
+            return self._views[self._seats[agent]]
+        except KeyError:
+            raise self._unknown_agent(agent) from None
 
     # -- steps --------------------------------------------------------------------------------
 
@@ -451,7 +470,10 @@ class EncodedEnv(GameEnv):
     once per position and looked up again by ``step``."""
 
     def observe(self, agent):
-        seat = self._seats[agent]
+        try:
+            seat = self._seats[agent]
+        except KeyError:
+            raise self._unknown_agent(agent) from None
         observation = self._encoders[seat].encode(self._views[seat]).copy()
         game = self.game
         if seat != game.to_move:
