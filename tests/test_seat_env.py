@@ -46,6 +46,7 @@ def test_a_seed_replays_the_episode_and_the_reward_is_the_learners_outcome(name)
     env = seat_env(name, normalize_rewards=True)
     steps, info = play_out(env, seed=5)
     assert play_out(env, seed=5) == (steps, info)  # the same env, reset again
+    assert play_out(env, seed=np.int64(5)) == (steps, info)  # numpy's ints are ints
     assert play_out(seat_env(name, normalize_rewards=True), seed=5)[0] == steps  # a new one
     outcome = info["outcome"]
     assert sum(outcome) == 0 and len(outcome) == GAMES[name].players

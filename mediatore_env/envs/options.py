@@ -72,12 +72,13 @@ def flag_option(name: str, value) -> bool:
 
 
 def seed_option(seed) -> int | None:
-    """The ``seed`` of ``reset``: None or a non-negative int (not a bool). ``ValueError``
-    naming it otherwise, before anything changes."""
+    """The ``seed`` of ``reset``: None or a non-negative int (not a bool; a numpy integer too),
+    as a Python int (Gymnasium's seeding takes no other). ``ValueError`` naming it otherwise,
+    before anything changes."""
     if seed is None:
         return None
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) and seed >= 0:
-        return seed
+        return int(seed)
     raise ValueError(f"bad seed {seed!r}; valid: None or an int >= 0")
 
 
