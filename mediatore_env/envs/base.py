@@ -157,22 +157,19 @@ class GameAEC(CopyableEnv, AECEnv):
             raise ValueError(self._refusal(action, agent))
 
     def observation_space(self, agent):
-        try:
-            return self.observation_spaces[agent]
-        except KeyError:
-            raise self._unknown_agent(agent) from None
+        return self._of_agent(self.observation_spaces, agent)
 
     def action_space(self, agent):
-        try:
-            return self.action_spaces[agent]
-        except KeyError:
-            raise self._unknown_agent(agent) from None
+        return self._of_agent(self.action_spaces, agent)
 
-    def _unknown_agent(self, agent) -> KeyError:
-        """The error for an agent that is none of this environment's (a seat number given for
-        a name, a typo): the agent, and the valid names."""
-        return KeyError(f"unknown agent {agent!r}; the agents are "
-                        + ", ".join(map(repr, self.possible_agents)))
+    def _of_agent(self, table: dict, agent):
+        """``table[agent]``; for an agent that is none of this environment's (a seat number
+        given for a name, a typo) a KeyError naming it and the valid names."""
+        try:
+            return table[agent]
+        except KeyError:
+            raise KeyError(f"unknown agent {agent!r}; the agents are "
+                           + ", ".join(map(repr, self.possible_agents))) from None
 
     def last(self, observe: bool = True):
         agent = self.agent_selection
@@ -364,18 +361,11 @@ class GameEnv(GameAEC):
     # -- observations -------------------------------------------------------------------------
 
     def observe(self, agent):
-        try:
-            seat = self._seats[agent]
-        except KeyError:
-            raise self._unknown_agent(agent) from None
-        return self.definition.observation(self._views[seat])
+        return self.definition.observation(self._views[self._of_agent(self._seats, agent)])
 
     def view(self, agent):
         """The view of ``agent``'s seat: what it knows (live: it follows the game)."""
-        try:
-            return self._views[self._seats[agent]]
-        except KeyError:
-            raise self._unknown_agent(agent) from None
+        return self._views[self._of_agent(self._seats, agent)]
 
     # -- steps --------------------------------------------------------------------------------
 
@@ -470,10 +460,7 @@ class EncodedEnv(GameEnv):
     once per position and looked up again by ``step``."""
 
     def observe(self, agent):
-        try:
-            seat = self._seats[agent]
-        except KeyError:
-            raise self._unknown_agent(agent) from None
+        seat = self._of_agent(self._seats, agent)
         observation = self._encoders[seat].encode(self._views[seat]).copy()
         game = self.game
         if seat != game.to_move:

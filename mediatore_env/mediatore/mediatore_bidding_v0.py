@@ -120,6 +120,7 @@ __all__ = ["env", "raw_env", "standard_wrapped_env", "NUM_ACTIONS", "OBSERVATION
            "OFFSETS"]
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
+SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 NUM_ACTIONS = CALL_BASE + NUM_CARDS  # 46: pass, five bids, forty calls
 
 LAYOUT = (("rules", len(rules_vector(Rules()))), ("dealer", 4), ("phase", 2),
@@ -205,7 +206,7 @@ class raw_env(GameAEC):
         return []
 
     def observe(self, agent):
-        seat = AGENTS.index(agent)
+        seat = self._of_agent(SEATS, agent)
         deal = self.deal
         obs = np.zeros(OBSERVATION_SIZE, np.float32)
         obs[:OFFSETS["dealer"]] = rules_vector(self.rules)
