@@ -576,6 +576,42 @@ def test_a_laptops_table_has_room_for_its_seats_and_hand(server, browser):
     page.close()
 
 
+#: Each seat's name as the page shows it: [seat, its text, its title, whether it is cut short
+#: (wider than its line)].
+SEAT_NAMES = """() => [...document.querySelectorAll('.seat')].map((s) => {
+    const e = s.querySelector('.seat-name');
+    return [+s.dataset.seat, e.textContent, e.title, e.scrollWidth > e.clientWidth]; })"""
+
+
+def test_a_phones_side_seats_keep_each_label_to_a_line(server, browser):
+    """At a phone's 390 pixels a side seat is a quarter of the felt wide: each seat's name and
+    its count of cards keep to a line, the name whole ("greedy(3)": its seat's number in
+    sight), and a name too long for its seat (as long as any) cut short, whole in its title.
+    Once "greedy(3) agent" and "9 cards" each took two lines, and a long name five."""
+    url, app, _ = server
+    page = open_page(browser, url, 390, 844)
+    table = sit_down(page, app, "mediatore", 0, seed=1)
+    at = page.evaluate(LAYOUT)
+    assert at["wrapped"] == [] and len(at["seats"]) == 4, at["wrapped"]
+    assert all(apart(a, b) for i, a in enumerate(at["seats"]) for b in at["seats"][:i])
+    assert [cut for *_, cut in page.evaluate(SEAT_NAMES)] == [False] * 4
+    # a name longer than a person may choose (the page draws what it is sent): from the next step
+    long = "A" * 40
+    table.names[3] = long
+    click_a_move(page, table)
+    wait_ready(page)
+    page.wait_for_function(f"() => document.querySelector('.seat[data-seat=\"3\"]').textContent"
+                           f".includes('{long[:10]}')")
+    at = page.evaluate(LAYOUT)
+    assert at["wrapped"] == [], at["wrapped"]
+    names = page.evaluate(SEAT_NAMES)
+    assert [cut for *_, cut in names] == [False, False, False, True], names
+    assert long in names[3][2]  # whole in its title
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert all(0 <= s[0] and s[2] <= 390 for s in at["seats"]), at["seats"]
+    page.close()
+
+
 def test_play_a_tressette_hand_by_clicking(server, browser, shots):
     url, app, _ = server
     page = open_page(browser, url, 1100, 820)

@@ -168,11 +168,15 @@ function drawSeats(view, options) {
     const side = view.sides[s];
     return el("div", {class: `seat at-${place(s, me, n)}` + (toMove ? " to-move" : "") + (s === me ? " mine" : "")
                       + (side === null ? "" : ` side-${side}`), "data-seat": s, "data-side": side ?? undefined},
-      el("div", {class: "seat-name"}, name, who.kind === "agent" ? el("span", {class: "kind"}, " agent") : null),
+      // on one line, cut short where the seat is narrower (a phone's side seat): whole in its title
+      el("div", {class: "seat-name", title: name + (who.kind === "agent" ? " (agent)" : "")},
+        name, who.kind === "agent" ? el("span", {class: "kind"}, " agent") : null),
       seatMarks(view, s),
       el("div", {class: "seat-cards", title: `${view.hand_sizes[s]} cards`},
         ...(openHand || s === me ? [] : Array.from({length: Math.min(view.hand_sizes[s], 10)}, back)),
-        el("span", {class: "count"}, `${view.hand_sizes[s]} card${view.hand_sizes[s] === 1 ? "" : "s"}`)),
+        // the word apart: beside the backs a phone shows the number alone (the CSS)
+        el("span", {class: "count"}, `${view.hand_sizes[s]}`,
+           el("span", {class: "unit"}, ` card${view.hand_sizes[s] === 1 ? "" : "s"}`))),
       status ? el("div", {class: "seat-status"}, status) : null,
       // always a line, blank but for the seat to move: the felt keeps its height as turns pass
       // "your turn" only while the hand is live (an event shown on the way is not yet the seat's)
