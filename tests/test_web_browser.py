@@ -768,6 +768,33 @@ def test_a_club_deal_starts_from_the_form_and_is_played_to_the_end(server, brows
     page.close()
 
 
+#: Which of the summary's rows and its Next are in sight: each in the window and, at its
+#: middle, not hidden (below a box's fold, under another box).
+IN_SIGHT = """() => { const seen = (e) => { const r = e.getBoundingClientRect();
+        const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+        return 0 <= y && y <= innerHeight && e.contains(document.elementFromPoint(x, y)); };
+    return {rows: [...document.querySelectorAll('#summary table.summary tbody tr')].map(seen),
+            next: seen(document.getElementById('next'))}; }"""
+
+
+def test_a_sessions_end_shows_its_rows_and_next_at_once(server, browser):
+    """On a laptop's screen (1024x768, 1280x800) a club session's end shows its sentence,
+    its four rows and Next session at once: the player scrolls nothing to go on, nor to read
+    who won, and with the last deal's tricks unfolded under them Next stays in sight. Once
+    the summary filled only the felt's middle and scrolled inside, Next below its fold."""
+    url, app, _ = server
+    for width, height in ((1024, 768), (1280, 800)):
+        page = open_page(browser, url, width, height)
+        table = sit_down(page, app, "club", 2, {"deals": 1})
+        play_by_clicking(page, table, 2, lambda t: t.game.is_over)
+        wait_ready(page, "over")
+        assert page.evaluate(IN_SIGHT) == {"rows": [True] * 4, "next": True}, width
+        page.click("#summary .lines.end > summary")  # the last deal's nine tricks
+        page.wait_for_selector("#summary .lines.end table.grid.end")
+        assert page.evaluate(IN_SIGHT)["next"], width
+        page.close()
+
+
 def test_a_hands_end_fits_its_board_with_next_in_sight(server, browser):
     """A hand's end lies on the felt whole in width, its letters smaller where its table is
     wider (a club deal's tricks on a laptop's 1024 pixels, a Tressette hand's on a phone; not

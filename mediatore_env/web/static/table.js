@@ -616,7 +616,8 @@ function score(s, view) {
     // the game's summary: what it says of the end, a row per seat (tricks, points, payment...),
     // the best marked
     const sum = view.summary, last = sum.columns.length - 1;
-    summary.replaceChildren(el("h3", {}, `The ${s.unit} is over`), ...words(sum.lines),
+    // its title and Next in sight whatever its height, its body between them (the CSS)
+    summary.replaceChildren(el("h3", {}, `The ${s.unit} is over`), el("div", {class: "body"}, ...words(sum.lines),
       el("table", {class: "grid summary"},
         el("thead", {}, el("tr", {}, el("th", {}, ""), ...sum.columns.map((c) => el("th", {}, c)))),
         el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: sum.best.includes(i) ? "best" : "", "data-seat": i},
@@ -624,7 +625,7 @@ function score(s, view) {
       // the last hand's table (a Tressette game's, club's last deal's), as every hand's
       // before it was drawn between two hands: folded, so that Next stays in sight
       ...(play && play.lastEnd ? [el("details", {class: "lines end"}, el("summary", {}, play.lastEnd.title),
-                                     ...endParts(play.lastEnd))] : []),
+                                     ...endParts(play.lastEnd))] : [])),
       // where the eye is, under the end it follows (as Next hand is between two hands)
       ...(s.broken ? [] : [el("button", {id: "next", class: "move", on: nextEpisode}, `Next ${s.unit}`)]));
     if (!shown && !summary.hidden) summary.scrollIntoView({block: "nearest"});  // a phone scrolled to its hand
