@@ -586,8 +586,9 @@ SEAT_NAMES = """() => [...document.querySelectorAll('.seat')].map((s) => {
 def test_a_phones_side_seats_keep_each_label_to_a_line(server, browser):
     """At a phone's 390 pixels a side seat is a quarter of the felt wide: each seat's name and
     its count of cards keep to a line, the name whole ("greedy(3)": its seat's number in
-    sight), and a name too long for its seat (as long as any) cut short, whole in its title.
-    Once "greedy(3) agent" and "9 cards" each took two lines, and a long name five."""
+    sight), and a name too long for its seat (as long as any) cut short, whole in its title,
+    as under its card in the trick. Once "greedy(3) agent" and "9 cards" each took two lines,
+    and a long name five (six under its card)."""
     url, app, _ = server
     page = open_page(browser, url, 390, 844)
     table = sit_down(page, app, "mediatore", 0, seed=1)
@@ -609,6 +610,15 @@ def test_a_phones_side_seats_keep_each_label_to_a_line(server, browser):
     assert long in names[3][2]  # whole in its title
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert all(0 <= s[0] and s[2] <= 390 for s in at["seats"]), at["seats"]
+    # under its card in the trick, two lines at most (once six): the trick keeps its height
+    played = lambda t: any(p["seat"] == 3 for p in t.view_json(0)["trick"])  # noqa: E731
+    wait_ready(page, "turn")
+    if not played(table):
+        play_by_clicking(page, table, 0, played)
+    who = page.evaluate("(e => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e)"
+                        ".lineHeight), e.title])(document.querySelector("
+                        "'#trick .played[data-seat=\"3\"] .who'))")
+    assert who[0] <= 2 * who[1] + 1 and who[2] == long, who
     page.close()
 
 

@@ -306,7 +306,7 @@ function drawTrick(view, options) {
             + (p.seat === winner ? " winner" : "") + (i === 0 ? " lead" : ""), "data-seat": p.seat},
     card(p.card), p.signal ? el("span", {class: "signal"}, p.signal) : null,
     i === 0 ? el("span", {class: "lead-mark"}, "lead") : null,
-    el("span", {class: "who"}, view.names[p.seat]))),
+    el("span", {class: "who", title: view.names[p.seat]}, view.names[p.seat]))),
     ...(winner !== null ? [el("div", {class: "caption"},
       `${options.lastShown ? "last trick, " : ""}won by ${view.names[winner]}`)] : []));
 }
