@@ -843,6 +843,49 @@ def test_a_hands_end_fits_its_board_with_next_in_sight(server, browser):
         page.close()
 
 
+#: Where the page's text runs past its box, on a page at the end of a hand or of the session:
+#: the page's own width against the window's, each box that scrolls (the end on the felt, the
+#: summary, a panel, the news) whose content is wider than it, and each table whose right edge
+#: lies past its box's.
+OVERFLOWS = """() => {
+    const all = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null);
+    const boxes = '#between .lines, #summary, .panel, #score, #news';
+    return {page: document.documentElement.scrollWidth,
+            scrolled: all(boxes).filter((e) => e.scrollWidth > e.clientWidth + 1)
+                .map((e) => e.id || e.className),
+            past: all('#table table').filter((t) => t.getBoundingClientRect().right
+                > t.parentElement.closest(boxes).getBoundingClientRect().right + 1)
+                .map((t) => t.className)}; }"""
+
+
+def test_a_long_name_widens_no_table(server, browser):
+    """A name as long as any, forty letters and no space (the page draws what it is sent), is
+    cut short in the tables that name it (a club deal's end on the felt, the session's
+    summary, the score, the panels), whole in its title, and breaks in the lines of words
+    (the end's, the news): nothing runs past its box, nothing scrolls sideways, on a laptop
+    and on a phone. Once it pushed the deal's tricks' "won by" out of the end's board, the
+    summary's points out of its box and the score out of the window."""
+    url, app, _ = server
+    long = "A" * 40
+    for width, height in ((1024, 768), (1280, 800), (390, 844)):
+        page = open_page(browser, url, width, height)
+        table = sit_down(page, app, "club", 2, {"deals": 2})
+        table.names[1] = long  # from the next step on
+        play_by_clicking(page, table, 2, lambda t: len(t.game.results) >= 1)
+        wait_ready(page, "between")
+        # cut short where it is too long for its column, whole in its title
+        assert page.locator(f"#between table.grid.end thead [title='{long}']").count() == 1
+        assert page.evaluate(OVERFLOWS) == {"page": width, "scrolled": [], "past": []}, width
+        page.click("#next-hand")
+        wait_ready(page)
+        play_by_clicking(page, table, 2, lambda t: t.game.is_over)
+        wait_ready(page, "over")
+        page.click("#summary .lines.end > summary")  # the last deal's tricks unfolded
+        assert page.locator(f"#summary table.summary [title='{long}']").count() == 1
+        assert page.evaluate(OVERFLOWS) == {"page": width, "scrolled": [], "past": []}, width
+        page.close()
+
+
 def test_a_reload_goes_on_at_the_same_seat(server, browser):
     """The page keeps the table's id and the seat's token in sessionStorage."""
     url, app, _ = server

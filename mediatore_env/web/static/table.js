@@ -319,7 +319,17 @@ function chip(c) {
   return el("span", {class: `chip suit-${c.suit_index}`, title: c.text, "data-card": c.tag}, shape, c.tag.slice(1));
 }
 const chips = (cards) => (cards && cards.length ? el("span", {class: "chips"}, ...cards.map(chip)) : null);
-const cell = (v) => (v instanceof Node ? v : String(v ?? ""));
+// A table's text: a run of letters longer than a column need be (a name of forty letters and
+// no space) is cut short on its line, whole in its title, so that it makes its column no wider
+// than a name of the table's usual length and its table no wider than its box (the CSS); a
+// name with spaces, a card, a number is as it is.
+function fitted(text) {
+  const node = document.createDocumentFragment();
+  String(text).split(/(\S{13,})/u).forEach((part, i) =>
+    node.append(i % 2 ? el("span", {class: "long", title: part}, part) : part));
+  return node;
+}
+const cell = (v) => (v instanceof Node ? v : fitted(v ?? ""));
 // A table: a head row, then rows whose first cell names them (a th), then a foot row so named.
 function grid(head, rows, cls = "", foot = null) {
   const row = ([first, ...rest]) => el("tr", {}, el("th", {}, cell(first)), ...rest.map((v) => el("td", {}, cell(v))));
@@ -337,7 +347,7 @@ const PANELS = {
   // a column a seat from il mano, a row a round of calls
   auction: (p, v) => el("table", {class: "grid auction"},
     el("thead", {}, el("tr", {}, ...p.order.map((s) => el("th", {"data-seat": s},
-      breakable(v.names[s]))))),
+      fitted(breakable(v.names[s])))))),
     el("tbody", {}, ...p.rounds.map((r) => el("tr", {}, ...r.map((bid) =>
       el("td", {class: bid === "pass" ? "pass" : null}, bid ?? "")))))),
   contract: (p, v) => el("div", {}, pairs([["contract", p.contract], ["declarer", v.names[p.declarer]],
@@ -607,7 +617,7 @@ function score(s, view) {
       el("thead", {}, el("tr", {}, el("th", {}, ""), over ? el("th", {}, `this ${s.unit}`) : null,
                         el("th", {}, `${s.unit}s so far`))),  // not "total": a game's own scores have one
       el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: i === s.seat ? "mine" : ""},
-        el("th", {}, name), over ? el("td", {}, signed(view.outcome[i])) : null, el("td", {}, signed(s.totals[i])))))),
+        el("th", {}, fitted(name)), over ? el("td", {}, signed(view.outcome[i])) : null, el("td", {}, signed(s.totals[i])))))),
     ] : []));
   const summary = $("summary"), shown = !summary.hidden;
   summary.hidden = !over || Boolean(play && play.lastShown);  // the last trick asked for shows
@@ -621,7 +631,7 @@ function score(s, view) {
       el("table", {class: "grid summary"},
         el("thead", {}, el("tr", {}, el("th", {}, ""), ...sum.columns.map((c) => el("th", {}, c)))),
         el("tbody", {}, ...view.names.map((name, i) => el("tr", {class: sum.best.includes(i) ? "best" : "", "data-seat": i},
-          el("th", {}, name), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))),
+          el("th", {}, fitted(name)), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))),
       // the last hand's table (a Tressette game's, club's last deal's), as every hand's
       // before it was drawn between two hands: folded, so that Next stays in sight
       ...(play && play.lastEnd ? [el("details", {class: "lines end"}, el("summary", {}, play.lastEnd.title),
