@@ -968,3 +968,33 @@ def test_replay_a_saved_tournament_record_to_the_end(server, browser, shots):
     page.select_option("#watch-seat", "0")
     page.wait_for_function("() => document.querySelectorAll('.seat .cards.open').length === 0")
     page.close()
+
+
+
+
+def test_watch_fits_a_phone(server, browser, tmp_path):
+    """On a phone the Watch tab's form is no wider than the window: a record's label in its
+    list (its file, then every name at its table: four at a Mediatore deal) is cut to the
+    window's width, not the page scrolling sideways under it."""
+    from mediatore_env.web.app import labelled_records
+    from mediatore_env.web.tables import Watch
+    url, app, _ = server
+    assert bench.main(["--game", "mediatore", "--deals", "1", "--agents", "greedy", "random",
+                       "greedy", "random", "--save-records", str(tmp_path)]) == 0
+    label, record = labelled_records([tmp_path])[0]  # as mediatore-web --records lists it
+    lobby = app.state.lobby
+    wid, = lobby.add_watches([Watch(record, label)], uploaded=False)
+    try:
+        page = open_page(browser, url, 390, 844)
+        page.click("#tab-watch")
+        wait_ready(page, "step-0")
+        page.evaluate("document.body.dataset.ready = ''")
+        page.select_option("#record", wid)
+        wait_ready(page, "step-0")
+        assert "random(3)" in page.inner_text("#record")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box = page.locator("#record").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        page.close()
+    finally:
+        lobby.watches.pop(wid)
