@@ -843,6 +843,45 @@ def test_a_hands_end_fits_its_board_with_next_in_sight(server, browser):
         page.close()
 
 
+#: The words broken inside in a hand's end's tables: each whose letters lie on two lines.
+BROKEN_WORDS = """() => { const broken = [];
+    for (const cell of document.querySelectorAll('#between table.grid.end :is(th, td)')) {
+        const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node; (node = texts.nextNode());)
+            for (const m of node.data.matchAll(/[^\\s\\u200b]+/g)) {
+                const r = document.createRange();
+                r.setStart(node, m.index);
+                r.setEnd(node, m.index + m[0].length);
+                if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1)
+                    broken.push(m[0]);
+            }
+    }
+    return broken; }"""
+
+
+def test_a_phones_hand_end_breaks_no_word(server, browser):
+    """On a phone (390 pixels) a hand's end's tables wrap between words only, a seat's name
+    before its "(": a club deal's seven columns, a Tressette hand's sides. Once each cell
+    wrapped anywhere, to be sure the table fitted: "Yo" over "u", "poin" over "ts", "las" over
+    "t"; now only where the table is wider than its board otherwise (360 pixels), and it fits
+    there still."""
+    url, app, _ = server
+    for width, height, game, seat, rules, stop in (
+            (390, 844, "club", 2, {"deals": 2}, lambda t: len(t.game.results) >= 1),
+            (390, 844, "tressette", 1, None, lambda t: t.game.hand_number > 1),
+            (360, 740, "club", 2, {"deals": 2}, lambda t: len(t.game.results) >= 1)):
+        page = open_page(browser, url, width, height)
+        table = sit_down(page, app, game, seat, rules)
+        play_by_clicking(page, table, seat, stop)
+        wait_ready(page, "between")
+        if width == 390:
+            assert page.evaluate(BROKEN_WORDS) == [], (width, game)
+        right = page.evaluate("Math.max(...[...document.querySelectorAll('#between table.end')]"
+                              ".map((t) => t.getBoundingClientRect().right))")
+        assert right <= width and page.evaluate("document.documentElement.scrollWidth") <= width
+        page.close()
+
+
 #: Where the page's text runs past its box, on a page at the end of a hand or of the session:
 #: the page's own width against the window's, each box that scrolls (the end on the felt, the
 #: summary, a panel, the news) whose content is wider than it, and each table whose right edge

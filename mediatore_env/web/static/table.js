@@ -321,12 +321,14 @@ function chip(c) {
 const chips = (cards) => (cards && cards.length ? el("span", {class: "chips"}, ...cards.map(chip)) : null);
 // A table's text: a run of letters longer than a column need be (a name of forty letters and
 // no space) is cut short on its line, whole in its title, so that it makes its column no wider
-// than a name of the table's usual length and its table no wider than its box (the CSS); a
-// name with spaces, a card, a number is as it is.
+// than a name of the table's usual length and its table no wider than its box (the CSS); an
+// arrow (Tressette's thirds rounded down, "7 1/3 -> 7") is not broken after its "-"; a name
+// with spaces, a card, a number is as it is.
 function fitted(text) {
   const node = document.createDocumentFragment();
-  String(text).split(/(\S{13,})/u).forEach((part, i) =>
-    node.append(i % 2 ? el("span", {class: "long", title: part}, part) : part));
+  String(text).split(/(\S{13,}|->)/u).forEach((part, i) =>
+    node.append(i % 2 === 0 ? part : part === "->" ? el("span", {class: "whole"}, part)
+                : el("span", {class: "long", title: part}, part)));
   return node;
 }
 const cell = (v) => (v instanceof Node ? v : fitted(v ?? ""));
@@ -444,6 +446,15 @@ function saidLines(lines) {
 // the panels' letters however narrow the felt: each part words under its label, or a table
 // (each row named by its first cell: a side, a trick's number; its foot the points each seat
 // took) with the notes on its marks under it.
+// Its tables' cells wrap between words (the CSS); one wider than its box so (a phone of 360
+// pixels, long names) wraps its cells anywhere instead: no word is broken where the table fits
+// without, and it always fits. Measured once drawn, a folded one once unfolded.
+function fitEnd(root) {
+  for (const t of root.querySelectorAll("table.grid.end")) {
+    t.classList.remove("tight");
+    if (t.getBoundingClientRect().width > t.parentElement.clientWidth + 0.5) t.classList.add("tight");
+  }
+}
 function endParts(end) {
   return end.parts.map((p) => el("section", {class: "end-part", "data-label": p.label},
     p.label ? el("h4", {}, p.label) : null,
@@ -556,6 +567,7 @@ function drain() {
         drain();
       }}, `Next ${event.word}`));
     board.hidden = false;
+    fitEnd(board);
     // the terminal's lines (a server that sends no end as data) as wide as the board: their
     // letters smaller where they are wider (a club deal's tricks on a phone), down to 9 px;
     // past that they scroll sideways
@@ -634,12 +646,18 @@ function score(s, view) {
           el("th", {}, fitted(name)), ...sum.rows[i].map((x, k) => el("td", {}, k === last ? signed(x) : String(x))))))),
       // the last hand's table (a Tressette game's, club's last deal's), as every hand's
       // before it was drawn between two hands: folded, so that Next stays in sight
-      ...(play && play.lastEnd ? [el("details", {class: "lines end"}, el("summary", {}, play.lastEnd.title),
-                                     ...endParts(play.lastEnd))] : [])),
+      ...(play && play.lastEnd ? [lastEnd(play.lastEnd)] : [])),
       // where the eye is, under the end it follows (as Next hand is between two hands)
       ...(s.broken ? [] : [el("button", {id: "next", class: "move", on: nextEpisode}, `Next ${s.unit}`)]));
     if (!shown && !summary.hidden) summary.scrollIntoView({block: "nearest"});  // a phone scrolled to its hand
   }
+}
+
+// The last hand's end under the summary, folded; its tables fitted once unfolded.
+function lastEnd(end) {
+  const folded = el("details", {class: "lines end"}, el("summary", {}, end.title), ...endParts(end));
+  folded.ontoggle = () => { if (folded.open) fitEnd(folded); };
+  return folded;
 }
 
 // The links of the seats still free, for the creator to send (a code works once).
