@@ -708,6 +708,27 @@ def test_a_finished_trick_rests_whole_before_it_travels_to_its_winner(server, br
     page.close()
 
 
+def test_a_card_pointed_at_its_edge_stays_raised(server, browser):
+    """A legal card pointed at rises, and stays risen with the pointer still at its bottom
+    edge, where it rose from: once it rose out from under the pointer, dropped back under it
+    and rose again, every frame (less motion asked for: no transition to hide it). Its place,
+    looked at over twenty frames, is one."""
+    url, app, _ = server
+    page = open_page(browser, url, 1024, 768)
+    page.emulate_media(reduced_motion="reduce")
+    sit_down(page, app, "tressette", 1)  # il mano: the hand is yours to lead from
+    wait_ready(page, "turn")
+    card = page.locator("#hand button.card.legal").first.bounding_box()
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] - 2)
+    tops = page.evaluate("""() => new Promise((done) => {
+        const card = document.querySelector('#hand button.card.legal'), tops = [];
+        const look = () => { tops.push(card.getBoundingClientRect().top);
+                             if (tops.length < 20) requestAnimationFrame(look); else done(tops); };
+        requestAnimationFrame(look); })""")
+    assert len(set(tops)) == 1 and tops[0] < card["y"], (card["y"], tops)
+    page.close()
+
+
 def test_the_hand_is_live_the_moment_it_says_your_turn(server, browser):
     """At the table's pace, the moment the page says it is your turn (your seat, the banner),
     a click on a legal card is taken, while the agents' last card is still on its way: once
