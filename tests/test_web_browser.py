@@ -476,6 +476,21 @@ def test_the_discards_are_picked_then_sent_together(server, browser):
     page.close()
 
 
+def test_a_bids_button_says_the_bid(server, browser):
+    """In the auction each button reads its move's words, "pass", "bid mediatore", "bid
+    solo"...: once they read "0", "1", "2" (their places in the list), the bids only in the
+    words shown when pointed at."""
+    url, app, _ = server
+    page = open_page(browser, url, 1280, 860)
+    table = sit_down(page, app, "mediatore", 0, seed=1)  # greedy(1) has bid chiamo: your call
+    wait_ready(page, "turn")
+    shown = page.eval_on_selector_all("#moves button[data-move]",
+                                      "els => els.map(e => [+e.dataset.move, e.textContent])")
+    assert shown == [[m["move"], m["words"]] for m in table.view_json(0)["moves"]], shown
+    assert shown[0][1] == "pass" and all(w.startswith("bid ") for _, w in shown[1:]), shown
+    page.close()
+
+
 def test_a_lead_with_signals_offers_them_in_short(server, browser):
     """A Mediatore lead may go with a signal (the default rules): the card opens its moves as
     buttons named by their signal, "no signal", "busso", "striscio"..., their whole words when

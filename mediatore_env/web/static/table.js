@@ -263,7 +263,8 @@ function drawHand(view, options) {
     call.hidden = true;
     grid[0]?.classList.remove("folded");
   }
-  $("moves").replaceChildren(...moves.filter((m) => !m.card && !m.names).map(moveButton),
+  // each button its words (moveButton(m), not map's (m, index): its place in the list would be its label)
+  $("moves").replaceChildren(...moves.filter((m) => !m.card && !m.names).map((m) => moveButton(m)),
                              ...(onFelt ? [] : grid), ...(choose ? [sendButton(choose)] : []));
   const last = view.last_trick;
   $("show-last").disabled = !last;
