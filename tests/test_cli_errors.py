@@ -45,6 +45,7 @@ def files(tmp_path):
     (tmp_path / "other.json").write_text('{"cards": 40}\n')
     (tmp_path / "empty.json").write_text("[]\n")
     (tmp_path / "binary.json").write_bytes(bytes(range(256)))
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)  # past json's recursion
     record = json.loads(RECORDS.read_text())["records"][0]
     (tmp_path / "game.json").write_text(json.dumps(record))
     (tmp_path / "chess.json").write_text(json.dumps({**record, "format": "chess-record"}))
@@ -150,6 +151,7 @@ def test_play_negative_seed_as_a_program():
     ("folder", "no .json files in this folder"),
     ("plain.txt", "not JSON"),
     ("binary.json", "not a game record (not a text file)"),
+    ("deep.json", "not a game record (its JSON is nested too deeply)"),
     ("other.json", "not a game record: format is None"),
     ("empty.json", "no game record in it"),
     ("chess.json", "format is 'chess-record'"),

@@ -81,6 +81,8 @@ def _checked(text: str, path: str) -> list[dict]:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise BadRecord(f"{path}: not JSON ({e})") from None
+    except RecursionError:  # lists or objects nested past Python's recursion limit
+        raise BadRecord(f"{path}: not a game record (its JSON is nested too deeply)") from None
     records = data if isinstance(data, list) else [data]
     if not records:
         raise BadRecord(f"{path}: an empty list, no game record in it")
