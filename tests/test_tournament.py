@@ -292,6 +292,8 @@ def test_cli_rules_and_errors(capsys):
     (["--record-deals", "3"], "give --save-records too"),
     (["--seed", "-3"], "argument --seed: must be 0 or more, not -3"),
     (["--plot-json", "{tmp}/file", "--plot", "{tmp}/a.png"], "not JSON"),
+    (["--plot-json", "{tmp}/deep", "--plot", "{tmp}/a.png"],
+     "not a tournament result (its JSON is nested too deeply)"),
     (["--plot-json", "{tmp}/partial", "--plot", "{tmp}/a.png"],
      "not a whole tournament result as mediatore-bench --json saves it (KeyError: 'standings')"),
     (["--json", ""], "--json '' is an empty path"),
@@ -300,13 +302,14 @@ def test_cli_rules_and_errors(capsys):
 def test_cli_refuses_bad_outputs_before_playing(options, message, tmp_path, capsys):
     (tmp_path / "file").write_text("not a directory")
     (tmp_path / "partial").write_text('{"format": "mediatore-tournament", "deals": 5, "seed": 0}')
+    (tmp_path / "deep").write_text("[" * 100_000 + "]" * 100_000)  # past json's recursion
     options = [o.replace("{tmp}", str(tmp_path)) for o in options]
     who = [] if "--plot-json" in options else ["--agents", "greedy", "random", "random", "random"]
     with pytest.raises(SystemExit) as exit:
         main([*who, "--deals", "5", "-q", *options])
     err = capsys.readouterr().err
     assert exit.value.code == 2 and message in err and len(err.splitlines()) == 1
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "partial"]  # nothing written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deep", "file", "partial"]  # no more
 
 
 def test_numpy_deal_numbers_are_recorded():

@@ -170,6 +170,9 @@ def _plot_saved(args) -> int:
         raise ValueError(f"--plot-json {args.plot_json}: {e.strerror}") from None
     except ValueError as e:  # not text, or not JSON
         raise ValueError(f"--plot-json {args.plot_json}: not JSON ({e})") from None
+    except RecursionError:  # lists or objects nested past Python's recursion limit
+        raise ValueError(f"--plot-json {args.plot_json}: not a tournament result (its JSON is "
+                         "nested too deeply)") from None
     try:
         plot_tournament(data, args.plot)
     except (KeyError, TypeError, IndexError) as e:  # the format's name, not all of its body
