@@ -39,6 +39,7 @@ import copy
 import itertools
 import json
 import random
+import re
 
 import numpy as np
 import pytest
@@ -470,3 +471,20 @@ def test_every_game_checks_a_seat_alike(name):
             game.view(bad)
     seat = game.view(np.int64(1)).seat
     assert seat == 1 and type(seat) is int
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_refuses_a_move_text_that_is_no_text_alike(name):
+    """A game's parse_move (its definition's moves.parse) answers a value that is no text
+    (None, a move id) with the ValueError naming it and the moves it reads, as it answers a
+    bad text, not with an AttributeError; apply_text of it changes nothing."""
+    definition = get(name)
+    game = definition.new_game(definition.make_rules())
+    game.deal(range(40))
+    before = game.to_json()
+    for bad in (None, 5, 1.5, b"pass", ["pass"]):
+        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+            definition.moves.parse(bad)
+        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+            game.apply_text(bad)
+        assert game.to_json() == before

@@ -127,7 +127,7 @@ _MOVE_BY_VERB = {"call": call_move, "discard": discard_move, "give": give_move, 
 
 def parse_move(text: str) -> int:
     """Move id of a move's text; the inverse of :func:`move_text`. Raises ``ValueError``."""
-    words = text.strip().lower().split(maxsplit=2)
+    words = text.strip().lower().split(maxsplit=2) if isinstance(text, str) else []
     try:
         if words == ["pass"]:
             return PASS
