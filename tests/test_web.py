@@ -314,6 +314,9 @@ def test_bad_moves_are_refused_with_the_state_unchanged(client):
     ({"game": "mediatore", "agents": [None, "greedy", "greedy", 7]}, "agent at seat 3: 7 is not"),
     ({"game": "mediatore", "rules": {"wings": True}}, "bad rules for mediatore"),
     ({"game": "tressette", "rules": {"players": 3}}, "tressette fixes players"),
+    # "rules" is no switch: not a preset by the back door of make_rules' first argument
+    ({"game": "mediatore", "rules": {"rules": "low"}}, "unknown rules switch(es) 'rules'"),
+    ({"game": "mediatore", "rules": {"rules": {"signals": "off"}}}, "switch(es) 'rules'"),
     ({"game": "club", "rules": {"deals": "3"}}, "bad rules for club"),
     ({"game": "mediatore", "packs": [[0] * 40]}, "bad pack"),
     ({"game": "mediatore", "seed": "x"}, "bad seed"),

@@ -402,7 +402,7 @@ def table_request(data: dict, extra_agents=None) -> dict:
         raise BadRequest(f"bad rules {shown(rules)}: an object of switches (or null: the "
                          "defaults) is expected")
     try:
-        rules = definition.make_rules(**rules)
+        rules = definition.make_rules(rules)  # a dict of switches: its keys are switches only
     except (TypeError, ValueError) as e:
         raise BadRequest(f"bad rules for {definition.name}: {one_line(e)}") from None
     for switch, kind in type(rules).SWITCHES.items():  # the rules' own names, not the request's
