@@ -290,6 +290,9 @@ def test_cli_rules_and_errors(capsys):
     (["--save-records", "/proc/recs"], "cannot create the folder '/proc/recs' in '/proc'"),
     (["--save-records", "{tmp}/recs", "--record-deals", "7"], "deal 7 not in the run"),
     (["--record-deals", "3"], "give --save-records too"),
+    # a list of no numbers saved nothing (',') or deal 0 (''), the default it does not ask for
+    (["--save-records", "{tmp}/recs", "--record-deals", ","], "bad deal list ',': no number"),
+    (["--save-records", "{tmp}/recs", "--record-deals", ""], "bad deal list '': no number"),
     (["--seed", "-3"], "argument --seed: must be 0 or more, not -3"),
     (["--plot-json", "{tmp}/file", "--plot", "{tmp}/a.png"], "not JSON"),
     (["--plot-json", "{tmp}/deep", "--plot", "{tmp}/a.png"],

@@ -393,7 +393,7 @@ def add_worker_options(p: argparse.ArgumentParser, what: str = "deals") -> None:
 
 def _deal_ranges(text: str) -> list[tuple[int, int]]:
     """``'0,5,10-19'`` -> ``[(0, 0), (5, 5), (10, 19)]``; ``ValueError`` for anything else,
-    a reversed range included."""
+    a reversed range and a list of no number included."""
     out = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         lo, dash, hi = part.partition("-")
@@ -406,6 +406,9 @@ def _deal_ranges(text: str) -> list[tuple[int, int]]:
             raise ValueError(f"bad deal list {text!r}: the range {part} runs backwards; "
                              f"write {last}-{first}")
         out.append((first, last))
+    if not out:  # '' or ',': a list that names no episode (not the default, deal 0)
+        raise ValueError(f"bad deal list {text!r}: no number in it; write numbers and ranges, "
+                         "e.g. 0,5,10-19")
     return out
 
 
