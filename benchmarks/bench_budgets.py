@@ -24,8 +24,8 @@ from agents.registry import agents_of, make_agent
 from agents.tournament import derive_seed, hooks_of
 from mediatore_env import registry
 from mediatore_env.runinfo import machine, median_p90
-from mediatore_env.tools.checks import (ArgumentParser, non_negative_int, parse_game_rules,
-                                        positive_int)
+from mediatore_env.tools.checks import (ArgumentParser, check_agents, non_negative_int,
+                                        parse_game_rules, positive_int)
 
 
 class Timed:
@@ -95,6 +95,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     try:
         rules = parse_game_rules(args.game, args.rule)
+        # every agent made once: a bad name or option is one line before the first episode
+        check_agents([*args.specs, args.opponent], agents_of(args.game))
     except ValueError as error:
         parser.error(str(error))
     print(f"{args.game}{''.join(' ' + r for r in args.rule)}, {args.episodes} episodes, seed "
