@@ -73,13 +73,26 @@ def per_episode(spec: str) -> tuple[list[float], str]:
     if not colon or not path or not agent:
         raise ValueError(f"expected PATH.json:AGENT, got {spec!r}")
     path += ".json"
-    with open(path) as f:
-        data = json.load(f)
-    for s in data["standings"]:
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except RecursionError:  # lists or objects nested past Python's recursion limit
+        raise ValueError(f"{path}: not JSON (nested too deeply)") from None
+    except ValueError as e:  # not text, or not JSON
+        raise ValueError(f"{path}: not JSON ({e})") from None
+    standings = data.get("standings") if isinstance(data, dict) else None
+    if not (isinstance(standings, list)
+            and all(isinstance(s, dict) and isinstance(s.get("name"), str) for s in standings)):
+        raise ValueError(f"{path}: not a tournament result as mediatore-bench --json saves it "
+                         "(its standings, each with its agent's name)")
+    for s in standings:
         if s["name"] == agent:
             key = next((k for k in ("per_episode", "per_game") if s.get(k)), "per_deal")
+            if not isinstance(s.get(key), list):
+                raise ValueError(f"{path}: agent {agent!r} has no per-episode results "
+                                 "(per_deal, per_game or per_episode)")
             return s[key], key.partition("_")[2]
-    names = ", ".join(s["name"] for s in data["standings"])
+    names = ", ".join(s["name"] for s in standings)
     raise ValueError(f"no agent {agent!r} in {path}; it has: {names}")
 
 

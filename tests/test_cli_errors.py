@@ -292,6 +292,23 @@ def test_bench_infer_pools_one_game_and_refuses_to_mix_deals_with_games(tmp_path
     assert proc.returncode == 2 and "got 1 file (" in proc.stderr, proc.stderr
 
 
+@pytest.mark.parametrize("text,words", [
+    ("[]", "not a tournament result as mediatore-bench --json saves it"),
+    ('{"standings": 5}', "not a tournament result"),
+    ('{"standings": [{"games": 3}]}', "not a tournament result"),
+    ('{"standings": [{"name": "pimc"}]}', "agent 'pimc' has no per-episode results"),
+    ("[" * 100_000 + "]" * 100_000, "not JSON (nested too deeply)"),
+    ("", "not JSON (Expecting value"),
+], ids=["list", "standings-number", "no-name", "no-results", "deep", "empty"])
+def test_bench_infer_names_a_file_that_is_no_tournament_result(tmp_path, text, words):
+    path = tmp_path / "r.json"
+    path.write_text(text)
+    proc = script("benchmarks/bench_infer.py", "--pooled", f"{path}:pimc")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1 and f"{path}: " in proc.stderr, proc.stderr
+    assert words in proc.stderr and proc.stdout == ""
+
+
 def test_bench_agreement_counts_greedy_agreeing_with_itself_and_not_with_random():
     """The model pimc:infer weighs worlds by agrees with itself at every decision with a
     choice, and with a random player far less often."""
