@@ -11,10 +11,11 @@ the step that ends it. Constructing, resetting and stepping need no adapter. One
 smallest fix. (Tested with ray 2.60.0, pettingzoo 1.27, gymnasium 1.4 and 1.2.2.)
 """
 
-import argparse
 import time
 
 import numpy as np
+
+from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
 
 
 def rllib_env(**kwargs):
@@ -51,13 +52,16 @@ def play_deal(env, rng, seed=None):
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=0)
+    # the project's parser: a bad argument is one line, not argparse's usage and a line
+    parser = ArgumentParser(prog="rllib_random.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=positive_int, default=20)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     args = parser.parse_args(argv)
-    if args.deals < 1:
-        parser.error("--deals must be at least 1")
-    env = rllib_env(render_mode="ansi")
+    try:
+        env = rllib_env(render_mode="ansi")
+    except ImportError as e:  # RLlib, or a package of its extra, is not installed
+        parser.error(f"needs RLlib: python3 -m pip install 'ray[rllib]' (docs/libraries.md "
+                     f"says how to keep gymnasium) ({e})")
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
     steps, legal, worst = 0, True, 0.0

@@ -10,10 +10,11 @@ agent to act; here every seat gets Tianshou's masked random policy. No adapter i
 (tested with tianshou 2.0.1, pettingzoo 1.27, gymnasium 1.4: docs/libraries.md).
 """
 
-import argparse
 import time
 
 import numpy as np
+
+from mediatore_env.tools.checks import ArgumentParser, non_negative_int, positive_int
 
 
 def collect(episodes: int = 20, envs: int = 2, seed: int = 0, make_env=None):
@@ -46,13 +47,12 @@ def collect(episodes: int = 20, envs: int = 2, seed: int = 0, make_env=None):
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--episodes", type=int, default=20)
-    parser.add_argument("--envs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    # the project's parser: a bad argument is one line, not argparse's usage and a line
+    parser = ArgumentParser(prog="tianshou_random.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--episodes", type=positive_int, default=20)
+    parser.add_argument("--envs", type=positive_int, default=2)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     args = parser.parse_args(argv)
-    if args.episodes < 1 or args.envs < 1:
-        parser.error("--episodes and --envs must be at least 1")
     start = time.perf_counter()
     try:
         stats, batch = collect(args.episodes, args.envs, args.seed)

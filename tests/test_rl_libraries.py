@@ -93,6 +93,35 @@ def test_rllib_render_adapter_returns_the_table():
     assert isinstance(text, str) and "mediatore_v0" in text
 
 
+@pytest.mark.parametrize("name,args,words", [
+    ("rllib_random", ["--seed", "-1"], "argument --seed: must be 0 or more, not -1"),
+    ("rllib_random", ["--deals", "0"], "argument --deals: must be 1 or more, not 0"),
+    ("rllib_random", ["--colour", "red"], "unrecognized arguments: --colour red"),
+    ("tianshou_random", ["--seed", "-1"], "argument --seed: must be 0 or more, not -1"),
+    ("tianshou_random", ["--envs", "0"], "argument --envs: must be 1 or more, not 0"),
+    ("tianshou_random", ["--colour", "red"], "unrecognized arguments: --colour red"),
+])
+def test_the_examples_answer_a_bad_argument_in_one_line(capsys, name, args, words):
+    """As every command of the project: the line, not argparse's usage before it, and a
+    negative seed refused before any library is imported (it was RLlib's traceback)."""
+    with pytest.raises(SystemExit) as stop:
+        load_example(name).main(args)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"{name}.py: error: ") and words in err, err
+
+
+def test_the_rllib_example_without_rllib_says_how_to_install_it_in_one_line(capsys,
+                                                                            monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "ray.rllib.env.wrappers.pettingzoo_env", None)
+    with pytest.raises(SystemExit) as stop:
+        load_example("rllib_random").main(["--deals", "1"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1, err
+    assert "needs RLlib: python3 -m pip install 'ray[rllib]'" in err, err
+
+
 def test_rllib_example_runs(capsys):
     pytest.importorskip("ray.rllib.env.wrappers.pettingzoo_env")
     load_example("rllib_random").main(["--deals", "3", "--seed", "4"])
