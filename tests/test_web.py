@@ -471,6 +471,10 @@ def test_command_line_errors_are_one_line(capsys, tmp_path):
     (tmp_path / "empty.json").write_text("")
     for argv, words in ((["--records", "", "--no-history"], "--records: an empty path"),
                         (["--export", ""], "--export: an empty path"),
+                        # not every address, with a warning that named none ("serving on :")
+                        # (and before the records: without the check, the server would start)
+                        (["--host", "", "--no-history", "--records", str(tmp_path / "no.json")],
+                         "--host: an empty address"),
                         (["--db", "/proc/h.sqlite3"], "/proc/h.sqlite3: cannot open a database there"),
                         # an export reads a history: it makes none where there was none
                         (["--db", str(tmp_path / "new.sqlite3"), "--export", str(tmp_path / "e.jsonl")],

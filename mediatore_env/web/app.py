@@ -862,6 +862,9 @@ def main(argv=None) -> int:
     for option, value in (("--db", args.db), ("--export", args.export)):
         if value == "":
             return fail(f"{option}: an empty path; give a file name")
+    if not args.host.strip():  # the socket would take it for every address
+        return fail(f"--host: an empty address; give {LOOPBACK[0]} (this machine), 0.0.0.0 "
+                    "(every address) or a name of this machine")
     if (args.game or args.name) and not args.export:
         return fail("--game and --name choose what --export writes: give --export PATH")
     if args.export and args.no_history:
