@@ -128,14 +128,28 @@ def named_factory(spec: str, registry: dict, kind: tuple[str, str], *, imports: 
     (``random:bid_rate=0.5``) or, with ``imports``, a class by its path
     (``pkg.mod:Class:depth=3``); nothing made yet. ``kind``, what the registry holds (singular
     and plural), names it in the error of a text that names nothing."""
-    name, _, rest = spec.strip().partition(":")
+    name, colon, rest = spec.strip().partition(":")
     if name in registry:
-        return registry[name], parse_options(rest)
-    attr, _, opts = rest.partition(":")
+        return registry[name], _options_after(rest if colon else None, spec, name, kind)
+    attr, colon, opts = rest.partition(":")
     if attr.isidentifier() and imports:  # a class's path; 'pimcc:worlds=8' is a name misspelt
-        return load_object(f"{name}:{attr}"), parse_options(opts)
+        path = f"{name}:{attr}"
+        return load_object(path), _options_after(opts if colon else None, spec, path, kind)
     raise ValueError(f"unknown {kind[0]} {name!r}; known {kind[1]}: {', '.join(registry)}"
                      + (", or a 'package.module:Class' path to your own" if imports else ""))
+
+
+def _options_after(text: str | None, spec: str, named: str, kind: tuple[str, str]) -> dict:
+    """The options of ``spec`` after the colon that follows ``named`` (None: no colon). A
+    colon with no option after it (``'greedy:'``) is refused: it would make the agent of
+    ``named`` under another text, another agent to a league or a table."""
+    if text is None:
+        return {}
+    options = parse_options(text)
+    if not options:
+        raise ValueError(f"bad {kind[0]} {spec!r}: no option after the colon; write {named} "
+                         f"alone, or {named}:NAME=VALUE")
+    return options
 
 
 def agent_factory(spec: str, registry: dict | str | None = None, *, imports: bool = True

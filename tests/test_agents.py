@@ -43,6 +43,13 @@ def test_registry_makes_agents_with_options_and_user_classes():
     # a name misspelt before its options is no module to import
     ("pimcc:worlds=8", "unknown agent 'pimcc'; known agents: random, greedy"),
     ("random:bid_rate", "bad option"),
+    # a colon with no option after it is no spec: the league took 'greedy:' for another agent
+    ("greedy:", "bad agent 'greedy:': no option after the colon; write greedy alone, or "
+                "greedy:NAME=VALUE$"),
+    ("random: , ", "bad agent 'random: , ': no option after the colon"),
+    ("agents.mediatore.random_agent:RandomAgent:", "no option after the colon; write "
+                                                   "agents.mediatore.random_agent:RandomAgent "
+                                                   "alone"),
     ("random:speed=3", "unexpected keyword argument 'speed'; its options: bid_rate, seed$"),
     ("random:bid_rate=0.1,bid_rate=0.2", "option 'bid_rate' is given twice; give each option "
                                          "once$"),
