@@ -103,6 +103,9 @@ def test_play_answers(text, move):
     ("C4 s", "You cannot lead C4 with striscio: it says you hold another low card"),
     ("D3 D2", "Play one card at a time"),
     ("xyzzy", "Not a card or a move: 'xyzzy'"),
+    # a digit that is no decimal one: int() cannot read it (a ValueError traceback it was)
+    ("²", "Not a card or a move: '²'"),
+    ("1 ²", "Not a card or a move: '1 ²'"),
 ])
 def test_bad_play_answers_explain(text, words):
     with pytest.raises(BadInput) as e:

@@ -64,7 +64,7 @@ def read_answer(text: str, view, listed: Sequence[int], reader: Reader) -> list[
 def _numbered(tokens: Sequence[str], listed: Sequence[int], several: bool = False
               ) -> list[int] | None:
     """The moves of ``listed`` numbered by ``tokens`` (from 1), None if they are not numbers."""
-    if not all(t.isdigit() for t in tokens):
+    if not all(t.isdecimal() for t in tokens):  # what int() reads: not '²', a digit too
         return None
     numbers = [int(t) for t in tokens]
     bad = [n for n in numbers if not 1 <= n <= len(listed)]
