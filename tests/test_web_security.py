@@ -715,6 +715,42 @@ def test_a_body_over_the_limit_is_refused_unread_and_deep_nesting_is_a_400(clien
     assert fingerprint(client) == before
 
 
+def asgi_post(app, path: str, body: bytes, headers: list[tuple[bytes, bytes]]):
+    """POST ``body`` to ``app`` as an ASGI server would pass it, with exactly ``headers`` (the
+    bytes a client sent: the TestClient's httpx refuses a header that is not ASCII); the
+    status and body answered."""
+    import asyncio
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1),
+             "server": ("127.0.0.1", 8765),
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"content-type", b"application/json"),
+                         *headers]}
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+    sent = []
+
+    async def receive():
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+    asyncio.run(app(scope, receive, send))
+    return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])
+
+
+def test_a_content_length_of_digits_int_cannot_read_is_no_500():
+    """The declared length is read only where int() reads it: '²' and '¹' (latin-1 digits
+    that are no decimal ones) are taken as 'abc' is, not int()'s ValueError (a 500), whatever
+    ASGI server passes them on."""
+    with ThreadPoolExecutor(1) as pool:
+        app = create_app(executor=pool)
+        answers = {declared: asgi_post(app, "/api/games", b'{"game": "chess"}',
+                                       [(b"content-length", declared)])
+                   for declared in (b"abc", b"\xb2", b"\xb9")}
+    assert {status for status, _ in answers.values()} == {400}, answers
+    assert all(b"unknown game 'chess'" in body for _, body in answers.values()), answers
+
+
 def test_an_upload_nested_deep_enough_to_break_the_agents_pool_is_a_400():
     """An upload is replayed in the agents' pool of processes, which pickles it to send it
     there: a record whose free meta nested 600 lists deep (JSON's own parser takes 990) could
