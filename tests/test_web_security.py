@@ -245,6 +245,27 @@ def test_the_operator_registers_an_agent_before_the_server_starts():
             parse_agent_option(bad)
     with pytest.raises(ValueError, match="written for another game"):  # a Mediatore agent
         parse_agent_option("tressette2:x=agents.mediatore.greedy:GreedyAgent")
+    # a name of the game's own agents: the page's 'greedy' would seat the operator's, and the
+    # history count the two under one name
+    with pytest.raises(ValueError, match="'greedy' is already an agent of mediatore; give "
+                                         "yours another NAME"):
+        parse_agent_option("mediatore:greedy=random")
+
+
+def test_the_operator_names_each_agent_once(capsys, monkeypatch):
+    """Two --agent options of one name: the second silently replaced the first."""
+    import mediatore_env.web.app as app
+
+    def no_serving(host, port):  # had the options been taken, the server would start here
+        raise OSError("not served in this test")
+    monkeypatch.setattr(app, "bind", no_serving)
+    assert main(["--no-history", "--agent", "tressette2:mine=greedy",
+                 "--agent", "tressette2:mine=random"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "tressette2:mine is given twice" in err, err
+    assert main(["--no-history", "--agent", "mediatore:pimc=greedy"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'pimc' is already an agent of mediatore" in err, err
 
 
 def test_the_command_line_keeps_its_import_paths():

@@ -778,6 +778,9 @@ def parse_agent_option(text: str) -> tuple[str, str, object]:
         raise ValueError(f"--agent {text!r}: a NAME of letters, digits, - and _ is expected")
     definition = get(game)
     registry = agents_of(definition)
+    if name in registry:  # a page's 'greedy' would seat it, and the history mix the two
+        raise ValueError(f"--agent {text!r}: {name!r} is already an agent of {definition.name}; "
+                         f"give yours another NAME (its agents: {', '.join(registry)})")
     agent = make_agent(spec, registry)  # fails now, at the start, if it makes no agent
     try:  # nor one written for another game's views, which would break its first table
         check_seats([agent], definition.new_game())
@@ -894,6 +897,9 @@ def main(argv=None) -> int:
         extra: dict = {}
         for text in args.agent:
             game, name, factory = parse_agent_option(text)
+            if name in extra.get(game, {}):  # the last would silently win
+                raise ValueError(f"--agent {text!r}: {game}:{name} is given twice; give each "
+                                 "NAME once")
             extra.setdefault(game, {})[name] = factory
         loopback = args.host in LOOPBACK
         app = create_app(records, agents=extra, lobby=Lobby(args.max_tables, args.idle * 60,
