@@ -509,7 +509,7 @@ def _check_reachable(address: str, timeout: float = 10.0) -> None:
     would retry for minutes. Other forms (``auto``) are left to Ray, which answers quickly."""
     import socket
     host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not (colon and host and port.isdigit()):
+    if not (colon and host and port.isdecimal()):  # what int() reads ('²' is a digit too)
         return
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()

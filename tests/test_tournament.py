@@ -235,6 +235,15 @@ def test_a_ray_address_where_nothing_listens_is_refused_at_once():
         run_tournament(["random"] * 4, deals=3, ray=f"127.0.0.1:{port}")
 
 
+def test_a_ray_port_of_digits_int_cannot_read_is_left_to_ray():
+    """'²' is a digit to str.isdigit() but no number to int(): the check that something
+    listens leaves it to Ray, which names the port it cannot read, rather than failing on
+    int()'s own words ('invalid literal for int() with base 10')."""
+    from agents.tournament import _check_reachable
+    for address in ("127.0.0.1:²", "ray://127.0.0.1:¹²"):
+        assert _check_reachable(address) is None
+
+
 def test_a_missing_extra_is_named(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
     monkeypatch.setitem(sys.modules, "matplotlib", None)
