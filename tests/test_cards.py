@@ -1,5 +1,8 @@
 """Cards (docs/rules.md section 1): notation, rank order, points in thirds, bitsets."""
 
+import re
+
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,6 +43,22 @@ def test_card_id_round_trip(card):
 def test_bad_card_text(bad):
     with pytest.raises(ValueError, match="not a card"):
         parse_card(bad)
+
+
+@pytest.mark.parametrize("bad", [None, 5, ["D3"], b"D3"])
+def test_parse_cards_names_a_value_that_is_no_text(bad):
+    """As parse_card: a ValueError naming it, not str.split's AttributeError."""
+    with pytest.raises(ValueError, match=f"not cards: {re.escape(repr(bad))}; cards are "):
+        parse_cards(bad)
+
+
+@pytest.mark.parametrize("bad", [-1, 40, True, 1.5, None, "D3"])
+def test_card_name_refuses_what_is_no_card_id(bad):
+    """-1 was 'B3' (a negative index), True 'D5', 40 an IndexError."""
+    with pytest.raises(ValueError, match=f"not a card id: {re.escape(repr(bad))}; card ids "
+                                         "are integers 0..39"):
+        card_name(bad)
+    assert card_name(np.int64(3)) == "D7"  # a numpy integer is a card id, as for a move
 
 
 def test_rank_order_within_suit():

@@ -87,11 +87,18 @@ ONE_THIRD_CARDS = sum(bit(c) for c in range(NUM_CARDS) if POINTS[c] == 1)
 
 
 def card_name(card: int) -> str:
-    """Canonical two-letter text of a card: suit letter then rank letter, e.g. ``'D3'``."""
-    return SUIT_LETTERS[suit_of(card)] + RANK_LETTERS[power_of(card)]
+    """Canonical two-letter text of a card: suit letter then rank letter, e.g. ``'D3'``.
+    ``ValueError`` for what is no card id (0..39; a numpy integer is one, a bool is not)."""
+    try:
+        c = _card_id(card)
+    except (TypeError, ValueError):
+        c = None
+    if c is None or not 0 <= c < NUM_CARDS:  # -1 would be 'B3', a list's last
+        raise ValueError(f"not a card id: {card!r}; card ids are integers 0..{NUM_CARDS - 1}")
+    return CARD_NAMES[c]
 
 
-CARD_NAMES = tuple(card_name(c) for c in range(NUM_CARDS))
+CARD_NAMES = tuple(SUIT_LETTERS[suit_of(c)] + RANK_LETTERS[power_of(c)] for c in range(NUM_CARDS))
 _BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 
 # Named constants D4 .. B3, one per card, equal to their text.
@@ -166,7 +173,10 @@ def format_cards(mask: int) -> str:
 
 
 def parse_cards(text: str) -> list[int]:
-    """Parse space-separated card texts, in order."""
+    """Parse space-separated card texts, in order. Raises ``ValueError``."""
+    if not isinstance(text, str):
+        raise ValueError(f"not cards: {text!r}; cards are a text of card names separated by "
+                         "spaces, e.g. 'D3 SA'")
     return [parse_card(t) for t in text.split()]
 
 
