@@ -19,13 +19,15 @@ as it is, so re-run it after changing the play. The models in greedy.py come fro
 
 from __future__ import annotations
 
-import argparse
 import time
+import zipfile
+from pathlib import Path
 
 import numpy as np
 
 from mediatore_env.mediatore.tables import forced_deal
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
+from mediatore_env.runinfo import ArgumentParser
 
 from ..base import play
 from .greedy import FEATURES, hand_features
@@ -94,7 +96,10 @@ def _fmt_weights(w) -> str:
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python3 -m agents.mediatore.calibrate", description=__doc__.split("\n")[0])
+    # the project's parser (a bad argument is one line), and every argument checked before
+    # the games are simulated
+    p = ArgumentParser(prog="python3 -m agents.mediatore.calibrate",
+                       description=__doc__.split("\n")[0])
     p.add_argument("--packs", type=int, default=2000)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--jobs", type=int, default=1)
@@ -102,10 +107,26 @@ def main(argv=None):
     p.add_argument("--save", help="save the simulated games (npz) here")
     p.add_argument("--load", help="fit games saved by --save instead of simulating")
     args = p.parse_args(argv)
+    if args.packs < 1 or args.jobs < 1 or args.seed < 0:
+        p.error(f"need --packs and --jobs of 1 or more and --seed >= 0; got {args.packs}, "
+                f"{args.jobs}, {args.seed}")
+    try:
+        from ..registry import make_agent
+        make_agent(args.agent)
+    except ValueError as e:
+        p.error(f"--agent: {e}")
+    if args.save and (Path(args.save).is_dir() or not Path(args.save).absolute().parent.is_dir()):
+        p.error(f"--save {args.save}: not a file in a folder that exists")
     if args.load:
-        data = np.load(args.load)
-        contract, X, leads, thirds, won, payoff = (data[k] for k in (
-            "contract", "X", "leads", "thirds", "won", "payoff"))
+        try:
+            data = np.load(args.load)
+            if not hasattr(data, "files"):  # a .npy: one array
+                raise ValueError("one array, not an .npz")
+            contract, X, leads, thirds, won, payoff = (data[k] for k in (
+                "contract", "X", "leads", "thirds", "won", "payoff"))
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+            p.error(f"--load {args.load}: not the games --save writes "
+                    f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})")
     else:
         t = time.perf_counter()
         rows = simulate(args.packs, args.seed, Rules(), jobs=args.jobs, agent=args.agent)
