@@ -315,6 +315,26 @@ def test_bench_infer_names_a_file_that_is_no_tournament_result(tmp_path, text, w
     assert words in proc.stderr and proc.stdout == ""
 
 
+@pytest.mark.parametrize("records,out,words", [
+    ('{"a": 1}\n', "w.npz", "not deals recorded by this command (KeyError: 'dealer')"),
+    ("not json\n", "w.npz", "not deals recorded by this command (JSONDecodeError"),
+    ("", "w.npz", "0 deals; the fit needs 5 or more"),
+    (None, "w.npz", "is a folder, not the file of recorded deals"),
+    ("", ".", "not a file in a folder that exists"),
+    ("", "missing/w.npz", "not a file in a folder that exists"),
+], ids=["other-json", "not-json", "empty", "folder", "out-folder", "out-missing"])
+def test_infer_names_bad_records_and_a_bad_out_in_one_line(tmp_path, records, out, words):
+    """A records file it did not write was a traceback (a KeyError, a ZeroDivisionError for
+    too few deals), and --out a folder one after the whole fit."""
+    path = tmp_path / "records.jsonl"
+    path.mkdir() if records is None else path.write_text(records)
+    proc = script("-m", "agents.training.infer", "--records", str(path),
+                  "--out", str(tmp_path / out), "--quiet")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1 and words in proc.stderr, proc.stderr
+    assert proc.stdout == "" and not (tmp_path / "w.npz").exists()
+
+
 def test_bench_agreement_counts_greedy_agreeing_with_itself_and_not_with_random():
     """The model pimc:infer weighs worlds by agrees with itself at every decision with a
     choice, and with a random player far less often."""

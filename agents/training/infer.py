@@ -120,11 +120,24 @@ def main(argv=None) -> int:
     if args.deals < 5 or args.seed < 0 or not args.ridge > 0:
         ap.error(f"need --deals of 5 or more (one in five is held out), --seed >= 0 and "
                  f"--ridge > 0; got {args.deals}, {args.seed}, {args.ridge}")
+    out = Path(args.out)
+    if out.is_dir() or not out.absolute().parent.is_dir():  # checked before the work
+        ap.error(f"--out {args.out}: not a file in a folder that exists")
+    if Path(args.records).is_dir():
+        ap.error(f"--records {args.records} is a folder, not the file of recorded deals")
     start = time.time()
     if not Path(args.records).exists():
         record(args.records, args.deals, args.seed, progress=wants_progress(args.progress))
         print(f"recorded {args.deals} deals in {time.time() - start:.0f} s", flush=True)
-    deals = load_records(args.records)
+    try:
+        deals = load_records(args.records)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError) as e:
+        message = str(e).splitlines()[0][:200] if str(e) else ""
+        ap.error(f"--records {args.records}: not deals recorded by this command "
+                 f"({type(e).__name__}: {message})")
+    if len(deals) < 5:
+        ap.error(f"--records {args.records}: {len(deals)} deals; the fit needs 5 or more (one "
+                 "in five is held out)")
     examples = [e for d in deals for e in examples_of_deal(d)]
     held = [e for i, d in enumerate(deals) if i % 5 == 0 for e in examples_of_deal(d)]
     train = [e for i, d in enumerate(deals) if i % 5 != 0 for e in examples_of_deal(d)]
