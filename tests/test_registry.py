@@ -42,6 +42,18 @@ def test_make_takes_the_games_switches_and_refuses_others():
         make("mediatore", colour="red")
 
 
+def test_a_games_new_game_refuses_another_forms_rules():
+    """Three-Handed rules given to the Partnership game's definition made a three-seat game
+    under the four-seat game's name (its spaces, agents and JAX engine all four-seat)."""
+    tressette, three = get("tressette"), get("tressette3")
+    with pytest.raises(ValueError, match="tressette fixes players=4"):
+        tressette.new_game(three.make_rules(low=True))
+    with pytest.raises(ValueError, match="rules must be a ClubRules"):
+        get("club").new_game(get("mediatore").make_rules())
+    assert three.new_game(three.make_rules(low=True), dealer=2).rules.low is True
+    assert three.new_game({"low": True}).rules == three.make_rules(low=True)
+
+
 def test_a_dealt_mediatore_deal_is_the_deal_of_its_pack():
     dealt = make("mediatore", dealer=2)
     dealt.deal(list(range(40)))

@@ -311,5 +311,7 @@ class GameDef:
 
     def new_game(self, rules=None, dealer: int = 0) -> Game:
         """A game of these rules (default: the game's), first dealt by ``dealer``, waiting for
-        its first pack (``to_move`` is ``CHANCE``)."""
-        return self.engine(self.make_rules() if rules is None else rules, dealer)
+        its first pack (``to_move`` is ``CHANCE``). ``rules`` may be anything
+        :meth:`make_rules` takes; another game's (Three-Handed rules for the Partnership game)
+        are refused with its ``ValueError``, not played under this game's name."""
+        return self.engine(rules if self.has_rules(rules) else self.make_rules(rules), dealer)
