@@ -442,7 +442,9 @@ def train_selfplay(*args, timeout=120):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--hidden", "3,x"], "--hidden: expected layer sizes such as 256,256, not '3,x'"),
+    (["--hidden", "3,x"], "--hidden: expected layer sizes from 1 to 8192 such as 256,256, "
+                          "not '3,x'"),
+    (["--hidden", "64,99999999"], "--hidden: expected layer sizes from 1 to 8192"),
     (["--envs", "3", "--rollout", "3", "--minibatches", "2"], "must divide into --minibatches"),
     (["--bid-rate", "1.5"], "--bid-rate: must be between 0 and 1, not 1.5"),
     (["--lr", "0"], "--lr: must be more than 0, not 0"),

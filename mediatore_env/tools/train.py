@@ -29,13 +29,18 @@ from agents.training import Config, Plan, SettingError, check_config, self_play
 PROG = "python -m agents.training"
 
 
+#: the widest hidden layer taken: a typo's 99999999 would allocate for minutes, deaf to Ctrl-C
+MAX_WIDTH = 8192
+
+
 def hidden_sizes(text: str) -> tuple[int, ...]:
     try:
         sizes = tuple(int(x) for x in text.split(","))
     except ValueError:
         sizes = ()
-    if not sizes or min(sizes) < 1:
-        raise argparse.ArgumentTypeError(f"expected layer sizes such as 256,256, not {text!r}")
+    if not sizes or not 1 <= min(sizes) <= max(sizes) <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"expected layer sizes from 1 to {MAX_WIDTH} such as "
+                                         f"256,256, not {text!r}")
     return sizes
 
 
