@@ -142,5 +142,11 @@ def definition_of(record) -> GameDef:
 def replay(record) -> Any:
     """Re-simulate a record of any game; return the game, finished as it was recorded. Raises
     ``ValueError`` naming the first thing that differs (the header, a move by the wrong seat,
-    an illegal move, a different result)."""
-    return definition_of(record).engine.replay(record)
+    an illegal move, a different result), or a field missing or of the wrong kind."""
+    engine = definition_of(record).engine
+    try:
+        return engine.replay(record)
+    except (KeyError, TypeError, AttributeError, IndexError) as e:  # the record's shape, which
+        # the engines read as they find it: said here once, for every caller
+        raise ValueError(f"a field missing or of the wrong kind ({type(e).__name__}: "
+                         f"{str(e)[:200]})") from None

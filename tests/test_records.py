@@ -158,6 +158,22 @@ def test_every_game_writes_the_common_header_and_replays_its_record(name, tmp_pa
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_games_replay_names_a_field_missing_or_of_the_wrong_kind(name):
+    """The one replay answers any record with ``ValueError`` (its promise): a record without
+    its rules, or whose moves are no list, raised the engine's KeyError or TypeError."""
+    record = random_game(name, 3).record()
+    for field in ("rules", "dealer", "moves"):
+        copied = copy.deepcopy(record)
+        holder = copied["deals"][0] if "deals" in copied else copied  # club's are per deal
+        if field == "moves":
+            holder["moves"] = None
+        else:
+            del copied[field]
+        with pytest.raises(ValueError, match=f"'{field}'|NoneType"):
+            replay(copied)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_games_replay_refuses_a_move_that_names_no_seats_number(name):
     """A record names the seat of every move; ``true`` and ``1.0`` equal seat 1 in Python but
     are no seat's number, and a null seat is none: each is refused, naming the move."""

@@ -133,7 +133,7 @@ def tampered(change):
      "not a valid game record: result differs at 'payoffs'"),
     (json.dumps(tampered(lambda r: r["moves"][10].update(move="play SA"))),
      "not a valid game record: move 10: illegal move 'play SA'"),
-    (json.dumps(tampered(lambda r: r.pop("pack"))), "not a valid game record: malformed (KeyError"),
+    (json.dumps(tampered(lambda r: r.pop("pack"))), "not a valid game record: a field missing or of the wrong kind (KeyError"),
     (json.dumps(tampered(lambda r: r["moves"].pop())), "moves do not finish the deal"),
 ])
 def test_bad_files_get_a_clear_error(tmp_path, capsys, content, words):

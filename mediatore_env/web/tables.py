@@ -870,9 +870,6 @@ class Watch:
             self.final = replay(record)
         except RecursionError:
             raise BadRequest(f"{label}: not a valid game record: nested too deeply") from None
-        except (KeyError, TypeError, AttributeError, IndexError) as e:
-            raise BadRequest(f"{label}: not a valid game record: malformed "
-                             f"({type(e).__name__}: {one_line(e, 100)})") from None
         except ValueError as e:
             raise BadRequest(f"{label}: not a valid game record: {one_line(e)}") from None
         self.label, self.style = label, style
