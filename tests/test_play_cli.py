@@ -113,6 +113,15 @@ def test_bad_play_answers_explain(text, words):
     assert words in str(e.value)
 
 
+def test_a_long_bad_answer_is_named_not_echoed_whole():
+    """100,000 characters pasted at the prompt were printed back whole in the refusal."""
+    for text, words in (("x" * 100_000, "Not a card or a move: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'."),
+                        ("D3 " + "y" * 100_000, "not a signal: 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...';")):
+        with pytest.raises(BadInput) as e:
+            answer(leading(), text)
+        assert words in str(e.value) and len(str(e.value)) < 300, str(e.value)[:300]
+
+
 def test_follow_suit_and_signal_only_on_lead_are_explained():
     deal = leading()
     play(deal, "play C4")  # seat 1 (all cups) follows

@@ -31,6 +31,17 @@ _SUITS = {"english": SUIT_NAMES_EN, "italian": SUIT_NAMES_IT,
           "short": tuple(SUIT_LETTERS)}
 
 
+def shown(value, width: int = 40) -> str:
+    """``repr(value)`` cut to ``width`` characters: an error names what it got without
+    echoing a whole request, or a whole line typed, back."""
+    text = repr(value)
+    if len(text) <= width:
+        return text
+    if isinstance(value, str):  # cut inside its quotes: 'xxxx...'
+        return repr(value[:max(width - 5, 1)] + "...")
+    return text[:width - 3] + "..."
+
+
 def _check_style(style: str) -> None:
     if style not in STYLES:
         raise ValueError(f"unknown card style {style!r}; valid: {', '.join(STYLES)}")

@@ -18,7 +18,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 from ..core.cards import SUIT_MASKS, SUITS, cards_of, parse_card, power_of, suit_of
 from ..core.tricks import follow_suit
-from ..core.text import card_label, card_tag, card_text, rank_text, suit_label
+from ..core.text import card_label, card_tag, card_text, rank_text, shown, suit_label
 from ..mediatore.moves import (AUCTION, CALL, DISCARD, GIVE, PASS, PLAY, call_move, card_of_move,
                                discard_move, give_move, parse_move, phase_of_move, play_move,
                                signal_of_move)
@@ -181,7 +181,7 @@ def card_game_reader(moves, text, discards: bool = False, style: str = "english"
         cards, rest = parse_cards_words([t for t in tokens[verb is not None:]
                                          if t not in _OF])
         if len(cards) != 1 or rest:
-            raise BadInput(f"Not a card or a move: {raw!r}. Type a number from 1 to "
+            raise BadInput(f"Not a card or a move: {shown(raw)}. Type a number from 1 to "
                            f"{len(listed)}, a card such as D3, or ? for help.")
         named = [m for m in listed if _names(moves.text(m), cards[0], verb)]
         if len(named) == 1:
@@ -189,7 +189,7 @@ def card_game_reader(moves, text, discards: bool = False, style: str = "english"
         for m in range(moves.count):  # the move it would be, to say why not
             if _names(moves.text(m), cards[0], verb):
                 raise refuse(m, view, listed)
-        raise BadInput(f"Not a move now: {raw!r}. Type a number from 1 to {len(listed)}.")
+        raise BadInput(f"Not a move now: {shown(raw)}. Type a number from 1 to {len(listed)}.")
 
     def read_discards(raw: str, view, listed: Sequence[int]) -> list[int]:
         tokens = raw.replace(",", " ").split()
@@ -198,7 +198,7 @@ def card_game_reader(moves, text, discards: bool = False, style: str = "english"
             cards, rest = parse_cards_words([t for t in tokens[tokens[0] == "discard":]
                                              if t not in _OF])
             if not cards or rest:
-                raise BadInput(f"Not a card or a move: {raw!r}. {NAME_DISCARDS}")
+                raise BadInput(f"Not a card or a move: {shown(raw)}. {NAME_DISCARDS}")
         else:  # a discard's text ends with its card: "discard D3"
             cards = [parse_card(moves.text(m).split()[-1]) for m in numbers]
         check_discards(cards, view, style)
@@ -295,10 +295,10 @@ def _signal_of(words: Sequence[str], allowed: Sequence[int]) -> int:
         return matches.pop()
     here = ", ".join(SIGNAL_NAMES[s] for s in allowed if s != NO_SIGNAL) or "none"
     if matches:
-        raise BadInput(f"{' '.join(words)!r} could be "
+        raise BadInput(f"{shown(' '.join(words))} could be "
                        + " or ".join(sorted(SIGNAL_NAMES[s] for s in matches))
                        + f": write more of it (signals with this card: {here})")
-    raise BadInput(f"not a signal: {' '.join(words)!r}; signals with this card: {here}")
+    raise BadInput(f"not a signal: {shown(' '.join(words))}; signals with this card: {here}")
 
 
 def _may_bid(legal: Sequence[int]) -> str:
@@ -324,9 +324,9 @@ def _contract_of(word: str, legal: Sequence[int]) -> int:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise BadInput(f"{word!r} could be " + " or ".join(CONTRACT_NAMES[c] for c in matches)
+        raise BadInput(f"{shown(word)} could be " + " or ".join(CONTRACT_NAMES[c] for c in matches)
                        + f": write more of it (you may {_may_bid(legal)})")
-    raise BadInput(f"not a bid: {word!r}; you may {_may_bid(legal)}")
+    raise BadInput(f"not a bid: {shown(word)}; you may {_may_bid(legal)}")
 
 
 def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english") -> list[int]:
@@ -365,7 +365,7 @@ def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english"
         return [move]
     cards, rest = parse_cards_words(tokens)
     if not cards:
-        raise BadInput(f"Not a card or a move: {raw!r}. " + _what_to_type(view, style))
+        raise BadInput(f"Not a card or a move: {shown(raw)}. " + _what_to_type(view, style))
     if phase == PLAY:
         if len(cards) > 1:
             raise BadInput("Play one card at a time.")
@@ -374,7 +374,7 @@ def read_mediatore(raw: str, view, listed: Sequence[int], style: str = "english"
         signal = _signal_of(rest, allowed or range(len(SIGNAL_NAMES)))
         move = play_move(card, signal)
     elif rest:
-        raise BadInput(f"I do not understand {' '.join(rest)!r} after the card. " + _what_to_type(view, style))
+        raise BadInput(f"I do not understand {shown(' '.join(rest))} after the card. " + _what_to_type(view, style))
     elif phase == DISCARD:
         return _check_discards([discard_move(c) for c in cards], view, style)
     elif len(cards) > 1:

@@ -44,7 +44,7 @@ from ..core.rules import Count
 from ..registry import definition_of, replay
 from ..registry import GAMES, GameDef, get
 from ..tools.replay import record_names, record_start, record_steps
-from ..core.text import YOU
+from ..core.text import YOU, shown
 from ..tools.terminal import seat_names
 
 __all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
@@ -94,13 +94,6 @@ class BadRequest(ValueError):
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
         self.status = status
-
-
-def shown(value, width: int = 40) -> str:
-    """``repr(value)`` cut to ``width`` characters: an error names what it got without
-    echoing a whole request back."""
-    text = repr(value)
-    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def one_line(error: BaseException, width: int = 200) -> str:
