@@ -148,6 +148,22 @@ def test_bad_files_get_a_clear_error(tmp_path, capsys, content, words):
     assert "Traceback" not in err
 
 
+def test_a_file_past_the_bound_is_refused_before_it_is_read_whole(tmp_path, monkeypatch):
+    """/dev/zero given as a record was read until memory ran out: a file (or standard input)
+    over MAX_RECORDS_FILE is refused naming the bound, and one at the bound is read."""
+    text = json.dumps(make_record(finished()))
+    monkeypatch.setattr("mediatore_env.tools.replay.MAX_RECORDS_FILE", len(text))
+    (tmp_path / "at.json").write_text(text)
+    assert len(load_records(tmp_path / "at.json")) == 1
+    (tmp_path / "over.json").write_text(text + " ")
+    with pytest.raises(BadRecord, match=rf"over.json: over {len(text):,} characters, more than "
+                                        "files of records are; split it"):
+        load_records(tmp_path / "over.json")
+    monkeypatch.setattr("sys.stdin", io.StringIO(text + " "))
+    with pytest.raises(BadRecord, match=f"standard input: over {len(text):,} characters"):
+        load_records("-")
+
+
 def test_empty_folder(tmp_path, capsys):
     assert run([str(tmp_path)])[0] == 2
     assert "no .json files in this folder" in capsys.readouterr().err

@@ -36,6 +36,9 @@ from ..runinfo import command
 from .checks import ArgumentParser
 from .terminal import Pager, agent_seat_name
 
+#: the largest file of records read (a 9-trick Mediatore deal's record is about 3 KB)
+MAX_RECORDS_FILE = 256 * 2 ** 20
+
 
 class BadRecord(ValueError):
     """A file that is not a valid game record; the message names the file and the problem."""
@@ -60,13 +63,14 @@ def load_records(path) -> list[dict]:
     of such files (in name order), or ``-`` for standard input. Each is checked with
     :func:`records.replay`. Raises :class:`BadRecord` naming the file and what is wrong."""
     if str(path) == "-":
-        return _checked(sys.stdin.read(), "standard input")
+        return _checked(_bounded(sys.stdin, "standard input"), "standard input")
     files = record_files(path)
     if files != [Path(path)]:
         return [r for f in files for r in load_records(f)]
     path = files[0]
     try:
-        text = path.read_text()
+        with open(path) as f:
+            text = _bounded(f, str(path))
     except FileNotFoundError:
         raise BadRecord(f"{path}: no such file") from None
     except UnicodeDecodeError:
@@ -74,6 +78,16 @@ def load_records(path) -> list[dict]:
     except OSError as e:
         raise BadRecord(f"{path}: cannot read it: {e.strerror or e}") from None
     return _checked(text, str(path))
+
+
+def _bounded(stream, where: str) -> str:
+    """All of the text ``stream``, refused past MAX_RECORDS_FILE characters: /dev/zero, or a
+    device given by mistake, was read until memory ran out."""
+    data = stream.read(MAX_RECORDS_FILE + 1)
+    if len(data) > MAX_RECORDS_FILE:
+        raise BadRecord(f"{where}: over {MAX_RECORDS_FILE:,} characters, more than files of "
+                        "records are; split it into files of a folder")
+    return data
 
 
 def _checked(text: str, path: str) -> list[dict]:
