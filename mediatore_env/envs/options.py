@@ -21,15 +21,22 @@ def unknown_keywords(env: str, unknown, valid: str) -> TypeError:
                      f"{env}; valid: {valid}")
 
 
-def reset_options(env: str, options, known: tuple[str, ...]) -> dict:
-    """The ``options`` of environment ``env``'s ``reset``, as a dict: None (none given) or a
-    dict, whose keys other than ``known`` are ignored with a warning (a wrapper may pass its
-    own). ``ValueError`` for anything else, before anything changes."""
+def options_dict(options, known: tuple[str, ...]) -> dict:
+    """The ``options`` of a ``reset`` as a dict: None (none given) or a dict. ``ValueError``
+    naming the ``known`` keys for anything else (a number, a list of pairs)."""
     if options is None:
         return {}
     if not isinstance(options, dict):
         raise ValueError(f"options must be a dict (keys {', '.join(map(repr, known))}), "
                          f"got {options!r}")
+    return options
+
+
+def reset_options(env: str, options, known: tuple[str, ...]) -> dict:
+    """The ``options`` of environment ``env``'s ``reset``, as a dict: None (none given) or a
+    dict, whose keys other than ``known`` are ignored with a warning (a wrapper may pass its
+    own). ``ValueError`` for anything else, before anything changes."""
+    options = options_dict(options, known)
     unknown = sorted(set(options) - set(known), key=str)
     if unknown:
         warnings.warn(f"{env}.reset: ignoring unknown option(s) "

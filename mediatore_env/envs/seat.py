@@ -91,7 +91,8 @@ from ..core.agent import agent_name, ask, check_seats, is_agent, reset_agent
 from ..core.game import CHANCE
 from ..registry import GameDef, get
 from .base import CopyableEnv
-from .options import flag_option, number_option, packs_option, seed_option, unknown_keywords
+from .options import (flag_option, number_option, options_dict, packs_option, seed_option,
+                      unknown_keywords)
 
 __all__ = ["SeatEnv"]
 
@@ -206,10 +207,7 @@ class SeatEnv(CopyableEnv, gymnasium.Env):
     # -- gymnasium API ------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if options is not None and not isinstance(options, dict):
-            raise ValueError(f"options must be a dict (keys {', '.join(map(repr, self.OPTIONS))}), "
-                             f"got {options!r}")
-        options = dict(options or {})
+        options = options_dict(options, self.OPTIONS)
         unknown = set(options) - set(self.OPTIONS)
         if unknown:  # no wrapper passes options of its own to a single-agent env: a typo
             raise ValueError(f"unknown reset options {sorted(unknown)}; valid: "
