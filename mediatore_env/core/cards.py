@@ -91,7 +91,7 @@ def card_name(card: int) -> str:
     ``ValueError`` for what is no card id (0..39; a numpy integer is one, a bool is not)."""
     try:
         c = _card_id(card)
-    except (TypeError, ValueError):
+    except ValueError:
         c = None
     if c is None or not 0 <= c < NUM_CARDS:  # -1 would be 'B3', a list's last
         raise ValueError(f"not a card id: {card!r}; card ids are integers 0..{NUM_CARDS - 1}")
@@ -205,7 +205,7 @@ def validate_pack(pack: Sequence) -> tuple[int, ...]:
         return ids  # the common case: already 40 distinct card ids
     try:
         ids = tuple(parse_card(c) if isinstance(c, str) else _card_id(c) for c in ids)
-    except (TypeError, ValueError) as e:
+    except ValueError as e:
         raise ValueError(f"bad pack: {e}") from None
     bad = [c for c in ids if not 0 <= c < NUM_CARDS]
     if bad:
