@@ -77,7 +77,8 @@ def per_episode(spec: str) -> tuple[list[float], str]:
         with open(path) as f:
             data = json.load(f)
     except RecursionError:  # lists or objects nested past Python's recursion limit
-        raise ValueError(f"{path}: not JSON (nested too deeply)") from None
+        raise ValueError(f"{path}: not a tournament result (its JSON is nested too "
+                         "deeply)") from None
     except ValueError as e:  # not text, or not JSON
         raise ValueError(f"{path}: not JSON ({e})") from None
     standings = data.get("standings") if isinstance(data, dict) else None

@@ -303,7 +303,7 @@ def test_bench_infer_pools_one_game_and_refuses_to_mix_deals_with_games(tmp_path
     ('{"standings": 5}', "not a tournament result"),
     ('{"standings": [{"games": 3}]}', "not a tournament result"),
     ('{"standings": [{"name": "pimc"}]}', "agent 'pimc' has no per-episode results"),
-    ("[" * 100_000 + "]" * 100_000, "not JSON (nested too deeply)"),
+    ("[" * 100_000 + "]" * 100_000, "not a tournament result (its JSON is nested too deeply)"),
     ("", "not JSON (Expecting value"),
 ], ids=["list", "standings-number", "no-name", "no-results", "deep", "empty"])
 def test_bench_infer_names_a_file_that_is_no_tournament_result(tmp_path, text, words):
