@@ -27,6 +27,7 @@ import statistics
 import sys
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Callable, Iterator
 
 
@@ -86,6 +87,14 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def check_output_file(parser: argparse.ArgumentParser, option: str, path: str) -> None:
+    """``parser.error`` naming ``option`` unless ``path`` names a file in a folder that exists:
+    asked before the work, so that a typo fails at once, not after it."""
+    where = Path(path)
+    if where.is_dir() or not where.absolute().parent.is_dir():
+        parser.error(f"{option} {path}: not a file in a folder that exists")
 
 
 # -- progress -----------------------------------------------------------------------------------

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import time
 import zipfile
-from pathlib import Path
 
 import numpy as np
 
 from mediatore_env.mediatore.tables import forced_deal
 from mediatore_env.mediatore.rules import CONTRACT_NAMES, CONTRACTS, Rules
-from mediatore_env.runinfo import ArgumentParser
+from mediatore_env.runinfo import ArgumentParser, check_output_file
 
 from ..base import play
 from .greedy import FEATURES, hand_features
@@ -115,8 +114,8 @@ def main(argv=None):
         make_agent(args.agent)
     except ValueError as e:
         p.error(f"--agent: {e}")
-    if args.save and (Path(args.save).is_dir() or not Path(args.save).absolute().parent.is_dir()):
-        p.error(f"--save {args.save}: not a file in a folder that exists")
+    if args.save:
+        check_output_file(p, "--save", args.save)
     if args.load:
         try:
             data = np.load(args.load)

@@ -23,8 +23,8 @@ import numpy as np
 
 from mediatore_env.mediatore.game import Deal
 from mediatore_env.mediatore.rules import Rules
-from mediatore_env.runinfo import (ArgumentParser, add_progress_options, command, counting,
-                                   wants_progress)
+from mediatore_env.runinfo import (ArgumentParser, add_progress_options, check_output_file,
+                                   command, counting, wants_progress)
 
 from ..registry import make_agent
 from ..base import play
@@ -120,9 +120,7 @@ def main(argv=None) -> int:
     if args.deals < 5 or args.seed < 0 or not args.ridge > 0:
         ap.error(f"need --deals of 5 or more (one in five is held out), --seed >= 0 and "
                  f"--ridge > 0; got {args.deals}, {args.seed}, {args.ridge}")
-    out = Path(args.out)
-    if out.is_dir() or not out.absolute().parent.is_dir():  # checked before the work
-        ap.error(f"--out {args.out}: not a file in a folder that exists")
+    check_output_file(ap, "--out", args.out)
     if Path(args.records).is_dir():
         ap.error(f"--records {args.records} is a folder, not the file of recorded deals")
     start = time.time()
