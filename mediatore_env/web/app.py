@@ -58,7 +58,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from ..core.agent import check_seats
-from ..core.text import counted
+from ..core.text import counted, shown
 from ..runinfo import command, process_executor
 from ..tools.checks import ArgumentParser
 from ..tools.replay import BadRecord, load_records, record_files
@@ -66,7 +66,7 @@ from ..registry import GAMES
 from .history import History, HistoryError, default_path, export
 from .lobby import IDLE_SECONDS, MAX_TABLES, PER_CLIENT, Lobby
 from .tables import (MAX_NAME, MAX_WATCH_STEPS, BadRequest, Table, Watch, games_json, one_line,
-                     shown, table_request, think)
+                     table_request, think)
 
 STATIC = Path(__file__).with_name("static")
 

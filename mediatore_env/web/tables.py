@@ -48,7 +48,7 @@ from ..core.text import YOU, shown
 from ..tools.terminal import seat_names
 
 __all__ = ["BadRequest", "Table", "Watch", "games_json", "table_request",
-           "check_agent_options", "switch_specs", "think", "shown", "one_line", "person_name",
+           "check_agent_options", "switch_specs", "think", "one_line", "person_name",
            "watch_names"]
 
 #: The most characters of an agent's text, the most packs a table may be given, the most
