@@ -1,6 +1,7 @@
 """mediatore-play: reading what a person types, a full deal driven by scripted input (bad input
 included), quitting, several deals with a running score, and the saved game record."""
 
+import ast
 import io
 import json
 import subprocess
@@ -120,6 +121,17 @@ def test_a_long_bad_answer_is_named_not_echoed_whole():
         with pytest.raises(BadInput) as e:
             answer(leading(), text)
         assert words in str(e.value) and len(str(e.value)) < 300, str(e.value)[:300]
+
+
+def test_shown_cuts_a_text_to_its_width_escapes_and_all():
+    """A character repr escapes ('\\x00', four letters) counts as its escape: 35 of them came
+    back as 145 letters, not the 40 promised."""
+    from mediatore_env.core.text import shown
+    for text in ("x" * 100, "\x00" * 100, "\U000e0001" * 100, "'" * 100, "a\nb" * 50):
+        named = shown(text)
+        assert len(named) <= 40 and named[-4:] in ("...'", '..."'), named
+        assert text.startswith(ast.literal_eval(named)[:-3]), named  # whole escapes: a prefix
+    assert shown("ab") == "'ab'" and shown(["a"] * 100) == repr(["a"] * 100)[:37] + "..."
 
 
 def test_follow_suit_and_signal_only_on_lead_are_explained():

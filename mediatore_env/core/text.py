@@ -37,8 +37,11 @@ def shown(value, width: int = 40) -> str:
     text = repr(value)
     if len(text) <= width:
         return text
-    if isinstance(value, str):  # cut inside its quotes: 'xxxx...'
-        return repr(value[:max(width - 5, 1)] + "...")
+    if isinstance(value, str):  # cut inside its quotes: 'xxxx...', each escape whole ('\x00')
+        cut = value[:max(width - 5, 1)]
+        while len(repr(cut + "...")) > width and len(cut) > 1:
+            cut = cut[:-1]
+        return repr(cut + "...")
     return text[:width - 3] + "..."
 
 
