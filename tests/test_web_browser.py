@@ -1045,8 +1045,6 @@ def test_replay_a_saved_tournament_record_to_the_end(server, browser, shots):
     page.close()
 
 
-
-
 def test_watch_fits_a_phone(server, browser, tmp_path):
     """On a phone the Watch tab's form is no wider than the window: a record's label in its
     list (its file, then every name at its table: four at a Mediatore deal) is cut to the
