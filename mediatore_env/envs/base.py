@@ -105,11 +105,12 @@ class GameAEC(CopyableEnv, AECEnv):
         # not exist yet, and step(), last() and observe() failed naming an internal one
         # ('raw_env' object has no attribute '_views'); say what is wrong and what to do.
         # env() (ProtectedEnv) refuses those calls before reset() itself, as PettingZoo does.
+        # A misspelt name is still named as missing, not said to come with the episode.
+        missing = f"{type(self).__name__!r} object has no attribute {name!r}"
         if name.startswith("__") or "agent_selection" in self.__dict__:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        raise AttributeError(f"{self.metadata['name']}: no episode before reset() (so no "
-                             f"{name!r}): call reset() before step(), last(), observe() or "
-                             "render()")
+            raise AttributeError(missing)
+        raise AttributeError(f"{missing}: before reset() there is no episode; call reset() "
+                             "before step(), last(), observe() or render()")
 
     def _set_spaces(self, agents, observation_size: int, num_actions: int) -> None:
         """The agents, and for each the same spaces: ``{"observation": Box(0, 1,
