@@ -918,6 +918,32 @@ def test_a_phones_hand_end_breaks_no_word(server, browser):
         page.close()
 
 
+def test_a_phones_session_end_grows_the_felt_for_its_last_deal(server, browser):
+    """On a phone (390 pixels) the end of a club session, its last deal's tricks unfolded under
+    its rows, lies in the felt's flow as a hand's end does: the felt as tall as it, the page
+    scrolling to its Next, nothing scrolled inside it, and its tables' words whole. Once it was
+    a box no taller than the felt, a few lines of the tricks in sight between the rows and
+    Next session, the empty page below it; and its rows' wide gaps, given to the tricks' table
+    too, made it wrap its words anywhere ("greed" over "y(3)")."""
+    url, app, _ = server
+    page = open_page(browser, url, 390, 844)
+    table = sit_down(page, app, "club", 2, {"deals": 1})
+    play_by_clicking(page, table, 2, lambda t: t.game.is_over)
+    wait_ready(page, "over")
+    page.click("#summary .lines.end > summary")
+    page.wait_for_selector("#summary .lines.end table.grid.end")
+    inside = page.evaluate("""() => [...document.querySelectorAll('#summary, #summary > .body')]
+        .map((e) => e.scrollHeight - e.clientHeight)""")
+    assert all(extra <= 1 for extra in inside), inside
+    felt, summary = (page.locator(sel).bounding_box() for sel in ("#felt", "#summary"))
+    assert summary["y"] + summary["height"] <= felt["y"] + felt["height"], (felt, summary)
+    assert page.evaluate(BROKEN_WORDS.replace("#between", "#summary")) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.locator("#next").scroll_into_view_if_needed()
+    assert page.evaluate(IN_SIGHT)["next"]
+    page.close()
+
+
 #: Where the page's text runs past its box, on a page at the end of a hand or of the session:
 #: the page's own width against the window's, each box that scrolls (the end on the felt, the
 #: summary, a panel, the news) whose content is wider than it, and each table whose right edge
