@@ -592,10 +592,11 @@ def test_a_laptops_table_has_room_for_its_seats_and_hand(server, browser):
 
 
 #: Each seat's name as the page shows it: [seat, its text, its title, whether it is cut short
-#: (wider than its line)].
+#: (a part of it, the name's stem or "agent", wider than its box)].
 SEAT_NAMES = """() => [...document.querySelectorAll('.seat')].map((s) => {
     const e = s.querySelector('.seat-name');
-    return [+s.dataset.seat, e.textContent, e.title, e.scrollWidth > e.clientWidth]; })"""
+    return [+s.dataset.seat, e.textContent, e.title,
+            [e, ...e.querySelectorAll('.stem')].some((x) => x.scrollWidth > x.clientWidth)]; })"""
 
 
 def test_a_phones_side_seats_keep_each_label_to_a_line(server, browser):
@@ -635,6 +636,47 @@ def test_a_phones_side_seats_keep_each_label_to_a_line(server, browser):
                         "'#trick .played[data-seat=\"3\"] .who'))")
     assert who[0] <= 2 * who[1] + 1 and who[2] == long, who
     page.close()
+
+
+#: Each seat's number as its name ends with it ("generic-gree(3)"): [seat, whether it lies
+#: inside the box of its name, in sight, not past the "…" of a name cut short].
+SEAT_NUMBERS = """() => [...document.querySelectorAll('.seat')].map((s) => {
+    const e = s.querySelector('.seat-name'), box = e.getBoundingClientRect();
+    const texts = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let node; (node = texts.nextNode());) {
+        const at = node.data.search(/\\(\\d+\\)$/);
+        if (at < 0) continue;
+        const r = document.createRange();
+        r.setStart(node, at);
+        r.setEnd(node, node.data.length);
+        const n = r.getBoundingClientRect();
+        return [+s.dataset.seat, box.left - 0.5 <= n.left && n.right <= box.right + 0.5];
+    }
+    return [+s.dataset.seat, null]; })"""
+
+
+def test_a_seat_cut_short_keeps_its_number(server, browser):
+    """A name too long for its seat is cut short in its middle, its seat's number in sight:
+    the game's own agents "generic-greedy" are named "generic-gree(1)", "generic-gree(3)"...,
+    and at a phone's 390 pixels the side seats read "generic-g…(1)" and "generic-g…(3)", as
+    the trick, the panels and the news name them. Once both read "generic-gr…", the one seat
+    not to be told from the other; at 768 and 1024 pixels it is "agent" that goes first."""
+    url, app, _ = server
+    for width, height in ((390, 844), (768, 1024), (1024, 768)):
+        page = open_page(browser, url, width, height)
+        page.select_option("#game", "mediatore")  # (sit_down's choice of the game would reset the agents)
+        for s in (1, 2, 3):
+            page.select_option(f".agent[data-seat='{s}']", "generic-greedy")
+        page.click("#start")
+        wait_ready(page)
+        assert page.evaluate(SEAT_NUMBERS) == [[0, None], [1, True], [2, True], [3, True]], width
+        # a line each (an "agent" with no room whole lies below it, out of sight)
+        assert page.evaluate("""() => [...document.querySelectorAll('.seat-name')].every((e) =>
+            e.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(e).fontSize))"""), width
+        names = page.evaluate(SEAT_NAMES)
+        assert [title for _, _, title, _ in names][1:] == [f"generic-gree({s}) (agent)" for s in (1, 2, 3)]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.close()
 
 
 def test_play_a_tressette_hand_by_clicking(server, browser, shots):

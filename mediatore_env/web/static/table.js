@@ -170,7 +170,7 @@ function drawSeats(view, options) {
                       + (side === null ? "" : ` side-${side}`), "data-seat": s, "data-side": side ?? undefined},
       // on one line, cut short where the seat is narrower (a phone's side seat): whole in its title
       el("div", {class: "seat-name", title: name + (who.kind === "agent" ? " (agent)" : "")},
-        name, who.kind === "agent" ? el("span", {class: "kind"}, " agent") : null),
+        seatName(name), who.kind === "agent" ? el("span", {class: "kind"}, " agent") : null),
       seatMarks(view, s),
       el("div", {class: "seat-cards", title: `${view.hand_sizes[s]} cards`},
         ...(openHand || s === me ? [] : Array.from({length: Math.min(view.hand_sizes[s], 10)}, back)),
@@ -183,6 +183,15 @@ function drawSeats(view, options) {
       el("div", {class: "seat-turn"}, !toMove ? "\u00a0" : s === me && options.interactive ? "your turn" : "to play"),
       openHand ? el("div", {class: "cards open"}, ...openHand.hand.map((c) => card(c))) : null);
   }));
+}
+
+// A seat's name, its seat's number apart ("generic-gree" and "(1)"): a name cut short is cut
+// in its middle (the CSS), its number in sight, the one thing that tells "generic-gree(1)" from
+// "generic-gree(3)" as the trick, the panels and the news name them.
+function seatName(name) {
+  const [, stem, number] = /^(.*?)(\(\d+\))?$/s.exec(name);
+  return el("span", {class: "label"}, el("span", {class: "stem"}, stem),
+            number ? el("span", {class: "number"}, number) : null);
 }
 
 // What a seat is at this deal, as the server knows the viewer may know it: the dealer, the
