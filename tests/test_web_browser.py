@@ -786,6 +786,31 @@ def test_a_card_pointed_at_its_edge_stays_raised(server, browser):
     page.close()
 
 
+def test_a_hand_played_from_the_keyboard_keeps_the_focus(server, browser):
+    """Played with the keyboard (Tab to a card, Enter), the next turn finds the focus on the
+    hand's first legal card, risen, so that Enter, or a Tab or two, plays again; the end of a
+    hand puts it on Next hand. Once each move's redraw dropped the focus to the page's start,
+    five Tabs (the tabs, New table) before the hand again."""
+    url, app, _ = server
+    page = open_page(browser, url, 1024, 768)
+    table = sit_down(page, app, "tressette2", 0, seed=5)
+    wait_ready(page, "turn")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('#hand button.card.legal')"):
+            break
+    focused = "document.activeElement.matches('#hand button.card.legal, #next-hand')"
+    for _ in range(4):  # Enter on the focused card, then the next turn's
+        made = len(table.game.history)
+        page.keyboard.press("Enter")
+        wait_ready(page)  # this move's answer, then the agent's card, then the turn again
+        while len(table.game.history) <= made:
+            time.sleep(0.01)
+        page.wait_for_function("() => ['turn', 'between'].includes(document.body.dataset.ready)")
+        assert page.evaluate(focused), page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+    page.close()
+
+
 def test_the_hand_is_live_the_moment_it_says_your_turn(server, browser):
     """At the table's pace, the moment the page says it is your turn (your seat, the banner),
     a click on a legal card is taken, while the agents' last card is still on its way: once

@@ -17,6 +17,16 @@ let games = [], play = null, watch = null, queue = [], busy = false, mode_ = "pl
 // the events' pacing: the pause after the event last shown (its timer), and the seat whose card
 // that event played, still travelling or resting on the felt when the table becomes the seat's
 let pause = null, drawn = null;
+// Played from the keyboard (the last key or pointer pressed was a key): each redraw replaces the
+// buttons, and the focus with them fell back to the page's start, five Tabs (the tabs, New table)
+// before the next move. It goes to what asks for the person next instead, the hand's first
+// legal card or move, Next hand, Next deal; never away from what they moved it to themselves.
+let keyed = false;
+addEventListener("keydown", () => { keyed = true; }, true);
+addEventListener("pointerdown", () => { keyed = false; }, true);
+function refocus(node) {
+  if (keyed && node && (!document.activeElement || document.activeElement === document.body)) node.focus();
+}
 
 // Every request about a table carries its seat's token (the server answers no one else).
 async function api(method, path, body) {
@@ -280,6 +290,7 @@ function drawHand(view, options) {
   // its way back: to the trick on the table, or to the end's summary once over
   $("show-last").textContent = options.lastShown ? (view.over ? "The end" : "This trick") : "Last trick";
   const yours = options.interactive && moves.length > 0;
+  if (yours) refocus(document.querySelector("#hand button.card, #call button, #moves button:not(:disabled)"));
   banner(yours ? `Your turn · ${view.question || "choose"}` : view.over ? "" : options.waiting || "", yours);
   document.title = (yours ? "▶ Your turn · " : "") + "mediatore-web";
 }
@@ -587,6 +598,7 @@ function drain() {
       lines.style.fontSize = `${Math.max(9, Math.floor(size * lines.clientWidth / lines.scrollWidth * 10) / 10)}px`;
     }
     board.scrollIntoView({block: "nearest"});  // a phone scrolled down to its hand sees it whole
+    refocus($("next-hand"));
     return;
   }
   // a card that ends a trick: the trick stays twice as long, for its winner to be seen
@@ -660,6 +672,7 @@ function score(s, view) {
       // where the eye is, under the end it follows (as Next hand is between two hands)
       ...(s.broken ? [] : [el("button", {id: "next", class: "move", on: nextEpisode}, `Next ${s.unit}`)]));
     if (!shown && !summary.hidden) summary.scrollIntoView({block: "nearest"});  // a phone scrolled to its hand
+    if (!summary.hidden) refocus($("next"));
   }
 }
 
