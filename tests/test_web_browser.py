@@ -1138,6 +1138,26 @@ def test_replay_a_saved_tournament_record_to_the_end(server, browser, shots):
     page.close()
 
 
+def test_the_steps_buttons_are_named_in_words(server, browser):
+    """Watch's step buttons, drawn "|<", "<", ">", ">|" and "▶", are named in words, as a
+    screen reader says them and the tests find them: once a title alone, which names nothing
+    (a screen reader read "vertical line, less-than") and no phone shows; the autoplay's name
+    says what it does now, "pause" while it plays."""
+    url, app, _ = server
+    page = open_page(browser, url, 390, 844)
+    page.click("#tab-watch")
+    wait_ready(page, "step-0")
+    for name in ("first step", "back", "forward", "last step", "play the steps one by one"):
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, name
+    page.get_by_role("button", name="forward", exact=True).click()
+    wait_ready(page, "step-1")
+    page.get_by_role("button", name="play the steps one by one").click()
+    assert page.get_by_role("button", name="pause", exact=True).count() == 1
+    page.get_by_role("button", name="pause", exact=True).click()
+    assert page.get_by_role("button", name="play the steps one by one").count() == 1
+    page.close()
+
+
 def test_watch_fits_a_phone(server, browser, tmp_path):
     """On a phone the Watch tab's form is no wider than the window: a record's label in its
     list (its file, then every name at its table: four at a Mediatore deal) is cut to the

@@ -973,6 +973,9 @@ function autoplay(on) {
   clearInterval(stepper);
   stepper = null;
   $("autoplay").textContent = on ? "\u275a\u275a" : "\u25b6";
+  const words = on ? "pause" : "play the steps one by one";  // its name says what it does now
+  $("autoplay").title = words;
+  $("autoplay").setAttribute("aria-label", words);
   if (on) stepper = setInterval(() => {
     if (mode_ !== "watch" || !watch.record || watch.wanted >= watch.record.steps) autoplay(false);
     else showStep(watch.wanted + 1);
