@@ -148,7 +148,7 @@ def open_page(browser, url: str, width: int = 1200, height: int = 900, context=N
 def sit_down(page, app, game: str, seat: int, rules: dict | None = None,
              people: tuple[int, ...] = (), name: str | None = None, seed: int | None = None):
     """Choose the game, the seat, ``rules`` (``{switch: value}`` typed into the form's own
-    inputs), the seats left to ``people`` and the ``seed``, and sit down: the server's table."""
+    inputs: a switch's box ticked or not), the seats left to ``people`` and the ``seed``, and sit down: the server's table."""
     page.select_option("#game", game)
     page.select_option("#seat", str(seat))
     if name:
@@ -159,8 +159,11 @@ def sit_down(page, app, game: str, seat: int, rules: dict | None = None,
         page.select_option(f".agent[data-seat='{s}']", "")
     # a seed deals cards its chooser could work out: none at a table with other people
     assert page.is_disabled("#seed") == bool(set(people) - {seat})
-    for rule, value in (rules or {}).items():
-        page.fill(f".rule[data-rule={rule}]", str(value))
+    for rule, value in (rules or {}).items():  # a switch ticked or not, a number typed
+        if isinstance(value, bool):
+            page.set_checked(f".rule[data-rule={rule}]", value)
+        else:
+            page.fill(f".rule[data-rule={rule}]", str(value))
     page.click("#start")
     wait_ready(page)
     return table_of(app, page.evaluate("play.id"))
@@ -1113,6 +1116,25 @@ def test_the_table_fits_a_phone_with_the_hand_at_the_bottom(server, browser, sho
                            "'#score table.grid td')).fontSize)")
     assert size >= panels, (size, panels)
     page.close()
+
+
+def test_the_line_over_a_phones_felt_names_low_hand(server, browser, shots):
+    """With Low Hand on (the lower total wins) the line over a phone's felt says so, as the
+    Scores panel does: once it read "we 0 · they 0 (to 31)" as in the usual game, the panel
+    saying which game is played out of sight below the hand; off, it says nothing of it."""
+    url, app, _ = server
+    for width, height, low in ((390, 844, True), (360, 740, True), (390, 844, False)):
+        page = open_page(browser, url, width, height)
+        table = sit_down(page, app, "tressette", 1, {"low": low})
+        assert table.game.rules.low is low
+        brief = page.inner_text("#brief")
+        assert ("Low Hand" in brief) is low, (width, brief)
+        assert page.locator("#brief").is_visible()
+        box = page.locator("#brief").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        if low and width == 390:
+            page.screenshot(path=str(shots / "web-phone-low.png"))
+        page.close()
 
 
 def test_replay_a_saved_tournament_record_to_the_end(server, browser, shots):

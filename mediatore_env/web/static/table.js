@@ -410,7 +410,8 @@ const PANELS = {
 };
 
 // The deal's state in a line, from its panels, over the felt on a phone (where the panels lie
-// below the hand): the contract and the called card, the points or the scores, the pot.
+// below the hand): the contract and the called card, the points or the scores (and Low Hand,
+// where the lower total wins: the game played is not the usual one), the pot.
 function brief(view) {
   const p = Object.fromEntries(view.panels.map((x) => [x.kind, x]));
   const parts = [];
@@ -428,7 +429,7 @@ function brief(view) {
     const two = p.scores.sides.length === 2;
     parts.push(p.scores.sides.map((x) => `${x.seats.length === 1 ? view.names[x.seats[0]]
       : x.seats.includes(view.seat) ? "we" : two ? "they" : x.name} ${x.total}`).join(" · ")
-      + ` (to ${p.scores.target})`);
+      + ` (to ${p.scores.target}${p.scores.low ? ", Low Hand" : ""})`);
   }
   if (p.stock) parts.push(`stock ${p.stock.size}`);
   if (p.chips) parts.push(`pot ${p.chips.pot}`);
