@@ -147,7 +147,7 @@ def test_each_hand_ends_with_its_points_by_side_and_a_wait(tmp_path):
     # rounded down), last trick, melds, hand total and game score, as the record has them;
     # then a wait for Enter; the last hand's the same, after the table at the end.
     from mediatore_env.core.cards import POINTS, parse_card
-    from mediatore_env.core.text import format_thirds
+    from mediatore_env.core.text import card_text, format_thirds
     path = tmp_path / "game.json"
     status, text = run_play(["--game", "tressette", "--agents", "greedy", "--seed", "5",
                              "--save", str(path)])
@@ -171,7 +171,9 @@ def test_each_hand_ends_with_its_points_by_side_and_a_wait(tmp_path):
                 thirds // 3 + int(last_trick.replace("-", "0")) + int(melds.replace("-", "0")))
             assert int(score) == totals[side]
         for meld in hand["melds"]:
-            assert " ".join(meld["cards"]) in block.split("  melds: ")[1].splitlines()[0]
+            # in the play's card words (English), as the news names a card played
+            assert ", ".join(card_text(parse_card(c)) for c in meld["cards"]) in \
+                block.split("  melds: ")[1].splitlines()[0]
             melds_seen += 1
     assert totals == record["result"]["totals"] and melds_seen  # a game of this seed has melds
 
@@ -373,3 +375,16 @@ def test_melds_are_named_in_the_tables_words():
     assert [meld_name(m, "italian") for m in (three_aces, four_aces)] == ["tre assi",
                                                                           "quattro assi"]
     assert meld_name(Meld(napoletana, 0b111, 3), "italian") == "una napoletana"
+
+
+def test_a_melds_cards_are_named_in_the_tables_words():
+    """A meld's cards as the table names every card: once "three twos (D2 C2 S2)" in every
+    style, codes among the words."""
+    from mediatore_env.core.cards import parse_card
+    from mediatore_env.tressette.display import meld_words
+    from mediatore_env.tressette.melds import MELD_KINDS, Meld
+    twos = Meld(MELD_KINDS.index("twos"), sum(1 << parse_card(c) for c in ("D2", "C2", "S2")), 3)
+    assert [meld_words(twos, style) for style in ("english", "italian", "french", "short")] == [
+        "three twos (2 of coins, 2 of cups, 2 of swords), 3 points",
+        "tre due (2 di Denari, 2 di Coppe, 2 di Spade), 3 points",
+        "three twos (2♦ 2♥ 2♠), 3 points", "three twos (D2 C2 S2), 3 points"]

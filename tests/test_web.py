@@ -388,6 +388,26 @@ def test_a_table_names_the_cards_as_its_creator_chose(client):
         assert lead and word in lead[0], lead
 
 
+def test_a_melds_cards_are_named_as_the_creator_chose(client):
+    """A meld's cards, in the news ("declares three threes ...") and in a hand's end, in the
+    table's card words as every other card: once "three threes (D3 C3 B3)" in English."""
+    codes = re.compile(r"\b[DCSB][2-7ARCF]\b")
+    for seed in range(1, 30):
+        seat = new_table(client, "tressette", seed=seed, agents="greedy")
+        events = list(seat.state["events"])
+        while not seat.state["view"]["over"] and not any(e["kind"] == "stop" for e in events):
+            events += seat.move(seat.state["view"]["moves"][0]["move"])["events"]
+        declared = [line for e in events for line in e["lines"] if " declare" in line]
+        ends = [part for e in events if e.get("end") for part in e["end"]["parts"]
+                if part["label"] == "melds"]
+        if declared and ends:
+            break
+    else:
+        pytest.fail("no seed gave a hand with melds")
+    for line in declared + [line for part in ends for line in part["lines"]]:
+        assert " of " in line and not codes.search(line), line
+
+
 def test_two_tables_stay_apart(client):
     a = new_table(client, "mediatore", seed=1)
     b = new_table(client, "tressette2", seed=2)

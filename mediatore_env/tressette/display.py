@@ -52,13 +52,16 @@ def meld_name(meld, style: str = "english") -> str:
 
 
 def meld_words(meld, style: str = "english") -> str:
-    """``'three twos (D2 C2 S2), 3 points'``."""
-    cards = " ".join(CARD_NAMES[c] for c in cards_of(meld.cards))
+    """``'three twos (2 of coins, 2 of cups, 2 of swords), 3 points'``: its cards in the
+    table's words (:func:`~mediatore_env.core.text.card_text`), as a card played is named;
+    ``'three twos (D2 C2 S2), 3 points'`` in the short style, ``(2♦ 2♥ 2♠)`` in the french."""
+    cards = (" " if style in ("short", "french") else ", ").join(
+        card_text(c, style) for c in cards_of(meld.cards))
     return f"{meld_name(meld, style)} ({cards}), {meld.points} points"
 
 
 def meld_text(seat_name: str, meld, style: str = "english") -> str:
-    """``'greedy(1): three twos (D2 C2 S2), 3 points'``: a meld in a list."""
+    """``'greedy(1): three twos (D2 C2 S2), 3 points'`` (short): a meld in a list."""
     return f"{seat_name}: {meld_words(meld, style)}"
 
 
@@ -97,7 +100,7 @@ def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> lis
           side                     cards       last  melds  hand  game
           You and greedy(2)        4 2/3 -> 4  1     3      8     19
           greedy(1) and greedy(3)  6           -     -      6     14
-          melds: You: three aces (DA CA BA), 3 points
+          melds: You: three aces (ace of coins, ace of cups, ace of batons), 3 points
           (cards: the thirds taken, rounded down to points;
            last: the last trick's point; the game is to 31)
 
