@@ -409,6 +409,43 @@ def apart(a, b) -> bool:
     return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
 
 
+def test_a_thrown_in_deals_sentence_is_on_one_line(server, browser, shots):
+    """A Mediatore deal all four passed: its end's sentence ("All four passed: the deal is
+    thrown in, no one pays.") on one line on a desktop, the box wider than its small table
+    for it; once the box was the table's width and "no one pays." wrapped, even at 1440."""
+    url, app, _ = server
+    for width, height in ((1440, 900), (1024, 768)):
+        for seed in range(40):  # random agents that pass too, as the person does
+            page = open_page(browser, url, width, height)
+            page.select_option("#game", "mediatore")
+            for s in (1, 2, 3):
+                page.select_option(f".agent[data-seat='{s}']", "random")
+            page.fill("#seed", str(seed))
+            page.click("#start")
+            wait_ready(page)
+            table = table_of(app, page.evaluate("play.id"))
+            while ready(page) == "turn" and page.locator("#moves button[data-move]",
+                                                         has_text="pass").count():
+                page.locator("#moves button[data-move]", has_text="pass").first.click()
+                wait_ready(page)
+            if table.game.is_over and table.game.declarer is None:
+                break
+            page.close()
+        else:
+            pytest.fail("no deal thrown in")
+        wait_ready(page, "over")
+        sentence = page.locator("#summary .body > p").first
+        assert "no one pays" in sentence.inner_text()
+        page.screenshot(path=str(shots / f"web-thrown-in-{width}.png"))
+        lines = page.evaluate("""(p) => { const r = document.createRange(); r.selectNodeContents(p);
+            return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }""",
+                              sentence.element_handle())
+        assert lines == 1, (width, lines)
+        box, felt = page.locator("#summary").bounding_box(), page.locator("#felt").bounding_box()
+        assert box["x"] >= felt["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"]
+        page.close()
+
+
 def test_the_cards_to_call_lie_on_the_felt_with_the_hand_in_sight(server, browser):
     """A declarer calls with the whole hand in sight: on a wide screen the forty cards lie on
     the felt, where the trick will be (below the banner they pushed the hand out of the
