@@ -1025,6 +1025,44 @@ def test_a_phones_hand_end_breaks_no_word(server, browser):
         page.close()
 
 
+#: The narrowest gap in a hand's end's tables between a cell's words and the next cell's in
+#: its row, in pixels (their text's own boxes, not the cells').
+END_GAP = """() => { let least = Infinity;
+    const span = (cell) => { const r = document.createRange(); r.selectNodeContents(cell);
+        const rects = [...r.getClientRects()].filter((x) => x.width > 0);
+        return rects.length ? [Math.min(...rects.map((x) => x.left)),
+                               Math.max(...rects.map((x) => x.right))] : null; };
+    for (const row of document.querySelectorAll('#between table.grid.end tr')) {
+        const spans = [...row.cells].map(span).filter(Boolean);
+        for (let i = 1; i < spans.length; i++) least = Math.min(least, spans[i][0] - spans[i - 1][1]);
+    }
+    return least; }"""
+
+
+def test_a_phones_tressette_end_keeps_its_columns_apart(server, browser, shots):
+    """On a phone (390 pixels, and 360) a Tressette hand's end's columns lie apart, each cell's
+    words a space from the next's, the table no wider than the page: with the phone's narrow
+    cells (room for a club deal's seven columns) "8 2/3 -> 8" ran into the last trick's "-"
+    and the heads read "last melds hand game" nearly as one."""
+    url, app, _ = server
+    for width, height in ((390, 844), (360, 740)):
+        page = open_page(browser, url, width, height)
+        table = sit_down(page, app, "tressette", 1)
+        play_by_clicking(page, table, 1, lambda t: t.game.hand_number > 1)
+        wait_ready(page, "between")
+        if width == 390:
+            page.locator("#between").screenshot(path=str(shots / "web-phone-tressette-end.png"))
+        gap = page.evaluate(END_GAP)
+        size = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                             "'#between table.grid.end td')).fontSize)")
+        assert gap >= 0.45 * size, (width, gap, size)
+        assert page.evaluate(BROKEN_WORDS) == [], width
+        right = page.evaluate("Math.max(...[...document.querySelectorAll('#between table.end')]"
+                              ".map((t) => t.getBoundingClientRect().right))")
+        assert right <= width and page.evaluate("document.documentElement.scrollWidth") <= width
+        page.close()
+
+
 def test_a_phones_session_end_grows_the_felt_for_its_last_deal(server, browser):
     """On a phone (390 pixels) the end of a club session, its last deal's tricks unfolded under
     its rows, lies in the felt's flow as a hand's end does: the felt as tall as it, the page

@@ -470,11 +470,16 @@ function saidLines(lines) {
 // took) with the notes on its marks under it.
 // Its tables' cells wrap between words (the CSS); one wider than its box so (a phone of 360
 // pixels, long names) wraps its cells anywhere instead: no word is broken where the table fits
-// without, and it always fits. Measured once drawn, a folded one once unfolded.
+// without, and it always fits. First its columns are set apart (a phone's cells are narrow,
+// the CSS): kept where the table fits so (a Tressette hand's six columns), dropped where it
+// does not (a club deal's seven, at 390 pixels). Measured once drawn, a folded one once unfolded.
 function fitEnd(root) {
   for (const t of root.querySelectorAll("table.grid.end")) {
+    const wide = () => t.getBoundingClientRect().width > t.parentElement.clientWidth + 0.5;
     t.classList.remove("tight");
-    if (t.getBoundingClientRect().width > t.parentElement.clientWidth + 0.5) t.classList.add("tight");
+    t.classList.add("apart");
+    if (wide()) t.classList.remove("apart");
+    if (wide()) t.classList.add("tight");
   }
 }
 function endParts(end) {
