@@ -148,7 +148,8 @@ def open_page(browser, url: str, width: int = 1200, height: int = 900, context=N
 def sit_down(page, app, game: str, seat: int, rules: dict | None = None,
              people: tuple[int, ...] = (), name: str | None = None, seed: int | None = None):
     """Choose the game, the seat, ``rules`` (``{switch: value}`` typed into the form's own
-    inputs: a switch's box ticked or not), the seats left to ``people`` and the ``seed``, and sit down: the server's table."""
+    inputs: a switch's box ticked or not), the seats left to ``people`` and the ``seed``, and
+    sit down: the server's table."""
     page.select_option("#game", game)
     page.select_option("#seat", str(seat))
     if name:
