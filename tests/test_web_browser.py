@@ -1236,6 +1236,32 @@ def test_replay_a_saved_tournament_record_to_the_end(server, browser, shots):
     page.close()
 
 
+def test_watching_step_by_step_shows_each_tricks_last_card(server, browser):
+    """Stepping forward, the step whose card finishes a trick shows the whole trick on the
+    felt (resting where less motion is asked for): the page looked for the card played in the
+    trick on the table, which that card had just emptied, so a trick's last card was never
+    seen, the felt going from one card short to empty."""
+    from mediatore_env.web.tables import Watch
+    url, app, found = server
+    watch = Watch(found[0][1])
+    # the first step that finishes a trick: its table empty, the step before one card short
+    views = [watch.at(k, None)["views"][0] for k in range(12)]
+    step = next(k for k in range(1, 12) if not views[k]["trick"] and views[k]["last_trick"]
+                and len(views[k - 1]["trick"]) == len(views[k]["last_trick"]["cards"]) - 1)
+    page = open_page(browser, url)
+    page.emulate_media(reduced_motion="reduce")
+    page.click("#tab-watch")
+    wait_ready(page, "step-0")
+    for k in range(1, step + 1):
+        page.click("#forward")
+        wait_ready(page, f"step-{k}")
+    last = views[step]["last_trick"]
+    shown = page.eval_on_selector_all("#trick .played", "nodes => nodes.map(n => +n.dataset.seat)")
+    assert shown == [p["seat"] for p in last["cards"]]
+    assert f"won by {views[step]['names'][last['winner']]}" in page.inner_text("#trick")
+    page.close()
+
+
 def test_the_steps_buttons_are_named_in_words(server, browser):
     """Watch's step buttons, drawn "|<", "<", ">", ">|" and "▶", are named in words, as a
     screen reader says them and the tests find them: once a title alone, which names nothing

@@ -938,7 +938,7 @@ async function loadRecords(select) {
 
 function chooseRecord() {
   const r = watch.records.find((x) => x.id === $("record").value);
-  watch = {...watch, record: r, step: 0, wanted: 0};
+  watch = {...watch, record: r, step: 0, wanted: 0, view: null};
   $("watch-seat").replaceChildren(el("option", {value: "open"}, "all hands open"),
     ...r.names.map((name, s) => el("option", {value: s}, `${name} (seat ${s})`)));
   showStep(0);
@@ -954,11 +954,11 @@ async function showStep(step) {
   try {
     const data = await api("GET", `/api/records/${r.id}?step=${step}&seat=${$("watch-seat").value}`);
     if (asked !== watch.asked || r !== watch.record) return;
-    const forward = step === watch.step + 1;
+    const forward = step === watch.step + 1, before = watch.view;
     watch.step = step;
     const open = data.seat === null;
-    const view = data.views[0];
-    const mover = forward && data.lines.length ? moverOf(view, data) : null;
+    const view = watch.view = data.views[0];
+    const mover = forward && data.lines.length ? moverOf(view, before) : null;
     render(open ? {...view, seat: 0} : view, {open: open ? data.views : null, arriving: mover});
     $("news").replaceChildren();
     news(data.lines.length ? data.lines : ["(the start: nothing dealt yet)"]);
@@ -989,8 +989,13 @@ function autoplay(on) {
 }
 
 // The seat whose card has just reached the trick, to show it travelling there.
-function moverOf(view) {
+// The seat whose card a step forward played: the trick's last, or, where that card finished the
+// trick (the table empty, the step before one card short), the last trick's last, so that a
+// trick's last card is seen on the felt, resting then going to its winner, as at a table.
+function moverOf(view, before) {
   if (view.trick.length) return view.trick[view.trick.length - 1].seat;
+  const last = view.last_trick;
+  if (last && before && before.trick.length === last.cards.length - 1) return last.cards.at(-1).seat;
   return null;
 }
 
