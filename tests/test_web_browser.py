@@ -1262,6 +1262,32 @@ def test_watching_step_by_step_shows_each_tricks_last_card(server, browser):
     page.close()
 
 
+def test_watch_shows_the_last_trick_asked_for(server, browser):
+    """At a record's last step the felt is empty, its last trick gone to its winner: "Last
+    trick" shows it, and shows it back, as at a table played. It acted on the table played
+    (nothing, or that table drawn over the record watched)."""
+    url, app, found = server
+    page = open_page(browser, url)
+    page.emulate_media(reduced_motion="reduce")
+    page.click("#tab-watch")
+    wait_ready(page, "step-0")
+    page.click("#last")
+    page.wait_for_selector("#watch-result[data-outcome]")
+    steps = page.inner_text("#step")
+    assert page.locator("#trick .played").count() == 0
+    page.click("#show-last")
+    page.wait_for_function("() => document.querySelectorAll('#trick .played').length === 2")
+    assert "last trick, won by" in page.inner_text("#trick")
+    assert page.inner_text("#step") == steps and page.inner_text("#show-last") == "The end"
+    page.click("#show-last")
+    page.wait_for_function("() => document.querySelectorAll('#trick .played').length === 0")
+    page.click("#show-last")  # shown, then a step back: that step's own table
+    page.wait_for_function("() => document.querySelectorAll('#trick .played').length === 2")
+    page.click("#back")
+    page.wait_for_function("() => !document.querySelector('#trick.last')")
+    page.close()
+
+
 def test_the_steps_buttons_are_named_in_words(server, browser):
     """Watch's step buttons, drawn "|<", "<", ">", ">|" and "▶", are named in words, as a
     screen reader says them and the tests find them: once a title alone, which names nothing

@@ -955,11 +955,13 @@ async function showStep(step) {
     const data = await api("GET", `/api/records/${r.id}?step=${step}&seat=${$("watch-seat").value}`);
     if (asked !== watch.asked || r !== watch.record) return;
     const forward = step === watch.step + 1, before = watch.view;
+    if (step !== watch.step) watch.lastShown = false;  // the last trick asked for at its step
     watch.step = step;
     const open = data.seat === null;
     const view = watch.view = data.views[0];
     const mover = forward && data.lines.length ? moverOf(view, before) : null;
-    render(open ? {...view, seat: 0} : view, {open: open ? data.views : null, arriving: mover});
+    render(open ? {...view, seat: 0} : view, {open: open ? data.views : null, arriving: mover,
+                                              lastShown: watch.lastShown});
     $("news").replaceChildren();
     news(data.lines.length ? data.lines : ["(the start: nothing dealt yet)"]);
     $("step").textContent = `step ${step} of ${data.steps}`;
@@ -1083,7 +1085,12 @@ async function main() {
   $("forward").onclick = () => showStep(watch.wanted + 1);
   $("last").onclick = () => showStep(watch.record.steps);
   $("autoplay").onclick = () => autoplay(!stepper);
-  $("show-last").onclick = () => { if (play) { play.lastShown = !play.lastShown; settle(); } };
+  // the last trick of what is in front: the step watched, or the table played
+  $("show-last").onclick = () => {
+    if (mode_ === "watch") {
+      if (watch && watch.record) { watch.lastShown = !watch.lastShown; showStep(watch.step); }
+    } else if (play) { play.lastShown = !play.lastShown; settle(); }
+  };
   const link = joinLink();
   if (link) await offerJoin(link); else await resume();
   document.body.dataset.loaded = "1";
