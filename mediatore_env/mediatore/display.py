@@ -46,8 +46,9 @@ from .rules import CHIAMO, CONTRACT_NAMES, MEDIATORE, PRESETS, SIGNAL_NAMES, SWI
 __all__ = ["STYLES", "DEFAULT_NAMES", "card_text", "card_tag", "card_label", "suit_label",
            "format_thirds", "hand_lines", "hand_inline", "rules_text", "bid_text", "move_words",
            "move_signal", "moves_lines", "auction_lines", "contract_lines", "monte_lines",
-           "tricks_part", "tricks_part_lines", "tricks_table", "trick_lines", "points_line", "table_text", "result_lines", "snapshot",
-           "changes", "columns", "text_facts", "MediatoreNarrator", "MediatoreDisplay", "DISPLAY"]
+           "tricks_part", "tricks_part_lines", "tricks_table", "trick_lines", "points_line",
+           "table_text", "result_lines", "snapshot", "changes", "columns", "text_facts",
+           "MediatoreNarrator", "MediatoreDisplay", "DISPLAY"]
 
 
 # -- cards ------------------------------------------------------------------------------------

@@ -101,8 +101,8 @@ def hand_end_lines(game: TressetteGame, names: Sequence[str], style: str) -> lis
           You and greedy(2)        4 2/3 -> 4  1     3      8     19
           greedy(1) and greedy(3)  6           -     -      6     14
           melds: You: three aces (ace of coins, ace of cups, ace of batons), 3 points
-          (cards: the thirds taken, rounded down to points;
-           last: the last trick's point; the game is to 31)
+          (cards: the thirds taken, rounded down to points; last: the
+           last trick's point; the game is to 31)
 
     Narrow (62 characters four-handed), so that a phone's terminal shows it whole."""
     return end_text(hand_end(game, names, style))
